@@ -1,0 +1,110 @@
+import { useState } from "react";
+import { Link, isRouteErrorResponse, useNavigate, useRouteError } from "react-router";
+
+export const STACK_PREVIEW_CHARS = 500;
+
+/** Message and stack preview of any thrown value, as the spec's 'Error details' shows them. */
+export function describeError(error: unknown): { message: string; stack: string } {
+  if (error instanceof Error) {
+    return { message: error.message, stack: (error.stack ?? "").slice(0, STACK_PREVIEW_CHARS) };
+  }
+  if (isRouteErrorResponse(error)) {
+    const detail = typeof error.data === "string" ? error.data : error.statusText;
+    return { message: `${error.status} ${detail}`.trim(), stack: "" };
+  }
+  return { message: String(error), stack: "" };
+}
+
+/** The root error screen of spec section 2. */
+export function ErrorScreen({ error }: { error: unknown }) {
+  const navigate = useNavigate();
+  const [open, setOpen] = useState(false);
+  const { message, stack } = describeError(error);
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="w-full max-w-lg rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
+        <h1 className="text-2xl font-semibold text-slate-900">Something went wrong</h1>
+        <p className="mt-2 text-slate-600">An unexpected error occurred. Please try the actions below.</p>
+        <div className="mt-4">
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-controls="error-details"
+            onClick={() => setOpen((v) => !v)}
+            className="text-sm font-medium text-slate-700 underline underline-offset-2"
+          >
+            Error details
+          </button>
+          <div id="error-details" hidden={!open} className="mt-2 rounded-md bg-slate-100 p-3 text-left">
+            <p className="text-sm font-medium break-words text-slate-800">{message}</p>
+            {stack ? (
+              <pre className="mt-2 max-h-60 overflow-auto text-xs whitespace-pre-wrap text-slate-600">{stack}</pre>
+            ) : null}
+          </div>
+        </div>
+        <div className="mt-6 flex flex-wrap gap-3">
+          <button
+            type="button"
+            onClick={() => navigate(".", { replace: true })}
+            className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
+          >
+            Try Again
+          </button>
+          <button
+            type="button"
+            onClick={() => window.location.reload()}
+            className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-100"
+          >
+            Reload Page
+          </button>
+        </div>
+      </div>
+    </main>
+  );
+}
+
+export function NotFoundScreen() {
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="max-w-md text-center">
+        <p className="text-sm font-semibold tracking-wide text-brand-600">404</p>
+        <h1 className="mt-2 text-3xl font-bold text-slate-900">Page not found</h1>
+        <p className="mt-3 text-slate-600">The page you are looking for does not exist or has moved.</p>
+        <Link
+          to="/"
+          className="mt-6 inline-block rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
+        >
+          Back to home
+        </Link>
+      </div>
+    </main>
+  );
+}
+
+export function ForbiddenScreen({ message }: { message?: string }) {
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="max-w-md text-center">
+        <p className="text-sm font-semibold tracking-wide text-brand-600">403</p>
+        <h1 className="mt-2 text-3xl font-bold text-slate-900">Access Denied</h1>
+        <p className="mt-3 text-slate-600">{message ?? "You do not have permission to view this page."}</p>
+        <Link
+          to="/dashboard"
+          className="mt-6 inline-block rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
+        >
+          Go to dashboard
+        </Link>
+      </div>
+    </main>
+  );
+}
+
+/** The general boundary every route re-exports: per-status renderings, else the error screen. */
+export function GeneralErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <ForbiddenScreen message={typeof error.data === "string" ? error.data : undefined} />;
+  }
+  return <ErrorScreen error={error} />;
+}

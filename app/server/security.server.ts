@@ -1,0 +1,73 @@
+import { encodeBase64 } from "@oslojs/encoding";
+
+export function makeNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return encodeBase64(bytes);
+}
+
+/** The origins a state-changing request may come from. */
+export function allowedOrigins(request: Request, env: Pick<Env, "APP_ORIGIN">): Set<string> {
+  const origins = new Set<string>([new URL(request.url).origin]);
+  if (env.APP_ORIGIN) origins.add(new URL(env.APP_ORIGIN).origin);
+  return origins;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * CSRF defence for every non-GET request, resource routes included: the Origin header must be
+ * present and be our own. Browsers always send Origin on cross-site and on same-site POSTs, so a
+ * missing one means a non-browser client or a stripped header: refused too.
+ */
+export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">): Response | null {
+  if (SAFE_METHODS.has(request.method)) return null;
+  const origin = request.headers.get("Origin");
+  if (origin && origin !== "null" && allowedOrigins(request, env).has(origin)) return null;
+  return new Response("Forbidden: cross-origin request refused", {
+    status: 403,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
+}
+
+export function contentSecurityPolicy(nonce: string | null, dev: boolean): string {
+  const script = nonce ? `'self' 'nonce-${nonce}' 'strict-dynamic'` : "'none'";
+  return [
+    "default-src 'self'",
+    `script-src ${script}`,
+    // Tailwind's CSS is a file; React's style attributes need 'unsafe-inline' for styles only.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "media-src 'self' blob:",
+    "font-src 'self'",
+    `connect-src 'self'${dev ? " ws: wss:" : " wss:"}`,
+    "form-action 'self' https://accounts.google.com",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Adds the security headers of SECURITY.md to a response (copying it if it is immutable). */
+export function applySecurityHeaders(response: Response, nonce: string | null, url: URL): Response {
+  // 101 responses carry the socket and must be returned untouched.
+  if (response.status === 101) return response;
+  let res = response;
+  try {
+    res.headers.set("X-Content-Type-Options", "nosniff");
+  } catch {
+    res = new Response(response.body, response);
+    res.headers.set("X-Content-Type-Options", "nosniff");
+  }
+  const dev = url.hostname === "localhost" || url.hostname === "127.0.0.1";
+  res.headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  res.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  res.headers.set("X-Frame-Options", "DENY");
+  res.headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  res.headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  if (!res.headers.has("Content-Security-Policy")) {
+    res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, dev));
+  }
+  return res;
+}

@@ -1,0 +1,21 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+// SB_STATE_DIR lets the end-to-end suite run against its own local bindings,
+// leaving the developer's demo data alone.
+const stateDir = process.env.SB_STATE_DIR;
+
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  plugins: [
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      persistState: stateDir ? { path: stateDir } : true,
+    }),
+    tailwindcss(),
+    reactRouter(),
+  ],
+});

@@ -1,0 +1,32 @@
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { requestContext } from "../app/server/context.server";
+import { applySecurityHeaders, makeNonce, refuseCrossOrigin } from "../app/server/security.server";
+
+export { UserNotifier } from "./user-notifier";
+
+const handleRequest = createRequestHandler(
+  () => import("virtual:react-router/server-build"),
+  import.meta.env.MODE,
+);
+
+export default {
+  async fetch(request, env, ctx) {
+    const url = new URL(request.url);
+
+    // Plain-text liveness probe: the cheapest route, the benchmark's baseline.
+    if (url.pathname === "/healthz") {
+      return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), null, url);
+    }
+
+    // Every state-changing request must come from our own pages: refuse before any action,
+    // resource route or socket code runs.
+    const refused = refuseCrossOrigin(request, env);
+    if (refused) return applySecurityHeaders(refused, null, url);
+
+    const nonce = makeNonce();
+    const context = new RouterContextProvider();
+    context.set(requestContext, { nonce, ctx });
+    const response = await handleRequest(request, context);
+    return applySecurityHeaders(response, nonce, url);
+  },
+} satisfies ExportedHandler<Env>;
