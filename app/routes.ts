@@ -1,15 +1,75 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 export default [
-  // Public
+  // ---- Public ----------------------------------------------------------------------------
   index("routes/_public/landing.tsx"),
   route("terms-of-service", "routes/_public/terms-of-service.tsx"),
   route("privacy-policy", "routes/_public/privacy-policy.tsx"),
   route("music-partner-terms", "routes/_public/music-partner-terms.tsx"),
   route("sitemap.xml", "routes/_public/sitemap.ts"),
+  route("campaigns/:slug", "routes/_public/campaign.tsx"),
 
-  // Development tools (404 unless DEV_TOOLS=1)
+  // ---- Accounts (issue 3) ------------------------------------------------------------------
+  route("auth", "routes/_auth/auth.tsx"),
+  route("auth/sign-out", "routes/_auth/sign-out.ts"),
+  route("auth/forgot-password", "routes/_auth/forgot-password.tsx"),
+  route("auth/reset-password", "routes/_auth/reset-password.tsx"),
+  route("auth/verify-email", "routes/_auth/verify-email.tsx"),
+  route("auth/google", "routes/_auth/google.ts"),
+  route("auth/google/callback", "routes/_auth/google-callback.ts"),
+  route("pending-approval", "routes/_auth/pending-approval.tsx"),
+  route("api/session", "routes/api/session.ts"),
+
+  // ---- Agencies and recovery (issue 5) --------------------------------------------------------
+  route("admin-recovery", "routes/agency/admin-recovery.tsx"),
+  route("agency/signup", "routes/agency/application-signup.tsx", { id: "agency-signup-alias" }),
+  route("agency-application-signup", "routes/agency/application-signup.tsx"),
+  route("agency-application-status", "routes/agency/application-status.tsx"),
+  route("music-signup", "routes/agency/music-signup.tsx"),
+  route(":agencySlug/signup", "routes/agency/agency-creator-signup.tsx"),
+  route(":agencySlug/music-signup", "routes/agency/music-signup.tsx", { id: "agency-music-signup" }),
+
+  // ---- Notifications and media (issue 4) -----------------------------------------------------
+  route("api/notifications", "routes/api/notifications.ts"),
+  route("media/avatars/*", "routes/api/media-avatars.ts"),
+  route("media/signed/*", "routes/api/media-signed.ts"),
+
+  // ---- Signed-in shell ----------------------------------------------------------------------
+  layout("routes/_app/layout.tsx", [
+    route("dashboard", "routes/_app/dashboard.tsx"),
+    route("music", "routes/_app/music.tsx"),
+    route("music/submit", "routes/_app/music-submit.tsx"),
+    route("music/submissions", "routes/_app/music-submissions.tsx"),
+    route("campaigns", "routes/_app/campaigns.tsx"),
+    route("channels", "routes/_app/channels.tsx"),
+    route("analytics", "routes/_app/analytics.tsx"),
+    route("referrals", "routes/_app/referrals.tsx"),
+    route("clipping", "routes/_app/clipping.tsx"),
+    route("community-chat", "routes/_app/community-chat.tsx"),
+    route("payments", "routes/_app/payments.tsx"),
+    route("settings", "routes/_app/settings.tsx"),
+    route("profile", "routes/_app/profile.tsx"),
+    route("agency-dashboard", "routes/agency/agency-dashboard.tsx"),
+  ]),
+
+  // ---- Admin shell (admins only) ------------------------------------------------------------
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/users.tsx"),
+    route("admin/audit-log", "routes/admin/audit-log.tsx"),
+    route("admin/settings", "routes/admin/settings.tsx"),
+    route("admin/agencies", "routes/admin/agencies.tsx"),
+    route("admin/verifications", "routes/admin/verifications.tsx"),
+    route("admin/broadcast", "routes/admin/broadcast.tsx"),
+    route("chat-management", "routes/admin/chat-management.tsx"),
+    route("user-retention", "routes/admin/user-retention.tsx"),
+    route("ai-thumbnail-editor", "routes/admin/ai-thumbnail-editor.tsx"),
+  ]),
+
+  // ---- Development tools (404 unless DEV_TOOLS=1) -------------------------------------------
   route("dev/throw", "routes/dev/throw.tsx"),
+  route("dev/mailbox", "routes/dev/mailbox.tsx"),
+  route("dev/factory", "routes/dev/factory.ts"),
+  route("dev/oauth/*", "routes/dev/oauth.ts"),
 
   // Anything else: the not-found page with HTTP 404.
   route("*", "routes/_public/not-found.tsx"),

@@ -77,6 +77,9 @@ export const profiles = sqliteTable(
     // Who referred this user (the referrer's user id), and the agency they joined through.
     referredBy: text("referred_by").references(() => users.id, { onDelete: "set null" }),
     agencyId: text("agency_id").references(() => agencies.id, { onDelete: "set null" }),
+    // The agency signup token the user joined with (attribution), if any.
+    agencySignupTokenId: text("agency_signup_token_id"),
+    lastSignInAt: text("last_sign_in_at"),
     // The creator's 12-month term starts when their first channel is linked.
     termStartedAt: text("term_started_at"),
     createdAt: createdAt(),
@@ -292,6 +295,10 @@ export const notifications = sqliteTable(
     // Key in AVATARS (public) and in MEDIA (served through signed URLs).
     imageUrl: text("image_url"),
     videoUrl: text("video_url"),
+    // 'broadcast' from an admin, or an account event (approval, rejection, ban, verification…).
+    kind: text("kind").notNull().default("broadcast"),
+    // Who it was sent to: 'all', 'role:<kind>', 'users', or 'user' for account events.
+    audience: text("audience").notNull().default("user"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },

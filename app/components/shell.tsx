@@ -1,0 +1,328 @@
+import {
+  BarChart3,
+
+  Building2,
+  Image,
+  LayoutDashboard,
+  ListMusic,
+  LogOut,
+  Megaphone,
+  MessageCircle,
+  MessagesSquare,
+  Music,
+  PanelLeft,
+  Scissors,
+  Settings,
+  Shield,
+  TrendingUp,
+  Upload,
+  User,
+  Users,
+  Wallet,
+  X,
+  MonitorPlay,
+  type LucideIcon,
+} from "lucide-react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { Form, Link, NavLink, useLocation, useRevalidator } from "react-router";
+import type { AppRoute } from "~/lib/permissions";
+import { MOBILE_BREAKPOINT_PX, PROFILE_POLL_MS, SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from "~/lib/constants";
+import { NotificationBell } from "./notification-bell";
+
+const ICONS: Record<string, LucideIcon> = {
+  "layout-dashboard": LayoutDashboard,
+  music: Music,
+  upload: Upload,
+  image: Image,
+  youtube: MonitorPlay,
+  "bar-chart": BarChart3,
+  users: Users,
+  scissors: Scissors,
+  "message-circle": MessageCircle,
+  megaphone: Megaphone,
+  wallet: Wallet,
+  "list-music": ListMusic,
+  settings: Settings,
+  user: User,
+  building: Building2,
+  shield: Shield,
+  "messages-square": MessagesSquare,
+  "trending-up": TrendingUp,
+};
+
+export type ShellUser = {
+  id: string;
+  email: string;
+  displayName: string;
+  avatarUrl: string | null;
+  isAdmin: boolean;
+  approved: boolean;
+  unreadCount: number;
+};
+
+export type ShellProps = {
+  appName: string;
+  user: ShellUser;
+  sidebar: { main: AppRoute[]; admin: AppRoute[] };
+  sidebarOpen: boolean;
+  children: ReactNode;
+};
+
+function useIsMobile() {
+  const [mobile, setMobile] = useState(false);
+  useEffect(() => {
+    const mq = window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`);
+    const update = () => setMobile(mq.matches);
+    update();
+    mq.addEventListener("change", update);
+    return () => mq.removeEventListener("change", update);
+  }, []);
+  return mobile;
+}
+
+/** The signed-in shell of spec section 2: sidebar, header, and the 30-second profile re-read. */
+export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellProps) {
+  const [open, setOpen] = useState(sidebarOpen);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const isMobile = useIsMobile();
+  const location = useLocation();
+  const revalidator = useRevalidator();
+
+  const setDesktopOpen = useCallback((value: boolean) => {
+    setOpen(value);
+    document.cookie = `${SIDEBAR_COOKIE_NAME}=${value}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE_S}; samesite=lax`;
+  }, []);
+
+  const toggle = useCallback(() => {
+    if (window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`).matches) setMobileOpen((v) => !v);
+    else setDesktopOpen(!open);
+  }, [open, setDesktopOpen]);
+
+  // Ctrl/Cmd + B toggles the sidebar.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key.toLowerCase() === "b" && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        toggle();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [toggle]);
+
+  // Re-read the profile every 30 s: an approval or a ban shows without a reload (the server's
+  // guards redirect on revalidation).
+  useEffect(() => {
+    const id = window.setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") void revalidator.revalidate();
+    }, PROFILE_POLL_MS);
+    return () => window.clearInterval(id);
+  }, [revalidator]);
+
+  useEffect(() => setMobileOpen(false), [location.pathname]);
+
+  const expanded = isMobile ? mobileOpen : open;
+
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      {/* Mobile slide-over backdrop */}
+      {isMobile && mobileOpen ? (
+        <div className="fixed inset-0 z-30 bg-slate-900/40" aria-hidden="true" onClick={() => setMobileOpen(false)} />
+      ) : null}
+      <aside
+        id="app-sidebar"
+        aria-label="Sidebar"
+        data-state={expanded ? "expanded" : "collapsed"}
+        className={[
+          "fixed inset-y-0 left-0 z-40 flex flex-col border-r border-slate-200 bg-white transition-[width,transform] duration-200",
+          // under 768 px a slide-over of 18rem; from 768 px 16rem, or 3rem in icon mode
+          "w-[18rem] md:translate-x-0",
+          mobileOpen ? "translate-x-0" : "-translate-x-full",
+          open ? "md:w-64" : "md:w-12",
+        ].join(" ")}
+      >
+        <div className="flex h-16 shrink-0 items-center gap-2 border-b border-slate-200 px-3">
+          <Link to="/dashboard" className="flex min-w-0 items-center gap-2" aria-label={`${appName} dashboard`}>
+            <span className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-brand-600 text-xs font-black text-white">
+              {appName.slice(0, 1).toUpperCase()}
+            </span>
+            <span className={`min-w-0 ${expanded ? "" : "md:hidden"}`}>
+              <span className="flex items-center gap-1.5">
+                <span className="truncate text-sm font-extrabold tracking-wider text-slate-900">{appName.toUpperCase()}</span>
+                <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-bold text-brand-700">BETA</span>
+              </span>
+              <span className="block truncate text-xs text-slate-500">Creator Dashboard</span>
+            </span>
+          </Link>
+          {isMobile ? (
+            <button
+              type="button"
+              onClick={() => setMobileOpen(false)}
+              className="ml-auto rounded p-1 text-slate-500 hover:bg-slate-100"
+              aria-label="Close sidebar"
+            >
+              <X className="h-5 w-5" aria-hidden="true" />
+            </button>
+          ) : null}
+        </div>
+        <nav aria-label="Main" className="flex-1 overflow-y-auto px-2 py-3">
+          <SidebarGroup items={sidebar.main} expanded={expanded} />
+          {sidebar.admin.length > 0 ? (
+            <div className="mt-4 border-t border-slate-200 pt-3">
+              <p className={`px-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${expanded ? "" : "md:sr-only"}`}>
+                Management
+              </p>
+              <SidebarGroup items={sidebar.admin} expanded={expanded} />
+            </div>
+          ) : null}
+        </nav>
+      </aside>
+
+      <div className={`flex min-h-screen flex-col transition-[padding] duration-200 ${open ? "md:pl-64" : "md:pl-12"}`}>
+        <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-3 backdrop-blur sm:px-4">
+          <button
+            type="button"
+            onClick={toggle}
+            aria-controls="app-sidebar"
+            aria-expanded={expanded}
+            aria-label="Toggle sidebar"
+            title="Toggle sidebar (Ctrl+B)"
+            className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
+          >
+            <PanelLeft className="h-5 w-5" aria-hidden="true" />
+          </button>
+          <p className="min-w-0 truncate text-sm text-slate-700 sm:text-base">
+            Welcome back, <span className="font-semibold text-slate-900">{user.displayName}</span>
+          </p>
+          {!user.approved && !user.isAdmin ? (
+            <span className="hidden shrink-0 rounded-full border border-amber-300 bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800 sm:inline">
+              Pending Approval
+            </span>
+          ) : null}
+          <div className="ml-auto flex items-center gap-1 sm:gap-2">
+            <NotificationBell userId={user.id} initialUnread={user.unreadCount} />
+            <AvatarMenu user={user} />
+          </div>
+        </header>
+        {!user.approved && !user.isAdmin ? (
+          <div className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-sm text-amber-900 sm:hidden">
+            <span className="font-semibold">Pending Approval</span>
+          </div>
+        ) : null}
+        <main id="main" className="mx-auto w-full max-w-7xl flex-1 p-4 sm:p-6">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function SidebarGroup({ items, expanded }: { items: AppRoute[]; expanded: boolean }) {
+  return (
+    <ul className="space-y-0.5">
+      {items.map((item) => {
+        const Icon = ICONS[item.icon] ?? LayoutDashboard;
+        return (
+          <li key={`${item.section}-${item.path}`}>
+            <NavLink
+              to={item.path}
+              end
+              title={item.label}
+              className={({ isActive }) =>
+                `flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium ${
+                  isActive ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"
+                }`
+              }
+            >
+              <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
+              <span className={expanded ? "truncate" : "truncate md:sr-only"}>{item.label}</span>
+            </NavLink>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function Avatar({ user, size = 32 }: { user: ShellUser; size?: number }) {
+  const initials = user.displayName
+    .split(/\s+/)
+    .map((p) => p[0])
+    .join("")
+    .slice(0, 2)
+    .toUpperCase();
+  return user.avatarUrl ? (
+    <img src={user.avatarUrl} alt="" width={size} height={size} className="rounded-full object-cover" style={{ width: size, height: size }} />
+  ) : (
+    <span
+      aria-hidden="true"
+      className="inline-flex items-center justify-center rounded-full bg-slate-800 text-xs font-bold text-white"
+      style={{ width: size, height: size }}
+    >
+      {initials || "?"}
+    </span>
+  );
+}
+
+function AvatarMenu({ user }: { user: ShellUser }) {
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  const location = useLocation();
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    document.addEventListener("mousedown", onDown);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onDown);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+  return (
+    <div className="relative" ref={ref}>
+      <button
+        type="button"
+        aria-haspopup="true"
+        aria-expanded={open}
+        aria-label="Account menu"
+        onClick={() => setOpen((v) => !v)}
+        className="rounded-full p-0.5 hover:ring-2 hover:ring-slate-200"
+      >
+        <Avatar user={user} />
+      </button>
+      {open ? (
+        <div className="absolute right-0 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+          <div className="border-b border-slate-100 px-3 py-2">
+            <p className="truncate text-sm font-semibold text-slate-900">{user.displayName}</p>
+            <p className="truncate text-xs text-slate-500">{user.email}</p>
+          </div>
+          <Link to="/profile" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
+            <User className="h-4 w-4" aria-hidden="true" /> Profile
+          </Link>
+          <Link to="/settings" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
+            <Settings className="h-4 w-4" aria-hidden="true" /> Settings
+          </Link>
+          <Form method="post" action="/auth/sign-out" reloadDocument>
+            <button
+              type="submit"
+              className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100"
+            >
+              <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
+            </button>
+          </Form>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+

@@ -1,0 +1,39 @@
+import { SANITIZER_CAP } from "./constants";
+
+// The two sanitizers of spec section 5.
+
+/** Removes angle brackets, script-style scheme prefixes and inline event-handler patterns. */
+export function sanitizeText(input: string): string {
+  return input
+    .replace(/[<>]/g, "")
+    .replace(/javascript\s*:/gi, "")
+    .replace(/vbscript\s*:/gi, "")
+    .replace(/data\s*:\s*text\/html/gi, "")
+    .replace(/\bon[a-z]+\s*=/gi, "");
+}
+
+export type StrictResult = { ok: true; value: string } | { ok: false; reason: "pattern_mismatch" };
+
+/**
+ * The stricter sanitizer: also removes every scheme prefix and every character other than word
+ * characters, whitespace and @ . , ! ? -; trims; truncates to 1000 characters; and when patterns
+ * are supplied requires at least one to match (the caller logs INVALID_INPUT_REJECTED otherwise).
+ */
+export function sanitizeStrict(input: string, patterns?: RegExp[]): StrictResult {
+  const value = sanitizeText(input)
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\//gi, "")
+    .replace(/\b(?:javascript|vbscript|data|file|about|blob)\s*:/gi, "")
+    .replace(/[^\w\s@.,!?-]/g, "")
+    .trim()
+    .slice(0, SANITIZER_CAP);
+  if (patterns && patterns.length > 0 && !patterns.some((p) => p.test(value))) {
+    return { ok: false, reason: "pattern_mismatch" };
+  }
+  return { ok: true, value };
+}
+
+/** The spec's length check: 'Input too long' / '{label} must be {max} characters or less.' */
+export function checkLength(value: string, max: number, label: string): { title: string; description: string } | null {
+  if (value.length <= max) return null;
+  return { title: "Input too long", description: `${label} must be ${max} characters or less.` };
+}

@@ -1,0 +1,60 @@
+import { NavLink, Outlet, useLocation } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { Shell } from "~/components/shell";
+import { requireAdmin } from "~/server/guards.server";
+import { shellData } from "~/server/shell.server";
+import type { Route } from "./+types/layout";
+
+// The admin area: the same shell, behind the admin guard. Pages guard themselves as well.
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireAdmin(args);
+  return shellData(args.request, user);
+}
+
+const ADMIN_TABS = [
+  { to: "/admin", label: "Users" },
+  { to: "/admin/verifications", label: "Channel verifications" },
+  { to: "/admin/agencies", label: "Agencies" },
+  { to: "/admin/broadcast", label: "Broadcast" },
+  { to: "/admin/audit-log", label: "Audit log" },
+  { to: "/admin/settings", label: "Settings" },
+];
+
+const CONSOLE_PATHS = new Set(ADMIN_TABS.map((t) => t.to));
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <Shell {...loaderData}>
+      <AdminTabs />
+      <Outlet />
+    </Shell>
+  );
+}
+
+function AdminTabs() {
+  const { pathname } = useLocation();
+  if (!CONSOLE_PATHS.has(pathname)) return null;
+  return (
+    <nav aria-label="Admin console" className="mb-6 -mx-1 overflow-x-auto">
+      <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1">
+        {ADMIN_TABS.map((t) => (
+          <li key={t.to}>
+            <NavLink
+              to={t.to}
+              end
+              className={({ isActive }) =>
+                `inline-block border-b-2 px-3 py-2 text-sm font-medium ${
+                  isActive ? "border-slate-900 text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
+                }`
+              }
+            >
+              {t.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

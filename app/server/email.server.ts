@@ -1,0 +1,18 @@
+import { env } from "./env.server";
+
+export type Email = { to: string; subject: string; text: string; kind: string };
+
+/**
+ * Every e-mail goes to the outbox table first. Locally the development mailbox (/dev/mailbox)
+ * shows it; in production a sender (a provider behind this one function, e.g. a Queue consumer)
+ * delivers unsent rows and stamps sent_at.
+ */
+export function emailStatement(mail: Email): D1PreparedStatement {
+  return env.DB.prepare(
+    `INSERT INTO email_outbox (id, to_email, subject, body_text, kind) VALUES (?, ?, ?, ?, ?)`,
+  ).bind(crypto.randomUUID(), mail.to, mail.subject, mail.text, mail.kind);
+}
+
+export async function sendEmail(mail: Email): Promise<void> {
+  await emailStatement(mail).run();
+}

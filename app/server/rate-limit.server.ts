@@ -1,0 +1,112 @@
+import { data } from "react-router";
+import { GENERIC_LIMIT, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "~/lib/constants";
+import { audit } from "./audit.server";
+import { env } from "./env.server";
+import { clientIp } from "./request-info.server";
+
+// Fixed-window counters in KV (see docs/decisions/0005-rate-limits-in-kv.md for what KV's
+// eventual consistency allows). Key: rl:<bucket>:<scope>:<window index>.
+
+export type Limit = { maxAttempts: number; windowMs: number };
+export type LimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
+
+export const LIMITS = {
+  signup: SIGNUP_LIMIT,
+  generic: GENERIC_LIMIT,
+  suspicious: SUSPICIOUS_LIMIT,
+} as const;
+
+function windowOf(limit: Limit, now: number) {
+  const index = Math.floor(now / limit.windowMs);
+  const endsAt = (index + 1) * limit.windowMs;
+  return { index, retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now) / 1000)) };
+}
+
+function key(bucket: string, scope: string, index: number) {
+  return `rl:${bucket}:${scope}:${index}`;
+}
+
+async function read(k: string): Promise<number> {
+  const raw = await env.RATE_LIMITS.get(k);
+  return raw ? Number.parseInt(raw, 10) || 0 : 0;
+}
+
+/** Is there room left in the window (without using any)? */
+export async function peek(bucket: string, scope: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
+  const w = windowOf(limit, now);
+  const count = await read(key(bucket, scope, w.index));
+  return { allowed: count < limit.maxAttempts, count, retryAfterSeconds: w.retryAfterSeconds };
+}
+
+/** Uses one attempt; refused once the window holds maxAttempts. */
+export async function consume(bucket: string, scope: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
+  const w = windowOf(limit, now);
+  const k = key(bucket, scope, w.index);
+  const count = await read(k);
+  if (count >= limit.maxAttempts) return { allowed: false, count, retryAfterSeconds: w.retryAfterSeconds };
+  await env.RATE_LIMITS.put(k, String(count + 1), {
+    // KV's minimum TTL is 60 s; keep the key for its window plus a margin.
+    expirationTtl: Math.max(60, Math.ceil(limit.windowMs / 1000) + 60),
+  });
+  return { allowed: true, count: count + 1, retryAfterSeconds: w.retryAfterSeconds };
+}
+
+export function ipScope(request: Request): string {
+  return `ip:${clientIp(request)}`;
+}
+
+/**
+ * The suspicious-activity monitor: attempts per action and address; at the 10th within 15
+ * minutes it logs SUSPICIOUS_ACTIVITY_DETECTED and denies the action.
+ */
+export async function monitorSuspicious(
+  request: Request,
+  action: string,
+  userId?: string | null,
+): Promise<LimitResult> {
+  const scope = ipScope(request);
+  const result = await consume(`suspicious:${action}`, scope, LIMITS.suspicious);
+  const reachedNow = result.allowed && result.count >= LIMITS.suspicious.maxAttempts;
+  if (!result.allowed || reachedNow) {
+    if (reachedNow || result.count === LIMITS.suspicious.maxAttempts) {
+      await audit({
+        eventType: "SUSPICIOUS_ACTIVITY_DETECTED",
+        severity: "high",
+        userId: userId ?? null,
+        request,
+        details: { action, attempts: result.count, window_ms: LIMITS.suspicious.windowMs },
+      });
+    }
+    return { ...result, allowed: false };
+  }
+  return result;
+}
+
+export function minutesOf(limit: Limit): number {
+  return Math.round(limit.windowMs / 60_000);
+}
+
+/** The spec's local-limit message, minutes taken from the window. */
+export function tooManyAttempts(limit: Limit) {
+  return { title: "Too many attempts", description: `Please wait ${minutesOf(limit)} minutes before trying again.` };
+}
+
+/** 429 for a form action: the message travels as the form's error. */
+export function tooManyAttemptsResponse(limit: Limit, retryAfterSeconds: number) {
+  return data(
+    { ok: false as const, toast: tooManyAttempts(limit), errors: {} as Record<string, string> },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
+}
+
+/** 429 for resource routes and sockets: 'Rate limit exceeded' / 'Please wait before trying again.' */
+export function rateLimitExceeded(retryAfterSeconds: number): Response {
+  return Response.json(
+    { error: "Rate limit exceeded", message: "Please wait before trying again." },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
+}
+
+export async function logRateLimitHit(request: Request, bucket: string, userId?: string | null) {
+  await audit({ eventType: "RATE_LIMIT_EXCEEDED", severity: "medium", userId, request, details: { bucket } });
+}
