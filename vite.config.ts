@@ -10,6 +10,11 @@ const stateDir = process.env.SB_STATE_DIR;
 
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  // Pre-bundle the browser's dependencies so the first page load in dev does not trip over
+  // Vite's dependency discovery ("Outdated Optimize Dep").
+  optimizeDeps: {
+    include: ["react", "react-dom", "react-dom/client", "react-router", "sonner", "lucide-react", "zod"],
+  },
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },

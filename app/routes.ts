@@ -69,6 +69,7 @@ export default [
   route("dev/throw", "routes/dev/throw.tsx"),
   route("dev/mailbox", "routes/dev/mailbox.tsx"),
   route("dev/factory", "routes/dev/factory.ts"),
+  route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
   route("dev/oauth/*", "routes/dev/oauth.ts"),
 
   // Anything else: the not-found page with HTTP 404.

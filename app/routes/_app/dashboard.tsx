@@ -1,3 +1,137 @@
-export default function Page() {
-  return <main className="p-6">In progress</main>;
+import { BarChart3, Heart, Link2, Music, Share2, Sparkles, MonitorPlay } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { FAVORITES_UPDATED_EVENT, favoritesKey, readFavoritesCount } from "~/lib/favorites";
+import { dashboardCounts } from "~/server/dashboard.server";
+import { greetingName, requireApprovedUser } from "~/server/guards.server";
+import type { Route } from "./+types/dashboard";
+
+export const meta = () => [{ title: "Dashboard | Shortbeat" }];
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireApprovedUser(args);
+  const counts = await dashboardCounts(user.id);
+  return { userId: user.id, name: greetingName(user), ...counts };
 }
+
+function useFavoritesCount(userId: string) {
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    const refresh = () => setCount(readFavoritesCount(userId));
+    refresh();
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === null || e.key === favoritesKey(userId)) refresh();
+    };
+    window.addEventListener("storage", onStorage);
+    window.addEventListener(FAVORITES_UPDATED_EVENT, refresh);
+    return () => {
+      window.removeEventListener("storage", onStorage);
+      window.removeEventListener(FAVORITES_UPDATED_EVENT, refresh);
+    };
+  }, [userId]);
+  return count;
+}
+
+function StatCard({ title, value, text, icon: Icon }: { title: string; value: string | number; text: string; icon: typeof Music }) {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-label={title}>
+      <div className="flex items-center justify-between">
+        <h2 className="text-sm font-medium text-slate-600">{title}</h2>
+        <Icon className="h-5 w-5 text-slate-400" aria-hidden="true" />
+      </div>
+      <p className="mt-2 text-3xl font-bold text-slate-900">{value}</p>
+      <p className="mt-1 text-sm text-slate-600">{text}</p>
+    </section>
+  );
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { name, trackCount, connectedChannels, userId } = loaderData;
+  const favorites = useFavoritesCount(userId);
+  return (
+    <div className="space-y-8">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Welcome back, {name}!</h1>
+        <p className="mt-1 text-slate-600">Here is what is happening with your music and channels.</p>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard title="Music Library" value={trackCount} text={`${trackCount} royalty-free tracks available`} icon={Music} />
+        <StatCard
+          title="Connected Channels"
+          value={connectedChannels}
+          text={connectedChannels > 0 ? `${connectedChannels} channel(s) connected` : "Connect your first channel"}
+          icon={MonitorPlay}
+        />
+        <StatCard
+          title="Favorite Tracks"
+          value={favorites}
+          text={favorites > 0 ? `${favorites} tracks saved` : "Start building your library"}
+          icon={Heart}
+        />
+        <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-label="Recent Activity">
+          <div className="flex items-center justify-between">
+            <h2 className="text-sm font-medium text-slate-600">Recent Activity</h2>
+            <Sparkles className="h-5 w-5 text-slate-400" aria-hidden="true" />
+          </div>
+          <p className="mt-2 text-lg font-semibold text-slate-900">Welcome!</p>
+          <p className="mt-1 text-sm text-slate-600">Your creator journey starts here.</p>
+        </section>
+      </div>
+
+      <section aria-labelledby="quick-actions">
+        <h2 id="quick-actions" className="text-lg font-semibold text-slate-900">
+          Quick actions
+        </h2>
+        <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          <ActionCard to="/music" icon={Music} title="Explore Library" text="Find the right track for your next Short." />
+          <ActionCard to="/referrals" icon={Share2} title="Share Your Link" text="Invite creators and grow together." />
+          <div
+            aria-disabled="true"
+            className="flex flex-col rounded-xl border border-dashed border-slate-300 bg-slate-50 p-5 text-slate-500"
+          >
+            <Link2 className="h-6 w-6" aria-hidden="true" />
+            <p className="mt-3 font-semibold">Link Channel</p>
+            <p className="mt-1 text-sm">Coming Soon</p>
+          </div>
+          <ActionCard to="/analytics" icon={BarChart3} title="See Analytics" text="Follow your subscribers and views." />
+        </div>
+      </section>
+
+      <section aria-labelledby="welcome-hub" className="rounded-2xl bg-slate-900 p-6 text-white sm:p-8">
+        <h2 id="welcome-hub" className="text-xl font-bold">
+          Get started in three steps
+        </h2>
+        <ol className="mt-5 grid gap-4 md:grid-cols-3">
+          {[
+            { n: 1, title: "Browse music", text: "Pick licensed tracks from the library.", to: "/music" },
+            { n: 2, title: "Connect channel", text: "Link your YouTube channel to track revenue.", to: "/channels" },
+            { n: 3, title: "Create content", text: "Publish monetized Shorts with our music.", to: "/analytics" },
+          ].map((s) => (
+            <li key={s.n} className="rounded-xl bg-white/5 p-4 ring-1 ring-white/10">
+              <p className="text-sm font-semibold text-slate-300">Step {s.n}</p>
+              <p className="mt-1 text-lg font-semibold">{s.title}</p>
+              <p className="mt-1 text-sm text-slate-300">{s.text}</p>
+              <Link to={s.to} className="mt-3 inline-block text-sm font-semibold text-white underline underline-offset-2">
+                {s.title}
+              </Link>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}
+
+function ActionCard({ to, icon: Icon, title, text }: { to: string; icon: typeof Music; title: string; text: string }) {
+  return (
+    <Link to={to} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-slate-300 hover:shadow">
+      <Icon className="h-6 w-6 text-brand-600" aria-hidden="true" />
+      <p className="mt-3 font-semibold text-slate-900">{title}</p>
+      <p className="mt-1 text-sm text-slate-600">{text}</p>
+    </Link>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

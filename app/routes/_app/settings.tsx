@@ -1,3 +1,171 @@
-export default function Page() {
-  return <main className="p-6">In progress</main>;
+import { useEffect, useState } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { Field } from "~/components/forms";
+import { Card, PageHeader } from "~/components/page";
+import { PASSWORD_RULES, changePasswordSchema, fieldErrors, titleForField } from "~/lib/auth-schemas";
+import { audit } from "~/server/audit.server";
+import { changePassword } from "~/server/auth.server";
+import { env } from "~/server/env.server";
+import { requireUser } from "~/server/guards.server";
+import { endAllSessions, listSessions } from "~/server/session.server";
+import { setToastCookie } from "~/server/toast.server";
+import type { Route } from "./+types/settings";
+
+export const meta = () => [{ title: "Settings | Shortbeat" }];
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireUser(args);
+  const sessions = await listSessions(user.id);
+  return {
+    sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId, id: s.id.slice(0, 12) })),
+    hasPassword: true,
+  };
 }
+
+export async function action(args: Route.ActionArgs) {
+  const user = await requireUser(args);
+  const { request } = args;
+  const form = await request.formData();
+  const intent = form.get("intent");
+
+  if (intent === "sign-out-others") {
+    await endAllSessions(user.id, user.sessionId);
+    await audit({ eventType: "sessions_ended", userId: user.id, targetUserId: user.id, request, details: { scope: "others" } });
+    return { ok: true, errors: {}, toast: { title: "Signed out other sessions", description: "Every other browser and device has been signed out." } };
+  }
+
+  if (intent === "sign-out-session") {
+    const prefix = String(form.get("session") ?? "");
+    if (!/^[0-9a-f]{12}$/.test(prefix)) return data({ ok: false, errors: {}, toast: { title: "Action failed", description: "Unknown session." } }, { status: 400 });
+    // Only the user's own sessions, matched by the shown prefix of the stored hash.
+    await env.DB.prepare("DELETE FROM sessions WHERE user_id = ? AND substr(id, 1, 12) = ? AND id != ?").bind(user.id, prefix, user.sessionId).run();
+    return { ok: true, errors: {}, toast: { title: "Session signed out", description: "That session has been signed out." } };
+  }
+
+  const parsed = changePasswordSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    const [field, message] = Object.entries(errors)[0];
+    return data({ ok: false, errors, toast: { title: titleForField(field, message), description: message } }, { status: 400 });
+  }
+  const result = await changePassword(request, user, parsed.data.currentPassword, parsed.data.password);
+  if (!result.ok) {
+    return data(
+      { ok: false, errors: result.status === 400 ? { currentPassword: result.toast.description } : {}, toast: result.toast },
+      { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
+    );
+  }
+  const headers = new Headers();
+  headers.append("Set-Cookie", result.setCookie);
+  headers.append(
+    "Set-Cookie",
+    await setToastCookie(request, { type: "success", title: "Password updated", description: "Your other sessions have been signed out." }),
+  );
+  throw redirect("/settings", { headers });
+}
+
+function describeAgent(ua: string | null): string {
+  if (!ua) return "Unknown device";
+  const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "Browser";
+  const os = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
+  return os ? `${browser} on ${os}` : browser;
+}
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [password, setPassword] = useState("");
+  const errors: Record<string, string> = actionData?.errors ?? {};
+  useEffect(() => {
+    if (!actionData) return;
+    (actionData.ok ? toast.success : toast.error)(actionData.toast.title, { description: actionData.toast.description });
+    if (actionData.ok) setPassword("");
+  }, [actionData]);
+  const others = loaderData.sessions.filter((s) => !s.current).length;
+  return (
+    <div className="max-w-3xl">
+      <PageHeader title="Settings" description="Your password and the places you are signed in." />
+      <div className="grid gap-6">
+        <Card>
+          <h2 className="text-lg font-semibold text-slate-900">Change password</h2>
+          <p className="mt-1 text-sm text-slate-600">Changing it signs out every other session.</p>
+          <Form method="post" className="mt-4 space-y-4" noValidate>
+            <input type="hidden" name="intent" value="change-password" />
+            <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={errors.currentPassword} />
+            <Field
+              label="New password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={errors.password}
+              hint={
+                <ul aria-label="Password requirements" className="grid gap-0.5 sm:grid-cols-2">
+                  {PASSWORD_RULES.map((r) => (
+                    <li key={r.id} className={r.test(password) ? "text-emerald-700" : "text-slate-500"}>
+                      <span aria-hidden="true">{r.test(password) ? "✓" : "○"}</span> {r.label}
+                    </li>
+                  ))}
+                </ul>
+              }
+            />
+            <Field label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+            <button type="submit" disabled={busy} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
+              Update password
+            </button>
+          </Form>
+        </Card>
+
+        <Card>
+          <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+            <div>
+              <h2 className="text-lg font-semibold text-slate-900">Sessions</h2>
+              <p className="mt-1 text-sm text-slate-600">Where your account is signed in.</p>
+            </div>
+            <Form method="post">
+              <input type="hidden" name="intent" value="sign-out-others" />
+              <button
+                type="submit"
+                disabled={others === 0 || busy}
+                className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-50"
+              >
+                Sign out other sessions
+              </button>
+            </Form>
+          </div>
+          <ul className="mt-4 divide-y divide-slate-100">
+            {loaderData.sessions.map((s) => (
+              <li key={s.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+                <div>
+                  <p className="font-medium text-slate-900">
+                    {describeAgent(s.user_agent)}
+                    {s.current ? <span className="ml-2 rounded bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">This device</span> : null}
+                  </p>
+                  <p className="text-xs text-slate-500">
+                    Signed in {new Date(s.created_at).toUTCString()} · last active {new Date(s.last_seen_at).toUTCString()}
+                    {s.ip ? ` · ${s.ip}` : ""}
+                  </p>
+                </div>
+                {!s.current ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="sign-out-session" />
+                    <input type="hidden" name="session" value={s.id} />
+                    <button type="submit" className="rounded-md px-3 py-1.5 text-sm font-medium text-red-700 hover:bg-red-50">
+                      Sign out
+                    </button>
+                  </Form>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,3 +1,21 @@
-export default function Page() {
-  return <main className="p-6">In progress</main>;
+import { AuthScreen } from "~/components/auth-screen";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { authAction, authLoader, authParams } from "~/server/auth-actions.server";
+import type { Route } from "./+types/auth";
+
+export const meta = () => [{ title: "Sign in | Shortbeat" }];
+
+export async function loader(args: Route.LoaderArgs) {
+  await authLoader(args);
+  return { params: authParams(args.request) };
 }
+
+export async function action(args: Route.ActionArgs) {
+  return authAction(args);
+}
+
+export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
+  return <AuthScreen params={loaderData.params} actionData={actionData} />;
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

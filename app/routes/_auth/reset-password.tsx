@@ -1,3 +1,88 @@
-export default function Page() {
-  return <main className="p-6">In progress</main>;
+import { useEffect, useState } from "react";
+import { data, Form, Link } from "react-router";
+import { toast } from "sonner";
+import { AuthLayout } from "~/components/auth-layout";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { Field, SubmitButton } from "~/components/forms";
+import { PASSWORD_RULES, fieldErrors, resetPasswordSchema, titleForField } from "~/lib/auth-schemas";
+import { checkToken, resetPassword } from "~/server/auth.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/reset-password";
+
+export const meta = () => [{ title: "Choose a new password | Shortbeat" }];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, valid: await checkToken(token, "password_reset") };
 }
+
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = resetPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    const [field, message] = Object.entries(errors)[0];
+    return data({ errors, toast: { title: titleForField(field, message), description: message } }, { status: 400 });
+  }
+  const result = await resetPassword(request, parsed.data.token, parsed.data.password);
+  if (!result.ok) return data({ errors: {}, toast: result.toast }, { status: result.status });
+  return redirectWithToast(request, "/auth", {
+    type: "success",
+    title: "Password updated",
+    description: "Sign in with your new password. Your other sessions have been signed out.",
+  });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const [password, setPassword] = useState("");
+  useEffect(() => {
+    if (actionData?.toast) toast.error(actionData.toast.title, { description: actionData.toast.description });
+  }, [actionData]);
+  const errors: Record<string, string> = actionData?.errors ?? {};
+  return (
+    <AuthLayout
+      title="Choose a new password"
+      footer={
+        <Link to="/auth" className="font-semibold text-brand-700 hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
+      {!loaderData.valid ? (
+        <div className="space-y-4 text-center">
+          <p role="alert" className="text-slate-700">
+            This link is invalid or has expired.
+          </p>
+          <Link to="/auth/forgot-password" className="font-semibold text-brand-700 hover:underline">
+            Ask for a new link
+          </Link>
+        </div>
+      ) : (
+        <Form method="post" className="space-y-4" noValidate>
+          <input type="hidden" name="token" value={loaderData.token} />
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={errors.password}
+            hint={
+              <ul aria-label="Password requirements" className="grid gap-0.5 sm:grid-cols-2">
+                {PASSWORD_RULES.map((r) => (
+                  <li key={r.id} className={r.test(password) ? "text-emerald-700" : "text-slate-500"}>
+                    <span aria-hidden="true">{r.test(password) ? "✓" : "○"}</span> {r.label}
+                  </li>
+                ))}
+              </ul>
+            }
+          />
+          <Field label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" error={errors.confirmPassword} />
+          <SubmitButton>Update password</SubmitButton>
+        </Form>
+      )}
+    </AuthLayout>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,5 +1,30 @@
-import { data } from "react-router";
+import { redirect } from "react-router";
+import { audit } from "~/server/audit.server";
+import { getOptionalUser } from "~/server/guards.server";
+import { clearSessionCookie, endCurrentSession } from "~/server/session.server";
+import { setToastCookie } from "~/server/toast.server";
+import type { Route } from "./+types/sign-out";
+
+// POST only: signing out changes state, so GET never does it.
+export async function action(args: Route.ActionArgs) {
+  const { request } = args;
+  const headers = new Headers();
+  headers.append("Set-Cookie", clearSessionCookie(request));
+  try {
+    const user = await getOptionalUser(args);
+    await endCurrentSession(request);
+    if (user) await audit({ eventType: "sign_out", userId: user.id, request });
+    headers.append("Set-Cookie", await setToastCookie(request, { type: "success", title: "Signed out", description: "You have been signed out." }));
+  } catch (error) {
+    headers.append(
+      "Set-Cookie",
+      await setToastCookie(request, { type: "error", title: "Sign out failed", description: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+  // Afterwards it always goes to /auth.
+  throw redirect("/auth", { headers });
+}
 
 export function loader() {
-  throw data("Not Found", { status: 404 });
+  throw redirect("/auth");
 }

@@ -1,3 +1,52 @@
-export default function Page() {
-  return <main className="p-6">In progress</main>;
+import { data, Form, Link } from "react-router";
+import { AuthLayout } from "~/components/auth-layout";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { SubmitButton } from "~/components/forms";
+import { checkToken, verifyEmail } from "~/server/auth.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/verify-email";
+
+export const meta = () => [{ title: "Confirm your e-mail | Shortbeat" }];
+
+// The link opens a page; confirming is a POST (no state change on GET, and mail scanners that
+// prefetch links cannot use up the token).
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, valid: await checkToken(token, "email_verification") };
 }
+
+export async function action({ request }: Route.ActionArgs) {
+  const token = String((await request.formData()).get("token") ?? "");
+  const result = await verifyEmail(request, token);
+  if (!result.ok) return data({ toast: result.toast }, { status: result.status });
+  return redirectWithToast(request, "/auth", {
+    type: "success",
+    title: "Email confirmed",
+    description: "Sign in to continue. Your account is being reviewed. You'll receive an email once approved.",
+  });
+}
+
+export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <AuthLayout title="Confirm your e-mail address">
+      {loaderData.valid && !actionData ? (
+        <Form method="post" className="space-y-4 text-center">
+          <input type="hidden" name="token" value={loaderData.token} />
+          <p className="text-slate-700">Confirm that this e-mail address is yours.</p>
+          <SubmitButton>Confirm my e-mail</SubmitButton>
+        </Form>
+      ) : (
+        <div className="space-y-4 text-center">
+          <p role="alert" className="text-slate-700">
+            This link is invalid or has expired. Sign in to get a new one.
+          </p>
+          <Link to="/auth" className="font-semibold text-brand-700 hover:underline">
+            Go to sign in
+          </Link>
+        </div>
+      )}
+    </AuthLayout>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,5 +1,15 @@
 import { data } from "react-router";
+import { handleDevOAuthApi } from "~/server/dev-oauth.server";
+import { devToolsEnabled } from "~/server/env.server";
+import type { Route } from "./+types/oauth";
 
-export function loader() {
-  throw data("Not Found", { status: 404 });
+// The stand-in provider's API (token, userinfo, YouTube channels). DEV_TOOLS only.
+export async function loader({ request }: Route.LoaderArgs) {
+  if (!devToolsEnabled()) throw data("Not Found", { status: 404 });
+  return handleDevOAuthApi(request);
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  if (!devToolsEnabled()) throw data("Not Found", { status: 404 });
+  return handleDevOAuthApi(request);
 }
