@@ -41,8 +41,9 @@ export function AuthScreen({
   action?: string;
 }) {
   const appName = useAppName();
-  const [mode, setMode] = useState(params.mode);
-  useEffect(() => setMode(params.mode), [params.mode]);
+  // After a refused submission the screen stays in the mode that was submitted.
+  const [mode, setMode] = useState(actionData?.intent ?? params.mode);
+  useEffect(() => setMode(actionData?.intent ?? params.mode), [params.mode, actionData]);
   const serverErrors = actionData && actionData.intent === mode ? actionData.errors : {};
   const [errors, setErrors] = useState<FieldErrors>(serverErrors);
   useEffect(() => {

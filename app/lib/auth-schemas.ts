@@ -54,7 +54,8 @@ export function isUrlShaped(value: string): boolean {
 }
 
 const checkbox = z
-  .union([z.literal("on"), z.literal("true"), z.literal("1"), z.literal(""), z.boolean(), z.undefined(), z.null()])
+  .union([z.string(), z.boolean(), z.null()])
+  .optional()
   .transform((v) => v === "on" || v === "true" || v === "1" || v === true);
 
 const email = z

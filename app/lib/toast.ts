@@ -9,3 +9,9 @@ export const toastSchema = z.object({
 
 export type Toast = z.infer<typeof toastSchema>;
 export type ToastInput = z.input<typeof toastSchema>;
+
+/** Route `headers` export that passes an action's Retry-After (429) to the document response. */
+export function retryAfterHeaders({ actionHeaders }: { actionHeaders: Headers }): HeadersInit {
+  const value = actionHeaders.get("Retry-After");
+  return value ? { "Retry-After": value } : {};
+}

@@ -22,7 +22,7 @@ export function viewerOf(user: SessionUser): Viewer {
 
 function pathOf(request: Request): string {
   const url = new URL(request.url);
-  return url.pathname.replace(/\.data$/, "").replace(/\/_root$/, "/") || "/";
+  return url.pathname.replace(/\.data$/, "").replace(/^\/_$/, "/") || "/";
 }
 
 function signInUrl(request: Request): string {
@@ -149,14 +149,21 @@ export async function agencyStateOf(user: Pick<SessionUser, "id" | "isAdmin">): 
   state: AgencyState;
   activeAgencyIds: string[];
 }> {
-  
-  const { results } = await env.DB.prepare(
-    `SELECT a.id, a.approval_status, a.status FROM agencies a WHERE a.user_id = ?
-     UNION
-     SELECT a.id, a.approval_status, a.status FROM agency_users au JOIN agencies a ON a.id = au.agency_id WHERE au.user_id = ?`,
-  )
-    .bind(user.id, user.id)
-    .all<AgencyRow>();
+  // No row is simply state none (the spec's tolerated PGRST116); any other error also means
+  // none, as spec section 8 says, so a failing query never grants agency access.
+  let results: AgencyRow[] = [];
+  try {
+    ({ results } = await env.DB.prepare(
+      `SELECT a.id, a.approval_status, a.status FROM agencies a WHERE a.user_id = ?
+       UNION
+       SELECT a.id, a.approval_status, a.status FROM agency_users au JOIN agencies a ON a.id = au.agency_id WHERE au.user_id = ?`,
+    )
+      .bind(user.id, user.id)
+      .all<AgencyRow>());
+  } catch (error) {
+    console.error("agency state lookup failed", error);
+    return { state: "none", activeAgencyIds: [] };
+  }
   const activeAgencyIds = results.filter((r) => r.approval_status === "approved" && r.status === "active").map((r) => r.id);
   const has = (s: string) => results.some((r) => r.approval_status === s);
   const state: AgencyState = user.isAdmin || has("approved") ? "approved" : has("pending") ? "pending" : has("rejected") ? "rejected" : "none";

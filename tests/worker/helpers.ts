@@ -13,3 +13,40 @@ export function postForm(path: string, fields: Record<string, string>, init: Req
   if (!headers.has("Origin")) headers.set("Origin", ORIGIN);
   return fetchApp(path, { ...init, method: "POST", headers, body: new URLSearchParams(fields) });
 }
+
+/** Where a response sends the browser: a document 3xx Location, or a .data SingleFetchRedirect. */
+export async function redirectTarget(res: Response): Promise<string | null> {
+  if (res.status >= 300 && res.status < 400) {
+    const loc = res.headers.get("Location");
+    return loc ? new URL(loc, ORIGIN).pathname + new URL(loc, ORIGIN).search : null;
+  }
+  if (res.status === 202 || res.headers.get("Content-Type")?.includes("text/x-script")) {
+    const body = await res.clone().text();
+    const m = /"SingleFetchRedirect".*?"redirect","([^"]+)"/.exec(body);
+    if (m) return m[1];
+  }
+  return null;
+}
+
+/** The outcome a person would see: "200", "404", or "→/path". */
+export async function outcome(res: Response): Promise<string> {
+  const target = await redirectTarget(res);
+  if (target) return `→${target.split("?")[0]}`;
+  return String(res.status);
+}
+
+export function withCookie(cookie: string | null, init: RequestInit = {}): RequestInit {
+  const headers = new Headers(init.headers);
+  if (cookie) headers.set("Cookie", cookie);
+  return { ...init, headers };
+}
+
+/** The Set-Cookie value for a cookie name (without attributes), or null. */
+export function setCookieValue(res: Response, name: string): string | null {
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(";");
+    const [k, ...v] = pair.split("=");
+    if (k.trim() === name) return v.join("=");
+  }
+  return null;
+}

@@ -168,4 +168,6 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
+export { retryAfterHeaders as headers } from "~/lib/toast";
+
 export const ErrorBoundary = GeneralErrorBoundary;

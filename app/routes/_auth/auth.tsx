@@ -18,4 +18,6 @@ export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
   return <AuthScreen params={loaderData.params} actionData={actionData} />;
 }
 
+export { retryAfterHeaders as headers } from "~/lib/toast";
+
 export const ErrorBoundary = GeneralErrorBoundary;

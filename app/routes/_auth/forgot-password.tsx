@@ -63,4 +63,6 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   );
 }
 
+export { retryAfterHeaders as headers } from "~/lib/toast";
+
 export const ErrorBoundary = GeneralErrorBoundary;
