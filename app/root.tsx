@@ -44,7 +44,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <Toaster position="top-right" richColors closeButton />
+        <Toaster
+          position="top-right"
+          closeButton
+          toastOptions={{
+            // High-contrast colours (WCAG AA) instead of sonner's pastel "rich colors".
+            classNames: {
+              toast: "!bg-white !text-slate-900 !border !border-slate-300 !shadow-lg",
+              title: "!font-semibold",
+              description: "!text-slate-700",
+              error: "!border-red-300 [&_[data-title]]:!text-red-800",
+              success: "!border-emerald-300 [&_[data-title]]:!text-emerald-800",
+            },
+          }}
+        />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

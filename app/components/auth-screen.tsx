@@ -247,7 +247,10 @@ function AgreementDialog({
             Close
           </button>
         </div>
-        <div className="prose-legal overflow-y-auto px-5 py-4 text-sm">{children}</div>
+        {/* Focusable so keyboard users can scroll the agreement. */}
+        <div tabIndex={0} role="region" aria-label={title} className="prose-legal overflow-y-auto px-5 py-4 text-sm">
+          {children}
+        </div>
       </div>
     </dialog>
   );

@@ -1,0 +1,198 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, expectAccessible, test } from "./fixtures";
+
+const PASSWORD = "Journey!2026pass";
+
+async function factory(request: APIRequestContext, baseURL: string, intent: string, email: string) {
+  const res = await request.post("/dev/factory", { form: { intent, email }, headers: { Origin: baseURL } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+test("sign up with validation errors, verify by e-mail, wait for approval, sign in, use the shell, sign out", async ({
+  page,
+  request,
+  baseURL,
+  visit,
+}) => {
+  const email = `journey-${Date.now()}@example.com`;
+  await visit("/auth?mode=signup");
+  await expect(page.getByRole("heading", { name: "Join Shortbeat" })).toBeVisible();
+  await expect(page.getByText("Start monetizing your YouTube Shorts")).toBeVisible();
+
+  const submit = page.getByRole("button", { name: "Create Account" });
+  await expect(submit).toBeDisabled();
+
+  await page.getByLabel("Full name").fill("Jo Journey");
+  await page.getByLabel("Email").fill(email);
+  const password = page.getByLabel("Password", { exact: true });
+  await password.fill("weak");
+  // The live checklist follows what is typed.
+  await expect(page.getByText("One uppercase letter")).toBeVisible();
+  await page.getByLabel("Confirm password").fill("weak");
+  await page.getByLabel("YouTube channel URL").fill("https://www.youtube.com/@jojourney");
+  await page.getByLabel("Subscribers").fill("2500");
+  await page.getByLabel("Monthly views").fill("90000");
+
+  // The agreement opens in a pop-up with the full text.
+  await page.getByRole("link", { name: "Creator Agreement & Monetization Terms" }).click();
+  const dialog = page.getByRole("dialog", { name: "Creator Agreement & Monetization Terms" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByText(/England and Wales/).first()).toBeVisible();
+  await expectAccessible(page, "creator agreement dialog");
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  await page.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(page.getByText("Password requirements not met")).toBeVisible();
+  await expect(page.getByText("At least 8 characters").first()).toBeVisible();
+
+  await password.fill(PASSWORD);
+  await page.getByLabel("Confirm password").fill(`${PASSWORD}x`);
+  await submit.click();
+  await expect(page.getByText("Passwords don't match")).toBeVisible();
+  await expect(page.getByText("Please make sure your passwords match.").first()).toBeVisible();
+
+  await page.getByLabel("Confirm password").fill(PASSWORD);
+  await submit.click();
+  await expect(page.getByText("Account created!")).toBeVisible();
+  // Back in sign-in mode.
+  await expect(page.getByRole("heading", { name: "Welcome to Shortbeat" })).toBeVisible();
+  await expect(page.getByText("Log in to your creator dashboard")).toBeVisible();
+
+  // Signing in before confirming the e-mail is refused.
+  await signIn(page, email, PASSWORD);
+  await expect(page.getByText("Email not confirmed", { exact: false }).first()).toBeVisible();
+
+  // The development mailbox has the confirmation link.
+  await visit(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+  const mail = page.getByRole("article", { name: /Confirm your Shortbeat e-mail address/ }).first();
+  await mail.getByRole("link", { name: /verify-email/ }).click();
+  await page.getByRole("button", { name: "Confirm my e-mail" }).click();
+  await expect(page.getByText("Email confirmed")).toBeVisible();
+
+  await signIn(page, email, PASSWORD);
+  await page.waitForURL("**/pending-approval");
+  await expect(page.getByText("Your account is being reviewed. You'll receive an email once approved.")).toBeVisible();
+  await expectAccessible(page, "pending approval");
+
+  // An admin's approval (here the test factory) lets the user in without a reload.
+  await factory(request, baseURL!, "approve", email);
+  await page.waitForURL("**/dashboard", { timeout: 40_000 });
+  await expect(page.getByRole("heading", { name: "Welcome back, Jo Journey!" })).toBeVisible();
+  await expectAccessible(page, "dashboard");
+
+  // The sidebar collapses with Ctrl+B and stays collapsed after a reload (cookie).
+  const sidebar = page.locator("#app-sidebar");
+  await expect(sidebar).toHaveAttribute("data-state", "expanded");
+  await page.keyboard.press("Control+b");
+  await expect(sidebar).toHaveAttribute("data-state", "collapsed");
+  await page.reload();
+  await expect(page.locator("#app-sidebar")).toHaveAttribute("data-state", "collapsed");
+  await page.keyboard.press("Control+b");
+  await expect(page.locator("#app-sidebar")).toHaveAttribute("data-state", "expanded");
+
+  // Sign out from the avatar menu.
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await expect(page.getByText(email)).toBeVisible();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.waitForURL("**/auth");
+  await expect(page.getByText("You have been signed out.")).toBeVisible();
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/auth/);
+});
+
+test("the dashboard greets, counts, and reads favorites from local storage", async ({ page, visit }) => {
+  await signIn(page, "creator@shortbeat.test", "Shortbeat#2026");
+  await page.waitForURL("**/dashboard");
+  await expect(page.getByText("Welcome back!")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Welcome back, Casey Creator!" })).toBeVisible();
+  await expect(page.getByText("5 royalty-free tracks available")).toBeVisible();
+  await expect(page.getByText("2 channel(s) connected")).toBeVisible();
+  await expect(page.getByText("Start building your library")).toBeVisible();
+  const userId = "00000000-0000-4000-8000-000000000002";
+  await page.evaluate((id) => {
+    localStorage.setItem(`shortbeat_favorites_${id}`, JSON.stringify(["a", "b", "c"]));
+    window.dispatchEvent(new Event("favorites-updated"));
+  }, userId);
+  await expect(page.getByText("3 tracks saved")).toBeVisible();
+  await expect(page.getByRole("link", { name: /Explore Library/ })).toHaveAttribute("href", "/music");
+  await expect(page.getByText("Coming Soon")).toBeVisible();
+  await visit("/dashboard");
+});
+
+test("Google sign-in through the stand-in provider lands a new account on the pending page", async ({ page }) => {
+  await page.goto("/auth?ref=CASEY123");
+  await expect(page.getByText("You've been invited to join Shortbeat")).toBeVisible();
+  await expect(page.getByText("CASEY123")).toBeVisible();
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await expect(page.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+  await expectAccessible(page, "stand-in account picker");
+  await page.getByLabel("Name").fill("Gina Google");
+  await page.getByLabel("Email").fill(`gina-${Date.now()}@example.com`);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL("**/pending-approval");
+  await expect(page.getByText("Your account is being reviewed. You'll receive an email once approved.")).toBeVisible();
+});
+
+test("cancelling at the provider shows 'Google sign in failed'", async ({ page }) => {
+  await page.goto("/auth");
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.waitForURL("**/auth");
+  await expect(page.getByText("Google sign in failed")).toBeVisible();
+});
+
+test("a ban signs an open tab out", async ({ browser, baseURL }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const email = `ban-${Date.now()}@example.com`;
+  // A fresh approved account for this test.
+  await page.goto("/auth?mode=signup");
+  await page.getByLabel("Full name").fill("Ban Candidate");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password").fill(PASSWORD);
+  await page.getByLabel("YouTube channel URL").fill("https://www.youtube.com/@bancandidate");
+  await page.getByLabel("Subscribers").fill("10");
+  await page.getByLabel("Monthly views").fill("10");
+  await page.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("Account created!")).toBeVisible();
+  await factory(context.request, baseURL!, "verify-email", email);
+  await factory(context.request, baseURL!, "approve", email);
+  await signIn(page, email, PASSWORD);
+  await page.waitForURL("**/dashboard");
+
+  await factory(context.request, baseURL!, "ban", email);
+  await page.waitForURL("**/auth", { timeout: 40_000 });
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/auth/);
+  await context.close();
+});
+
+test("pages work at 375 px with the slide-over sidebar", async ({ page, visit }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, "admin@shortbeat.test", "Shortbeat#2026");
+  await page.waitForURL("**/dashboard");
+  await visit("/dashboard");
+  const sidebar = page.locator("#app-sidebar");
+  await expect(sidebar).not.toBeInViewport();
+  await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  await expect(sidebar).toBeInViewport();
+  await expect(sidebar.getByRole("link", { name: "Chat Management" })).toBeVisible();
+  await sidebar.getByRole("link", { name: "Settings" }).first().click();
+  await page.waitForURL("**/settings");
+  await expect(sidebar).not.toBeInViewport();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await visit("/settings");
+  await visit("/profile");
+});
