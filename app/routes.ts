@@ -33,6 +33,7 @@ export default [
   route("api/notifications", "routes/api/notifications.ts"),
   route("media/avatars/*", "routes/api/media-avatars.ts"),
   route("media/signed/*", "routes/api/media-signed.ts"),
+  route("api/analytics.csv", "routes/api/analytics-csv.ts"),
 
   // ---- Signed-in shell ----------------------------------------------------------------------
   layout("routes/_app/layout.tsx", [
@@ -69,6 +70,7 @@ export default [
   route("dev/throw", "routes/dev/throw.tsx"),
   route("dev/mailbox", "routes/dev/mailbox.tsx"),
   route("dev/factory", "routes/dev/factory.ts"),
+  route("dev/bench/password", "routes/dev/bench.ts"),
   route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
   route("dev/oauth/*", "routes/dev/oauth.ts"),
 
