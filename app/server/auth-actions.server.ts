@@ -1,10 +1,14 @@
 import { data, redirect } from "react-router";
 import { fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/lib/auth-schemas";
 import { safeRedirect } from "~/lib/permissions";
+import { sanitizeStrict } from "~/lib/sanitize";
+import { audit } from "./audit.server";
 import { signIn, signUp } from "./auth.server";
 import { appName } from "./env.server";
 import { getOptionalUser, type GuardArgs } from "./guards.server";
 import { setToastCookie } from "./toast.server";
+
+const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type AuthActionData = {
   ok: false;
@@ -72,6 +76,17 @@ export async function authAction(args: GuardArgs, preset: { agencySlug?: string;
     throw redirect(safeRedirect(raw.redirectTo), { headers });
   }
 
+  // The referral code goes through the strict sanitizer; a code of the wrong shape is dropped
+  // and logged (INVALID_INPUT_REJECTED), the sign-up itself goes on.
+  if (raw.referralCode) {
+    const checked = sanitizeStrict(raw.referralCode, [REFERRAL_CODE_PATTERN]);
+    if (!checked.ok) {
+      await audit({ eventType: "INVALID_INPUT_REJECTED", severity: "medium", request, details: { field: "referral_code" } });
+      raw.referralCode = "";
+    } else {
+      raw.referralCode = checked.value;
+    }
+  }
   const parsed = signUpSchema.safeParse({
     ...raw,
     agencySlug: preset.agencySlug ?? raw.agencySlug,

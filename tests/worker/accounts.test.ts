@@ -456,3 +456,17 @@ describe("Google sign-in through the stand-in provider", () => {
     expect(setCookieValue(res, SESSION)).toBeNull();
   });
 });
+
+describe("strict sanitizer on the referral code", () => {
+  it("drops a malformed code, logs INVALID_INPUT_REJECTED, and still creates the account", async () => {
+    const form = validSignUp({ referralCode: "!!!" });
+    const res = await postForm("/auth", form, { headers: { "CF-Connecting-IP": ip(70) } });
+    expect(await redirectTarget(res)).toBe("/auth?created=1");
+    const row = await env.DB.prepare("SELECT severity FROM security_audit_log WHERE event_type = 'INVALID_INPUT_REJECTED' AND ip = ?")
+      .bind(ip(70))
+      .first<{ severity: string }>();
+    expect(row?.severity).toBe("medium");
+    const user = await env.DB.prepare("SELECT user_metadata FROM users WHERE email = ?").bind(form.email).first<{ user_metadata: string }>();
+    expect(JSON.parse(user!.user_metadata).referral_code).toBeNull();
+  });
+});
