@@ -19,6 +19,7 @@ export default [
   route("auth/google/callback", "routes/_auth/google-callback.ts"),
   route("pending-approval", "routes/_auth/pending-approval.tsx"),
   route("api/session", "routes/api/session.ts"),
+  route("api/csp-report", "routes/api/csp-report.ts"),
 
   // ---- Agencies and recovery (issue 5) --------------------------------------------------------
   route("admin-recovery", "routes/agency/admin-recovery.tsx"),

@@ -20,8 +20,16 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * present and be our own. Browsers always send Origin on cross-site and on same-site POSTs, so a
  * missing one means a non-browser client or a stripped header: refused too.
  */
+/**
+ * CSP violation reports are sent by the browser itself, often without an Origin. The endpoint
+ * only ever writes an audit row, and only for an admin's session (SameSite=Lax keeps that cookie
+ * off cross-site POSTs), so it is the one path exempt from the check.
+ */
+export const CSP_REPORT_PATH = "/api/csp-report";
+
 export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">): Response | null {
   if (SAFE_METHODS.has(request.method)) return null;
+  if (new URL(request.url).pathname === CSP_REPORT_PATH && request.method === "POST") return null;
   const origin = request.headers.get("Origin");
   if (origin && origin !== "null" && allowedOrigins(request, env).has(origin)) return null;
   return new Response("Forbidden: cross-origin request refused", {
@@ -46,6 +54,7 @@ export function contentSecurityPolicy(nonce: string | null, dev: boolean): strin
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
+    `report-uri ${CSP_REPORT_PATH}`,
   ].join("; ");
 }
 

@@ -470,3 +470,18 @@ describe("strict sanitizer on the referral code", () => {
     expect(JSON.parse(user!.user_metadata).referral_code).toBeNull();
   });
 });
+
+describe("CSP violation reports", () => {
+  const report = JSON.stringify({ "csp-report": { "blocked-uri": "https://evil.example/x.js", "violated-directive": "script-src" } });
+
+  it("are accepted without an Origin, and forwarded to the audit log only for admins", async () => {
+    const creator = await createUser("creator");
+    const admin = await createUser("admin");
+    const asCreator = await fetchApp("/api/csp-report", { method: "POST", body: report, headers: { Cookie: creator.cookie, "Content-Type": "application/csp-report" } });
+    const asAdmin = await fetchApp("/api/csp-report", { method: "POST", body: report, headers: { Cookie: admin.cookie, "Content-Type": "application/csp-report" } });
+    expect(asCreator.status).toBe(204);
+    expect(asAdmin.status).toBe(204);
+    const rows = await env.DB.prepare("SELECT user_id FROM security_audit_log WHERE event_type = 'csp_violation'").all<{ user_id: string }>();
+    expect(rows.results.map((r) => r.user_id)).toEqual([admin.id]);
+  });
+});
