@@ -11,7 +11,7 @@ export async function action(args: Route.ActionArgs) {
     let report: Record<string, unknown> = {};
     try {
       const body = JSON.parse(text) as { "csp-report"?: Record<string, unknown> };
-      const r = body["csp-report"] ?? body;
+      const r = (body["csp-report"] ?? body) as Record<string, unknown>;
       report = {
         blocked_uri: r["blocked-uri"],
         violated_directive: r["violated-directive"] ?? r["effective-directive"],
