@@ -12,8 +12,10 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   // Pre-bundle the browser's dependencies so the first page load in dev does not trip over
   // Vite's dependency discovery ("Outdated Optimize Dep").
+  // Local state folders are written by the app itself; watching them would reload the page.
+  server: { watch: { ignored: ["**/.state*/**", "**/.wrangler/**"] } },
   optimizeDeps: {
-    include: ["react", "react-dom", "react-dom/client", "react-router", "sonner", "lucide-react", "zod"],
+    include: ["react", "react-dom", "react-dom/client", "react-router", "sonner", "lucide-react", "zod", "recharts"],
   },
   plugins: [
     cloudflare({

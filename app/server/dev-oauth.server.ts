@@ -1,5 +1,6 @@
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
+import { DEMO_CHANNEL, demoChannelSnapshots } from "~/lib/demo-channel";
 import { randomToken } from "./crypto.server";
 import { env } from "./env.server";
 
@@ -36,14 +37,15 @@ export const STAND_IN_CHANNELS: Record<string, StandInChannel> = {
     viewCount: 2450000,
     videoCount: 148,
   },
+  // The seed's demo channel, so creator@shortbeat.test can reconnect it (numbers: see below).
   "google-casey-0002": {
-    id: "UCstandinCaseyKitchen02",
-    title: "Casey's Kitchen",
-    customUrl: "@caseyskitchen",
-    description: "Cooking in 60 seconds.",
-    subscriberCount: 3300,
-    viewCount: 410000,
-    videoCount: 57,
+    id: DEMO_CHANNEL.channelId,
+    title: DEMO_CHANNEL.title,
+    customUrl: DEMO_CHANNEL.handle,
+    description: DEMO_CHANNEL.description,
+    subscriberCount: 0,
+    viewCount: 0,
+    videoCount: 0,
   },
   "google-una-0003": {
     id: "UCstandinUnaTravels0003",
@@ -64,7 +66,8 @@ type CodeRecord = {
   clientId: string;
   scope: string;
 };
-type TokenRecord = { account: StandInAccount; scope: string };
+// rt: the refresh token an access token came from, so revoking the grant ends both (as Google does).
+type TokenRecord = { account: StandInAccount; scope: string; rt?: string };
 
 const kv = () => env.RATE_LIMITS;
 
@@ -106,7 +109,7 @@ async function issueTokens(account: StandInAccount, scope: string) {
   const refreshToken = randomToken();
   const record: TokenRecord = { account, scope };
   await Promise.all([
-    kv().put(`devoauth:at:${accessToken}`, JSON.stringify(record), { expirationTtl: 3600 }),
+    kv().put(`devoauth:at:${accessToken}`, JSON.stringify({ ...record, rt: refreshToken }), { expirationTtl: 3600 }),
     kv().put(`devoauth:rt:${refreshToken}`, JSON.stringify(record), { expirationTtl: 60 * 60 * 24 * 30 }),
   ]);
   return json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: refreshToken, scope });
@@ -116,14 +119,18 @@ async function bearer(request: Request): Promise<TokenRecord | null> {
   const token = /^Bearer (.+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
   if (!token) return null;
   const raw = await kv().get(`devoauth:at:${token}`);
-  return raw ? (JSON.parse(raw) as TokenRecord) : null;
+  if (!raw) return null;
+  const record = JSON.parse(raw) as TokenRecord;
+  // A revoked grant (refresh token gone) also ends the access tokens issued from it.
+  if (record.rt && !(await kv().get(`devoauth:rt:${record.rt}`))) return null;
+  return record;
 }
 
 /** The provider's API endpoints (token, userinfo, youtube channels, revoke). */
 export async function handleDevOAuthApi(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/dev\/oauth\//, "");
   if (path === "token" && request.method === "POST") {
-    const form = new URLSearchParams(await request.text());
+    const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
     const grant = form.get("grant_type");
     if (grant === "authorization_code") {
       const code = form.get("code") ?? "";
@@ -143,17 +150,18 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
       return issueTokens(record.account, record.scope);
     }
     if (grant === "refresh_token") {
-      const raw = await kv().get(`devoauth:rt:${form.get("refresh_token") ?? ""}`);
+      const refreshToken = form.get("refresh_token") ?? "";
+      const raw = await kv().get(`devoauth:rt:${refreshToken}`);
       if (!raw) return json({ error: "invalid_grant", error_description: "Token has been expired or revoked." }, 400);
       const record = JSON.parse(raw) as TokenRecord;
       const accessToken = randomToken();
-      await kv().put(`devoauth:at:${accessToken}`, raw, { expirationTtl: 3600 });
+      await kv().put(`devoauth:at:${accessToken}`, JSON.stringify({ ...record, rt: refreshToken }), { expirationTtl: 3600 });
       return json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, scope: record.scope });
     }
     return json({ error: "unsupported_grant_type" }, 400);
   }
   if (path === "revoke" && request.method === "POST") {
-    const form = new URLSearchParams(await request.text());
+    const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
     const token = form.get("token") ?? "";
     await Promise.all([kv().delete(`devoauth:rt:${token}`), kv().delete(`devoauth:at:${token}`)]);
     return new Response(null, { status: 200 });
@@ -167,7 +175,15 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
   if (path === "youtube/channels") {
     const record = await bearer(request);
     if (!record) return json({ error: { code: 401, message: "Invalid Credentials" } }, 401);
-    const channel = STAND_IN_CHANNELS[record.account.sub] ?? standInChannelFor(record.account);
+    if (!record.scope.split(/\s+/).includes("https://www.googleapis.com/auth/youtube.readonly")) {
+      return json({ error: { code: 403, message: "Request had insufficient authentication scopes." } }, 403);
+    }
+    let channel = STAND_IN_CHANNELS[record.account.sub] ?? standInChannelFor(record.account);
+    if (channel.id === DEMO_CHANNEL.channelId) {
+      // Today's numbers of the seeded history, so a reconnect continues the demo chart.
+      const [today] = demoChannelSnapshots(new Date(), 1);
+      channel = { ...channel, subscriberCount: today.subscribers, viewCount: today.views, videoCount: today.videos };
+    }
     return json({
       kind: "youtube#channelListResponse",
       items: [

@@ -4,6 +4,7 @@
 // It takes plain bindings and a hasher so the Node seed script (through wrangler's platform
 // proxy) and the worker tests (inside workerd) run the very same code.
 import { pattern, synthesize, type Note } from "../lib/wav.ts";
+import { demoChannelSnapshots } from "../lib/demo-channel.ts";
 
 export const DEMO_PASSWORD = "Shortbeat#2026";
 
@@ -330,6 +331,31 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
         `INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id, clipper_share_bps) VALUES (?, ?, ?, 7000)`,
       )
       .bind(uuid(401), creator.id, clipper.id),
+  );
+
+  // 90 days of daily snapshots for the demo channel, ending today, so /analytics has a story to
+  // tell. The numbers are a function of the date alone, so a later run only adds the new days.
+  const demoChannelId = uuid(201);
+  const snapshots = demoChannelSnapshots(new Date(), 90);
+  for (const snap of snapshots) {
+    statements.push(
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO channel_snapshots (id, channel_row_id, day, subscriber_count, view_count, video_count, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(snap.id, demoChannelId, snap.day, snap.subscribers, snap.views, snap.videos, `${snap.day}T03:17:00.000Z`),
+    );
+  }
+  // The demo channel (no stored authorization, so never refreshed for real) shows today's numbers.
+  const latest = snapshots[snapshots.length - 1];
+  statements.push(
+    db
+      .prepare(
+        `UPDATE youtube_channels SET subscriber_count = ?, view_count = ?, video_count = ?, last_synced_at = ?
+         WHERE id = ? AND NOT EXISTS (SELECT 1 FROM youtube_channel_tokens t WHERE t.channel_row_id = youtube_channels.id)`,
+      )
+      .bind(latest.subscribers, latest.views, latest.videos, `${latest.day}T03:17:00.000Z`, demoChannelId),
   );
 
   let tracksUploaded = 0;

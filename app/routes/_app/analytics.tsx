@@ -1,23 +1,196 @@
+import { Download, TrendingDown, TrendingUp } from "lucide-react";
+import { Link } from "react-router";
+import { buttonClass } from "~/components/admin-ui";
+import { MetricChart, type ChartSeries } from "~/components/channel-chart";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
+import {
+  ANALYTICS_RANGES,
+  METRICS,
+  METRIC_LABELS,
+  formatCount,
+  formatGrowth,
+  parseRange,
+  type Growth,
+  type Metric,
+} from "~/lib/channel-analytics";
+import { analyticsFor } from "~/server/channels.server";
 import { requireApprovedUser } from "~/server/guards.server";
 import type { Route } from "./+types/analytics";
 
 export const meta = () => [{ title: "Analytics | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireApprovedUser(args);
-  return null;
+  const user = await requireApprovedUser(args);
+  const range = parseRange(new URL(args.request.url).searchParams.get("range"));
+  return analyticsFor(user.id, range);
 }
 
-export default function Page() {
+function GrowthText({ growth, range, compact = false }: { growth: Growth; range: number; compact?: boolean }) {
+  if (growth.change === null) return <span className="text-slate-600">No change to compare yet</span>;
+  const tone = growth.change > 0 ? "text-emerald-700" : growth.change < 0 ? "text-red-700" : "text-slate-600";
+  const Icon = growth.change < 0 ? TrendingDown : TrendingUp;
   return (
-    <>
-      <PageHeader title="Analytics" description="Subscribers, views and videos over time." />
-      <EmptyState title="No data yet">
-        <p>Analytics is being built.</p>
-      </EmptyState>
-    </>
+    <span className={`inline-flex items-center gap-1 ${tone}`}>
+      {growth.change !== 0 ? <Icon className="h-4 w-4" aria-hidden="true" /> : null}
+      {formatGrowth(growth)}
+      <span className={compact ? "sr-only" : "text-slate-600"}> in {range} days</span>
+    </span>
+  );
+}
+
+export default function Analytics({ loaderData }: Route.ComponentProps) {
+  const { range, days, channels, total, hasData } = loaderData;
+
+  const rangeNav = (
+    <nav aria-label="Date range" className="flex flex-wrap items-center gap-2">
+      <ul className="flex rounded-md border border-slate-300 bg-white p-0.5">
+        {ANALYTICS_RANGES.map((r) => (
+          <li key={r}>
+            <Link
+              to={`?range=${r}`}
+              preventScrollReset
+              aria-current={r === range ? "page" : undefined}
+              className={`block rounded px-3 py-1.5 text-sm font-medium ${
+                r === range ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"
+              }`}
+            >
+              {r} days
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {channels.length > 0 ? (
+        <a href={`/api/analytics.csv?range=${range}`} download className={buttonClass.secondary}>
+          <Download className="h-4 w-4" aria-hidden="true" />
+          Export CSV
+        </a>
+      ) : null}
+    </nav>
+  );
+
+  const header = (
+    <PageHeader
+      title="Analytics"
+      description="Subscribers, views and videos of your linked YouTube channels, from their daily snapshots."
+      actions={rangeNav}
+    />
+  );
+
+  if (channels.length === 0) {
+    return (
+      <>
+        {header}
+        <EmptyState title="No channels linked yet" action={{ to: "/channels", label: "Connect a channel" }}>
+          <p>Link your YouTube channel on the Channels page to follow its subscribers, views and videos here.</p>
+        </EmptyState>
+      </>
+    );
+  }
+
+  if (!hasData) {
+    return (
+      <>
+        {header}
+        <EmptyState title={`No data in the last ${range} days`} action={{ to: "/channels", label: "Refresh your channels" }}>
+          <p>
+            A snapshot is recorded every time a channel is refreshed, and once a day automatically. Refresh your channels to record
+            today's numbers.
+          </p>
+        </EmptyState>
+      </>
+    );
+  }
+
+  // The total first (only when there is more than one channel), then each channel.
+  const seriesFor = (): ChartSeries[] => [
+    ...(channels.length > 1 ? [{ key: "total", label: "All channels", points: total.points }] : []),
+    ...channels.map((c, i) => ({ key: `c${i}`, label: c.title, points: c.points })),
+  ];
+  const series = seriesFor();
+
+  return (
+    <div className="space-y-8">
+      {header}
+
+      <section aria-labelledby="totals-heading">
+        <h2 id="totals-heading" className="sr-only">
+          Totals
+        </h2>
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
+          {METRICS.map((m) => (
+            <div key={m} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+              <p className="text-sm font-medium text-slate-600">
+                {METRIC_LABELS[m]}
+                {channels.length > 1 ? " (all channels)" : ""}
+              </p>
+              <p className="mt-1 text-3xl font-bold text-slate-900 tabular-nums">{formatCount(total.latest?.[m])}</p>
+              <p className="mt-1 text-sm">
+                <GrowthText growth={total.growth[m]} range={range} />
+              </p>
+            </div>
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="charts-heading" className="space-y-4">
+        <h2 id="charts-heading" className="text-lg font-semibold text-slate-900">
+          Over the last {range} days
+        </h2>
+        <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+          {METRICS.map((m: Metric) => (
+            <MetricChart key={m} title={`${METRIC_LABELS[m]} over the last ${range} days`} metric={m} days={days} series={series} />
+          ))}
+        </div>
+      </section>
+
+      <section aria-labelledby="by-channel-heading">
+        <h2 id="by-channel-heading" className="text-lg font-semibold text-slate-900">
+          By channel
+        </h2>
+        <div className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white" tabIndex={0} role="region" aria-labelledby="by-channel-heading">
+          <table className="min-w-full divide-y divide-slate-200 text-sm">
+            <caption className="sr-only">Latest numbers and change over the last {range} days, per channel</caption>
+            <thead className="bg-slate-50 text-left text-slate-700">
+              <tr>
+                <th scope="col" className="px-4 py-2 font-semibold">
+                  Channel
+                </th>
+                {METRICS.map((m) => (
+                  <th key={m} scope="col" className="px-4 py-2 text-right font-semibold">
+                    {METRIC_LABELS[m]}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {[...channels.map((c) => ({ key: c.id, label: c.title, handle: c.handle, s: c })), ...(channels.length > 1 ? [{ key: "total", label: "All channels", handle: null, s: total }] : [])].map(
+                ({ key, label, handle, s }) => (
+                  <tr key={key} className={key === "total" ? "bg-slate-50 font-semibold" : undefined}>
+                    <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                      {label}
+                      {handle ? <span className="block text-xs font-normal text-slate-600">{handle}</span> : null}
+                    </th>
+                    {METRICS.map((m) => (
+                      <td key={m} className="px-4 py-3 text-right tabular-nums">
+                        <span className="block text-slate-900">{formatCount(s.latest?.[m])}</span>
+                        <span className="block text-xs">
+                          <GrowthText growth={s.growth[m]} range={range} compact />
+                        </span>
+                      </td>
+                    ))}
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </table>
+        </div>
+        <p className="mt-3 text-sm text-slate-600">
+          Growth compares the first and the latest snapshot in the range. Manually submitted channels have no daily statistics and are
+          not included. <Link to="/channels" className="font-medium text-slate-900 underline underline-offset-2">Manage channels</Link>
+        </p>
+      </section>
+    </div>
   );
 }
 

@@ -1,23 +1,545 @@
+import { RefreshCw, SquarePlay, Unlink } from "lucide-react";
+import { useEffect } from "react";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { toast } from "sonner";
+import { Badge, ConfirmDialog, buttonClass, formatDateTime } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
+import { Field } from "~/components/forms";
+import { Card, PageHeader } from "~/components/page";
+import { fieldErrors } from "~/lib/auth-schemas";
+import { formatCount } from "~/lib/channel-analytics";
+import {
+  CHANNEL_NAME_MAX,
+  CHANNEL_TOASTS,
+  SUBMISSION_STATUS_LABELS,
+  channelIdSchema,
+  manualSubmissionSchema,
+  submissionIdSchema,
+} from "~/lib/channel-schemas";
+import { audit } from "~/server/audit.server";
+import {
+  ChannelError,
+  completeChannelLink,
+  createManualSubmission,
+  disconnectChannel,
+  listChannels,
+  listSubmissions,
+  refreshOwnChannel,
+  startChannelLink,
+  submitForVerification,
+  type LinkedChannel,
+  type ManualSubmission,
+} from "~/server/channels.server";
 import { requireApprovedUser } from "~/server/guards.server";
+import { OAuthError, oauthConfigured } from "~/server/oauth.server";
+import { consume } from "~/server/rate-limit.server";
+import { redirectWithToast, setToastCookie } from "~/server/toast.server";
 import type { Route } from "./+types/channels";
 
 export const meta = () => [{ title: "Channels | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireApprovedUser(args);
-  return null;
+/** Per-user limits on the actions that call the provider or write rows. */
+const REFRESH_LIMIT = { maxAttempts: 30, windowMs: 15 * 60_000 };
+const SUBMIT_LIMIT = { maxAttempts: 20, windowMs: 60 * 60_000 };
+
+type Failure = {
+  ok: false;
+  intent: string;
+  toast: { title: string; description: string };
+  errors: Record<string, string>;
+  values?: Record<string, string>;
+  reconnect?: boolean;
+  /** The channel a refresh failed for: its card shows the failure. */
+  channelId?: string;
+};
+
+function fail(status: number, intent: string, title: string, description: string, extra: Partial<Failure> = {}) {
+  return data<Failure>({ ok: false, intent, toast: { title, description }, errors: {}, ...extra }, { status });
 }
 
-export default function Page() {
+const messageOf = (error: unknown) => (error instanceof ChannelError || error instanceof OAuthError ? error.message : null);
+
+/**
+ * The provider returns to /channels with ?code&state (or ?error): exchange the code, link the
+ * channel, then redirect to /channels without the query, with the toast.
+ */
+async function finishLink(request: Request, userId: string): Promise<Response> {
+  const url = new URL(request.url);
+  const headers = new Headers();
+  try {
+    const { title, clearCookie } = await completeChannelLink(request, userId);
+    headers.append("Set-Cookie", clearCookie);
+    headers.append(
+      "Set-Cookie",
+      await setToastCookie(request, { type: "success", title: CHANNEL_TOASTS.connectedTitle, description: CHANNEL_TOASTS.connected(title) }),
+    );
+  } catch (error) {
+    const clear = (error as { clearCookie?: string }).clearCookie;
+    if (clear) headers.append("Set-Cookie", clear);
+    const known = messageOf(error);
+    if (!known) console.error("YouTube link failed", error);
+    const cancelled = url.searchParams.has("error");
+    await audit({
+      eventType: "youtube_link_failed",
+      severity: cancelled ? "low" : "medium",
+      userId,
+      request,
+      details: { reason: cancelled ? `provider error: ${url.searchParams.get("error")}` : (known ?? "unexpected") },
+    });
+    headers.append(
+      "Set-Cookie",
+      await setToastCookie(
+        request,
+        cancelled
+          ? { type: "error", ...CHANNEL_TOASTS.authFailed }
+          : { type: "error", title: CHANNEL_TOASTS.connectFailedTitle, description: known || CHANNEL_TOASTS.unknownError },
+      ),
+    );
+  }
+  return redirect("/channels", { headers });
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireApprovedUser(args);
+  const url = new URL(args.request.url);
+  if (url.searchParams.has("code") || url.searchParams.has("error") || url.searchParams.has("state")) {
+    throw await finishLink(args.request, user.id);
+  }
+  const [channels, submissions] = await Promise.allSettled([listChannels(user.id), listSubmissions(user.id)]);
+  const reason = (r: PromiseRejectedResult) => {
+    console.error("channels page load failed", r.reason);
+    return r.reason instanceof Error ? r.reason.message : "Unknown error";
+  };
+  return {
+    channels: channels.status === "fulfilled" ? channels.value : [],
+    channelsError: channels.status === "rejected" ? reason(channels) : null,
+    submissions: submissions.status === "fulfilled" ? submissions.value : [],
+    submissionsError: submissions.status === "rejected" ? reason(submissions) : null,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const user = await requireApprovedUser(args);
+  const { request } = args;
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+
+  switch (intent) {
+    case "connect": {
+      // The spec: no authorization address from the server → this message.
+      if (!oauthConfigured()) return fail(503, intent, CHANNEL_TOASTS.connectFailedTitle, CHANNEL_TOASTS.notConfigured);
+      return startChannelLink(request, user.id);
+    }
+
+    case "refresh": {
+      const parsed = channelIdSchema.safeParse({ channelId: form.get("channelId") });
+      if (!parsed.success) return fail(400, intent, CHANNEL_TOASTS.refreshFailedTitle, "Channel not found.");
+      const limit = await consume("channel-refresh", `user:${user.id}`, REFRESH_LIMIT);
+      if (!limit.allowed) return fail(429, intent, CHANNEL_TOASTS.refreshFailedTitle, "Please wait before trying again.");
+      try {
+        await refreshOwnChannel(request, user.id, parsed.data.channelId);
+      } catch (error) {
+        if (!(error instanceof ChannelError)) console.error("channel refresh failed", error);
+        return fail(
+          error instanceof ChannelError ? error.status : 500,
+          intent,
+          CHANNEL_TOASTS.refreshFailedTitle,
+          messageOf(error) ?? CHANNEL_TOASTS.unknownError,
+          { reconnect: error instanceof ChannelError && error.reconnect, channelId: parsed.data.channelId },
+        );
+      }
+      return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.updated });
+    }
+
+    case "disconnect": {
+      const parsed = channelIdSchema.safeParse({ channelId: form.get("channelId") });
+      if (!parsed.success) return fail(400, intent, CHANNEL_TOASTS.disconnectFailedTitle, "Channel not found.");
+      try {
+        await disconnectChannel(request, user.id, parsed.data.channelId);
+      } catch (error) {
+        if (!(error instanceof ChannelError)) console.error("channel disconnect failed", error);
+        return fail(
+          error instanceof ChannelError ? error.status : 500,
+          intent,
+          CHANNEL_TOASTS.disconnectFailedTitle,
+          messageOf(error) ?? CHANNEL_TOASTS.unknownError,
+        );
+      }
+      return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.disconnected });
+    }
+
+    case "submit": {
+      const values = {
+        channelName: String(form.get("channelName") ?? ""),
+        channelUrl: String(form.get("channelUrl") ?? ""),
+        subscriberCount: String(form.get("subscriberCount") ?? ""),
+        avgMonthlyViews: String(form.get("avgMonthlyViews") ?? ""),
+      };
+      const parsed = manualSubmissionSchema.safeParse(values);
+      if (!parsed.success) {
+        const errors = fieldErrors(parsed.error);
+        return fail(400, intent, CHANNEL_TOASTS.submitFailedTitle, Object.values(errors)[0], { errors, values });
+      }
+      const limit = await consume("channel-submit", `user:${user.id}`, SUBMIT_LIMIT);
+      if (!limit.allowed) return fail(429, intent, CHANNEL_TOASTS.submitFailedTitle, "Please wait before trying again.", { values });
+      try {
+        await createManualSubmission(user.id, parsed.data);
+      } catch (error) {
+        if (!(error instanceof ChannelError)) console.error("manual submission failed", error);
+        return fail(error instanceof ChannelError ? error.status : 500, intent, CHANNEL_TOASTS.submitFailedTitle, messageOf(error) ?? CHANNEL_TOASTS.unknownError, {
+          values,
+        });
+      }
+      return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.submitted });
+    }
+
+    case "submit-verification": {
+      const parsed = submissionIdSchema.safeParse({ id: form.get("id") });
+      if (!parsed.success) return fail(400, intent, CHANNEL_TOASTS.actionFailedTitle, "Submission not found.");
+      try {
+        await submitForVerification(user.id, parsed.data.id);
+      } catch (error) {
+        if (!(error instanceof ChannelError)) console.error("submit for verification failed", error);
+        return fail(error instanceof ChannelError ? error.status : 500, intent, CHANNEL_TOASTS.actionFailedTitle, messageOf(error) ?? CHANNEL_TOASTS.unknownError);
+      }
+      return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.verificationSubmitted });
+    }
+
+    default:
+      return fail(400, intent, CHANNEL_TOASTS.actionFailedTitle, "Unknown action.");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export default function Channels({ loaderData, actionData }: Route.ComponentProps) {
+  const { channels, submissions, channelsError, submissionsError } = loaderData;
+  const [params] = useSearchParams();
+  const failure = actionData && !actionData.ok ? actionData : null;
+
+  useEffect(() => {
+    if (channelsError) toast.error(CHANNEL_TOASTS.loadChannelsFailedTitle, { description: channelsError });
+    if (submissionsError) toast.error(CHANNEL_TOASTS.loadSubmissionsFailedTitle, { description: submissionsError });
+  }, [channelsError, submissionsError]);
+
+  useEffect(() => {
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
+
+  const confirmId = params.get("disconnect");
+  const confirming = confirmId ? channels.find((c) => c.id === confirmId) : undefined;
+
   return (
-    <>
-      <PageHeader title="Channels" description="Your linked YouTube channels and manual submissions." />
-      <EmptyState title="No channels yet">
-        <p>Channel linking is being built.</p>
-      </EmptyState>
-    </>
+    <div className="space-y-8">
+      <PageHeader
+        title="Channels"
+        description="Link your YouTube channel, keep its numbers current, or submit a channel by hand for verification."
+        actions={<ConnectButton label="Connect YouTube channel" />}
+      />
+
+      {failure && failure.intent !== "submit" && !(failure.channelId && channels.some((c) => c.id === failure.channelId)) ? (
+        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          <p className="font-semibold">{failure.toast.title}</p>
+          <p className="mt-1">{failure.toast.description}</p>
+          {failure.reconnect ? (
+            <div className="mt-3">
+              <ConnectButton label="Reconnect YouTube channel" variant="secondary" />
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+
+      <section aria-labelledby="linked-channels">
+        <h2 id="linked-channels" className="text-lg font-semibold text-slate-900">
+          Linked channels
+        </h2>
+        {channelsError ? (
+          <LoadError title={CHANNEL_TOASTS.loadChannelsFailedTitle} message={channelsError} />
+        ) : channels.length === 0 ? (
+          <div className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center">
+            <SquarePlay className="mx-auto h-8 w-8 text-slate-400" aria-hidden="true" />
+            <p className="mt-2 font-medium text-slate-900">No YouTube channel linked yet</p>
+            <p className="mt-1 text-sm text-slate-600">
+              Connect your channel to track subscribers, views and videos. Your 12-month creator term starts with your first linked
+              channel.
+            </p>
+          </div>
+        ) : (
+          <ul className="mt-3 grid grid-cols-1 gap-4 lg:grid-cols-2">
+            {channels.map((c) => (
+              <ChannelCard key={c.id} channel={c} failure={failure?.channelId === c.id ? failure : null} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="manual-submissions" className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
+        <div>
+          <h2 id="manual-submissions" className="text-lg font-semibold text-slate-900">
+            Manual submissions
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Can't link through YouTube? Submit your channel's details, then send it for verification. Verified channels count as connected.
+          </p>
+          <ManualSubmissionForm failure={failure?.intent === "submit" ? failure : null} />
+        </div>
+        <div>
+          <h3 className="text-base font-semibold text-slate-900">Your submissions</h3>
+          {submissionsError ? (
+            <LoadError title={CHANNEL_TOASTS.loadSubmissionsFailedTitle} message={submissionsError} />
+          ) : submissions.length === 0 ? (
+            <p className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
+              No manual submissions yet.
+            </p>
+          ) : (
+            <ul className="mt-3 space-y-3">
+              {submissions.map((s) => (
+                <SubmissionItem key={s.id} submission={s} />
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+
+      {confirming ? (
+        <ConfirmDialog title="Disconnect channel?" cancelTo="/channels">
+          <p className="text-sm text-slate-700">
+            <strong>{confirming.title}</strong> will be removed from your account with its stored statistics, and Shortbeat's access to
+            it will be revoked. You can connect it again later.
+          </p>
+          <Form method="post" action="/channels" className="mt-4 flex flex-wrap justify-end gap-2">
+            <input type="hidden" name="intent" value="disconnect" />
+            <input type="hidden" name="channelId" value={confirming.id} />
+            <Link to="/channels" className={buttonClass.secondary} preventScrollReset replace>
+              Cancel
+            </Link>
+            <button type="submit" className={buttonClass.danger}>
+              Disconnect channel
+            </button>
+          </Form>
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
+
+function ConnectButton({ label, variant = "primary" }: { label: string; variant?: "primary" | "secondary" }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "connect";
+  // A document POST: the answer is a redirect to Google's consent screen.
+  return (
+    <Form method="post" action="/channels" reloadDocument>
+      <input type="hidden" name="intent" value="connect" />
+      <button type="submit" disabled={busy} className={`${variant === "primary" ? buttonClass.primary : buttonClass.secondary} whitespace-nowrap`}>
+        <SquarePlay className="h-4 w-4" aria-hidden="true" />
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+function LoadError({ title, message }: { title: string; message: string }) {
+  return (
+    <div role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+      <p className="font-semibold">{title}</p>
+      <p className="mt-1">{message}</p>
+    </div>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div>
+      <dt className="text-xs font-medium text-slate-600">{label}</dt>
+      <dd className="text-base font-semibold text-slate-900 tabular-nums sm:text-lg">{formatCount(value)}</dd>
+    </div>
+  );
+}
+
+function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure: Failure | null }) {
+  const navigation = useNavigation();
+  const refreshing =
+    navigation.state === "submitting" && navigation.formData?.get("intent") === "refresh" && navigation.formData?.get("channelId") === c.id;
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+      <div className="flex items-start gap-3">
+        {c.thumbnailUrl ? (
+          <img src={c.thumbnailUrl} alt="" className="h-12 w-12 shrink-0 rounded-full object-cover" />
+        ) : (
+          <span aria-hidden="true" className="flex h-12 w-12 shrink-0 items-center justify-center rounded-full bg-brand-100 text-lg font-bold text-brand-700">
+            {c.title.charAt(0).toUpperCase()}
+          </span>
+        )}
+        <div className="min-w-0 flex-1">
+          <h3 className="truncate text-base font-semibold text-slate-900">{c.title}</h3>
+          <p className="truncate text-sm text-slate-600">
+            {c.handle ? (
+              <a
+                href={`https://www.youtube.com/${c.handle.startsWith("@") ? c.handle : `channel/${c.channelId}`}`}
+                className="underline underline-offset-2 hover:text-slate-900"
+                target="_blank"
+                rel="noopener noreferrer"
+              >
+                {c.handle}
+              </a>
+            ) : (
+              c.channelId
+            )}
+          </p>
+        </div>
+        {c.authorized ? <Badge tone="green">Linked</Badge> : <Badge tone="amber">Reconnect needed</Badge>}
+      </div>
+      <dl className="mt-4 grid grid-cols-3 gap-2">
+        <Stat label="Subscribers" value={c.subscriberCount} />
+        <Stat label="Views" value={c.viewCount} />
+        <Stat label="Videos" value={c.videoCount} />
+      </dl>
+      <p className="mt-3 text-xs text-slate-600">
+        Last synced {formatDateTime(c.lastSyncedAt)} · linked {formatDateTime(c.createdAt)}
+      </p>
+      {failure ? (
+        <div role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+          <p className="font-semibold">{failure.toast.title}</p>
+          <p className="mt-1">{failure.toast.description}</p>
+          {failure.reconnect ? (
+            <div className="mt-3">
+              <ConnectButton label="Reconnect YouTube channel" variant="secondary" />
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+      <div className="mt-4 flex flex-wrap gap-2">
+        <Form method="post" action="/channels" preventScrollReset>
+          <input type="hidden" name="intent" value="refresh" />
+          <input type="hidden" name="channelId" value={c.id} />
+          <button type="submit" className={buttonClass.secondary} disabled={refreshing}>
+            <RefreshCw className={`h-4 w-4 ${refreshing ? "animate-spin" : ""}`} aria-hidden="true" />
+            {refreshing ? "Refreshing..." : "Refresh"}
+            <span className="sr-only"> {c.title}</span>
+          </button>
+        </Form>
+        <Link
+          to={`/channels?disconnect=${encodeURIComponent(c.id)}`}
+          preventScrollReset
+          className={buttonClass.dangerOutline}
+        >
+          <Unlink className="h-4 w-4" aria-hidden="true" />
+          Disconnect
+          <span className="sr-only"> {c.title}</span>
+        </Link>
+      </div>
+    </li>
+  );
+}
+
+function ManualSubmissionForm({ failure }: { failure: Failure | null }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "submit";
+  const errors = failure?.errors ?? {};
+  const values = failure?.values ?? {};
+  return (
+    <Card className="mt-3">
+      <Form method="post" action="/channels" className="space-y-4" noValidate preventScrollReset>
+        <input type="hidden" name="intent" value="submit" />
+        {failure && !Object.keys(errors).length ? (
+          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+            {failure.toast.title}: {failure.toast.description}
+          </p>
+        ) : null}
+        <Field
+          label="Channel name"
+          name="channelName"
+          required
+          maxLength={CHANNEL_NAME_MAX}
+          autoComplete="off"
+          defaultValue={values.channelName}
+          error={errors.channelName}
+        />
+        <Field
+          label="Channel URL (optional)"
+          name="channelUrl"
+          type="url"
+          inputMode="url"
+          placeholder="https://www.youtube.com/@yourchannel"
+          autoComplete="url"
+          defaultValue={values.channelUrl}
+          error={errors.channelUrl}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Subscriber count"
+            name="subscriberCount"
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            defaultValue={values.subscriberCount}
+            error={errors.subscriberCount}
+          />
+          <Field
+            label="Avg monthly views"
+            name="avgMonthlyViews"
+            type="number"
+            min={0}
+            step={1}
+            inputMode="numeric"
+            defaultValue={values.avgMonthlyViews}
+            error={errors.avgMonthlyViews}
+          />
+        </div>
+        <button type="submit" className={buttonClass.primary} disabled={busy}>
+          {busy ? "Submitting..." : "Submit channel"}
+        </button>
+      </Form>
+    </Card>
+  );
+}
+
+const STATUS_TONE = { pending: "slate", verification_submitted: "blue", verified: "green", rejected: "red" } as const;
+
+function SubmissionItem({ submission: s }: { submission: ManualSubmission }) {
+  const canSubmit = s.status === "pending" || s.status === "rejected";
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="min-w-0">
+          <h4 className="font-semibold break-words text-slate-900">{s.channelName}</h4>
+          {s.channelUrl ? (
+            <a
+              href={s.channelUrl}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              className="text-sm break-all text-slate-600 underline underline-offset-2 hover:text-slate-900"
+            >
+              {s.channelUrl}
+            </a>
+          ) : (
+            <p className="text-sm text-slate-600">No URL given</p>
+          )}
+        </div>
+        <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status] ?? s.status}</Badge>
+      </div>
+      <p className="mt-2 text-sm text-slate-700">
+        {formatCount(s.subscriberCount)} subscribers · {formatCount(s.avgMonthlyViews)} avg monthly views
+      </p>
+      <p className="mt-1 text-xs text-slate-600">
+        Submitted {formatDateTime(s.createdAt)}
+        {s.verificationSubmittedAt ? ` · sent for verification ${formatDateTime(s.verificationSubmittedAt)}` : ""}
+        {s.reviewedAt ? ` · reviewed ${formatDateTime(s.reviewedAt)}` : ""}
+      </p>
+      {s.status === "rejected" && s.rejectionReason ? (
+        <p className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">Reason: {s.rejectionReason}</p>
+      ) : null}
+      {canSubmit ? (
+        <Form method="post" action="/channels" className="mt-3" preventScrollReset>
+          <input type="hidden" name="intent" value="submit-verification" />
+          <input type="hidden" name="id" value={s.id} />
+          <button type="submit" className={buttonClass.secondary}>
+            Submit for verification<span className="sr-only">: {s.channelName}</span>
+          </button>
+        </Form>
+      ) : null}
+    </li>
   );
 }
 

@@ -1,23 +1,230 @@
+import { useEffect } from "react";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { toast } from "sonner";
+import { Badge, ConfirmDialog, buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
+import { fieldErrors } from "~/lib/auth-schemas";
+import { formatCount } from "~/lib/channel-analytics";
+import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/lib/channel-schemas";
+import { ChannelError, reviewSubmission, verificationQueue, type QueueItem } from "~/server/channels.server";
 import { requireAdmin } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/verifications";
 
 export const meta = () => [{ title: "Channel verifications | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  return null;
+  return verificationQueue();
 }
 
-export default function Page() {
+type Failure = { ok: false; toast: { title: string; description: string }; errors: Record<string, string>; id: string | null };
+
+export async function action(args: Route.ActionArgs) {
+  const admin = await requireAdmin(args);
+  const form = await args.request.formData();
+  const parsed = reviewSchema.safeParse(Object.fromEntries(form));
+  const id = typeof form.get("id") === "string" ? String(form.get("id")) : null;
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data<Failure>({ ok: false, toast: { title: CHANNEL_TOASTS.actionFailedTitle, description: Object.values(errors)[0] }, errors, id }, { status: 400 });
+  }
+  try {
+    const item = await reviewSubmission(args.request, admin.id, parsed.data);
+    return redirectWithToast(
+      args.request,
+      "/admin/verifications",
+      parsed.data.intent === "verify"
+        ? { type: "success", title: "Channel verified", description: `${item.channelName} now counts as a connected channel. The creator has been notified.` }
+        : { type: "success", title: "Submission rejected", description: `${item.channelName} was rejected. The creator has been notified.` },
+    );
+  } catch (error) {
+    if (!(error instanceof ChannelError)) console.error("verification review failed", error);
+    const description = error instanceof ChannelError ? error.message : CHANNEL_TOASTS.unknownError;
+    return data<Failure>(
+      { ok: false, toast: { title: CHANNEL_TOASTS.actionFailedTitle, description }, errors: {}, id },
+      { status: error instanceof ChannelError ? error.status : 500 },
+    );
+  }
+}
+
+export default function Verifications({ loaderData, actionData }: Route.ComponentProps) {
+  const { queue, recent } = loaderData;
+  const [params] = useSearchParams();
+  const failure = actionData && !actionData.ok ? actionData : null;
+  useEffect(() => {
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
+
+  // The confirm step is a page state (?review=<id>&decision=verify|reject), so it works without JS;
+  // a failed reject keeps it open with the error.
+  const reviewId = params.get("review") ?? (failure?.errors.reason ? failure.id : null);
+  const decision = params.get("decision") === "verify" ? "verify" : "reject";
+  const reviewing = reviewId ? queue.find((q) => q.id === reviewId) : undefined;
+
   return (
     <>
-      <PageHeader title="Channel verifications" description="Manual channel submissions to review." />
-      <EmptyState title="Verifications">
-        <p>Being built.</p>
-      </EmptyState>
+      <PageHeader
+        title="Channel verifications"
+        description="Manual channel submissions sent for verification, oldest first. Verified channels count as connected channels."
+      />
+      {failure && !failure.errors.reason ? (
+        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          <p className="font-semibold">{failure.toast.title}</p>
+          <p className="mt-1">{failure.toast.description}</p>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="queue-heading">
+        <h2 id="queue-heading" className="text-lg font-semibold text-slate-900">
+          Waiting for review <span className="text-slate-500">({queue.length})</span>
+        </h2>
+        {queue.length === 0 ? (
+          <div className="mt-3">
+            <EmptyState title="Nothing to review">
+              <p>No manual channel submission is waiting for verification.</p>
+            </EmptyState>
+          </div>
+        ) : (
+          <ul className="mt-3 space-y-3">
+            {queue.map((item) => (
+              <QueueCard key={item.id} item={item} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="recent-heading" className="mt-10">
+        <h2 id="recent-heading" className="text-lg font-semibold text-slate-900">
+          Recent decisions
+        </h2>
+        {recent.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No decisions yet.</p>
+        ) : (
+          <div className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white" tabIndex={0} role="region" aria-labelledby="recent-heading">
+            <table className="min-w-full divide-y divide-slate-200 text-sm">
+              <caption className="sr-only">The latest verification decisions</caption>
+              <thead className="bg-slate-50 text-left text-slate-700">
+                <tr>
+                  <th scope="col" className="px-4 py-2 font-semibold">Channel</th>
+                  <th scope="col" className="px-4 py-2 font-semibold">Creator</th>
+                  <th scope="col" className="px-4 py-2 font-semibold">Decision</th>
+                  <th scope="col" className="px-4 py-2 font-semibold">Reviewed</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {recent.map((r) => (
+                  <tr key={r.id}>
+                    <td className="px-4 py-2 font-medium text-slate-900">{r.channelName}</td>
+                    <td className="px-4 py-2 text-slate-700">{r.creatorName || r.creatorEmail}</td>
+                    <td className="px-4 py-2">
+                      <Badge tone={r.status === "verified" ? "green" : "red"}>{SUBMISSION_STATUS_LABELS[r.status]}</Badge>
+                      {r.rejectionReason ? <span className="ml-2 text-slate-600">{r.rejectionReason}</span> : null}
+                    </td>
+                    <td className="px-4 py-2 whitespace-nowrap text-slate-600">
+                      {formatDateTime(r.reviewedAt)}
+                      {r.reviewedByEmail ? ` by ${r.reviewedByEmail}` : ""}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      {reviewing ? (
+        <ReviewDialog item={reviewing} decision={decision} error={failure?.errors.reason} />
+      ) : null}
     </>
+  );
+}
+
+function QueueCard({ item }: { item: QueueItem }) {
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+        <div className="min-w-0">
+          <h3 className="font-semibold break-words text-slate-900">{item.channelName}</h3>
+          {item.channelUrl ? (
+            <a
+              href={item.channelUrl}
+              target="_blank"
+              rel="noopener noreferrer nofollow"
+              className="text-sm break-all text-slate-700 underline underline-offset-2 hover:text-slate-900"
+            >
+              {item.channelUrl}
+            </a>
+          ) : (
+            <p className="text-sm text-slate-600">No URL given</p>
+          )}
+          <p className="mt-1 text-sm text-slate-700">
+            {formatCount(item.subscriberCount)} subscribers · {formatCount(item.avgMonthlyViews)} avg monthly views
+          </p>
+          <p className="mt-1 text-xs text-slate-600">
+            {item.creatorName || "—"} · {item.creatorEmail} · creator ID {item.creatorId} · sent {formatDateTime(item.verificationSubmittedAt)}
+          </p>
+        </div>
+        <div className="flex shrink-0 gap-2">
+          <Link to={`?review=${item.id}&decision=verify`} preventScrollReset className={buttonClass.primary}>
+            Verify<span className="sr-only"> {item.channelName}</span>
+          </Link>
+          <Link to={`?review=${item.id}&decision=reject`} preventScrollReset className={buttonClass.dangerOutline}>
+            Reject<span className="sr-only"> {item.channelName}</span>
+          </Link>
+        </div>
+      </div>
+    </li>
+  );
+}
+
+function ReviewDialog({ item, decision, error }: { item: QueueItem; decision: "verify" | "reject"; error?: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <ConfirmDialog title={decision === "verify" ? "Verify this channel?" : "Reject this submission?"} cancelTo="/admin/verifications">
+      <p className="text-sm text-slate-700">
+        <strong>{item.channelName}</strong> by {item.creatorName || item.creatorEmail}.{" "}
+        {decision === "verify"
+          ? "It will count as a connected channel for the creator, who will be notified."
+          : "The creator will be notified with your reason and can send it again."}
+      </p>
+      <Form method="post" action="/admin/verifications" className="mt-4 space-y-3">
+        <input type="hidden" name="intent" value={decision} />
+        <input type="hidden" name="id" value={item.id} />
+        {decision === "reject" ? (
+          <div>
+            <label htmlFor="reject-reason" className="block text-sm font-medium text-slate-800">
+              Reason
+            </label>
+            <textarea
+              id="reject-reason"
+              name="reason"
+              required
+              maxLength={REJECTION_REASON_MAX}
+              rows={3}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? "reject-reason-error" : undefined}
+              className={inputClass}
+            />
+            {error ? (
+              <p id="reject-reason-error" className="mt-1 text-sm text-red-700">
+                {error}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <Link to="/admin/verifications" replace preventScrollReset className={buttonClass.secondary}>
+            Cancel
+          </Link>
+          <button type="submit" disabled={busy} className={decision === "verify" ? buttonClass.primary : buttonClass.danger}>
+            {decision === "verify" ? "Verify channel" : "Reject submission"}
+          </button>
+        </div>
+      </Form>
+    </ConfirmDialog>
   );
 }
 
