@@ -345,7 +345,13 @@ export async function changePassword(
   const state = await peek("change-password", scope, LIMITS.generic);
   if (!state.allowed) return limited(LIMITS.generic, state.retryAfterSeconds);
   const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.id).first<{ password_hash: string | null }>();
-  const check = row?.password_hash ? await verifyPassword(row.password_hash, currentPassword) : { valid: false };
+  let check: { valid: boolean };
+  try {
+    check = row?.password_hash ? await verifyPassword(row.password_hash, currentPassword) : { valid: false };
+  } catch (error) {
+    console.error("password verification failed", error);
+    return fail(500, "Verification failed", "Unable to verify password. Please try again.");
+  }
   if (!check.valid) {
     await Promise.all([
       consume("change-password", scope, LIMITS.generic),
@@ -363,4 +369,97 @@ export async function changePassword(
   // Every session ended, this one included; this browser gets a fresh one.
   const setCookie = await createSession(request, user.id);
   return { ok: true, setCookie };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts made by the other sign-up screens (agency application, music partner sign-up)
+// ---------------------------------------------------------------------------------------------
+
+export type PendingAccountInput = {
+  email: string;
+  password: string;
+  fullName: string;
+  /** Kept as users.user_metadata (the sign-up metadata of spec section 3 plus extras). */
+  metadata: Record<string, unknown>;
+  isMusicPartner?: boolean;
+  artistName?: string | null;
+  catalogueUrl?: string | null;
+  agencyId?: string | null;
+  /** Written in the same batch as the account (e.g. the agency application), given its id. */
+  extraStatements?: (userId: string) => D1PreparedStatement[];
+  auditDetails?: Record<string, unknown>;
+};
+
+/**
+ * A pending account made under the same rules as signUp: the sign-up limit per address, the
+ * same answer whether or not the e-mail already has an account (its owner is told by e-mail and
+ * nothing else is written), and the verification e-mail. Returns the new user's id, or null
+ * when the e-mail already had an account. Errors other than a duplicate e-mail are thrown.
+ */
+export async function createPendingAccount(
+  request: Request,
+  input: PendingAccountInput,
+): Promise<Ok<{ userId: string | null }> | Failure> {
+  const ipLimit = await consume("signup", ipScope(request), LIMITS.signup);
+  if (!ipLimit.allowed) {
+    await logRateLimitHit(request, "signup");
+    return limited(LIMITS.signup, ipLimit.retryAfterSeconds);
+  }
+
+  const existing = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(input.email).first<{ id: string }>();
+  if (existing) {
+    await env.DB.batch([
+      emailStatement({
+        to: input.email,
+        kind: "signup_existing",
+        subject: `Someone tried to sign up to ${appName()} with your e-mail`,
+        text: `Someone (maybe you) tried to create a ${appName()} account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${originOf(request)}/auth and continue from there, or reset your password at ${originOf(request)}/auth/forgot-password.`,
+      }),
+      auditStatement({ eventType: "sign_up_existing_email", severity: "low", request, targetUserId: existing.id }),
+    ]);
+    return { ok: true, userId: null };
+  }
+
+  const userId = crypto.randomUUID();
+  const passwordHash = await hashPassword(input.password);
+  const { token, statement: tokenStatement } = await oneTimeTokenStatement(userId, "email_verification", VERIFY_TTL_MS);
+  const statements: D1PreparedStatement[] = [
+    env.DB.prepare("INSERT INTO users (id, email, password_hash, user_metadata) VALUES (?, ?, ?, ?)").bind(
+      userId,
+      input.email,
+      passwordHash,
+      JSON.stringify({ full_name: input.fullName, ...input.metadata }),
+    ),
+    env.DB.prepare(
+      `INSERT INTO profiles (user_id, creator_id, full_name, approval_status, is_music_partner, artist_name, catalogue_url, agency_id)
+       VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)`,
+    ).bind(
+      userId,
+      shortCode(),
+      input.fullName,
+      input.isMusicPartner ? 1 : 0,
+      input.artistName ?? null,
+      input.catalogueUrl ?? null,
+      input.agencyId ?? null,
+    ),
+    tokenStatement,
+    verificationEmail(request, input.email, token),
+    auditStatement({
+      eventType: "sign_up",
+      severity: "low",
+      userId,
+      targetUserId: userId,
+      request,
+      details: { agency_id: input.agencyId ?? null, music_partner: Boolean(input.isMusicPartner), ...input.auditDetails },
+    }),
+    ...(input.extraStatements?.(userId) ?? []),
+  ];
+  try {
+    await env.DB.batch(statements);
+  } catch (error) {
+    // A race on the same e-mail: nothing was written (one batch); same answer as above.
+    if (/UNIQUE.*users\.email/.test(String(error))) return { ok: true, userId: null };
+    throw error;
+  }
+  return { ok: true, userId };
 }

@@ -3,6 +3,7 @@ import { GENERIC_LIMIT, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "~/lib/constants";
 import { audit } from "./audit.server";
 import { env } from "./env.server";
 import { clientIp } from "./request-info.server";
+import { getSettings } from "./settings.server";
 
 // Fixed-window counters in KV (see docs/decisions/0005-rate-limits-in-kv.md for what KV's
 // eventual consistency allows). Key: rl:<bucket>:<scope>:<window index>.
@@ -15,6 +16,25 @@ export const LIMITS = {
   generic: GENERIC_LIMIT,
   suspicious: SUSPICIOUS_LIMIT,
 } as const;
+
+/**
+ * The limits in force: the attempt counts come from the admin settings (cached ~30 s per
+ * isolate, see settings.server.ts); the windows are fixed by the spec.
+ */
+export async function getLimits(): Promise<Record<keyof typeof LIMITS, Limit>> {
+  const s = await getSettings();
+  return {
+    signup: { ...SIGNUP_LIMIT, maxAttempts: s.signupLimitPerHour },
+    generic: { ...GENERIC_LIMIT, maxAttempts: s.genericLimitPer15Min },
+    suspicious: { ...SUSPICIOUS_LIMIT, maxAttempts: s.suspiciousLimitPer15Min },
+  };
+}
+
+/** A LIMITS entry is replaced by its setting; any other limit object is used as given. */
+async function inForce(limit: Limit): Promise<Limit> {
+  const name = (Object.keys(LIMITS) as (keyof typeof LIMITS)[]).find((k) => LIMITS[k] === limit);
+  return name ? (await getLimits())[name] : limit;
+}
 
 function windowOf(limit: Limit, now: number) {
   const index = Math.floor(now / limit.windowMs);
@@ -32,14 +52,16 @@ async function read(k: string): Promise<number> {
 }
 
 /** Is there room left in the window (without using any)? */
-export async function peek(bucket: string, scope: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
+export async function peek(bucket: string, scope: string, requested: Limit, now = Date.now()): Promise<LimitResult> {
+  const limit = await inForce(requested);
   const w = windowOf(limit, now);
   const count = await read(key(bucket, scope, w.index));
   return { allowed: count < limit.maxAttempts, count, retryAfterSeconds: w.retryAfterSeconds };
 }
 
 /** Uses one attempt; refused once the window holds maxAttempts. */
-export async function consume(bucket: string, scope: string, limit: Limit, now = Date.now()): Promise<LimitResult> {
+export async function consume(bucket: string, scope: string, requested: Limit, now = Date.now()): Promise<LimitResult> {
+  const limit = await inForce(requested);
   const w = windowOf(limit, now);
   const k = key(bucket, scope, w.index);
   const count = await read(k);
@@ -65,16 +87,17 @@ export async function monitorSuspicious(
   userId?: string | null,
 ): Promise<LimitResult> {
   const scope = ipScope(request);
-  const result = await consume(`suspicious:${action}`, scope, LIMITS.suspicious);
-  const reachedNow = result.allowed && result.count >= LIMITS.suspicious.maxAttempts;
+  const suspicious = (await getLimits()).suspicious;
+  const result = await consume(`suspicious:${action}`, scope, suspicious);
+  const reachedNow = result.allowed && result.count >= suspicious.maxAttempts;
   if (!result.allowed || reachedNow) {
-    if (reachedNow || result.count === LIMITS.suspicious.maxAttempts) {
+    if (reachedNow || result.count === suspicious.maxAttempts) {
       await audit({
         eventType: "SUSPICIOUS_ACTIVITY_DETECTED",
         severity: "high",
         userId: userId ?? null,
         request,
-        details: { action, attempts: result.count, window_ms: LIMITS.suspicious.windowMs },
+        details: { action, attempts: result.count, window_ms: suspicious.windowMs },
       });
     }
     return { ...result, allowed: false };

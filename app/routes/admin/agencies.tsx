@@ -1,23 +1,223 @@
+import { useEffect } from "react";
+import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, agencyActionSchema, uuidSchema, type AgencyAction, type AgencyFilter } from "~/lib/admin-schemas";
+import { AGENCY_MESSAGES } from "~/lib/agency-schemas";
+import { fieldErrors } from "~/lib/auth-schemas";
+import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
+import { Card, PageHeader } from "~/components/page";
+import { pageUrl } from "~/server/admin.server";
+import { listAgenciesForAdmin, reviewAgency, setAgencyStatus } from "~/server/agencies.server";
 import { requireAdmin } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/agencies";
 
 export const meta = () => [{ title: "Agencies | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  return null;
+  const url = new URL(args.request.url);
+  const filterRaw = url.searchParams.get("status") ?? "all";
+  const filter = ((AGENCY_FILTERS as readonly string[]).includes(filterRaw) ? filterRaw : "all") as AgencyFilter;
+  const page = Math.max(1, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1);
+  const confirmRaw = url.searchParams.get("confirm");
+  const confirm = (AGENCY_ACTIONS as readonly string[]).includes(confirmRaw ?? "") ? (confirmRaw as AgencyAction) : null;
+  const selected = uuidSchema.safeParse(url.searchParams.get("agency") ?? "");
+  try {
+    const list = await listAgenciesForAdmin(filter, page);
+    return { ...list, filter, confirm, selectedId: selected.success ? selected.data : null, failed: false };
+  } catch (error) {
+    // The spec's helper message, shown instead of the list.
+    console.error("listing agencies failed", error);
+    return { agencies: [], total: 0, page, pageCount: 1, filter, confirm: null, selectedId: null, failed: true };
+  }
 }
 
-export default function Page() {
+type ActionData = { ok: false; errors: Record<string, string>; toast: { title: string; description: string } };
+
+export async function action(args: Route.ActionArgs) {
+  const admin = await requireAdmin(args);
+  const parsed = agencyActionSchema.safeParse(Object.fromEntries(await args.request.formData()));
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data<ActionData>({ ok: false, errors, toast: { title: AGENCY_MESSAGES.update, description: Object.values(errors)[0] ?? "Please check the form." } }, { status: 400 });
+  }
+  const input = parsed.data;
+  const result =
+    input.intent === "approve"
+      ? await reviewAgency(admin, input.agencyId, { approve: true }, args.request)
+      : input.intent === "reject"
+        ? await reviewAgency(admin, input.agencyId, { approve: false, reason: input.reason }, args.request)
+        : await setAgencyStatus(admin, input.agencyId, input.intent === "activate" ? "active" : "inactive", args.request);
+  if (!result.ok) {
+    return data<ActionData>({ ok: false, errors: {}, toast: { title: AGENCY_MESSAGES.update, description: result.message } }, { status: result.status });
+  }
+  return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, agency: null }), {
+    type: "success",
+    title: AGENCY_ACTION_LABELS[input.intent].label,
+    description: result.message,
+  });
+}
+
+function actionsFor(a: { approval_status: string; status: string }): AgencyAction[] {
+  const out: AgencyAction[] = [];
+  if (a.approval_status !== "approved") out.push("approve");
+  if (a.approval_status === "pending") out.push("reject");
+  if (a.approval_status === "approved") out.push(a.status === "active" ? "deactivate" : "activate");
+  return out;
+}
+
+export default function AdminAgencies({ loaderData, actionData }: Route.ComponentProps) {
+  const { agencies, total, page, pageCount, filter, confirm, selectedId, failed } = loaderData;
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    if (failed) toast.error(AGENCY_MESSAGES.fetch);
+  }, [failed]);
+  useEffect(() => {
+    if (actionData && !actionData.ok) toast.error(actionData.toast.title, { description: actionData.toast.description });
+  }, [actionData]);
+  const selected = agencies.find((a) => a.id === selectedId) ?? null;
+
   return (
     <>
-      <PageHeader title="Agencies" description="Applications and agency status." />
-      <EmptyState title="Agencies">
-        <p>Being built.</p>
-      </EmptyState>
+      <PageHeader title="Agencies" description="Review applications; activate or deactivate approved agencies." />
+      <nav aria-label="Filter agencies" className="mb-4 flex flex-wrap gap-2">
+        {AGENCY_FILTERS.map((f) => (
+          <Link
+            key={f}
+            to={hrefWith(pathname, "", { status: f === "all" ? null : f })}
+            aria-current={filter === f ? "page" : undefined}
+            className={filter === f ? buttonClass.primary : buttonClass.secondary}
+          >
+            {f === "all" ? "All" : f.charAt(0).toUpperCase() + f.slice(1)}
+          </Link>
+        ))}
+      </nav>
+
+      {failed ? (
+        <Card>
+          <p role="alert" className="text-red-800">
+            {AGENCY_MESSAGES.fetch}
+          </p>
+        </Card>
+      ) : agencies.length === 0 ? (
+        <Card>
+          <p className="text-slate-700">No agencies here.</p>
+        </Card>
+      ) : (
+        <ul className="grid gap-3 lg:grid-cols-2">
+          {agencies.map((a) => (
+            <li key={a.id} className="flex flex-col rounded-xl border border-slate-200 bg-white p-4">
+              <div className="flex items-start gap-3">
+                {a.logo_url ? (
+                  <img src={a.logo_url} alt="" className="h-12 w-12 shrink-0 rounded-lg border border-slate-200 object-cover" />
+                ) : (
+                  <span aria-hidden="true" className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-lg bg-slate-800 font-bold text-white">
+                    {a.name.slice(0, 1).toUpperCase()}
+                  </span>
+                )}
+                <div className="min-w-0 flex-1">
+                  <h2 className="font-semibold break-words text-slate-900">{a.name}</h2>
+                  <p className="font-mono text-sm break-all text-slate-600">/{a.slug}</p>
+                  <div className="mt-1 flex flex-wrap gap-1">
+                    <ApprovalBadge status={a.approval_status} />
+                    <Badge tone={a.status === "active" ? "green" : "slate"}>{a.status === "active" ? "Active" : "Inactive"}</Badge>
+                  </div>
+                </div>
+              </div>
+              <dl className="mt-3 grid gap-1 text-sm text-slate-700">
+                <div className="flex gap-2">
+                  <dt className="text-slate-500">Contact</dt>
+                  <dd className="break-all">{a.contact_email}</dd>
+                </div>
+                <div className="flex gap-2">
+                  <dt className="text-slate-500">Applicant</dt>
+                  <dd className="break-all">{a.owner_email ? `${a.owner_name ?? ""} ${a.owner_email}`.trim() : "—"}</dd>
+                </div>
+                <div className="flex gap-2">
+                  <dt className="text-slate-500">Applied</dt>
+                  <dd>
+                    {formatDate(a.created_at)} · {a.manager_count} manager{a.manager_count === 1 ? "" : "s"} · {a.creator_count} creator
+                    {a.creator_count === 1 ? "" : "s"}
+                  </dd>
+                </div>
+              </dl>
+              {a.description ? <p className="mt-2 text-sm break-words whitespace-pre-line text-slate-700">{a.description}</p> : null}
+              {a.approval_status === "rejected" && a.rejection_reason ? (
+                <p className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
+                  <span className="font-semibold">Rejection reason:</span> {a.rejection_reason}
+                </p>
+              ) : null}
+              <div className="mt-auto flex flex-wrap gap-2 pt-3">
+                {actionsFor(a).map((intent) => (
+                  <Link
+                    key={intent}
+                    to={hrefWith(pathname, search, { agency: a.id, confirm: intent })}
+                    preventScrollReset
+                    className={AGENCY_ACTION_LABELS[intent].danger ? buttonClass.dangerOutline : buttonClass.secondary}
+                    aria-label={`${AGENCY_ACTION_LABELS[intent].label} ${a.name}`}
+                  >
+                    {AGENCY_ACTION_LABELS[intent].label}
+                  </Link>
+                ))}
+                {a.approval_status === "approved" ? (
+                  <Link to={`/agency-dashboard?agency=${a.id}`} className={buttonClass.secondary} aria-label={`Open the dashboard of ${a.name}`}>
+                    Dashboard
+                  </Link>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination page={page} pageCount={pageCount} total={total} label="agencies" singular="agency" hrefFor={(p) => hrefWith(pathname, search, { page: p, confirm: null })} />
+
+      {selected && confirm ? (
+        <AgencyConfirm
+          agency={selected}
+          intent={confirm}
+          cancelTo={hrefWith(pathname, search, { confirm: null, agency: null })}
+          error={actionData && !actionData.ok ? actionData.errors.reason ?? actionData.toast.description : undefined}
+        />
+      ) : null}
     </>
+  );
+}
+
+function AgencyConfirm({ agency, intent, cancelTo, error }: { agency: { id: string; name: string }; intent: AgencyAction; cancelTo: string; error?: string }) {
+  const navigation = useNavigation();
+  const meta = AGENCY_ACTION_LABELS[intent];
+  return (
+    <ConfirmDialog title={`${meta.label}: ${agency.name}`} cancelTo={cancelTo}>
+      <Form method="post" preventScrollReset>
+        <p className="text-sm text-slate-700">{meta.confirm}</p>
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="agencyId" value={agency.id} />
+        <input type="hidden" name="confirm" value="yes" />
+        {intent === "reject" ? (
+          <div className="mt-4">
+            <label htmlFor="agency-reason" className="block text-sm font-medium text-slate-800">
+              Reason (the applicant sees it)
+            </label>
+            <textarea id="agency-reason" name="reason" required maxLength={REASON_MAX} rows={3} className={inputClass} aria-describedby={error ? "agency-error" : undefined} />
+          </div>
+        ) : null}
+        {error ? (
+          <p id="agency-error" role="alert" className="mt-3 text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+        <div className="mt-5 flex flex-wrap justify-end gap-2">
+          <Link to={cancelTo} preventScrollReset replace className={buttonClass.secondary}>
+            Cancel
+          </Link>
+          <button type="submit" disabled={navigation.state === "submitting"} className={meta.danger ? buttonClass.danger : buttonClass.primary}>
+            {`Confirm ${meta.label.toLowerCase()}`}
+          </button>
+        </div>
+      </Form>
+    </ConfirmDialog>
   );
 }
 

@@ -1,22 +1,153 @@
+import { Form, useLocation } from "react-router";
+import { SEVERITY_FILTERS, auditQuerySchema } from "~/lib/admin-schemas";
+import { Badge, Pagination, buttonClass, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
+import { Card, PageHeader } from "~/components/page";
+import { listAuditLog, type AuditRow } from "~/server/admin.server";
 import { requireAdmin } from "~/server/guards.server";
 import type { Route } from "./+types/audit-log";
 
 export const meta = () => [{ title: "Security audit log | Shortbeat" }];
 
+// Read-only: there is no action on this route, so nothing here can change the log.
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  return null;
+  const url = new URL(args.request.url);
+  const query = auditQuerySchema.parse(Object.fromEntries(url.searchParams));
+  return { ...(await listAuditLog(query)), query };
 }
 
-export default function Page() {
+const SEVERITY_TONE = { low: "slate", medium: "blue", high: "amber", critical: "red" } as const;
+
+function detailsOf(row: AuditRow): [string, string][] {
+  try {
+    const parsed = JSON.parse(row.details) as Record<string, unknown>;
+    return Object.entries(parsed)
+      .filter(([k]) => k !== "timestamp")
+      .map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
+  } catch {
+    return [];
+  }
+}
+
+export default function AuditLog({ loaderData }: Route.ComponentProps) {
+  const { entries, total, page, pageCount, query, eventTypes } = loaderData;
+  const { pathname, search } = useLocation();
   return (
     <>
-      <PageHeader title="Security audit log" description="Who did what, when." />
-      <EmptyState title="Audit log">
-        <p>Being built.</p>
-      </EmptyState>
+      <PageHeader title="Security audit log" description="Who did what, when (UTC) and from where. Read-only." />
+      <Form method="get" role="search" className="mb-5 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-[1fr_9rem_1fr_10rem_10rem_auto] lg:items-end">
+        <div>
+          <label htmlFor="audit-type" className="block text-sm font-medium text-slate-800">
+            Event type
+          </label>
+          <select id="audit-type" name="type" defaultValue={query.type} className={inputClass}>
+            <option value="">All events</option>
+            {eventTypes.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="audit-severity" className="block text-sm font-medium text-slate-800">
+            Severity
+          </label>
+          <select id="audit-severity" name="severity" defaultValue={query.severity} className={inputClass}>
+            {SEVERITY_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {s === "all" ? "Any" : s.charAt(0).toUpperCase() + s.slice(1)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="audit-user" className="block text-sm font-medium text-slate-800">
+            User e-mail
+          </label>
+          <input id="audit-user" name="user" type="search" defaultValue={query.user} maxLength={254} className={inputClass} placeholder="actor or target" />
+        </div>
+        <div>
+          <label htmlFor="audit-from" className="block text-sm font-medium text-slate-800">
+            From (UTC)
+          </label>
+          <input id="audit-from" name="from" type="date" defaultValue={query.from} className={inputClass} />
+        </div>
+        <div>
+          <label htmlFor="audit-to" className="block text-sm font-medium text-slate-800">
+            To (UTC)
+          </label>
+          <input id="audit-to" name="to" type="date" defaultValue={query.to} className={inputClass} />
+        </div>
+        <button type="submit" className={buttonClass.primary}>
+          Filter
+        </button>
+      </Form>
+
+      {entries.length === 0 ? (
+        <Card>
+          <p className="text-slate-700">No events match these filters.</p>
+        </Card>
+      ) : (
+        <ol className="space-y-2" aria-label="Audit events">
+          {entries.map((e) => {
+            const details = detailsOf(e);
+            return (
+              <li key={e.id} className="rounded-xl border border-slate-200 bg-white p-4 text-sm">
+                <div className="flex flex-wrap items-center gap-2">
+                  <Badge tone={SEVERITY_TONE[e.severity]}>{e.severity}</Badge>
+                  <span className="font-mono font-semibold break-all text-slate-900">{e.event_type}</span>
+                  <time dateTime={e.created_at} className="ml-auto text-slate-600">
+                    {formatDateTime(e.created_at)}
+                  </time>
+                </div>
+                <dl className="mt-2 grid gap-x-6 gap-y-1 text-slate-700 sm:grid-cols-2">
+                  <div className="flex min-w-0 gap-2">
+                    <dt className="text-slate-500">By</dt>
+                    <dd className="min-w-0 break-all">{e.actor_email ?? (e.user_id ? e.user_id : "anonymous")}</dd>
+                  </div>
+                  {e.target_user_id ? (
+                    <div className="flex min-w-0 gap-2">
+                      <dt className="text-slate-500">User</dt>
+                      <dd className="min-w-0 break-all">{e.target_email ?? e.target_user_id}</dd>
+                    </div>
+                  ) : null}
+                  <div className="flex min-w-0 gap-2">
+                    <dt className="text-slate-500">From</dt>
+                    <dd className="min-w-0 break-all">
+                      {e.ip ?? "—"}
+                      {e.path ? ` · ${e.path}` : ""}
+                    </dd>
+                  </div>
+                  {e.user_agent ? (
+                    <div className="flex min-w-0 gap-2">
+                      <dt className="text-slate-500">Agent</dt>
+                      <dd className="truncate" title={e.user_agent}>
+                        {e.user_agent}
+                      </dd>
+                    </div>
+                  ) : null}
+                </dl>
+                {details.length > 0 ? (
+                  <details className="mt-2">
+                    <summary className="cursor-pointer text-slate-700">Details</summary>
+                    <dl className="mt-1 grid gap-1 rounded-md bg-slate-50 p-2 font-mono text-xs text-slate-800">
+                      {details.map(([k, v]) => (
+                        <div key={k} className="flex gap-2">
+                          <dt className="shrink-0 text-slate-500">{k}</dt>
+                          <dd className="min-w-0 break-all">{v}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                  </details>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <Pagination page={page} pageCount={pageCount} total={total} label="events" hrefFor={(p) => hrefWith(pathname, search, { page: p })} />
     </>
   );
 }

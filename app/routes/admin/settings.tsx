@@ -1,22 +1,130 @@
+import { useEffect } from "react";
+import { Form, data, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { DEFAULT_SETTINGS, SETTING_KEYS, settingsSchema, type AppSettings } from "~/lib/admin-schemas";
+import { fieldErrors } from "~/lib/auth-schemas";
+import { buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
+import { Card, PageHeader } from "~/components/page";
 import { requireAdmin } from "~/server/guards.server";
+import { getSettings, settingsHistory, updateSettings } from "~/server/settings.server";
+import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/settings";
 
 export const meta = () => [{ title: "App settings | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  return null;
+  const [settings, history] = await Promise.all([getSettings(), settingsHistory()]);
+  return { settings, history };
 }
 
-export default function Page() {
+export async function action(args: Route.ActionArgs) {
+  const admin = await requireAdmin(args);
+  const parsed = settingsSchema.safeParse(Object.fromEntries(await args.request.formData()));
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data(
+      { ok: false as const, errors, toast: { title: "Settings not saved", description: Object.values(errors)[0] ?? "Please check the form." } },
+      { status: 400 },
+    );
+  }
+  const result = await updateSettings(admin, parsed.data, args.request);
+  return redirectWithToast(args.request, "/admin/settings", {
+    type: "success",
+    title: result.changed.length ? "Settings saved" : "No changes",
+    description: result.changed.length ? "The new values apply everywhere within 30 seconds." : "Every value was already in force.",
+  });
+}
+
+type FieldDef = { name: keyof AppSettings; label: string; hint: string; min: number; max: number; suffix: string };
+
+const SECTIONS: { title: string; description: string; fields: FieldDef[] }[] = [
+  {
+    title: "Payments",
+    description: "What new statements use. Creators with a revised share keep theirs.",
+    fields: [
+      { name: "creatorSharePercent", label: "Standard creator share", hint: "Of net revenue from licensed music.", min: 1, max: 100, suffix: "%" },
+      { name: "payoutDayOfMonth", label: "Payout day", hint: "Day of the month payouts go out (1–28), once funds are received.", min: 1, max: 28, suffix: "of the month" },
+    ],
+  },
+  {
+    title: "Abuse limits",
+    description: "Counted per connecting address (and per account where it applies). Windows are fixed.",
+    fields: [
+      { name: "signupLimitPerHour", label: "Sign-up attempts per hour", hint: "Sign-up, agency and music partner sign-up forms.", min: 1, max: 1000, suffix: "per hour" },
+      { name: "genericLimitPer15Min", label: "Attempts per 15 minutes", hint: "Sign-in per account, password reset, recovery and other sensitive forms.", min: 1, max: 100, suffix: "per 15 min" },
+      { name: "suspiciousLimitPer15Min", label: "Suspicious-activity threshold", hint: "Failed attempts from one address before SUSPICIOUS_ACTIVITY_DETECTED is logged and the action denied.", min: 1, max: 1000, suffix: "per 15 min" },
+    ],
+  },
+];
+
+export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { settings, history } = loaderData;
+  const navigation = useNavigation();
+  const errors = actionData && !actionData.ok ? actionData.errors : {};
+  useEffect(() => {
+    if (actionData && !actionData.ok) toast.error(actionData.toast.title, { description: actionData.toast.description });
+  }, [actionData]);
+  const changedAt = (field: keyof AppSettings) => history.find((h) => h.key === SETTING_KEYS[field]);
+
   return (
     <>
-      <PageHeader title="App settings" description="Shares, payout day and limits." />
-      <EmptyState title="Settings">
-        <p>Being built.</p>
-      </EmptyState>
+      <PageHeader title="App settings" description="Standard share, payout day and abuse limits. Every change is audit-logged." />
+      <Form method="post" className="space-y-6" noValidate>
+        {SECTIONS.map((section) => (
+          <Card key={section.title}>
+            <fieldset>
+              <legend className="text-lg font-semibold text-slate-900">{section.title}</legend>
+              <p className="mt-1 text-sm text-slate-600">{section.description}</p>
+              <div className="mt-4 grid gap-5 md:grid-cols-2">
+                {section.fields.map((f) => {
+                  const id = `setting-${f.name}`;
+                  const changed = changedAt(f.name);
+                  return (
+                    <div key={f.name}>
+                      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+                        {f.label}
+                      </label>
+                      <div className="flex items-center gap-2">
+                        <input
+                          id={id}
+                          name={f.name}
+                          type="number"
+                          inputMode="numeric"
+                          required
+                          min={f.min}
+                          max={f.max}
+                          step={1}
+                          defaultValue={settings[f.name]}
+                          aria-invalid={errors[f.name] ? true : undefined}
+                          aria-describedby={`${id}-hint${errors[f.name] ? ` ${id}-error` : ""}`}
+                          className={`${inputClass} max-w-[8rem]`}
+                        />
+                        <span className="mt-1 text-sm text-slate-600">{f.suffix}</span>
+                      </div>
+                      <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+                        {f.hint} Default {DEFAULT_SETTINGS[f.name]}.
+                        {changed ? ` Changed ${formatDateTime(changed.updated_at)}${changed.updated_by_email ? ` by ${changed.updated_by_email}` : ""}.` : ""}
+                      </p>
+                      {errors[f.name] ? (
+                        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+                          {errors[f.name]}
+                        </p>
+                      ) : null}
+                    </div>
+                  );
+                })}
+              </div>
+            </fieldset>
+          </Card>
+        ))}
+        <div className="flex justify-end">
+          <button type="submit" className={buttonClass.primary} disabled={navigation.state === "submitting"}>
+            {navigation.state === "submitting" ? "Saving..." : "Save settings"}
+          </button>
+        </div>
+      </Form>
     </>
   );
 }

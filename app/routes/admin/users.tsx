@@ -1,23 +1,304 @@
+import { useEffect } from "react";
+import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { toast } from "sonner";
+import {
+  ACTIONS_WITH_REASON,
+  REASON_MAX,
+  USER_ACTIONS,
+  USER_ACTION_LABELS,
+  USER_STATUS_FILTERS,
+  userActionSchema,
+  userListQuerySchema,
+  uuidSchema,
+  type UserAction,
+} from "~/lib/admin-schemas";
+import { fieldErrors } from "~/lib/auth-schemas";
+import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
+import { Card, PageHeader } from "~/components/page";
+import { getUserDetails, listUsers, pageUrl, performUserAction, type AdminUserDetails } from "~/server/admin.server";
 import { requireAdmin } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/users";
 
 export const meta = () => [{ title: "Admin | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
-  return null;
+  const admin = await requireAdmin(args);
+  const url = new URL(args.request.url);
+  const query = userListQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const selectedId = uuidSchema.safeParse(url.searchParams.get("user") ?? "");
+  const confirmRaw = url.searchParams.get("confirm");
+  const confirm = (USER_ACTIONS as readonly string[]).includes(confirmRaw ?? "") ? (confirmRaw as UserAction) : null;
+  const [list, selected] = await Promise.all([listUsers(query), selectedId.success ? getUserDetails(selectedId.data) : null]);
+  return { ...list, query, selected, confirm: selected ? confirm : null, actorId: admin.id };
 }
 
-export default function Page() {
+type ActionData = { ok: false; errors: Record<string, string>; toast: { title: string; description: string } };
+
+export async function action(args: Route.ActionArgs) {
+  const admin = await requireAdmin(args);
+  const form = Object.fromEntries(await args.request.formData());
+  const parsed = userActionSchema.safeParse(form);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    const first = Object.values(errors)[0] ?? "Please check the form.";
+    return data<ActionData>({ ok: false, errors, toast: { title: "Action failed", description: first } }, { status: 400 });
+  }
+  const result = await performUserAction(admin, parsed.data, args.request);
+  if (!result.ok) {
+    return data<ActionData>({ ok: false, errors: {}, toast: { title: "Action failed", description: result.message } }, { status: result.status });
+  }
+  return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, user: parsed.data.userId }), {
+    type: "success",
+    title: USER_ACTION_LABELS[parsed.data.intent].label,
+    description: result.message,
+  });
+}
+
+export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
+  const { users, total, page, pageCount, query, selected, confirm, actorId } = loaderData;
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    if (actionData && !actionData.ok) toast.error(actionData.toast.title, { description: actionData.toast.description });
+  }, [actionData]);
+
   return (
     <>
-      <PageHeader title="Admin" description="Users, approvals and bans." />
-      <EmptyState title="Admin console">
-        <p>Being built.</p>
-      </EmptyState>
+      <PageHeader title="Admin" description="Users: approvals, bans, roles and sessions." />
+
+      <Form method="get" className="mb-5 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_12rem_auto] sm:items-end" role="search">
+        <div>
+          <label htmlFor="user-search" className="block text-sm font-medium text-slate-800">
+            Search by name or e-mail
+          </label>
+          <input id="user-search" name="q" type="search" defaultValue={query.q} maxLength={100} className={inputClass} placeholder="e.g. casey or @example.com" />
+        </div>
+        <div>
+          <label htmlFor="user-status" className="block text-sm font-medium text-slate-800">
+            Status
+          </label>
+          <select id="user-status" name="status" defaultValue={query.status} className={inputClass}>
+            {USER_STATUS_FILTERS.map((s) => (
+              <option key={s} value={s}>
+                {s === "all" ? "All users" : s === "admin" ? "Admins" : s.charAt(0).toUpperCase() + s.slice(1)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className={buttonClass.primary}>
+          Search
+        </button>
+      </Form>
+
+      {selected ? <UserPanel user={selected} actorId={actorId} pathname={pathname} search={search} /> : null}
+
+      <section aria-labelledby="users-heading">
+        <h2 id="users-heading" className="sr-only">
+          Users
+        </h2>
+        {users.length === 0 ? (
+          <Card>
+            <p className="text-slate-700">No users match these filters.</p>
+          </Card>
+        ) : (
+          <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
+            <table className="w-full min-w-[36rem] text-left text-sm">
+              <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+                <tr>
+                  <th scope="col" className="px-4 py-3">User</th>
+                  <th scope="col" className="px-4 py-3">Status</th>
+                  <th scope="col" className="px-4 py-3">Joined</th>
+                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {users.map((u) => (
+                  <tr key={u.id} className={selected?.id === u.id ? "bg-sky-50" : undefined}>
+                    <td className="px-4 py-3">
+                      <p className="font-medium text-slate-900">{u.full_name || "—"}</p>
+                      <p className="break-all text-slate-600">{u.email}</p>
+                    </td>
+                    <td className="px-4 py-3">
+                      <div className="flex flex-wrap gap-1">
+                        <ApprovalBadge status={u.approval_status} />
+                        {u.is_banned ? <Badge tone="red">Banned</Badge> : null}
+                        {u.is_admin ? <Badge tone="violet">Admin</Badge> : null}
+                        {u.is_music_partner ? <Badge tone="blue">Music partner</Badge> : null}
+                        {!u.email_verified_at ? <Badge>E-mail unverified</Badge> : null}
+                      </div>
+                    </td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(u.created_at)}</td>
+                    <td className="px-4 py-3 text-right">
+                      <Link
+                        to={hrefWith(pathname, search, { user: u.id, confirm: null })}
+                        preventScrollReset
+                        className={buttonClass.secondary}
+                        aria-label={`Manage ${u.full_name || u.email}`}
+                      >
+                        Manage
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pagination page={page} pageCount={pageCount} total={total} label="users" hrefFor={(p) => hrefWith(pathname, search, { page: p, confirm: null })} />
+      </section>
+
+      {selected && confirm ? (
+        <ConfirmAction
+          user={selected}
+          intent={confirm}
+          cancelTo={hrefWith(pathname, search, { confirm: null })}
+          error={actionData && !actionData.ok ? actionData.errors.reason ?? actionData.toast.description : undefined}
+        />
+      ) : null}
     </>
+  );
+}
+
+function availableActions(user: AdminUserDetails, actorId: string): UserAction[] {
+  const self = user.id === actorId;
+  const actions: UserAction[] = [];
+  if (user.approval_status !== "approved") actions.push("approve");
+  if (user.approval_status !== "rejected" && !self) actions.push("reject");
+  if (user.is_banned) actions.push("unban");
+  else if (!self) actions.push("ban");
+  actions.push("toggle_music_partner");
+  if (!user.is_admin && !user.is_banned) actions.push("grant_admin");
+  if (user.is_admin && !self) actions.push("revoke_admin");
+  actions.push("end_sessions");
+  return actions;
+}
+
+function actionLabel(intent: UserAction, user: AdminUserDetails): string {
+  if (intent === "toggle_music_partner") return user.is_music_partner ? "Remove music partner" : "Make music partner";
+  return USER_ACTION_LABELS[intent].label;
+}
+
+function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails; actorId: string; pathname: string; search: string }) {
+  const s = user.signUp;
+  const details: [string, React.ReactNode][] = [
+    ["Channel URL", s.youtube_channel_url ? <span className="break-all">{s.youtube_channel_url}</span> : "—"],
+    ["Subscribers", s.subscriber_count?.toLocaleString("en-US") ?? "—"],
+    ["Monthly views", s.monthly_views?.toLocaleString("en-US") ?? "—"],
+    ["Referral code", s.referral_code ?? "—"],
+    ["Referred by", user.referred_by_email ?? "—"],
+    ["Agency", user.agency_name ? `${user.agency_name} (${user.agency_slug})` : s.agency_name ? `${s.agency_name} (${s.agency_slug ?? "no slug"})` : "—"],
+    ["Wants to be a clipper", s.wants_to_be_clipper ? "Yes" : "No"],
+    ["Clipper agreement accepted", s.clipper_agreement_accepted ? "Yes" : "No"],
+    ["Creator ID", user.creator_id],
+    ["Signed up", formatDateTime(user.created_at)],
+    ["E-mail verified", user.email_verified_at ? formatDateTime(user.email_verified_at) : "Not yet"],
+    ["Last sign-in", formatDateTime(user.last_sign_in_at)],
+    ["Active sessions", String(user.session_count)],
+  ];
+  if (user.artist_name) details.push(["Artist or label", user.artist_name]);
+  if (user.catalogue_url) details.push(["Catalogue", <span className="break-all">{user.catalogue_url}</span>]);
+  return (
+    <section aria-labelledby="selected-user" className="mb-6 rounded-xl border border-sky-200 bg-white p-5 shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h2 id="selected-user" className="text-lg font-semibold text-slate-900">
+            {user.full_name || user.email}
+            {user.id === actorId ? <span className="ml-2 text-sm font-normal text-slate-500">(you)</span> : null}
+          </h2>
+          <p className="break-all text-slate-600">{user.email}</p>
+          <div className="mt-2 flex flex-wrap gap-1">
+            <ApprovalBadge status={user.approval_status} />
+            {user.is_banned ? <Badge tone="red">Banned</Badge> : null}
+            {user.is_admin ? <Badge tone="violet">Admin</Badge> : null}
+            {user.is_music_partner ? <Badge tone="blue">Music partner</Badge> : null}
+          </div>
+        </div>
+        <Link to={hrefWith(pathname, search, { user: null, confirm: null })} preventScrollReset className={buttonClass.secondary}>
+          Close
+        </Link>
+      </div>
+      {user.is_banned && user.ban_reason ? (
+        <p className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
+          <span className="font-semibold">Ban reason:</span> {user.ban_reason}
+        </p>
+      ) : null}
+      {user.approval_status === "rejected" && user.rejection_reason ? (
+        <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <span className="font-semibold">Rejection reason:</span> {user.rejection_reason}
+        </p>
+      ) : null}
+      <h3 className="mt-4 text-sm font-semibold text-slate-900">Sign-up details</h3>
+      <dl className="mt-2 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+        {details.map(([k, v]) => (
+          <div key={k} className="flex flex-col sm:flex-row sm:gap-2">
+            <dt className="shrink-0 text-slate-600 sm:w-48">{k}</dt>
+            <dd className="min-w-0 font-medium text-slate-900">{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3 className="mt-5 text-sm font-semibold text-slate-900">Actions</h3>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {availableActions(user, actorId).map((intent) => (
+          <Link
+            key={intent}
+            to={hrefWith(pathname, search, { user: user.id, confirm: intent })}
+            preventScrollReset
+            className={USER_ACTION_LABELS[intent].danger ? buttonClass.dangerOutline : buttonClass.secondary}
+          >
+            {actionLabel(intent, user)}
+          </Link>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function ConfirmAction({ user, intent, cancelTo, error }: { user: AdminUserDetails; intent: UserAction; cancelTo: string; error?: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const needsReason = ACTIONS_WITH_REASON.includes(intent);
+  const meta = USER_ACTION_LABELS[intent];
+  const label = actionLabel(intent, user);
+  return (
+    <ConfirmDialog title={`${label}: ${user.full_name || user.email}`} cancelTo={cancelTo}>
+      <Form method="post" preventScrollReset>
+        <p className="text-sm text-slate-700">{meta.confirm}</p>
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="userId" value={user.id} />
+        <input type="hidden" name="confirm" value="yes" />
+        {needsReason ? (
+          <div className="mt-4">
+            <label htmlFor="action-reason" className="block text-sm font-medium text-slate-800">
+              Reason (the user sees it)
+            </label>
+            <textarea
+              id="action-reason"
+              name="reason"
+              required
+              maxLength={REASON_MAX}
+              rows={3}
+              className={inputClass}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? "action-error" : undefined}
+            />
+          </div>
+        ) : null}
+        {error ? (
+          <p id="action-error" role="alert" className="mt-3 text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+        <div className="mt-5 flex flex-wrap justify-end gap-2">
+          <Link to={cancelTo} preventScrollReset replace className={buttonClass.secondary}>
+            Cancel
+          </Link>
+          <button type="submit" disabled={busy} className={meta.danger ? buttonClass.danger : buttonClass.primary}>
+            {busy ? "Working..." : `Confirm ${label.toLowerCase()}`}
+          </button>
+        </div>
+      </Form>
+    </ConfirmDialog>
   );
 }
 

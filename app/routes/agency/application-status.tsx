@@ -1,14 +1,88 @@
+import { Link, redirect } from "react-router";
+import { ApprovalBadge, Badge, formatDate } from "~/components/admin-ui";
+import { AuthLayout } from "~/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState } from "~/components/page";
+import { applicationsOf } from "~/server/agencies.server";
+import { agencyStateOf, requireUser } from "~/server/guards.server";
+import type { Route } from "./+types/application-status";
 
-// Placeholder: built by the admin and agencies issue.
-export default function Page() {
+// /agency-application-status: where the derived agency state (spec section 4) sends pending and
+// rejected applicants; it also explains an approved agency that an admin deactivated. None →
+// the application form; approved and active → the dashboard.
+
+export const meta = () => [{ title: "Agency application status | Shortbeat" }];
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireUser(args);
+  const { state, activeAgencyIds } = await agencyStateOf({ id: user.id, isAdmin: false });
+  if (state === "none") throw redirect("/agency-application-signup");
+  if (state === "approved" && activeAgencyIds.length > 0) throw redirect("/agency-dashboard");
+  const agencies = await applicationsOf(user.id);
+  return {
+    state,
+    agencies: agencies.map((a) => ({
+      id: a.id,
+      name: a.name,
+      slug: a.slug,
+      approvalStatus: a.approval_status,
+      status: a.status,
+      reason: a.rejection_reason,
+      createdAt: a.created_at,
+    })),
+  };
+}
+
+const HEADLINES = {
+  pending: { title: "Your application is under review", text: "An admin reviews every agency. You will be notified and e-mailed when it is decided." },
+  rejected: { title: "Your application was not approved", text: "See the reason below. You can correct it and apply again." },
+  approved: {
+    title: "Your agency is inactive",
+    text: "Your agency is approved but an admin has deactivated it, so its dashboard and signup links are paused. Contact support to reactivate it.",
+  },
+} as const;
+
+export default function ApplicationStatus({ loaderData }: Route.ComponentProps) {
+  const { state, agencies } = loaderData;
+  const headline = HEADLINES[state as keyof typeof HEADLINES] ?? HEADLINES.pending;
   return (
-    <main className="mx-auto max-w-xl p-6">
-      <EmptyState title="Coming soon">
-        <p>This page is being built.</p>
-      </EmptyState>
-    </main>
+    <AuthLayout
+      title="Agency application"
+      subtitle={headline.title}
+      footer={
+        <Link to="/dashboard" className="font-medium text-slate-800 underline underline-offset-2">
+          Go to your dashboard
+        </Link>
+      }
+    >
+      <p className="text-slate-700">{headline.text}</p>
+      <ul className="mt-5 space-y-3">
+        {agencies.map((a) => (
+          <li key={a.id} className="rounded-lg border border-slate-200 p-4">
+            <div className="flex flex-wrap items-center gap-2">
+              <h2 className="font-semibold text-slate-900">{a.name}</h2>
+              <ApprovalBadge status={a.approvalStatus} />
+              {a.status === "inactive" ? <Badge tone="slate">Inactive</Badge> : null}
+            </div>
+            <p className="mt-1 text-sm text-slate-600">
+              /{a.slug} · applied {formatDate(a.createdAt)}
+            </p>
+            {a.approvalStatus === "rejected" && a.reason ? (
+              <p className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
+                <span className="font-semibold">Reason:</span> {a.reason}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {state === "rejected" ? (
+        <Link
+          to="/agency-application-signup"
+          className="mt-5 inline-flex w-full items-center justify-center rounded-md bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+        >
+          Apply again
+        </Link>
+      ) : null}
+    </AuthLayout>
   );
 }
 

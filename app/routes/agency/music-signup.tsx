@@ -1,14 +1,183 @@
+import { useEffect, useState } from "react";
+import { Form, Link, data, useNavigation } from "react-router";
+import { toast } from "sonner";
+import { fieldErrors, type FieldErrors } from "~/lib/auth-schemas";
+import { agencyFieldTitle, musicPartnerSignUpSchema } from "~/lib/agency-schemas";
+import { Checkbox, PasswordChecklist, validateBeforeSubmit } from "~/components/agency-forms";
+import { AuthLayout } from "~/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState } from "~/components/page";
+import { Field, SubmitButton } from "~/components/forms";
+import { useAppName } from "~/components/public-layout";
+import { findPublicAgency } from "~/server/agencies.server";
+import { createPendingAccount } from "~/server/auth.server";
+import { getOptionalUser } from "~/server/guards.server";
+import { redirectWithToast } from "~/server/toast.server";
+import type { Route } from "./+types/music-signup";
 
-// Placeholder: built by the admin and agencies issue.
-export default function Page() {
+// /music-signup and /{agencySlug}/music-signup: music partners sign up (pending, flagged
+// is_music_partner, with their artist or label name and catalogue link). With a slug, only an
+// approved, active agency resolves, and the partner is linked to it.
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  { title: loaderData?.agency ? `Music partners · ${loaderData.agency.name} | Shortbeat` : "Music partner sign-up | Shortbeat" },
+];
+
+async function agencyFor(slug: string | undefined) {
+  if (slug === undefined) return null;
+  const agency = await findPublicAgency(slug);
+  if (!agency) throw data("Not Found", { status: 404 });
+  return agency;
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const agency = await agencyFor(args.params.agencySlug);
+  const user = await getOptionalUser(args);
+  return {
+    agency: agency ? { name: agency.name, slug: agency.slug } : null,
+    signedInAs: user && !user.isBanned ? user.email : null,
+  };
+}
+
+/** A refused attempt's Retry-After reaches the browser on document requests too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
+
+type ActionData = { ok: false; errors: FieldErrors; toast: { title: string; description: string } };
+
+export async function action(args: Route.ActionArgs) {
+  const agency = await agencyFor(args.params.agencySlug);
+  const form = Object.fromEntries(await args.request.formData());
+  const parsed = musicPartnerSignUpSchema.safeParse(form);
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    const [field, message] = Object.entries(errors)[0];
+    return data<ActionData>({ ok: false, errors, toast: { title: agencyFieldTitle(field, message), description: message } }, { status: 400 });
+  }
+  const input = parsed.data;
+  try {
+    const result = await createPendingAccount(args.request, {
+      email: input.email,
+      password: input.password,
+      fullName: input.fullName,
+      isMusicPartner: true,
+      artistName: input.artistName,
+      catalogueUrl: input.catalogueUrl,
+      agencyId: agency?.id ?? null,
+      metadata: {
+        agency_slug: agency?.slug ?? null,
+        agency_name: agency?.name ?? null,
+        music_partner: true,
+        artist_name: input.artistName,
+        catalogue_url: input.catalogueUrl,
+        music_partner_terms_accepted: true,
+      },
+    });
+    if (!result.ok) {
+      return data<ActionData>(
+        { ok: false, errors: {}, toast: result.toast },
+        { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
+      );
+    }
+  } catch (error) {
+    console.error("music partner sign-up failed", error);
+    return data<ActionData>({ ok: false, errors: {}, toast: { title: "An error occurred", description: "Please try again later." } }, { status: 500 });
+  }
+  return redirectWithToast(args.request, "/auth?created=1", {
+    type: "success",
+    title: "Account created!",
+    description: "Check your e-mail to confirm your address. Your account will then be reviewed.",
+  });
+}
+
+export default function MusicSignup({ loaderData, actionData }: Route.ComponentProps) {
+  const { agency, signedInAs } = loaderData;
+  const appName = useAppName();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [password, setPassword] = useState("");
+  const [accepted, setAccepted] = useState(false);
+  useEffect(() => {
+    if (!actionData) return;
+    setErrors(actionData.errors);
+    toast.error(actionData.toast.title, { description: actionData.toast.description });
+  }, [actionData]);
+
+  const banner = agency ? (
+    <div className="mb-4 rounded-xl border border-indigo-200 bg-indigo-50 p-4 text-indigo-900" role="note">
+      <p className="font-semibold">
+        Join {agency.name} on {appName}
+      </p>
+      <p className="text-sm">You are signing up as a music partner through {agency.name}.</p>
+    </div>
+  ) : null;
+
   return (
-    <main className="mx-auto max-w-xl p-6">
-      <EmptyState title="Coming soon">
-        <p>This page is being built.</p>
-      </EmptyState>
-    </main>
+    <AuthLayout
+      title={agency ? `Join ${agency.name} as a music partner` : "Become a music partner"}
+      subtitle={`Get your music into ${appName} creators' Shorts`}
+      banner={banner}
+      footer={
+        <p>
+          Already have an account?{" "}
+          <Link to="/auth" className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+            Sign in
+          </Link>
+        </p>
+      }
+    >
+      {signedInAs ? (
+        <p role="note" className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          You are signed in as {signedInAs}. This form creates a new account; to add music partner access to your existing
+          account, contact an admin.
+        </p>
+      ) : null}
+      <Form
+        method="post"
+        noValidate
+        className="space-y-4"
+        onSubmit={(e) => validateBeforeSubmit(e, [musicPartnerSignUpSchema], setErrors)}
+      >
+        <Field label="Full name" name="fullName" autoComplete="name" required maxLength={100} error={errors.fullName} />
+        <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} error={errors.email} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errors.password}
+          hint={<PasswordChecklist password={password} />}
+        />
+        <Field label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+        <Field label="Artist or label name" name="artistName" autoComplete="organization" required maxLength={100} error={errors.artistName} />
+        <Field
+          label="Catalogue link"
+          name="catalogueUrl"
+          type="url"
+          inputMode="url"
+          placeholder="https://open.spotify.com/artist/…"
+          required
+          maxLength={500}
+          error={errors.catalogueUrl}
+          hint="Where we can hear your music: a streaming profile, SoundCloud, Bandcamp or your website."
+        />
+        <Checkbox name="acceptTerms" checked={accepted} onChange={(e) => setAccepted(e.currentTarget.checked)} error={errors.acceptTerms}>
+          I accept the{" "}
+          <a href="/music-partner-terms" target="_blank" rel="noreferrer" className="font-semibold text-brand-700 underline">
+            Music Partner Terms
+          </a>
+        </Checkbox>
+        <SubmitButton disabled={busy}>{busy ? "Creating account..." : "Create music partner account"}</SubmitButton>
+        <p className="text-xs text-slate-600">
+          Your account is reviewed by our team before you can submit music. We e-mail you a confirmation link first.
+        </p>
+      </Form>
+    </AuthLayout>
   );
 }
 
