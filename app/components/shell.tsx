@@ -27,6 +27,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from "react"
 import { Form, Link, NavLink, useLocation, useRevalidator } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
 import { MOBILE_BREAKPOINT_PX, PROFILE_POLL_MS, SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from "~/lib/constants";
+import { AdminGuardPending } from "./admin-ui";
 import { NotificationBell } from "./notification-bell";
 
 const ICONS: Record<string, LucideIcon> = {
@@ -216,6 +217,7 @@ export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellPr
           </div>
         ) : null}
         <main id="main" className="mx-auto w-full max-w-7xl flex-1 p-4 sm:p-6">
+          <AdminGuardPending />
           {children}
         </main>
       </div>
