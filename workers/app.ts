@@ -1,6 +1,8 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/server/context.server";
 import { applySecurityHeaders, makeNonce, refuseCrossOrigin } from "../app/server/security.server";
+import { NOTIFICATIONS_SOCKET_PATH, handleNotificationSocket } from "../app/server/notifications-socket.server";
+import { runDailyChannelRefresh } from "../app/server/channels-cron.server";
 
 export { UserNotifier } from "./user-notifier";
 
@@ -23,10 +25,20 @@ export default {
     const refused = refuseCrossOrigin(request, env);
     if (refused) return applySecurityHeaders(refused, null, url);
 
+    // The notifications WebSocket (Origin + session checked there), before React Router.
+    if (url.pathname === NOTIFICATIONS_SOCKET_PATH) {
+      return applySecurityHeaders(await handleNotificationSocket(request), null, url);
+    }
+
     const nonce = makeNonce();
     const context = new RouterContextProvider();
     context.set(requestContext, { nonce, ctx });
     const response = await handleRequest(request, context);
     return applySecurityHeaders(response, nonce, url);
+  },
+
+  // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
+  async scheduled(_controller, _env, ctx) {
+    ctx.waitUntil(runDailyChannelRefresh());
   },
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { Form, redirect, useRevalidator } from "react-router";
+import { useAccountEvents } from "~/components/account-events";
 import { AuthLayout } from "~/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { APPROVAL_CHECK_DELAY_MS, PROFILE_POLL_MS } from "~/lib/constants";
@@ -26,6 +27,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function PendingApproval({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
+  // An approval or a ban arrives on the notifications socket and takes effect at once.
+  useAccountEvents();
   // Re-read the profile shortly after arriving and then every 30 s: an approval moves the
   // user into the app without a reload (the loader redirects once approved).
   useEffect(() => {

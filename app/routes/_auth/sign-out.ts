@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { audit } from "~/server/audit.server";
 import { getOptionalUser } from "~/server/guards.server";
-import { clearSessionCookie, endCurrentSession } from "~/server/session.server";
+import { afterSessionsEnded, clearSessionCookie, endCurrentSession } from "~/server/session.server";
 import { setToastCookie } from "~/server/toast.server";
 import type { Route } from "./+types/sign-out";
 
@@ -13,7 +13,11 @@ export async function action(args: Route.ActionArgs) {
   try {
     const user = await getOptionalUser(args);
     await endCurrentSession(request);
-    if (user) await audit({ eventType: "sign_out", userId: user.id, request });
+    if (user) {
+      // Close this session's open sockets now, not at their expiry check.
+      await afterSessionsEnded(user.id);
+      await audit({ eventType: "sign_out", userId: user.id, request });
+    }
     headers.append("Set-Cookie", await setToastCookie(request, { type: "success", title: "Signed out", description: "You have been signed out." }));
   } catch (error) {
     headers.append(

@@ -1,23 +1,408 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { data, useActionData, useNavigation, useRevalidator } from "react-router";
+import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
+import { FormError } from "~/components/forms";
+import { Card, PageHeader } from "~/components/page";
+import {
+  AUDIENCE_ROLES,
+  BROADCAST_EMAILS_MAX,
+  BROADCAST_IMAGE_MAX_MB,
+  BROADCAST_TEXT_MAX,
+  BROADCAST_TITLE_MAX,
+  BROADCAST_VIDEO_MAX_MB,
+  broadcastSchema,
+  fieldErrors,
+} from "~/lib/broadcast-schema";
+import { env } from "~/server/env.server";
 import { requireAdmin } from "~/server/guards.server";
+import { broadcastFiles, formFields, sendBroadcast } from "~/server/notifications.server";
+import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/broadcast";
 
 export const meta = () => [{ title: "Broadcast | Shortbeat" }];
 
+type RecentBroadcast = {
+  id: string;
+  title: string;
+  audience: string;
+  created_at: string;
+  recipients: number;
+  read: number;
+  has_image: number;
+  has_video: number;
+};
+
 export async function loader(args: Route.LoaderArgs) {
   await requireAdmin(args);
-  return null;
+  const { results } = await env.DB.prepare(
+    `SELECT n.id, n.title, n.audience, n.created_at,
+            (SELECT count(*) FROM user_notifications un WHERE un.notification_id = n.id) AS recipients,
+            (SELECT count(*) FROM user_notifications un WHERE un.notification_id = n.id AND un.is_read = 1) AS read,
+            n.image_url IS NOT NULL AS has_image, n.video_url IS NOT NULL AS has_video
+     FROM notifications n WHERE n.kind = 'broadcast' ORDER BY n.created_at DESC LIMIT 10`,
+  ).all<RecentBroadcast>();
+  return { recent: results };
 }
 
-export default function Page() {
+/** The form without JavaScript: a plain multipart POST. With JavaScript the page sends the same
+ * fields to /api/notifications?intent=broadcast by XMLHttpRequest, for the upload progress. */
+export async function action(args: Route.ActionArgs) {
+  const admin = await requireAdmin(args);
+  const form = await args.request.formData();
+  const values = formFields(form);
+  const parsed = broadcastSchema.safeParse(values);
+  if (!parsed.success) return data({ errors: fieldErrors(parsed.error), values }, { status: 400 });
+  const outcome = await sendBroadcast(args.request, admin.id, parsed.data, broadcastFiles(form));
+  if (!outcome.ok) return data({ errors: outcome.errors, values }, { status: outcome.status });
+  return redirectWithToast(args.request, "/admin/broadcast", {
+    type: "success",
+    title: "Broadcast sent",
+    description: sentText(outcome.recipients, outcome.audience),
+  });
+}
+
+function sentText(recipients: number, audience: string) {
+  return `Sent to ${recipients} user${recipients === 1 ? "" : "s"} (${audience}).`;
+}
+
+type Errors = Record<string, string>;
+
+export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const formRef = useRef<HTMLFormElement>(null);
+  const [hydrated, setHydrated] = useState(false);
+  const [audience, setAudience] = useState(actionData?.values?.audience ?? "all");
+  const [errors, setErrors] = useState<Errors>(actionData?.errors ?? {});
+  const [progress, setProgress] = useState<number | null>(null);
+  const [sending, setSending] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => setErrors(actionData?.errors ?? {}), [actionData]);
+  const values = actionData?.values ?? {};
+  const busy = sending || navigation.state === "submitting";
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    // With JavaScript: validate with the same schema, then send by XMLHttpRequest for the
+    // upload progress. Without it the browser posts the form to this route's action.
+    event.preventDefault();
+    const form = event.currentTarget;
+    const fd = new FormData(form);
+    const fields = Object.fromEntries([...fd].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+    const parsed = broadcastSchema.safeParse(fields);
+    const next: Errors = parsed.success ? {} : fieldErrors(parsed.error);
+    const image = fd.get("image");
+    const video = fd.get("video");
+    if (image instanceof File && image.size > BROADCAST_IMAGE_MAX_MB * 1024 * 1024) {
+      next.image = `The image must be ${BROADCAST_IMAGE_MAX_MB} MB or smaller.`;
+    }
+    if (video instanceof File && video.size > BROADCAST_VIDEO_MAX_MB * 1024 * 1024) {
+      next.video = `The video must be ${BROADCAST_VIDEO_MAX_MB} MB or smaller.`;
+    }
+    setErrors(next);
+    if (Object.keys(next).length > 0) {
+      focusFirstError(form, next);
+      return;
+    }
+    for (const name of ["image", "video"]) {
+      const f = fd.get(name);
+      if (f instanceof File && f.size === 0) fd.delete(name);
+    }
+    setSending(true);
+    setProgress(0);
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/notifications?intent=broadcast");
+    xhr.responseType = "json";
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) setProgress(Math.round((e.loaded / e.total) * 100));
+    };
+    xhr.onload = () => {
+      setSending(false);
+      setProgress(null);
+      const body = xhr.response as { ok?: boolean; errors?: Errors; recipients?: number; audience?: string } | null;
+      if (xhr.status === 200 && body?.ok) {
+        toast.success("Broadcast sent", { description: sentText(body.recipients ?? 0, body.audience ?? "") });
+        form.reset();
+        setAudience("all");
+        void revalidator.revalidate();
+      } else if (body?.errors) {
+        setErrors(body.errors);
+        focusFirstError(form, body.errors);
+      } else {
+        setErrors({ form: xhr.status === 413 ? "The upload is too large." : "The broadcast could not be sent. Please try again." });
+      }
+    };
+    xhr.onerror = () => {
+      setSending(false);
+      setProgress(null);
+      setErrors({ form: "The broadcast could not be sent. Check your connection and try again." });
+    };
+    xhr.send(fd);
+  }
+
   return (
     <>
-      <PageHeader title="Broadcast" description="Send a notification." />
-      <EmptyState title="Broadcast">
-        <p>Being built.</p>
-      </EmptyState>
+      <PageHeader
+        title="Broadcast"
+        description="Send a notification to everyone, to one kind of user, or to chosen users. It appears in their bell at once."
+      />
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <Card>
+          <form
+            ref={formRef}
+            method="post"
+            encType="multipart/form-data"
+            onSubmit={onSubmit}
+            noValidate={hydrated}
+            className="space-y-5"
+            aria-label="Broadcast a notification"
+          >
+            <FormError message={errors.form} />
+            <TextField
+              label="Title"
+              name="title"
+              maxLength={BROADCAST_TITLE_MAX}
+              defaultValue={values.title}
+              error={errors.title}
+              required
+            />
+            <TextArea
+              label="Text"
+              name="content"
+              maxLength={BROADCAST_TEXT_MAX}
+              defaultValue={values.content}
+              error={errors.content}
+              rows={4}
+              required
+            />
+
+            <fieldset>
+              <legend className="text-sm font-medium text-slate-800">Audience</legend>
+              <div className="mt-2 space-y-2">
+                {[
+                  { value: "all", label: "Everyone" },
+                  { value: "role", label: "One kind of user" },
+                  { value: "users", label: "Chosen users" },
+                ].map((o) => (
+                  <label key={o.value} className="flex items-center gap-2 text-sm text-slate-800">
+                    <input
+                      type="radio"
+                      name="audience"
+                      value={o.value}
+                      checked={audience === o.value}
+                      onChange={() => setAudience(o.value)}
+                      className="h-4 w-4 accent-brand-600"
+                    />
+                    {o.label}
+                  </label>
+                ))}
+              </div>
+              {errors.audience ? <p className="mt-1 text-sm text-red-700">{errors.audience}</p> : null}
+            </fieldset>
+
+            <div hidden={hydrated && audience !== "role"}>
+              <SelectField label="Kind of user" name="role" defaultValue={values.role ?? ""} error={errors.role}>
+                <option value="">Choose…</option>
+                {AUDIENCE_ROLES.map((r) => (
+                  <option key={r.value} value={r.value}>
+                    {r.label}
+                  </option>
+                ))}
+              </SelectField>
+            </div>
+            <div hidden={hydrated && audience !== "users"}>
+              <TextArea
+                label="Chosen users (e-mail addresses)"
+                name="emails"
+                rows={3}
+                defaultValue={values.emails}
+                error={errors.emails}
+                hint={`One per line, or separated by commas. Up to ${BROADCAST_EMAILS_MAX}.`}
+                autoComplete="off"
+              />
+            </div>
+
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FileField
+                label="Image (optional)"
+                name="image"
+                accept="image/png,image/jpeg,image/webp,image/gif"
+                hint={`PNG, JPG, WEBP or GIF, up to ${BROADCAST_IMAGE_MAX_MB} MB. Shown publicly.`}
+                error={errors.image}
+              />
+              <FileField
+                label="Video (optional)"
+                name="video"
+                accept="video/mp4,video/webm,video/quicktime"
+                hint={`MP4, WEBM or MOV, up to ${BROADCAST_VIDEO_MAX_MB} MB (uploads to the app are capped). Played through a private link valid for 1 hour.`}
+                error={errors.video}
+              />
+            </div>
+
+            {progress !== null ? (
+              <div>
+                <label htmlFor="broadcast-progress" className="block text-sm font-medium text-slate-800">
+                  Uploading… {progress}%
+                </label>
+                <progress id="broadcast-progress" max={100} value={progress} className="mt-1 h-2 w-full accent-brand-600">
+                  {progress}%
+                </progress>
+              </div>
+            ) : null}
+
+            <button
+              type="submit"
+              disabled={busy}
+              className="inline-flex items-center justify-center rounded-md bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-not-allowed disabled:opacity-50"
+            >
+              {busy ? "Sending…" : "Send broadcast"}
+            </button>
+          </form>
+        </Card>
+
+        <Card>
+          <h2 className="text-base font-semibold text-slate-900">Recent broadcasts</h2>
+          {loaderData.recent.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-600">No broadcasts yet.</p>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-100">
+              {loaderData.recent.map((b) => (
+                <li key={b.id} className="py-2 text-sm">
+                  <p className="font-medium break-words text-slate-900">{b.title}</p>
+                  <p className="text-slate-600">
+                    {audienceText(b.audience)} · {b.recipients} sent · {b.read} read
+                    {b.has_image ? " · image" : ""}
+                    {b.has_video ? " · video" : ""}
+                  </p>
+                  <p className="text-xs text-slate-500">
+                    <time dateTime={b.created_at}>{new Date(b.created_at).toUTCString()}</time>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Card>
+      </div>
     </>
+  );
+}
+
+function audienceText(tag: string): string {
+  if (tag === "all") return "Everyone";
+  if (tag.startsWith("role:")) return AUDIENCE_ROLES.find((r) => r.value === tag.slice(5))?.label ?? tag;
+  return "Chosen users";
+}
+
+function focusFirstError(form: HTMLFormElement, errors: Errors) {
+  const first = ["title", "content", "audience", "role", "emails", "image", "video"].find((k) => errors[k]);
+  const el = first ? (form.elements.namedItem(first) as HTMLElement | RadioNodeList | null) : null;
+  if (el && "focus" in el) el.focus();
+}
+
+const inputClass = (error?: string) =>
+  `mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 ${
+    error ? "border-red-500" : "border-slate-300"
+  }`;
+
+function useDescribed(error?: string, hint?: string) {
+  const id = useId();
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+  const extras = (
+    <>
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+  return { id, describedBy, extras };
+}
+
+function TextField({
+  label,
+  error,
+  hint,
+  ...input
+}: { label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  const { id, describedBy, extras } = useDescribed(error, hint);
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass(error)} {...input} />
+      {extras}
+    </div>
+  );
+}
+
+function TextArea({
+  label,
+  error,
+  hint,
+  ...input
+}: { label: string; error?: string; hint?: string } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const { id, describedBy, extras } = useDescribed(error, hint);
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass(error)} {...input} />
+      {extras}
+    </div>
+  );
+}
+
+function SelectField({
+  label,
+  error,
+  children,
+  ...input
+}: { label: string; error?: string } & React.SelectHTMLAttributes<HTMLSelectElement>) {
+  const { id, describedBy, extras } = useDescribed(error);
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass(error)} {...input}>
+        {children}
+      </select>
+      {extras}
+    </div>
+  );
+}
+
+function FileField({
+  label,
+  error,
+  hint,
+  ...input
+}: { label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  const { id, describedBy, extras } = useDescribed(error, hint);
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input
+        id={id}
+        type="file"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className="mt-1 block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-900 file:px-3 file:py-2 file:text-sm file:font-medium file:text-white hover:file:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+        {...input}
+      />
+      {extras}
+    </div>
   );
 }
 

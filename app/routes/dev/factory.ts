@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { devToolsEnabled, env } from "~/server/env.server";
+import { notifyAccountDecision } from "~/server/notifications.server";
 import { endAllSessions } from "~/server/session.server";
 import type { Route } from "./+types/factory";
 
@@ -12,9 +13,8 @@ export async function action({ request }: Route.ActionArgs) {
   const email = String(form.get("email") ?? "").toLowerCase();
   const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
   if (!user) return Response.json({ error: "no such user" }, { status: 404 });
-  // Approvals and bans also notify the user (and push the account event) once the
-  // notifications module is wired in; the change itself stands either way.
-  const notify = async (_decision: "approved" | "rejected" | "banned" | "unbanned") => {};
+  // The same notification (and live account event) an admin's decision sends.
+  const notify = (decision: "approved" | "rejected" | "banned" | "unbanned") => notifyAccountDecision(user.id, decision, null);
   switch (intent) {
     case "approve":
       await env.DB.prepare("UPDATE profiles SET approval_status = 'approved', updated_at = ? WHERE user_id = ?").bind(new Date().toISOString(), user.id).run();
