@@ -2,9 +2,9 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
-import { PASSWORD_RULES, fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/lib/auth-schemas";
+import { fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/lib/auth-schemas";
 import { AuthLayout } from "./auth-layout";
-import { Field, FormError, SubmitButton } from "./forms";
+import { Field, FormError, PasswordChecklist, SubmitButton } from "./forms";
 import { useAppName } from "./public-layout";
 
 export type AuthScreenParams = {
@@ -289,19 +289,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
         value={password}
         onChange={(e) => setPassword(e.currentTarget.value)}
         error={errors.password}
-        hint={
-          <ul aria-label="Password requirements" className="mt-1 grid gap-0.5 sm:grid-cols-2">
-            {PASSWORD_RULES.map((rule) => {
-              const met = rule.test(password);
-              return (
-                <li key={rule.id} className={met ? "text-emerald-700" : "text-slate-500"}>
-                  <span aria-hidden="true">{met ? "✓" : "○"}</span> {rule.label}
-                  <span className="sr-only">{met ? " (met)" : " (not met)"}</span>
-                </li>
-              );
-            })}
-          </ul>
-        }
+        hint={<PasswordChecklist password={password} />}
       />
       <Field
         label="Confirm password"

@@ -1,3 +1,4 @@
+import { PASSWORD_RULES } from "~/lib/auth-schemas";
 import { useId, type InputHTMLAttributes, type ReactNode } from "react";
 
 /** A labelled input with its error announced and linked (aria-describedby). */
@@ -61,5 +62,22 @@ export function FormError({ message }: { message?: string | null }) {
     <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
       {message}
     </div>
+  );
+}
+
+/** The live list of password requirements (spec section 5), ticked as the user types. */
+export function PasswordChecklist({ password }: { password: string }) {
+  return (
+    <ul aria-label="Password requirements" className="mt-1 grid gap-0.5 sm:grid-cols-2">
+      {PASSWORD_RULES.map((rule) => {
+        const met = rule.test(password);
+        return (
+          <li key={rule.id} className={met ? "text-emerald-700" : "text-slate-500"}>
+            <span aria-hidden="true">{met ? "✓" : "○"}</span> {rule.label}
+            <span className="sr-only">{met ? " (met)" : " (not met)"}</span>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

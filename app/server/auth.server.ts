@@ -62,30 +62,6 @@ function verificationEmail(request: Request, to: string, token: string) {
 // ---------------------------------------------------------------------------------------------
 
 export async function signUp(request: Request, input: SignUpInput): Promise<Ok<{}> | Failure> {
-  const ipLimit = await consume("signup", ipScope(request), LIMITS.signup);
-  if (!ipLimit.allowed) {
-    await logRateLimitHit(request, "signup");
-    return limited(LIMITS.signup, ipLimit.retryAfterSeconds);
-  }
-
-  const existing = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(input.email).first<{ id: string }>();
-  if (existing) {
-    // Same answer as a new account; the owner learns of the attempt by e-mail.
-    await env.DB.batch([
-      emailStatement({
-        to: input.email,
-        kind: "signup_existing",
-        subject: `Someone tried to sign up to ${appName()} with your e-mail`,
-        text: `Someone (maybe you) tried to create a ${appName()} account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${originOf(request)}/auth or reset your password at ${originOf(request)}/auth/forgot-password.`,
-      }),
-      auditStatement({ eventType: "sign_up_existing_email", severity: "low", request, targetUserId: existing.id }),
-    ]);
-    return { ok: true };
-  }
-
-  const userId = crypto.randomUUID();
-  const passwordHash = await hashPassword(input.password);
-
   // Referral: the referrer's public code. Agency: only an approved, active agency counts; a
   // signup token (not revoked) attributes the creator to its agency.
   const [referrer, agency, agencyToken] = await env.DB.batch<Record<string, string>>([
@@ -101,58 +77,39 @@ export async function signUp(request: Request, input: SignUpInput): Promise<Ok<{
   const referrerId = referrer.results[0]?.user_id ?? null;
   const tokenRow = agencyToken.results[0] ?? null;
   const agencyId = tokenRow?.agency_id ?? agency.results[0]?.id ?? null;
+  const joinsAsClipper = input.wantsToBeClipper && input.acceptClipperAgreement && referrerId !== null;
 
-  const metadata = {
-    full_name: input.fullName,
-    referral_code: input.referralCode || null,
-    agency_slug: input.agencySlug || null,
-    agency_name: input.agencyName || null,
-    youtube_channel_url: input.channelUrl,
-    subscriber_count: input.subscribers,
-    monthly_views: input.monthlyViews,
-    wants_to_be_clipper: input.wantsToBeClipper,
-    clipper_agreement_accepted: input.acceptClipperAgreement,
-  };
-
-  const { token, statement: tokenStatement } = await oneTimeTokenStatement(userId, "email_verification", VERIFY_TTL_MS);
-  const statements: D1PreparedStatement[] = [
-    env.DB.prepare("INSERT INTO users (id, email, password_hash, user_metadata) VALUES (?, ?, ?, ?)").bind(
-      userId,
-      input.email,
-      passwordHash,
-      JSON.stringify(metadata),
-    ),
-    env.DB.prepare(
-      `INSERT INTO profiles (user_id, creator_id, full_name, approval_status, referred_by, agency_id, agency_signup_token_id)
-       VALUES (?, ?, ?, 'pending', ?, ?, ?)`,
-    ).bind(userId, shortCode(), input.fullName, referrerId, agencyId, tokenRow?.id ?? null),
-    tokenStatement,
-    verificationEmail(request, input.email, token),
-    auditStatement({
-      eventType: "sign_up",
-      severity: "low",
-      userId,
-      targetUserId: userId,
-      request,
-      details: { referral: Boolean(referrerId), agency_id: agencyId, clipper: input.wantsToBeClipper },
-    }),
-  ];
-  if (input.wantsToBeClipper && input.acceptClipperAgreement && referrerId) {
-    statements.push(
-      env.DB.prepare(
-        "INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id) VALUES (?, ?, ?)",
-      ).bind(crypto.randomUUID(), referrerId, userId),
-    );
-  }
-  try {
-    await env.DB.batch(statements);
-  } catch (error) {
-    // A race on the same e-mail (unique index) or the rare creator_id collision: nothing was
-    // written (one batch), and the answer stays the same as for any other sign-up.
-    if (String(error).includes("UNIQUE")) return { ok: true };
-    throw error;
-  }
-  return { ok: true };
+  const result = await createPendingAccount(request, {
+    email: input.email,
+    password: input.password,
+    fullName: input.fullName,
+    // The sign-up metadata of spec section 3, as sent.
+    metadata: {
+      referral_code: input.referralCode || null,
+      agency_slug: input.agencySlug || null,
+      agency_name: input.agencyName || null,
+      youtube_channel_url: input.channelUrl,
+      subscriber_count: input.subscribers,
+      monthly_views: input.monthlyViews,
+      wants_to_be_clipper: input.wantsToBeClipper,
+      clipper_agreement_accepted: input.acceptClipperAgreement,
+    },
+    agencyId,
+    referredBy: referrerId,
+    agencySignupTokenId: tokenRow?.id ?? null,
+    extraStatements: (userId) =>
+      joinsAsClipper
+        ? [
+            env.DB.prepare("INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id) VALUES (?, ?, ?)").bind(
+              crypto.randomUUID(),
+              referrerId,
+              userId,
+            ),
+          ]
+        : [],
+    auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper },
+  });
+  return result.ok ? { ok: true } : result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -372,7 +329,7 @@ export async function changePassword(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Accounts made by the other sign-up screens (agency application, music partner sign-up)
+// Pending accounts: every sign-up screen (creator, agency application, music partner)
 // ---------------------------------------------------------------------------------------------
 
 export type PendingAccountInput = {
@@ -385,6 +342,8 @@ export type PendingAccountInput = {
   artistName?: string | null;
   catalogueUrl?: string | null;
   agencyId?: string | null;
+  referredBy?: string | null;
+  agencySignupTokenId?: string | null;
   /** Written in the same batch as the account (e.g. the agency application), given its id. */
   extraStatements?: (userId: string) => D1PreparedStatement[];
   auditDetails?: Record<string, unknown>;
@@ -431,8 +390,8 @@ export async function createPendingAccount(
       JSON.stringify({ full_name: input.fullName, ...input.metadata }),
     ),
     env.DB.prepare(
-      `INSERT INTO profiles (user_id, creator_id, full_name, approval_status, is_music_partner, artist_name, catalogue_url, agency_id)
-       VALUES (?, ?, ?, 'pending', ?, ?, ?, ?)`,
+      `INSERT INTO profiles (user_id, creator_id, full_name, approval_status, is_music_partner, artist_name, catalogue_url, agency_id, referred_by, agency_signup_token_id)
+       VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
     ).bind(
       userId,
       shortCode(),
@@ -441,6 +400,8 @@ export async function createPendingAccount(
       input.artistName ?? null,
       input.catalogueUrl ?? null,
       input.agencyId ?? null,
+      input.referredBy ?? null,
+      input.agencySignupTokenId ?? null,
     ),
     tokenStatement,
     verificationEmail(request, input.email, token),

@@ -2,9 +2,9 @@ import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field } from "~/components/forms";
+import { Field, PasswordChecklist } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
-import { PASSWORD_RULES, changePasswordSchema, fieldErrors, titleForField } from "~/lib/auth-schemas";
+import { changePasswordSchema, fieldErrors, titleForField } from "~/lib/auth-schemas";
 import { audit } from "~/server/audit.server";
 import { changePassword } from "~/server/auth.server";
 import { env } from "~/server/env.server";
@@ -103,15 +103,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               value={password}
               onChange={(e) => setPassword(e.currentTarget.value)}
               error={errors.password}
-              hint={
-                <ul aria-label="Password requirements" className="grid gap-0.5 sm:grid-cols-2">
-                  {PASSWORD_RULES.map((r) => (
-                    <li key={r.id} className={r.test(password) ? "text-emerald-700" : "text-slate-500"}>
-                      <span aria-hidden="true">{r.test(password) ? "✓" : "○"}</span> {r.label}
-                    </li>
-                  ))}
-                </ul>
-              }
+              hint={<PasswordChecklist password={password} />}
             />
             <Field label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
             <button type="submit" disabled={busy} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">

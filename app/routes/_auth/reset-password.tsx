@@ -3,8 +3,8 @@ import { data, Form, Link } from "react-router";
 import { toast } from "sonner";
 import { AuthLayout } from "~/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, SubmitButton } from "~/components/forms";
-import { PASSWORD_RULES, fieldErrors, resetPasswordSchema, titleForField } from "~/lib/auth-schemas";
+import { Field, PasswordChecklist, SubmitButton } from "~/components/forms";
+import { fieldErrors, resetPasswordSchema, titleForField } from "~/lib/auth-schemas";
 import { checkToken, resetPassword } from "~/server/auth.server";
 import { redirectWithToast } from "~/server/toast.server";
 import type { Route } from "./+types/reset-password";
@@ -67,15 +67,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             value={password}
             onChange={(e) => setPassword(e.currentTarget.value)}
             error={errors.password}
-            hint={
-              <ul aria-label="Password requirements" className="grid gap-0.5 sm:grid-cols-2">
-                {PASSWORD_RULES.map((r) => (
-                  <li key={r.id} className={r.test(password) ? "text-emerald-700" : "text-slate-500"}>
-                    <span aria-hidden="true">{r.test(password) ? "✓" : "○"}</span> {r.label}
-                  </li>
-                ))}
-              </ul>
-            }
+            hint={<PasswordChecklist password={password} />}
           />
           <Field label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" error={errors.confirmPassword} />
           <SubmitButton>Update password</SubmitButton>
