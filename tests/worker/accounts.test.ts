@@ -485,3 +485,58 @@ describe("CSP violation reports", () => {
     expect(rows.results.map((r) => r.user_id)).toEqual([admin.id]);
   });
 });
+
+describe("profile", () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1]);
+
+  function upload(cookie: string, bytes: Uint8Array, name: string, type: string) {
+    const form = new FormData();
+    form.set("intent", "avatar");
+    form.set("avatar", new File([bytes], name, { type }));
+    return fetchApp("/profile", { method: "POST", body: form, headers: { Cookie: cookie, Origin: ORIGIN } });
+  }
+
+  it("uploads an avatar checked by content to AVATARS and shows it from its public URL", async () => {
+    const user = await createUser("pending");
+    const res = await upload(user.cookie, PNG, "me.png", "image/png");
+    expect(res.status).toBe(200);
+    const row = await env.DB.prepare("SELECT avatar_url FROM profiles WHERE user_id = ?").bind(user.id).first<{ avatar_url: string }>();
+    expect(row?.avatar_url).toMatch(new RegExp(`^/media/avatars/avatars/${user.id}/[0-9a-f-]+\\.png$`));
+    const served = await fetchApp(row!.avatar_url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("Content-Type")).toBe("image/png");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+    // The shell shows it.
+    const page = await fetchApp("/profile", withCookie(user.cookie));
+    expect(await page.text()).toContain(row!.avatar_url);
+  });
+
+  it("refuses a file whose content is not an image, whatever its name and declared type, and one over 2 MB", async () => {
+    const user = await createUser("creator");
+    const fake = await upload(user.cookie, new TextEncoder().encode("<script>alert(1)</script>"), "evil.png", "image/png");
+    expect(fake.status).toBe(400);
+    expect(await fake.text()).toContain("Avatar must be one of: PNG, JPG, WEBP.");
+    const big = new Uint8Array(2 * 1024 * 1024 + 1);
+    big.set(PNG);
+    const tooBig = await upload(user.cookie, big, "big.png", "image/png");
+    expect(tooBig.status).toBe(400);
+    expect(await tooBig.text()).toContain("Avatar must be 2 MB or smaller.");
+    const row = await env.DB.prepare("SELECT avatar_url FROM profiles WHERE user_id = ?").bind(user.id).first<{ avatar_url: string | null }>();
+    expect(row?.avatar_url).toBeNull();
+  });
+
+  it("updates the name with the length check, and only for the signed-in user", async () => {
+    const user = await createUser("creator");
+    const tooLong = await postForm("/profile", { intent: "name", fullName: "x".repeat(101) }, { headers: { Cookie: user.cookie } });
+    expect(tooLong.status).toBe(400);
+    const html = await tooLong.text();
+    expect(html).toContain("Input too long");
+    expect(html).toContain("Full name must be 100 characters or less.");
+    const ok = await postForm("/profile", { intent: "name", fullName: "Renamed Person" }, { headers: { Cookie: user.cookie } });
+    expect(ok.status).toBe(200);
+    const row = await env.DB.prepare("SELECT full_name FROM profiles WHERE user_id = ?").bind(user.id).first<{ full_name: string }>();
+    expect(row?.full_name).toBe("Renamed Person");
+    const anon = await postForm("/profile", { intent: "name", fullName: "Nobody" });
+    expect(await outcome(anon)).toBe("→/auth");
+  });
+});
