@@ -1,65 +1,12 @@
-import { useId, type FormEvent, type TextareaHTMLAttributes } from "react";
+import { useId, type FormEvent } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { PASSWORD_RULES, fieldErrors, type FieldErrors } from "~/lib/auth-schemas";
+import { fieldErrors, type FieldErrors } from "~/lib/auth-schemas";
 import { agencyFieldTitle } from "~/lib/agency-schemas";
 
 // Form pieces of the agency and music partner sign-up screens.
 
-/** The live checklist of password requirements (spec section 2). */
-export function PasswordChecklist({ password }: { password: string }) {
-  return (
-    <ul aria-label="Password requirements" className="mt-1 grid gap-0.5 sm:grid-cols-2">
-      {PASSWORD_RULES.map((rule) => {
-        const met = rule.test(password);
-        return (
-          <li key={rule.id} className={met ? "text-emerald-700" : "text-slate-600"}>
-            <span aria-hidden="true">{met ? "✓" : "○"}</span> {rule.label}
-            <span className="sr-only">{met ? " (met)" : " (not met)"}</span>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-export function TextArea({
-  label,
-  name,
-  error,
-  hint,
-  ...rest
-}: { label: string; name: string; error?: string; hint?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 ${
-          error ? "border-red-500" : "border-slate-300"
-        }`}
-        {...rest}
-      />
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
+export { PasswordChecklist, TextArea } from "./forms";
 
 /** A labelled checkbox with its error linked. */
 export function Checkbox({ name, error, children, ...rest }: { name: string; error?: string; children: React.ReactNode } & React.InputHTMLAttributes<HTMLInputElement>) {

@@ -1,5 +1,5 @@
 import { PASSWORD_RULES } from "~/lib/auth-schemas";
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 
 /** A labelled input with its error announced and linked (aria-describedby). */
 export function Field({
@@ -72,12 +72,51 @@ export function PasswordChecklist({ password }: { password: string }) {
       {PASSWORD_RULES.map((rule) => {
         const met = rule.test(password);
         return (
-          <li key={rule.id} className={met ? "text-emerald-700" : "text-slate-500"}>
+          <li key={rule.id} className={met ? "text-emerald-700" : "text-slate-600"}>
             <span aria-hidden="true">{met ? "✓" : "○"}</span> {rule.label}
             <span className="sr-only">{met ? " (met)" : " (not met)"}</span>
           </li>
         );
       })}
     </ul>
+  );
+}
+
+/** A labelled multi-line input with its error and hint linked. */
+export function TextArea({
+  label,
+  name,
+  error,
+  hint,
+  ...rest
+}: { label: string; name: string; error?: string; hint?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 ${
+          error ? "border-red-500" : "border-slate-300"
+        }`}
+        {...rest}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

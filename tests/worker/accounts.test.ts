@@ -492,7 +492,7 @@ describe("profile", () => {
   function upload(cookie: string, bytes: Uint8Array, name: string, type: string) {
     const form = new FormData();
     form.set("intent", "avatar");
-    form.set("avatar", new File([bytes], name, { type }));
+    form.set("avatar", new File([bytes as BlobPart], name, { type }));
     return fetchApp("/profile", { method: "POST", body: form, headers: { Cookie: cookie, Origin: ORIGIN } });
   }
 

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { data, useActionData, useNavigation, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { FormError } from "~/components/forms";
+import { Field, FormError, TextArea } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
 import {
   AUDIENCE_ROLES,
@@ -159,7 +159,7 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
             aria-label="Broadcast a notification"
           >
             <FormError message={errors.form} />
-            <TextField
+            <Field
               label="Title"
               name="title"
               maxLength={BROADCAST_TITLE_MAX}
@@ -323,42 +323,6 @@ function useDescribed(error?: string, hint?: string) {
     </>
   );
   return { id, describedBy, extras };
-}
-
-function TextField({
-  label,
-  error,
-  hint,
-  ...input
-}: { label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const { id, describedBy, extras } = useDescribed(error, hint);
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass(error)} {...input} />
-      {extras}
-    </div>
-  );
-}
-
-function TextArea({
-  label,
-  error,
-  hint,
-  ...input
-}: { label: string; error?: string; hint?: string } & React.TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const { id, describedBy, extras } = useDescribed(error, hint);
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass(error)} {...input} />
-      {extras}
-    </div>
-  );
 }
 
 function SelectField({
