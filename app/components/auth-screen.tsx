@@ -138,9 +138,9 @@ export function AuthScreen({
         ))}
       </div>
       {signup ? (
-        <SignUpForm params={params} errors={errors} setErrors={setErrors} action={action} appName={appName} />
+        <SignUpForm params={params} errors={errors} setErrors={setErrors} action={action ?? `/auth${toggleHref("signup")}`} appName={appName} />
       ) : (
-        <SignInForm params={params} errors={errors} setErrors={setErrors} action={action} />
+        <SignInForm params={params} errors={errors} setErrors={setErrors} action={action ?? `/auth${toggleHref("signin")}`} />
       )}
       <div className="my-6 flex items-center gap-3 text-xs text-slate-500">
         <span className="h-px flex-1 bg-slate-200" aria-hidden="true" /> or{" "}

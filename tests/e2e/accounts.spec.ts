@@ -196,3 +196,24 @@ test("pages work at 375 px with the slide-over sidebar", async ({ page, visit })
   await visit("/settings");
   await visit("/profile");
 });
+
+test("agency and clipper invitations: banners, clipper agreement cleared when unticked, no console errors", async ({ page, visit, consoleErrors }) => {
+  await visit("/auth?mode=signup&agency_slug=northwind&agency_name=Northwind%20Talent");
+  await expect(page.getByRole("heading", { name: "Join Northwind Talent" })).toBeVisible();
+  await expect(page.getByText("Join Northwind Talent Shortbeat")).toBeVisible();
+
+  await visit("/auth?mode=signup&ref=CASEY123&clipper=1");
+  await expect(page.getByText("You've been invited to join Shortbeat")).toBeVisible();
+  const wants = page.getByLabel("I want to join as a clipper and cut clips from my referring creator's videos");
+  await expect(wants).toBeChecked();
+  const agreement = page.getByLabel("I accept the Clipper Agreement");
+  await agreement.check();
+  await wants.uncheck();
+  await wants.check();
+  await expect(page.getByLabel("I accept the Clipper Agreement")).not.toBeChecked();
+  await page.getByRole("link", { name: "Clipper Agreement", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Clipper Agreement" });
+  await expect(dialog.getByText(/70%/).first()).toBeVisible();
+  await dialog.getByRole("button", { name: "Close" }).click();
+  expect(consoleErrors).toEqual([]);
+});
