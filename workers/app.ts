@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/server/context.server";
+import { consumeNotifyQueue, type NotifyQueueMessage } from "../app/server/notifications.server";
 import { applySecurityHeaders, makeNonce, refuseCrossOrigin } from "../app/server/security.server";
 import { NOTIFICATIONS_SOCKET_PATH, handleNotificationSocket } from "../app/server/notifications-socket.server";
 import { runDailyChannelRefresh } from "../app/server/channels-cron.server";
@@ -40,5 +41,10 @@ export default {
   // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
   async scheduled(_controller, _env, ctx) {
     ctx.waitUntil(runDailyChannelRefresh());
+  },
+
+  // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.
+  async queue(batch) {
+    await consumeNotifyQueue(batch as MessageBatch<NotifyQueueMessage>);
   },
 } satisfies ExportedHandler<Env>;

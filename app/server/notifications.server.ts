@@ -28,6 +28,19 @@ export const FANOUT_CHUNK = 500;
 export const FANOUT_STATEMENTS_PER_BATCH = 20;
 /** Pushes in flight at once while fanning out to Durable Objects (most wait on an object waking). */
 export const PUSH_CONCURRENCY = 128;
+/**
+ * From this many recipients on, pushes go through the NOTIFY_QUEUE (a Queue consumer delivers
+ * them in batches, with retries) instead of the request's waitUntil, which has a 30-second budget
+ * and would not reach 100,000 users.
+ */
+export const QUEUE_FANOUT_THRESHOLD = 1000;
+/** Pushes per queue message (each is a few hundred bytes; a message may hold 128 KB). */
+export const PUSHES_PER_QUEUE_MESSAGE = 50;
+/** Messages per sendBatch call (at most 100 messages and 256 KB a call). */
+export const QUEUE_MESSAGES_PER_SEND = 4;
+
+export type PushItem = { userId: string; message: SocketMessage };
+export type NotifyQueueMessage = { type: "push"; pushes: PushItem[] };
 
 // A v4-shaped UUID made inside SQLite, so a fan-out is one statement per chunk, not one per row.
 const SQL_UUID = `lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
@@ -203,6 +216,37 @@ async function pushAll(items: { userId: string; message: SocketMessage }[], conc
   return delivered;
 }
 
+/** Hands pushes to the queue in messages of PUSHES_PER_QUEUE_MESSAGE; returns messages sent. */
+export async function enqueuePushes(items: PushItem[]): Promise<number> {
+  const messages: { body: NotifyQueueMessage }[] = [];
+  for (let i = 0; i < items.length; i += PUSHES_PER_QUEUE_MESSAGE) {
+    messages.push({ body: { type: "push", pushes: items.slice(i, i + PUSHES_PER_QUEUE_MESSAGE) } });
+  }
+  for (let i = 0; i < messages.length; i += QUEUE_MESSAGES_PER_SEND) {
+    await env.NOTIFY_QUEUE.sendBatch(messages.slice(i, i + QUEUE_MESSAGES_PER_SEND));
+  }
+  return messages.length;
+}
+
+/**
+ * The queue consumer: delivers each message's pushes through the users' objects. A message whose
+ * delivery throws is retried (up to max_retries); D1 already holds every notification, so a
+ * push that is finally dropped is still caught up by the client on its next (re)connect.
+ */
+export async function consumeNotifyQueue(batch: MessageBatch<NotifyQueueMessage>): Promise<{ delivered: number }> {
+  let delivered = 0;
+  for (const msg of batch.messages) {
+    try {
+      if (msg.body?.type === "push") delivered += await pushAll(msg.body.pushes);
+      msg.ack();
+    } catch (error) {
+      console.error("notify queue delivery failed", error);
+      msg.retry();
+    }
+  }
+  return { delivered };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Creating notifications
 // ---------------------------------------------------------------------------------------------
@@ -368,7 +412,12 @@ export type FanOutResult = {
 export async function createNotification(
   n: NewNotification,
   audience: Audience | { type: "ids"; userIds: string[] },
-  opts: { extra?: (recipients: number, notificationId: string) => D1PreparedStatement[]; audienceTag?: string } = {},
+  opts: {
+    extra?: (recipients: number, notificationId: string) => D1PreparedStatement[];
+    audienceTag?: string;
+    /** Recipients from which the pushes go through the queue (tests lower it). */
+    queueThreshold?: number;
+  } = {},
 ): Promise<FanOutResult> {
   const userIds = await resolveAudience(audience);
   const notificationId = crypto.randomUUID();
@@ -405,7 +454,8 @@ export async function createNotification(
         message: { type: "notification", notification: await itemFor(row, notificationId, n, videoUrl) } as SocketMessage,
       })),
     );
-    inBackground(pushAll(messages));
+    if (messages.length >= (opts.queueThreshold ?? QUEUE_FANOUT_THRESHOLD)) await enqueuePushes(messages);
+    else inBackground(pushAll(messages));
   }
   return { notificationId, recipients: inserted.length, d1WriteMs };
 }

@@ -1,7 +1,8 @@
-import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, evictDurableObject, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { NotificationItem, NotificationList, SocketMessage } from "~/lib/notifications";
+import type { NotifyQueueMessage } from "~/server/notifications.server";
 import { sha256Hex } from "~/server/crypto.server";
 import {
   createNotification,
@@ -532,5 +533,58 @@ describe("broadcast", () => {
     const html = await res.text();
     expect(html.toLowerCase()).toContain('enctype="multipart/form-data"');
     for (const label of ["Title", "Text", "Image", "Video", "Everyone", "Chosen users"]) expect(html).toContain(label);
+  });
+});
+
+describe("large fan-outs through the queue", () => {
+  it("enqueues the pushes and the queue consumer delivers them to the open sockets", async () => {
+    const users: TestUser[] = [];
+    for (let i = 0; i < 3; i++) users.push(await createUser("creator"));
+    const tabs = await Promise.all(users.map(connect));
+    const result = await createNotification(
+      { title: "Queued", content: "through NOTIFY_QUEUE" },
+      { type: "ids", userIds: users.map((u) => u.id) },
+      { queueThreshold: 1 },
+    );
+    expect(result.recipients).toBe(3);
+    for (const tab of tabs) {
+      const m = (await tab.next((x) => x.type === "notification", 10_000)) as { notification: NotificationItem };
+      expect(m.notification.title).toBe("Queued");
+    }
+  });
+
+  it("the consumer acks what it delivered and retries what failed", async () => {
+    const { createMessageBatch, getQueueResult } = await import("cloudflare:test");
+    const user = await createUser("creator");
+    const tab = await connect(user);
+    const message: SocketMessage = {
+      type: "notification",
+      notification: {
+        id: crypto.randomUUID(),
+        notificationId: crypto.randomUUID(),
+        title: "Direct",
+        content: "consumer",
+        imageUrl: null,
+        videoUrl: null,
+        kind: "broadcast",
+        isRead: false,
+        readAt: null,
+        createdAt: new Date().toISOString(),
+      },
+    };
+    const batch = createMessageBatch<NotifyQueueMessage>("shortbeat-notify", [
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { type: "push", pushes: [{ userId: user.id, message }] } },
+      // A malformed body (no pushes array) makes delivery throw: retried, not lost.
+      { id: "m2", timestamp: new Date(), attempts: 1, body: { type: "push" } as unknown as NotifyQueueMessage },
+    ]);
+    const ctx = createExecutionContext();
+    const { consumeNotifyQueue } = await import("~/server/notifications.server");
+    await consumeNotifyQueue(batch);
+    await waitOnExecutionContext(ctx);
+    const outcome = await getQueueResult(batch, ctx);
+    expect(outcome.explicitAcks).toEqual(["m1"]);
+    expect(outcome.retryMessages.map((m) => m.msgId)).toEqual(["m2"]);
+    const got = (await tab.next((x) => x.type === "notification")) as { notification: NotificationItem };
+    expect(got.notification.title).toBe("Direct");
   });
 });
