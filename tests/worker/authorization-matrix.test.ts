@@ -44,7 +44,30 @@ const PENDING_PAGE: Record<Kind, string> = {
   creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: DASH,
 };
 
+const SIGNUP_PAGE: Record<Kind, string> = {
+  anonymous: OK, pending: OK, rejected: OK, banned: OK,
+  creator: OK, clipper: OK, partner: OK, agency: "→/agency-dashboard", admin: OK,
+};
+const AGENCY_STATUS: Record<Kind, string> = {
+  anonymous: AUTH, pending: NO_AGENCY, rejected: NO_AGENCY, banned: AUTH,
+  creator: NO_AGENCY, clipper: NO_AGENCY, partner: NO_AGENCY, agency: "→/agency-dashboard", admin: NO_AGENCY,
+};
+const NOT_FOUND: Record<Kind, string> = Object.fromEntries(KINDS.map((k) => [k, "404"])) as Record<Kind, string>;
+
 const MATRIX: [string, Record<Kind, string>][] = [
+  ["/agency/signup", SIGNUP_PAGE],
+  ["/agency-application-signup", SIGNUP_PAGE],
+  ["/agency-application-status", AGENCY_STATUS],
+  ["/music-signup", PUBLIC],
+  ["/matrix-agency/music-signup", PUBLIC],
+  ["/matrix-agency/signup", AUTH_PAGE],
+  ["/no-such-agency/signup", NOT_FOUND],
+  ["/campaigns/any-campaign", NOT_FOUND],
+  ["/admin/audit-log", ADMIN],
+  ["/admin/settings", ADMIN],
+  ["/admin/agencies", ADMIN],
+  ["/admin/verifications", ADMIN],
+  ["/admin/broadcast", ADMIN],
   ["/", PUBLIC],
   ["/terms-of-service", PUBLIC],
   ["/privacy-policy", PUBLIC],
@@ -75,6 +98,14 @@ const users = {} as Record<UserKind, TestUser>;
 
 beforeAll(async () => {
   for (const kind of ALL_KINDS) users[kind] = await createUser(kind);
+  // An approved, active agency (owned by someone outside the matrix) whose sign-up pages resolve.
+  const owner = crypto.randomUUID();
+  await env.DB.batch([
+    env.DB.prepare("INSERT INTO users (id, email) VALUES (?, 'matrix-owner@example.com')").bind(owner),
+    env.DB.prepare(
+      "INSERT INTO agencies (id, name, slug, contact_email, status, approval_status, user_id) VALUES (?, 'Matrix Agency', 'matrix-agency', 'm@example.com', 'active', 'approved', ?)",
+    ).bind(crypto.randomUUID(), owner),
+  ]);
 });
 
 /** A cookie for the kind; banned users get a fresh session each time (the guard ends it). */
