@@ -6,7 +6,7 @@ import { agencyFieldTitle } from "~/lib/agency-schemas";
 
 // Form pieces of the agency and music partner sign-up screens.
 
-export { PasswordChecklist, TextArea } from "./forms";
+export { TextArea } from "./forms";
 
 /** A labelled checkbox with its error linked. */
 export function Checkbox({ name, error, children, ...rest }: { name: string; error?: string; children: React.ReactNode } & React.InputHTMLAttributes<HTMLInputElement>) {

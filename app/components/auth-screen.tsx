@@ -4,7 +4,7 @@ import { toast } from "sonner";
 import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
 import { fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/lib/auth-schemas";
 import { AuthLayout } from "./auth-layout";
-import { Field, FormError, PasswordChecklist, SubmitButton } from "./forms";
+import { Field, FormError, NewAccountFields, SubmitButton } from "./forms";
 import { useAppName } from "./public-layout";
 
 export type AuthScreenParams = {
@@ -260,7 +260,6 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const [password, setPassword] = useState("");
   const [acceptTerms, setAcceptTerms] = useState(false);
   const [wantsClipper, setWantsClipper] = useState(params.clipper);
   const [acceptClipper, setAcceptClipper] = useState(false);
@@ -278,27 +277,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
       <input type="hidden" name="agencySlug" value={params.agencySlug} />
       <input type="hidden" name="agencyName" value={params.agencyName} />
       <input type="hidden" name="agencyToken" value={params.agencyToken} />
-      <Field label="Full name" name="fullName" autoComplete="name" required maxLength={100} error={errors.fullName} />
-      <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        value={password}
-        onChange={(e) => setPassword(e.currentTarget.value)}
-        error={errors.password}
-        hint={<PasswordChecklist password={password} />}
-      />
-      <Field
-        label="Confirm password"
-        name="confirmPassword"
-        type="password"
-        autoComplete="new-password"
-        required
-        error={errors.confirmPassword}
-      />
+      <NewAccountFields errors={errors} />
       <Field
         label="YouTube channel URL"
         name="channelUrl"

@@ -1,5 +1,40 @@
 import { PASSWORD_RULES } from "~/lib/auth-schemas";
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+import { useId, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
+
+type Described = { id: string; describedBy: string | undefined; error?: string; hint?: ReactNode };
+
+function useDescribed(error?: string, hint?: ReactNode): Described {
+  const id = useId();
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+  return { id, describedBy, error, hint };
+}
+
+const controlClass = (error?: string) =>
+  `mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 ${
+    error ? "border-red-500" : "border-slate-300"
+  }`;
+
+/** Label above, hint and error below, both linked to the control (aria-describedby). */
+function FieldFrame({ d, label, className, children }: { d: Described; label: ReactNode; className?: string; children: ReactNode }) {
+  return (
+    <div className={className}>
+      <label htmlFor={d.id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      {children}
+      {d.hint ? (
+        <div id={`${d.id}-hint`} className="mt-1 text-xs text-slate-600">
+          {d.hint}
+        </div>
+      ) : null}
+      {d.error ? (
+        <p id={`${d.id}-error`} className="mt-1 text-sm text-red-700">
+          {d.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** A labelled input with its error announced and linked (aria-describedby). */
 export function Field({
@@ -10,36 +45,11 @@ export function Field({
   className = "",
   ...input
 }: { label: ReactNode; name: string; error?: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
-  const describedBy = [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(" ") || undefined;
+  const d = useDescribed(error, hint);
   return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 ${
-          error ? "border-red-500" : "border-slate-300"
-        }`}
-        {...input}
-      />
-      {hint ? (
-        <div id={hintId} className="mt-1 text-xs text-slate-500">
-          {hint}
-        </div>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FieldFrame d={d} label={label} className={className}>
+      <input id={d.id} name={name} aria-invalid={error ? true : undefined} aria-describedby={d.describedBy} className={controlClass(error)} {...input} />
+    </FieldFrame>
   );
 }
 
@@ -90,33 +100,36 @@ export function TextArea({
   hint,
   ...rest
 }: { label: string; name: string; error?: string; hint?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
+  const d = useDescribed(error, hint);
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={`mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 ${
-          error ? "border-red-500" : "border-slate-300"
-        }`}
-        {...rest}
+    <FieldFrame d={d} label={label}>
+      <textarea id={d.id} name={name} aria-invalid={error ? true : undefined} aria-describedby={d.describedBy} className={controlClass(error)} {...rest} />
+    </FieldFrame>
+  );
+}
+
+/**
+ * The account part of every sign-up form (creator, agency application, music partner): full
+ * name, e-mail, password with the live checklist, and its confirmation.
+ */
+export function NewAccountFields({ errors }: { errors: Record<string, string | undefined> }) {
+  const [password, setPassword] = useState("");
+  return (
+    <>
+      <Field label="Full name" name="fullName" autoComplete="name" required maxLength={100} error={errors.fullName} />
+      <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} error={errors.email} />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+        error={errors.password}
+        hint={<PasswordChecklist password={password} />}
       />
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
+      <Field label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+    </>
   );
 }

@@ -176,6 +176,26 @@ export type ProviderChannel = {
   videoCount: number;
 };
 
+/** Writes what the provider says of a channel onto its row (only the owner's row matches). */
+function channelStatsStatement(rowId: string, userId: string, channel: ProviderChannel, syncedAt: string): D1PreparedStatement {
+  return env.DB.prepare(
+    `UPDATE youtube_channels SET channel_title = ?, channel_handle = ?, subscriber_count = ?, view_count = ?, video_count = ?,
+       thumbnail_url = ?, description = ?, updated_at = ?, last_synced_at = ? WHERE id = ? AND user_id = ?`,
+  ).bind(
+    channel.title,
+    channel.handle,
+    channel.subscriberCount,
+    channel.viewCount,
+    channel.videoCount,
+    channel.thumbnailUrl,
+    channel.description,
+    syncedAt,
+    syncedAt,
+    rowId,
+    userId,
+  );
+}
+
 class ProviderUnauthorized extends Error {}
 
 function toCount(value: unknown): number {
@@ -327,22 +347,7 @@ export async function linkChannel(request: Request, userId: string, tokens: OAut
   const refreshEnc = tokens.hasRefreshToken() ? await encryptToken(tokens.refreshToken(), `refresh:${rowId}`) : null;
   const statements: D1PreparedStatement[] = [
     existing
-      ? env.DB.prepare(
-          `UPDATE youtube_channels SET channel_title = ?, channel_handle = ?, subscriber_count = ?, view_count = ?, video_count = ?,
-             thumbnail_url = ?, description = ?, updated_at = ?, last_synced_at = ? WHERE id = ? AND user_id = ?`,
-        ).bind(
-          channel.title,
-          channel.handle,
-          channel.subscriberCount,
-          channel.viewCount,
-          channel.videoCount,
-          channel.thumbnailUrl,
-          channel.description,
-          now,
-          now,
-          rowId,
-          userId,
-        )
+      ? channelStatsStatement(rowId, userId, channel, now)
       : env.DB.prepare(
           `INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, channel_handle, subscriber_count, view_count, video_count,
              thumbnail_url, description, created_at, updated_at, last_synced_at)
@@ -463,22 +468,7 @@ export async function syncChannel(request: Request, target: SyncTarget, now = ne
 
   const iso = now.toISOString();
   const statements: D1PreparedStatement[] = [
-    env.DB.prepare(
-      `UPDATE youtube_channels SET channel_title = ?, channel_handle = ?, subscriber_count = ?, view_count = ?, video_count = ?,
-         thumbnail_url = ?, description = ?, updated_at = ?, last_synced_at = ? WHERE id = ? AND user_id = ?`,
-    ).bind(
-      channel.title,
-      channel.handle,
-      channel.subscriberCount,
-      channel.viewCount,
-      channel.videoCount,
-      channel.thumbnailUrl,
-      channel.description,
-      iso,
-      iso,
-      target.id,
-      target.user_id,
-    ),
+    channelStatsStatement(target.id, target.user_id, channel, iso),
     snapshotStatement(target.id, dayOf(iso), channel),
   ];
   if (renewed) {

@@ -11,10 +11,10 @@ import {
   slugProblem,
   slugify,
 } from "~/lib/agency-schemas";
-import { Checkbox, PasswordChecklist, TextArea, validateBeforeSubmit } from "~/components/agency-forms";
+import { Checkbox, TextArea, validateBeforeSubmit } from "~/components/agency-forms";
 import { AuthLayout } from "~/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, SubmitButton } from "~/components/forms";
+import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
 import { applicationsOf, applyForAgency, applyWithNewAccount, checkSlug } from "~/server/agencies.server";
 import { agencyStateOf, getOptionalUser } from "~/server/guards.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -143,7 +143,6 @@ function ApplicationForm({
   const [name, setName] = useState("");
   const [slug, setSlug] = useState("");
   const slugTouched = useRef(false);
-  const [password, setPassword] = useState("");
   const [accepted, setAccepted] = useState(false);
   const [origin, setOrigin] = useState("");
   const fetcher = useFetcher<{ kind: "check"; slugCheck: SlugCheck }>();
@@ -278,20 +277,7 @@ function ApplicationForm({
           <fieldset className="space-y-4 border-t border-slate-200 pt-5">
             <legend className="text-base font-semibold text-slate-900">Your account</legend>
             <p className="text-sm text-slate-600">You become the agency's first manager. We e-mail you a confirmation link.</p>
-            <Field label="Full name" name="fullName" autoComplete="name" required maxLength={100} error={errors.fullName} />
-            <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} error={errors.email} />
-            <Field
-              label="Password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={errors.password}
-              hint={<PasswordChecklist password={password} />}
-            />
-            <Field label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+            <NewAccountFields errors={errors} />
             <Checkbox name="acceptTerms" checked={accepted} onChange={(e) => setAccepted(e.currentTarget.checked)} error={errors.acceptTerms}>
               I accept the{" "}
               <a href="/terms-of-service" target="_blank" rel="noreferrer" className="font-semibold text-brand-700 underline">

@@ -3,10 +3,10 @@ import { Form, Link, data, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { fieldErrors, type FieldErrors } from "~/lib/auth-schemas";
 import { agencyFieldTitle, musicPartnerSignUpSchema } from "~/lib/agency-schemas";
-import { Checkbox, PasswordChecklist, validateBeforeSubmit } from "~/components/agency-forms";
+import { Checkbox, validateBeforeSubmit } from "~/components/agency-forms";
 import { AuthLayout } from "~/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, SubmitButton } from "~/components/forms";
+import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
 import { useAppName } from "~/components/public-layout";
 import { findPublicAgency } from "~/server/agencies.server";
 import { createPendingAccount } from "~/server/auth.server";
@@ -97,7 +97,6 @@ export default function MusicSignup({ loaderData, actionData }: Route.ComponentP
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [password, setPassword] = useState("");
   const [accepted, setAccepted] = useState(false);
   useEffect(() => {
     if (!actionData) return;
@@ -140,20 +139,7 @@ export default function MusicSignup({ loaderData, actionData }: Route.ComponentP
         className="space-y-4"
         onSubmit={(e) => validateBeforeSubmit(e, [musicPartnerSignUpSchema], setErrors)}
       >
-        <Field label="Full name" name="fullName" autoComplete="name" required maxLength={100} error={errors.fullName} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} error={errors.email} />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          error={errors.password}
-          hint={<PasswordChecklist password={password} />}
-        />
-        <Field label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+        <NewAccountFields errors={errors} />
         <Field label="Artist or label name" name="artistName" autoComplete="organization" required maxLength={100} error={errors.artistName} />
         <Field
           label="Catalogue link"
