@@ -2,7 +2,7 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { requestContext } from "./server/context.server";
+import { requestContext } from "~/platform/context.server";
 
 export const streamTimeout = 5_000;
 

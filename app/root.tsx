@@ -1,3 +1,4 @@
+import "./lib/zod-config";
 import { useEffect } from "react";
 import {
   Links,
@@ -14,9 +15,9 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { GeneralErrorBoundary } from "./components/error-screen";
 import { LoadingScreen } from "./components/loading-screen";
-import { requestContext } from "./server/context.server";
-import { appName } from "./server/env.server";
-import { readToast } from "./server/toast.server";
+import { requestContext } from "~/platform/context.server";
+import { appName } from "~/platform/env.server";
+import { readToast } from "~/platform/toast.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { nonce } = context.get(requestContext);

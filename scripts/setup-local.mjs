@@ -34,8 +34,8 @@ export function applyMigrations() {
 export async function seed() {
   const { getPlatformProxy } = await import("wrangler");
   const { default: initArgon2 } = await import("@phi-ag/argon2/node");
-  const { seedDemoData } = await import("../app/server/seed.server.ts");
-  const { ARGON2_PARAMS } = await import("../app/lib/password-policy.ts");
+  const { seedDemoData } = await import("../app/dev/seed.server.ts");
+  const { ARGON2_PARAMS } = await import("../app/modules/accounts/password-policy.ts");
   const argon2 = await initArgon2();
   const proxy = await getPlatformProxy({
     configPath: join(root, "wrangler.toml"),

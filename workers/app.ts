@@ -1,9 +1,9 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { requestContext } from "../app/server/context.server";
-import { consumeNotifyQueue, type NotifyQueueMessage } from "../app/server/notifications.server";
-import { applySecurityHeaders, makeNonce, refuseCrossOrigin } from "../app/server/security.server";
-import { NOTIFICATIONS_SOCKET_PATH, handleNotificationSocket } from "../app/server/notifications-socket.server";
-import { runDailyChannelRefresh } from "../app/server/channels-cron.server";
+import { requestContext } from "../app/platform/context.server";
+import { consumeNotifyQueue, type NotifyQueueMessage } from "../app/modules/notifications/notifications.server";
+import { applySecurityHeaders, makeNonce, refuseCrossOrigin } from "../app/platform/headers.server";
+import { NOTIFICATIONS_SOCKET_PATH, handleNotificationSocket } from "../app/modules/notifications/socket.server";
+import { runDailyChannelRefresh } from "../app/modules/channels/channels-cron.server";
 
 export { UserNotifier } from "./user-notifier";
 

@@ -7,7 +7,7 @@ import {
   SOCKET_CLOSE_SESSION_ENDED,
   type AccountEvent,
   type SocketMessage,
-} from "../app/lib/notifications";
+} from "../app/modules/notifications/notifications";
 
 // One object per user (idFromName(userId)): the delivery channel for realtime notifications and
 // account events. D1 is the record; this object only pushes, so nothing is lost when it

@@ -1,4 +1,4 @@
-import { PASSWORD_RULES } from "~/lib/auth-schemas";
+import { PASSWORD_RULES } from "~/modules/accounts/schema";
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 
 type Described = { id: string; describedBy: string | undefined; error?: string; hint?: ReactNode };

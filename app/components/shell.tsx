@@ -28,7 +28,7 @@ import { Form, Link, NavLink, useLocation, useRevalidator } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
 import { MOBILE_BREAKPOINT_PX, PROFILE_POLL_MS, SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from "~/lib/constants";
 import { AdminGuardPending } from "./admin-ui";
-import { NotificationBell } from "./notification-bell";
+import { NotificationBell } from "~/modules/notifications/components/notification-bell";
 
 const ICONS: Record<string, LucideIcon> = {
   "layout-dashboard": LayoutDashboard,

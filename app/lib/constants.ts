@@ -2,6 +2,8 @@
 export const CREATOR_SHARE_PERCENT = 70;
 export const PAYOUT_DAY_OF_MONTH = 18;
 export const CLIPPER_DEFAULT_SHARE_PERCENT = 70;
+/** The same default split in basis points, as stored. */
+export const CLIPPER_DEFAULT_SHARE_BPS = CLIPPER_DEFAULT_SHARE_PERCENT * 100;
 export const CREATOR_CLIP_SHARE_PERCENT = 30;
 export const TERM_MONTHS = 12;
 export const TERMINATION_NOTICE_DAYS = 90;

@@ -1,5 +1,9 @@
-// The typed permission matrix: who may open which screen. The server guards enforce it; the
-// sidebar is computed from it, so the two cannot disagree.
+import { DomainError } from "./errors";
+
+// The typed permission matrix: who may open which screen (SIDEBAR, canAccess) and who may do
+// what to which thing (PERMISSIONS, entity × action). Route guards enforce the first, domain
+// modules check the second with `authorize`, and the sidebar and menus read both, so the menu and
+// the server cannot disagree. Client-safe: no server imports.
 
 export type Viewer = {
   isAdmin: boolean;
@@ -97,4 +101,120 @@ export function safeRedirect(to: unknown, fallback = "/dashboard"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
   if (/[\u0000-\u001f]/.test(to)) return fallback;
   return to;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entity × action: what an actor may do. Modules call `authorize(actor, entity, action, ctx)`
+// before they read or change anything; they never trust that "the caller has checked".
+// ---------------------------------------------------------------------------------------------
+
+/** The user a guard proved, as the domain modules see them. */
+export type Actor = Viewer & { id: string; email: string };
+
+/** What a rule may need to know about the thing acted on. */
+export type PermissionContext = {
+  /** The user who owns the thing (a channel, a submission, a notification, a session). */
+  ownerId?: string | null;
+  /** The agency the thing belongs to. */
+  agencyId?: string | null;
+  /** The approved, active agencies the actor manages (agencies module: managedActiveAgencyIds). */
+  managedAgencyIds?: readonly string[];
+};
+
+type Rule = (actor: Actor, ctx: PermissionContext) => boolean;
+
+// Named predicates: each rule is written once, here.
+export const isAdmin: Rule = (a) => a.isAdmin;
+export const isSignedIn: Rule = (a) => !a.isBanned;
+export const isApprovedActor: Rule = (a) => !a.isBanned && isApproved(a);
+export const isMusicPartner: Rule = (a) => !a.isBanned && (a.isAdmin || (isApproved(a) && a.isMusicPartner));
+export const isOwner: Rule = (a, c) => !a.isBanned && !!c.ownerId && c.ownerId === a.id;
+export const isApprovedOwner: Rule = (a, c) => isApprovedActor(a, c) && isOwner(a, c);
+/** Manager of this approved, active agency (admins act on every agency). */
+export const managesAgency: Rule = (a, c) =>
+  !a.isBanned && (a.isAdmin || (!!c.agencyId && (c.managedAgencyIds ?? []).includes(c.agencyId)));
+
+export const PERMISSIONS = {
+  account: {
+    read: isSignedIn,
+    update: isSignedIn,
+    changePassword: isSignedIn,
+    endSession: isOwner,
+  },
+  user: {
+    list: isAdmin,
+    read: isAdmin,
+    approve: isAdmin,
+    reject: isAdmin,
+    ban: isAdmin,
+    unban: isAdmin,
+    setMusicPartner: isAdmin,
+    grantAdmin: isAdmin,
+    revokeAdmin: isAdmin,
+    endSessions: isAdmin,
+  },
+  auditLog: { read: isAdmin },
+  settings: { read: isAdmin, update: isAdmin },
+  agency: {
+    apply: isSignedIn,
+    readOwnApplication: isSignedIn,
+    listAll: isAdmin,
+    review: isAdmin,
+    setStatus: isAdmin,
+    manage: managesAgency,
+  },
+  channel: {
+    list: isApprovedActor,
+    link: isApprovedActor,
+    refresh: isApprovedOwner,
+    disconnect: isApprovedOwner,
+    readAnalytics: isApprovedActor,
+  },
+  manualSubmission: {
+    create: isApprovedActor,
+    submitForVerification: isApprovedOwner,
+    review: isAdmin,
+  },
+  notification: {
+    readOwn: isSignedIn,
+    markRead: isOwner,
+    broadcast: isAdmin,
+  },
+  media: {
+    uploadAvatar: isSignedIn,
+    readSigned: isSignedIn,
+  },
+  music: {
+    browse: isApprovedActor,
+    submit: isMusicPartner,
+    readOwnSubmissions: isMusicPartner,
+    review: isAdmin,
+  },
+} as const satisfies Record<string, Record<string, Rule>>;
+
+export type Entity = keyof typeof PERMISSIONS;
+export type ActionOf<E extends Entity> = keyof (typeof PERMISSIONS)[E] & string;
+
+export function can<E extends Entity>(actor: Actor | null, entity: E, action: ActionOf<E>, ctx: PermissionContext = {}): boolean {
+  if (!actor) return false;
+  const rule = PERMISSIONS[entity][action] as Rule;
+  return rule(actor, ctx);
+}
+
+/**
+ * Throws unless the actor may: 403 'Access Denied' for a role the actor lacks, 404 for a thing
+ * the actor does not own (never reveal that someone else's exists).
+ */
+export function authorize<E extends Entity>(
+  actor: Actor | null,
+  entity: E,
+  action: ActionOf<E>,
+  ctx: PermissionContext = {},
+): asserts actor is Actor {
+  if (can(actor, entity, action, ctx)) return;
+  if (!actor) throw new DomainError("unauthenticated", "Please sign in to access this area.", { title: "Authentication Required" });
+  if ("ownerId" in ctx && ctx.ownerId !== actor.id && !actor.isBanned) {
+    throw new DomainError("not_found", "Not found.");
+  }
+  throw new DomainError("forbidden", "You are not allowed to do this.", { title: "Access Denied" });
 }

@@ -7,10 +7,10 @@ import {
   isValidEmail,
   signUpSchema,
   titleForField,
-} from "~/lib/auth-schemas";
+} from "~/modules/accounts/schema";
 import { AUDITED_PATHS, SIDEBAR, canAccess, safeRedirect, sidebarFor, type Viewer } from "~/lib/permissions";
 import { checkLength, sanitizeStrict, sanitizeText } from "~/lib/sanitize";
-import { badgeText } from "~/components/notification-bell";
+import { badgeText } from "~/modules/notifications/components/notification-bell";
 
 const viewer = (over: Partial<Viewer> = {}): Viewer => ({
   isAdmin: false,

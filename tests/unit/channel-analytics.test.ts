@@ -8,8 +8,8 @@ import {
   parseRange,
   rangeDays,
   type Snapshot,
-} from "../../app/lib/channel-analytics";
-import { manualSubmissionSchema } from "../../app/lib/channel-schemas";
+} from "../../app/modules/channels/analytics";
+import { manualSubmissionSchema } from "../../app/modules/channels/schema";
 
 const snap = (channelRowId: string, day: string, subscribers: number, views = subscribers * 10, videos = 1): Snapshot => ({
   channelRowId,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ARGON2_PARAMS, needsRehash, parseArgon2Params } from "~/lib/password-policy";
+import { ARGON2_PARAMS, needsRehash, parseArgon2Params } from "~/modules/accounts/password-policy";
 import { PUBLIC_PAGES, escapeXml, sitemapXml } from "~/lib/public-pages";
-import { encodeWav, pattern, synthesize } from "~/lib/wav";
-import { contentSecurityPolicy, refuseCrossOrigin } from "~/server/security.server";
+import { encodeWav, pattern, synthesize } from "~/dev/wav";
+import { contentSecurityPolicy, refuseCrossOrigin } from "~/platform/headers.server";
 import { describeError, STACK_PREVIEW_CHARS } from "~/components/error-screen";
 
 describe("sitemap", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { reconnectDelay, RECONNECT_MAX_MS } from "~/components/notification-socket";
-import { badgeText } from "~/components/notification-bell";
-import { broadcastSchema, fieldErrors, splitEmails } from "~/lib/broadcast-schema";
-import { mergeNotifications, type NotificationItem } from "~/lib/notifications";
+import { reconnectDelay, RECONNECT_MAX_MS } from "~/modules/notifications/components/notification-socket";
+import { badgeText } from "~/modules/notifications/components/notification-bell";
+import { broadcastSchema, fieldErrors, splitEmails } from "~/modules/notifications/schema";
+import { mergeNotifications, type NotificationItem } from "~/modules/notifications/notifications";
 
 const item = (id: string, createdAt: string, extra: Partial<NotificationItem> = {}): NotificationItem => ({
   id,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "~/server/crypto.server";
-import { hashPassword } from "~/server/password.server";
+import { sha256Hex } from "~/platform/crypto.server";
+import { hashPassword } from "~/modules/accounts/password.server";
 import { createUser, signInAs } from "../factories/users";
 import { ORIGIN, fetchApp, outcome, postForm, redirectTarget, setCookieValue, withCookie } from "./helpers";
 

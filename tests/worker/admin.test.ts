@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USER_ACTIONS, type UserAction } from "~/lib/admin-schemas";
+import { USER_ACTIONS, type UserAction } from "~/modules/admin/schema";
 import { ALL_KINDS, createUser, signInAs, type TestUser, type UserKind } from "../factories/users";
 import { count, get, one, post, redirectOf, signUpFields } from "./admin-agency-helpers";
 
@@ -156,7 +156,7 @@ describe("admin refusals", () => {
   });
 
   it("never removes the last admin, even when the acting admin lost the role meanwhile", async () => {
-    const { revokeAdmin, banUser } = await import("~/server/admin.server");
+    const { revokeAdmin, banUser } = await import("~/modules/admin/admin.server");
     // Start from a database whose only admins are these two.
     await env.DB.prepare("DELETE FROM user_roles").run();
     const a = await createUser("admin");

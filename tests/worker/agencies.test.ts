@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AGENCY_ACTIONS } from "~/lib/admin-schemas";
-import { agencyStateOf } from "~/server/guards.server";
+import { AGENCY_ACTIONS } from "~/modules/admin/schema";
+import { agencyStateOf } from "~/modules/accounts/guards.server";
 import { ALL_KINDS, createUser, type TestUser, type UserKind } from "../factories/users";
 import { fetchApp } from "./helpers";
 import { PNG_1X1, count, freshIp, get, one, post, redirectOf, signUpFields } from "./admin-agency-helpers";

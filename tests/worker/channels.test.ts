@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { runDailyChannelRefresh } from "~/server/channels-cron.server";
-import { dashboardCounts } from "~/server/dashboard.server";
-import { handleDevOAuthApi } from "~/server/dev-oauth.server";
-import { readToast } from "~/server/toast.server";
-import { decryptToken } from "~/server/token-crypto.server";
+import { runDailyChannelRefresh } from "~/modules/channels/channels-cron.server";
+import { dashboardCounts } from "~/modules/dashboard/dashboard.server";
+import { handleDevOAuthApi } from "~/dev/dev-oauth.server";
+import { readToast } from "~/platform/toast.server";
+import { decryptToken } from "~/platform/token-crypto.server";
 import worker from "../../workers/app";
 import { createUser, type TestUser } from "../factories/users";
 import { ORIGIN, fetchApp, postForm } from "./helpers";
@@ -612,8 +612,8 @@ describe("the daily refresh job", () => {
 
 describe("/analytics and its CSV export", () => {
   it("shows the seeded demo channel's snapshots as charts with a table fallback, growth and a CSV of the range", async () => {
-    const { seedDemoData, DEMO_ACCOUNTS } = await import("~/server/seed.server");
-    const { hashPassword } = await import("~/server/password.server");
+    const { seedDemoData, DEMO_ACCOUNTS } = await import("~/dev/seed.server");
+    const { hashPassword } = await import("~/modules/accounts/password.server");
     const { signInAs } = await import("../factories/users");
     await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
     const creator = DEMO_ACCOUNTS.find((a) => a.kind === "creator")!;

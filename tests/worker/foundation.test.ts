@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEMO_ACCOUNTS, DEMO_AGENCY, seedDemoData } from "~/server/seed.server";
-import { hashPassword, verifyPassword } from "~/server/password.server";
+import { DEMO_ACCOUNTS, DEMO_AGENCY, seedDemoData } from "~/dev/seed.server";
+import { hashPassword, verifyPassword } from "~/modules/accounts/password.server";
 import { ORIGIN, fetchApp, postForm } from "./helpers";
 
 describe("migrations and seed", () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseRange, signMediaUrl, sniffType } from "~/server/media.server";
+import { parseRange, signMediaUrl, sniffType } from "~/modules/media/media.server";
 import { fetchApp } from "./helpers";
 
 const bytes = (n: number) => Uint8Array.from({ length: n }, (_, i) => i % 251);

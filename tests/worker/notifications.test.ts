@@ -1,9 +1,9 @@
 import { createExecutionContext, evictDurableObject, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { NotificationItem, NotificationList, SocketMessage } from "~/lib/notifications";
-import type { NotifyQueueMessage } from "~/server/notifications.server";
-import { sha256Hex } from "~/server/crypto.server";
+import type { NotificationItem, NotificationList, SocketMessage } from "~/modules/notifications/notifications";
+import type { NotifyQueueMessage } from "~/modules/notifications/notifications.server";
+import { sha256Hex } from "~/platform/crypto.server";
 import {
   createNotification,
   listNotifications,
@@ -12,8 +12,8 @@ import {
   notifyAccountDecision,
   notifyUser,
   resolveAudience,
-} from "~/server/notifications.server";
-import { afterSessionsEnded } from "~/server/session.server";
+} from "~/modules/notifications/notifications.server";
+import { afterSessionsEnded } from "~/modules/accounts/session.server";
 import { createUser, signInAs, type TestUser } from "../factories/users";
 import type { UserNotifier } from "../../workers/user-notifier";
 import { ORIGIN, fetchApp, postForm } from "./helpers";
@@ -578,7 +578,7 @@ describe("large fan-outs through the queue", () => {
       { id: "m2", timestamp: new Date(), attempts: 1, body: { type: "push" } as unknown as NotifyQueueMessage },
     ]);
     const ctx = createExecutionContext();
-    const { consumeNotifyQueue } = await import("~/server/notifications.server");
+    const { consumeNotifyQueue } = await import("~/modules/notifications/notifications.server");
     await consumeNotifyQueue(batch);
     await waitOnExecutionContext(ctx);
     const outcome = await getQueueResult(batch, ctx);

@@ -1,7 +1,7 @@
 import { Download, TrendingDown, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClass } from "~/components/admin-ui";
-import { MetricChart, type ChartSeries } from "~/components/channel-chart";
+import { MetricChart, type ChartSeries } from "~/modules/channels/components/channel-chart";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
 import {
@@ -13,9 +13,9 @@ import {
   parseRange,
   type Growth,
   type Metric,
-} from "~/lib/channel-analytics";
-import { analyticsFor } from "~/server/channels.server";
-import { requireApprovedUser } from "~/server/guards.server";
+} from "~/modules/channels/analytics";
+import { analyticsFor } from "~/modules/channels/channels.server";
+import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/analytics";
 
 export const meta = () => [{ title: "Analytics | Shortbeat" }];

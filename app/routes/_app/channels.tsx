@@ -6,8 +6,8 @@ import { Badge, ConfirmDialog, buttonClass, formatDateTime } from "~/components/
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
-import { fieldErrors } from "~/lib/auth-schemas";
-import { formatCount } from "~/lib/channel-analytics";
+import { fieldErrors } from "~/modules/accounts/schema";
+import { formatCount } from "~/modules/channels/analytics";
 import {
   CHANNEL_NAME_MAX,
   CHANNEL_TOASTS,
@@ -15,8 +15,8 @@ import {
   channelIdSchema,
   manualSubmissionSchema,
   submissionIdSchema,
-} from "~/lib/channel-schemas";
-import { audit } from "~/server/audit.server";
+} from "~/modules/channels/schema";
+import { audit } from "~/platform/audit.server";
 import {
   ChannelError,
   completeChannelLink,
@@ -29,11 +29,11 @@ import {
   submitForVerification,
   type LinkedChannel,
   type ManualSubmission,
-} from "~/server/channels.server";
-import { requireApprovedUser } from "~/server/guards.server";
-import { OAuthError, oauthConfigured } from "~/server/oauth.server";
-import { consume } from "~/server/rate-limit.server";
-import { redirectWithToast, setToastCookie } from "~/server/toast.server";
+} from "~/modules/channels/channels.server";
+import { requireApprovedUser } from "~/modules/accounts/guards.server";
+import { OAuthError, oauthConfigured } from "~/platform/oauth.server";
+import { consume } from "~/platform/rate-limit.server";
+import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 import type { Route } from "./+types/channels";
 
 export const meta = () => [{ title: "Channels | Shortbeat" }];

@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
-import { requireApprovedUser } from "~/server/guards.server";
+import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/community-chat";
 
 export const meta = () => [{ title: "Community Chat | Shortbeat" }];

@@ -3,8 +3,8 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { FAVORITES_UPDATED_EVENT, favoritesKey, readFavoritesCount } from "~/lib/favorites";
-import { dashboardCounts } from "~/server/dashboard.server";
-import { greetingName, requireApprovedUser } from "~/server/guards.server";
+import { dashboardCounts } from "~/modules/dashboard/dashboard.server";
+import { greetingName, requireApprovedUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/dashboard";
 
 export const meta = () => [{ title: "Dashboard | Shortbeat" }];

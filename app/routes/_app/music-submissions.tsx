@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
-import { requireMusicPartner } from "~/server/guards.server";
+import { requireMusicPartner } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/music-submissions";
 
 export const meta = () => [{ title: "Music Submissions | Shortbeat" }];

@@ -4,9 +4,9 @@ import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
-import { fieldErrors, profileSchema } from "~/lib/auth-schemas";
-import { requireUser } from "~/server/guards.server";
-import { AVATAR_MAX_BYTES, getProfile, updateAvatar, updateProfileName } from "~/server/profile.server";
+import { fieldErrors, profileSchema } from "~/modules/accounts/schema";
+import { requireUser } from "~/modules/accounts/guards.server";
+import { AVATAR_MAX_BYTES, getProfile, updateAvatar, updateProfileName } from "~/modules/accounts/profile.server";
 import type { Route } from "./+types/profile";
 
 export const meta = () => [{ title: "Profile | Shortbeat" }];

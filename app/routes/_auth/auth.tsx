@@ -1,6 +1,6 @@
-import { AuthScreen } from "~/components/auth-screen";
+import { AuthScreen } from "~/modules/accounts/components/auth-screen";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { authAction, authLoader, authParams } from "~/server/auth-actions.server";
+import { authAction, authLoader, authParams } from "~/modules/accounts/auth-actions.server";
 import type { Route } from "./+types/auth";
 
 export const meta = () => [{ title: "Sign in | Shortbeat" }];

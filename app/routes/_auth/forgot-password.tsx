@@ -1,12 +1,12 @@
 import { useEffect } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { toast } from "sonner";
-import { AuthLayout } from "~/components/auth-layout";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, SubmitButton } from "~/components/forms";
-import { fieldErrors, forgotPasswordSchema, MESSAGES } from "~/lib/auth-schemas";
-import { requestPasswordReset } from "~/server/auth.server";
-import { getOptionalUser } from "~/server/guards.server";
+import { fieldErrors, forgotPasswordSchema, MESSAGES } from "~/modules/accounts/schema";
+import { requestPasswordReset } from "~/modules/accounts/auth.server";
+import { getOptionalUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/forgot-password";
 
 export const meta = () => [{ title: "Forgot password | Shortbeat" }];

@@ -1,9 +1,9 @@
 import { redirect } from "react-router";
-import { audit } from "~/server/audit.server";
-import { appName } from "~/server/env.server";
-import { GoogleSignInError, signInWithGoogle } from "~/server/google.server";
-import { OAuthError, completeAuthorization, fetchGoogleProfile } from "~/server/oauth.server";
-import { setToastCookie } from "~/server/toast.server";
+import { audit } from "~/platform/audit.server";
+import { appName } from "~/platform/env.server";
+import { GoogleSignInError, signInWithGoogle } from "~/modules/accounts/google.server";
+import { OAuthError, completeAuthorization, fetchGoogleProfile } from "~/platform/oauth.server";
+import { setToastCookie } from "~/platform/toast.server";
 import type { Route } from "./+types/google-callback";
 import { GOOGLE_FLOW_COOKIE } from "./google";
 

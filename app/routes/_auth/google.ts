@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { safeRedirect } from "~/lib/permissions";
-import { beginAuthorization, oauthConfigured } from "~/server/oauth.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { beginAuthorization, oauthConfigured } from "~/platform/oauth.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/google";
 
 export const GOOGLE_FLOW_COOKIE = "sb_google_oauth";

@@ -1,12 +1,12 @@
 import { useEffect } from "react";
 import { Form, redirect, useRevalidator } from "react-router";
-import { useAccountEvents } from "~/components/account-events";
-import { AuthLayout } from "~/components/auth-layout";
+import { useAccountEvents } from "~/modules/notifications/components/account-events";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { APPROVAL_CHECK_DELAY_MS, PROFILE_POLL_MS } from "~/lib/constants";
 import { isApproved } from "~/lib/permissions";
-import { env } from "~/server/env.server";
-import { greetingName, requireUser, viewerOf } from "~/server/guards.server";
+import { env } from "~/platform/env.server";
+import { greetingName, requireUser, viewerOf } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/pending-approval";
 
 export const meta = () => [{ title: "Pending approval | Shortbeat" }];

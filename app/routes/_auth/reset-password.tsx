@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { data, Form, Link } from "react-router";
 import { toast } from "sonner";
-import { AuthLayout } from "~/components/auth-layout";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, PasswordChecklist, SubmitButton } from "~/components/forms";
-import { fieldErrors, resetPasswordSchema, titleForField } from "~/lib/auth-schemas";
-import { checkToken, resetPassword } from "~/server/auth.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { fieldErrors, resetPasswordSchema, titleForField } from "~/modules/accounts/schema";
+import { checkToken, resetPassword } from "~/modules/accounts/auth.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/reset-password";
 
 export const meta = () => [{ title: "Choose a new password | Shortbeat" }];

@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { audit } from "~/server/audit.server";
-import { getOptionalUser } from "~/server/guards.server";
-import { afterSessionsEnded, clearSessionCookie, endCurrentSession } from "~/server/session.server";
-import { setToastCookie } from "~/server/toast.server";
+import { audit } from "~/platform/audit.server";
+import { getOptionalUser } from "~/modules/accounts/guards.server";
+import { afterSessionsEnded, clearSessionCookie, endCurrentSession } from "~/modules/accounts/session.server";
+import { setToastCookie } from "~/platform/toast.server";
 import type { Route } from "./+types/sign-out";
 
 // POST only: signing out changes state, so GET never does it.

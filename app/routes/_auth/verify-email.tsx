@@ -1,9 +1,9 @@
 import { data, Form, Link } from "react-router";
-import { AuthLayout } from "~/components/auth-layout";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { SubmitButton } from "~/components/forms";
-import { checkToken, verifyEmail } from "~/server/auth.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { checkToken, verifyEmail } from "~/modules/accounts/auth.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/verify-email";
 
 export const meta = () => [{ title: "Confirm your e-mail | Shortbeat" }];

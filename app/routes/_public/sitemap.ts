@@ -1,5 +1,5 @@
 import { sitemapXml } from "~/lib/public-pages";
-import { env } from "~/server/env.server";
+import { env } from "~/platform/env.server";
 import type { Route } from "./+types/sitemap";
 
 export function loader({ request }: Route.LoaderArgs) {

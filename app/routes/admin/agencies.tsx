@@ -1,16 +1,16 @@
 import { useEffect } from "react";
 import { Form, Link, data, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, agencyActionSchema, uuidSchema, type AgencyAction, type AgencyFilter } from "~/lib/admin-schemas";
-import { AGENCY_MESSAGES } from "~/lib/agency-schemas";
-import { fieldErrors } from "~/lib/auth-schemas";
+import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, agencyActionSchema, uuidSchema, type AgencyAction, type AgencyFilter } from "~/modules/admin/schema";
+import { AGENCY_MESSAGES } from "~/modules/agencies/schema";
+import { fieldErrors } from "~/modules/accounts/schema";
 import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
-import { pageUrl } from "~/server/admin.server";
-import { listAgenciesForAdmin, reviewAgency, setAgencyStatus } from "~/server/agencies.server";
-import { requireAdmin } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { pageUrl } from "~/modules/admin/admin.server";
+import { listAgenciesForAdmin, reviewAgency, setAgencyStatus } from "~/modules/agencies/agencies.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/agencies";
 
 export const meta = () => [{ title: "Agencies | Shortbeat" }];

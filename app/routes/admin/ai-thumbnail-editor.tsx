@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
-import { requireAdmin } from "~/server/guards.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/ai-thumbnail-editor";
 
 export const meta = () => [{ title: "AI Thumbnail Editor | Shortbeat" }];

@@ -1,10 +1,10 @@
 import { Form, useLocation } from "react-router";
-import { SEVERITY_FILTERS, auditQuerySchema } from "~/lib/admin-schemas";
+import { SEVERITY_FILTERS, auditQuerySchema } from "~/modules/admin/schema";
 import { Badge, Pagination, buttonClass, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
-import { listAuditLog, type AuditRow } from "~/server/admin.server";
-import { requireAdmin } from "~/server/guards.server";
+import { listAuditLog, type AuditRow } from "~/modules/admin/admin.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/audit-log";
 
 export const meta = () => [{ title: "Security audit log | Shortbeat" }];

@@ -13,11 +13,11 @@ import {
   BROADCAST_VIDEO_MAX_MB,
   broadcastSchema,
   fieldErrors,
-} from "~/lib/broadcast-schema";
-import { env } from "~/server/env.server";
-import { requireAdmin } from "~/server/guards.server";
-import { broadcastFiles, formFields, sendBroadcast } from "~/server/notifications.server";
-import { redirectWithToast } from "~/server/toast.server";
+} from "~/modules/notifications/schema";
+import { env } from "~/platform/env.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
+import { broadcastFiles, formFields, sendBroadcast } from "~/modules/notifications/notifications.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/broadcast";
 
 export const meta = () => [{ title: "Broadcast | Shortbeat" }];

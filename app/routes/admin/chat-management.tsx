@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
-import { requireAdmin } from "~/server/guards.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/chat-management";
 
 export const meta = () => [{ title: "Chat Management | Shortbeat" }];

@@ -1,8 +1,8 @@
 import { NavLink, Outlet, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Shell } from "~/components/shell";
-import { requireAdmin } from "~/server/guards.server";
-import { shellData } from "~/server/shell.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
+import { shellData } from "~/modules/accounts/shell.server";
 import type { Route } from "./+types/layout";
 
 // The admin area: the same shell, behind the admin guard. Pages guard themselves as well.

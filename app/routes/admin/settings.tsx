@@ -1,14 +1,14 @@
 import { useEffect } from "react";
 import { Form, data, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { DEFAULT_SETTINGS, SETTING_KEYS, settingsSchema, type AppSettings } from "~/lib/admin-schemas";
-import { fieldErrors } from "~/lib/auth-schemas";
+import { DEFAULT_SETTINGS, SETTING_KEYS, settingsSchema, type AppSettings } from "~/modules/admin/schema";
+import { fieldErrors } from "~/modules/accounts/schema";
 import { buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
-import { requireAdmin } from "~/server/guards.server";
-import { getSettings, settingsHistory, updateSettings } from "~/server/settings.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
+import { getSettings, settingsHistory, updateSettings } from "~/platform/settings.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/settings";
 
 export const meta = () => [{ title: "App settings | Shortbeat" }];

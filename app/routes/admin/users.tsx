@@ -11,14 +11,14 @@ import {
   userListQuerySchema,
   uuidSchema,
   type UserAction,
-} from "~/lib/admin-schemas";
-import { fieldErrors } from "~/lib/auth-schemas";
+} from "~/modules/admin/schema";
+import { fieldErrors } from "~/modules/accounts/schema";
 import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
-import { getUserDetails, listUsers, pageUrl, performUserAction, type AdminUserDetails } from "~/server/admin.server";
-import { requireAdmin } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { getUserDetails, listUsers, pageUrl, performUserAction, type AdminUserDetails } from "~/modules/admin/admin.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/users";
 
 export const meta = () => [{ title: "Admin | Shortbeat" }];

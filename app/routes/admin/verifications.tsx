@@ -4,12 +4,12 @@ import { toast } from "sonner";
 import { Badge, ConfirmDialog, buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
-import { fieldErrors } from "~/lib/auth-schemas";
-import { formatCount } from "~/lib/channel-analytics";
-import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/lib/channel-schemas";
-import { ChannelError, reviewSubmission, verificationQueue, type QueueItem } from "~/server/channels.server";
-import { requireAdmin } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { fieldErrors } from "~/modules/accounts/schema";
+import { formatCount } from "~/modules/channels/analytics";
+import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/modules/channels/schema";
+import { ChannelError, reviewSubmission, verificationQueue, type QueueItem } from "~/modules/channels/channels.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/verifications";
 
 export const meta = () => [{ title: "Channel verifications | Shortbeat" }];

@@ -1,11 +1,11 @@
 import { Form, Link, data, useNavigation } from "react-router";
-import { recoverySchema } from "~/lib/admin-schemas";
-import { fieldErrors } from "~/lib/auth-schemas";
-import { AuthLayout } from "~/components/auth-layout";
+import { recoverySchema } from "~/modules/admin/schema";
+import { fieldErrors } from "~/modules/accounts/schema";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, FormError, SubmitButton } from "~/components/forms";
-import { RECOVERY_ANSWER, recoverAdmin } from "~/server/admin.server";
-import { tooManyAttempts, LIMITS } from "~/server/rate-limit.server";
+import { RECOVERY_ANSWER, recoverAdmin } from "~/modules/admin/admin.server";
+import { tooManyAttempts, LIMITS } from "~/platform/rate-limit.server";
 import type { Route } from "./+types/admin-recovery";
 
 export const meta = () => [{ title: "Admin recovery | Shortbeat" }, { name: "robots", content: "noindex" }];

@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { AuthScreen } from "~/components/auth-screen";
+import { AuthScreen } from "~/modules/accounts/components/auth-screen";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { findPublicAgency } from "~/server/agencies.server";
-import { authAction, authLoader, authParams } from "~/server/auth-actions.server";
+import { findPublicAgency } from "~/modules/agencies/agencies.server";
+import { authAction, authLoader, authParams } from "~/modules/accounts/auth-actions.server";
 import type { Route } from "./+types/agency-creator-signup";
 
 // /{agencySlug}/signup: the sign-up screen preset to an agency ('Join {agency}' and its banner).

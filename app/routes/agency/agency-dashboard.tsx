@@ -2,14 +2,14 @@ import { useEffect, useState } from "react";
 import { Form, Link, data, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
-import { uuidSchema } from "~/lib/admin-schemas";
-import { AGENCY_MESSAGES, DESCRIPTION_MAX, addManagerSchema, agencyProfileSchema } from "~/lib/agency-schemas";
-import { fieldErrors } from "~/lib/auth-schemas";
+import { uuidSchema } from "~/modules/admin/schema";
+import { AGENCY_MESSAGES, DESCRIPTION_MAX, addManagerSchema, agencyProfileSchema } from "~/modules/agencies/schema";
+import { fieldErrors } from "~/modules/accounts/schema";
 import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, EmptyState, PageHeader } from "~/components/page";
-import { audit } from "~/server/audit.server";
-import { pageUrl, type ActionResult } from "~/server/admin.server";
+import { audit } from "~/platform/audit.server";
+import { pageUrl, type ActionResult } from "~/modules/admin/admin.server";
 import {
   LOGO_MAX_BYTES,
   addManager,
@@ -21,9 +21,9 @@ import {
   revokeSignupToken,
   updateAgencyProfile,
   uploadAgencyLogo,
-} from "~/server/agencies.server";
-import { requireAgencyAccess } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/toast.server";
+} from "~/modules/agencies/agencies.server";
+import { requireAgencyAccess } from "~/modules/accounts/guards.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/agency-dashboard";
 
 // /agency-dashboard: managers of an approved, active agency (and admins, who see every agency

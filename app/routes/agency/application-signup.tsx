@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, data, redirect, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { fieldErrors, type FieldErrors } from "~/lib/auth-schemas";
+import { fieldErrors, type FieldErrors } from "~/modules/accounts/schema";
 import {
   DESCRIPTION_MAX,
   SLUG_MAX,
@@ -10,14 +10,14 @@ import {
   applicantAccountSchema,
   slugProblem,
   slugify,
-} from "~/lib/agency-schemas";
-import { Checkbox, TextArea, validateBeforeSubmit } from "~/components/agency-forms";
-import { AuthLayout } from "~/components/auth-layout";
+} from "~/modules/agencies/schema";
+import { Checkbox, TextArea, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
-import { applicationsOf, applyForAgency, applyWithNewAccount, checkSlug } from "~/server/agencies.server";
-import { agencyStateOf, getOptionalUser } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { applicationsOf, applyForAgency, applyWithNewAccount, checkSlug } from "~/modules/agencies/agencies.server";
+import { agencyStateOf, getOptionalUser } from "~/modules/accounts/guards.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/application-signup";
 
 // /agency/signup and /agency-application-signup (one screen): apply with the agency's name,

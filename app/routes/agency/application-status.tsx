@@ -1,9 +1,9 @@
 import { Link, redirect } from "react-router";
 import { ApprovalBadge, Badge, formatDate } from "~/components/admin-ui";
-import { AuthLayout } from "~/components/auth-layout";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { applicationsOf } from "~/server/agencies.server";
-import { agencyStateOf, requireUser } from "~/server/guards.server";
+import { applicationsOf } from "~/modules/agencies/agencies.server";
+import { agencyStateOf, requireUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/application-status";
 
 // /agency-application-status: where the derived agency state (spec section 4) sends pending and

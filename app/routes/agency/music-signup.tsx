@@ -1,17 +1,17 @@
 import { useEffect, useState } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { fieldErrors, type FieldErrors } from "~/lib/auth-schemas";
-import { agencyFieldTitle, musicPartnerSignUpSchema } from "~/lib/agency-schemas";
-import { Checkbox, validateBeforeSubmit } from "~/components/agency-forms";
-import { AuthLayout } from "~/components/auth-layout";
+import { fieldErrors, type FieldErrors } from "~/modules/accounts/schema";
+import { agencyFieldTitle, musicPartnerSignUpSchema } from "~/modules/agencies/schema";
+import { Checkbox, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
 import { useAppName } from "~/components/public-layout";
-import { findPublicAgency } from "~/server/agencies.server";
-import { createPendingAccount } from "~/server/auth.server";
-import { getOptionalUser } from "~/server/guards.server";
-import { redirectWithToast } from "~/server/toast.server";
+import { findPublicAgency } from "~/modules/agencies/agencies.server";
+import { createPendingAccount } from "~/modules/accounts/auth.server";
+import { getOptionalUser } from "~/modules/accounts/guards.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/music-signup";
 
 // /music-signup and /{agencySlug}/music-signup: music partners sign up (pending, flagged

@@ -1,6 +1,6 @@
-import { analyticsCsv, parseRange } from "~/lib/channel-analytics";
-import { analyticsFor } from "~/server/channels.server";
-import { requireApiUser } from "~/server/guards.server";
+import { analyticsCsv, parseRange } from "~/modules/channels/analytics";
+import { analyticsFor } from "~/modules/channels/channels.server";
+import { requireApiUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/analytics-csv";
 
 // CSV export of what /analytics shows for the same range: the signed-in user's channels only.

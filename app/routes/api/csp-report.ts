@@ -1,5 +1,5 @@
-import { audit } from "~/server/audit.server";
-import { getOptionalUser } from "~/server/guards.server";
+import { audit } from "~/platform/audit.server";
+import { getOptionalUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/csp-report";
 
 // Content-Security-Policy violation reports: accepted from anyone (204), forwarded to the audit

@@ -1,5 +1,5 @@
-import { env } from "~/server/env.server";
-import { isValidKey, serveObject } from "~/server/media.server";
+import { env } from "~/platform/env.server";
+import { isValidKey, serveObject } from "~/modules/media/media.server";
 import type { Route } from "./+types/media-avatars";
 
 // GET/HEAD /media/avatars/<key>: public images (avatars, logos, notification images) from the

@@ -1,5 +1,5 @@
-import { env } from "~/server/env.server";
-import { serveObject, verifySignedUrl } from "~/server/media.server";
+import { env } from "~/platform/env.server";
+import { serveObject, verifySignedUrl } from "~/modules/media/media.server";
 import type { Route } from "./+types/media-signed";
 
 // GET/HEAD /media/signed/<key>?exp=…&sig=…: private files from MEDIA, only through a URL the

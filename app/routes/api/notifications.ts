@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { broadcastSchema, fieldErrors } from "~/lib/broadcast-schema";
-import { requireApiUser } from "~/server/guards.server";
-import { broadcastFiles, formFields, listNotifications, markAllRead, markRead, sendBroadcast } from "~/server/notifications.server";
+import { broadcastSchema, fieldErrors } from "~/modules/notifications/schema";
+import { requireApiUser } from "~/modules/accounts/guards.server";
+import { broadcastFiles, formFields, listNotifications, markAllRead, markRead, sendBroadcast } from "~/modules/notifications/notifications.server";
 import type { Route } from "./+types/notifications";
 
 // /api/notifications — the bell's resource route.

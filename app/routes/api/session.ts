@@ -1,5 +1,5 @@
 import { isApproved } from "~/lib/permissions";
-import { getOptionalUser, viewerOf } from "~/server/guards.server";
+import { getOptionalUser, viewerOf } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/session";
 
 // The current session as the browser may know it (no secrets): used to re-check status.

@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { devToolsEnabled, env } from "~/server/env.server";
-import { notifyAccountDecision } from "~/server/notifications.server";
-import { endAllSessions } from "~/server/session.server";
+import { devToolsEnabled, env } from "~/platform/env.server";
+import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
+import { endAllSessions } from "~/modules/accounts/session.server";
 import type { Route } from "./+types/factory";
 
 // Test factory for end-to-end tests and local demos (DEV_TOOLS only): approve, reject or ban a

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { devToolsEnabled, env } from "~/server/env.server";
+import { devToolsEnabled, env } from "~/platform/env.server";
 import type { Route } from "./+types/mailbox";
 
 // Development-only mailbox: the e-mail outbox, newest first (DEV_TOOLS only).

@@ -1,7 +1,7 @@
 import { data, Form, redirect } from "react-router";
 import { Field, SubmitButton } from "~/components/forms";
-import { STAND_IN_ACCOUNTS, accountFromForm, issueCode } from "~/server/dev-oauth.server";
-import { devToolsEnabled, env } from "~/server/env.server";
+import { STAND_IN_ACCOUNTS, accountFromForm, issueCode } from "~/dev/dev-oauth.server";
+import { devToolsEnabled, env } from "~/platform/env.server";
 import type { Route } from "./+types/oauth-authorize";
 
 // The stand-in provider's consent screen: pick an account (DEV_TOOLS only).

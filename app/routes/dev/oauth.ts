@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { handleDevOAuthApi } from "~/server/dev-oauth.server";
-import { devToolsEnabled } from "~/server/env.server";
+import { handleDevOAuthApi } from "~/dev/dev-oauth.server";
+import { devToolsEnabled } from "~/platform/env.server";
 import type { Route } from "./+types/oauth";
 
 // The stand-in provider's API (token, userinfo, YouTube channels). DEV_TOOLS only.

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { devToolsEnabled } from "~/server/env.server";
+import { devToolsEnabled } from "~/platform/env.server";
 import type { Route } from "./+types/throw";
 
 // Development-only route that fails while rendering, to show (and test) the error screen.

@@ -1,0 +1,223 @@
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase64urlNoPadding } from "@oslojs/encoding";
+import { DEMO_CHANNEL, demoChannelSnapshots } from "./demo-channel";
+import { randomToken } from "~/platform/crypto.server";
+import { env } from "~/platform/env.server";
+
+// The local stand-in identity provider (DEV_TOOLS only): authorize with a small account picker,
+// token (authorization code + PKCE, refresh), userinfo, and the YouTube channels endpoint.
+// State lives in KV under devoauth:* so it survives across requests; codes are one-time.
+
+export type StandInAccount = { sub: string; email: string; name: string; email_verified: boolean };
+
+export const STAND_IN_ACCOUNTS: StandInAccount[] = [
+  { sub: "google-sam-0001", email: "sam.google@example.com", name: "Sam Google", email_verified: true },
+  { sub: "google-casey-0002", email: "creator@shortbeat.test", name: "Casey Creator", email_verified: true },
+  { sub: "google-una-0003", email: "unverified.google@example.com", name: "Una Unverified", email_verified: false },
+];
+
+export type StandInChannel = {
+  id: string;
+  title: string;
+  customUrl: string;
+  description: string;
+  subscriberCount: number;
+  viewCount: number;
+  videoCount: number;
+};
+
+/** Fake YouTube channels, one per stand-in subject (the channels?mine=true answer). */
+export const STAND_IN_CHANNELS: Record<string, StandInChannel> = {
+  "google-sam-0001": {
+    id: "UCstandinSamShorts00001",
+    title: "Sam's Shorts",
+    customUrl: "@samshorts",
+    description: "Quick science facts in under a minute.",
+    subscriberCount: 12800,
+    viewCount: 2450000,
+    videoCount: 148,
+  },
+  // The seed's demo channel, so creator@shortbeat.test can reconnect it (numbers: see below).
+  "google-casey-0002": {
+    id: DEMO_CHANNEL.channelId,
+    title: DEMO_CHANNEL.title,
+    customUrl: DEMO_CHANNEL.handle,
+    description: DEMO_CHANNEL.description,
+    subscriberCount: 0,
+    viewCount: 0,
+    videoCount: 0,
+  },
+  "google-una-0003": {
+    id: "UCstandinUnaTravels0003",
+    title: "Una Travels",
+    customUrl: "@unatravels",
+    description: "Travel Shorts.",
+    subscriberCount: 900,
+    viewCount: 51000,
+    videoCount: 23,
+  },
+};
+
+type CodeRecord = {
+  account: StandInAccount;
+  challenge: string;
+  method: string;
+  redirectUri: string;
+  clientId: string;
+  scope: string;
+};
+// rt: the refresh token an access token came from, so revoking the grant ends both (as Google does).
+type TokenRecord = { account: StandInAccount; scope: string; rt?: string };
+
+const kv = () => env.RATE_LIMITS;
+
+function s256(verifier: string): string {
+  return encodeBase64urlNoPadding(sha256(new TextEncoder().encode(verifier)));
+}
+
+/** Issues an authorization code for the chosen account (the picker's POST). */
+export async function issueCode(params: URLSearchParams, account: StandInAccount): Promise<string> {
+  const code = randomToken();
+  const record: CodeRecord = {
+    account,
+    challenge: params.get("code_challenge") ?? "",
+    method: params.get("code_challenge_method") ?? "",
+    redirectUri: params.get("redirect_uri") ?? "",
+    clientId: params.get("client_id") ?? "",
+    scope: params.get("scope") ?? "",
+  };
+  await kv().put(`devoauth:code:${code}`, JSON.stringify(record), { expirationTtl: 600 });
+  return code;
+}
+
+export function accountFromForm(form: FormData): StandInAccount | null {
+  const choice = String(form.get("account") ?? "");
+  const known = STAND_IN_ACCOUNTS.find((a) => a.sub === choice);
+  if (known) return known;
+  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return null;
+  const name = String(form.get("name") ?? "").trim() || email.split("@")[0];
+  return { sub: `google-custom-${email}`, email, name, email_verified: true };
+}
+
+function json(body: unknown, status = 200) {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store" } });
+}
+
+async function issueTokens(account: StandInAccount, scope: string) {
+  const accessToken = randomToken();
+  const refreshToken = randomToken();
+  const record: TokenRecord = { account, scope };
+  await Promise.all([
+    kv().put(`devoauth:at:${accessToken}`, JSON.stringify({ ...record, rt: refreshToken }), { expirationTtl: 3600 }),
+    kv().put(`devoauth:rt:${refreshToken}`, JSON.stringify(record), { expirationTtl: 60 * 60 * 24 * 30 }),
+  ]);
+  return json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: refreshToken, scope });
+}
+
+async function bearer(request: Request): Promise<TokenRecord | null> {
+  const token = /^Bearer (.+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
+  if (!token) return null;
+  const raw = await kv().get(`devoauth:at:${token}`);
+  if (!raw) return null;
+  const record = JSON.parse(raw) as TokenRecord;
+  // A revoked grant (refresh token gone) also ends the access tokens issued from it.
+  if (record.rt && !(await kv().get(`devoauth:rt:${record.rt}`))) return null;
+  return record;
+}
+
+/** The provider's API endpoints (token, userinfo, youtube channels, revoke). */
+export async function handleDevOAuthApi(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname.replace(/^\/dev\/oauth\//, "");
+  if (path === "token" && request.method === "POST") {
+    const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
+    const grant = form.get("grant_type");
+    if (grant === "authorization_code") {
+      const code = form.get("code") ?? "";
+      const key = `devoauth:code:${code}`;
+      const raw = code ? await kv().get(key) : null;
+      if (!raw) return json({ error: "invalid_grant", error_description: "Invalid or used authorization code." }, 400);
+      // One-time: the code is gone whatever happens next.
+      await kv().delete(key);
+      const record = JSON.parse(raw) as CodeRecord;
+      const verifier = form.get("code_verifier") ?? "";
+      if (record.method !== "S256" || !verifier || s256(verifier) !== record.challenge) {
+        return json({ error: "invalid_grant", error_description: "PKCE verification failed." }, 400);
+      }
+      if (form.get("redirect_uri") !== record.redirectUri) {
+        return json({ error: "invalid_grant", error_description: "redirect_uri mismatch." }, 400);
+      }
+      return issueTokens(record.account, record.scope);
+    }
+    if (grant === "refresh_token") {
+      const refreshToken = form.get("refresh_token") ?? "";
+      const raw = await kv().get(`devoauth:rt:${refreshToken}`);
+      if (!raw) return json({ error: "invalid_grant", error_description: "Token has been expired or revoked." }, 400);
+      const record = JSON.parse(raw) as TokenRecord;
+      const accessToken = randomToken();
+      await kv().put(`devoauth:at:${accessToken}`, JSON.stringify({ ...record, rt: refreshToken }), { expirationTtl: 3600 });
+      return json({ access_token: accessToken, token_type: "Bearer", expires_in: 3600, scope: record.scope });
+    }
+    return json({ error: "unsupported_grant_type" }, 400);
+  }
+  if (path === "revoke" && request.method === "POST") {
+    const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
+    const token = form.get("token") ?? "";
+    await Promise.all([kv().delete(`devoauth:rt:${token}`), kv().delete(`devoauth:at:${token}`)]);
+    return new Response(null, { status: 200 });
+  }
+  if (path === "userinfo") {
+    const record = await bearer(request);
+    if (!record) return json({ error: "invalid_token" }, 401);
+    const a = record.account;
+    return json({ sub: a.sub, email: a.email, email_verified: a.email_verified, name: a.name, picture: null });
+  }
+  if (path === "youtube/channels") {
+    const record = await bearer(request);
+    if (!record) return json({ error: { code: 401, message: "Invalid Credentials" } }, 401);
+    if (!record.scope.split(/\s+/).includes("https://www.googleapis.com/auth/youtube.readonly")) {
+      return json({ error: { code: 403, message: "Request had insufficient authentication scopes." } }, 403);
+    }
+    let channel = STAND_IN_CHANNELS[record.account.sub] ?? standInChannelFor(record.account);
+    if (channel.id === DEMO_CHANNEL.channelId) {
+      // Today's numbers of the seeded history, so a reconnect continues the demo chart.
+      const [today] = demoChannelSnapshots(new Date(), 1);
+      channel = { ...channel, subscriberCount: today.subscribers, viewCount: today.views, videoCount: today.videos };
+    }
+    return json({
+      kind: "youtube#channelListResponse",
+      items: [
+        {
+          kind: "youtube#channel",
+          id: channel.id,
+          snippet: {
+            title: channel.title,
+            description: channel.description,
+            customUrl: channel.customUrl,
+            thumbnails: { default: { url: "" } },
+          },
+          statistics: {
+            subscriberCount: String(channel.subscriberCount),
+            viewCount: String(channel.viewCount),
+            videoCount: String(channel.videoCount),
+            hiddenSubscriberCount: false,
+          },
+        },
+      ],
+    });
+  }
+  return json({ error: "not_found" }, 404);
+}
+
+function standInChannelFor(account: StandInAccount): StandInChannel {
+  const slug = account.email.split("@")[0].replace(/[^a-z0-9]/gi, "").slice(0, 20) || "channel";
+  return {
+    id: `UCstandin${slug}`.slice(0, 24),
+    title: `${account.name}'s Channel`,
+    customUrl: `@${slug}`,
+    description: "A stand-in channel.",
+    subscriberCount: 1000,
+    viewCount: 100000,
+    videoCount: 10,
+  };
+}

@@ -1,0 +1,385 @@
+// Demo data: one account of every kind, an agency, a linked channel, a verified manual
+// submission, a clipper link, and music tracks with real audio synthesized on the spot.
+// Idempotent: fixed ids and INSERT OR IGNORE, so running it twice adds nothing.
+// It takes plain bindings and a hasher so the Node seed script (through wrangler's platform
+// proxy) and the worker tests (inside workerd) run the very same code.
+import { pattern, synthesize, type Note } from "./wav.ts";
+import { demoChannelSnapshots } from "./demo-channel.ts";
+
+export const DEMO_PASSWORD = "Shortbeat#2026";
+
+export type DemoKind =
+  | "admin"
+  | "creator"
+  | "pending"
+  | "rejected"
+  | "banned"
+  | "partner"
+  | "agency"
+  | "clipper";
+
+type DemoAccount = {
+  kind: DemoKind;
+  id: string;
+  email: string;
+  fullName: string;
+  creatorId: string;
+  approvalStatus: "pending" | "approved" | "rejected";
+  isBanned?: boolean;
+  banReason?: string;
+  rejectionReason?: string;
+  isMusicPartner?: boolean;
+  artistName?: string;
+  admin?: boolean;
+  metadata?: Record<string, unknown>;
+};
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
+
+export const DEMO_AGENCY = {
+  id: uuid(900),
+  name: "Northwind Talent",
+  slug: "northwind",
+  contactEmail: "hello@northwind.test",
+  description: "A creator-first agency for Shorts talent.",
+};
+
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  {
+    kind: "admin",
+    id: uuid(1),
+    email: "admin@shortbeat.test",
+    fullName: "Ada Admin",
+    creatorId: "ADMIN001",
+    approvalStatus: "approved",
+    admin: true,
+  },
+  {
+    kind: "creator",
+    id: uuid(2),
+    email: "creator@shortbeat.test",
+    fullName: "Casey Creator",
+    creatorId: "CASEY123",
+    approvalStatus: "approved",
+    metadata: {
+      youtube_channel_url: "https://www.youtube.com/@caseycreates",
+      subscriber_count: 48200,
+      monthly_views: 1250000,
+    },
+  },
+  {
+    kind: "pending",
+    id: uuid(3),
+    email: "pending@shortbeat.test",
+    fullName: "Parker Pending",
+    creatorId: "PARKER42",
+    approvalStatus: "pending",
+    metadata: { youtube_channel_url: "https://www.youtube.com/@parkerplays", subscriber_count: 1200, monthly_views: 30000 },
+  },
+  {
+    kind: "rejected",
+    id: uuid(4),
+    email: "rejected@shortbeat.test",
+    fullName: "Riley Rejected",
+    creatorId: "RILEY777",
+    approvalStatus: "rejected",
+    rejectionReason: "Channel does not meet the monetization requirements yet.",
+  },
+  {
+    kind: "banned",
+    id: uuid(5),
+    email: "banned@shortbeat.test",
+    fullName: "Blake Banned",
+    creatorId: "BLAKE666",
+    approvalStatus: "approved",
+    isBanned: true,
+    banReason: "Repeated use of unlicensed music.",
+  },
+  {
+    kind: "partner",
+    id: uuid(6),
+    email: "partner@shortbeat.test",
+    fullName: "Morgan Music",
+    creatorId: "MORGAN88",
+    approvalStatus: "approved",
+    isMusicPartner: true,
+    artistName: "Morgan & The Loops",
+  },
+  {
+    kind: "agency",
+    id: uuid(7),
+    email: "agency@shortbeat.test",
+    fullName: "Avery Agency",
+    creatorId: "AVERY555",
+    approvalStatus: "approved",
+  },
+  {
+    kind: "clipper",
+    id: uuid(8),
+    email: "clipper@shortbeat.test",
+    fullName: "Charlie Clipper",
+    creatorId: "CHARLIE9",
+    approvalStatus: "approved",
+    metadata: { referral_code: "CASEY123", wants_to_be_clipper: true, clipper_agreement_accepted: true },
+  },
+];
+
+type Track = {
+  id: string;
+  title: string;
+  artist: string;
+  genre: string;
+  mood: string;
+  bpm: number;
+  melody: Note[];
+  bass: Note[];
+};
+
+// C major pentatonic-ish patterns in different tempos and moods.
+const TRACKS: Track[] = [
+  {
+    id: uuid(101),
+    title: "Sunrise Loop",
+    artist: "Morgan & The Loops",
+    genre: "Pop",
+    mood: "Happy",
+    bpm: 120,
+    melody: pattern([72, 76, 79, 76, 74, 77, 81, 77], 0.5, 4),
+    bass: pattern([48, 48, 53, 53, 55, 55, 48, 48], 2, 1),
+  },
+  {
+    id: uuid(102),
+    title: "Night Drive",
+    artist: "Morgan & The Loops",
+    genre: "Synthwave",
+    mood: "Chill",
+    bpm: 96,
+    melody: pattern([69, null, 72, 76, 74, null, 72, 69], 0.5, 3),
+    bass: pattern([45, 45, 41, 43], 3, 1),
+  },
+  {
+    id: uuid(103),
+    title: "Hype Check",
+    artist: "Shortbeat Originals",
+    genre: "Hip-Hop",
+    mood: "Energetic",
+    bpm: 140,
+    melody: pattern([67, 67, 70, 72, null, 72, 70, 67], 0.5, 5),
+    bass: pattern([43, null, 43, 46], 1, 5),
+  },
+  {
+    id: uuid(104),
+    title: "Paper Planes",
+    artist: "Shortbeat Originals",
+    genre: "Acoustic",
+    mood: "Uplifting",
+    bpm: 108,
+    melody: pattern([64, 67, 71, 72, 71, 67], 0.5, 4),
+    bass: pattern([40, 43, 45, 43], 3, 1),
+  },
+  {
+    id: uuid(105),
+    title: "Glitch Garden",
+    artist: "Shortbeat Originals",
+    genre: "Electronic",
+    mood: "Quirky",
+    bpm: 128,
+    melody: pattern([84, 79, 76, 79, 83, 79, 74, 79], 0.25, 8),
+    bass: pattern([36, 36, 43, 41], 2, 2),
+  },
+];
+
+export type SeedBindings = {
+  db: D1Database;
+  media: R2Bucket;
+  hashPassword: (password: string) => Promise<string>;
+};
+
+export type SeedResult = { usersCreated: number; tracksUploaded: number };
+
+export async function seedDemoData({ db, media, hashPassword }: SeedBindings): Promise<SeedResult> {
+  const existing = await db
+    .prepare(`SELECT id FROM users WHERE id IN (${DEMO_ACCOUNTS.map(() => "?").join(",")})`)
+    .bind(...DEMO_ACCOUNTS.map((a) => a.id))
+    .all<{ id: string }>();
+  const present = new Set(existing.results.map((r) => r.id));
+  const missing = DEMO_ACCOUNTS.filter((a) => !present.has(a.id));
+
+  // Hashing is the slow part; only new accounts need it. One hash serves them all, since
+  // the demo accounts share a password (a random salt per hash would not add anything here).
+  const hash = missing.length ? await hashPassword(DEMO_PASSWORD) : "";
+  const verifiedAt = "2025-09-01T09:00:00.000Z";
+  const statements: D1PreparedStatement[] = [];
+
+  for (const a of DEMO_ACCOUNTS) {
+    const metadata = {
+      full_name: a.fullName,
+      referral_code: null,
+      agency_slug: null,
+      agency_name: null,
+      youtube_channel_url: null,
+      subscriber_count: 0,
+      monthly_views: 0,
+      wants_to_be_clipper: false,
+      clipper_agreement_accepted: false,
+      ...a.metadata,
+    };
+    if (!present.has(a.id)) {
+      statements.push(
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO users (id, email, email_verified_at, password_hash, user_metadata) VALUES (?, ?, ?, ?, ?)`,
+          )
+          .bind(a.id, a.email, verifiedAt, hash, JSON.stringify(metadata)),
+      );
+    }
+    statements.push(
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO profiles (user_id, creator_id, full_name, approval_status, rejection_reason, is_banned, ban_reason, is_music_partner, artist_name)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          a.id,
+          a.creatorId,
+          a.fullName,
+          a.approvalStatus,
+          a.rejectionReason ?? null,
+          a.isBanned ? 1 : 0,
+          a.banReason ?? null,
+          a.isMusicPartner ? 1 : 0,
+          a.artistName ?? null,
+        ),
+    );
+    if (a.admin) {
+      statements.push(
+        db
+          .prepare(`INSERT OR IGNORE INTO user_roles (id, user_id, role) VALUES (?, ?, 'admin')`)
+          .bind(uuid(500 + DEMO_ACCOUNTS.indexOf(a)), a.id),
+      );
+    }
+  }
+
+  const creator = DEMO_ACCOUNTS.find((a) => a.kind === "creator")!;
+  const manager = DEMO_ACCOUNTS.find((a) => a.kind === "agency")!;
+  const clipper = DEMO_ACCOUNTS.find((a) => a.kind === "clipper")!;
+  const partner = DEMO_ACCOUNTS.find((a) => a.kind === "partner")!;
+
+  statements.push(
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO agencies (id, name, slug, contact_email, description, status, approval_status, created_by, user_id)
+         VALUES (?, ?, ?, ?, ?, 'active', 'approved', ?, ?)`,
+      )
+      .bind(
+        DEMO_AGENCY.id,
+        DEMO_AGENCY.name,
+        DEMO_AGENCY.slug,
+        DEMO_AGENCY.contactEmail,
+        DEMO_AGENCY.description,
+        manager.id,
+        manager.id,
+      ),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO agency_users (id, agency_id, user_id, role, created_by) VALUES (?, ?, ?, 'manager', ?)`,
+      )
+      .bind(uuid(901), DEMO_AGENCY.id, manager.id, manager.id),
+    // The creator joined through the agency and started their term with the channel link.
+    db
+      .prepare(`UPDATE profiles SET agency_id = ?, term_started_at = COALESCE(term_started_at, ?) WHERE user_id = ?`)
+      .bind(DEMO_AGENCY.id, "2025-09-15T10:00:00.000Z", creator.id),
+    db.prepare(`UPDATE profiles SET referred_by = ? WHERE user_id = ? AND referred_by IS NULL`).bind(creator.id, clipper.id),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO youtube_channels (id, user_id, channel_id, channel_title, channel_handle, subscriber_count, view_count, video_count, description, last_synced_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(
+        uuid(201),
+        creator.id,
+        "UCdemoCaseyCreates0001",
+        "Casey Creates",
+        "@caseycreates",
+        48200,
+        9120000,
+        312,
+        "Daily Shorts about cooking fails and wins.",
+        "2025-11-20T06:00:00.000Z",
+        "2025-09-15T10:00:00.000Z",
+      ),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO manual_channel_submissions (id, user_id, creator_id, channel_name, channel_url, subscriber_count, avg_monthly_views, status, verification_submitted_at, reviewed_by, reviewed_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'verified', ?, ?, ?, ?)`,
+      )
+      .bind(
+        uuid(301),
+        creator.id,
+        creator.creatorId,
+        "Casey Creates Clips",
+        "https://www.youtube.com/@caseycreatesclips",
+        5400,
+        210000,
+        "2025-10-01T12:00:00.000Z",
+        DEMO_ACCOUNTS[0].id,
+        "2025-10-02T09:30:00.000Z",
+        "2025-10-01T11:00:00.000Z",
+      ),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id, clipper_share_bps) VALUES (?, ?, ?, 7000)`,
+      )
+      .bind(uuid(401), creator.id, clipper.id),
+  );
+
+  // 90 days of daily snapshots for the demo channel, ending today, so /analytics has a story to
+  // tell. The numbers are a function of the date alone, so a later run only adds the new days.
+  const demoChannelId = uuid(201);
+  const snapshots = demoChannelSnapshots(new Date(), 90);
+  for (const snap of snapshots) {
+    statements.push(
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO channel_snapshots (id, channel_row_id, day, subscriber_count, view_count, video_count, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(snap.id, demoChannelId, snap.day, snap.subscribers, snap.views, snap.videos, `${snap.day}T03:17:00.000Z`),
+    );
+  }
+  // The demo channel (no stored authorization, so never refreshed for real) shows today's numbers.
+  const latest = snapshots[snapshots.length - 1];
+  statements.push(
+    db
+      .prepare(
+        `UPDATE youtube_channels SET subscriber_count = ?, view_count = ?, video_count = ?, last_synced_at = ?
+         WHERE id = ? AND NOT EXISTS (SELECT 1 FROM youtube_channel_tokens t WHERE t.channel_row_id = youtube_channels.id)`,
+      )
+      .bind(latest.subscribers, latest.views, latest.videos, `${latest.day}T03:17:00.000Z`, demoChannelId),
+  );
+
+  let tracksUploaded = 0;
+  for (const t of TRACKS) {
+    const key = `music/${t.id}.wav`;
+    const { wav, durationSeconds } = synthesize({ bpm: t.bpm, melody: t.melody, bass: t.bass });
+    if (!(await media.head(key))) {
+      await media.put(key, wav, {
+        httpMetadata: { contentType: "audio/wav" },
+        customMetadata: { title: t.title, artist: t.artist },
+      });
+      tracksUploaded++;
+    }
+    statements.push(
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, status, submitted_by)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'audio/wav', 'published', ?)`,
+        )
+        .bind(t.id, t.title, t.artist, t.genre, t.mood, t.bpm, durationSeconds, key, partner.id),
+    );
+  }
+
+  // One batch: all or nothing.
+  await db.batch(statements);
+  return { usersCreated: missing.length, tracksUploaded };
+}

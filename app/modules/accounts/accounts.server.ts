@@ -1,0 +1,8 @@
+// The accounts module's public surface: other modules and routes import from here (or from
+// guards.server.ts), never from the files behind it. See docs/how-a-request-flows.md.
+export * from "./auth-actions.server";
+export * from "./auth.server";
+export * from "./google.server";
+export * from "./profile.server";
+export * from "./session.server";
+export * from "./shell.server";

@@ -1,0 +1,212 @@
+import { z } from "zod";
+import { NAME_MAX } from "~/lib/constants";
+import { MESSAGES, PASSWORD_MAX_LENGTH, firstUnmetPasswordRule, isUrlShaped, isValidEmail } from "~/modules/accounts/schema";
+import { sanitizeText } from "~/lib/sanitize";
+
+// Forms of the agency area: applications (with an account when signed out), the agency
+// profile, managers, and the music partner sign-up. Same schemas in the browser and the action.
+
+/** The agency helper messages of spec section 8, word for word. */
+export const AGENCY_MESSAGES = {
+  fetch: "Failed to fetch agencies",
+  create: "Failed to create agency",
+  update: "Failed to update agency",
+  addUser: "Failed to add user to agency",
+  token: "Failed to generate signup token",
+} as const;
+
+export const SLUG_MIN = 3;
+export const SLUG_MAX = 40;
+export const DESCRIPTION_MAX = 1000;
+
+/**
+ * First path segments the app itself uses: an agency with such a slug would have its
+ * /{slug}/signup link shadowed by (or shadow) a real page.
+ */
+export const RESERVED_SLUGS = new Set([
+  "admin",
+  "admin-recovery",
+  "agency",
+  "agency-application-signup",
+  "agency-application-status",
+  "agency-dashboard",
+  "ai-thumbnail-editor",
+  "analytics",
+  "api",
+  "assets",
+  "auth",
+  "campaigns",
+  "channels",
+  "chat-management",
+  "clipping",
+  "community-chat",
+  "dashboard",
+  "dev",
+  "healthz",
+  "login",
+  "media",
+  "music",
+  "music-partner-terms",
+  "music-signup",
+  "payments",
+  "pending-approval",
+  "privacy-policy",
+  "profile",
+  "referrals",
+  "settings",
+  "shortbeat",
+  "signup",
+  "sitemap",
+  "static",
+  "support",
+  "terms-of-service",
+  "user-retention",
+  "www",
+]);
+
+/** Why a slug cannot be used, or null when it can (uniqueness is the server's part). */
+export function slugProblem(slug: string): string | null {
+  if (slug.length < SLUG_MIN) return `Slug must be at least ${SLUG_MIN} characters.`;
+  if (slug.length > SLUG_MAX) return `Slug must be ${SLUG_MAX} characters or less.`;
+  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
+    return "Use lowercase letters, numbers and single hyphens (not at the start or end).";
+  }
+  if (RESERVED_SLUGS.has(slug)) return "This slug is reserved. Please choose another.";
+  return null;
+}
+
+/** A suggestion made from the agency name: 'Northwind Talent!' → 'northwind-talent'. */
+export function slugify(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/g, "");
+}
+
+const text = (label: string, min: number, max: number) =>
+  z
+    .string({ message: `${label} is required.` })
+    .transform((v) => sanitizeText(v).trim())
+    .pipe(
+      z
+        .string()
+        .min(min, { message: min <= 1 ? `${label} is required.` : `${label} must be at least ${min} characters.` })
+        .max(max, { message: `${label} must be ${max} characters or less.` }),
+    );
+
+const email = z
+  .string({ message: MESSAGES.invalidEmail })
+  .trim()
+  .toLowerCase()
+  .refine((v) => v.length <= 254, { message: "Email must be 254 characters or less." })
+  .refine(isValidEmail, { message: MESSAGES.invalidEmail });
+
+const password = z
+  .string({ message: "Password is required." })
+  .max(PASSWORD_MAX_LENGTH, { message: `Password must be ${PASSWORD_MAX_LENGTH} characters or less.` })
+  .superRefine((pw, ctx) => {
+    const unmet = firstUnmetPasswordRule(pw);
+    if (unmet) ctx.addIssue({ code: "custom", message: unmet });
+  });
+
+const checkbox = z
+  .union([z.literal("on"), z.literal("true"), z.literal("1"), z.literal(""), z.undefined(), z.null()])
+  .transform((v) => v === "on" || v === "true" || v === "1");
+
+export const slugSchema = z
+  .string({ message: "Slug is required." })
+  .trim()
+  .toLowerCase()
+  .superRefine((v, ctx) => {
+    const problem = slugProblem(v);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+const description = z
+  .string()
+  .optional()
+  .default("")
+  .transform((v) => sanitizeText(v).trim())
+  .pipe(z.string().max(DESCRIPTION_MAX, { message: `Description must be ${DESCRIPTION_MAX} characters or less.` }));
+
+export const agencyApplicationSchema = z.object({
+  agencyName: text("Agency name", 2, NAME_MAX),
+  slug: slugSchema,
+  contactEmail: email,
+  description,
+});
+export type AgencyApplicationInput = z.infer<typeof agencyApplicationSchema>;
+
+export const AGENCY_TERMS_MESSAGE = "Please accept the Terms of Service and Privacy Policy to continue.";
+
+/** The account part of the application, when the applicant is signed out. */
+export const applicantAccountSchema = z
+  .object({
+    fullName: text("Full name", 1, NAME_MAX),
+    email,
+    password,
+    confirmPassword: z.string().optional().default(""),
+    acceptTerms: checkbox,
+  })
+  .superRefine((v, ctx) => {
+    if (v.password !== v.confirmPassword) {
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
+    }
+    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: AGENCY_TERMS_MESSAGE });
+  });
+export type ApplicantAccountInput = z.infer<typeof applicantAccountSchema>;
+
+export const agencyProfileSchema = z.object({
+  name: text("Agency name", 2, NAME_MAX),
+  contactEmail: email,
+  description,
+});
+
+export const addManagerSchema = z.object({ email });
+
+export const MUSIC_TERMS_MESSAGE = "Please accept the Music Partner Terms to continue.";
+
+export const musicPartnerSignUpSchema = z
+  .object({
+    fullName: text("Full name", 1, NAME_MAX),
+    email,
+    password,
+    confirmPassword: z.string().optional().default(""),
+    artistName: text("Artist or label name", 1, NAME_MAX),
+    catalogueUrl: z
+      .string({ message: "Catalogue link is required." })
+      .trim()
+      .min(1, { message: "Catalogue link is required." })
+      .max(500, { message: "Catalogue link must be 500 characters or less." })
+      .refine(isUrlShaped, { message: "Please enter a valid link (for example https://open.spotify.com/artist/…)." }),
+    acceptTerms: checkbox,
+  })
+  .superRefine((v, ctx) => {
+    if (v.password !== v.confirmPassword) {
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
+    }
+    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: MUSIC_TERMS_MESSAGE });
+  });
+export type MusicPartnerSignUpInput = z.infer<typeof musicPartnerSignUpSchema>;
+
+/** Toast title for a field error, as the spec pairs titles and messages. */
+export function agencyFieldTitle(field: string, message: string): string {
+  if (message.endsWith("characters or less.")) return MESSAGES.tooLongTitle;
+  switch (field) {
+    case "password":
+      return MESSAGES.passwordTitle;
+    case "confirmPassword":
+      return MESSAGES.passwordsMismatchTitle;
+    case "email":
+    case "contactEmail":
+      return MESSAGES.invalidEmailTitle;
+    case "acceptTerms":
+      return MESSAGES.termsTitle;
+    default:
+      return "Please check the form";
+  }
+}

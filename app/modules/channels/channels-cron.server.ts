@@ -1,0 +1,85 @@
+import { auditStatement } from "~/platform/audit.server";
+import { ChannelError, channelsToSync, syncChannel } from "./channels.server";
+import { env } from "~/platform/env.server";
+
+// The daily job (wrangler.toml: crons = ["17 3 * * *"]): refresh every linked channel that has
+// a stored authorization, in batches of parallel refreshes. One bad channel never stops the
+// rest (Promise.allSettled); each failure is recorded in the audit log. See docs/decisions/0031.
+
+/** Refreshes in flight at once. */
+export const CRON_BATCH_SIZE = 20;
+/**
+ * Channels per run. Each refresh costs one or two provider calls plus D1 queries, and one
+ * invocation has a subrequest budget; least recently synced go first, so a backlog drains
+ * over consecutive runs.
+ */
+export const CRON_MAX_CHANNELS = 400;
+
+export type CronFailure = { channelRowId: string; channelId: string; reason: string; reconnect: boolean };
+export type CronSummary = { total: number; refreshed: number; failed: CronFailure[] };
+
+/**
+ * The provider calls resolve relative endpoint settings against the app's origin (and, with
+ * DEV_TOOLS, reach the stand-in provider in-process), so the job runs as a request to it.
+ */
+function jobRequest(): Request {
+  let origin = "http://localhost";
+  try {
+    origin = new URL(env.APP_ORIGIN).origin;
+  } catch {
+    // keep the fallback
+  }
+  return new Request(new URL("/__cron/channels", origin));
+}
+
+export async function runDailyChannelRefresh(
+  opts: { now?: Date; batchSize?: number; limit?: number; sync?: typeof syncChannel } = {},
+): Promise<CronSummary> {
+  const batchSize = Math.max(1, opts.batchSize ?? CRON_BATCH_SIZE);
+  const sync = opts.sync ?? syncChannel;
+  const now = opts.now ?? new Date();
+  const request = jobRequest();
+  const targets = await channelsToSync(opts.limit ?? CRON_MAX_CHANNELS);
+  const failed: CronFailure[] = [];
+  let refreshed = 0;
+
+  for (let i = 0; i < targets.length; i += batchSize) {
+    const batch = targets.slice(i, i + batchSize);
+    const results = await Promise.allSettled(batch.map((t) => sync(request, t, now)));
+    results.forEach((r, j) => {
+      if (r.status === "fulfilled") {
+        refreshed++;
+        return;
+      }
+      const error = r.reason as Error;
+      failed.push({
+        channelRowId: batch[j].id,
+        channelId: batch[j].channel_id,
+        reason: error instanceof Error ? error.message : String(error),
+        reconnect: error instanceof ChannelError && error.reconnect,
+      });
+    });
+  }
+
+  const summary: CronSummary = { total: targets.length, refreshed, failed };
+  try {
+    await env.DB.batch([
+      auditStatement({
+        eventType: "channel_refresh_run",
+        details: { total: summary.total, refreshed, failed: failed.length },
+      }),
+      ...failed.map((f) =>
+        auditStatement({
+          eventType: "channel_refresh_failed",
+          severity: f.reconnect ? "low" : "medium",
+          targetUserId: targets.find((t) => t.id === f.channelRowId)?.user_id ?? null,
+          details: { channel_row_id: f.channelRowId, channel_id: f.channelId, reason: f.reason, reconnect_needed: f.reconnect },
+        }),
+      ),
+    ]);
+  } catch (error) {
+    console.error("could not record the channel refresh run", error);
+  }
+  if (failed.length) console.warn(`channel refresh: ${refreshed}/${summary.total} refreshed, ${failed.length} failed`);
+  return summary;
+}

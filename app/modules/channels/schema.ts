@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { isUrlShaped } from "~/modules/accounts/schema";
+import { sanitizeText } from "~/lib/sanitize";
+
+// Forms of the Channels area and the admin verification queue. Used by the browser for
+// instant feedback and by the actions as the authority. Toast strings are product-spec.md
+// sections 7 and 8, word for word.
+
+export const CHANNEL_NAME_MAX = 100;
+export const CHANNEL_URL_MAX = 500;
+export const REJECTION_REASON_MAX = 500;
+
+export const CHANNEL_TOASTS = {
+  authFailed: { title: "Authorization failed", description: "YouTube authorization was cancelled or failed" },
+  notConfigured: "YouTube OAuth is not configured properly. Please contact support.",
+  connectedTitle: "Channel connected!",
+  connected: (title: string) => `Successfully connected ${title}`,
+  connectFailedTitle: "Failed to connect channel",
+  unknownError: "Unknown error",
+  disconnected: { title: "Channel disconnected", description: "YouTube channel has been removed from your account" },
+  disconnectFailedTitle: "Failed to disconnect channel",
+  updated: { title: "Channel updated", description: "Channel data has been refreshed" },
+  refreshFailedTitle: "Failed to refresh channel",
+  loadChannelsFailedTitle: "Failed to load channels",
+  loadSubmissionsFailedTitle: "Failed to load submissions",
+  submitted: { title: "Submitted", description: "Your channel has been submitted." },
+  submitFailedTitle: "Submit failed",
+  verificationSubmitted: { title: "Submitted for verification", description: "We will review shortly." },
+  actionFailedTitle: "Action failed",
+  notAuthenticated: "Not authenticated",
+} as const;
+
+/** Optional non-negative whole number; an empty field means 0 (as the sign-up metadata does). */
+const count = (label: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .default("")
+    .refine((v) => v === "" || /^\d+$/.test(v.replace(/[,_\s]/g, "")), { message: `${label} must be a whole number of 0 or more.` })
+    .transform((v) => (v === "" ? 0 : Number.parseInt(v.replace(/[,_\s]/g, ""), 10)))
+    .refine((n) => Number.isSafeInteger(n) && n >= 0, { message: `${label} must be a whole number of 0 or more.` });
+
+/** The stored form of an optional channel URL: null when empty, with a scheme otherwise. */
+export function normalizeChannelUrl(value: string): string | null {
+  const v = value.trim();
+  if (!v) return null;
+  return /^https?:\/\//i.test(v) ? v : `https://${v}`;
+}
+
+export const manualSubmissionSchema = z.object({
+  channelName: z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => sanitizeText(v).trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { message: "Channel name is required." })
+        .max(CHANNEL_NAME_MAX, { message: `Channel name must be ${CHANNEL_NAME_MAX} characters or less.` }),
+    ),
+  channelUrl: z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim())
+    .refine((v) => v.length <= CHANNEL_URL_MAX, { message: `Channel URL must be ${CHANNEL_URL_MAX} characters or less.` })
+    .refine((v) => v === "" || (isUrlShaped(v) && !/[<>"'\s]/.test(v)), { message: "Please enter a valid channel URL." })
+    .transform(normalizeChannelUrl),
+  subscriberCount: count("Subscriber count"),
+  avgMonthlyViews: count("Average monthly views"),
+});
+
+export type ManualSubmissionInput = z.infer<typeof manualSubmissionSchema>;
+
+/** Row ids are UUIDs; anything else is refused before it reaches a query. */
+const rowId = z.string().trim().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "Unknown item." });
+
+export const submissionIdSchema = z.object({ id: rowId });
+
+export const channelIdSchema = z.object({ channelId: rowId });
+
+export const reviewSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("verify"), id: rowId }),
+  z.object({
+    intent: z.literal("reject"),
+    id: rowId,
+    reason: z
+      .string()
+      .optional()
+      .default("")
+      .transform((v) => sanitizeText(v).trim())
+      .pipe(
+        z
+          .string()
+          .min(1, { message: "A reason is required to reject a submission." })
+          .max(REJECTION_REASON_MAX, { message: `Reason must be ${REJECTION_REASON_MAX} characters or less.` }),
+      ),
+  }),
+]);
+
+export const SUBMISSION_STATUS_LABELS: Record<string, string> = {
+  pending: "Pending",
+  verification_submitted: "Under review",
+  verified: "Verified",
+  rejected: "Rejected",
+};

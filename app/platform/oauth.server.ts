@@ -1,0 +1,150 @@
+import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens, generateCodeVerifier, generateState } from "arctic";
+import { createCookie, redirect } from "react-router";
+import { env } from "./env.server";
+import { isSecureRequest } from "./toast.server";
+
+// Authorization code + PKCE (S256) + state, with every endpoint a setting. Google sign-in and
+// the YouTube channel link both use it. Locally the endpoints are the stand-in provider under
+// /dev/oauth, which is called in-process (see providerFetch) so everything works offline.
+
+export type OAuthEndpoints = { authorize: string; token: string; userinfo: string; youtubeChannels: string };
+
+export function endpoints(request: Request): OAuthEndpoints {
+  const base = new URL(request.url).origin;
+  const abs = (u: string | undefined, fallback: string) => new URL(u || fallback, base).toString();
+  return {
+    authorize: abs(env.GOOGLE_AUTHORIZE_URL, "https://accounts.google.com/o/oauth2/v2/auth"),
+    token: abs(env.GOOGLE_TOKEN_URL, "https://oauth2.googleapis.com/token"),
+    userinfo: abs(env.GOOGLE_USERINFO_URL, "https://openidconnect.googleapis.com/v1/userinfo"),
+    youtubeChannels: abs(env.YOUTUBE_CHANNELS_URL, "https://www.googleapis.com/youtube/v3/channels"),
+  };
+}
+
+export function oauthConfigured(): boolean {
+  return Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET);
+}
+
+function client(redirectUri: string) {
+  return new OAuth2Client(env.GOOGLE_CLIENT_ID, env.GOOGLE_CLIENT_SECRET, redirectUri);
+}
+
+/** A signed, HttpOnly, short-lived cookie holding state, PKCE verifier and what must survive. */
+function flowCookie(request: Request, name: string) {
+  const secure = isSecureRequest(request);
+  return createCookie(secure ? `__Host-${name}` : name, {
+    httpOnly: true,
+    secure,
+    sameSite: "lax",
+    path: "/",
+    maxAge: 600,
+    secrets: [env.COOKIE_SECRET || "shortbeat-local-cookie-secret"],
+  });
+}
+
+type FlowState<T> = { state: string; verifier: string; redirectUri: string; payload: T };
+
+/** Starts the flow: the redirect to the provider, with a fresh state and verifier in a cookie. */
+export async function beginAuthorization<T>(
+  request: Request,
+  opts: { cookieName: string; callbackPath: string; scopes: string[]; payload: T; params?: Record<string, string> },
+): Promise<Response> {
+  const state = generateState();
+  const verifier = generateCodeVerifier();
+  const redirectUri = new URL(opts.callbackPath, request.url).toString();
+  const url = client(redirectUri).createAuthorizationURLWithPKCE(
+    endpoints(request).authorize,
+    state,
+    CodeChallengeMethod.S256,
+    verifier,
+    opts.scopes,
+  );
+  for (const [k, v] of Object.entries(opts.params ?? {})) url.searchParams.set(k, v);
+  const cookie = flowCookie(request, opts.cookieName);
+  const value: FlowState<T> = { state, verifier, redirectUri, payload: opts.payload };
+  return redirect(url.toString(), { headers: { "Set-Cookie": await cookie.serialize(value) } });
+}
+
+export class OAuthError extends Error {}
+
+/**
+ * Finishes the flow on the callback: the state must match the cookie's (a missing or
+ * mismatched state is refused), then the code is exchanged with the verifier.
+ */
+export async function completeAuthorization<T>(
+  request: Request,
+  cookieName: string,
+): Promise<{ tokens: OAuth2Tokens; payload: T; clearCookie: string }> {
+  const url = new URL(request.url);
+  const cookie = flowCookie(request, cookieName);
+  const clearCookie = await cookie.serialize("", { maxAge: 0 });
+  const flow = (await cookie.parse(request.headers.get("Cookie"))) as FlowState<T> | null;
+  const error = url.searchParams.get("error");
+  if (error) throw Object.assign(new OAuthError(error === "access_denied" ? "Access was denied." : error), { clearCookie });
+  const code = url.searchParams.get("code");
+  const state = url.searchParams.get("state");
+  if (!flow || !state || !code || flow.state !== state) {
+    throw Object.assign(new OAuthError("The sign-in request expired or did not match. Please try again."), { clearCookie });
+  }
+  const tokens = await exchangeCode(request, code, flow.verifier, flow.redirectUri);
+  return { tokens, payload: flow.payload, clearCookie };
+}
+
+async function tokenRequest(request: Request, body: URLSearchParams): Promise<OAuth2Tokens> {
+  const basic = btoa(`${encodeURIComponent(env.GOOGLE_CLIENT_ID)}:${encodeURIComponent(env.GOOGLE_CLIENT_SECRET)}`);
+  const res = await providerFetch(request, endpoints(request).token, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "application/json",
+      Authorization: `Basic ${basic}`,
+    },
+    body,
+  });
+  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok || typeof json.access_token !== "string") {
+    const reason = typeof json.error_description === "string" ? json.error_description : typeof json.error === "string" ? json.error : `HTTP ${res.status}`;
+    throw new OAuthError(reason);
+  }
+  return new OAuth2Tokens(json);
+}
+
+export function exchangeCode(request: Request, code: string, verifier: string, redirectUri: string) {
+  return tokenRequest(
+    request,
+    new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: redirectUri, client_id: env.GOOGLE_CLIENT_ID }),
+  );
+}
+
+export function refreshAccessToken(request: Request, refreshToken: string) {
+  return tokenRequest(request, new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: env.GOOGLE_CLIENT_ID }));
+}
+
+/**
+ * fetch for provider endpoints. The local stand-in provider (/dev/oauth/*, DEV_TOOLS only) is
+ * served in-process: a Worker calling its own origin would leave and re-enter through the Origin
+ * check, and tests have no network.
+ */
+export async function providerFetch(request: Request, url: string, init: RequestInit = {}): Promise<Response> {
+  const target = new URL(url, request.url);
+  if (env.DEV_TOOLS === "1" && target.origin === new URL(request.url).origin && target.pathname.startsWith("/dev/oauth/")) {
+    const { handleDevOAuthApi } = await import("~/dev/dev-oauth.server");
+    return handleDevOAuthApi(new Request(target, init));
+  }
+  return fetch(target, init);
+}
+
+export type GoogleProfile = { sub: string; email: string; email_verified: boolean; name: string | null; picture: string | null };
+
+export async function fetchGoogleProfile(request: Request, accessToken: string): Promise<GoogleProfile> {
+  const res = await providerFetch(request, endpoints(request).userinfo, { headers: { Authorization: `Bearer ${accessToken}` } });
+  if (!res.ok) throw new OAuthError(`Could not read the Google profile (HTTP ${res.status}).`);
+  const p = (await res.json()) as Record<string, unknown>;
+  if (typeof p.sub !== "string" || typeof p.email !== "string") throw new OAuthError("The Google profile has no e-mail.");
+  return {
+    sub: p.sub,
+    email: p.email.toLowerCase(),
+    email_verified: p.email_verified === true || p.email_verified === "true",
+    name: typeof p.name === "string" ? p.name : null,
+    picture: typeof p.picture === "string" ? p.picture : null,
+  };
+}

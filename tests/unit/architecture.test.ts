@@ -1,0 +1,185 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The shape of the code, checked: routes hold no SQL and no tables; a domain module touches only
+// its own tables and reaches another module only through that module's public files; only the
+// form parser reads a request body. See docs/how-a-request-flows.md.
+
+const root = resolve(import.meta.dirname, "../..");
+const app = join(root, "app");
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : /\.(ts|tsx)$/.test(name) ? [p] : [];
+  });
+}
+const rel = (p: string) => relative(root, p);
+const source = (p: string) => readFileSync(p, "utf8");
+
+/** Which domain owns each table. Platform tables are written only through app/platform. */
+export const TABLE_OWNERS: Record<string, string> = {
+  users: "accounts",
+  profiles: "accounts",
+  user_roles: "accounts",
+  sessions: "accounts",
+  oauth_accounts: "accounts",
+  one_time_tokens: "accounts",
+  security_audit_log: "platform",
+  email_outbox: "platform",
+  app_settings: "platform",
+  agencies: "agencies",
+  agency_users: "agencies",
+  agency_signup_tokens: "agencies",
+  notifications: "notifications",
+  user_notifications: "notifications",
+  youtube_channels: "channels",
+  youtube_channel_tokens: "channels",
+  channel_snapshots: "channels",
+  manual_channel_submissions: "channels",
+  music_tracks: "music",
+  clipper_links: "clipping",
+};
+
+/** The drizzle table objects of app/db/schema.ts, by their TypeScript name. */
+const TABLE_EXPORTS: Record<string, string> = {
+  users: "users",
+  profiles: "profiles",
+  userRoles: "user_roles",
+  sessions: "sessions",
+  oauthAccounts: "oauth_accounts",
+  oneTimeTokens: "one_time_tokens",
+  securityAuditLog: "security_audit_log",
+  emailOutbox: "email_outbox",
+  appSettings: "app_settings",
+  agencies: "agencies",
+  agencyUsers: "agency_users",
+  agencySignupTokens: "agency_signup_tokens",
+  notifications: "notifications",
+  userNotifications: "user_notifications",
+  youtubeChannels: "youtube_channels",
+  youtubeChannelTokens: "youtube_channel_tokens",
+  channelSnapshots: "channel_snapshots",
+  manualChannelSubmissions: "manual_channel_submissions",
+  musicTracks: "music_tracks",
+  clipperLinks: "clipper_links",
+};
+
+/**
+ * Reads across a boundary that are deliberate, each with its reason. Keep this list short: prefer
+ * calling the owning module's function.
+ */
+const ALLOWED_CROSS_READS: { file: string; table: string; why: string }[] = [
+  // The one session query (docs/decisions/0004): session, user, profile, admin role, active-agency
+  // membership and unread count in one round trip on every signed-in request.
+  { file: "app/modules/accounts/session.server.ts", table: "agencies", why: "one session query" },
+  { file: "app/modules/accounts/session.server.ts", table: "agency_users", why: "one session query" },
+  { file: "app/modules/accounts/session.server.ts", table: "user_notifications", why: "one session query" },
+];
+
+function tablesReferenced(text: string): Set<string> {
+  const found = new Set<string>();
+  // drizzle table objects imported from the schema
+  for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*["']~\/db\/schema["']/g)) {
+    for (const name of m[1].split(",").map((s) => s.trim().split(/\s+as\s+/)[0].replace(/^type\s+/, ""))) {
+      if (TABLE_EXPORTS[name]) found.add(TABLE_EXPORTS[name]);
+    }
+  }
+  if (/import\s+\*\s+as\s+\w+\s+from\s*["']~\/db\/schema["']/.test(text) || /\bschema\.\w+/.test(text)) {
+    for (const m of text.matchAll(/\bschema\.(\w+)/g)) if (TABLE_EXPORTS[m[1]]) found.add(TABLE_EXPORTS[m[1]]);
+  }
+  // raw SQL
+  for (const m of text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+([a-z_]+)\b/g)) {
+    if (TABLE_OWNERS[m[1]]) found.add(m[1]);
+  }
+  return found;
+}
+
+const moduleOf = (file: string) => /^app\/modules\/([^/]+)\//.exec(file)?.[1] ?? null;
+
+/** Files of a module that other modules may import: its facade, guards, schemas, types, UI, pure code. */
+function isPublicFile(file: string): boolean {
+  const m = /^app\/modules\/([^/]+)\/(.+)$/.exec(file);
+  if (!m) return true;
+  const [, domain, inner] = m;
+  if (inner === `${domain}.server.ts` || inner === "guards.server.ts") return true;
+  if (inner.startsWith("components/")) return true;
+  return !inner.endsWith(".server.ts");
+}
+
+function importsOf(file: string, text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)["']([^"']+)["']/g)) {
+    const spec = m[1];
+    let target: string | null = null;
+    if (spec.startsWith("~/")) target = `app/${spec.slice(2)}`;
+    else if (spec.startsWith(".")) target = rel(resolve(root, file, "..", spec));
+    if (!target) continue;
+    for (const ext of ["", ".ts", ".tsx"]) {
+      try {
+        if (statSync(join(root, target + ext)).isFile()) {
+          out.push(target + ext);
+          break;
+        }
+      } catch {}
+    }
+  }
+  return out;
+}
+
+const appFiles = walk(app).map(rel);
+
+describe("the shape of the code", () => {
+  it("routes contain no SQL, no tables and no bindings", () => {
+    const offenders: string[] = [];
+    for (const file of appFiles.filter((f) => f.startsWith("app/routes/"))) {
+      const text = source(join(root, file));
+      if (/["']~\/db\/schema["']|drizzle-orm|env\.DB\b|\.prepare\(|\bdb\(\)/.test(text)) offenders.push(`${file}: database access`);
+      if (/\b(SELECT\s+[\w*]|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM)\b/.test(text)) offenders.push(`${file}: SQL`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("each domain module touches only its own tables", () => {
+    const offenders: string[] = [];
+    for (const file of appFiles) {
+      const domain = moduleOf(file);
+      const owner = domain ?? (file.startsWith("app/platform/") ? "platform" : null);
+      if (!owner) continue;
+      for (const table of tablesReferenced(source(join(root, file)))) {
+        if (TABLE_OWNERS[table] === owner) continue;
+        if (ALLOWED_CROSS_READS.some((a) => a.file === file && a.table === table)) continue;
+        offenders.push(`${file} → ${table} (owned by ${TABLE_OWNERS[table]})`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("a module reaches another module only through its public files", () => {
+    const offenders: string[] = [];
+    for (const file of appFiles) {
+      const from = moduleOf(file);
+      for (const target of importsOf(file, source(join(root, file)))) {
+        const to = moduleOf(target);
+        if (!to || to === from) continue;
+        if (!isPublicFile(target)) offenders.push(`${file} → ${target}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("the platform layer imports no domain module", () => {
+    const offenders = appFiles
+      .filter((f) => f.startsWith("app/platform/"))
+      .flatMap((f) => importsOf(f, source(join(root, f))).filter((t) => t.startsWith("app/modules/")).map((t) => `${f} → ${t}`));
+    expect(offenders).toEqual([]);
+  });
+
+  it("only the form parser reads a request body as a form", () => {
+    const offenders = [...appFiles, ...walk(join(root, "workers")).map(rel)].filter(
+      (f) => f !== "app/platform/http.server.ts" && /\.formData\(\)/.test(source(join(root, f))),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
