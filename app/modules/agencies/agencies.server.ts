@@ -1,3 +1,4 @@
+export * from "./directory.server";
 import {
   AGENCY_MESSAGES,
   slugProblem,
