@@ -3,13 +3,17 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+import { devToolsBuilt } from "./app/dev/build-mode.ts";
 
 // SB_STATE_DIR lets the end-to-end suite run against its own local bindings,
 // leaving the developer's demo data alone.
 const stateDir = process.env.SB_STATE_DIR;
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  // Development tools (/dev/*) only in the `development`, `test` and `devtools` modes: app/routes.ts
+  // leaves their routes out, and code behind this constant is dropped from the production bundle.
+  define: { __DEV_TOOLS_BUILD__: JSON.stringify(devToolsBuilt(mode)) },
   // Pre-bundle the browser's dependencies so the first page load in dev does not trip over
   // Vite's dependency discovery ("Outdated Optimize Dep").
   // Local state folders are written by the app itself; watching them would reload the page.
@@ -25,4 +29,4 @@ export default defineConfig({
     tailwindcss(),
     reactRouter(),
   ],
-});
+}));

@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { devToolsBuilt } from "./app/dev/build-mode.ts";
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 const alias = { "~": fileURLToPath(new URL("./app", import.meta.url)) };
@@ -11,14 +12,29 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
+        define: { __DEV_TOOLS_BUILD__: JSON.stringify(devToolsBuilt("test")) },
         test: {
           name: "unit",
           environment: "node",
-          include: ["tests/unit/**/*.test.ts"],
+          include: ["tests/unit/**/*.test.{ts,tsx}"],
+        },
+      },
+      {
+        // Builds the app (production and devtools modes) in temporary copies and reads the output.
+        // Slow (two builds): its own project, so `unit` stays quick; `npm test` runs it as its own layer.
+        test: {
+          name: "build",
+          environment: "node",
+          include: ["tests/build/**/*.test.ts"],
+          hookTimeout: 600_000,
+          testTimeout: 60_000,
         },
       },
       {
         resolve: { alias },
+        // Vitest's mode is `test`: app/routes.ts includes the development tools (/dev/*) the tests use,
+        // and code behind __DEV_TOOLS_BUILD__ (app/dev/build-mode.ts) is on.
+        define: { __DEV_TOOLS_BUILD__: JSON.stringify(devToolsBuilt("test")) },
         plugins: [
           cloudflareTest({
             wrangler: { configPath: "./wrangler.toml" },

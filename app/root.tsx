@@ -20,9 +20,9 @@ import { appName } from "~/platform/env.server";
 import { readToast } from "~/platform/toast.server";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { nonce } = context.get(requestContext);
+  const { nonce, requestId } = context.get(requestContext);
   const { toast, headers } = await readToast(request);
-  return data({ nonce, appName: appName(), toast }, headers ? { headers } : undefined);
+  return data({ nonce, requestId, appName: appName(), toast }, headers ? { headers } : undefined);
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

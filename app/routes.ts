@@ -1,4 +1,9 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
+import { devToolsBuilt } from "./dev/build-mode";
+
+// The development tools (/dev/*) exist only in the builds whose Vite mode asks for them
+// (`development`, `test`, `devtools`); the production build has neither the routes nor their modules.
+const DEV_ROUTES = devToolsBuilt(import.meta.env.MODE);
 
 export default [
   // ---- Public ----------------------------------------------------------------------------
@@ -67,13 +72,17 @@ export default [
     route("ai-thumbnail-editor", "routes/admin/ai-thumbnail-editor.tsx"),
   ]),
 
-  // ---- Development tools (404 unless DEV_TOOLS=1) -------------------------------------------
-  route("dev/throw", "routes/dev/throw.tsx"),
-  route("dev/mailbox", "routes/dev/mailbox.tsx"),
-  route("dev/factory", "routes/dev/factory.ts"),
-  route("dev/bench/password", "routes/dev/bench.ts"),
-  route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
-  route("dev/oauth/*", "routes/dev/oauth.ts"),
+  // ---- Development tools (app/dev/build-mode.ts; 404 at run time unless DEV_TOOLS=1) -------------
+  ...(DEV_ROUTES
+    ? [
+        route("dev/throw", "routes/dev/throw.tsx"),
+        route("dev/mailbox", "routes/dev/mailbox.tsx"),
+        route("dev/factory", "routes/dev/factory.ts"),
+        route("dev/bench/password", "routes/dev/bench.ts"),
+        route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
+        route("dev/oauth/*", "routes/dev/oauth.ts"),
+      ]
+    : []),
 
   // Anything else: the not-found page with HTTP 404.
   route("*", "routes/_public/not-found.tsx"),

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The server the end-to-end suite runs against: a production build of the app served by
-// `vite preview` (workerd), on its own fresh local state with migrations and demo data.
+// The server the end-to-end suite and the benchmarks run against: a production build of the app in
+// the `devtools` mode (production code plus the /dev/* tools the journeys use: mailbox, stand-in
+// Google provider, factory; see app/dev/build-mode.ts), served by `vite preview` (workerd), on its
+// own fresh local state with migrations and demo data.
 import { spawn, spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -15,7 +17,7 @@ ensureDevVars();
 applyMigrations();
 await seed();
 
-const build = spawnSync(process.execPath, [join(root, "node_modules/.bin/react-router"), "build"], { cwd: root, stdio: "inherit" });
+const build = spawnSync(process.execPath, [join(root, "node_modules/.bin/react-router"), "build", "--mode", "devtools"], { cwd: root, stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const child = spawn(process.execPath, [join(root, "node_modules/.bin/vite"), "preview", "--port", port, "--strictPort"], {

@@ -1,11 +1,18 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/platform/context.server";
-import { consumeNotifyQueue, type NotifyQueueMessage } from "../app/modules/notifications/notifications.server";
-import { applySecurityHeaders, makeNonce, refuseCrossOrigin } from "../app/platform/headers.server";
-import { NOTIFICATIONS_SOCKET_PATH, handleNotificationSocket } from "../app/modules/notifications/socket.server";
-import { runDailyChannelRefresh } from "../app/modules/channels/channels-cron.server";
+import {
+  consumeNotifyQueue,
+  openNotificationSocket,
+  type NotifyQueueMessage,
+} from "../app/modules/notifications/notifications.server";
+import { NOTIFICATIONS_SOCKET_PATH } from "../app/modules/notifications/protocol";
+import { applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
+import { domainResource } from "../app/platform/http.server";
+import { refuseNonUpgrade } from "../app/platform/realtime.server";
+import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
 
 export { UserNotifier } from "./user-notifier";
+export { RateLimiter } from "./rate-limiter";
 
 const handleRequest = createRequestHandler(
   () => import("virtual:react-router/server-build"),
@@ -15,27 +22,30 @@ const handleRequest = createRequestHandler(
 export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
+    // One id per request: the X-Request-Id header of every answer, the request context, error logs.
+    const requestId = makeRequestId();
 
     // Plain-text liveness probe: the cheapest route, the benchmark's baseline.
     if (url.pathname === "/healthz") {
-      return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), null, url);
+      return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), null, url, requestId);
     }
 
     // Every state-changing request must come from our own pages: refuse before any action,
     // resource route or socket code runs.
     const refused = refuseCrossOrigin(request, env);
-    if (refused) return applySecurityHeaders(refused, null, url);
+    if (refused) return applySecurityHeaders(refused, null, url, requestId);
 
     // The notifications WebSocket (Origin + session checked there), before React Router.
     if (url.pathname === NOTIFICATIONS_SOCKET_PATH) {
-      return applySecurityHeaders(await handleNotificationSocket(request), null, url);
+      const answer = refuseNonUpgrade(request) ?? (await domainResource(openNotificationSocket)(request));
+      return applySecurityHeaders(answer, null, url, requestId);
     }
 
     const nonce = makeNonce();
     const context = new RouterContextProvider();
-    context.set(requestContext, { nonce, ctx });
+    context.set(requestContext, { nonce, requestId, ctx });
     const response = await handleRequest(request, context);
-    return applySecurityHeaders(response, nonce, url);
+    return applySecurityHeaders(response, nonce, url, requestId);
   },
 
   // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link, isRouteErrorResponse, useNavigate, useRouteError } from "react-router";
+import { Link, isRouteErrorResponse, useNavigate, useRouteError, useRouteLoaderData } from "react-router";
 
 export const STACK_PREVIEW_CHARS = 500;
 
@@ -15,11 +15,27 @@ export function describeError(error: unknown): { message: string; stack: string 
   return { message: String(error), stack: "" };
 }
 
-/** The root error screen of spec section 2. */
+/** Stack traces are shown in development only (`npm run dev`, tests); never in a production build. */
+export const SHOW_STACK = import.meta.env.DEV;
+
+/**
+ * The id of the request that rendered this page (the root loader returns it; workers/app.ts sends
+ * it as X-Request-Id and the server logs the error under it), so a report can be matched to its log.
+ */
+function useRequestId(): string | undefined {
+  const root = useRouteLoaderData("root") as { requestId?: unknown } | undefined;
+  return typeof root?.requestId === "string" ? root.requestId : undefined;
+}
+
+/**
+ * The root error screen of spec section 2. 'Error details' holds the message and, in development,
+ * the first 500 characters of the stack; in production the request id takes the stack's place.
+ */
 export function ErrorScreen({ error }: { error: unknown }) {
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const { message, stack } = describeError(error);
+  const requestId = useRequestId();
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
       <div className="w-full max-w-lg rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -37,8 +53,13 @@ export function ErrorScreen({ error }: { error: unknown }) {
           </button>
           <div id="error-details" hidden={!open} className="mt-2 rounded-md bg-slate-100 p-3 text-left">
             <p className="text-sm font-medium break-words text-slate-800">{message}</p>
-            {stack ? (
+            {SHOW_STACK && stack ? (
               <pre className="mt-2 max-h-60 overflow-auto text-xs whitespace-pre-wrap text-slate-600">{stack}</pre>
+            ) : null}
+            {requestId ? (
+              <p className="mt-2 text-xs text-slate-600">
+                Request ID: <code className="font-mono break-all text-slate-800">{requestId}</code>
+              </p>
             ) : null}
           </div>
         </div>

@@ -1,6 +1,5 @@
 import {
   BarChart3,
-
   Building2,
   Image,
   LayoutDashboard,
@@ -23,12 +22,14 @@ import {
   MonitorPlay,
   type LucideIcon,
 } from "lucide-react";
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useRevalidator } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
 import { MOBILE_BREAKPOINT_PX, PROFILE_POLL_MS, SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from "~/lib/constants";
-import { AdminGuardPending } from "./admin-ui";
 import { NotificationBell } from "~/modules/notifications/components/notification-bell";
+import { Popover, PopoverContent, PopoverTrigger } from "~/ui/popover";
+import { Tooltip } from "~/ui/tooltip";
+import { AdminGuardPending } from "./admin-guard";
 
 const ICONS: Record<string, LucideIcon> = {
   "layout-dashboard": LayoutDashboard,
@@ -81,16 +82,26 @@ function useIsMobile() {
   return mobile;
 }
 
+/** Calls `reset` when the page (pathname) changes: the mobile sidebar and the menus close on navigation. */
+function useResetOnNavigate(reset: () => void) {
+  const { pathname } = useLocation();
+  const [seen, setSeen] = useState(pathname);
+  if (seen !== pathname) {
+    setSeen(pathname);
+    reset();
+  }
+}
+
 /** The signed-in shell of spec section 2: sidebar, header, and the 30-second profile re-read. */
 export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellProps) {
   const [open, setOpen] = useState(sidebarOpen);
   const [mobileOpen, setMobileOpen] = useState(false);
   const isMobile = useIsMobile();
-  const location = useLocation();
   const revalidator = useRevalidator();
 
   const setDesktopOpen = useCallback((value: boolean) => {
     setOpen(value);
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser we support
     document.cookie = `${SIDEBAR_COOKIE_NAME}=${value}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE_S}; samesite=lax`;
   }, []);
 
@@ -120,7 +131,7 @@ export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellPr
     return () => window.clearInterval(id);
   }, [revalidator]);
 
-  useEffect(() => setMobileOpen(false), [location.pathname]);
+  useResetOnNavigate(() => setMobileOpen(false));
 
   const expanded = isMobile ? mobileOpen : open;
 
@@ -187,17 +198,18 @@ export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellPr
 
       <div className={`flex min-h-screen flex-col transition-[padding] duration-200 ${open ? "md:pl-64" : "md:pl-12"}`}>
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-3 backdrop-blur sm:px-4">
-          <button
-            type="button"
-            onClick={toggle}
-            aria-controls="app-sidebar"
-            aria-expanded={expanded}
-            aria-label="Toggle sidebar"
-            title="Toggle sidebar (Ctrl+B)"
-            className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
-          >
-            <PanelLeft className="h-5 w-5" aria-hidden="true" />
-          </button>
+          <Tooltip content="Toggle sidebar (Ctrl+B)">
+            <button
+              type="button"
+              onClick={toggle}
+              aria-controls="app-sidebar"
+              aria-expanded={expanded}
+              aria-label="Toggle sidebar"
+              className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
+            >
+              <PanelLeft className="h-5 w-5" aria-hidden="true" />
+            </button>
+          </Tooltip>
           <p className="min-w-0 truncate text-sm text-slate-700 sm:text-base">
             Welcome back, <span className="font-semibold text-slate-900">{user.displayName}</span>
           </p>
@@ -272,59 +284,35 @@ function Avatar({ user, size = 32 }: { user: ShellUser; size?: number }) {
   );
 }
 
+/** The avatar's account menu: who is signed in, profile, settings, sign out (a Radix popover). */
 function AvatarMenu({ user }: { user: ShellUser }) {
   const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  const location = useLocation();
-  useEffect(() => setOpen(false), [location.pathname]);
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    document.addEventListener("mousedown", onDown);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onDown);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
+  useResetOnNavigate(() => setOpen(false));
   return (
-    <div className="relative" ref={ref}>
-      <button
-        type="button"
-        aria-haspopup="true"
-        aria-expanded={open}
-        aria-label="Account menu"
-        onClick={() => setOpen((v) => !v)}
-        className="rounded-full p-0.5 hover:ring-2 hover:ring-slate-200"
-      >
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger aria-label="Account menu" className="rounded-full p-0.5 hover:ring-2 hover:ring-slate-200">
         <Avatar user={user} />
-      </button>
-      {open ? (
-        <div className="absolute right-0 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-          <div className="border-b border-slate-100 px-3 py-2">
-            <p className="truncate text-sm font-semibold text-slate-900">{user.displayName}</p>
-            <p className="truncate text-xs text-slate-500">{user.email}</p>
-          </div>
-          <Link to="/profile" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
-            <User className="h-4 w-4" aria-hidden="true" /> Profile
-          </Link>
-          <Link to="/settings" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
-            <Settings className="h-4 w-4" aria-hidden="true" /> Settings
-          </Link>
-          <Form method="post" action="/auth/sign-out" reloadDocument>
-            <button
-              type="submit"
-              className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100"
-            >
-              <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
-            </button>
-          </Form>
+      </PopoverTrigger>
+      <PopoverContent aria-label="Account" className="w-64">
+        <div className="border-b border-slate-100 px-3 py-2">
+          <p className="truncate text-sm font-semibold text-slate-900">{user.displayName}</p>
+          <p className="truncate text-xs text-slate-500">{user.email}</p>
         </div>
-      ) : null}
-    </div>
+        <Link to="/profile" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
+          <User className="h-4 w-4" aria-hidden="true" /> Profile
+        </Link>
+        <Link to="/settings" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
+          <Settings className="h-4 w-4" aria-hidden="true" /> Settings
+        </Link>
+        <Form method="post" action="/auth/sign-out" reloadDocument>
+          <button
+            type="submit"
+            className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100"
+          >
+            <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
+          </button>
+        </Form>
+      </PopoverContent>
+    </Popover>
   );
 }
-

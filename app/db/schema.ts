@@ -239,6 +239,8 @@ export const agencies = sqliteTable(
     uniqueIndex("agencies_slug_unique").on(t.slug),
     index("agencies_user_idx").on(t.userId, t.createdAt),
     index("agencies_created_idx").on(t.createdAt),
+    // One pending application per applicant, also when two arrive at once.
+    uniqueIndex("agencies_one_pending_per_user").on(t.userId).where(sql`approval_status = 'pending'`),
     check("agencies_status_check", inList("status", AGENCY_STATUSES)),
     check("agencies_approval_status_check", inList("approval_status", APPROVAL_STATUSES)),
   ],

@@ -1,5 +1,7 @@
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
+import { z } from "zod";
+import { invalid } from "~/lib/errors";
 import { DEMO_CHANNEL, demoChannelSnapshots } from "./demo-channel";
 import { randomToken } from "~/platform/crypto.server";
 import { env } from "~/platform/env.server";
@@ -90,13 +92,23 @@ export async function issueCode(params: URLSearchParams, account: StandInAccount
   return code;
 }
 
-export function accountFromForm(form: FormData): StandInAccount | null {
-  const choice = String(form.get("account") ?? "");
-  const known = STAND_IN_ACCOUNTS.find((a) => a.sub === choice);
+/** The picker's forms: an account button, "Use another account" (name, e-mail), or Cancel. */
+export const standInChoiceSchema = z.object({
+  intent: z.string().optional(),
+  account: z.string().optional(),
+  name: z.string().optional(),
+  email: z.string().optional(),
+});
+
+/** The account the picker's POST chose: a listed one, or the one typed in (a valid e-mail). */
+export function accountFromChoice(choice: z.output<typeof standInChoiceSchema>): StandInAccount {
+  const known = STAND_IN_ACCOUNTS.find((a) => a.sub === choice.account);
   if (known) return known;
-  const email = String(form.get("email") ?? "").trim().toLowerCase();
-  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) return null;
-  const name = String(form.get("name") ?? "").trim() || email.split("@")[0];
+  const email = (choice.email ?? "").trim().toLowerCase();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+    throw invalid("Enter a valid e-mail address.", { fieldErrors: { email: "Enter a valid e-mail address." } });
+  }
+  const name = (choice.name ?? "").trim() || email.split("@")[0];
   return { sub: `google-custom-${email}`, email, name, email_verified: true };
 }
 

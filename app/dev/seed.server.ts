@@ -124,6 +124,12 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   },
 ];
 
+function demoAccount(kind: DemoKind): DemoAccount {
+  const account = DEMO_ACCOUNTS.find((a) => a.kind === kind);
+  if (!account) throw new Error(`No demo account of kind ${kind}`);
+  return account;
+}
+
 type Track = {
   id: string;
   title: string;
@@ -260,10 +266,10 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
     }
   }
 
-  const creator = DEMO_ACCOUNTS.find((a) => a.kind === "creator")!;
-  const manager = DEMO_ACCOUNTS.find((a) => a.kind === "agency")!;
-  const clipper = DEMO_ACCOUNTS.find((a) => a.kind === "clipper")!;
-  const partner = DEMO_ACCOUNTS.find((a) => a.kind === "partner")!;
+  const creator = demoAccount("creator");
+  const manager = demoAccount("agency");
+  const clipper = demoAccount("clipper");
+  const partner = demoAccount("partner");
 
   statements.push(
     db

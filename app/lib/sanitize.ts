@@ -2,14 +2,38 @@ import { SANITIZER_CAP } from "./constants";
 
 // The two sanitizers of spec section 5.
 
-/** Removes angle brackets, script-style scheme prefixes and inline event-handler patterns. */
-export function sanitizeText(input: string): string {
+/** NUL and other control characters (tab, line feed and carriage return are text). */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+export function hasControlCharacters(input: string): boolean {
+  return /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(input);
+}
+
+function sanitizeOnce(input: string): string {
   return input
+    .replace(CONTROL, "")
     .replace(/[<>]/g, "")
     .replace(/javascript\s*:/gi, "")
     .replace(/vbscript\s*:/gi, "")
     .replace(/data\s*:\s*text\/html/gi, "")
     .replace(/\bon[a-z]+\s*=/gi, "");
+}
+
+/**
+ * Removes control characters, angle brackets, script-style scheme prefixes and inline
+ * event-handler patterns, repeated until nothing changes: one pass would turn
+ * `javajavascript:script:` into `javascript:`.
+ */
+export function sanitizeText(input: string): string {
+  let current = input;
+  for (let i = 0; i < 100; i++) {
+    const next = sanitizeOnce(current);
+    if (next === current) return next;
+    current = next;
+  }
+  // Each pass that changes something makes the string shorter, so this is never reached for
+  // inputs under 100 removals deep; refuse to return anything half-cleaned.
+  return "";
 }
 
 export type StrictResult = { ok: true; value: string } | { ok: false; reason: "pattern_mismatch" };

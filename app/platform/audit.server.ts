@@ -1,3 +1,5 @@
+import { securityAuditLog } from "~/db/schema";
+import { db } from "./db.server";
 import { env } from "./env.server";
 import { clientIp, userAgent } from "./request-info.server";
 
@@ -19,23 +21,33 @@ function scrub(details: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(details).filter(([k]) => !SECRET_KEYS.test(k)));
 }
 
+/** The audit row of an event, as stored. */
+function auditRow(e: AuditEvent): typeof securityAuditLog.$inferInsert {
+  return {
+    id: crypto.randomUUID(),
+    eventType: e.eventType,
+    severity: e.severity ?? "low",
+    userId: e.userId ?? null,
+    targetUserId: e.targetUserId ?? null,
+    ip: e.request ? clientIp(e.request) : null,
+    userAgent: e.request ? userAgent(e.request) : null,
+    path: e.request ? new URL(e.request.url).pathname : null,
+    details: JSON.stringify({ timestamp: new Date().toISOString(), ...scrub(e.details ?? {}) }),
+  };
+}
+
 /** The audit row as a statement, to join a batch with the change it records. */
 export function auditStatement(e: AuditEvent): D1PreparedStatement {
-  const url = e.request ? new URL(e.request.url) : null;
+  const r = auditRow(e);
   return env.DB.prepare(
     `INSERT INTO security_audit_log (id, event_type, severity, user_id, target_user_id, ip, user_agent, path, details)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).bind(
-    crypto.randomUUID(),
-    e.eventType,
-    e.severity ?? "low",
-    e.userId ?? null,
-    e.targetUserId ?? null,
-    e.request ? clientIp(e.request) : null,
-    e.request ? userAgent(e.request) : null,
-    url ? url.pathname : null,
-    JSON.stringify({ timestamp: new Date().toISOString(), ...scrub(e.details ?? {}) }),
-  );
+  ).bind(r.id, r.eventType, r.severity, r.userId, r.targetUserId, r.ip, r.userAgent, r.path, r.details);
+}
+
+/** The audit row as a drizzle query (not executed), to join a `db().batch([...])` with the change it records. */
+export function auditQuery(e: AuditEvent) {
+  return db().insert(securityAuditLog).values(auditRow(e));
 }
 
 /** Writes an audit record. Failures are logged, never shown to the user (spec: ignored). */

@@ -3,9 +3,14 @@ import { createContext } from "react-router";
 export type RequestContext = {
   /** CSP nonce of this response; every inline script carries it. */
   nonce: string;
+  /** This request's id (X-Request-Id header, every error log line, the error screen). */
+  requestId: string;
   ctx: ExecutionContext;
-  /** The signed-in user of this request, looked up once (see session.server.ts). */
-  session?: Promise<import("~/modules/accounts/session.server").SessionUser | null>;
+  /**
+   * The signed-in user of this request, looked up once. The platform does not know the accounts
+   * module's types; accounts/session.server.ts stores and reads it as its own SessionUser.
+   */
+  session?: Promise<unknown>;
 };
 
 export const requestContext = createContext<RequestContext>();

@@ -16,17 +16,17 @@ export function allowedOrigins(request: Request, env: Pick<Env, "APP_ORIGIN">): 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * CSRF defence for every non-GET request, resource routes included: the Origin header must be
- * present and be our own. Browsers always send Origin on cross-site and on same-site POSTs, so a
- * missing one means a non-browser client or a stripped header: refused too.
- */
-/**
  * CSP violation reports are sent by the browser itself, often without an Origin. The endpoint
  * only ever writes an audit row, and only for an admin's session (SameSite=Lax keeps that cookie
  * off cross-site POSTs), so it is the one path exempt from the check.
  */
 export const CSP_REPORT_PATH = "/api/csp-report";
 
+/**
+ * CSRF defence for every non-GET request, resource routes included: the Origin header must be
+ * present and be our own. Browsers always send Origin on cross-site and on same-site POSTs, so a
+ * missing one means a non-browser client or a stripped header: refused too.
+ */
 export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">): Response | null {
   if (SAFE_METHODS.has(request.method)) return null;
   if (new URL(request.url).pathname === CSP_REPORT_PATH && request.method === "POST") return null;
@@ -58,8 +58,18 @@ export function contentSecurityPolicy(nonce: string | null, dev: boolean): strin
   ].join("; ");
 }
 
-/** Adds the security headers of SECURITY.md to a response (copying it if it is immutable). */
-export function applySecurityHeaders(response: Response, nonce: string | null, url: URL): Response {
+/** A fresh id for one request: its X-Request-Id header, its log lines and the error screen. */
+export function makeRequestId(): string {
+  return crypto.randomUUID();
+}
+
+export const REQUEST_ID_HEADER = "X-Request-Id";
+
+/**
+ * Adds the security headers of SECURITY.md, and the request's id when given, to a response
+ * (copying it if it is immutable).
+ */
+export function applySecurityHeaders(response: Response, nonce: string | null, url: URL, requestId?: string): Response {
   // 101 responses carry the socket and must be returned untouched.
   if (response.status === 101) return response;
   let res = response;
@@ -78,5 +88,6 @@ export function applySecurityHeaders(response: Response, nonce: string | null, u
   if (!res.headers.has("Content-Security-Policy")) {
     res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, dev));
   }
+  if (requestId) res.headers.set(REQUEST_ID_HEADER, requestId);
   return res;
 }

@@ -43,11 +43,14 @@ function flowCookie(request: Request, name: string) {
 
 type FlowState<T> = { state: string; verifier: string; redirectUri: string; payload: T };
 
-/** Starts the flow: the redirect to the provider, with a fresh state and verifier in a cookie. */
-export async function beginAuthorization<T>(
+/** The start of a flow: where to send the browser, and the cookie holding a fresh state and verifier. */
+export type AuthorizationStart = { location: string; setCookie: string };
+
+/** Starts the flow: the provider's authorization URL, with a fresh state and PKCE verifier kept in a cookie. */
+export async function startAuthorization<T>(
   request: Request,
   opts: { cookieName: string; callbackPath: string; scopes: string[]; payload: T; params?: Record<string, string> },
-): Promise<Response> {
+): Promise<AuthorizationStart> {
   const state = generateState();
   const verifier = generateCodeVerifier();
   const redirectUri = new URL(opts.callbackPath, request.url).toString();
@@ -61,7 +64,21 @@ export async function beginAuthorization<T>(
   for (const [k, v] of Object.entries(opts.params ?? {})) url.searchParams.set(k, v);
   const cookie = flowCookie(request, opts.cookieName);
   const value: FlowState<T> = { state, verifier, redirectUri, payload: opts.payload };
-  return redirect(url.toString(), { headers: { "Set-Cookie": await cookie.serialize(value) } });
+  return { location: url.toString(), setCookie: await cookie.serialize(value) };
+}
+
+/** Starts the flow as a redirect to the provider (see startAuthorization). */
+export async function beginAuthorization<T>(
+  request: Request,
+  opts: { cookieName: string; callbackPath: string; scopes: string[]; payload: T; params?: Record<string, string> },
+): Promise<Response> {
+  const { location, setCookie } = await startAuthorization(request, opts);
+  return redirect(location, { headers: { "Set-Cookie": setCookie } });
+}
+
+/** The Set-Cookie value that removes a flow's cookie (the flow is single-use, whatever its outcome). */
+export function clearFlowCookie(request: Request, cookieName: string): Promise<string> {
+  return flowCookie(request, cookieName).serialize("", { maxAge: 0 });
 }
 
 export class OAuthError extends Error {}
@@ -76,7 +93,7 @@ export async function completeAuthorization<T>(
 ): Promise<{ tokens: OAuth2Tokens; payload: T; clearCookie: string }> {
   const url = new URL(request.url);
   const cookie = flowCookie(request, cookieName);
-  const clearCookie = await cookie.serialize("", { maxAge: 0 });
+  const clearCookie = await clearFlowCookie(request, cookieName);
   const flow = (await cookie.parse(request.headers.get("Cookie"))) as FlowState<T> | null;
   const error = url.searchParams.get("error");
   if (error) throw Object.assign(new OAuthError(error === "access_denied" ? "Access was denied." : error), { clearCookie });
@@ -126,7 +143,8 @@ export function refreshAccessToken(request: Request, refreshToken: string) {
  */
 export async function providerFetch(request: Request, url: string, init: RequestInit = {}): Promise<Response> {
   const target = new URL(url, request.url);
-  if (env.DEV_TOOLS === "1" && target.origin === new URL(request.url).origin && target.pathname.startsWith("/dev/oauth/")) {
+  // __DEV_TOOLS_BUILD__ is a build-time constant: the production bundle drops this branch and the module.
+  if (__DEV_TOOLS_BUILD__ && env.DEV_TOOLS === "1" && target.origin === new URL(request.url).origin && target.pathname.startsWith("/dev/oauth/")) {
     const { handleDevOAuthApi } = await import("~/dev/dev-oauth.server");
     return handleDevOAuthApi(new Request(target, init));
   }

@@ -5,8 +5,11 @@ import { env } from "./env.server";
 import { clientIp } from "./request-info.server";
 import { getSettings } from "./settings.server";
 
-// Fixed-window counters in KV (see docs/decisions/0005-rate-limits-in-kv.md for what KV's
-// eventual consistency allows). Key: rl:<bucket>:<scope>:<window index>.
+// Fixed-window counters. Two stores, chosen by bucket (docs/decisions/0040-atomic-rate-limits.md):
+// - the limits that guard credentials and sending (ATOMIC_BUCKETS) count in a Durable Object per
+//   bucket and subject, exact under concurrency: the 6th of 30 parallel attempts is refused;
+// - the coarse ones count in KV (docs/decisions/0005), eventually consistent, free of a round trip
+//   to an object. Key: rl:<bucket>:<scope>:<window index>.
 
 export type Limit = { maxAttempts: number; windowMs: number };
 export type LimitResult = { allowed: boolean; count: number; retryAfterSeconds: number };
@@ -46,6 +49,33 @@ function key(bucket: string, scope: string, index: number) {
   return `rl:${bucket}:${scope}:${index}`;
 }
 
+/**
+ * Buckets counted exactly (a Durable Object round trip, POSTs only): sign-in, sign-up, password
+ * reset, verification e-mails and texts, channel submissions, agency applications, recovery and
+ * the suspicious-activity monitor. A bucket is matched by its name or its prefix before ':'.
+ */
+export const ATOMIC_BUCKETS = new Set([
+  "signin",
+  "signup",
+  "reset",
+  "verify-resend",
+  "change-password",
+  "phone-code",
+  "channel-submit",
+  "agency-apply",
+  "agency-manager",
+  "admin-recovery",
+  "suspicious",
+]);
+
+export function isAtomicBucket(bucket: string): boolean {
+  return ATOMIC_BUCKETS.has(bucket) || ATOMIC_BUCKETS.has(bucket.split(":")[0]);
+}
+
+function limiterOf(bucket: string, scope: string) {
+  return env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`${bucket}|${scope}`));
+}
+
 async function read(k: string): Promise<number> {
   const raw = await env.RATE_LIMITS.get(k);
   return raw ? Number.parseInt(raw, 10) || 0 : 0;
@@ -54,6 +84,7 @@ async function read(k: string): Promise<number> {
 /** Is there room left in the window (without using any)? */
 export async function peek(bucket: string, scope: string, requested: Limit, now = Date.now()): Promise<LimitResult> {
   const limit = await inForce(requested);
+  if (isAtomicBucket(bucket)) return limiterOf(bucket, scope).peek(limit.maxAttempts, limit.windowMs, now);
   const w = windowOf(limit, now);
   const count = await read(key(bucket, scope, w.index));
   return { allowed: count < limit.maxAttempts, count, retryAfterSeconds: w.retryAfterSeconds };
@@ -62,6 +93,7 @@ export async function peek(bucket: string, scope: string, requested: Limit, now 
 /** Uses one attempt; refused once the window holds maxAttempts. */
 export async function consume(bucket: string, scope: string, requested: Limit, now = Date.now()): Promise<LimitResult> {
   const limit = await inForce(requested);
+  if (isAtomicBucket(bucket)) return limiterOf(bucket, scope).hit(limit.maxAttempts, limit.windowMs, now);
   const w = windowOf(limit, now);
   const k = key(bucket, scope, w.index);
   const count = await read(k);
@@ -71,6 +103,17 @@ export async function consume(bucket: string, scope: string, requested: Limit, n
     expirationTtl: Math.max(60, Math.ceil(limit.windowMs / 1000) + 60),
   });
   return { allowed: true, count: count + 1, retryAfterSeconds: w.retryAfterSeconds };
+}
+
+/**
+ * Gives back an attempt taken with `consume` (exact buckets only). Used where every attempt must
+ * be counted before the expensive check runs, so parallel attempts cannot all pass it, but only
+ * failures should stay counted (a successful sign-in).
+ */
+export async function release(bucket: string, scope: string, requested: Limit, now = Date.now()): Promise<void> {
+  if (!isAtomicBucket(bucket)) return;
+  const limit = await inForce(requested);
+  await limiterOf(bucket, scope).release(limit.windowMs, now);
 }
 
 export function ipScope(request: Request): string {

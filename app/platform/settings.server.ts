@@ -1,12 +1,15 @@
-import { DEFAULT_SETTINGS, SETTING_KEYS, type AppSettings } from "~/modules/admin/schema";
-import { auditStatement } from "./audit.server";
-import { env } from "./env.server";
-import type { SessionUser } from "~/modules/accounts/session.server";
+import { sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { appSettings } from "~/db/schema";
+import { DEFAULT_SETTINGS, SETTING_KEYS, type AppSettings } from "~/lib/settings";
+import { auditQuery } from "./audit.server";
+import { db } from "./db.server";
 
 // App settings in D1 (table app_settings: one row per key, JSON value), with the constants of
 // spec section 9 as defaults. Read on hot paths (every rate-limited request), so each isolate
 // keeps a copy for 30 seconds; a change made here clears this isolate's copy at once and
 // reaches the others within 30 s. See docs/decisions/0022-app-settings-in-d1.md.
+// Who may read or change them is the admin module's call (authorize "settings"); this is the store.
 
 export const SETTINGS_CACHE_MS = 30_000;
 
@@ -33,8 +36,8 @@ function parseRows(rows: { key: string; value: string }[]): AppSettings {
 export async function getSettings(now = Date.now()): Promise<AppSettings> {
   if (cache && now - cache.at < SETTINGS_CACHE_MS) return cache.value;
   try {
-    const { results } = await env.DB.prepare("SELECT key, value FROM app_settings").all<{ key: string; value: string }>();
-    cache = { value: parseRows(results), at: now };
+    const rows = await db().select({ key: appSettings.key, value: appSettings.value }).from(appSettings).all();
+    cache = { value: parseRows(rows), at: now };
   } catch (error) {
     // Rate limits read this on every sign-in: an unreadable table must not take them down.
     console.error("reading app settings failed", error);
@@ -50,39 +53,47 @@ export function clearSettingsCache(): void {
 
 /** Stores the settings and the audit record of what changed, in one batch. */
 export async function updateSettings(
-  admin: Pick<SessionUser, "id">,
+  admin: { id: string },
   next: AppSettings,
   request: Request,
-): Promise<{ ok: true; changed: (keyof AppSettings)[] }> {
+): Promise<{ changed: (keyof AppSettings)[] }> {
   clearSettingsCache();
   const before = await getSettings();
   const changed = (Object.keys(KEYS) as (keyof AppSettings)[]).filter((k) => before[k] !== next[k]);
-  if (changed.length === 0) return { ok: true, changed };
+  if (changed.length === 0) return { changed };
   const now = new Date().toISOString();
-  await env.DB.batch([
-    ...changed.map((field) =>
-      env.DB.prepare(
-        `INSERT INTO app_settings (key, value, updated_at, updated_by) VALUES (?, ?, ?, ?)
-         ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at, updated_by = excluded.updated_by`,
-      ).bind(KEYS[field], JSON.stringify(next[field]), now, admin.id),
-    ),
-    auditStatement({
+  const upserts = changed.map((field) =>
+    db()
+      .insert(appSettings)
+      .values({ key: KEYS[field], value: JSON.stringify(next[field]), updatedAt: now, updatedBy: admin.id })
+      .onConflictDoUpdate({
+        target: appSettings.key,
+        set: { value: sql`excluded.value`, updatedAt: sql`excluded.updated_at`, updatedBy: sql`excluded.updated_by` },
+      }),
+  );
+  await db().batch([
+    auditQuery({
       eventType: "settings_updated",
       severity: "medium",
       userId: admin.id,
       request,
       details: Object.fromEntries(changed.map((k) => [KEYS[k], { from: before[k], to: next[k] }])),
     }),
+    ...upserts,
   ]);
   clearSettingsCache();
-  return { ok: true, changed };
+  return { changed };
 }
 
-/** When each setting last changed and by whom (for the settings page). */
-export async function settingsHistory(): Promise<{ key: string; updated_at: string; updated_by_email: string | null }[]> {
-  const { results } = await env.DB.prepare(
-    `SELECT s.key, s.updated_at, u.email AS updated_by_email FROM app_settings s LEFT JOIN users u ON u.id = s.updated_by`,
-  ).all<{ key: string; updated_at: string; updated_by_email: string | null }>();
-  return results;
-}
+export type SettingChange = { key: string; updatedAt: string; updatedByEmail: string | null };
 
+/**
+ * When each setting last changed and by whom (for the settings page). The store keeps only the
+ * user id; `emailOf` (the accounts module's `emailOfUser`) names them in the same query.
+ */
+export async function settingsHistory(emailOf: (userId: SQLiteColumn) => SQL<string | null>): Promise<SettingChange[]> {
+  return db()
+    .select({ key: appSettings.key, updatedAt: appSettings.updatedAt, updatedByEmail: emailOf(appSettings.updatedBy) })
+    .from(appSettings)
+    .all();
+}

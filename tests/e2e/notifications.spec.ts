@@ -121,8 +121,11 @@ test("a dropped socket reconnects and catches up: nothing sent meanwhile is lost
   // Route the notifications socket through Playwright so the test can cut it like a server restart.
   let allow = true;
   let live: WebSocketRoute | null = null;
+  /** Reconnect attempts refused while the server is "away": the test's positive signal. */
+  let refused = 0;
   await creator.routeWebSocket(/\/api\/notifications\/socket$/, (ws) => {
     if (!allow) {
+      refused++;
       ws.close({ code: 1011, reason: "server restarting" });
       return;
     }
@@ -142,7 +145,13 @@ test("a dropped socket reconnects and catches up: nothing sent meanwhile is lost
   const admin = await newSignedInPage(browser, baseURL!, "admin@shortbeat.test");
   const title = `While you were away ${Date.now()}`;
   await broadcast(admin, { title, text: "Sent while the socket was down.", emails: "creator@shortbeat.test" });
-  await creator.waitForTimeout(500);
+  // Not "wait, then nothing arrived": after the broadcast, the tab comes back online and its
+  // reconnect is refused — an event that must happen after anything the broadcast could have
+  // pushed live. Only then is the badge read: still unchanged, and no socket was open meanwhile.
+  const refusedBefore = refused;
+  await creator.evaluate(() => window.dispatchEvent(new Event("online")));
+  await expect.poll(() => refused, { timeout: 15_000 }).toBeGreaterThan(refusedBefore);
+  await expect(bell(creator)).toHaveAttribute("data-socket", "closed");
   expect(await badgeCount(creator)).toBe(before);
 
   // Back: the client reconnects with backoff and catches up from D1.

@@ -33,6 +33,8 @@ test("unknown paths show the not-found page with 404", async ({ page }) => {
 test("a route that throws shows the error screen with details and both buttons", async ({ page }) => {
   const response = await page.goto("/dev/throw");
   expect(response?.status()).toBe(500);
+  const requestId = response?.headers()["x-request-id"];
+  expect(requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
   await expect(page.getByRole("heading", { name: "Something went wrong" })).toBeVisible();
   await expect(page.getByText("An unexpected error occurred. Please try the actions below.")).toBeVisible();
   const details = page.getByRole("button", { name: "Error details" });
@@ -40,6 +42,10 @@ test("a route that throws shows the error screen with details and both buttons",
   await details.click();
   await expect(details).toHaveAttribute("aria-expanded", "true");
   await expect(page.locator("#error-details")).toBeVisible();
+  // The browser tests run a production build (devtools mode): the request id in place of the stack.
+  await expect(page.locator("#error-details")).toContainText(`Request ID: ${requestId}`);
+  await expect(page.locator("#error-details pre")).toHaveCount(0);
+  await expect(page.locator("#error-details")).not.toContainText("Test render failure");
   await expect(page.getByRole("button", { name: "Try Again" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Reload Page" })).toBeVisible();
   await expectAccessible(page);

@@ -1,7 +1,7 @@
 // Worker-test factories: users of every kind, signed in through a real D1 session.
 import { env } from "cloudflare:workers";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/modules/accounts/session.server";
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/modules/accounts/accounts.server";
 
 export type UserKind =
   | "pending"

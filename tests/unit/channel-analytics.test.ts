@@ -9,7 +9,8 @@ import {
   rangeDays,
   type Snapshot,
 } from "../../app/modules/channels/analytics";
-import { manualSubmissionSchema } from "../../app/modules/channels/schema";
+import { channelActionSchema, manualSubmissionSchema, reviewSchema } from "../../app/modules/channels/schema";
+import { fieldErrorsOf } from "../../app/lib/forms";
 
 const snap = (channelRowId: string, day: string, subscribers: number, views = subscribers * 10, videos = 1): Snapshot => ({
   channelRowId,
@@ -89,5 +90,35 @@ describe("manual submission schema", () => {
     expect(manualSubmissionSchema.safeParse({ channelName: "x", channelUrl: "ftp://x.com" }).success).toBe(false);
     expect(manualSubmissionSchema.safeParse({ channelName: "x", subscriberCount: "-1" }).success).toBe(false);
     expect(manualSubmissionSchema.safeParse({ channelName: "x", avgMonthlyViews: "2e3" }).success).toBe(false);
+  });
+});
+
+describe("the /channels and verification forms", () => {
+  const errorsOf = (schema: typeof channelActionSchema | typeof reviewSchema, value: unknown) => {
+    const parsed = schema.safeParse(value);
+    return parsed.success ? null : fieldErrorsOf(parsed.error);
+  };
+  const id = "0b0f4a52-8d3e-4a4e-9f3a-5c1e2d3f4a5b";
+
+  it("reads each intent's own fields", () => {
+    expect(channelActionSchema.parse({ intent: "connect" })).toEqual({ intent: "connect" });
+    expect(channelActionSchema.parse({ intent: "refresh", channelId: ` ${id} ` })).toEqual({ intent: "refresh", channelId: id });
+    expect(channelActionSchema.parse({ intent: "submit", channelName: "Mine" })).toEqual({
+      intent: "submit",
+      channelName: "Mine",
+      channelUrl: null,
+      subscriberCount: 0,
+      avgMonthlyViews: 0,
+    });
+    expect(channelActionSchema.parse({ intent: "submit-verification", id })).toEqual({ intent: "submit-verification", id });
+  });
+
+  it("names the field and the thing that was not found", () => {
+    expect(errorsOf(channelActionSchema, { intent: "disconnect", channelId: "' OR 1=1 --" })).toEqual({ channelId: "Channel not found." });
+    expect(errorsOf(channelActionSchema, { intent: "refresh" })).toEqual({ channelId: "Channel not found." });
+    expect(errorsOf(channelActionSchema, { intent: "submit-verification", id: "x" })).toEqual({ id: "Submission not found." });
+    expect(errorsOf(channelActionSchema, { intent: "submit", channelName: " " })).toEqual({ channelName: "Channel name is required." });
+    expect(Object.values(errorsOf(channelActionSchema, { intent: "nope" }) ?? {})).toEqual(["Unknown action."]);
+    expect(errorsOf(reviewSchema, { intent: "reject", id, reason: "  " })).toEqual({ reason: "A reason is required to reject a submission." });
   });
 });

@@ -1,55 +1,65 @@
-import type { SignUpInput } from "./schema";
-import { auditStatement, audit } from "~/platform/audit.server";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { oneTimeTokens, profiles, users } from "~/db/schema";
+import { DomainError, invalid, rateLimited } from "~/lib/errors";
+import { authorize } from "~/lib/permissions";
+import { sanitizeStrict } from "~/lib/sanitize";
+import { activeAgencyBySlugQuery, agencyForSignupTokenQuery } from "~/modules/agencies/agencies.server";
+import type { MusicPartnerSignUpInput } from "~/modules/agencies/schema";
+import { linkClipperQuery } from "~/modules/clipping/clipping.server";
+import { audit, auditQuery } from "~/platform/audit.server";
 import { randomToken, sha256Hex, shortCode } from "~/platform/crypto.server";
-import { emailStatement, sendEmail } from "~/platform/email.server";
-import { appName, env } from "~/platform/env.server";
+import { db } from "~/platform/db.server";
+import { emailQuery } from "~/platform/email.server";
+import { appName } from "~/platform/env.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import {
+  LIMITS,
+  consume,
+  ipScope,
+  logRateLimitHit,
+  monitorSuspicious,
+  peek,
+  release,
+  tooManyAttempts,
+  type Limit,
+} from "~/platform/rate-limit.server";
+import { actorOf } from "./directory.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
-import { LIMITS, consume, ipScope, logRateLimitHit, monitorSuspicious, peek, type Limit } from "~/platform/rate-limit.server";
-import { createSession, endAllSessions, endSessionsStatement, type SessionUser } from "./session.server";
+import { bannedMessage, type SignUpInput } from "./schema";
+import { afterSessionsEnded, createSession, endSessionsQuery, type SessionUser } from "./session.server";
 
 // The account rules: sign-up, sign-in, e-mail verification, password reset and change.
-// Answers never reveal whether an e-mail has an account.
+// Answers never reveal whether an e-mail has an account. Refusals are DomainErrors carrying the
+// spec's toast (section 8); the route turns them into the answer.
 
 export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
 export const RESET_TTL_MS = 60 * 60 * 1000;
 
-export type Failure = {
-  ok: false;
-  status: number;
-  toast: { title: string; description: string };
-  limit?: Limit;
-  retryAfterSeconds?: number;
-};
-type Ok<T> = { ok: true } & T;
-
-const fail = (status: number, title: string, description: string, extra: Partial<Failure> = {}): Failure => ({
-  ok: false,
-  status,
-  toast: { title, description },
-  ...extra,
-});
-
-const limited = (limit: Limit, retryAfterSeconds: number): Failure =>
-  fail(429, "Too many attempts", `Please wait ${Math.round(limit.windowMs / 60_000)} minutes before trying again.`, {
-    limit,
-    retryAfterSeconds,
-  });
+/** 'Too many attempts' / 'Please wait {n} minutes before trying again.', 429 with Retry-After. */
+function limited(limit: Limit, retryAfterSeconds: number): DomainError {
+  const { title, description } = tooManyAttempts(limit);
+  return rateLimited(retryAfterSeconds, description, title);
+}
 
 function originOf(request: Request): string {
   return new URL(request.url).origin;
 }
 
-async function oneTimeTokenStatement(userId: string, purpose: "email_verification" | "password_reset", ttlMs: number) {
+type TokenPurpose = (typeof oneTimeTokens.$inferSelect)["purpose"];
+
+/** A new one-time token and its insert (not executed); D1 keeps only the token's hash. */
+function oneTimeToken(userId: string, purpose: TokenPurpose, ttlMs: number) {
   const token = randomToken();
-  const statement = env.DB.prepare(
-    `INSERT INTO one_time_tokens (token_hash, user_id, purpose, expires_at) VALUES (?, ?, ?, ?)`,
-  ).bind(sha256Hex(token), userId, purpose, new Date(Date.now() + ttlMs).toISOString());
-  return { token, statement };
+  const query = db()
+    .insert(oneTimeTokens)
+    .values({ tokenHash: sha256Hex(token), userId, purpose, expiresAt: new Date(Date.now() + ttlMs).toISOString() });
+  return { token, query };
 }
 
 function verificationEmail(request: Request, to: string, token: string) {
   const link = `${originOf(request)}/auth/verify-email?token=${token}`;
-  return emailStatement({
+  return emailQuery({
     to,
     kind: "email_verification",
     subject: `Confirm your ${appName()} e-mail address`,
@@ -57,105 +67,151 @@ function verificationEmail(request: Request, to: string, token: string) {
   });
 }
 
+const userIdByEmail = (email: string) => db().select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+
+/** The referrer named by a public creator code (case-insensitive), as a query for a batch. */
+export function referrerQuery(code: string) {
+  return db().select({ userId: profiles.userId }).from(profiles).where(eq(profiles.creatorId, code.toUpperCase())).limit(1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Sign-up
 // ---------------------------------------------------------------------------------------------
 
-export async function signUp(request: Request, input: SignUpInput): Promise<Ok<{}> | Failure> {
-  // Referral: the referrer's public code. Agency: only an approved, active agency counts; a
-  // signup token (not revoked) attributes the creator to its agency.
-  const [referrer, agency, agencyToken] = await env.DB.batch<Record<string, string>>([
-    env.DB.prepare("SELECT user_id FROM profiles WHERE creator_id = ?").bind(input.referralCode.toUpperCase() || "-"),
-    env.DB.prepare("SELECT id, name FROM agencies WHERE slug = ? AND approval_status = 'approved' AND status = 'active'").bind(
-      input.agencySlug || "-",
-    ),
-    env.DB.prepare(
-      `SELECT t.id, t.agency_id FROM agency_signup_tokens t JOIN agencies a ON a.id = t.agency_id
-       WHERE t.token = ? AND t.revoked_at IS NULL AND a.approval_status = 'approved' AND a.status = 'active'`,
-    ).bind(input.agencyToken || "-"),
-  ]);
-  const referrerId = referrer.results[0]?.user_id ?? null;
-  const tokenRow = agencyToken.results[0] ?? null;
-  const agencyId = tokenRow?.agency_id ?? agency.results[0]?.id ?? null;
-  const joinsAsClipper = input.wantsToBeClipper && input.acceptClipperAgreement && referrerId !== null;
+const REFERRAL_CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
-  const result = await createPendingAccount(request, {
-    email: input.email,
-    password: input.password,
-    fullName: input.fullName,
-    // The sign-up metadata of spec section 3, as sent.
-    metadata: {
-      referral_code: input.referralCode || null,
-      agency_slug: input.agencySlug || null,
-      agency_name: input.agencyName || null,
-      youtube_channel_url: input.channelUrl,
-      subscriber_count: input.subscribers,
-      monthly_views: input.monthlyViews,
-      wants_to_be_clipper: input.wantsToBeClipper,
-      clipper_agreement_accepted: input.acceptClipperAgreement,
-    },
-    agencyId,
-    referredBy: referrerId,
-    agencySignupTokenId: tokenRow?.id ?? null,
-    extraStatements: (userId) =>
-      joinsAsClipper
-        ? [
-            env.DB.prepare("INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id) VALUES (?, ?, ?)").bind(
-              crypto.randomUUID(),
-              referrerId,
-              userId,
-            ),
-          ]
-        : [],
-    auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper },
+/**
+ * The referral code goes through the strict sanitizer; a code of the wrong shape is dropped and
+ * logged (INVALID_INPUT_REJECTED), the sign-up itself goes on.
+ */
+async function screenReferralCode(request: Request, raw: string): Promise<string> {
+  if (!raw) return "";
+  const checked = sanitizeStrict(raw, [REFERRAL_CODE_PATTERN]);
+  if (!checked.ok) {
+    await audit({ eventType: "INVALID_INPUT_REJECTED", severity: "medium", request, details: { field: "referral_code" } });
+    return "";
+  }
+  return checked.value.trim().slice(0, 64).replace(/[^A-Za-z0-9_-]/g, "");
+}
+
+/** Unexpected failures of a sign-up: the spec's 'An error occurred' / 'Please try again later.' */
+async function signUpFailsQuietly<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    console.error(`${what} failed`, error);
+    throw new DomainError("unavailable", "Please try again later.", { title: "An error occurred" });
+  }
+}
+
+/** A creator signs up (the sign-up form, also through an agency's link or a referral). */
+export async function signUp(request: Request, input: SignUpInput): Promise<void> {
+  await signUpFailsQuietly("sign-up", async () => {
+    const referralCode = await screenReferralCode(request, input.referralCode);
+    // Referral: the referrer's public code. Agency: only an approved, active agency counts; a
+    // signup token (not revoked) attributes the creator to its agency. One round trip.
+    const [referrer, agency, agencyToken] = await db().batch([
+      referrerQuery(referralCode),
+      activeAgencyBySlugQuery(input.agencySlug),
+      agencyForSignupTokenQuery(input.agencyToken),
+    ]);
+    const referrerId = referrer[0]?.userId ?? null;
+    const token = agencyToken[0] ?? null;
+    const joinsAsClipper = input.wantsToBeClipper && input.acceptClipperAgreement && referrerId !== null;
+
+    await createPendingAccount(request, {
+      email: input.email,
+      password: input.password,
+      fullName: input.fullName,
+      // The sign-up metadata of spec section 3, as sent.
+      metadata: {
+        referral_code: referralCode || null,
+        agency_slug: input.agencySlug || null,
+        agency_name: input.agencyName || null,
+        youtube_channel_url: input.channelUrl,
+        subscriber_count: input.subscribers,
+        monthly_views: input.monthlyViews,
+        wants_to_be_clipper: input.wantsToBeClipper,
+        clipper_agreement_accepted: input.acceptClipperAgreement,
+      },
+      agencyId: token?.agencyId ?? agency[0]?.id ?? null,
+      referredBy: referrerId,
+      agencySignupTokenId: token?.tokenId ?? null,
+      extraQueries: (userId) => (joinsAsClipper && referrerId ? [linkClipperQuery(referrerId, userId)] : []),
+      auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper },
+    });
   });
-  return result.ok ? { ok: true } : result;
+}
+
+/** A music partner signs up (pending, flagged, with artist name and catalogue), optionally through an agency. */
+export async function signUpMusicPartner(
+  request: Request,
+  input: MusicPartnerSignUpInput,
+  agency: { id: string; slug: string; name: string } | null,
+): Promise<void> {
+  await signUpFailsQuietly("music partner sign-up", () =>
+    createPendingAccount(request, {
+      email: input.email,
+      password: input.password,
+      fullName: input.fullName,
+      isMusicPartner: true,
+      artistName: input.artistName,
+      catalogueUrl: input.catalogueUrl,
+      agencyId: agency?.id ?? null,
+      metadata: {
+        agency_slug: agency?.slug ?? null,
+        agency_name: agency?.name ?? null,
+        music_partner: true,
+        artist_name: input.artistName,
+        catalogue_url: input.catalogueUrl,
+        music_partner_terms_accepted: true,
+      },
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Sign-in
 // ---------------------------------------------------------------------------------------------
 
-type UserAuthRow = {
-  id: string;
-  password_hash: string | null;
-  email_verified_at: string | null;
-  is_banned: number;
-  ban_reason: string | null;
-};
-
 const INVALID = "Invalid login credentials";
+const LOGIN_FAILED = "Login failed";
 
-export async function signIn(
-  request: Request,
-  email: string,
-  password: string,
-): Promise<Ok<{ setCookie: string; userId: string }> | Failure> {
+export async function signIn(request: Request, email: string, password: string): Promise<{ setCookie: string; userId: string }> {
   const accountScope = `acct:${sha256Hex(email)}`;
-  const [accountState, ipState] = await Promise.all([
-    peek("signin", accountScope, LIMITS.generic),
+  // Every attempt is counted before the password is checked, so parallel attempts cannot all
+  // pass the limit; an attempt with the right password is given back.
+  const [account, ipState] = await Promise.all([
+    consume("signin", accountScope, LIMITS.generic),
     peek("suspicious:signin", ipScope(request), LIMITS.suspicious),
   ]);
-  if (!accountState.allowed) {
+  if (!account.allowed) {
     await logRateLimitHit(request, "signin");
-    return limited(LIMITS.generic, accountState.retryAfterSeconds);
+    throw limited(LIMITS.generic, account.retryAfterSeconds);
   }
   if (!ipState.allowed) {
-    await logRateLimitHit(request, "suspicious:signin");
-    return limited(LIMITS.suspicious, ipState.retryAfterSeconds);
+    await Promise.all([release("signin", accountScope, LIMITS.generic), logRateLimitHit(request, "suspicious:signin")]);
+    throw limited(LIMITS.suspicious, ipState.retryAfterSeconds);
   }
 
-  const user = await env.DB.prepare(
-    `SELECT u.id, u.password_hash, u.email_verified_at, p.is_banned, p.ban_reason
-     FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = ?`,
-  )
-    .bind(email)
-    .first<UserAuthRow>();
+  const user = await db()
+    .select({
+      id: users.id,
+      passwordHash: users.passwordHash,
+      emailVerifiedAt: users.emailVerifiedAt,
+      isBanned: profiles.isBanned,
+      banReason: profiles.banReason,
+    })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.email, email))
+    .get();
 
   let valid = false;
   let rehash = false;
-  if (user?.password_hash) {
-    const result = await verifyPassword(user.password_hash, password);
+  if (user?.passwordHash) {
+    const result = await verifyPassword(user.passwordHash, password);
     valid = result.valid;
     rehash = result.needsRehash;
   } else {
@@ -164,7 +220,6 @@ export async function signIn(
 
   if (!user || !valid) {
     await Promise.all([
-      consume("signin", accountScope, LIMITS.generic),
       monitorSuspicious(request, "signin", user?.id),
       audit({
         eventType: "sign_in_failure",
@@ -174,74 +229,99 @@ export async function signIn(
         details: { reason: user ? "wrong_password" : "unknown_account" },
       }),
     ]);
-    return fail(400, "Login failed", INVALID);
+    throw invalid(INVALID, { title: LOGIN_FAILED });
   }
+  await release("signin", accountScope, LIMITS.generic);
 
-  if (user.is_banned) {
+  if (user.isBanned) {
     await audit({ eventType: "sign_in_banned", severity: "medium", userId: user.id, request });
-    return fail(403, "Login failed", user.ban_reason ? `Your account has been banned: ${user.ban_reason}` : "Your account has been banned.");
+    throw new DomainError("forbidden", bannedMessage(user.banReason), { title: LOGIN_FAILED });
   }
 
-  if (!user.email_verified_at) {
+  if (!user.emailVerifiedAt) {
     await resendVerification(request, user.id, email);
-    return fail(403, "Login failed", "Email not confirmed. We have sent you a new confirmation link.");
+    throw new DomainError("forbidden", "Email not confirmed. We have sent you a new confirmation link.", { title: LOGIN_FAILED });
   }
 
   if (rehash) {
-    await env.DB.prepare("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?")
-      .bind(await hashPassword(password), new Date().toISOString(), user.id)
+    await db()
+      .update(users)
+      .set({ passwordHash: await hashPassword(password), updatedAt: new Date().toISOString() })
+      .where(eq(users.id, user.id))
       .run();
   }
   const setCookie = await createSession(request, user.id);
   await audit({ eventType: "sign_in_success", severity: "low", userId: user.id, request, details: { method: "password" } });
-  return { ok: true, setCookie, userId: user.id };
+  return { setCookie, userId: user.id };
 }
 
 async function resendVerification(request: Request, userId: string, email: string) {
   const limit = await consume("verify-resend", `acct:${userId}`, LIMITS.generic);
   if (!limit.allowed) return;
-  const { token, statement } = await oneTimeTokenStatement(userId, "email_verification", VERIFY_TTL_MS);
-  await env.DB.batch([statement, verificationEmail(request, email, token)]);
+  const { token, query } = oneTimeToken(userId, "email_verification", VERIFY_TTL_MS);
+  await db().batch([query, verificationEmail(request, email, token)]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // One-time links: e-mail verification and password reset
 // ---------------------------------------------------------------------------------------------
 
-type TokenRow = { user_id: string; expires_at: string; used_at: string | null };
-
-async function findToken(token: string, purpose: "email_verification" | "password_reset"): Promise<TokenRow | null> {
+async function findToken(token: string, purpose: TokenPurpose) {
   if (!token || token.length > 200) return null;
-  const row = await env.DB.prepare(
-    "SELECT user_id, expires_at, used_at FROM one_time_tokens WHERE token_hash = ? AND purpose = ?",
-  )
-    .bind(sha256Hex(token), purpose)
-    .first<TokenRow>();
-  if (!row || row.used_at || Date.parse(row.expires_at) <= Date.now()) return null;
+  const row = await db()
+    .select({ userId: oneTimeTokens.userId, expiresAt: oneTimeTokens.expiresAt, usedAt: oneTimeTokens.usedAt })
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.tokenHash, sha256Hex(token)), eq(oneTimeTokens.purpose, purpose)))
+    .get();
+  if (!row || row.usedAt || Date.parse(row.expiresAt) <= Date.now()) return null;
   return row;
 }
 
-export async function checkToken(token: string, purpose: "email_verification" | "password_reset"): Promise<boolean> {
+/** Uses the token up, once: the guard the rest of its batch depends on (a second use changes nothing). */
+function useToken(token: string, now: string) {
+  return [
+    db()
+      .update(oneTimeTokens)
+      .set({ usedAt: now })
+      .where(and(eq(oneTimeTokens.tokenHash, sha256Hex(token)), isNull(oneTimeTokens.usedAt))),
+    precondition(previousStatementChanged(1)),
+  ] as const;
+}
+
+export async function checkToken(token: string, purpose: TokenPurpose): Promise<boolean> {
   return (await findToken(token, purpose)) !== null;
 }
 
-export async function verifyEmail(request: Request, token: string): Promise<Ok<{}> | Failure> {
-  const row = await findToken(token, "email_verification");
-  if (!row) return fail(400, "Verification failed", "This link is invalid or has expired. Sign in to get a new one.");
-  const now = new Date().toISOString();
-  await env.DB.batch([
-    env.DB.prepare("UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?), updated_at = ? WHERE id = ?").bind(
-      now,
-      now,
-      row.user_id,
-    ),
-    env.DB.prepare("UPDATE one_time_tokens SET used_at = ? WHERE token_hash = ?").bind(now, sha256Hex(token)),
-    auditStatement({ eventType: "email_verified", userId: row.user_id, targetUserId: row.user_id, request }),
-  ]);
-  return { ok: true };
+/** Runs a one-time link's batch; a token used meanwhile (the guard held no row) is `refused`. */
+async function spendToken(batch: () => Promise<unknown>, refused: DomainError): Promise<void> {
+  try {
+    await batch();
+  } catch (error) {
+    if (isPreconditionFailure(error)) throw refused;
+    throw error;
+  }
 }
 
-export async function requestPasswordReset(request: Request, email: string): Promise<Ok<{}> | Failure> {
+export async function verifyEmail(request: Request, token: string): Promise<void> {
+  const refused = invalid("This link is invalid or has expired. Sign in to get a new one.", { title: "Verification failed" });
+  const row = await findToken(token, "email_verification");
+  if (!row) throw refused;
+  const now = new Date().toISOString();
+  await spendToken(
+    () =>
+      db().batch([
+        ...useToken(token, now),
+        db()
+          .update(users)
+          .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`, updatedAt: now })
+          .where(eq(users.id, row.userId)),
+        auditQuery({ eventType: "email_verified", userId: row.userId, targetUserId: row.userId, request }),
+      ]),
+    refused,
+  );
+}
+
+export async function requestPasswordReset(request: Request, email: string): Promise<void> {
   // Strict limits on every endpoint that sends e-mail: per address and per account.
   const [ip, account] = await Promise.all([
     consume("reset:ip", ipScope(request), LIMITS.generic),
@@ -249,83 +329,91 @@ export async function requestPasswordReset(request: Request, email: string): Pro
   ]);
   if (!ip.allowed || !account.allowed) {
     await logRateLimitHit(request, "password-reset");
-    return limited(LIMITS.generic, Math.max(ip.retryAfterSeconds, account.retryAfterSeconds));
+    throw limited(LIMITS.generic, Math.max(ip.retryAfterSeconds, account.retryAfterSeconds));
   }
-  const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
-  if (user) {
-    const { token, statement } = await oneTimeTokenStatement(user.id, "password_reset", RESET_TTL_MS);
-    const link = `${originOf(request)}/auth/reset-password?token=${token}`;
-    await env.DB.batch([
-      statement,
-      emailStatement({
-        to: email,
-        kind: "password_reset",
-        subject: `Reset your ${appName()} password`,
-        text: `Someone asked to reset the password of your ${appName()} account.\n\nChoose a new password here (valid for 1 hour):\n${link}\n\nIf it was not you, ignore this message: your password stays the same.`,
-      }),
-      auditStatement({ eventType: "password_reset_requested", targetUserId: user.id, request }),
-    ]);
-  }
-  return { ok: true };
+  const user = await userIdByEmail(email);
+  if (!user) return;
+  const { token, query } = oneTimeToken(user.id, "password_reset", RESET_TTL_MS);
+  const link = `${originOf(request)}/auth/reset-password?token=${token}`;
+  await db().batch([
+    query,
+    emailQuery({
+      to: email,
+      kind: "password_reset",
+      subject: `Reset your ${appName()} password`,
+      text: `Someone asked to reset the password of your ${appName()} account.\n\nChoose a new password here (valid for 1 hour):\n${link}\n\nIf it was not you, ignore this message: your password stays the same.`,
+    }),
+    auditQuery({ eventType: "password_reset_requested", targetUserId: user.id, request }),
+  ]);
 }
 
-export async function resetPassword(request: Request, token: string, password: string): Promise<Ok<{}> | Failure> {
+export async function resetPassword(request: Request, token: string, password: string): Promise<void> {
+  const refused = invalid("This link is invalid or has expired. Please ask for a new one.", { title: "Reset failed" });
   const row = await findToken(token, "password_reset");
-  if (!row) return fail(400, "Reset failed", "This link is invalid or has expired. Please ask for a new one.");
+  if (!row) throw refused;
   const now = new Date().toISOString();
   const hash = await hashPassword(password);
-  await env.DB.batch([
-    env.DB.prepare("UPDATE users SET password_hash = ?, updated_at = ?, email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?").bind(
-      hash,
-      now,
-      now,
-      row.user_id,
-    ),
-    env.DB.prepare("UPDATE one_time_tokens SET used_at = ? WHERE user_id = ? AND purpose = 'password_reset' AND used_at IS NULL").bind(
-      now,
-      row.user_id,
-    ),
-    endSessionsStatement(row.user_id),
-    auditStatement({ eventType: "password_reset", severity: "medium", userId: row.user_id, targetUserId: row.user_id, request }),
-  ]);
-  await endAllSessions(row.user_id);
-  return { ok: true };
+  await spendToken(
+    () =>
+      db().batch([
+        ...useToken(token, now),
+        // Every other reset link of the account stops working too.
+        db()
+          .update(oneTimeTokens)
+          .set({ usedAt: now })
+          .where(and(eq(oneTimeTokens.userId, row.userId), eq(oneTimeTokens.purpose, "password_reset"), isNull(oneTimeTokens.usedAt))),
+        db()
+          .update(users)
+          .set({ passwordHash: hash, updatedAt: now, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` })
+          .where(eq(users.id, row.userId)),
+        endSessionsQuery(row.userId),
+        auditQuery({ eventType: "password_reset", severity: "medium", userId: row.userId, targetUserId: row.userId, request }),
+      ]),
+    refused,
+  );
+  await afterSessionsEnded(row.userId);
 }
 
+/**
+ * The signed-in user changes their password: every session ends, this one included, and this
+ * browser gets a fresh one (its Set-Cookie is returned).
+ */
 export async function changePassword(
   request: Request,
   user: SessionUser,
-  currentPassword: string,
-  newPassword: string,
-): Promise<Ok<{ setCookie: string }> | Failure> {
+  input: { currentPassword: string; password: string },
+): Promise<{ setCookie: string }> {
+  authorize(actorOf(user), "account", "changePassword");
   const scope = `user:${user.id}`;
-  const state = await peek("change-password", scope, LIMITS.generic);
-  if (!state.allowed) return limited(LIMITS.generic, state.retryAfterSeconds);
-  const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.id).first<{ password_hash: string | null }>();
+  // Counted before the check (parallel guesses cannot all pass); the right password gives it back.
+  const state = await consume("change-password", scope, LIMITS.generic);
+  if (!state.allowed) throw limited(LIMITS.generic, state.retryAfterSeconds);
+  const row = await db().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
   let check: { valid: boolean };
   try {
-    check = row?.password_hash ? await verifyPassword(row.password_hash, currentPassword) : { valid: false };
+    check = row?.passwordHash ? await verifyPassword(row.passwordHash, input.currentPassword) : { valid: false };
   } catch (error) {
     console.error("password verification failed", error);
-    return fail(500, "Verification failed", "Unable to verify password. Please try again.");
+    await release("change-password", scope, LIMITS.generic);
+    throw new DomainError("unavailable", "Unable to verify password. Please try again.", { title: "Verification failed" });
   }
   if (!check.valid) {
-    await Promise.all([
-      consume("change-password", scope, LIMITS.generic),
-      audit({ eventType: "password_change_failure", severity: "medium", userId: user.id, request }),
-    ]);
-    return fail(400, "Incorrect password", "The current password you entered is incorrect.");
+    await audit({ eventType: "password_change_failure", severity: "medium", userId: user.id, request });
+    const message = "The current password you entered is incorrect.";
+    throw invalid(message, { title: "Incorrect password", fieldErrors: { currentPassword: message } });
   }
+  await release("change-password", scope, LIMITS.generic);
   const now = new Date().toISOString();
-  await env.DB.batch([
-    env.DB.prepare("UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?").bind(await hashPassword(newPassword), now, user.id),
-    endSessionsStatement(user.id),
-    auditStatement({ eventType: "password_change", severity: "medium", userId: user.id, targetUserId: user.id, request }),
+  await db().batch([
+    db()
+      .update(users)
+      .set({ passwordHash: await hashPassword(input.password), updatedAt: now })
+      .where(eq(users.id, user.id)),
+    endSessionsQuery(user.id),
+    auditQuery({ eventType: "password_change", severity: "medium", userId: user.id, targetUserId: user.id, request }),
   ]);
-  await endAllSessions(user.id);
-  // Every session ended, this one included; this browser gets a fresh one.
-  const setCookie = await createSession(request, user.id);
-  return { ok: true, setCookie };
+  await afterSessionsEnded(user.id);
+  return { setCookie: await createSession(request, user.id) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,83 +432,89 @@ export type PendingAccountInput = {
   agencyId?: string | null;
   referredBy?: string | null;
   agencySignupTokenId?: string | null;
-  /** Written in the same batch as the account (e.g. the agency application), given its id. */
-  extraStatements?: (userId: string) => D1PreparedStatement[];
+  /**
+   * drizzle queries (not executed) written in the same batch as the account, given its id: the
+   * agency application, the clipper link. Their owners' modules build them.
+   */
+  extraQueries?: (userId: string) => BatchItem<"sqlite">[];
   auditDetails?: Record<string, unknown>;
 };
 
+function isDuplicateEmail(error: unknown): boolean {
+  return /UNIQUE.*users\.email/.test(`${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`);
+}
+
 /**
- * A pending account made under the same rules as signUp: the sign-up limit per address, the
+ * A pending account made under the same rules as signUp: the sign-up limit per address (429), the
  * same answer whether or not the e-mail already has an account (its owner is told by e-mail and
  * nothing else is written), and the verification e-mail. Returns the new user's id, or null
- * when the e-mail already had an account. Errors other than a duplicate e-mail are thrown.
+ * when the e-mail already had an account. Errors other than a duplicate e-mail are thrown as they
+ * come (the batch wrote nothing), so callers can recognise their own (e.g. a taken slug).
  */
-export async function createPendingAccount(
-  request: Request,
-  input: PendingAccountInput,
-): Promise<Ok<{ userId: string | null }> | Failure> {
+export async function createPendingAccount(request: Request, input: PendingAccountInput): Promise<{ userId: string | null }> {
   const ipLimit = await consume("signup", ipScope(request), LIMITS.signup);
   if (!ipLimit.allowed) {
     await logRateLimitHit(request, "signup");
-    return limited(LIMITS.signup, ipLimit.retryAfterSeconds);
+    throw limited(LIMITS.signup, ipLimit.retryAfterSeconds);
   }
 
-  const existing = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(input.email).first<{ id: string }>();
+  const existing = await userIdByEmail(input.email);
   if (existing) {
-    await env.DB.batch([
-      emailStatement({
+    await db().batch([
+      emailQuery({
         to: input.email,
         kind: "signup_existing",
         subject: `Someone tried to sign up to ${appName()} with your e-mail`,
         text: `Someone (maybe you) tried to create a ${appName()} account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${originOf(request)}/auth and continue from there, or reset your password at ${originOf(request)}/auth/forgot-password.`,
       }),
-      auditStatement({ eventType: "sign_up_existing_email", severity: "low", request, targetUserId: existing.id }),
+      auditQuery({ eventType: "sign_up_existing_email", severity: "low", request, targetUserId: existing.id }),
     ]);
-    return { ok: true, userId: null };
+    return { userId: null };
   }
 
   const userId = crypto.randomUUID();
   const passwordHash = await hashPassword(input.password);
-  const { token, statement: tokenStatement } = await oneTimeTokenStatement(userId, "email_verification", VERIFY_TTL_MS);
-  const statements: D1PreparedStatement[] = [
-    env.DB.prepare("INSERT INTO users (id, email, password_hash, user_metadata) VALUES (?, ?, ?, ?)").bind(
-      userId,
-      input.email,
-      passwordHash,
-      JSON.stringify({ full_name: input.fullName, ...input.metadata }),
-    ),
-    env.DB.prepare(
-      `INSERT INTO profiles (user_id, creator_id, full_name, approval_status, is_music_partner, artist_name, catalogue_url, agency_id, referred_by, agency_signup_token_id)
-       VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
-    ).bind(
-      userId,
-      shortCode(),
-      input.fullName,
-      input.isMusicPartner ? 1 : 0,
-      input.artistName ?? null,
-      input.catalogueUrl ?? null,
-      input.agencyId ?? null,
-      input.referredBy ?? null,
-      input.agencySignupTokenId ?? null,
-    ),
-    tokenStatement,
-    verificationEmail(request, input.email, token),
-    auditStatement({
-      eventType: "sign_up",
-      severity: "low",
-      userId,
-      targetUserId: userId,
-      request,
-      details: { agency_id: input.agencyId ?? null, music_partner: Boolean(input.isMusicPartner), ...input.auditDetails },
-    }),
-    ...(input.extraStatements?.(userId) ?? []),
-  ];
+  const { token, query: tokenQuery } = oneTimeToken(userId, "email_verification", VERIFY_TTL_MS);
   try {
-    await env.DB.batch(statements);
+    await db().batch([
+      db()
+        .insert(users)
+        .values({
+          id: userId,
+          email: input.email,
+          passwordHash,
+          userMetadata: JSON.stringify({ full_name: input.fullName, ...input.metadata }),
+        }),
+      db()
+        .insert(profiles)
+        .values({
+          userId,
+          creatorId: shortCode(),
+          fullName: input.fullName,
+          approvalStatus: "pending",
+          isMusicPartner: Boolean(input.isMusicPartner),
+          artistName: input.artistName ?? null,
+          catalogueUrl: input.catalogueUrl ?? null,
+          agencyId: input.agencyId ?? null,
+          referredBy: input.referredBy ?? null,
+          agencySignupTokenId: input.agencySignupTokenId ?? null,
+        }),
+      tokenQuery,
+      verificationEmail(request, input.email, token),
+      auditQuery({
+        eventType: "sign_up",
+        severity: "low",
+        userId,
+        targetUserId: userId,
+        request,
+        details: { agency_id: input.agencyId ?? null, music_partner: Boolean(input.isMusicPartner), ...input.auditDetails },
+      }),
+      ...(input.extraQueries?.(userId) ?? []),
+    ]);
   } catch (error) {
     // A race on the same e-mail: nothing was written (one batch); same answer as above.
-    if (/UNIQUE.*users\.email/.test(String(error))) return { ok: true, userId: null };
+    if (isDuplicateEmail(error)) return { userId: null };
     throw error;
   }
-  return { ok: true, userId };
+  return { userId };
 }

@@ -1,10 +1,89 @@
-import { auditStatement, audit } from "~/platform/audit.server";
+import { and, eq, sql } from "drizzle-orm";
+import { oauthAccounts, profiles, users } from "~/db/schema";
+import { DomainError } from "~/lib/errors";
+import { safeRedirect } from "~/lib/permissions";
+import { audit, auditQuery } from "~/platform/audit.server";
 import { shortCode } from "~/platform/crypto.server";
-import { env } from "~/platform/env.server";
-import type { GoogleProfile } from "~/platform/oauth.server";
+import { db } from "~/platform/db.server";
+import {
+  OAuthError,
+  beginAuthorization,
+  completeAuthorization,
+  fetchGoogleProfile,
+  oauthConfigured,
+  type GoogleProfile,
+} from "~/platform/oauth.server";
+import { referrerQuery } from "./auth.server";
+import { SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
+import { bannedMessage } from "./schema";
 import { createSession } from "./session.server";
 
-export class GoogleSignInError extends Error {}
+// Google sign-in: the provider redirect with PKCE and state, then the callback that signs in (or
+// up) by provider + subject. See docs/decisions/0004 and the stand-in provider under /dev/oauth.
+
+export const GOOGLE_FLOW_COOKIE = "sb_google_oauth";
+const GOOGLE_FAILED = "Google sign in failed";
+
+type FlowPayload = { ref: string | null; redirectTo: string };
+
+/** Whether Google sign-in is set up on this deployment. */
+export function googleSignInAvailable(): boolean {
+  return oauthConfigured();
+}
+
+/** What the sign-in screen shows when Google sign-in cannot start. */
+export const GOOGLE_UNAVAILABLE_TOAST = { type: "error", title: GOOGLE_FAILED, description: "Please try again." } as const;
+
+/**
+ * Starts Google sign-in: the redirect to the provider (built by the OAuth platform code), with a
+ * fresh state and PKCE verifier. The referral code rides along in the signed flow cookie, so it
+ * survives the round trip.
+ */
+export function startGoogleSignIn(request: Request, input: { ref: string | null; redirectTo?: string }): Promise<Response> {
+  return beginAuthorization<FlowPayload>(request, {
+    cookieName: GOOGLE_FLOW_COOKIE,
+    callbackPath: "/auth/google/callback",
+    scopes: ["openid", "email", "profile"],
+    payload: { ref: input.ref, redirectTo: safeRedirect(input.redirectTo, "/dashboard") },
+    // Offline access and the consent prompt, as the spec's identity-provider call asks.
+    params: { access_type: "offline", prompt: "consent" },
+  });
+}
+
+/**
+ * The provider's return: signs in (or up) and says where to go. Every failure ends on /auth with
+ * 'Google sign in failed' and the reason when it is a known one (spec section 8), and is audited.
+ */
+export async function finishGoogleSignIn(request: Request): Promise<AccountRedirect> {
+  const cookies: string[] = [];
+  try {
+    const { tokens, payload, clearCookie } = await completeAuthorization<FlowPayload>(request, GOOGLE_FLOW_COOKIE);
+    cookies.push(clearCookie);
+    const profile = await fetchGoogleProfile(request, tokens.accessToken());
+    const { setCookie } = await signInWithGoogle(request, profile, payload.ref);
+    cookies.push(setCookie);
+    return { to: payload.redirectTo || "/dashboard", toast: SIGNED_IN_TOAST(), cookies };
+  } catch (error) {
+    const clear = (error as { clearCookie?: string }).clearCookie;
+    if (clear) cookies.push(clear);
+    const known = error instanceof OAuthError || error instanceof DomainError;
+    if (!known) console.error("Google sign-in failed", error);
+    await audit({
+      eventType: "sign_in_failure",
+      severity: "medium",
+      request,
+      details: { method: "google", reason: known ? (error as Error).message : "unexpected" },
+    });
+    return {
+      to: "/auth",
+      toast: { type: "error", title: GOOGLE_FAILED, description: known ? (error as Error).message : "Please try again." },
+      cookies,
+    };
+  }
+}
+
+const linkQuery = (profile: GoogleProfile, userId: string) =>
+  db().insert(oauthAccounts).values({ provider: "google", providerUserId: profile.sub, userId, email: profile.email });
 
 /**
  * Signs in (or up) with a Google profile. Accounts are keyed on provider + subject; an existing
@@ -16,37 +95,36 @@ export async function signInWithGoogle(
   profile: GoogleProfile,
   referralCode: string | null,
 ): Promise<{ setCookie: string; userId: string; created: boolean }> {
-  const linked = await env.DB.prepare(
-    "SELECT user_id FROM oauth_accounts WHERE provider = 'google' AND provider_user_id = ?",
-  )
-    .bind(profile.sub)
-    .first<{ user_id: string }>();
+  const linked = await db()
+    .select({ userId: oauthAccounts.userId })
+    .from(oauthAccounts)
+    .where(and(eq(oauthAccounts.provider, "google"), eq(oauthAccounts.providerUserId, profile.sub)))
+    .get();
 
-  let userId = linked?.user_id ?? null;
+  let userId = linked?.userId ?? null;
   let created = false;
   if (!userId) {
-    const existing = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(profile.email).first<{ id: string }>();
+    const existing = await db().select({ id: users.id }).from(users).where(eq(users.email, profile.email)).get();
     if (existing) {
       if (!profile.email_verified) {
-        throw new GoogleSignInError("This Google account's e-mail is not verified. Sign in with your password instead.");
+        throw new DomainError("forbidden", "This Google account's e-mail is not verified. Sign in with your password instead.", {
+          title: GOOGLE_FAILED,
+        });
       }
       userId = existing.id;
       const now = new Date().toISOString();
-      await env.DB.batch([
-        env.DB.prepare("INSERT INTO oauth_accounts (provider, provider_user_id, user_id, email) VALUES ('google', ?, ?, ?)").bind(
-          profile.sub,
-          userId,
-          profile.email,
-        ),
-        env.DB.prepare("UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?").bind(now, userId),
-        auditStatement({ eventType: "oauth_account_linked", userId, targetUserId: userId, request, details: { provider: "google" } }),
+      await db().batch([
+        linkQuery(profile, userId),
+        db()
+          .update(users)
+          .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` })
+          .where(eq(users.id, userId)),
+        auditQuery({ eventType: "oauth_account_linked", userId, targetUserId: userId, request, details: { provider: "google" } }),
       ]);
     } else {
       userId = crypto.randomUUID();
       created = true;
-      const referrer = referralCode
-        ? await env.DB.prepare("SELECT user_id FROM profiles WHERE creator_id = ?").bind(referralCode.toUpperCase()).first<{ user_id: string }>()
-        : null;
+      const referrer = referralCode ? await referrerQuery(referralCode).get() : null;
       const metadata = {
         full_name: profile.name,
         referral_code: referralCode,
@@ -59,33 +137,45 @@ export async function signInWithGoogle(
         clipper_agreement_accepted: false,
         provider: "google",
       };
-      await env.DB.batch([
-        env.DB.prepare("INSERT INTO users (id, email, email_verified_at, password_hash, user_metadata) VALUES (?, ?, ?, NULL, ?)").bind(
+      await db().batch([
+        db()
+          .insert(users)
+          .values({
+            id: userId,
+            email: profile.email,
+            emailVerifiedAt: profile.email_verified ? new Date().toISOString() : null,
+            passwordHash: null,
+            userMetadata: JSON.stringify(metadata),
+          }),
+        db()
+          .insert(profiles)
+          .values({
+            userId,
+            creatorId: shortCode(),
+            fullName: profile.name,
+            approvalStatus: "pending",
+            referredBy: referrer?.userId ?? null,
+          }),
+        linkQuery(profile, userId),
+        auditQuery({
+          eventType: "sign_up",
           userId,
-          profile.email,
-          profile.email_verified ? new Date().toISOString() : null,
-          JSON.stringify(metadata),
-        ),
-        env.DB.prepare(
-          "INSERT INTO profiles (user_id, creator_id, full_name, approval_status, referred_by) VALUES (?, ?, ?, 'pending', ?)",
-        ).bind(userId, shortCode(), profile.name, referrer?.user_id ?? null),
-        env.DB.prepare("INSERT INTO oauth_accounts (provider, provider_user_id, user_id, email) VALUES ('google', ?, ?, ?)").bind(
-          profile.sub,
-          userId,
-          profile.email,
-        ),
-        auditStatement({ eventType: "sign_up", userId, targetUserId: userId, request, details: { method: "google", referral: Boolean(referrer) } }),
+          targetUserId: userId,
+          request,
+          details: { method: "google", referral: Boolean(referrer) },
+        }),
       ]);
     }
   }
 
-  const banned = await env.DB.prepare("SELECT is_banned, ban_reason FROM profiles WHERE user_id = ?").bind(userId).first<{
-    is_banned: number;
-    ban_reason: string | null;
-  }>();
-  if (banned?.is_banned) {
+  const banned = await db()
+    .select({ isBanned: profiles.isBanned, banReason: profiles.banReason })
+    .from(profiles)
+    .where(eq(profiles.userId, userId))
+    .get();
+  if (banned?.isBanned) {
     await audit({ eventType: "sign_in_banned", severity: "medium", userId, request, details: { method: "google" } });
-    throw new GoogleSignInError(banned.ban_reason ? `Your account has been banned: ${banned.ban_reason}` : "Your account has been banned.");
+    throw new DomainError("forbidden", bannedMessage(banned.banReason), { title: GOOGLE_FAILED });
   }
   const setCookie = await createSession(request, userId);
   await audit({ eventType: "sign_in_success", userId, request, details: { method: "google" } });

@@ -1,7 +1,7 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { AUDITED_PATHS, isApproved, type Viewer } from "~/lib/permissions";
 import { audit } from "~/platform/audit.server";
-import { env } from "~/platform/env.server";
+import { bannedMessage } from "./schema";
 import { clearSessionCookie, endAllSessions, getSessionUser, type SessionUser } from "./session.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 
@@ -42,7 +42,7 @@ async function throwBanned(request: Request, user: SessionUser): Promise<never> 
     await setToastCookie(request, {
       type: "error",
       title: "Account banned",
-      description: user.banReason ? `Your account has been banned: ${user.banReason}` : "Your account has been banned.",
+      description: bannedMessage(user.banReason),
     }),
   );
   throw redirect("/auth", { headers });
@@ -50,6 +50,12 @@ async function throwBanned(request: Request, user: SessionUser): Promise<never> 
 
 export async function getOptionalUser({ request, context }: GuardArgs): Promise<SessionUser | null> {
   return getSessionUser(request, context);
+}
+
+/** Sign-in and sign-up screens: a signed-in (not banned) visitor goes to the dashboard instead. */
+export async function requireSignedOut(args: GuardArgs): Promise<void> {
+  const user = await getSessionUser(args.request, args.context);
+  if (user && !user.isBanned) throw redirect("/dashboard");
 }
 
 /** Sign-in only (settings, profile). */
@@ -134,48 +140,4 @@ export function greetingName(user: Pick<SessionUser, "fullName" | "metadataFullN
     user.email?.split("@")[0]?.trim() ||
     "Creator"
   );
-}
-
-export type AgencyState = "approved" | "pending" | "rejected" | "none";
-
-type AgencyRow = { id: string; approval_status: string; status: string };
-
-/**
- * The derived agency state of spec section 4: approved (any approved agency owned, or approved
- * membership, or admin); else pending; else rejected; else none. Also says whether an approved
- * agency is active, which use requires.
- */
-export async function agencyStateOf(user: Pick<SessionUser, "id" | "isAdmin">): Promise<{
-  state: AgencyState;
-  activeAgencyIds: string[];
-}> {
-  // No row is simply state none (the spec's tolerated PGRST116); any other error also means
-  // none, as spec section 8 says, so a failing query never grants agency access.
-  let results: AgencyRow[] = [];
-  try {
-    ({ results } = await env.DB.prepare(
-      `SELECT a.id, a.approval_status, a.status FROM agencies a WHERE a.user_id = ?
-       UNION
-       SELECT a.id, a.approval_status, a.status FROM agency_users au JOIN agencies a ON a.id = au.agency_id WHERE au.user_id = ?`,
-    )
-      .bind(user.id, user.id)
-      .all<AgencyRow>());
-  } catch (error) {
-    console.error("agency state lookup failed", error);
-    return { state: "none", activeAgencyIds: [] };
-  }
-  const activeAgencyIds = results.filter((r) => r.approval_status === "approved" && r.status === "active").map((r) => r.id);
-  const has = (s: string) => results.some((r) => r.approval_status === s);
-  const state: AgencyState = user.isAdmin || has("approved") ? "approved" : has("pending") ? "pending" : has("rejected") ? "rejected" : "none";
-  return { state, activeAgencyIds };
-}
-
-/** /agency-dashboard: an approved, active agency (admins always). */
-export async function requireAgencyAccess(args: GuardArgs): Promise<SessionUser & { activeAgencyIds: string[] }> {
-  const user = await requireUser(args);
-  const { state, activeAgencyIds } = await agencyStateOf(user);
-  if (user.isAdmin) return { ...user, activeAgencyIds };
-  if (state === "none") throw redirect("/agency-application-signup");
-  if (state !== "approved" || activeAgencyIds.length === 0) throw redirect("/agency-application-status");
-  return { ...user, activeAgencyIds };
 }

@@ -1,1 +1,561 @@
-export {};
+import { and, count, desc, eq, exists, gt, ne, not, or, sql, type SQL } from "drizzle-orm";
+import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { profiles, sessions, userRoles, users } from "~/db/schema";
+import { conflict, DomainError, invalid, notFound } from "~/lib/errors";
+import { authorize, type Actor } from "~/lib/permissions";
+import type { UserActionInput, UserListQuery } from "~/modules/admin/schema";
+import { agencyLabelOf } from "~/modules/agencies/agencies.server";
+import { notifyAccountDecision, notifyUser } from "~/modules/notifications/notifications.server";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { emailQuery } from "~/platform/email.server";
+import { appName } from "~/platform/env.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { isAdminUser } from "./directory.server";
+import { afterSessionsEnded } from "./session.server";
+
+// User moderation, the admin console's work on accounts: list and details, approval, bans, the
+// music partner flag, the admin role and sessions. Each action takes the acting admin (checked
+// against PERMISSIONS.user), writes the change, its e-mail and its audit row in one batch, then
+// notifies the user. A transition is a guarded update: the batch holds only if the update changed
+// the row, so twenty parallel approvals send one e-mail, one notification and one audit row.
+// See docs/decisions/0021-admin-actions.md.
+
+export const USERS_PAGE_SIZE = 20;
+
+// ---------------------------------------------------------------------------------------------
+// SQL over people, for other modules' lists (the audit log); see also people-queries.server.ts
+// ---------------------------------------------------------------------------------------------
+
+/** `%text%` for LIKE ... ESCAPE '\', with the wildcards in `text` taken literally. */
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** LIKE with an escape character, which drizzle's `like()` cannot say. */
+const contains = (column: SQLiteColumn | SQL, text: string): SQL => sql`lower(${column}) like ${likePattern(text)} escape '\\'`;
+
+/** "The user in this user id column has an e-mail containing `text`" (case-insensitive). */
+export function userEmailContains(userId: SQLiteColumn | SQL, text: string): SQL {
+  return exists(db().select({ one: sql`1` }).from(users).where(and(eq(users.id, userId), contains(users.email, text))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users: list and details
+// ---------------------------------------------------------------------------------------------
+
+const isAdminColumn = () => isAdminUser(users.id).mapWith(Boolean);
+
+export type AdminUserRow = {
+  id: string;
+  email: string;
+  fullName: string | null;
+  approvalStatus: "pending" | "approved" | "rejected";
+  isBanned: boolean;
+  isMusicPartner: boolean;
+  isAdmin: boolean;
+  createdAt: string;
+  emailVerifiedAt: string | null;
+};
+
+/** One page of users for the admin console, searched and filtered on the server (one batch). */
+export async function listUsers(actor: Actor, query: UserListQuery) {
+  authorize(actor, "user", "list");
+  const conditions: (SQL | undefined)[] = [];
+  if (query.q) conditions.push(or(contains(users.email, query.q), contains(sql`coalesce(${profiles.fullName}, '')`, query.q)));
+  switch (query.status) {
+    case "pending":
+    case "approved":
+    case "rejected":
+      conditions.push(eq(profiles.approvalStatus, query.status));
+      break;
+    case "banned":
+      conditions.push(eq(profiles.isBanned, true));
+      break;
+    case "admin":
+      conditions.push(isAdminUser(users.id));
+      break;
+  }
+  const where = and(...conditions);
+  const [rows, total] = await db().batch([
+    db()
+      .select({
+        id: users.id,
+        email: users.email,
+        fullName: profiles.fullName,
+        approvalStatus: profiles.approvalStatus,
+        isBanned: profiles.isBanned,
+        isMusicPartner: profiles.isMusicPartner,
+        isAdmin: isAdminColumn(),
+        createdAt: users.createdAt,
+        emailVerifiedAt: users.emailVerifiedAt,
+      })
+      .from(users)
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(where)
+      .orderBy(desc(users.createdAt), users.id)
+      .limit(USERS_PAGE_SIZE)
+      .offset((query.page - 1) * USERS_PAGE_SIZE),
+    db().select({ n: count() }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(where),
+  ]);
+  const n = total[0]?.n ?? 0;
+  return {
+    users: rows satisfies AdminUserRow[],
+    total: n,
+    page: query.page,
+    pageCount: Math.max(1, Math.ceil(n / USERS_PAGE_SIZE)),
+  };
+}
+
+export type SignUpDetails = {
+  youtubeChannelUrl: string | null;
+  subscriberCount: number | null;
+  monthlyViews: number | null;
+  referralCode: string | null;
+  agencySlug: string | null;
+  agencyName: string | null;
+  wantsToBeClipper: boolean;
+  clipperAgreementAccepted: boolean;
+};
+
+/** The sign-up metadata as sent (users.user_metadata, snake_case JSON), read defensively. */
+function signUpDetails(raw: string): SignUpDetails {
+  let m: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (parsed && typeof parsed === "object") m = parsed as Record<string, unknown>;
+  } catch {
+    // shown as empty
+  }
+  const str = (k: string) => (typeof m[k] === "string" && m[k] ? String(m[k]) : null);
+  const num = (k: string) => {
+    const v = m[k];
+    return typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null;
+  };
+  return {
+    youtubeChannelUrl: str("youtube_channel_url"),
+    subscriberCount: num("subscriber_count"),
+    monthlyViews: num("monthly_views"),
+    referralCode: str("referral_code"),
+    agencySlug: str("agency_slug"),
+    agencyName: str("agency_name"),
+    wantsToBeClipper: m.wants_to_be_clipper === true,
+    clipperAgreementAccepted: m.clipper_agreement_accepted === true,
+  };
+}
+
+/** Everything the admin's user panel shows, in one statement; null for an unknown id. */
+export async function getUserDetails(actor: Actor, userId: string) {
+  authorize(actor, "user", "read");
+  const referrer = alias(users, "referrer");
+  const agency = agencyLabelOf(profiles.agencyId);
+  const row = await db()
+    .select({
+      id: users.id,
+      email: users.email,
+      emailVerifiedAt: users.emailVerifiedAt,
+      userMetadata: users.userMetadata,
+      createdAt: users.createdAt,
+      fullName: profiles.fullName,
+      creatorId: profiles.creatorId,
+      approvalStatus: profiles.approvalStatus,
+      rejectionReason: profiles.rejectionReason,
+      isBanned: profiles.isBanned,
+      banReason: profiles.banReason,
+      isMusicPartner: profiles.isMusicPartner,
+      artistName: profiles.artistName,
+      catalogueUrl: profiles.catalogueUrl,
+      lastSignInAt: profiles.lastSignInAt,
+      agencyName: agency.name,
+      agencySlug: agency.slug,
+      referredByEmail: referrer.email,
+      isAdmin: isAdminColumn(),
+      sessionCount: db().$count(sessions, and(eq(sessions.userId, users.id), gt(sessions.expiresAt, new Date().toISOString()))),
+    })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .leftJoin(referrer, eq(referrer.id, profiles.referredBy))
+    .where(eq(users.id, userId))
+    .get();
+  if (!row) return null;
+  const { userMetadata, ...rest } = row;
+  return { ...rest, signUp: signUpDetails(userMetadata) };
+}
+export type AdminUserDetails = NonNullable<Awaited<ReturnType<typeof getUserDetails>>>;
+
+/** The /admin page: a page of users and, when one is selected, their details (in parallel). */
+export async function usersConsolePage(actor: Actor, query: UserListQuery, selectedId: string | null) {
+  const [list, selected] = await Promise.all([listUsers(actor, query), selectedId ? getUserDetails(actor, selectedId) : null]);
+  return { ...list, selected };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Users: actions
+// ---------------------------------------------------------------------------------------------
+
+type Target = {
+  id: string;
+  email: string;
+  fullName: string | null;
+  approvalStatus: "pending" | "approved" | "rejected";
+  isBanned: boolean;
+  isMusicPartner: boolean;
+  isAdmin: boolean;
+};
+
+async function loadTarget(userId: string): Promise<Target | null> {
+  const row = await db()
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: profiles.fullName,
+      approvalStatus: profiles.approvalStatus,
+      isBanned: profiles.isBanned,
+      isMusicPartner: profiles.isMusicPartner,
+      isAdmin: isAdminColumn(),
+    })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId))
+    .get();
+  return row ?? null;
+}
+
+async function targetOrThrow(userId: string): Promise<Target> {
+  const target = await loadTarget(userId);
+  if (!target) throw notFound("User not found.");
+  return target;
+}
+
+const nameOf = (t: Target) => t.fullName || t.email;
+const greeting = (t: Target) => `Hi ${t.fullName || "there"},`;
+const LAST_ADMIN = "You cannot remove the last admin.";
+
+/** The user in `userId` holds the admin role (a bound id, not a column). */
+const holdsAdmin = (userId: string) => isAdminUser(sql`${userId}`);
+
+/** Another admin who is not banned remains besides `targetId`. */
+const anotherActiveAdminRemains = (targetId: string) =>
+  exists(
+    db()
+      .select({ one: sql`1` })
+      .from(profiles)
+      .where(and(eq(profiles.isBanned, false), ne(profiles.userId, targetId), isAdminUser(profiles.userId))),
+  );
+
+const endSessionsQuery = (userId: string) => db().delete(sessions).where(eq(sessions.userId, userId));
+const changedOnce = () => precondition(previousStatementChanged(1));
+
+type Batch = Parameters<ReturnType<typeof db>["batch"]>[0];
+
+/**
+ * Runs a change's batch. When one of its preconditions does not hold (the guarded update changed
+ * nothing, or the last admin would go), nothing of it is written and `refusal` says why.
+ */
+async function runGuarded(batch: Batch, refusal: () => Promise<DomainError>): Promise<void> {
+  try {
+    await db().batch(batch);
+  } catch (error) {
+    if (isPreconditionFailure(error)) throw await refusal();
+    throw error;
+  }
+}
+
+// The change is made and audited before these run; a failed notification must not turn it into
+// an error. Both store the notification in D1 and push it to the user's open tabs.
+async function notifyQuietly(userId: string, decision: "approved" | "rejected" | "banned" | "unbanned", reason?: string | null) {
+  try {
+    await notifyAccountDecision(userId, decision, reason ?? null);
+  } catch (error) {
+    console.error("account notification failed", error);
+  }
+}
+
+async function noticeQuietly(userId: string, title: string, content: string, createdBy: string | null) {
+  try {
+    await notifyUser(userId, { title, content, kind: "account", createdBy });
+  } catch (error) {
+    console.error("notification failed", error);
+  }
+}
+
+export async function approveUser(actor: Actor, userId: string, request: Request): Promise<string> {
+  authorize(actor, "user", "approve");
+  const target = await targetOrThrow(userId);
+  const already = () => conflict(`${nameOf(target)} is already approved.`);
+  if (target.approvalStatus === "approved") throw already();
+  const origin = new URL(request.url).origin;
+  await runGuarded(
+    [
+      db()
+        .update(profiles)
+        .set({ approvalStatus: "approved", rejectionReason: null, updatedAt: new Date().toISOString() })
+        .where(and(eq(profiles.userId, userId), ne(profiles.approvalStatus, "approved"))),
+      changedOnce(),
+      emailQuery({
+        to: target.email,
+        kind: "account_approved",
+        subject: `Your ${appName()} account is approved`,
+        text: `${greeting(target)}\n\nGood news: your ${appName()} account has been approved. Sign in to get started:\n${origin}/auth\n`,
+      }),
+      auditQuery({
+        eventType: "user_approved",
+        severity: "medium",
+        userId: actor.id,
+        targetUserId: userId,
+        request,
+        details: { previous_status: target.approvalStatus },
+      }),
+    ],
+    async () => already(),
+  );
+  await notifyQuietly(userId, "approved");
+  return `${nameOf(target)} is approved.`;
+}
+
+export async function rejectUser(actor: Actor, userId: string, reason: string, request: Request): Promise<string> {
+  authorize(actor, "user", "reject");
+  const target = await targetOrThrow(userId);
+  if (target.id === actor.id) throw invalid("You cannot reject your own account.");
+  const already = () => conflict(`${nameOf(target)} is already rejected.`);
+  if (target.approvalStatus === "rejected") throw already();
+  await runGuarded(
+    [
+      db()
+        .update(profiles)
+        .set({ approvalStatus: "rejected", rejectionReason: reason, updatedAt: new Date().toISOString() })
+        .where(and(eq(profiles.userId, userId), ne(profiles.approvalStatus, "rejected"))),
+      changedOnce(),
+      emailQuery({
+        to: target.email,
+        kind: "account_rejected",
+        subject: `Your ${appName()} application`,
+        text: `${greeting(target)}\n\nWe have reviewed your ${appName()} account and cannot approve it at this time.\n\nReason: ${reason}\n\nYou can reply to this message if you think this is a mistake.`,
+      }),
+      auditQuery({
+        eventType: "user_rejected",
+        severity: "medium",
+        userId: actor.id,
+        targetUserId: userId,
+        request,
+        details: { previous_status: target.approvalStatus, reason },
+      }),
+    ],
+    async () => already(),
+  );
+  await notifyQuietly(userId, "rejected", reason);
+  return `${nameOf(target)} is rejected.`;
+}
+
+export async function banUser(actor: Actor, userId: string, reason: string, request: Request): Promise<string> {
+  authorize(actor, "user", "ban");
+  if (userId === actor.id) throw invalid("You cannot ban yourself.");
+  const target = await targetOrThrow(userId);
+  const already = () => conflict(`${nameOf(target)} is already banned.`);
+  if (target.isBanned) throw already();
+  await runGuarded(
+    [
+      // Banning an admin must leave another active admin (and the actor must still be one).
+      precondition(and(holdsAdmin(actor.id), or(not(holdsAdmin(userId)), anotherActiveAdminRemains(userId)))!),
+      db()
+        .update(profiles)
+        .set({ isBanned: true, banReason: reason, updatedAt: new Date().toISOString() })
+        .where(and(eq(profiles.userId, userId), eq(profiles.isBanned, false))),
+      changedOnce(),
+      endSessionsQuery(userId),
+      emailQuery({
+        to: target.email,
+        kind: "account_banned",
+        subject: `Your ${appName()} account has been banned`,
+        text: `${greeting(target)}\n\nYour ${appName()} account has been banned and you have been signed out.\n\nReason: ${reason}\n\nYou can reply to this message if you think this is a mistake.`,
+      }),
+      auditQuery({ eventType: "user_banned", severity: "high", userId: actor.id, targetUserId: userId, request, details: { reason } }),
+    ],
+    async () => ((await loadTarget(userId))?.isBanned ? already() : conflict(LAST_ADMIN)),
+  );
+  // The open tabs hear 'banned' first (they sign out), then their sockets close.
+  await notifyQuietly(userId, "banned", reason);
+  await afterSessionsEnded(userId);
+  return `${nameOf(target)} is banned and signed out everywhere.`;
+}
+
+export async function unbanUser(actor: Actor, userId: string, reason: string, request: Request): Promise<string> {
+  authorize(actor, "user", "unban");
+  const target = await targetOrThrow(userId);
+  const notBanned = () => conflict(`${nameOf(target)} is not banned.`);
+  if (!target.isBanned) throw notBanned();
+  await runGuarded(
+    [
+      db()
+        .update(profiles)
+        .set({ isBanned: false, banReason: null, updatedAt: new Date().toISOString() })
+        .where(and(eq(profiles.userId, userId), eq(profiles.isBanned, true))),
+      changedOnce(),
+      emailQuery({
+        to: target.email,
+        kind: "account_unbanned",
+        subject: `Your ${appName()} account is active again`,
+        text: `${greeting(target)}\n\nThe ban on your ${appName()} account has been lifted. You can sign in again at ${new URL(request.url).origin}/auth\n\nNote: ${reason}`,
+      }),
+      auditQuery({ eventType: "user_unbanned", severity: "medium", userId: actor.id, targetUserId: userId, request, details: { reason } }),
+    ],
+    async () => notBanned(),
+  );
+  await notifyQuietly(userId, "unbanned", reason);
+  return `${nameOf(target)} is no longer banned.`;
+}
+
+export async function toggleMusicPartner(actor: Actor, userId: string, request: Request): Promise<string> {
+  authorize(actor, "user", "setMusicPartner");
+  const target = await targetOrThrow(userId);
+  const next = !target.isMusicPartner;
+  await runGuarded(
+    [
+      // From the state the admin saw: two toggles at once change it once.
+      db()
+        .update(profiles)
+        .set({ isMusicPartner: next, updatedAt: new Date().toISOString() })
+        .where(and(eq(profiles.userId, userId), eq(profiles.isMusicPartner, target.isMusicPartner))),
+      changedOnce(),
+      auditQuery({
+        eventType: next ? "music_partner_granted" : "music_partner_revoked",
+        severity: "medium",
+        userId: actor.id,
+        targetUserId: userId,
+        request,
+      }),
+    ],
+    async () => conflict(`${nameOf(target)}'s music partner access has just changed. Please reload and try again.`),
+  );
+  await noticeQuietly(
+    userId,
+    next ? "You are now a music partner" : "Music partner access removed",
+    next
+      ? "You can now submit music under Submit Music and follow it under Music Submissions."
+      : "Your music partner access has been removed by an admin.",
+    actor.id,
+  );
+  return next ? `${nameOf(target)} is now a music partner.` : `${nameOf(target)} is no longer a music partner.`;
+}
+
+/** The admin role row, once: a second grant inserts nothing (and so its batch does not hold). */
+const insertAdminRole = (userId: string) =>
+  db().insert(userRoles).values({ id: crypto.randomUUID(), userId, role: "admin" }).onConflictDoNothing();
+
+export async function grantAdmin(actor: Actor, userId: string, request: Request): Promise<string> {
+  authorize(actor, "user", "grantAdmin");
+  const target = await targetOrThrow(userId);
+  const already = () => conflict(`${nameOf(target)} is already an admin.`);
+  if (target.isAdmin) throw already();
+  if (target.isBanned) throw conflict("Lift the ban before granting admin.");
+  await runGuarded(
+    [
+      insertAdminRole(userId),
+      changedOnce(),
+      // A role change ends the user's sessions (SECURITY.md): the next sign-in carries the new role.
+      endSessionsQuery(userId),
+      auditQuery({ eventType: "admin_role_granted", severity: "high", userId: actor.id, targetUserId: userId, request }),
+    ],
+    async () => already(),
+  );
+  await afterSessionsEnded(userId);
+  await noticeQuietly(userId, "You are now an admin", "An admin gave you access to the admin console. Sign in again to use it.", actor.id);
+  return `${nameOf(target)} is now an admin.`;
+}
+
+export async function revokeAdmin(actor: Actor, userId: string, request: Request): Promise<string> {
+  authorize(actor, "user", "revokeAdmin");
+  if (userId === actor.id) throw invalid("You cannot remove your own admin role.");
+  const target = await targetOrThrow(userId);
+  const notAdmin = () => conflict(`${nameOf(target)} is not an admin.`);
+  if (!target.isAdmin) throw notAdmin();
+  await runGuarded(
+    [
+      precondition(and(holdsAdmin(actor.id), anotherActiveAdminRemains(userId))!),
+      db().delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.role, "admin"))),
+      changedOnce(),
+      endSessionsQuery(userId),
+      auditQuery({ eventType: "admin_role_revoked", severity: "high", userId: actor.id, targetUserId: userId, request }),
+    ],
+    async () => ((await loadTarget(userId))?.isAdmin === false ? notAdmin() : conflict(LAST_ADMIN)),
+  );
+  await afterSessionsEnded(userId);
+  await noticeQuietly(userId, "Admin access removed", "Your admin role has been removed by another admin.", actor.id);
+  return `${nameOf(target)} is no longer an admin.`;
+}
+
+export async function endUserSessions(actor: Actor, userId: string, request: Request): Promise<string> {
+  authorize(actor, "user", "endSessions");
+  const target = await targetOrThrow(userId);
+  await db().batch([
+    endSessionsQuery(userId),
+    auditQuery({ eventType: "sessions_ended_by_admin", severity: "medium", userId: actor.id, targetUserId: userId, request }),
+  ]);
+  await afterSessionsEnded(userId);
+  await noticeQuietly(userId, "You were signed out", "An admin ended your sessions on every device. Sign in again to continue.", actor.id);
+  return `${nameOf(target)} is signed out everywhere.`;
+}
+
+/** One entry point for the /admin action: what the toast says when it worked. */
+export async function performUserAction(actor: Actor, input: UserActionInput, request: Request): Promise<string> {
+  switch (input.intent) {
+    case "approve":
+      return approveUser(actor, input.userId, request);
+    case "reject":
+      return rejectUser(actor, input.userId, input.reason, request);
+    case "ban":
+      return banUser(actor, input.userId, input.reason, request);
+    case "unban":
+      return unbanUser(actor, input.userId, input.reason, request);
+    case "toggle_music_partner":
+      return toggleMusicPartner(actor, input.userId, request);
+    case "grant_admin":
+      return grantAdmin(actor, input.userId, request);
+    case "revoke_admin":
+      return revokeAdmin(actor, input.userId, request);
+    case "end_sessions":
+      return endUserSessions(actor, input.userId, request);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Break-glass recovery (the admin module proves the deployment's secret, then calls these)
+// ---------------------------------------------------------------------------------------------
+
+/** The account recovery would make an admin, looked up by e-mail on every attempt (same work). */
+export async function accountForRecovery(email: string): Promise<{ id: string; isAdmin: boolean } | null> {
+  const row = await db().select({ id: users.id, isAdmin: isAdminColumn() }).from(users).where(eq(users.email, email)).get();
+  return row ?? null;
+}
+
+/**
+ * Grants the admin role through /admin-recovery: the one grant without an acting admin, so only
+ * the admin module's `recoverAdmin` calls it, after the recovery secret matched. Ends the
+ * account's sessions, e-mails the account (a leaked secret is noticed) and audits it critical.
+ */
+export async function grantAdminThroughRecovery(
+  account: { id: string; isAdmin: boolean },
+  email: string,
+  request: Request,
+): Promise<void> {
+  await db().batch([
+    insertAdminRole(account.id),
+    // A role change ends the account's sessions; the person signs in again with the new role.
+    endSessionsQuery(account.id),
+    emailQuery({
+      to: email,
+      kind: "admin_recovery",
+      subject: `Admin access granted on ${appName()}`,
+      text: `Admin access to ${appName()} was granted to this account through the recovery page (${new URL(request.url).origin}/admin-recovery).\n\nIf this was not you or your team, the deployment's recovery secret is known to someone else: rotate ADMIN_RECOVERY_SECRET and review the admins at once.`,
+    }),
+    auditQuery({
+      eventType: "admin_recovery_granted",
+      severity: "critical",
+      userId: account.id,
+      targetUserId: account.id,
+      request,
+      details: { email, already_admin: account.isAdmin },
+    }),
+  ]);
+  await afterSessionsEnded(account.id);
+}

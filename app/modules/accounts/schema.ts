@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MIN_LENGTH } from "~/lib/constants";
+import type { FieldErrors } from "~/lib/errors";
+import { checkbox } from "~/lib/forms";
 import { sanitizeText } from "~/lib/sanitize";
 
 // One schema per form, used by the browser for instant feedback and by the action as the
@@ -33,6 +35,11 @@ export const MESSAGES = {
   tooLongTitle: "Input too long",
 } as const;
 
+/** 'Your account has been banned' with the reason when there is one. */
+export function bannedMessage(reason: string | null): string {
+  return reason ? `Your account has been banned: ${reason}` : "Your account has been banned.";
+}
+
 /** 'Single @ with dotted domain', at most 254 characters. */
 export function isValidEmail(email: string): boolean {
   if (email.length > EMAIL_MAX) return false;
@@ -52,11 +59,6 @@ export function isUrlShaped(value: string): boolean {
     return false;
   }
 }
-
-const checkbox = z
-  .union([z.string(), z.boolean(), z.null()])
-  .optional()
-  .transform((v) => v === "on" || v === "true" || v === "1" || v === true);
 
 const email = z
   .string()
@@ -82,96 +84,151 @@ const count = (label: string) =>
     .transform((v) => Number.parseInt(v, 10))
     .refine((n) => Number.isSafeInteger(n) && n >= 0, { message: `${label} must be a whole number of 0 or more.` });
 
+/** 'Passwords don't match' on the confirmation field. */
+function passwordsMatch(v: { password: string; confirmPassword: string }, ctx: z.RefinementCtx) {
+  if (v.password !== v.confirmPassword) {
+    ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
+  }
+}
+
+/** An agency slug as the sign-up form and the agency sign-up address carry it. */
+export const normalizeAgencySlug = (v: string) => v.trim().toLowerCase().replace(/[^a-z0-9-]/g, "");
+/** An agency name as kept in the sign-up metadata. */
+export const normalizeAgencyName = (v: string) => sanitizeText(v).trim().slice(0, NAME_MAX);
+
 export const signInSchema = z.object({
   email: z.string().trim().toLowerCase().min(1, { message: "Email is required." }).pipe(email),
   password: z.string().min(1, { message: "Password is required." }).max(PASSWORD_MAX_LENGTH),
 });
 
-export const signUpSchema = z
-  .object({
-    fullName: z
+const fullName = z
+  .string()
+  .transform((v) => sanitizeText(v).trim())
+  .pipe(
+    z
       .string()
-      .transform((v) => sanitizeText(v).trim())
-      .pipe(
-        z
-          .string()
-          .min(1, { message: "Full name is required." })
-          .max(NAME_MAX, { message: `Full name must be ${NAME_MAX} characters or less.` }),
-      ),
-    email,
-    password,
-    confirmPassword: z.string(),
-    channelUrl: z
-      .string()
-      .trim()
-      .min(1, { message: "Channel URL is required." })
-      .max(500, { message: "Channel URL must be 500 characters or less." })
-      .refine(isUrlShaped, { message: "Please enter a valid channel URL." }),
-    subscribers: count("Subscribers"),
-    monthlyViews: count("Monthly views"),
-    acceptTerms: checkbox,
-    wantsToBeClipper: checkbox,
-    acceptClipperAgreement: checkbox,
-    referralCode: z
-      .string()
-      .trim()
-      .max(64)
-      .transform((v) => v.replace(/[^A-Za-z0-9_-]/g, ""))
-      .optional()
-      .default(""),
-    agencySlug: z
-      .string()
-      .trim()
-      .max(64)
-      .transform((v) => v.toLowerCase().replace(/[^a-z0-9-]/g, ""))
-      .optional()
-      .default(""),
-    agencyName: z
-      .string()
-      .transform((v) => sanitizeText(v).trim().slice(0, NAME_MAX))
-      .optional()
-      .default(""),
-    agencyToken: z.string().trim().max(128).optional().default(""),
-  })
-  .superRefine((v, ctx) => {
-    if (v.password !== v.confirmPassword) {
-      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
-    }
-    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: MESSAGES.terms });
-    if (v.wantsToBeClipper && !v.acceptClipperAgreement) {
-      ctx.addIssue({ code: "custom", path: ["acceptClipperAgreement"], message: MESSAGES.clipper });
-    }
-  })
-  // Unticking the clipper option clears its agreement.
-  .transform((v) => ({ ...v, acceptClipperAgreement: v.wantsToBeClipper && v.acceptClipperAgreement }));
+      .min(1, { message: "Full name is required." })
+      .max(NAME_MAX, { message: `Full name must be ${NAME_MAX} characters or less.` }),
+  );
+
+const signUpFields = {
+  fullName,
+  email,
+  password,
+  confirmPassword: z.string(),
+  channelUrl: z
+    .string()
+    .trim()
+    .min(1, { message: "Channel URL is required." })
+    .max(500, { message: "Channel URL must be 500 characters or less." })
+    .refine(isUrlShaped, { message: "Please enter a valid channel URL." }),
+  subscribers: count("Subscribers"),
+  monthlyViews: count("Monthly views"),
+  acceptTerms: checkbox,
+  wantsToBeClipper: checkbox,
+  acceptClipperAgreement: checkbox,
+  // As sent: the server passes it through the strict sanitizer (and logs a rejected one)
+  // before it is used; see accounts/auth.server.ts signUp.
+  referralCode: z.string().optional().default(""),
+  agencySlug: z.string().trim().max(64).optional().default("").transform(normalizeAgencySlug),
+  agencyName: z.string().optional().default("").transform(normalizeAgencyName),
+  agencyToken: z.string().trim().max(128).optional().default(""),
+};
+
+/** The sign-up rules across fields, on the sign-up fields alone or with the form's intent. */
+function signUpRules<T extends z.ZodObject<typeof signUpFields>>(fields: T) {
+  return (
+    fields
+      .superRefine((v, ctx) => {
+        passwordsMatch(v, ctx);
+        if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: MESSAGES.terms });
+        if (v.wantsToBeClipper && !v.acceptClipperAgreement) {
+          ctx.addIssue({ code: "custom", path: ["acceptClipperAgreement"], message: MESSAGES.clipper });
+        }
+      })
+      // Unticking the clipper option clears its agreement.
+      .transform((v) => ({ ...v, acceptClipperAgreement: v.wantsToBeClipper && v.acceptClipperAgreement }))
+  );
+}
+
+export const signUpSchema = signUpRules(z.object(signUpFields));
 
 export type SignUpInput = z.infer<typeof signUpSchema>;
+
+/**
+ * The sign-in/sign-up screen posts one of two forms, told apart by `intent`; anything but
+ * 'signup' is a sign-in.
+ */
+export const authFormSchema = z.preprocess(
+  (v) => ({ ...(v as object), intent: (v as { intent?: unknown })?.intent === "signup" ? "signup" : "signin" }),
+  z.discriminatedUnion("intent", [
+    signInSchema.extend({ intent: z.literal("signin"), redirectTo: z.string().optional() }),
+    signUpRules(z.object({ ...signUpFields, intent: z.literal("signup") })),
+  ]),
+);
+
+export type AuthFormInput = z.output<typeof authFormSchema>;
+
+/** Toast titles of the screen's refusals that name none of their own (spec section 8). */
+export const AUTH_FORM_TITLES = { signin: "Login failed", signup: "Sign up failed" };
+
+/** The e-mail link's confirmation form; a missing or unknown token is the module's answer. */
+export const verifyEmailSchema = z.object({ token: z.string().optional().default("") });
+
+/** The Google button: the referral code and where to go after sign-in ride along. */
+export const googleStartSchema = z.object({
+  ref: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64) || null),
+  redirectTo: z.string().optional(),
+});
 
 export const forgotPasswordSchema = z.object({ email });
 
 export const resetPasswordSchema = z
   .object({ token: z.string().min(10).max(200), password, confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
+  .superRefine(passwordsMatch);
 
-export const changePasswordSchema = z
-  .object({
-    currentPassword: z.string().min(1, { message: "Current password is required." }).max(PASSWORD_MAX_LENGTH),
-    password,
-    confirmPassword: z.string(),
-  })
-  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
+const changePasswordFields = {
+  currentPassword: z.string().min(1, { message: "Current password is required." }).max(PASSWORD_MAX_LENGTH),
+  password,
+  confirmPassword: z.string(),
+};
+export const changePasswordSchema = z.object(changePasswordFields).superRefine(passwordsMatch);
 
-export const profileSchema = z.object({
-  fullName: z
-    .string()
-    .transform((v) => sanitizeText(v).trim())
-    .pipe(
-      z
-        .string()
-        .min(1, { message: "Full name is required." })
-        .max(NAME_MAX, { message: `Full name must be ${NAME_MAX} characters or less.` }),
-    ),
-});
+/** The settings page: change password, sign out the other sessions, or one of them. */
+export const settingsFormSchema = z.preprocess(
+  (v) => {
+    const intent = (v as { intent?: unknown })?.intent;
+    return { ...(v as object), intent: intent === "sign-out-others" || intent === "sign-out-session" ? intent : "change-password" };
+  },
+  z.discriminatedUnion("intent", [
+    z.object({ intent: z.literal("change-password"), ...changePasswordFields }).superRefine(passwordsMatch),
+    z.object({ intent: z.literal("sign-out-others") }),
+    z.object({
+      intent: z.literal("sign-out-session"),
+      // The first 12 hex digits of the session's stored id, as the page shows it.
+      session: z.string().regex(/^[0-9a-f]{12}$/, { message: "Unknown session." }),
+    }),
+  ]),
+);
+
+export const profileSchema = z.object({ fullName });
+
+/** The profile page: a new picture, or the name. */
+export const profileFormSchema = z.preprocess(
+  (v) => ({ ...(v as object), intent: (v as { intent?: unknown })?.intent === "avatar" ? "avatar" : "name" }),
+  z.discriminatedUnion("intent", [
+    z.object({
+      intent: z.literal("avatar"),
+      avatar: z.custom<File>((v) => typeof File !== "undefined" && v instanceof File && v.size > 0, {
+        message: "Choose an image to upload.",
+      }),
+    }),
+    z.object({ intent: z.literal("name"), fullName: z.unknown().transform((v) => (typeof v === "string" ? v : "")).pipe(fullName) }),
+  ]),
+);
 
 /** The toast title that goes with a field's error, as the spec pairs them. */
 export function titleForField(field: string, message = ""): string {
@@ -182,6 +239,7 @@ export function titleForField(field: string, message = ""): string {
     case "confirmPassword":
       return MESSAGES.passwordsMismatchTitle;
     case "email":
+    case "contactEmail":
       return MESSAGES.invalidEmailTitle;
     case "acceptTerms":
       return MESSAGES.termsTitle;
@@ -192,8 +250,17 @@ export function titleForField(field: string, message = ""): string {
   }
 }
 
-export type FieldErrors = Record<string, string>;
+/** The profile page's titles: a missing or refused picture is 'Upload failed'. */
+export const profileFieldTitle = (field: string, message: string) =>
+  field === "avatar" ? "Upload failed" : titleForField(field, message);
 
+/** The settings page's titles: an unknown session is 'Action failed'. */
+export const settingsFieldTitle = (field: string, message: string) =>
+  field === "session" ? "Action failed" : titleForField(field, message);
+
+export type { FieldErrors };
+
+/** The first message per top-level field (browser-side checks; the server uses parseForm). */
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {

@@ -1,10 +1,17 @@
+import { and, count, desc, eq, ne, sql } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
+import { profiles, sessions, userNotifications, users } from "~/db/schema";
+import { authorize } from "~/lib/permissions";
+import { managesActiveAgency } from "~/modules/agencies/agencies.server";
+import { audit } from "~/platform/audit.server";
 import { requestContext } from "~/platform/context.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
-import { env } from "~/platform/env.server";
+import { db } from "~/platform/db.server";
+import { userNotifier } from "~/platform/realtime.server";
 import { clientIp, userAgent } from "~/platform/request-info.server";
 import { isSecureRequest } from "~/platform/toast.server";
+import { actorOf, isAdminUser } from "./directory.server";
 
 // Sessions live in D1. The cookie carries a random 160-bit token; D1 stores only its SHA-256.
 // Sliding expiry: a session idle for 7 days ends; none lives past 30 days. See
@@ -40,125 +47,104 @@ export type SessionUser = {
   absoluteExpiresAt: string;
 };
 
-type Row = {
-  session_id: string;
-  expires_at: string;
-  absolute_expires_at: string;
-  last_seen_at: string;
-  id: string;
-  email: string;
-  email_verified_at: string | null;
-  user_metadata: string;
-  full_name: string | null;
-  avatar_url: string | null;
-  creator_id: string;
-  approval_status: SessionUser["approvalStatus"];
-  is_banned: number;
-  ban_reason: string | null;
-  is_music_partner: number;
-  is_admin: number;
-  has_active_agency: number;
-  unread_count: number;
-};
+/**
+ * The one session query (docs/decisions/0004): session, user, profile, admin role, active-agency
+ * membership and unread count in one round trip on every signed-in request. It reads the
+ * notifications domain's user_notifications directly (the allowed cross-read listed in
+ * tests/unit/architecture.test.ts); the role and agency conditions are their owners' predicates.
+ */
+function sessionQuery(sessionId: string) {
+  const unread = db()
+    .select({ n: count() })
+    .from(userNotifications)
+    .where(and(eq(userNotifications.userId, users.id), eq(userNotifications.isRead, false)));
+  return db()
+    .select({
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      absoluteExpiresAt: sessions.absoluteExpiresAt,
+      lastSeenAt: sessions.lastSeenAt,
+      id: users.id,
+      email: users.email,
+      emailVerifiedAt: users.emailVerifiedAt,
+      userMetadata: users.userMetadata,
+      fullName: profiles.fullName,
+      avatarUrl: profiles.avatarUrl,
+      creatorId: profiles.creatorId,
+      approvalStatus: profiles.approvalStatus,
+      isBanned: profiles.isBanned,
+      banReason: profiles.banReason,
+      isMusicPartner: profiles.isMusicPartner,
+      isAdmin: sql<boolean>`${isAdminUser(users.id)}`.mapWith(Boolean),
+      hasActiveAgency: sql<boolean>`${managesActiveAgency(users.id)}`.mapWith(Boolean),
+      unreadCount: sql<number>`${unread}`.mapWith(Number),
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(sessions.id, sessionId));
+}
 
-// One round trip: session, user, profile, role, agency membership and unread count.
-const SESSION_QUERY = `
-SELECT s.id AS session_id, s.expires_at, s.absolute_expires_at, s.last_seen_at,
-       u.id, u.email, u.email_verified_at, u.user_metadata,
-       p.full_name, p.avatar_url, p.creator_id, p.approval_status, p.is_banned, p.ban_reason, p.is_music_partner,
-       EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin') AS is_admin,
-       (EXISTS (SELECT 1 FROM agency_users au JOIN agencies a ON a.id = au.agency_id
-                 WHERE au.user_id = u.id AND a.approval_status = 'approved' AND a.status = 'active')
-        OR EXISTS (SELECT 1 FROM agencies a WHERE a.user_id = u.id AND a.approval_status = 'approved' AND a.status = 'active'))
-         AS has_active_agency,
-       (SELECT count(*) FROM user_notifications n WHERE n.user_id = u.id AND n.is_read = 0) AS unread_count
-FROM sessions s
-JOIN users u ON u.id = s.user_id
-JOIN profiles p ON p.user_id = u.id
-WHERE s.id = ?`;
+type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionQuery>["get"]>>>;
 
-function toUser(row: Row): SessionUser {
+function toUser({ emailVerifiedAt, userMetadata, ...row }: SessionRow): SessionUser {
   let metadataFullName: string | null = null;
   try {
-    const meta = JSON.parse(row.user_metadata) as { full_name?: unknown };
+    const meta = JSON.parse(userMetadata) as { full_name?: unknown };
     metadataFullName = typeof meta.full_name === "string" ? meta.full_name : null;
   } catch {
     // metadata is informational; a bad row must not break sign-in
   }
-  return {
-    sessionId: row.session_id,
-    id: row.id,
-    email: row.email,
-    emailVerified: row.email_verified_at !== null,
-    fullName: row.full_name,
-    metadataFullName,
-    avatarUrl: row.avatar_url,
-    creatorId: row.creator_id,
-    approvalStatus: row.approval_status,
-    isBanned: row.is_banned === 1,
-    banReason: row.ban_reason,
-    isMusicPartner: row.is_music_partner === 1,
-    isAdmin: row.is_admin === 1,
-    hasActiveAgency: row.has_active_agency === 1,
-    unreadCount: row.unread_count,
-    expiresAt: row.expires_at,
-    lastSeenAt: row.last_seen_at,
-    absoluteExpiresAt: row.absolute_expires_at,
-  };
+  return { ...row, emailVerified: emailVerifiedAt !== null, metadataFullName };
 }
 
 /** Looks the session up by token; extends it when due. Null when absent or expired. */
 export async function validateSessionToken(token: string, now = Date.now()): Promise<SessionUser | null> {
   const id = sha256Hex(token);
-  const row = await env.DB.prepare(SESSION_QUERY).bind(id).first<Row>();
+  const row = await sessionQuery(id).get();
   if (!row) return null;
-  const expires = Date.parse(row.expires_at);
-  const absolute = Date.parse(row.absolute_expires_at);
-  if (now >= expires || now >= absolute) {
-    await env.DB.prepare("DELETE FROM sessions WHERE id = ?").bind(id).run();
+  const absolute = Date.parse(row.absoluteExpiresAt);
+  if (now >= Date.parse(row.expiresAt) || now >= absolute) {
+    await db().delete(sessions).where(eq(sessions.id, id)).run();
     return null;
   }
   const user = toUser(row);
-  if (now - Date.parse(row.last_seen_at) > SESSION_TOUCH_MS) {
-    const newExpiry = new Date(Math.min(now + SESSION_IDLE_MS, absolute)).toISOString();
-    const touched = new Date(now).toISOString();
-    user.expiresAt = newExpiry;
-    user.lastSeenAt = touched;
-    await env.DB.prepare("UPDATE sessions SET expires_at = ?, last_seen_at = ? WHERE id = ?")
-      .bind(newExpiry, touched, id)
-      .run();
+  if (now - Date.parse(row.lastSeenAt) > SESSION_TOUCH_MS) {
+    user.expiresAt = new Date(Math.min(now + SESSION_IDLE_MS, absolute)).toISOString();
+    user.lastSeenAt = new Date(now).toISOString();
+    await db().update(sessions).set({ expiresAt: user.expiresAt, lastSeenAt: user.lastSeenAt }).where(eq(sessions.id, id)).run();
   }
   return user;
 }
 
-/** The signed-in user of this request (memoized per request), or null. */
+/** The signed-in user of this request (memoized per request: one session query), or null. */
 export function getSessionUser(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionUser | null> {
   const rc = context.get(requestContext);
   if (!rc.session) {
     const token = readCookie(request, sessionCookieName(request));
     rc.session = token && token.length <= 128 ? validateSessionToken(token) : Promise.resolve(null);
   }
-  return rc.session;
+  // Only this function stores it, always as a SessionUser.
+  return rc.session as Promise<SessionUser | null>;
 }
 
 /** Creates a fresh session (a new token on every sign-in) and returns its Set-Cookie header. */
 export async function createSession(request: Request, userId: string, now = Date.now()): Promise<string> {
   const token = randomToken();
-  const id = sha256Hex(token);
-  await env.DB.batch([
-    env.DB.prepare(
-      `INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at, user_agent, ip)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    ).bind(
-      id,
-      userId,
-      new Date(now + SESSION_IDLE_MS).toISOString(),
-      new Date(now + SESSION_ABSOLUTE_MS).toISOString(),
-      new Date(now).toISOString(),
-      userAgent(request),
-      clientIp(request),
-    ),
-    env.DB.prepare("UPDATE profiles SET last_sign_in_at = ? WHERE user_id = ?").bind(new Date(now).toISOString(), userId),
+  const at = new Date(now).toISOString();
+  await db().batch([
+    db()
+      .insert(sessions)
+      .values({
+        id: sha256Hex(token),
+        userId,
+        expiresAt: new Date(now + SESSION_IDLE_MS).toISOString(),
+        absoluteExpiresAt: new Date(now + SESSION_ABSOLUTE_MS).toISOString(),
+        lastSeenAt: at,
+        userAgent: userAgent(request),
+        ip: clientIp(request),
+      }),
+    db().update(profiles).set({ lastSignInAt: at }).where(eq(profiles.userId, userId)),
   ]);
   return sessionCookie(request, token, SESSION_ABSOLUTE_MS / 1000);
 }
@@ -179,14 +165,14 @@ export function clearSessionCookie(request: Request): string {
 /** Ends the session this request carries (if any). */
 export async function endCurrentSession(request: Request): Promise<void> {
   const token = readCookie(request, sessionCookieName(request));
-  if (token) await env.DB.prepare("DELETE FROM sessions WHERE id = ?").bind(sha256Hex(token)).run();
+  if (token) await db().delete(sessions).where(eq(sessions.id, sha256Hex(token))).run();
 }
 
-/** Statement ending every session of a user (optionally all but one), for batches. */
-export function endSessionsStatement(userId: string, exceptSessionId?: string): D1PreparedStatement {
-  return exceptSessionId
-    ? env.DB.prepare("DELETE FROM sessions WHERE user_id = ? AND id != ?").bind(userId, exceptSessionId)
-    : env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(userId);
+/** Query (not executed) ending every session of a user (optionally all but one), for batches. */
+export function endSessionsQuery(userId: string, exceptSessionId?: string) {
+  return db()
+    .delete(sessions)
+    .where(exceptSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)) : eq(sessions.userId, userId));
 }
 
 /**
@@ -194,25 +180,57 @@ export function endSessionsStatement(userId: string, exceptSessionId?: string): 
  * reset, ban, role change and by admins.
  */
 export async function endAllSessions(userId: string, exceptSessionId?: string): Promise<void> {
-  await endSessionsStatement(userId, exceptSessionId).run();
+  await endSessionsQuery(userId, exceptSessionId).run();
   await afterSessionsEnded(userId);
 }
 
 /** Hook for the realtime layer: sockets of ended sessions are closed. */
 export async function afterSessionsEnded(userId: string): Promise<void> {
   try {
-    const stub = env.USER_NOTIFIER.get(env.USER_NOTIFIER.idFromName(userId));
-    await stub.fetch("https://notifier/sessions-ended", { method: "POST" });
+    await userNotifier(userId).closeEndedSessions();
   } catch (error) {
     console.error("closing sockets failed", error);
   }
 }
 
-export async function listSessions(userId: string) {
-  const { results } = await env.DB.prepare(
-    `SELECT id, created_at, last_seen_at, expires_at, user_agent, ip FROM sessions WHERE user_id = ? ORDER BY last_seen_at DESC`,
-  )
-    .bind(userId)
-    .all<{ id: string; created_at: string; last_seen_at: string; expires_at: string; user_agent: string | null; ip: string | null }>();
-  return results;
+/** 'Sign out other sessions': every session of the user but this one ends, and their sockets close. */
+export async function endOtherSessions(request: Request, user: SessionUser): Promise<void> {
+  authorize(actorOf(user), "account", "endSession", { ownerId: user.id });
+  await endAllSessions(user.id, user.sessionId);
+  await audit({ eventType: "sessions_ended", userId: user.id, targetUserId: user.id, request, details: { scope: "others" } });
+}
+
+/** Ends one of the user's other sessions, named by the first 12 hex digits of its stored id. */
+export async function endSessionByPrefix(user: SessionUser, prefix: string): Promise<void> {
+  authorize(actorOf(user), "account", "endSession", { ownerId: user.id });
+  await db()
+    .delete(sessions)
+    .where(and(eq(sessions.userId, user.id), sql`substr(${sessions.id}, 1, 12) = ${prefix}`, ne(sessions.id, user.sessionId)))
+    .run();
+}
+
+export type SessionSummary = {
+  id: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+  userAgent: string | null;
+  ip: string | null;
+};
+
+/** The user's sessions, most recently used first. */
+export async function listSessions(userId: string): Promise<SessionSummary[]> {
+  return db()
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      userAgent: sessions.userAgent,
+      ip: sessions.ip,
+    })
+    .from(sessions)
+    .where(eq(sessions.userId, userId))
+    .orderBy(desc(sessions.lastSeenAt))
+    .all();
 }

@@ -1,11 +1,4 @@
 import { z } from "zod";
-import {
-  CREATOR_SHARE_PERCENT,
-  GENERIC_LIMIT,
-  PAYOUT_DAY_OF_MONTH,
-  SIGNUP_LIMIT,
-  SUSPICIOUS_LIMIT,
-} from "~/lib/constants";
 import { MESSAGES, isValidEmail } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
 
@@ -116,30 +109,8 @@ export type AuditQuery = z.infer<typeof auditQuerySchema>;
 // App settings
 // ---------------------------------------------------------------------------------------------
 
-export type AppSettings = {
-  creatorSharePercent: number;
-  payoutDayOfMonth: number;
-  signupLimitPerHour: number;
-  genericLimitPer15Min: number;
-  suspiciousLimitPer15Min: number;
-};
-
-export const DEFAULT_SETTINGS: AppSettings = {
-  creatorSharePercent: CREATOR_SHARE_PERCENT,
-  payoutDayOfMonth: PAYOUT_DAY_OF_MONTH,
-  signupLimitPerHour: SIGNUP_LIMIT.maxAttempts,
-  genericLimitPer15Min: GENERIC_LIMIT.maxAttempts,
-  suspiciousLimitPer15Min: SUSPICIOUS_LIMIT.maxAttempts,
-};
-
-/** The app_settings row key of each setting. */
-export const SETTING_KEYS: Record<keyof AppSettings, string> = {
-  creatorSharePercent: "creator_share_percent",
-  payoutDayOfMonth: "payout_day_of_month",
-  signupLimitPerHour: "signup_limit_per_hour",
-  genericLimitPer15Min: "generic_limit_per_15_min",
-  suspiciousLimitPer15Min: "suspicious_limit_per_15_min",
-};
+// The settings' names, defaults and keys are shared with the platform's settings store.
+export { DEFAULT_SETTINGS, SETTING_KEYS, type AppSettings } from "~/lib/settings";
 
 const wholeNumber = (label: string, min: number, max: number) =>
   z
@@ -175,6 +146,7 @@ export const recoverySchema = z.object({
     .min(1, { message: "Recovery secret is required." })
     .max(512, { message: "Recovery secret must be 512 characters or less." }),
 });
+export type RecoveryInput = z.infer<typeof recoverySchema>;
 
 // ---------------------------------------------------------------------------------------------
 // Agencies (admin review)

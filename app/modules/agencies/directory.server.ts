@@ -48,9 +48,10 @@ export type AgencyState = "approved" | "pending" | "rejected" | "none";
  * failing query never grants agency access.
  */
 export async function agencyStateOf(user: { id: string; isAdmin: boolean }): Promise<{ state: AgencyState; activeAgencyIds: string[] }> {
-  let rows: { id: string; approvalStatus: string; status: string }[] = [];
+  let rows: { id: string; approvalStatus: string; isActive: boolean }[] = [];
   try {
-    const cols = { id: agencies.id, approvalStatus: agencies.approvalStatus, status: agencies.status };
+    const isActive = sql<boolean>`${isActiveAgency()}`.mapWith(Boolean);
+    const cols = { id: agencies.id, approvalStatus: agencies.approvalStatus, isActive };
     rows = await db()
       .selectDistinct(cols)
       .from(agencies)
@@ -61,7 +62,7 @@ export async function agencyStateOf(user: { id: string; isAdmin: boolean }): Pro
     console.error("agency state lookup failed", error);
     return { state: "none", activeAgencyIds: [] };
   }
-  const activeAgencyIds = rows.filter((r) => r.approvalStatus === "approved" && r.status === "active").map((r) => r.id);
+  const activeAgencyIds = rows.filter((r) => r.isActive).map((r) => r.id);
   const has = (s: string) => rows.some((r) => r.approvalStatus === s);
   const state: AgencyState = user.isAdmin || has("approved") ? "approved" : has("pending") ? "pending" : has("rejected") ? "rejected" : "none";
   return { state, activeAgencyIds };

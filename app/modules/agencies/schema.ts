@@ -2,6 +2,7 @@ import { z } from "zod";
 import { NAME_MAX } from "~/lib/constants";
 import { MESSAGES, PASSWORD_MAX_LENGTH, firstUnmetPasswordRule, isUrlShaped, isValidEmail } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
+import { DomainError } from "~/lib/errors";
 
 // Forms of the agency area: applications (with an account when signed out), the agency
 // profile, managers, and the music partner sign-up. Same schemas in the browser and the action.
@@ -168,6 +169,47 @@ export const agencyProfileSchema = z.object({
 
 export const addManagerSchema = z.object({ email });
 
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+export const LOGO_MESSAGE = "Choose a logo file (PNG, JPG or WEBP, up to 2 MB).";
+
+/** The agency an action on the dashboard names; whether the user may act on it is the module's check. */
+const agencyRef = z.string().max(100).optional().default("");
+const rowId = (message: string) =>
+  z.string({ message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message });
+
+/** Every form of the agency dashboard, by its intent. */
+export const dashboardActionSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("update_profile"), agencyId: agencyRef, ...agencyProfileSchema.shape }),
+    z.object({
+      intent: z.literal("upload_logo"),
+      agencyId: agencyRef,
+      logo: z.custom<File>((v) => typeof File !== "undefined" && v instanceof File && v.size > 0, { message: LOGO_MESSAGE }),
+    }),
+    z.object({ intent: z.literal("create_token"), agencyId: agencyRef }),
+    z.object({ intent: z.literal("revoke_token"), agencyId: agencyRef, id: rowId("Unknown token.") }),
+    z.object({ intent: z.literal("add_manager"), agencyId: agencyRef, ...addManagerSchema.shape }),
+    z.object({ intent: z.literal("remove_manager"), agencyId: agencyRef, id: rowId("Unknown manager.") }),
+  ],
+  { message: "Unknown action." },
+);
+export type DashboardAction = z.output<typeof dashboardActionSchema>;
+export type DashboardIntent = DashboardAction["intent"];
+
+/** The spec's toast title of each dashboard form when it fails. */
+export const DASHBOARD_TITLES: Record<DashboardIntent, string> = {
+  update_profile: AGENCY_MESSAGES.update,
+  upload_logo: AGENCY_MESSAGES.update,
+  create_token: AGENCY_MESSAGES.token,
+  revoke_token: AGENCY_MESSAGES.update,
+  add_manager: AGENCY_MESSAGES.addUser,
+  remove_manager: AGENCY_MESSAGES.update,
+};
+
+/** A signed-out applicant fills in the account and the agency in one form. */
+export const applicationWithAccountSchema = z.intersection(applicantAccountSchema, agencyApplicationSchema);
+
 export const MUSIC_TERMS_MESSAGE = "Please accept the Music Partner Terms to continue.";
 
 export const musicPartnerSignUpSchema = z
@@ -209,4 +251,20 @@ export function agencyFieldTitle(field: string, message: string): string {
     default:
       return "Please check the form";
   }
+}
+
+/**
+ * Gives a refused form's toast the spec's title for its first field, as the screens always have
+ * (parseForm's field errors carry no title): `parseForm(request, schema).catch(withFieldTitle)`.
+ */
+export function withFieldTitle(error: unknown): never {
+  if (error instanceof DomainError && error.code === "invalid_input" && !error.title) {
+    const [field, message] = Object.entries(error.fieldErrors)[0] ?? ["form", error.message];
+    throw new DomainError(error.code, error.message, {
+      title: agencyFieldTitle(field, message),
+      fieldErrors: error.fieldErrors,
+      details: error.details,
+    });
+  }
+  throw error;
 }

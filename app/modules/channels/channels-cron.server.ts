@@ -1,6 +1,9 @@
-import { auditStatement } from "~/platform/audit.server";
-import { ChannelError, channelsToSync, syncChannel } from "./channels.server";
+import type { BatchItem } from "drizzle-orm/batch";
+import { DomainError } from "~/lib/errors";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
+import { channelsToSync, syncChannel } from "./links.server";
 
 // The daily job (wrangler.toml: crons = ["17 3 * * *"]): refresh every linked channel that has
 // a stored authorization, in batches of parallel refreshes. One bad channel never stops the
@@ -54,29 +57,29 @@ export async function runDailyChannelRefresh(
       const error = r.reason as Error;
       failed.push({
         channelRowId: batch[j].id,
-        channelId: batch[j].channel_id,
+        channelId: batch[j].channelId,
         reason: error instanceof Error ? error.message : String(error),
-        reconnect: error instanceof ChannelError && error.reconnect,
+        reconnect: error instanceof DomainError && error.details?.reconnect === true,
       });
     });
   }
 
   const summary: CronSummary = { total: targets.length, refreshed, failed };
   try {
-    await env.DB.batch([
-      auditStatement({
+    await db().batch([
+      auditQuery({
         eventType: "channel_refresh_run",
         details: { total: summary.total, refreshed, failed: failed.length },
       }),
       ...failed.map((f) =>
-        auditStatement({
+        auditQuery({
           eventType: "channel_refresh_failed",
           severity: f.reconnect ? "low" : "medium",
-          targetUserId: targets.find((t) => t.id === f.channelRowId)?.user_id ?? null,
+          targetUserId: targets.find((t) => t.id === f.channelRowId)?.userId ?? null,
           details: { channel_row_id: f.channelRowId, channel_id: f.channelId, reason: f.reason, reconnect_needed: f.reconnect },
         }),
       ),
-    ]);
+    ] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
     console.error("could not record the channel refresh run", error);
   }

@@ -75,30 +75,62 @@ export const manualSubmissionSchema = z.object({
 export type ManualSubmissionInput = z.infer<typeof manualSubmissionSchema>;
 
 /** Row ids are UUIDs; anything else is refused before it reaches a query. */
-const rowId = z.string().trim().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "Unknown item." });
+const rowId = (message: string) =>
+  z
+    .string({ message })
+    .trim()
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message });
 
-export const submissionIdSchema = z.object({ id: rowId });
+export const submissionIdSchema = z.object({ id: rowId("Submission not found.") });
 
-export const channelIdSchema = z.object({ channelId: rowId });
+export const channelIdSchema = z.object({ channelId: rowId("Channel not found.") });
 
-export const reviewSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("verify"), id: rowId }),
-  z.object({
-    intent: z.literal("reject"),
-    id: rowId,
-    reason: z
-      .string()
-      .optional()
-      .default("")
-      .transform((v) => sanitizeText(v).trim())
-      .pipe(
-        z
-          .string()
-          .min(1, { message: "A reason is required to reject a submission." })
-          .max(REJECTION_REASON_MAX, { message: `Reason must be ${REJECTION_REASON_MAX} characters or less.` }),
-      ),
-  }),
-]);
+/** Every form of /channels, by its intent. */
+export const channelActionSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("connect") }),
+    z.object({ intent: z.literal("refresh"), ...channelIdSchema.shape }),
+    z.object({ intent: z.literal("disconnect"), ...channelIdSchema.shape }),
+    z.object({ intent: z.literal("submit"), ...manualSubmissionSchema.shape }),
+    z.object({ intent: z.literal("submit-verification"), ...submissionIdSchema.shape }),
+  ],
+  { message: "Unknown action." },
+);
+export type ChannelAction = z.output<typeof channelActionSchema>;
+
+/** The spec's toast title of each /channels form when it fails (section 8). */
+export const CHANNEL_ACTION_TITLES: Record<ChannelAction["intent"], string> = {
+  connect: CHANNEL_TOASTS.connectFailedTitle,
+  refresh: CHANNEL_TOASTS.refreshFailedTitle,
+  disconnect: CHANNEL_TOASTS.disconnectFailedTitle,
+  submit: CHANNEL_TOASTS.submitFailedTitle,
+  "submit-verification": CHANNEL_TOASTS.actionFailedTitle,
+};
+
+export const reviewSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("verify"), id: rowId("Submission not found.") }),
+    z.object({
+      intent: z.literal("reject"),
+      id: rowId("Submission not found."),
+      reason: z
+        .string()
+        .optional()
+        .default("")
+        .transform((v) => sanitizeText(v).trim())
+        .pipe(
+          z
+            .string()
+            .min(1, { message: "A reason is required to reject a submission." })
+            .max(REJECTION_REASON_MAX, { message: `Reason must be ${REJECTION_REASON_MAX} characters or less.` }),
+        ),
+    }),
+  ],
+  { message: "Unknown action." },
+);
+export type ReviewDecision = z.output<typeof reviewSchema>;
 
 export const SUBMISSION_STATUS_LABELS: Record<string, string> = {
   pending: "Pending",

@@ -1,62 +1,38 @@
 import { SIGNED_VIDEO_URL_SECONDS } from "~/lib/constants";
-import { hmacSha256Hex, safeEqual } from "~/platform/crypto.server";
+import { DomainError } from "~/lib/errors";
 import { env } from "~/platform/env.server";
+import { fileNotFound, isValidKey, putFile, serveObject, signUrl, verifySignedUrl, type ImageType, type MediaType } from "~/platform/storage.server";
 
-// Files in R2. AVATARS is public by design (served at AVATARS_PUBLIC_URL); MEDIA is private and
-// only reachable through URLs the worker signs: HMAC-SHA256 over path and expiry with
-// MEDIA_SIGNING_SECRET. See docs/decisions/0011-signed-media-urls.md.
+// The media rules of Shortbeat, on top of app/platform/storage.server.ts: AVATARS is public by
+// design (served at AVATARS_PUBLIC_URL, /media/avatars/* locally) and holds images only; MEDIA is
+// private and only reachable through URLs signed for /media/signed/*, valid 3600 s by default.
+// See docs/decisions/0011-signed-media-urls.md.
+
+// The generic storage helpers, for callers that import them from here. New code imports them
+// from ~/platform/storage.server.
+export {
+  IMAGE_TYPES,
+  VIDEO_TYPES,
+  checkUpload,
+  isValidKey,
+  type ImageType,
+  type MediaType,
+  type UploadCheck,
+  type VideoType,
+} from "~/platform/storage.server";
 
 export const SIGNED_PREFIX = "/media/signed/";
 
-// ---------------------------------------------------------------------------------------------
-// Signed URLs
-// ---------------------------------------------------------------------------------------------
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+/** Workers accept request bodies up to 100 MB (free and pro plans); one video stays well under. */
+export const VIDEO_MAX_BYTES = 50 * 1024 * 1024;
 
-/** Object keys are made by the server: lower-case path segments of [a-z0-9._-], no dot-only segment. */
-export function isValidKey(key: string): boolean {
-  if (!key || key.length > 512) return false;
-  return key.split("/").every((segment) => /^[a-z0-9._-]+$/i.test(segment) && !/^\.+$/.test(segment));
-}
-
-function signingSecret(): string {
-  const secret = env.MEDIA_SIGNING_SECRET;
-  // A missing secret must never degrade to an unsigned (or guessable) URL.
-  if (!secret || secret === "generate") throw new Error("MEDIA_SIGNING_SECRET is not set");
-  return secret;
-}
-
-function signedMessage(key: string, exp: number): string {
-  return `${SIGNED_PREFIX}${key}\n${exp}`;
-}
+/** Public images never change under their key, so they may be cached for a year. */
+const PUBLIC_CACHE = "public, max-age=31536000, immutable";
 
 /** A URL for a private MEDIA object, valid for `seconds` (3600 by default: the spec's video URL). */
-export async function signMediaUrl(key: string, seconds = SIGNED_VIDEO_URL_SECONDS, now = Date.now()): Promise<string> {
-  if (!isValidKey(key)) throw new Error(`Invalid media key: ${key}`);
-  const exp = Math.floor(now / 1000) + Math.max(1, Math.floor(seconds));
-  const sig = await hmacSha256Hex(signingSecret(), signedMessage(key, exp));
-  return `${SIGNED_PREFIX}${key}?exp=${exp}&sig=${sig}`;
-}
-
-export type SignatureCheck = { ok: true; key: string; exp: number } | { ok: false; reason: "malformed" | "expired" | "bad-signature" };
-
-/** Checks a signed URL's path, expiry and signature (constant-time compare). */
-export async function verifySignedUrl(url: URL, now = Date.now()): Promise<SignatureCheck> {
-  if (!url.pathname.startsWith(SIGNED_PREFIX)) return { ok: false, reason: "malformed" };
-  let key: string;
-  try {
-    key = decodeURIComponent(url.pathname.slice(SIGNED_PREFIX.length));
-  } catch {
-    return { ok: false, reason: "malformed" };
-  }
-  const expRaw = url.searchParams.get("exp") ?? "";
-  const sig = url.searchParams.get("sig") ?? "";
-  if (!isValidKey(key) || !/^\d{1,12}$/.test(expRaw) || !/^[0-9a-f]{64}$/.test(sig)) return { ok: false, reason: "malformed" };
-  const exp = Number(expRaw);
-  const expected = await hmacSha256Hex(signingSecret(), signedMessage(key, exp));
-  // Signature first, so an attacker learns nothing about expiry of a URL they cannot sign.
-  if (!safeEqual(sig, expected)) return { ok: false, reason: "bad-signature" };
-  if (exp * 1000 <= now) return { ok: false, reason: "expired" };
-  return { ok: true, key, exp };
+export function signMediaUrl(key: string, seconds = SIGNED_VIDEO_URL_SECONDS, now = Date.now()): Promise<string> {
+  return signUrl(SIGNED_PREFIX, key, seconds, now);
 }
 
 /** The public URL of an AVATARS object. */
@@ -65,193 +41,39 @@ export function avatarUrl(key: string): string {
   return `${base}/${key.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Uploads: type by content, size caps, server-made keys
-// ---------------------------------------------------------------------------------------------
-
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-/** Workers accept request bodies up to 100 MB (free and pro plans); one video stays well under. */
-export const VIDEO_MAX_BYTES = 50 * 1024 * 1024;
-
-export type ImageType = "image/png" | "image/jpeg" | "image/webp" | "image/gif";
-export type VideoType = "video/mp4" | "video/webm" | "video/quicktime";
-export type MediaType = ImageType | VideoType;
-
-const EXTENSIONS: Record<MediaType, string> = {
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/webp": "webp",
-  "image/gif": "gif",
-  "video/mp4": "mp4",
-  "video/webm": "webm",
-  "video/quicktime": "mov",
-};
-
-const ascii = (bytes: Uint8Array, start: number, end: number) => String.fromCharCode(...bytes.slice(start, end));
-
-/** The type of a file from its first bytes (magic numbers); null when it is none we accept. */
-export function sniffType(head: Uint8Array): MediaType | null {
-  const b = head;
-  if (b.length >= 8 && b[0] === 0x89 && ascii(b, 1, 4) === "PNG" && b[4] === 0x0d && b[5] === 0x0a && b[6] === 0x1a && b[7] === 0x0a) {
-    return "image/png";
-  }
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
-  if (b.length >= 6 && (ascii(b, 0, 6) === "GIF87a" || ascii(b, 0, 6) === "GIF89a")) return "image/gif";
-  if (b.length >= 12 && ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP") return "image/webp";
-  if (b.length >= 4 && b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return "video/webm";
-  // ISO base media (mp4 / mov): a box whose type at offset 4 is 'ftyp', then the major brand.
-  if (b.length >= 12 && ascii(b, 4, 8) === "ftyp") {
-    const brand = ascii(b, 8, 12);
-    return brand === "qt  " ? "video/quicktime" : "video/mp4";
-  }
-  // Older QuickTime files start with a moov/mdat/wide/free box instead of ftyp.
-  if (b.length >= 8 && ["moov", "mdat", "wide", "free", "skip"].includes(ascii(b, 4, 8))) return "video/quicktime";
-  return null;
-}
-
-export const IMAGE_TYPES: readonly ImageType[] = ["image/png", "image/jpeg", "image/webp", "image/gif"];
-export const VIDEO_TYPES: readonly VideoType[] = ["video/mp4", "video/webm", "video/quicktime"];
-
-export type UploadCheck<T extends MediaType> =
-  | { ok: true; type: T; size: number }
-  | { ok: false; error: string };
-
-/** Checks a file's real type (by content) against the allowed kinds and its size against the cap. */
-export async function checkUpload<T extends MediaType>(
-  file: File,
-  allowed: readonly T[],
-  maxBytes: number,
-  label: string,
-): Promise<UploadCheck<T>> {
-  if (file.size === 0) return { ok: false, error: `${label} is empty.` };
-  if (file.size > maxBytes) return { ok: false, error: `${label} must be ${Math.round(maxBytes / 1024 / 1024)} MB or smaller.` };
-  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
-  const type = sniffType(head);
-  if (!type || !(allowed as readonly MediaType[]).includes(type)) {
-    const names = allowed.map((t) => EXTENSIONS[t].toUpperCase()).join(", ");
-    return { ok: false, error: `${label} must be one of: ${names}.` };
-  }
-  return { ok: true, type: type as T, size: file.size };
-}
-
-function newKey(folder: string, type: MediaType): string {
-  return `${folder}/${crypto.randomUUID()}.${EXTENSIONS[type]}`;
-}
-
-/** Safe download name: letters, digits, dot, dash, underscore; never empty. */
-function safeFilename(name: string, type: MediaType): string {
-  const base = name.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
-  return `${base || "file"}.${EXTENSIONS[type]}`;
-}
-
 /** Stores a checked image in the public AVATARS bucket; returns its key. */
-export async function putPublicImage(file: File, type: ImageType, folder: string): Promise<string> {
-  const key = newKey(folder, type);
-  await env.AVATARS.put(key, file.stream(), {
-    httpMetadata: { contentType: type, cacheControl: "public, max-age=31536000, immutable" },
-    customMetadata: { filename: safeFilename(file.name, type) },
-  });
-  return key;
+export function putPublicImage(file: File, type: ImageType, folder: string): Promise<string> {
+  return putFile(env.AVATARS, file, type, folder, { cacheControl: PUBLIC_CACHE });
 }
 
 /** Stores a checked file in the private MEDIA bucket; returns its key. */
-export async function putPrivateMedia(file: File, type: MediaType, folder: string): Promise<string> {
-  const key = newKey(folder, type);
-  await env.MEDIA.put(key, file.stream(), {
-    httpMetadata: { contentType: type },
-    customMetadata: { filename: safeFilename(file.name, type) },
-  });
-  return key;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Serving
-// ---------------------------------------------------------------------------------------------
-
-/** Parses a single `bytes=` range against the object size. null: no (usable) Range header. */
-export function parseRange(header: string | null, size: number): { offset: number; length: number } | "unsatisfiable" | null {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  // Multiple ranges or another unit: ignore the header and send the whole object (RFC 9110 allows it).
-  if (!m || (m[1] === "" && m[2] === "")) return null;
-  let start: number;
-  let end: number;
-  if (m[1] === "") {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return "unsatisfiable";
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
-    if (m[2] !== "" && Number(m[2]) < start) return null;
-  }
-  if (start >= size || size === 0) return "unsatisfiable";
-  return { offset: start, length: end - start + 1 };
-}
-
-const INLINE_TYPES = /^(image\/(png|jpeg|webp|gif)|video\/(mp4|webm|quicktime)|audio\/[a-z0-9.+-]+)$/;
-
-function contentTypeOf(object: R2Object): string {
-  const type = object.httpMetadata?.contentType ?? "";
-  return INLINE_TYPES.test(type) ? type : "application/octet-stream";
-}
-
-function dispositionOf(object: R2Object, type: string): string {
-  const name = (object.customMetadata?.filename ?? object.key.split("/").pop() ?? "file").replace(/[^A-Za-z0-9._-]/g, "_");
-  return `${type === "application/octet-stream" ? "attachment" : "inline"}; filename="${name}"`;
+export function putPrivateMedia(file: File, type: MediaType, folder: string): Promise<string> {
+  return putFile(env.MEDIA, file, type, folder);
 }
 
 /**
- * Answers GET/HEAD for one R2 object: Content-Type, Content-Disposition, nosniff, ETag and a
- * single HTTP Range (206 with Content-Range; 416 when unsatisfiable), so video seeking works.
+ * GET/HEAD of a signed MEDIA URL. The signature is the authority (a <video> element may send no
+ * cookie of ours): tampered, malformed or expired → 403. Cacheable by the browser (seeking
+ * re-requests ranges), never past the URL's expiry.
  */
-export async function serveObject(
-  bucket: R2Bucket,
-  key: string,
-  request: Request,
-  cacheControl: string,
-): Promise<Response> {
-  const head = await bucket.head(key);
-  if (!head) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
-
-  const type = contentTypeOf(head);
-  const headers = new Headers({
-    "Content-Type": type,
-    "Content-Disposition": dispositionOf(head, type),
-    "X-Content-Type-Options": "nosniff",
-    "Accept-Ranges": "bytes",
-    "Cache-Control": cacheControl,
-    ETag: head.httpEtag,
-    "Last-Modified": head.uploaded.toUTCString(),
-    // Media are embedded by our own pages only; another site cannot read them with fetch.
-    "Cross-Origin-Resource-Policy": "same-origin",
-  });
-
-  const ifNoneMatch = request.headers.get("If-None-Match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === head.httpEtag || t.trim() === "*")) {
-    return new Response(null, { status: 304, headers });
+export async function serveSignedMedia(request: Request, now = Date.now()): Promise<Response> {
+  const check = await verifySignedUrl(new URL(request.url), SIGNED_PREFIX, now);
+  if (!check.ok) {
+    throw new DomainError(
+      "forbidden",
+      check.reason === "expired" ? "Forbidden: this link has expired" : "Forbidden: invalid signature",
+      { title: "Access Denied" },
+    );
   }
+  const maxAge = Math.max(0, check.exp - Math.floor(now / 1000));
+  return serveObject(env.MEDIA, check.key, request, `private, max-age=${Math.min(maxAge, SIGNED_VIDEO_URL_SECONDS)}`);
+}
 
-  // A Range applies only while the object is unchanged (If-Range with our ETag, or absent).
-  const ifRange = request.headers.get("If-Range");
-  const range = ifRange && ifRange !== head.httpEtag ? null : parseRange(request.headers.get("Range"), head.size);
-  if (range === "unsatisfiable") {
-    headers.set("Content-Range", `bytes */${head.size}`);
-    return new Response(null, { status: 416, headers });
-  }
-  const isHead = request.method === "HEAD";
-  if (range) {
-    headers.set("Content-Range", `bytes ${range.offset}-${range.offset + range.length - 1}/${head.size}`);
-    headers.set("Content-Length", String(range.length));
-    if (isHead) return new Response(null, { status: 206, headers });
-    const body = await bucket.get(key, { range });
-    if (!body) return new Response("Not Found", { status: 404 });
-    return new Response(body.body, { status: 206, headers });
-  }
-  headers.set("Content-Length", String(head.size));
-  if (isHead) return new Response(null, { status: 200, headers });
-  const body = await bucket.get(key);
-  if (!body) return new Response("Not Found", { status: 404 });
-  return new Response(body.body, { status: 200, headers });
+/**
+ * GET/HEAD of a public AVATARS object. Keys are made by the server and never reused for other
+ * content; a key that cannot be one answers the same 404 as a missing object.
+ */
+export function serveAvatar(request: Request, key: string): Promise<Response> {
+  if (!isValidKey(key)) return Promise.resolve(fileNotFound());
+  return serveObject(env.AVATARS, key, request, PUBLIC_CACHE);
 }

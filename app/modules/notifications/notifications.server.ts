@@ -1,9 +1,12 @@
 import { waitUntil } from "cloudflare:workers";
-import type { Audience, AudienceRole, BroadcastInput } from "./schema";
-import { audienceLabel } from "./schema";
-import { NOTIFICATIONS_PAGE_SIZE, type AccountEvent, type NotificationItem, type NotificationList, type SocketMessage } from "./notifications";
-import { auditStatement } from "~/platform/audit.server";
-import { appName, env } from "~/platform/env.server";
+import { and, count, desc, eq, gte, lte, not, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { notifications, userNotifications } from "~/db/schema";
+import { invalid } from "~/lib/errors";
+import { authorize, type Actor } from "~/lib/permissions";
+import { isAdminUser, userIdsByEmail, userIdsWhere, type PersonColumns } from "~/modules/accounts/accounts.server";
+import { managesActiveAgency } from "~/modules/agencies/agencies.server";
+import { isActiveClipper } from "~/modules/clipping/clipping.server";
 import {
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
@@ -16,11 +19,20 @@ import {
   putPublicImage,
   signMediaUrl,
 } from "~/modules/media/media.server";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { appName, env } from "~/platform/env.server";
+import { userNotifier } from "~/platform/realtime.server";
+import { NOTIFICATIONS_PAGE_SIZE, type NotificationList } from "./notifications";
+import type { AccountEvent, NotificationItem, SocketMessage } from "./protocol";
+import { audienceLabel, type Audience, type AudienceRole, type BroadcastInput } from "./schema";
+
+export * from "./socket.server";
 
 // Notifications: D1 is the record (notifications + user_notifications), the user's Durable
-// Object only delivers. Every write lands in D1 first; pushes go out afterwards, off the
-// response path, and a client that missed one catches up from D1 on (re)connect.
-// See docs/decisions/0010-realtime-delivery.md.
+// Object only delivers (typed RPC: `userNotifier(id).push(message)`). Every write lands in D1
+// first; pushes go out afterwards, off the response path, and a client that missed one catches
+// up from D1 on (re)connect. See docs/decisions/0010-realtime-delivery.md.
 
 /** Rows written per INSERT … SELECT statement of a fan-out. */
 export const FANOUT_CHUNK = 500;
@@ -42,25 +54,6 @@ export const QUEUE_MESSAGES_PER_SEND = 4;
 export type PushItem = { userId: string; message: SocketMessage };
 export type NotifyQueueMessage = { type: "push"; pushes: PushItem[] };
 
-// A v4-shaped UUID made inside SQLite, so a fan-out is one statement per chunk, not one per row.
-const SQL_UUID = `lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
-
-type ListRow = {
-  id: string;
-  notification_id: string;
-  is_read: number;
-  read_at: string | null;
-  created_at: string;
-  title: string;
-  content: string;
-  image_url: string | null;
-  video_url: string | null;
-  kind: string;
-};
-
-const LIST_COLUMNS = `un.id, un.notification_id, un.is_read, un.read_at, un.created_at,
-  n.title, n.content, n.image_url, n.video_url, n.kind`;
-
 /** image_url holds an AVATARS key (or, from older rows, a full URL). */
 function imageUrlOf(value: string | null): string | null {
   if (!value) return null;
@@ -74,105 +67,102 @@ async function videoUrlOf(value: string | null): Promise<string | null> {
   return signMediaUrl(value);
 }
 
-async function toItem(row: ListRow): Promise<NotificationItem> {
-  return {
-    id: row.id,
-    notificationId: row.notification_id,
-    title: row.title,
-    content: row.content,
-    imageUrl: imageUrlOf(row.image_url),
-    videoUrl: await videoUrlOf(row.video_url),
-    kind: row.kind,
-    isRead: row.is_read === 1,
-    readAt: row.read_at,
-    createdAt: row.created_at,
-  };
-}
+// ---------------------------------------------------------------------------------------------
+// Reading and marking (the actor's own rows only)
+// ---------------------------------------------------------------------------------------------
 
-// ---------------------------------------------------------------------------------------------
-// Reading and marking (the user's own rows only)
-// ---------------------------------------------------------------------------------------------
+const listColumns = {
+  id: userNotifications.id,
+  notificationId: userNotifications.notificationId,
+  isRead: userNotifications.isRead,
+  readAt: userNotifications.readAt,
+  createdAt: userNotifications.createdAt,
+  title: notifications.title,
+  content: notifications.content,
+  imageKey: notifications.imageUrl,
+  videoKey: notifications.videoUrl,
+  kind: notifications.kind,
+};
+
+const unreadOf = (userId: string) => and(eq(userNotifications.userId, userId), eq(userNotifications.isRead, false));
 
 /**
- * The user's notifications, newest first, with the unread count. With `since` (an ISO time the
- * client already has), only rows created at or after it: the reconnect catch-up. Inclusive, so a
- * row sharing the last-seen millisecond is not skipped; the client drops ids it already has.
+ * The actor's notifications, newest first, with the unread count (one batch). With `since` (an
+ * ISO time the client already has), only rows created at or after it: the reconnect catch-up.
+ * Inclusive, so a row sharing the last-seen millisecond is not skipped; the client drops ids it
+ * already has.
  */
 export async function listNotifications(
-  userId: string,
+  actor: Actor,
   opts: { since?: string | null; limit?: number } = {},
 ): Promise<NotificationList> {
+  authorize(actor, "notification", "readOwn");
   const limit = Math.min(Math.max(opts.limit ?? NOTIFICATIONS_PAGE_SIZE, 1), 200);
   const since = opts.since && !Number.isNaN(Date.parse(opts.since)) ? new Date(opts.since).toISOString() : null;
-  const list = since
-    ? env.DB.prepare(
-        `SELECT ${LIST_COLUMNS} FROM user_notifications un JOIN notifications n ON n.id = un.notification_id
-         WHERE un.user_id = ? AND un.created_at >= ? ORDER BY un.created_at DESC, un.id DESC LIMIT ?`,
-      ).bind(userId, since, limit)
-    : env.DB.prepare(
-        `SELECT ${LIST_COLUMNS} FROM user_notifications un JOIN notifications n ON n.id = un.notification_id
-         WHERE un.user_id = ? ORDER BY un.created_at DESC, un.id DESC LIMIT ?`,
-      ).bind(userId, limit);
-  const [rows, unread] = await env.DB.batch<ListRow | { n: number }>([
-    list,
-    env.DB.prepare("SELECT count(*) AS n FROM user_notifications WHERE user_id = ? AND is_read = 0").bind(userId),
+  const [rows, [unread]] = await db().batch([
+    db()
+      .select(listColumns)
+      .from(userNotifications)
+      .innerJoin(notifications, eq(notifications.id, userNotifications.notificationId))
+      .where(and(eq(userNotifications.userId, actor.id), since ? gte(userNotifications.createdAt, since) : undefined))
+      .orderBy(desc(userNotifications.createdAt), desc(userNotifications.id))
+      .limit(limit),
+    db().select({ n: count() }).from(userNotifications).where(unreadOf(actor.id)),
   ]);
-  const notifications = await Promise.all((rows.results as ListRow[]).map(toItem));
-  return { notifications, unreadCount: (unread.results[0] as { n: number }).n };
+  const items = await Promise.all(
+    rows.map(async ({ imageKey, videoKey, ...row }) => ({
+      ...row,
+      imageUrl: imageUrlOf(imageKey),
+      videoUrl: await videoUrlOf(videoKey),
+    })),
+  );
+  return { notifications: items, unreadCount: unread?.n ?? 0 };
 }
 
-export async function unreadCount(userId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM user_notifications WHERE user_id = ? AND is_read = 0")
-    .bind(userId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
-/** Marks one of the user's own notifications read (sets read_at). False when it is not theirs or already read. */
-export async function markRead(userId: string, id: string): Promise<boolean> {
+/**
+ * Marks one of the actor's own notifications read (sets read_at). The update names the actor as
+ * the owner, so someone else's id changes nothing: false then, and when it was already read.
+ */
+export async function markRead(actor: Actor, id: string): Promise<boolean> {
+  authorize(actor, "notification", "markRead", { ownerId: actor.id });
   const readAt = new Date().toISOString();
-  const result = await env.DB.prepare(
-    "UPDATE user_notifications SET is_read = 1, read_at = ? WHERE id = ? AND user_id = ? AND is_read = 0",
-  )
-    .bind(readAt, id, userId)
+  const result = await db()
+    .update(userNotifications)
+    .set({ isRead: true, readAt })
+    .where(and(eq(userNotifications.id, id), unreadOf(actor.id)))
     .run();
   const changed = result.meta.changes > 0;
   // Other open tabs of the same user follow (spec: update events on user_notifications).
-  if (changed) await pushToUser(userId, { type: "read", ids: [id], readAt });
+  if (changed) await pushToUser(actor.id, { type: "read", ids: [id], readAt });
   return changed;
 }
 
 /**
- * Marks every unread notification of the user read in ONE write. With `before`, only rows
+ * Marks every unread notification of the actor read in ONE write. With `before`, only rows
  * created up to that time (what the user saw), so one that arrives meanwhile stays unread.
  */
-export async function markAllRead(userId: string, before?: string | null): Promise<number> {
+export async function markAllRead(actor: Actor, before?: string | null): Promise<number> {
+  authorize(actor, "notification", "markRead", { ownerId: actor.id });
   const readAt = new Date().toISOString();
   const cutoff = before && !Number.isNaN(Date.parse(before)) ? new Date(before).toISOString() : null;
-  const result = await (cutoff
-    ? env.DB.prepare(
-        "UPDATE user_notifications SET is_read = 1, read_at = ? WHERE user_id = ? AND is_read = 0 AND created_at <= ?",
-      ).bind(readAt, userId, cutoff)
-    : env.DB.prepare("UPDATE user_notifications SET is_read = 1, read_at = ? WHERE user_id = ? AND is_read = 0").bind(readAt, userId)
-  ).run();
-  if (result.meta.changes > 0) await pushToUser(userId, { type: "read", ids: "all", readAt, before: cutoff });
-  return result.meta.changes;
+  const result = await db()
+    .update(userNotifications)
+    .set({ isRead: true, readAt })
+    .where(and(unreadOf(actor.id), cutoff ? lte(userNotifications.createdAt, cutoff) : undefined))
+    .run();
+  const changed = result.meta.changes;
+  if (changed > 0) await pushToUser(actor.id, { type: "read", ids: "all", readAt, before: cutoff });
+  return changed;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Delivery through the user's Durable Object
+// Delivery through the user's Durable Object (RPC)
 // ---------------------------------------------------------------------------------------------
-
-function notifier(userId: string) {
-  return env.USER_NOTIFIER.get(env.USER_NOTIFIER.idFromName(userId));
-}
 
 /** Sends one message to every open socket of the user. Never throws: D1 already holds the record. */
 export async function pushToUser(userId: string, message: SocketMessage): Promise<number> {
   try {
-    const res = await notifier(userId).fetch("https://notifier/push", { method: "POST", body: JSON.stringify(message) });
-    const body = (await res.json()) as { delivered?: number };
-    return body.delivered ?? 0;
+    return await userNotifier(userId).push(message);
   } catch (error) {
     console.error("notification push failed", error);
     return 0;
@@ -180,13 +170,9 @@ export async function pushToUser(userId: string, message: SocketMessage): Promis
 }
 
 /** Sends an account event (approved, rejected, banned, unbanned) to the user's open tabs. */
-export async function sendAccountEvent(
-  userId: string,
-  event: { type: AccountEvent; reason?: string | null } | AccountEvent,
-): Promise<void> {
-  const body = typeof event === "string" ? { type: event } : event;
+export async function sendAccountEvent(userId: string, event: AccountEvent, reason: string | null = null): Promise<void> {
   try {
-    await notifier(userId).fetch("https://notifier/account-event", { method: "POST", body: JSON.stringify(body) });
+    await userNotifier(userId).accountEvent(event, reason);
   } catch (error) {
     console.error("account event push failed", error);
   }
@@ -202,14 +188,13 @@ export function inBackground(work: Promise<unknown>): void {
   }
 }
 
-async function pushAll(items: { userId: string; message: SocketMessage }[], concurrency = PUSH_CONCURRENCY): Promise<number> {
+async function pushAll(items: PushItem[], concurrency = PUSH_CONCURRENCY): Promise<number> {
   let next = 0;
   let delivered = 0;
   const worker = async () => {
     while (next < items.length) {
       const item = items[next++];
-      const count = await pushToUser(item.userId, item.message);
-      delivered += count;
+      delivered += await pushToUser(item.userId, item.message);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
@@ -229,9 +214,10 @@ export async function enqueuePushes(items: PushItem[]): Promise<number> {
 }
 
 /**
- * The queue consumer: delivers each message's pushes through the users' objects. A message whose
- * delivery throws is retried (up to max_retries); D1 already holds every notification, so a
- * push that is finally dropped is still caught up by the client on its next (re)connect.
+ * The queue consumer (workers/app.ts `queue()`): delivers each message's pushes through the
+ * users' objects. A message whose delivery throws is retried (up to max_retries); D1 already
+ * holds every notification, so a push that is finally dropped is still caught up by the client
+ * on its next (re)connect.
  */
 export async function consumeNotifyQueue(batch: MessageBatch<NotifyQueueMessage>): Promise<{ delivered: number }> {
   let delivered = 0;
@@ -262,15 +248,23 @@ export type NewNotification = {
   createdBy?: string | null;
 };
 
-function insertNotification(id: string, n: NewNotification, audience: string): D1PreparedStatement {
-  return env.DB.prepare(
-    `INSERT INTO notifications (id, title, content, image_url, video_url, kind, audience, created_by)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).bind(id, n.title, n.content, n.imageKey ?? null, n.videoKey ?? null, n.kind ?? "broadcast", audience, n.createdBy ?? null);
+function insertNotificationQuery(id: string, n: NewNotification, audience: string) {
+  return db()
+    .insert(notifications)
+    .values({
+      id,
+      title: n.title,
+      content: n.content,
+      imageUrl: n.imageKey ?? null,
+      videoUrl: n.videoKey ?? null,
+      kind: n.kind ?? "broadcast",
+      audience,
+      createdBy: n.createdBy ?? null,
+    });
 }
 
 async function itemFor(
-  row: { id: string; created_at: string },
+  row: { id: string; createdAt: string },
   notificationId: string,
   n: NewNotification,
   videoUrl: string | null,
@@ -285,7 +279,7 @@ async function itemFor(
     kind: n.kind ?? "broadcast",
     isRead: false,
     readAt: null,
-    createdAt: row.created_at,
+    createdAt: row.createdAt,
   };
 }
 
@@ -293,19 +287,17 @@ async function itemFor(
  * One notification for one user: written to D1 (one batch), then pushed to their open tabs.
  * The helper other areas call (approvals, bans, channel verification, music reviews…).
  */
-export async function notifyUser(
-  userId: string,
-  n: { title: string; content: string; kind?: string; imageKey?: string | null; videoKey?: string | null; createdBy?: string | null },
-): Promise<NotificationItem> {
+export async function notifyUser(userId: string, n: NewNotification): Promise<NotificationItem> {
+  const notification = { kind: "info", ...n };
   const notificationId = crypto.randomUUID();
-  const userNotificationId = crypto.randomUUID();
-  const [, inserted] = await env.DB.batch<{ id: string; created_at: string }>([
-    insertNotification(notificationId, { kind: "info", ...n }, "user"),
-    env.DB.prepare(
-      "INSERT INTO user_notifications (id, user_id, notification_id) VALUES (?, ?, ?) RETURNING id, created_at",
-    ).bind(userNotificationId, userId, notificationId),
+  const [, [inserted]] = await db().batch([
+    insertNotificationQuery(notificationId, notification, "user"),
+    db()
+      .insert(userNotifications)
+      .values({ id: crypto.randomUUID(), userId, notificationId })
+      .returning({ id: userNotifications.id, createdAt: userNotifications.createdAt }),
   ]);
-  const item = await itemFor(inserted.results[0], notificationId, { kind: "info", ...n }, await videoUrlOf(n.videoKey ?? null));
+  const item = await itemFor(inserted, notificationId, notification, await videoUrlOf(n.videoKey ?? null));
   await pushToUser(userId, { type: "notification", notification: item });
   return item;
 }
@@ -333,11 +325,7 @@ const DECISION_TEXT: Record<AccountEvent, { title: string; content: (reason: str
  * An admin's decision on an account: stored as a notification, then sent as an account event,
  * so an open /pending-approval tab moves into the app at once and a banned user's tab signs out.
  */
-export async function notifyAccountDecision(
-  userId: string,
-  decision: "approved" | "rejected" | "banned" | "unbanned",
-  reason?: string | null,
-): Promise<void> {
+export async function notifyAccountDecision(userId: string, decision: AccountEvent, reason?: string | null): Promise<void> {
   const text = DECISION_TEXT[decision];
   try {
     await notifyUser(userId, { title: text.title, content: text.content(reason ?? null), kind: `account_${decision}` });
@@ -345,54 +333,47 @@ export async function notifyAccountDecision(
     // The decision itself is already stored; a missing notification must not undo it.
     console.error("account decision notification failed", error);
   }
-  await sendAccountEvent(userId, { type: decision, reason: reason ?? null });
+  await sendAccountEvent(userId, decision, reason ?? null);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Broadcast: fan-out to an audience in batches
 // ---------------------------------------------------------------------------------------------
 
-/** Recipients of each audience, from profiles. Banned users receive no broadcast. */
-function audiencePredicate(audience: Audience | { type: "ids"; userIds: string[] }): { sql: string; params: unknown[] } {
-  const notBanned = "p.is_banned = 0";
-  switch (audience.type) {
-    case "all":
-      return { sql: notBanned, params: [] };
-    case "ids":
-      return { sql: `${notBanned} AND p.user_id IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(audience.userIds)] };
-    case "users":
-      return {
-        sql: `${notBanned} AND p.user_id IN (SELECT u.id FROM users u WHERE u.email IN (SELECT value FROM json_each(?)))`,
-        params: [JSON.stringify(audience.emails)],
-      };
-    case "role":
-      return { sql: `${notBanned} AND ${ROLE_SQL[audience.role]}`, params: [] };
-  }
-}
+export type Recipients = Audience | { type: "ids"; userIds: string[] };
 
-const IS_ADMIN = "EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = p.user_id AND r.role = 'admin')";
-const IS_CLIPPER = "EXISTS (SELECT 1 FROM clipper_links c WHERE c.clipper_user_id = p.user_id AND c.status = 'active')";
-const IS_AGENCY_MANAGER = `(EXISTS (SELECT 1 FROM agency_users au JOIN agencies a ON a.id = au.agency_id
-    WHERE au.user_id = p.user_id AND a.approval_status = 'approved' AND a.status = 'active')
-  OR EXISTS (SELECT 1 FROM agencies a WHERE a.user_id = p.user_id AND a.approval_status = 'approved' AND a.status = 'active'))`;
-
-// A person can hold several kinds; 'creators' means approved accounts that are none of the others.
-const ROLE_SQL: Record<AudienceRole, string> = {
-  creators: `p.approval_status = 'approved' AND p.is_music_partner = 0 AND NOT ${IS_ADMIN} AND NOT ${IS_CLIPPER} AND NOT ${IS_AGENCY_MANAGER}`,
-  clippers: `p.approval_status = 'approved' AND ${IS_CLIPPER}`,
-  "music-partners": `p.approval_status = 'approved' AND p.is_music_partner = 1`,
-  "agency-managers": IS_AGENCY_MANAGER,
-  admins: IS_ADMIN,
-  pending: `p.approval_status = 'pending' AND NOT ${IS_ADMIN}`,
+// Who each kind of user is, from the owners' named predicates (accounts: isAdminUser, clipping:
+// isActiveClipper, agencies: managesActiveAgency). A person can hold several kinds; 'creators'
+// means approved accounts that are none of the others. Banned users receive no broadcast
+// (userIdsWhere leaves them out).
+const KIND: Record<AudienceRole, (p: PersonColumns) => SQL | undefined> = {
+  creators: (p) =>
+    and(
+      eq(p.approvalStatus, "approved"),
+      eq(p.isMusicPartner, false),
+      not(isAdminUser(p.userId)),
+      not(isActiveClipper(p.userId)),
+      not(managesActiveAgency(p.userId)),
+    ),
+  clippers: (p) => and(eq(p.approvalStatus, "approved"), isActiveClipper(p.userId)),
+  "music-partners": (p) => and(eq(p.approvalStatus, "approved"), eq(p.isMusicPartner, true)),
+  "agency-managers": (p) => managesActiveAgency(p.userId),
+  admins: (p) => isAdminUser(p.userId),
+  pending: (p) => and(eq(p.approvalStatus, "pending"), not(isAdminUser(p.userId))),
 };
 
-/** The user ids an audience reaches, in id order. */
-export async function resolveAudience(audience: Audience | { type: "ids"; userIds: string[] }): Promise<string[]> {
-  const { sql, params } = audiencePredicate(audience);
-  const { results } = await env.DB.prepare(`SELECT p.user_id FROM profiles p WHERE ${sql} ORDER BY p.user_id`)
-    .bind(...params)
-    .all<{ user_id: string }>();
-  return results.map((r) => r.user_id);
+/** The user ids an audience reaches (never banned users), in id order. */
+export async function resolveAudience(audience: Recipients): Promise<string[]> {
+  switch (audience.type) {
+    case "all":
+      return userIdsWhere(() => undefined);
+    case "ids":
+      return userIdsWhere(() => undefined, { among: audience.userIds });
+    case "users":
+      return userIdsWhere(() => undefined, { among: [...(await userIdsByEmail(audience.emails)).values()] });
+    case "role":
+      return userIdsWhere(KIND[audience.role]);
+  }
 }
 
 export type FanOutResult = {
@@ -402,18 +383,38 @@ export type FanOutResult = {
   d1WriteMs: number;
 };
 
+// A v4-shaped UUID made inside SQLite, so a fan-out is one statement per chunk, not one per row.
+const SQL_UUID = sql.raw(
+  `lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`,
+);
+
+/**
+ * The user rows of one fan-out chunk: ONE statement for up to FANOUT_CHUNK recipients. Raw SQL
+ * for the SELECT because drizzle cannot select from json_each (a table-valued function), and the
+ * ids travel as one JSON parameter: a VALUES list would hit D1's 100 bound parameters per
+ * statement. The SELECT gives every column of user_notifications, in the table's order.
+ */
+function fanOutChunkQuery(notificationId: string, userIds: string[]) {
+  const createdAt = userNotifications.createdAt.default as SQL;
+  return db()
+    .insert(userNotifications)
+    .select(sql`select ${SQL_UUID}, value, ${notificationId}, 0, null, ${createdAt} from json_each(${JSON.stringify(userIds)})`)
+    .returning({ id: userNotifications.id, userId: userNotifications.userId, createdAt: userNotifications.createdAt });
+}
+type FanOutRow = { id: string; userId: string; createdAt: string };
+
 /**
  * Creates one notification for many users. D1 first: the notification row (with `extra`
  * statements such as the audit record) and the first chunk of user rows in one batch, the rest
- * in batches of FANOUT_STATEMENTS_PER_BATCH × FANOUT_CHUNK rows, each row made by an INSERT …
- * SELECT over json_each (no per-row statement, no 100-parameter limit). Then the pushes, in the
- * background (waitUntil), so the response does not wait for them.
+ * in batches of FANOUT_STATEMENTS_PER_BATCH × FANOUT_CHUNK rows (no per-row statement). Then the
+ * pushes, in the background (waitUntil) or through the queue for large audiences, so the response
+ * does not wait for them.
  */
 export async function createNotification(
   n: NewNotification,
-  audience: Audience | { type: "ids"; userIds: string[] },
+  audience: Recipients,
   opts: {
-    extra?: (recipients: number, notificationId: string) => D1PreparedStatement[];
+    extra?: (recipients: number, notificationId: string) => BatchItem<"sqlite">[];
     audienceTag?: string;
     /** Recipients from which the pushes go through the queue (tests lower it). */
     queueThreshold?: number;
@@ -426,21 +427,19 @@ export async function createNotification(
 
   const chunks: string[][] = [];
   for (let i = 0; i < userIds.length; i += FANOUT_CHUNK) chunks.push(userIds.slice(i, i + FANOUT_CHUNK));
-  const chunkStatement = (ids: string[]) =>
-    env.DB.prepare(
-      `INSERT INTO user_notifications (id, user_id, notification_id)
-       SELECT ${SQL_UUID}, value, ? FROM json_each(?) RETURNING id, user_id, created_at`,
-    ).bind(notificationId, JSON.stringify(ids));
 
   const started = performance.now();
-  const inserted: { id: string; user_id: string; created_at: string }[] = [];
-  const head = [insertNotification(notificationId, n, tag), ...(opts.extra?.(userIds.length, notificationId) ?? [])];
+  const inserted: FanOutRow[] = [];
+  const head: BatchItem<"sqlite">[] = [
+    insertNotificationQuery(notificationId, n, tag),
+    ...(opts.extra?.(userIds.length, notificationId) ?? []),
+  ];
   let first = true;
   for (let i = 0; i < Math.max(chunks.length, 1); i += FANOUT_STATEMENTS_PER_BATCH) {
-    const group = chunks.slice(i, i + FANOUT_STATEMENTS_PER_BATCH).map(chunkStatement);
-    const statements = first ? [...head, ...group] : group;
-    const results = await env.DB.batch<{ id: string; user_id: string; created_at: string }>(statements);
-    for (const r of results.slice(first ? head.length : 0)) inserted.push(...r.results);
+    const group = chunks.slice(i, i + FANOUT_STATEMENTS_PER_BATCH).map((ids) => fanOutChunkQuery(notificationId, ids));
+    const statements = (first ? [...head, ...group] : group) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+    const results = (await db().batch(statements)) as unknown[];
+    for (const rows of results.slice(first ? head.length : 0)) inserted.push(...(rows as FanOutRow[]));
     first = false;
   }
   // performance.now() only advances across I/O in Workers, which is exactly what is measured here.
@@ -448,25 +447,23 @@ export async function createNotification(
 
   if (inserted.length > 0) {
     const videoUrl = await videoUrlOf(n.videoKey ?? null);
-    const messages = await Promise.all(
-      inserted.map(async (row) => ({
-        userId: row.user_id,
-        message: { type: "notification", notification: await itemFor(row, notificationId, n, videoUrl) } as SocketMessage,
-      })),
+    const pushes = await Promise.all(
+      inserted.map(
+        async (row): Promise<PushItem> => ({
+          userId: row.userId,
+          message: { type: "notification", notification: await itemFor(row, notificationId, n, videoUrl) },
+        }),
+      ),
     );
-    if (messages.length >= (opts.queueThreshold ?? QUEUE_FANOUT_THRESHOLD)) await enqueuePushes(messages);
-    else inBackground(pushAll(messages));
+    if (pushes.length >= (opts.queueThreshold ?? QUEUE_FANOUT_THRESHOLD)) await enqueuePushes(pushes);
+    else inBackground(pushAll(pushes));
   }
   return { notificationId, recipients: inserted.length, d1WriteMs };
 }
 
-export type BroadcastFiles = { image?: File | null; video?: File | null };
+export type BroadcastFiles = { image: File | null; video: File | null };
 
-/** The text fields of a multipart form (files left out), for the zod schema. */
-export function formFields(form: FormData): Record<string, string> {
-  return Object.fromEntries([...form].filter((e): e is [string, string] => typeof e[1] === "string"));
-}
-
+/** The optional image and video of the broadcast form (an empty file input counts as none). */
 export function broadcastFiles(form: FormData): BroadcastFiles {
   const file = (name: string) => {
     const v = form.get(name);
@@ -475,52 +472,56 @@ export function broadcastFiles(form: FormData): BroadcastFiles {
   return { image: file("image"), video: file("video") };
 }
 
-export type BroadcastOutcome =
-  | ({ ok: true; audience: string } & FanOutResult)
-  | { ok: false; status: number; errors: Record<string, string> };
+export type BroadcastResult = { audience: string } & FanOutResult;
 
-/** An admin's broadcast: files checked by content and stored, then the fan-out, audit-logged. */
+/**
+ * An admin's broadcast: files checked by content and stored, e-mails checked against accounts,
+ * then the fan-out with its audit record in the first batch. Invalid input throws a 400 with
+ * per-field messages (title, content, emails, image, video) and stores nothing.
+ */
 export async function sendBroadcast(
-  request: Request,
-  adminId: string,
+  actor: Actor,
   input: BroadcastInput,
   files: BroadcastFiles,
-): Promise<BroadcastOutcome> {
+  request: Request,
+): Promise<BroadcastResult> {
+  authorize(actor, "notification", "broadcast");
   const errors: Record<string, string> = {};
-  const image = files.image && files.image.size > 0 ? files.image : null;
-  const video = files.video && files.video.size > 0 ? files.video : null;
+  const { image, video } = files;
   const imageCheck = image ? await checkUpload(image, IMAGE_TYPES, IMAGE_MAX_BYTES, "The image") : null;
   const videoCheck = video ? await checkUpload(video, VIDEO_TYPES, VIDEO_MAX_BYTES, "The video") : null;
   if (imageCheck && !imageCheck.ok) errors.image = imageCheck.error;
   if (videoCheck && !videoCheck.ok) errors.video = videoCheck.error;
 
+  let recipients: Recipients = input.audience;
   if (input.audience.type === "users") {
-    const { results } = await env.DB.prepare("SELECT email FROM users WHERE email IN (SELECT value FROM json_each(?))")
-      .bind(JSON.stringify(input.audience.emails))
-      .all<{ email: string }>();
-    const known = new Set(results.map((r) => r.email));
+    const known = await userIdsByEmail(input.audience.emails);
     const unknown = input.audience.emails.filter((e) => !known.has(e));
-    if (unknown.length > 0) errors.emails = `No account with this e-mail: ${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? "…" : ""}`;
+    if (unknown.length > 0) {
+      errors.emails = `No account with this e-mail: ${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? "…" : ""}`;
+    }
+    recipients = { type: "ids", userIds: [...known.values()] };
   }
-  if (Object.keys(errors).length > 0) return { ok: false, status: 400, errors };
+  if (Object.keys(errors).length > 0) throw invalid(Object.values(errors)[0], { fieldErrors: errors });
 
   const imageKey = image && imageCheck?.ok ? await putPublicImage(image, imageCheck.type, "notifications") : null;
   const videoKey = video && videoCheck?.ok ? await putPrivateMedia(video, videoCheck.type, "notifications") : null;
   const label = audienceLabel(input.audience);
   const result = await createNotification(
-    { title: input.title, content: input.content, kind: "broadcast", imageKey, videoKey, createdBy: adminId },
-    input.audience,
+    { title: input.title, content: input.content, kind: "broadcast", imageKey, videoKey, createdBy: actor.id },
+    recipients,
     {
-      extra: (recipients, notificationId) => [
-        auditStatement({
+      audienceTag: input.audience.type === "role" ? `role:${input.audience.role}` : input.audience.type,
+      extra: (count, notificationId) => [
+        auditQuery({
           eventType: "notification_broadcast",
           severity: "medium",
-          userId: adminId,
+          userId: actor.id,
           request,
           details: {
             notification_id: notificationId,
             audience: label,
-            recipients,
+            recipients: count,
             title: input.title,
             image: Boolean(imageKey),
             video: Boolean(videoKey),
@@ -529,5 +530,43 @@ export async function sendBroadcast(
       ],
     },
   );
-  return { ok: true, audience: label, ...result };
+  return { audience: label, ...result };
+}
+
+export type RecentBroadcast = {
+  id: string;
+  title: string;
+  /** 'all', 'role:<kind>' or 'users'. */
+  audience: string;
+  createdAt: string;
+  recipients: number;
+  read: number;
+  hasImage: boolean;
+  hasVideo: boolean;
+};
+
+/** The last ten broadcasts with how many received and read each, for /admin/broadcast. */
+export async function recentBroadcasts(actor: Actor): Promise<RecentBroadcast[]> {
+  authorize(actor, "notification", "broadcast");
+  const countOf = (readOnly: boolean) =>
+    db()
+      .select({ n: count() })
+      .from(userNotifications)
+      .where(and(eq(userNotifications.notificationId, notifications.id), readOnly ? eq(userNotifications.isRead, true) : undefined));
+  return db()
+    .select({
+      id: notifications.id,
+      title: notifications.title,
+      audience: notifications.audience,
+      createdAt: notifications.createdAt,
+      recipients: sql<number>`(${countOf(false)})`.mapWith(Number),
+      read: sql<number>`(${countOf(true)})`.mapWith(Number),
+      hasImage: sql<boolean>`${notifications.imageUrl} is not null`.mapWith(Boolean),
+      hasVideo: sql<boolean>`${notifications.videoUrl} is not null`.mapWith(Boolean),
+    })
+    .from(notifications)
+    .where(eq(notifications.kind, "broadcast"))
+    .orderBy(desc(notifications.createdAt))
+    .limit(10)
+    .all();
 }

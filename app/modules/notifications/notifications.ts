@@ -1,46 +1,12 @@
-// Client-safe shapes of notifications, shared by the server, the API and the bell.
+import type { NotificationItem } from "./protocol";
 
-export type AccountEvent = "approved" | "rejected" | "banned" | "unbanned";
-
-/** One row of user_notifications joined with its notification (spec section 7). */
-export type NotificationItem = {
-  /** user_notifications.id: what 'Mark as read' names. */
-  id: string;
-  notificationId: string;
-  title: string;
-  content: string;
-  /** Public URL in the avatars store, or null. */
-  imageUrl: string | null;
-  /** URL signed for 3600 s, or null. */
-  videoUrl: string | null;
-  kind: string;
-  isRead: boolean;
-  readAt: string | null;
-  createdAt: string;
-};
+// Client-safe list helpers shared by the server, the API and the bell. The socket's messages
+// (and the NotificationItem they carry) are declared once, in ./protocol.
 
 export type NotificationList = {
   notifications: NotificationItem[];
   unreadCount: number;
 };
-
-/** What the server sends on /api/notifications/socket. */
-export type SocketMessage =
-  | { type: "notification"; notification: NotificationItem }
-  | { type: "read"; ids: string[] | "all"; readAt: string; before?: string | null }
-  | { type: "account"; event: AccountEvent; reason?: string | null };
-
-/** Application close codes of the socket. */
-export const SOCKET_CLOSE_SESSION_ENDED = 4001;
-export const SOCKET_CLOSE_BANNED = 4003;
-
-export const NOTIFICATIONS_SOCKET_PATH = "/api/notifications/socket";
-
-/** Headers the worker sets on the request it hands to the user's Durable Object. */
-export const NOTIFIER_USER_HEADER = "X-Shortbeat-User";
-export const NOTIFIER_SESSION_HEADER = "X-Shortbeat-Session";
-/** When the session ends unless it is used again (ISO time); the object re-checks then. */
-export const NOTIFIER_SESSION_ENDS_HEADER = "X-Shortbeat-Session-Ends";
 
 export const NOTIFICATIONS_PAGE_SIZE = 50;
 

@@ -2,8 +2,9 @@ import { z } from "zod";
 import { isValidEmail } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
 
-// The admin broadcast form (/admin/broadcast): used by the browser for instant feedback and by
-// the server as the authority. Files (image, video) are checked on the server by content.
+// The notifications forms: the bell's mark-read posts (/api/notifications) and the admin
+// broadcast form (/admin/broadcast), used by the browser for instant feedback and by the server
+// as the authority. Files (image, video) are checked on the server by content.
 
 export const BROADCAST_TITLE_MAX = 120;
 export const BROADCAST_TEXT_MAX = 1000;
@@ -84,18 +85,19 @@ export const broadcastSchema = z
 
 export type BroadcastInput = z.output<typeof broadcastSchema>;
 
-/** Field errors keyed by field name (first message each), for the form. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    out[key] ??= issue.message;
-  }
-  return out;
-}
-
 export function audienceLabel(a: Audience): string {
   if (a.type === "all") return "everyone";
   if (a.type === "role") return AUDIENCE_ROLES.find((r) => r.value === a.role)?.label.toLowerCase() ?? a.role;
   return `${a.emails.length} chosen user${a.emails.length === 1 ? "" : "s"}`;
 }
+
+/** The bell's posts to /api/notifications: one row, or everything up to what the user saw. */
+export const notificationActionSchema = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("mark-read"), id: z.uuid({ error: "Invalid notification id" }) }),
+    z.object({ intent: z.literal("mark-all-read"), before: z.string().max(40, { error: "Invalid request" }).optional() }),
+  ],
+  { error: "Unknown intent" },
+);
+export type NotificationActionInput = z.output<typeof notificationActionSchema>;

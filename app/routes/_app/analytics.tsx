@@ -15,16 +15,18 @@ import {
   type Metric,
 } from "~/modules/channels/analytics";
 import { analyticsFor } from "~/modules/channels/channels.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
+import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/analytics";
 
 export const meta = () => [{ title: "Analytics | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
   const range = parseRange(new URL(args.request.url).searchParams.get("range"));
-  return analyticsFor(user.id, range);
-}
+  return analyticsFor(actorOf(user), range);
+});
 
 function GrowthText({ growth, range, compact = false }: { growth: Growth; range: number; compact?: boolean }) {
   if (growth.change === null) return <span className="text-slate-600">No change to compare yet</span>;

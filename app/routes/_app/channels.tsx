@@ -1,221 +1,97 @@
 import { RefreshCw, SquarePlay, Unlink } from "lucide-react";
 import { useEffect } from "react";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { Badge, ConfirmDialog, buttonClass, formatDateTime } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
-import { fieldErrors } from "~/modules/accounts/schema";
+import { DomainError, isActionFailure, type ActionFailure } from "~/lib/errors";
+import type { ToastInput } from "~/lib/toast";
+import { actorOf, type SessionUser } from "~/modules/accounts/accounts.server";
+import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { formatCount } from "~/modules/channels/analytics";
 import {
-  CHANNEL_NAME_MAX,
-  CHANNEL_TOASTS,
-  SUBMISSION_STATUS_LABELS,
-  channelIdSchema,
-  manualSubmissionSchema,
-  submissionIdSchema,
-} from "~/modules/channels/schema";
-import { audit } from "~/platform/audit.server";
-import {
-  ChannelError,
+  channelsPage,
+  clearChannelLinkCookie,
   completeChannelLink,
   createManualSubmission,
   disconnectChannel,
-  listChannels,
-  listSubmissions,
-  refreshOwnChannel,
+  refreshChannel,
   startChannelLink,
   submitForVerification,
   type LinkedChannel,
   type ManualSubmission,
 } from "~/modules/channels/channels.server";
-import { requireApprovedUser } from "~/modules/accounts/guards.server";
-import { OAuthError, oauthConfigured } from "~/platform/oauth.server";
-import { consume } from "~/platform/rate-limit.server";
+import { CHANNEL_ACTION_TITLES, CHANNEL_NAME_MAX, CHANNEL_TOASTS, SUBMISSION_STATUS_LABELS, channelActionSchema } from "~/modules/channels/schema";
+import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 import type { Route } from "./+types/channels";
 
 export const meta = () => [{ title: "Channels | Shortbeat" }];
 
-/** Per-user limits on the actions that call the provider or write rows. */
-const REFRESH_LIMIT = { maxAttempts: 30, windowMs: 15 * 60_000 };
-const SUBMIT_LIMIT = { maxAttempts: 20, windowMs: 60 * 60_000 };
-
-type Failure = {
-  ok: false;
-  intent: string;
-  toast: { title: string; description: string };
-  errors: Record<string, string>;
-  values?: Record<string, string>;
-  reconnect?: boolean;
-  /** The channel a refresh failed for: its card shows the failure. */
-  channelId?: string;
-};
-
-function fail(status: number, intent: string, title: string, description: string, extra: Partial<Failure> = {}) {
-  return data<Failure>({ ok: false, intent, toast: { title, description }, errors: {}, ...extra }, { status });
-}
-
-const messageOf = (error: unknown) => (error instanceof ChannelError || error instanceof OAuthError ? error.message : null);
-
 /**
- * The provider returns to /channels with ?code&state (or ?error): exchange the code, link the
- * channel, then redirect to /channels without the query, with the toast.
+ * The provider returns to /channels with ?code&state (or ?error): the module links the channel,
+ * then the browser goes to /channels without the query, with the toast; the flow cookie is
+ * cleared whatever the outcome.
  */
-async function finishLink(request: Request, userId: string): Promise<Response> {
-  const url = new URL(request.url);
+async function finishLink(request: Request, user: SessionUser): Promise<Response> {
   const headers = new Headers();
+  headers.append("Set-Cookie", await clearChannelLinkCookie(request));
+  let message: ToastInput;
   try {
-    const { title, clearCookie } = await completeChannelLink(request, userId);
-    headers.append("Set-Cookie", clearCookie);
-    headers.append(
-      "Set-Cookie",
-      await setToastCookie(request, { type: "success", title: CHANNEL_TOASTS.connectedTitle, description: CHANNEL_TOASTS.connected(title) }),
-    );
+    const { title } = await completeChannelLink(actorOf(user), request);
+    message = { type: "success", title: CHANNEL_TOASTS.connectedTitle, description: CHANNEL_TOASTS.connected(title) };
   } catch (error) {
-    const clear = (error as { clearCookie?: string }).clearCookie;
-    if (clear) headers.append("Set-Cookie", clear);
-    const known = messageOf(error);
-    if (!known) console.error("YouTube link failed", error);
-    const cancelled = url.searchParams.has("error");
-    await audit({
-      eventType: "youtube_link_failed",
-      severity: cancelled ? "low" : "medium",
-      userId,
-      request,
-      details: { reason: cancelled ? `provider error: ${url.searchParams.get("error")}` : (known ?? "unexpected") },
-    });
-    headers.append(
-      "Set-Cookie",
-      await setToastCookie(
-        request,
-        cancelled
-          ? { type: "error", ...CHANNEL_TOASTS.authFailed }
-          : { type: "error", title: CHANNEL_TOASTS.connectFailedTitle, description: known || CHANNEL_TOASTS.unknownError },
-      ),
-    );
+    if (!(error instanceof DomainError)) throw error;
+    message = { type: "error", title: error.title ?? CHANNEL_TOASTS.connectFailedTitle, description: error.message };
   }
+  headers.append("Set-Cookie", await setToastCookie(request, message));
   return redirect("/channels", { headers });
 }
 
-export async function loader(args: Route.LoaderArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
   const url = new URL(args.request.url);
+  // The OAuth return stays a loader path: the provider sends the browser here with a GET.
   if (url.searchParams.has("code") || url.searchParams.has("error") || url.searchParams.has("state")) {
-    throw await finishLink(args.request, user.id);
+    throw await finishLink(args.request, user);
   }
-  const [channels, submissions] = await Promise.allSettled([listChannels(user.id), listSubmissions(user.id)]);
-  const reason = (r: PromiseRejectedResult) => {
-    console.error("channels page load failed", r.reason);
-    return r.reason instanceof Error ? r.reason.message : "Unknown error";
-  };
-  return {
-    channels: channels.status === "fulfilled" ? channels.value : [],
-    channelsError: channels.status === "rejected" ? reason(channels) : null,
-    submissions: submissions.status === "fulfilled" ? submissions.value : [],
-    submissionsError: submissions.status === "rejected" ? reason(submissions) : null,
-  };
-}
+  return channelsPage(actorOf(user));
+});
 
-export async function action(args: Route.ActionArgs) {
+export const action = domainAction(async (args: Route.ActionArgs) => {
   const user = await requireApprovedUser(args);
+  const input = await parseForm(args.request, channelActionSchema);
+  const actor = actorOf(user);
   const { request } = args;
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-
-  switch (intent) {
+  switch (input.intent) {
     case "connect": {
-      // The spec: no authorization address from the server → this message.
-      if (!oauthConfigured()) return fail(503, intent, CHANNEL_TOASTS.connectFailedTitle, CHANNEL_TOASTS.notConfigured);
-      return startChannelLink(request, user.id);
+      // A document POST: the answer is a redirect to Google's consent screen.
+      const { location, setCookie } = await startChannelLink(actor, request);
+      return redirect(location, { headers: { "Set-Cookie": setCookie } });
     }
-
-    case "refresh": {
-      const parsed = channelIdSchema.safeParse({ channelId: form.get("channelId") });
-      if (!parsed.success) return fail(400, intent, CHANNEL_TOASTS.refreshFailedTitle, "Channel not found.");
-      const limit = await consume("channel-refresh", `user:${user.id}`, REFRESH_LIMIT);
-      if (!limit.allowed) return fail(429, intent, CHANNEL_TOASTS.refreshFailedTitle, "Please wait before trying again.");
-      try {
-        await refreshOwnChannel(request, user.id, parsed.data.channelId);
-      } catch (error) {
-        if (!(error instanceof ChannelError)) console.error("channel refresh failed", error);
-        return fail(
-          error instanceof ChannelError ? error.status : 500,
-          intent,
-          CHANNEL_TOASTS.refreshFailedTitle,
-          messageOf(error) ?? CHANNEL_TOASTS.unknownError,
-          { reconnect: error instanceof ChannelError && error.reconnect, channelId: parsed.data.channelId },
-        );
-      }
+    case "refresh":
+      await refreshChannel(actor, request, input.channelId);
       return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.updated });
-    }
-
-    case "disconnect": {
-      const parsed = channelIdSchema.safeParse({ channelId: form.get("channelId") });
-      if (!parsed.success) return fail(400, intent, CHANNEL_TOASTS.disconnectFailedTitle, "Channel not found.");
-      try {
-        await disconnectChannel(request, user.id, parsed.data.channelId);
-      } catch (error) {
-        if (!(error instanceof ChannelError)) console.error("channel disconnect failed", error);
-        return fail(
-          error instanceof ChannelError ? error.status : 500,
-          intent,
-          CHANNEL_TOASTS.disconnectFailedTitle,
-          messageOf(error) ?? CHANNEL_TOASTS.unknownError,
-        );
-      }
+    case "disconnect":
+      await disconnectChannel(actor, request, input.channelId);
       return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.disconnected });
-    }
-
-    case "submit": {
-      const values = {
-        channelName: String(form.get("channelName") ?? ""),
-        channelUrl: String(form.get("channelUrl") ?? ""),
-        subscriberCount: String(form.get("subscriberCount") ?? ""),
-        avgMonthlyViews: String(form.get("avgMonthlyViews") ?? ""),
-      };
-      const parsed = manualSubmissionSchema.safeParse(values);
-      if (!parsed.success) {
-        const errors = fieldErrors(parsed.error);
-        return fail(400, intent, CHANNEL_TOASTS.submitFailedTitle, Object.values(errors)[0], { errors, values });
-      }
-      const limit = await consume("channel-submit", `user:${user.id}`, SUBMIT_LIMIT);
-      if (!limit.allowed) return fail(429, intent, CHANNEL_TOASTS.submitFailedTitle, "Please wait before trying again.", { values });
-      try {
-        await createManualSubmission(user.id, parsed.data);
-      } catch (error) {
-        if (!(error instanceof ChannelError)) console.error("manual submission failed", error);
-        return fail(error instanceof ChannelError ? error.status : 500, intent, CHANNEL_TOASTS.submitFailedTitle, messageOf(error) ?? CHANNEL_TOASTS.unknownError, {
-          values,
-        });
-      }
+    case "submit":
+      await createManualSubmission(actor, input);
       return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.submitted });
-    }
-
-    case "submit-verification": {
-      const parsed = submissionIdSchema.safeParse({ id: form.get("id") });
-      if (!parsed.success) return fail(400, intent, CHANNEL_TOASTS.actionFailedTitle, "Submission not found.");
-      try {
-        await submitForVerification(user.id, parsed.data.id);
-      } catch (error) {
-        if (!(error instanceof ChannelError)) console.error("submit for verification failed", error);
-        return fail(error instanceof ChannelError ? error.status : 500, intent, CHANNEL_TOASTS.actionFailedTitle, messageOf(error) ?? CHANNEL_TOASTS.unknownError);
-      }
+    case "submit-verification":
+      await submitForVerification(actor, input.id);
       return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.verificationSubmitted });
-    }
-
-    default:
-      return fail(400, intent, CHANNEL_TOASTS.actionFailedTitle, "Unknown action.");
   }
-}
+}, CHANNEL_ACTION_TITLES);
 
 // ---------------------------------------------------------------------------------------------
 
 export default function Channels({ loaderData, actionData }: Route.ComponentProps) {
   const { channels, submissions, channelsError, submissionsError } = loaderData;
   const [params] = useSearchParams();
-  const failure = actionData && !actionData.ok ? actionData : null;
+  const failure = isActionFailure(actionData) ? actionData : null;
 
   useEffect(() => {
     if (channelsError) toast.error(CHANNEL_TOASTS.loadChannelsFailedTitle, { description: channelsError });
@@ -226,6 +102,8 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
     if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
   }, [failure]);
 
+  // A refresh failure belongs to its channel's card (the module names it in `details`).
+  const failureChannel = typeof failure?.details?.channelId === "string" ? failure.details.channelId : null;
   const confirmId = params.get("disconnect");
   const confirming = confirmId ? channels.find((c) => c.id === confirmId) : undefined;
 
@@ -237,11 +115,11 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
         actions={<ConnectButton label="Connect YouTube channel" />}
       />
 
-      {failure && failure.intent !== "submit" && !(failure.channelId && channels.some((c) => c.id === failure.channelId)) ? (
+      {failure && failure.intent !== "submit" && !(failureChannel && channels.some((c) => c.id === failureChannel)) ? (
         <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
           <p className="font-semibold">{failure.toast.title}</p>
           <p className="mt-1">{failure.toast.description}</p>
-          {failure.reconnect ? (
+          {failure.details?.reconnect ? (
             <div className="mt-3">
               <ConnectButton label="Reconnect YouTube channel" variant="secondary" />
             </div>
@@ -267,7 +145,7 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
         ) : (
           <ul className="mt-3 grid grid-cols-1 gap-4 lg:grid-cols-2">
             {channels.map((c) => (
-              <ChannelCard key={c.id} channel={c} failure={failure?.channelId === c.id ? failure : null} />
+              <ChannelCard key={c.id} channel={c} failure={failureChannel === c.id ? failure : null} />
             ))}
           </ul>
         )}
@@ -356,7 +234,7 @@ function Stat({ label, value }: { label: string; value: number }) {
   );
 }
 
-function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure: Failure | null }) {
+function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure: ActionFailure | null }) {
   const navigation = useNavigation();
   const refreshing =
     navigation.state === "submitting" && navigation.formData?.get("intent") === "refresh" && navigation.formData?.get("channelId") === c.id;
@@ -401,7 +279,7 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
         <div role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           <p className="font-semibold">{failure.toast.title}</p>
           <p className="mt-1">{failure.toast.description}</p>
-          {failure.reconnect ? (
+          {failure.details?.reconnect ? (
             <div className="mt-3">
               <ConnectButton label="Reconnect YouTube channel" variant="secondary" />
             </div>
@@ -432,7 +310,7 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
   );
 }
 
-function ManualSubmissionForm({ failure }: { failure: Failure | null }) {
+function ManualSubmissionForm({ failure }: { failure: ActionFailure | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "submit";
   const errors = failure?.errors ?? {};

@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Shell } from "~/components/shell";
 import { requireUser } from "~/modules/accounts/guards.server";
-import { shellData } from "~/modules/accounts/shell.server";
+import { shellData } from "~/modules/accounts/accounts.server";
 import type { Route } from "./+types/layout";
 
 // The signed-in shell. Each page below runs its own guard too (a .data request may ask for

@@ -1,16 +1,21 @@
 import { useEffect, useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, PasswordChecklist } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
-import { changePasswordSchema, fieldErrors, titleForField } from "~/modules/accounts/schema";
-import { audit } from "~/platform/audit.server";
-import { changePassword } from "~/modules/accounts/auth.server";
-import { env } from "~/platform/env.server";
+import { isActionFailure } from "~/lib/errors";
+import {
+  changePassword,
+  endOtherSessions,
+  endSessionByPrefix,
+  listSessions,
+  parseAccountForm,
+} from "~/modules/accounts/accounts.server";
 import { requireUser } from "~/modules/accounts/guards.server";
-import { endAllSessions, listSessions } from "~/modules/accounts/session.server";
-import { setToastCookie } from "~/platform/toast.server";
+import { settingsFieldTitle, settingsFormSchema } from "~/modules/accounts/schema";
+import { domainAction } from "~/platform/http.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/settings";
 
 export const meta = () => [{ title: "Settings | Shortbeat" }];
@@ -24,47 +29,33 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-export async function action(args: Route.ActionArgs) {
-  const user = await requireUser(args);
-  const { request } = args;
-  const form = await request.formData();
-  const intent = form.get("intent");
-
-  if (intent === "sign-out-others") {
-    await endAllSessions(user.id, user.sessionId);
-    await audit({ eventType: "sessions_ended", userId: user.id, targetUserId: user.id, request, details: { scope: "others" } });
-    return { ok: true, errors: {}, toast: { title: "Signed out other sessions", description: "Every other browser and device has been signed out." } };
-  }
-
-  if (intent === "sign-out-session") {
-    const prefix = String(form.get("session") ?? "");
-    if (!/^[0-9a-f]{12}$/.test(prefix)) return data({ ok: false, errors: {}, toast: { title: "Action failed", description: "Unknown session." } }, { status: 400 });
-    // Only the user's own sessions, matched by the shown prefix of the stored hash.
-    await env.DB.prepare("DELETE FROM sessions WHERE user_id = ? AND substr(id, 1, 12) = ? AND id != ?").bind(user.id, prefix, user.sessionId).run();
-    return { ok: true, errors: {}, toast: { title: "Session signed out", description: "That session has been signed out." } };
-  }
-
-  const parsed = changePasswordSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    const [field, message] = Object.entries(errors)[0];
-    return data({ ok: false, errors, toast: { title: titleForField(field, message), description: message } }, { status: 400 });
-  }
-  const result = await changePassword(request, user, parsed.data.currentPassword, parsed.data.password);
-  if (!result.ok) {
-    return data(
-      { ok: false, errors: result.status === 400 ? { currentPassword: result.toast.description } : {}, toast: result.toast },
-      { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
-    );
-  }
-  const headers = new Headers();
-  headers.append("Set-Cookie", result.setCookie);
-  headers.append(
-    "Set-Cookie",
-    await setToastCookie(request, { type: "success", title: "Password updated", description: "Your other sessions have been signed out." }),
-  );
-  throw redirect("/settings", { headers });
-}
+export const action = domainAction(
+  async (args: Route.ActionArgs) => {
+    const user = await requireUser(args);
+    const { request } = args;
+    const input = await parseAccountForm(request, settingsFormSchema, settingsFieldTitle);
+    switch (input.intent) {
+      case "sign-out-others":
+        await endOtherSessions(request, user);
+        return {
+          ok: true as const,
+          toast: { title: "Signed out other sessions", description: "Every other browser and device has been signed out." },
+        };
+      case "sign-out-session":
+        await endSessionByPrefix(user, input.session);
+        return { ok: true as const, toast: { title: "Session signed out", description: "That session has been signed out." } };
+      case "change-password": {
+        const { setCookie } = await changePassword(request, user, input);
+        return redirectWithToast(
+          request,
+          "/settings",
+          { type: "success", title: "Password updated", description: "Your other sessions have been signed out." },
+          { headers: { "Set-Cookie": setCookie } },
+        );
+      }
+    }
+  },
+);
 
 function describeAgent(ua: string | null): string {
   if (!ua) return "Unknown device";
@@ -77,7 +68,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const [password, setPassword] = useState("");
-  const errors: Record<string, string> = actionData?.errors ?? {};
+  const errors: Record<string, string> = isActionFailure(actionData) ? actionData.errors : {};
   useEffect(() => {
     if (!actionData) return;
     (actionData.ok ? toast.success : toast.error)(actionData.toast.title, { description: actionData.toast.description });
@@ -134,11 +125,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
               <li key={s.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
                 <div>
                   <p className="font-medium text-slate-900">
-                    {describeAgent(s.user_agent)}
+                    {describeAgent(s.userAgent)}
                     {s.current ? <span className="ml-2 rounded bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">This device</span> : null}
                   </p>
                   <p className="text-xs text-slate-500">
-                    Signed in {new Date(s.created_at).toUTCString()} · last active {new Date(s.last_seen_at).toUTCString()}
+                    Signed in {new Date(s.createdAt).toUTCString()} · last active {new Date(s.lastSeenAt).toUTCString()}
                     {s.ip ? ` · ${s.ip}` : ""}
                   </p>
                 </div>

@@ -1,18 +1,24 @@
-import { AuthScreen } from "~/modules/accounts/components/auth-screen";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { authAction, authLoader, authParams } from "~/modules/accounts/auth-actions.server";
+import { authParams, authenticate, cookieHeaders, parseAccountForm } from "~/modules/accounts/accounts.server";
+import { AuthScreen } from "~/modules/accounts/components/auth-screen";
+import { requireSignedOut } from "~/modules/accounts/guards.server";
+import { AUTH_FORM_TITLES, authFormSchema } from "~/modules/accounts/schema";
+import { domainAction } from "~/platform/http.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/auth";
 
 export const meta = () => [{ title: "Sign in | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  await authLoader(args);
+  await requireSignedOut(args);
   return { params: authParams(args.request) };
 }
 
-export async function action(args: Route.ActionArgs) {
-  return authAction(args);
-}
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const input = await parseAccountForm(args.request, authFormSchema);
+  const next = await authenticate(args.request, input);
+  return redirectWithToast(args.request, next.to, next.toast, { headers: cookieHeaders(next.cookies) });
+}, AUTH_FORM_TITLES);
 
 export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
   return <AuthScreen params={loaderData.params} actionData={actionData} />;

@@ -1,12 +1,14 @@
 import { useEffect } from "react";
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { toast } from "sonner";
-import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, SubmitButton } from "~/components/forms";
-import { fieldErrors, forgotPasswordSchema, MESSAGES } from "~/modules/accounts/schema";
-import { requestPasswordReset } from "~/modules/accounts/auth.server";
+import { isActionFailure } from "~/lib/errors";
+import { parseAccountForm, requestPasswordReset } from "~/modules/accounts/accounts.server";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { getOptionalUser } from "~/modules/accounts/guards.server";
+import { forgotPasswordSchema } from "~/modules/accounts/schema";
+import { domainAction } from "~/platform/http.server";
 import type { Route } from "./+types/forgot-password";
 
 export const meta = () => [{ title: "Forgot password | Shortbeat" }];
@@ -17,28 +19,18 @@ export async function loader(args: Route.LoaderArgs) {
   return null;
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const parsed = forgotPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    return data(
-      { sent: false, error: fieldErrors(parsed.error).email, toast: { title: MESSAGES.invalidEmailTitle, description: MESSAGES.invalidEmail } },
-      { status: 400 },
-    );
-  }
-  const result = await requestPasswordReset(request, parsed.data.email);
-  if (!result.ok) {
-    return data(
-      { sent: false, error: undefined, toast: result.toast },
-      { status: result.status, headers: { "Retry-After": String(result.retryAfterSeconds ?? 60) } },
-    );
-  }
-  return { sent: true, error: undefined, toast: null };
-}
+// The same answer whether or not the address has an account.
+export const action = domainAction(async ({ request }: Route.ActionArgs) => {
+  const { email } = await parseAccountForm(request, forgotPasswordSchema);
+  await requestPasswordReset(request, email);
+  return { sent: true as const };
+});
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const failure = isActionFailure(actionData) ? actionData : null;
   useEffect(() => {
-    if (actionData?.toast) toast.error(actionData.toast.title, { description: actionData.toast.description });
-  }, [actionData]);
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
   return (
     <AuthLayout
       title="Forgot password?"
@@ -49,13 +41,13 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </Link>
       }
     >
-      {actionData?.sent ? (
+      {actionData && !failure ? (
         <p role="status" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
           If an account exists for that e-mail address, we've sent a link to reset the password. It is valid for 1 hour.
         </p>
       ) : (
         <Form method="post" className="space-y-4" noValidate>
-          <Field label="Email" name="email" type="email" autoComplete="email" required error={actionData?.error} />
+          <Field label="Email" name="email" type="email" autoComplete="email" required error={failure?.errors.email} />
           <SubmitButton>Send reset link</SubmitButton>
         </Form>
       )}

@@ -5,7 +5,7 @@ import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { APPROVAL_CHECK_DELAY_MS, PROFILE_POLL_MS } from "~/lib/constants";
 import { isApproved } from "~/lib/permissions";
-import { env } from "~/platform/env.server";
+import { rejectionReasonOf } from "~/modules/accounts/accounts.server";
 import { greetingName, requireUser, viewerOf } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/pending-approval";
 
@@ -14,14 +14,11 @@ export const meta = () => [{ title: "Pending approval | Shortbeat" }];
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
   if (isApproved(viewerOf(user))) throw redirect("/dashboard");
-  const row = await env.DB.prepare("SELECT rejection_reason FROM profiles WHERE user_id = ?")
-    .bind(user.id)
-    .first<{ rejection_reason: string | null }>();
   return {
     name: greetingName(user),
     email: user.email,
     status: user.approvalStatus,
-    rejectionReason: user.approvalStatus === "rejected" ? (row?.rejection_reason ?? null) : null,
+    rejectionReason: await rejectionReasonOf(user),
   };
 }
 
@@ -30,7 +27,8 @@ export default function PendingApproval({ loaderData }: Route.ComponentProps) {
   // An approval or a ban arrives on the notifications socket and takes effect at once.
   useAccountEvents();
   // Re-read the profile shortly after arriving and then every 30 s: an approval moves the
-  // user into the app without a reload (the loader redirects once approved).
+  // user into the app without a reload (the loader redirects once approved). Set up once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the timers start on arrival only
   useEffect(() => {
     const first = window.setTimeout(() => void revalidator.revalidate(), APPROVAL_CHECK_DELAY_MS);
     const id = window.setInterval(() => {
@@ -40,7 +38,6 @@ export default function PendingApproval({ loaderData }: Route.ComponentProps) {
       window.clearTimeout(first);
       window.clearInterval(id);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (
     <AuthLayout title="Pending Approval" subtitle={`Signed in as ${loaderData.email}`}>

@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
-import { data, Form, Link } from "react-router";
+import { Form, Link } from "react-router";
 import { toast } from "sonner";
-import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, PasswordChecklist, SubmitButton } from "~/components/forms";
-import { fieldErrors, resetPasswordSchema, titleForField } from "~/modules/accounts/schema";
-import { checkToken, resetPassword } from "~/modules/accounts/auth.server";
+import { checkToken, parseAccountForm, resetPassword } from "~/modules/accounts/accounts.server";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
+import { resetPasswordSchema } from "~/modules/accounts/schema";
+import { domainAction } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/reset-password";
 
@@ -16,21 +17,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { token, valid: await checkToken(token, "password_reset") };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const parsed = resetPasswordSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    const [field, message] = Object.entries(errors)[0];
-    return data({ errors, toast: { title: titleForField(field, message), description: message } }, { status: 400 });
-  }
-  const result = await resetPassword(request, parsed.data.token, parsed.data.password);
-  if (!result.ok) return data({ errors: {}, toast: result.toast }, { status: result.status });
+export const action = domainAction(async ({ request }: Route.ActionArgs) => {
+  const input = await parseAccountForm(request, resetPasswordSchema);
+  await resetPassword(request, input.token, input.password);
   return redirectWithToast(request, "/auth", {
     type: "success",
     title: "Password updated",
     description: "Sign in with your new password. Your other sessions have been signed out.",
   });
-}
+});
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const [password, setPassword] = useState("");

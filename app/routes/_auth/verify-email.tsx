@@ -1,8 +1,10 @@
-import { data, Form, Link } from "react-router";
-import { AuthLayout } from "~/modules/accounts/components/auth-layout";
+import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { SubmitButton } from "~/components/forms";
-import { checkToken, verifyEmail } from "~/modules/accounts/auth.server";
+import { checkToken, verifyEmail } from "~/modules/accounts/accounts.server";
+import { AuthLayout } from "~/modules/accounts/components/auth-layout";
+import { verifyEmailSchema } from "~/modules/accounts/schema";
+import { domainAction, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/verify-email";
 
@@ -15,16 +17,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { token, valid: await checkToken(token, "email_verification") };
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  const token = String((await request.formData()).get("token") ?? "");
-  const result = await verifyEmail(request, token);
-  if (!result.ok) return data({ toast: result.toast }, { status: result.status });
+export const action = domainAction(async ({ request }: Route.ActionArgs) => {
+  const { token } = await parseForm(request, verifyEmailSchema);
+  await verifyEmail(request, token);
   return redirectWithToast(request, "/auth", {
     type: "success",
     title: "Email confirmed",
     description: "Sign in to continue. Your account is being reviewed. You'll receive an email once approved.",
   });
-}
+}, "Verification failed");
 
 export default function VerifyEmail({ loaderData, actionData }: Route.ComponentProps) {
   return (

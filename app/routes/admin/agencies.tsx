@@ -1,22 +1,24 @@
 import { useEffect } from "react";
-import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
+import { DomainError, isActionFailure } from "~/lib/errors";
+import { pageUrl } from "~/lib/page-url";
 import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, agencyActionSchema, uuidSchema, type AgencyAction, type AgencyFilter } from "~/modules/admin/schema";
 import { AGENCY_MESSAGES } from "~/modules/agencies/schema";
-import { fieldErrors } from "~/modules/accounts/schema";
 import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
-import { pageUrl } from "~/modules/admin/admin.server";
-import { listAgenciesForAdmin, reviewAgency, setAgencyStatus } from "~/modules/agencies/agencies.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { listAgenciesForAdmin, reviewAgency, setAgencyStatus } from "~/modules/agencies/agencies.server";
+import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/agencies";
 
 export const meta = () => [{ title: "Agencies | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  const admin = await requireAdmin(args);
   const url = new URL(args.request.url);
   const filterRaw = url.searchParams.get("status") ?? "all";
   const filter = ((AGENCY_FILTERS as readonly string[]).includes(filterRaw) ? filterRaw : "all") as AgencyFilter;
@@ -25,46 +27,41 @@ export async function loader(args: Route.LoaderArgs) {
   const confirm = (AGENCY_ACTIONS as readonly string[]).includes(confirmRaw ?? "") ? (confirmRaw as AgencyAction) : null;
   const selected = uuidSchema.safeParse(url.searchParams.get("agency") ?? "");
   try {
-    const list = await listAgenciesForAdmin(filter, page);
+    const list = await listAgenciesForAdmin(actorOf(admin), filter, page);
     return { ...list, filter, confirm, selectedId: selected.success ? selected.data : null, failed: false };
   } catch (error) {
+    if (error instanceof DomainError) throw error;
     // The spec's helper message, shown instead of the list.
     console.error("listing agencies failed", error);
     return { agencies: [], total: 0, page, pageCount: 1, filter, confirm: null, selectedId: null, failed: true };
   }
-}
+});
 
-type ActionData = { ok: false; errors: Record<string, string>; toast: { title: string; description: string } };
+export const action = domainAction(
+  async (args: Route.ActionArgs) => {
+    const admin = await requireAdmin(args);
+    const input = await parseForm(args.request, agencyActionSchema);
+    const actor = actorOf(admin);
+    const message =
+      input.intent === "approve"
+        ? await reviewAgency(actor, input.agencyId, { approve: true }, args.request)
+        : input.intent === "reject"
+          ? await reviewAgency(actor, input.agencyId, { approve: false, reason: input.reason }, args.request)
+          : await setAgencyStatus(actor, input.agencyId, input.intent === "activate" ? "active" : "inactive", args.request);
+    return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, agency: null }), {
+      type: "success",
+      title: AGENCY_ACTION_LABELS[input.intent].label,
+      description: message,
+    });
+  },
+  AGENCY_MESSAGES.update,
+);
 
-export async function action(args: Route.ActionArgs) {
-  const admin = await requireAdmin(args);
-  const parsed = agencyActionSchema.safeParse(Object.fromEntries(await args.request.formData()));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data<ActionData>({ ok: false, errors, toast: { title: AGENCY_MESSAGES.update, description: Object.values(errors)[0] ?? "Please check the form." } }, { status: 400 });
-  }
-  const input = parsed.data;
-  const result =
-    input.intent === "approve"
-      ? await reviewAgency(admin, input.agencyId, { approve: true }, args.request)
-      : input.intent === "reject"
-        ? await reviewAgency(admin, input.agencyId, { approve: false, reason: input.reason }, args.request)
-        : await setAgencyStatus(admin, input.agencyId, input.intent === "activate" ? "active" : "inactive", args.request);
-  if (!result.ok) {
-    return data<ActionData>({ ok: false, errors: {}, toast: { title: AGENCY_MESSAGES.update, description: result.message } }, { status: result.status });
-  }
-  return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, agency: null }), {
-    type: "success",
-    title: AGENCY_ACTION_LABELS[input.intent].label,
-    description: result.message,
-  });
-}
-
-function actionsFor(a: { approval_status: string; status: string }): AgencyAction[] {
+function actionsFor(a: { approvalStatus: string; status: string }): AgencyAction[] {
   const out: AgencyAction[] = [];
-  if (a.approval_status !== "approved") out.push("approve");
-  if (a.approval_status === "pending") out.push("reject");
-  if (a.approval_status === "approved") out.push(a.status === "active" ? "deactivate" : "activate");
+  if (a.approvalStatus !== "approved") out.push("approve");
+  if (a.approvalStatus === "pending") out.push("reject");
+  if (a.approvalStatus === "approved") out.push(a.status === "active" ? "deactivate" : "activate");
   return out;
 }
 
@@ -75,7 +72,7 @@ export default function AdminAgencies({ loaderData, actionData }: Route.Componen
     if (failed) toast.error(AGENCY_MESSAGES.fetch);
   }, [failed]);
   useEffect(() => {
-    if (actionData && !actionData.ok) toast.error(actionData.toast.title, { description: actionData.toast.description });
+    if (isActionFailure(actionData)) toast.error(actionData.toast.title, { description: actionData.toast.description });
   }, [actionData]);
   const selected = agencies.find((a) => a.id === selectedId) ?? null;
 
@@ -110,8 +107,8 @@ export default function AdminAgencies({ loaderData, actionData }: Route.Componen
           {agencies.map((a) => (
             <li key={a.id} className="flex flex-col rounded-xl border border-slate-200 bg-white p-4">
               <div className="flex items-start gap-3">
-                {a.logo_url ? (
-                  <img src={a.logo_url} alt="" className="h-12 w-12 shrink-0 rounded-lg border border-slate-200 object-cover" />
+                {a.logoUrl ? (
+                  <img src={a.logoUrl} alt="" className="h-12 w-12 shrink-0 rounded-lg border border-slate-200 object-cover" />
                 ) : (
                   <span aria-hidden="true" className="inline-flex h-12 w-12 shrink-0 items-center justify-center rounded-lg bg-slate-800 font-bold text-white">
                     {a.name.slice(0, 1).toUpperCase()}
@@ -121,7 +118,7 @@ export default function AdminAgencies({ loaderData, actionData }: Route.Componen
                   <h2 className="font-semibold break-words text-slate-900">{a.name}</h2>
                   <p className="font-mono text-sm break-all text-slate-600">/{a.slug}</p>
                   <div className="mt-1 flex flex-wrap gap-1">
-                    <ApprovalBadge status={a.approval_status} />
+                    <ApprovalBadge status={a.approvalStatus} />
                     <Badge tone={a.status === "active" ? "green" : "slate"}>{a.status === "active" ? "Active" : "Inactive"}</Badge>
                   </div>
                 </div>
@@ -129,24 +126,24 @@ export default function AdminAgencies({ loaderData, actionData }: Route.Componen
               <dl className="mt-3 grid gap-1 text-sm text-slate-700">
                 <div className="flex gap-2">
                   <dt className="text-slate-500">Contact</dt>
-                  <dd className="break-all">{a.contact_email}</dd>
+                  <dd className="break-all">{a.contactEmail}</dd>
                 </div>
                 <div className="flex gap-2">
                   <dt className="text-slate-500">Applicant</dt>
-                  <dd className="break-all">{a.owner_email ? `${a.owner_name ?? ""} ${a.owner_email}`.trim() : "—"}</dd>
+                  <dd className="break-all">{a.ownerEmail ? `${a.ownerName ?? ""} ${a.ownerEmail}`.trim() : "—"}</dd>
                 </div>
                 <div className="flex gap-2">
                   <dt className="text-slate-500">Applied</dt>
                   <dd>
-                    {formatDate(a.created_at)} · {a.manager_count} manager{a.manager_count === 1 ? "" : "s"} · {a.creator_count} creator
-                    {a.creator_count === 1 ? "" : "s"}
+                    {formatDate(a.createdAt)} · {a.managerCount} manager{a.managerCount === 1 ? "" : "s"} · {a.creatorCount} creator
+                    {a.creatorCount === 1 ? "" : "s"}
                   </dd>
                 </div>
               </dl>
               {a.description ? <p className="mt-2 text-sm break-words whitespace-pre-line text-slate-700">{a.description}</p> : null}
-              {a.approval_status === "rejected" && a.rejection_reason ? (
+              {a.approvalStatus === "rejected" && a.rejectionReason ? (
                 <p className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
-                  <span className="font-semibold">Rejection reason:</span> {a.rejection_reason}
+                  <span className="font-semibold">Rejection reason:</span> {a.rejectionReason}
                 </p>
               ) : null}
               <div className="mt-auto flex flex-wrap gap-2 pt-3">
@@ -161,7 +158,7 @@ export default function AdminAgencies({ loaderData, actionData }: Route.Componen
                     {AGENCY_ACTION_LABELS[intent].label}
                   </Link>
                 ))}
-                {a.approval_status === "approved" ? (
+                {a.approvalStatus === "approved" ? (
                   <Link to={`/agency-dashboard?agency=${a.id}`} className={buttonClass.secondary} aria-label={`Open the dashboard of ${a.name}`}>
                     Dashboard
                   </Link>
@@ -178,7 +175,7 @@ export default function AdminAgencies({ loaderData, actionData }: Route.Componen
           agency={selected}
           intent={confirm}
           cancelTo={hrefWith(pathname, search, { confirm: null, agency: null })}
-          error={actionData && !actionData.ok ? actionData.errors.reason ?? actionData.toast.description : undefined}
+          error={isActionFailure(actionData) ? (actionData.errors.reason ?? actionData.toast.description) : undefined}
         />
       ) : null}
     </>

@@ -3,23 +3,24 @@ import { SEVERITY_FILTERS, auditQuerySchema } from "~/modules/admin/schema";
 import { Badge, Pagination, buttonClass, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
-import { listAuditLog, type AuditRow } from "~/modules/admin/admin.server";
+import { listAuditLog } from "~/modules/admin/admin.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/audit-log";
 
 export const meta = () => [{ title: "Security audit log | Shortbeat" }];
 
 // Read-only: there is no action on this route, so nothing here can change the log.
-export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
-  const url = new URL(args.request.url);
-  const query = auditQuerySchema.parse(Object.fromEntries(url.searchParams));
-  return { ...(await listAuditLog(query)), query };
-}
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  const admin = await requireAdmin(args);
+  const query = auditQuerySchema.parse(Object.fromEntries(new URL(args.request.url).searchParams));
+  return { ...(await listAuditLog(actorOf(admin), query)), query };
+});
 
 const SEVERITY_TONE = { low: "slate", medium: "blue", high: "amber", critical: "red" } as const;
 
-function detailsOf(row: AuditRow): [string, string][] {
+function detailsOf(row: { details: string }): [string, string][] {
   try {
     const parsed = JSON.parse(row.details) as Record<string, unknown>;
     return Object.entries(parsed)
@@ -97,20 +98,20 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               <li key={e.id} className="rounded-xl border border-slate-200 bg-white p-4 text-sm">
                 <div className="flex flex-wrap items-center gap-2">
                   <Badge tone={SEVERITY_TONE[e.severity]}>{e.severity}</Badge>
-                  <span className="font-mono font-semibold break-all text-slate-900">{e.event_type}</span>
-                  <time dateTime={e.created_at} className="ml-auto text-slate-600">
-                    {formatDateTime(e.created_at)}
+                  <span className="font-mono font-semibold break-all text-slate-900">{e.eventType}</span>
+                  <time dateTime={e.createdAt} className="ml-auto text-slate-600">
+                    {formatDateTime(e.createdAt)}
                   </time>
                 </div>
                 <dl className="mt-2 grid gap-x-6 gap-y-1 text-slate-700 sm:grid-cols-2">
                   <div className="flex min-w-0 gap-2">
                     <dt className="text-slate-500">By</dt>
-                    <dd className="min-w-0 break-all">{e.actor_email ?? (e.user_id ? e.user_id : "anonymous")}</dd>
+                    <dd className="min-w-0 break-all">{e.actorEmail ?? (e.userId ? e.userId : "anonymous")}</dd>
                   </div>
-                  {e.target_user_id ? (
+                  {e.targetUserId ? (
                     <div className="flex min-w-0 gap-2">
                       <dt className="text-slate-500">User</dt>
-                      <dd className="min-w-0 break-all">{e.target_email ?? e.target_user_id}</dd>
+                      <dd className="min-w-0 break-all">{e.targetEmail ?? e.targetUserId}</dd>
                     </div>
                   ) : null}
                   <div className="flex min-w-0 gap-2">
@@ -120,11 +121,11 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
                       {e.path ? ` · ${e.path}` : ""}
                     </dd>
                   </div>
-                  {e.user_agent ? (
+                  {e.userAgent ? (
                     <div className="flex min-w-0 gap-2">
                       <dt className="text-slate-500">Agent</dt>
-                      <dd className="truncate" title={e.user_agent}>
-                        {e.user_agent}
+                      <dd className="truncate" title={e.userAgent}>
+                        {e.userAgent}
                       </dd>
                     </div>
                   ) : null}

@@ -1,9 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { data, useActionData, useNavigation, useRevalidator } from "react-router";
+import { useActionData, useNavigation, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, FormError, TextArea } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
+import { isActionFailure, type ActionFailure } from "~/lib/errors";
+import { fieldErrorsOf } from "~/lib/forms";
+import { actorOf } from "~/modules/accounts/accounts.server";
+import { requireAdmin } from "~/modules/accounts/guards.server";
+import { broadcastFiles, recentBroadcasts, sendBroadcast } from "~/modules/notifications/notifications.server";
 import {
   AUDIENCE_ROLES,
   BROADCAST_EMAILS_MAX,
@@ -12,55 +17,32 @@ import {
   BROADCAST_TITLE_MAX,
   BROADCAST_VIDEO_MAX_MB,
   broadcastSchema,
-  fieldErrors,
 } from "~/modules/notifications/schema";
-import { env } from "~/platform/env.server";
-import { requireAdmin } from "~/modules/accounts/guards.server";
-import { broadcastFiles, formFields, sendBroadcast } from "~/modules/notifications/notifications.server";
+import { domainAction, domainLoader, parseFields, readForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/broadcast";
 
 export const meta = () => [{ title: "Broadcast | Shortbeat" }];
 
-type RecentBroadcast = {
-  id: string;
-  title: string;
-  audience: string;
-  created_at: string;
-  recipients: number;
-  read: number;
-  has_image: number;
-  has_video: number;
-};
-
-export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
-  const { results } = await env.DB.prepare(
-    `SELECT n.id, n.title, n.audience, n.created_at,
-            (SELECT count(*) FROM user_notifications un WHERE un.notification_id = n.id) AS recipients,
-            (SELECT count(*) FROM user_notifications un WHERE un.notification_id = n.id AND un.is_read = 1) AS read,
-            n.image_url IS NOT NULL AS has_image, n.video_url IS NOT NULL AS has_video
-     FROM notifications n WHERE n.kind = 'broadcast' ORDER BY n.created_at DESC LIMIT 10`,
-  ).all<RecentBroadcast>();
-  return { recent: results };
-}
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  const admin = await requireAdmin(args);
+  return { recent: await recentBroadcasts(actorOf(admin)) };
+});
 
 /** The form without JavaScript: a plain multipart POST. With JavaScript the page sends the same
- * fields to /api/notifications?intent=broadcast by XMLHttpRequest, for the upload progress. */
-export async function action(args: Route.ActionArgs) {
+ * fields to /api/notifications?intent=broadcast by XMLHttpRequest, for the upload progress.
+ * A refusal comes back as the ActionFailure: field errors and the submitted values. */
+export const action = domainAction(async (args: Route.ActionArgs) => {
   const admin = await requireAdmin(args);
-  const form = await args.request.formData();
-  const values = formFields(form);
-  const parsed = broadcastSchema.safeParse(values);
-  if (!parsed.success) return data({ errors: fieldErrors(parsed.error), values }, { status: 400 });
-  const outcome = await sendBroadcast(args.request, admin.id, parsed.data, broadcastFiles(form));
-  if (!outcome.ok) return data({ errors: outcome.errors, values }, { status: outcome.status });
+  const form = await readForm(args.request);
+  const input = parseFields(form, broadcastSchema);
+  const result = await sendBroadcast(actorOf(admin), input, broadcastFiles(form), args.request);
   return redirectWithToast(args.request, "/admin/broadcast", {
     type: "success",
     title: "Broadcast sent",
-    description: sentText(outcome.recipients, outcome.audience),
+    description: sentText(result.recipients, result.audience),
   });
-}
+}, "The broadcast could not be sent");
 
 function sentText(recipients: number, audience: string) {
   return `Sent to ${recipients} user${recipients === 1 ? "" : "s"} (${audience}).`;
@@ -68,19 +50,26 @@ function sentText(recipients: number, audience: string) {
 
 type Errors = Record<string, string>;
 
+/** Field errors of a refused post; a refusal without any (an unreadable form) shows its message on the form. */
+function errorsOf(failure: ActionFailure | null): Errors {
+  if (!failure) return {};
+  return Object.keys(failure.errors).length > 0 ? failure.errors : { form: failure.toast.description };
+}
+
 export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>();
+  const failure = isActionFailure(actionData) ? actionData : null;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const formRef = useRef<HTMLFormElement>(null);
   const [hydrated, setHydrated] = useState(false);
-  const [audience, setAudience] = useState(actionData?.values?.audience ?? "all");
-  const [errors, setErrors] = useState<Errors>(actionData?.errors ?? {});
+  const [audience, setAudience] = useState(failure?.values?.audience ?? "all");
+  const [errors, setErrors] = useState<Errors>(errorsOf(failure));
   const [progress, setProgress] = useState<number | null>(null);
   const [sending, setSending] = useState(false);
   useEffect(() => setHydrated(true), []);
-  useEffect(() => setErrors(actionData?.errors ?? {}), [actionData]);
-  const values = actionData?.values ?? {};
+  useEffect(() => setErrors(errorsOf(failure)), [failure]);
+  const values = failure?.values ?? {};
   const busy = sending || navigation.state === "submitting";
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -91,7 +80,7 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
     const fd = new FormData(form);
     const fields = Object.fromEntries([...fd].filter(([, v]) => typeof v === "string")) as Record<string, string>;
     const parsed = broadcastSchema.safeParse(fields);
-    const next: Errors = parsed.success ? {} : fieldErrors(parsed.error);
+    const next: Errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
     const image = fd.get("image");
     const video = fd.get("video");
     if (image instanceof File && image.size > BROADCAST_IMAGE_MAX_MB * 1024 * 1024) {
@@ -126,7 +115,7 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
         form.reset();
         setAudience("all");
         void revalidator.revalidate();
-      } else if (body?.errors) {
+      } else if (body?.errors && Object.keys(body.errors).length > 0) {
         setErrors(body.errors);
         focusFirstError(form, body.errors);
       } else {
@@ -272,11 +261,11 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
                   <p className="font-medium break-words text-slate-900">{b.title}</p>
                   <p className="text-slate-600">
                     {audienceText(b.audience)} · {b.recipients} sent · {b.read} read
-                    {b.has_image ? " · image" : ""}
-                    {b.has_video ? " · video" : ""}
+                    {b.hasImage ? " · image" : ""}
+                    {b.hasVideo ? " · video" : ""}
                   </p>
                   <p className="text-xs text-slate-500">
-                    <time dateTime={b.created_at}>{new Date(b.created_at).toUTCString()}</time>
+                    <time dateTime={b.createdAt}>{new Date(b.createdAt).toUTCString()}</time>
                   </p>
                 </li>
               ))}

@@ -2,7 +2,7 @@ import { NavLink, Outlet, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Shell } from "~/components/shell";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { shellData } from "~/modules/accounts/shell.server";
+import { shellData } from "~/modules/accounts/accounts.server";
 import type { Route } from "./+types/layout";
 
 // The admin area: the same shell, behind the admin guard. Pages guard themselves as well.

@@ -1,41 +1,35 @@
 import { useEffect } from "react";
-import { Form, data, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingsSchema, type AppSettings } from "~/modules/admin/schema";
-import { fieldErrors } from "~/modules/accounts/schema";
 import { buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
+import { isActionFailure } from "~/lib/errors";
+import { saveSettings, settingsPage } from "~/modules/admin/admin.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { getSettings, settingsHistory, updateSettings } from "~/platform/settings.server";
+import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/settings";
 
 export const meta = () => [{ title: "App settings | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
-  const [settings, history] = await Promise.all([getSettings(), settingsHistory()]);
-  return { settings, history };
-}
-
-export async function action(args: Route.ActionArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
-  const parsed = settingsSchema.safeParse(Object.fromEntries(await args.request.formData()));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data(
-      { ok: false as const, errors, toast: { title: "Settings not saved", description: Object.values(errors)[0] ?? "Please check the form." } },
-      { status: 400 },
-    );
-  }
-  const result = await updateSettings(admin, parsed.data, args.request);
+  return settingsPage(actorOf(admin));
+});
+
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const admin = await requireAdmin(args);
+  const input = await parseForm(args.request, settingsSchema);
+  const changed = await saveSettings(actorOf(admin), input, args.request);
   return redirectWithToast(args.request, "/admin/settings", {
     type: "success",
-    title: result.changed.length ? "Settings saved" : "No changes",
-    description: result.changed.length ? "The new values apply everywhere within 30 seconds." : "Every value was already in force.",
+    title: changed.length ? "Settings saved" : "No changes",
+    description: changed.length ? "The new values apply everywhere within 30 seconds." : "Every value was already in force.",
   });
-}
+}, "Settings not saved");
 
 type FieldDef = { name: keyof AppSettings; label: string; hint: string; min: number; max: number; suffix: string };
 
@@ -62,10 +56,11 @@ const SECTIONS: { title: string; description: string; fields: FieldDef[] }[] = [
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, history } = loaderData;
   const navigation = useNavigation();
-  const errors = actionData && !actionData.ok ? actionData.errors : {};
+  const failure = isActionFailure(actionData) ? actionData : null;
+  const errors = failure?.errors ?? {};
   useEffect(() => {
-    if (actionData && !actionData.ok) toast.error(actionData.toast.title, { description: actionData.toast.description });
-  }, [actionData]);
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
   const changedAt = (field: keyof AppSettings) => history.find((h) => h.key === SETTING_KEYS[field]);
 
   return (
@@ -105,7 +100,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
                       </div>
                       <p id={`${id}-hint`} className="mt-1 text-xs text-slate-600">
                         {f.hint} Default {DEFAULT_SETTINGS[f.name]}.
-                        {changed ? ` Changed ${formatDateTime(changed.updated_at)}${changed.updated_by_email ? ` by ${changed.updated_by_email}` : ""}.` : ""}
+                        {changed ? ` Changed ${formatDateTime(changed.updatedAt)}${changed.updatedByEmail ? ` by ${changed.updatedByEmail}` : ""}.` : ""}
                       </p>
                       {errors[f.name] ? (
                         <p id={`${id}-error`} className="mt-1 text-sm text-red-700">

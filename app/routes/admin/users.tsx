@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
 import {
   ACTIONS_WITH_REASON,
@@ -12,56 +12,48 @@ import {
   uuidSchema,
   type UserAction,
 } from "~/modules/admin/schema";
-import { fieldErrors } from "~/modules/accounts/schema";
 import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, PageHeader } from "~/components/page";
-import { getUserDetails, listUsers, pageUrl, performUserAction, type AdminUserDetails } from "~/modules/admin/admin.server";
+import { isActionFailure } from "~/lib/errors";
+import { pageUrl } from "~/lib/page-url";
+import { actorOf, performUserAction, usersConsolePage, type AdminUserDetails } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/users";
 
 export const meta = () => [{ title: "Admin | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
   const url = new URL(args.request.url);
   const query = userListQuerySchema.parse(Object.fromEntries(url.searchParams));
   const selectedId = uuidSchema.safeParse(url.searchParams.get("user") ?? "");
   const confirmRaw = url.searchParams.get("confirm");
   const confirm = (USER_ACTIONS as readonly string[]).includes(confirmRaw ?? "") ? (confirmRaw as UserAction) : null;
-  const [list, selected] = await Promise.all([listUsers(query), selectedId.success ? getUserDetails(selectedId.data) : null]);
-  return { ...list, query, selected, confirm: selected ? confirm : null, actorId: admin.id };
-}
+  const page = await usersConsolePage(actorOf(admin), query, selectedId.success ? selectedId.data : null);
+  return { ...page, query, confirm: page.selected ? confirm : null, actorId: admin.id };
+});
 
-type ActionData = { ok: false; errors: Record<string, string>; toast: { title: string; description: string } };
-
-export async function action(args: Route.ActionArgs) {
+export const action = domainAction(async (args: Route.ActionArgs) => {
   const admin = await requireAdmin(args);
-  const form = Object.fromEntries(await args.request.formData());
-  const parsed = userActionSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    const first = Object.values(errors)[0] ?? "Please check the form.";
-    return data<ActionData>({ ok: false, errors, toast: { title: "Action failed", description: first } }, { status: 400 });
-  }
-  const result = await performUserAction(admin, parsed.data, args.request);
-  if (!result.ok) {
-    return data<ActionData>({ ok: false, errors: {}, toast: { title: "Action failed", description: result.message } }, { status: result.status });
-  }
-  return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, user: parsed.data.userId }), {
+  const input = await parseForm(args.request, userActionSchema);
+  const message = await performUserAction(actorOf(admin), input, args.request);
+  return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, user: input.userId }), {
     type: "success",
-    title: USER_ACTION_LABELS[parsed.data.intent].label,
-    description: result.message,
+    title: USER_ACTION_LABELS[input.intent].label,
+    description: message,
   });
-}
+}, "Action failed");
 
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
   const { users, total, page, pageCount, query, selected, confirm, actorId } = loaderData;
   const { pathname, search } = useLocation();
+  const failure = isActionFailure(actionData) ? actionData : null;
   useEffect(() => {
-    if (actionData && !actionData.ok) toast.error(actionData.toast.title, { description: actionData.toast.description });
-  }, [actionData]);
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
 
   return (
     <>
@@ -116,25 +108,25 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
                 {users.map((u) => (
                   <tr key={u.id} className={selected?.id === u.id ? "bg-sky-50" : undefined}>
                     <td className="px-4 py-3">
-                      <p className="font-medium text-slate-900">{u.full_name || "—"}</p>
+                      <p className="font-medium text-slate-900">{u.fullName || "—"}</p>
                       <p className="break-all text-slate-600">{u.email}</p>
                     </td>
                     <td className="px-4 py-3">
                       <div className="flex flex-wrap gap-1">
-                        <ApprovalBadge status={u.approval_status} />
-                        {u.is_banned ? <Badge tone="red">Banned</Badge> : null}
-                        {u.is_admin ? <Badge tone="violet">Admin</Badge> : null}
-                        {u.is_music_partner ? <Badge tone="blue">Music partner</Badge> : null}
-                        {!u.email_verified_at ? <Badge>E-mail unverified</Badge> : null}
+                        <ApprovalBadge status={u.approvalStatus} />
+                        {u.isBanned ? <Badge tone="red">Banned</Badge> : null}
+                        {u.isAdmin ? <Badge tone="violet">Admin</Badge> : null}
+                        {u.isMusicPartner ? <Badge tone="blue">Music partner</Badge> : null}
+                        {!u.emailVerifiedAt ? <Badge>E-mail unverified</Badge> : null}
                       </div>
                     </td>
-                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(u.created_at)}</td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(u.createdAt)}</td>
                     <td className="px-4 py-3 text-right">
                       <Link
                         to={hrefWith(pathname, search, { user: u.id, confirm: null })}
                         preventScrollReset
                         className={buttonClass.secondary}
-                        aria-label={`Manage ${u.full_name || u.email}`}
+                        aria-label={`Manage ${u.fullName || u.email}`}
                       >
                         Manage
                       </Link>
@@ -153,7 +145,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
           user={selected}
           intent={confirm}
           cancelTo={hrefWith(pathname, search, { confirm: null })}
-          error={actionData && !actionData.ok ? actionData.errors.reason ?? actionData.toast.description : undefined}
+          error={failure ? failure.errors.reason ?? failure.toast.description : undefined}
         />
       ) : null}
     </>
@@ -163,69 +155,69 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
 function availableActions(user: AdminUserDetails, actorId: string): UserAction[] {
   const self = user.id === actorId;
   const actions: UserAction[] = [];
-  if (user.approval_status !== "approved") actions.push("approve");
-  if (user.approval_status !== "rejected" && !self) actions.push("reject");
-  if (user.is_banned) actions.push("unban");
+  if (user.approvalStatus !== "approved") actions.push("approve");
+  if (user.approvalStatus !== "rejected" && !self) actions.push("reject");
+  if (user.isBanned) actions.push("unban");
   else if (!self) actions.push("ban");
   actions.push("toggle_music_partner");
-  if (!user.is_admin && !user.is_banned) actions.push("grant_admin");
-  if (user.is_admin && !self) actions.push("revoke_admin");
+  if (!user.isAdmin && !user.isBanned) actions.push("grant_admin");
+  if (user.isAdmin && !self) actions.push("revoke_admin");
   actions.push("end_sessions");
   return actions;
 }
 
 function actionLabel(intent: UserAction, user: AdminUserDetails): string {
-  if (intent === "toggle_music_partner") return user.is_music_partner ? "Remove music partner" : "Make music partner";
+  if (intent === "toggle_music_partner") return user.isMusicPartner ? "Remove music partner" : "Make music partner";
   return USER_ACTION_LABELS[intent].label;
 }
 
 function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails; actorId: string; pathname: string; search: string }) {
   const s = user.signUp;
   const details: [string, React.ReactNode][] = [
-    ["Channel URL", s.youtube_channel_url ? <span className="break-all">{s.youtube_channel_url}</span> : "—"],
-    ["Subscribers", s.subscriber_count?.toLocaleString("en-US") ?? "—"],
-    ["Monthly views", s.monthly_views?.toLocaleString("en-US") ?? "—"],
-    ["Referral code", s.referral_code ?? "—"],
-    ["Referred by", user.referred_by_email ?? "—"],
-    ["Agency", user.agency_name ? `${user.agency_name} (${user.agency_slug})` : s.agency_name ? `${s.agency_name} (${s.agency_slug ?? "no slug"})` : "—"],
-    ["Wants to be a clipper", s.wants_to_be_clipper ? "Yes" : "No"],
-    ["Clipper agreement accepted", s.clipper_agreement_accepted ? "Yes" : "No"],
-    ["Creator ID", user.creator_id],
-    ["Signed up", formatDateTime(user.created_at)],
-    ["E-mail verified", user.email_verified_at ? formatDateTime(user.email_verified_at) : "Not yet"],
-    ["Last sign-in", formatDateTime(user.last_sign_in_at)],
-    ["Active sessions", String(user.session_count)],
+    ["Channel URL", s.youtubeChannelUrl ? <span className="break-all">{s.youtubeChannelUrl}</span> : "—"],
+    ["Subscribers", s.subscriberCount?.toLocaleString("en-US") ?? "—"],
+    ["Monthly views", s.monthlyViews?.toLocaleString("en-US") ?? "—"],
+    ["Referral code", s.referralCode ?? "—"],
+    ["Referred by", user.referredByEmail ?? "—"],
+    ["Agency", user.agencyName ? `${user.agencyName} (${user.agencySlug})` : s.agencyName ? `${s.agencyName} (${s.agencySlug ?? "no slug"})` : "—"],
+    ["Wants to be a clipper", s.wantsToBeClipper ? "Yes" : "No"],
+    ["Clipper agreement accepted", s.clipperAgreementAccepted ? "Yes" : "No"],
+    ["Creator ID", user.creatorId],
+    ["Signed up", formatDateTime(user.createdAt)],
+    ["E-mail verified", user.emailVerifiedAt ? formatDateTime(user.emailVerifiedAt) : "Not yet"],
+    ["Last sign-in", formatDateTime(user.lastSignInAt)],
+    ["Active sessions", String(user.sessionCount)],
   ];
-  if (user.artist_name) details.push(["Artist or label", user.artist_name]);
-  if (user.catalogue_url) details.push(["Catalogue", <span className="break-all">{user.catalogue_url}</span>]);
+  if (user.artistName) details.push(["Artist or label", user.artistName]);
+  if (user.catalogueUrl) details.push(["Catalogue", <span className="break-all">{user.catalogueUrl}</span>]);
   return (
     <section aria-labelledby="selected-user" className="mb-6 rounded-xl border border-sky-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h2 id="selected-user" className="text-lg font-semibold text-slate-900">
-            {user.full_name || user.email}
+            {user.fullName || user.email}
             {user.id === actorId ? <span className="ml-2 text-sm font-normal text-slate-500">(you)</span> : null}
           </h2>
           <p className="break-all text-slate-600">{user.email}</p>
           <div className="mt-2 flex flex-wrap gap-1">
-            <ApprovalBadge status={user.approval_status} />
-            {user.is_banned ? <Badge tone="red">Banned</Badge> : null}
-            {user.is_admin ? <Badge tone="violet">Admin</Badge> : null}
-            {user.is_music_partner ? <Badge tone="blue">Music partner</Badge> : null}
+            <ApprovalBadge status={user.approvalStatus} />
+            {user.isBanned ? <Badge tone="red">Banned</Badge> : null}
+            {user.isAdmin ? <Badge tone="violet">Admin</Badge> : null}
+            {user.isMusicPartner ? <Badge tone="blue">Music partner</Badge> : null}
           </div>
         </div>
         <Link to={hrefWith(pathname, search, { user: null, confirm: null })} preventScrollReset className={buttonClass.secondary}>
           Close
         </Link>
       </div>
-      {user.is_banned && user.ban_reason ? (
+      {user.isBanned && user.banReason ? (
         <p className="mt-3 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
-          <span className="font-semibold">Ban reason:</span> {user.ban_reason}
+          <span className="font-semibold">Ban reason:</span> {user.banReason}
         </p>
       ) : null}
-      {user.approval_status === "rejected" && user.rejection_reason ? (
+      {user.approvalStatus === "rejected" && user.rejectionReason ? (
         <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          <span className="font-semibold">Rejection reason:</span> {user.rejection_reason}
+          <span className="font-semibold">Rejection reason:</span> {user.rejectionReason}
         </p>
       ) : null}
       <h3 className="mt-4 text-sm font-semibold text-slate-900">Sign-up details</h3>
@@ -261,7 +253,7 @@ function ConfirmAction({ user, intent, cancelTo, error }: { user: AdminUserDetai
   const meta = USER_ACTION_LABELS[intent];
   const label = actionLabel(intent, user);
   return (
-    <ConfirmDialog title={`${label}: ${user.full_name || user.email}`} cancelTo={cancelTo}>
+    <ConfirmDialog title={`${label}: ${user.fullName || user.email}`} cancelTo={cancelTo}>
       <Form method="post" preventScrollReset>
         <p className="text-sm text-slate-700">{meta.confirm}</p>
         <input type="hidden" name="intent" value={intent} />

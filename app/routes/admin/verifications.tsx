@@ -1,65 +1,50 @@
 import { useEffect } from "react";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { Badge, ConfirmDialog, buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState, PageHeader } from "~/components/page";
-import { fieldErrors } from "~/modules/accounts/schema";
-import { formatCount } from "~/modules/channels/analytics";
-import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/modules/channels/schema";
-import { ChannelError, reviewSubmission, verificationQueue, type QueueItem } from "~/modules/channels/channels.server";
+import { isActionFailure } from "~/lib/errors";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { formatCount } from "~/modules/channels/analytics";
+import { reviewSubmission, verificationQueue, type QueueItem } from "~/modules/channels/channels.server";
+import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/modules/channels/schema";
+import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/verifications";
 
 export const meta = () => [{ title: "Channel verifications | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
-  return verificationQueue();
-}
-
-type Failure = { ok: false; toast: { title: string; description: string }; errors: Record<string, string>; id: string | null };
-
-export async function action(args: Route.ActionArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
-  const form = await args.request.formData();
-  const parsed = reviewSchema.safeParse(Object.fromEntries(form));
-  const id = typeof form.get("id") === "string" ? String(form.get("id")) : null;
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data<Failure>({ ok: false, toast: { title: CHANNEL_TOASTS.actionFailedTitle, description: Object.values(errors)[0] }, errors, id }, { status: 400 });
-  }
-  try {
-    const item = await reviewSubmission(args.request, admin.id, parsed.data);
-    return redirectWithToast(
-      args.request,
-      "/admin/verifications",
-      parsed.data.intent === "verify"
-        ? { type: "success", title: "Channel verified", description: `${item.channelName} now counts as a connected channel. The creator has been notified.` }
-        : { type: "success", title: "Submission rejected", description: `${item.channelName} was rejected. The creator has been notified.` },
-    );
-  } catch (error) {
-    if (!(error instanceof ChannelError)) console.error("verification review failed", error);
-    const description = error instanceof ChannelError ? error.message : CHANNEL_TOASTS.unknownError;
-    return data<Failure>(
-      { ok: false, toast: { title: CHANNEL_TOASTS.actionFailedTitle, description }, errors: {}, id },
-      { status: error instanceof ChannelError ? error.status : 500 },
-    );
-  }
-}
+  return verificationQueue(actorOf(admin));
+});
+
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const admin = await requireAdmin(args);
+  const decision = await parseForm(args.request, reviewSchema);
+  const item = await reviewSubmission(actorOf(admin), args.request, decision);
+  return redirectWithToast(
+    args.request,
+    "/admin/verifications",
+    decision.intent === "verify"
+      ? { type: "success", title: "Channel verified", description: `${item.channelName} now counts as a connected channel. The creator has been notified.` }
+      : { type: "success", title: "Submission rejected", description: `${item.channelName} was rejected. The creator has been notified.` },
+  );
+}, CHANNEL_TOASTS.actionFailedTitle);
 
 export default function Verifications({ loaderData, actionData }: Route.ComponentProps) {
   const { queue, recent } = loaderData;
   const [params] = useSearchParams();
-  const failure = actionData && !actionData.ok ? actionData : null;
+  const failure = isActionFailure(actionData) ? actionData : null;
   useEffect(() => {
     if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
   }, [failure]);
 
   // The confirm step is a page state (?review=<id>&decision=verify|reject), so it works without JS;
   // a failed reject keeps it open with the error.
-  const reviewId = params.get("review") ?? (failure?.errors.reason ? failure.id : null);
+  const reviewId = params.get("review") ?? (failure?.errors.reason ? (failure.values?.id ?? null) : null);
   const decision = params.get("decision") === "verify" ? "verify" : "reject";
   const reviewing = reviewId ? queue.find((q) => q.id === reviewId) : undefined;
 

@@ -1,11 +1,11 @@
 import { Form, Link, data, useNavigation } from "react-router";
 import { recoverySchema } from "~/modules/admin/schema";
-import { fieldErrors } from "~/modules/accounts/schema";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, FormError, SubmitButton } from "~/components/forms";
+import { isActionFailure } from "~/lib/errors";
 import { RECOVERY_ANSWER, recoverAdmin } from "~/modules/admin/admin.server";
-import { tooManyAttempts, LIMITS } from "~/platform/rate-limit.server";
+import { domainAction, parseForm } from "~/platform/http.server";
 import type { Route } from "./+types/admin-recovery";
 
 export const meta = () => [{ title: "Admin recovery | Shortbeat" }, { name: "robots", content: "noindex" }];
@@ -20,31 +20,17 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
   return retryAfter ? { "Retry-After": retryAfter } : new Headers();
 };
 
-type ActionData =
-  | { ok: true; message: string }
-  | { ok: false; errors: Record<string, string>; message: string };
-
-export async function action({ request }: Route.ActionArgs) {
-  const parsed = recoverySchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data<ActionData>({ ok: false, errors, message: Object.values(errors)[0] ?? "Please check the form." }, { status: 400 });
-  }
-  const result = await recoverAdmin(request, parsed.data.email, parsed.data.secret);
-  if (!result.ok) {
-    const t = tooManyAttempts(LIMITS.generic);
-    return data<ActionData>(
-      { ok: false, errors: {}, message: `${t.title}. ${t.description}` },
-      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-    );
-  }
-  return data<ActionData>({ ok: true, message: RECOVERY_ANSWER });
-}
+export const action = domainAction(async ({ request }: Route.ActionArgs) => {
+  const input = await parseForm(request, recoverySchema);
+  await recoverAdmin(request, input);
+  return data({ ok: true as const, message: RECOVERY_ANSWER });
+});
 
 export default function AdminRecovery({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const errors = actionData && !actionData.ok ? actionData.errors : {};
+  const failure = isActionFailure(actionData) ? actionData : null;
+  const errors = failure?.errors ?? {};
   return (
     <AuthLayout
       title="Admin recovery"
@@ -65,7 +51,7 @@ export default function AdminRecovery({ actionData }: Route.ComponentProps) {
         </p>
       ) : null}
       <Form method="post" className="mt-5 space-y-4" key={actionData?.ok ? "done" : "form"}>
-        {actionData && !actionData.ok && Object.keys(errors).length === 0 ? <FormError message={actionData.message} /> : null}
+        {failure && Object.keys(errors).length === 0 ? <FormError message={`${failure.toast.title}. ${failure.toast.description}`} /> : null}
         <Field label="Account e-mail" name="email" type="email" autoComplete="email" required maxLength={254} error={errors.email} />
         <Field
           label="Recovery secret"

@@ -1,157 +1,63 @@
 import { useEffect, useState } from "react";
-import { Form, Link, data, useLocation, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { z } from "zod";
-import { uuidSchema } from "~/modules/admin/schema";
-import { AGENCY_MESSAGES, DESCRIPTION_MAX, addManagerSchema, agencyProfileSchema } from "~/modules/agencies/schema";
-import { fieldErrors } from "~/modules/accounts/schema";
+import { invalid, isActionFailure, type ActionFailure } from "~/lib/errors";
+import { pageUrl } from "~/lib/page-url";
+import { actorOf } from "~/modules/accounts/accounts.server";
+import { AGENCY_MESSAGES, DASHBOARD_TITLES, DESCRIPTION_MAX, LOGO_MAX_BYTES, dashboardActionSchema } from "~/modules/agencies/schema";
 import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, EmptyState, PageHeader } from "~/components/page";
-import { audit } from "~/platform/audit.server";
-import { pageUrl, type ActionResult } from "~/modules/admin/admin.server";
-import {
-  LOGO_MAX_BYTES,
-  addManager,
-  agencyDashboard,
-  canManageAgency,
-  createSignupToken,
-  manageableAgencies,
-  removeManager,
-  revokeSignupToken,
-  updateAgencyProfile,
-  uploadAgencyLogo,
-} from "~/modules/agencies/agencies.server";
-import { requireAgencyAccess } from "~/modules/accounts/guards.server";
+import { agencyDashboard, agencyDashboardAction } from "~/modules/agencies/agencies.server";
+import { requireAgencyAccess } from "~/modules/agencies/guards.server";
+import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/agency-dashboard";
 
 // /agency-dashboard: managers of an approved, active agency (and admins, who see every agency
-// with a switcher). Every action names its agency by id and is checked against the user's own
-// agencies first; another agency's id answers 403 and is audit-logged.
+// with a switcher). Every action names its agency by id; the agencies module checks it against
+// the user's own agencies, and another agency's id answers 403 and is audit-logged.
 
 export const meta = () => [{ title: "Agency | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireAgencyAccess(args);
   const url = new URL(args.request.url);
-  const origin = url.origin;
-  let choices: Awaited<ReturnType<typeof manageableAgencies>>;
-  try {
-    choices = await manageableAgencies(user);
-  } catch (error) {
-    console.error("listing agencies failed", error);
-    return { kind: "failed" as const, isAdmin: user.isAdmin };
-  }
-  const requested = url.searchParams.get("agency");
-  if (requested && !choices.some((c) => c.id === requested)) {
-    // Not one of theirs (or no such agency): the same answer either way.
-    throw data("Not Found", { status: 404 });
-  }
-  const agencyId = requested ?? choices[0]?.id;
-  if (!agencyId) return { kind: "empty" as const, isAdmin: user.isAdmin };
   const rosterPage = Math.max(1, Number.parseInt(url.searchParams.get("roster") ?? "1", 10) || 1);
-  const dashboard = await agencyDashboard(agencyId, rosterPage);
-  if (!dashboard) throw data("Not Found", { status: 404 });
+  const page = await agencyDashboard(actorOf(user), { agencyId: url.searchParams.get("agency"), rosterPage });
+  if (page.kind !== "dashboard") return { ...page, isAdmin: user.isAdmin };
   const confirm = url.searchParams.get("confirm");
   return {
-    kind: "dashboard" as const,
+    ...page,
     isAdmin: user.isAdmin,
     userId: user.id,
-    origin,
-    choices,
-    ...dashboard,
+    origin: url.origin,
     confirm: confirm === "revoke_token" || confirm === "remove_manager" ? confirm : null,
     confirmId: url.searchParams.get("id"),
   };
-}
+});
 
-type ActionData = { ok: false; errors: Record<string, string>; toast: { title: string; description: string } };
-
-const fail = (status: number, title: string, description: string, errors: Record<string, string> = {}) =>
-  data<ActionData>({ ok: false, errors, toast: { title, description } }, { status });
-
-const idOnly = z.object({ id: uuidSchema });
-
-export async function action(args: Route.ActionArgs) {
+export const action = domainAction(async (args: Route.ActionArgs) => {
   const user = await requireAgencyAccess(args);
-  const { request } = args;
-  const length = Number(request.headers.get("Content-Length") ?? "0");
-  if (length > LOGO_MAX_BYTES + 64 * 1024) return fail(413, AGENCY_MESSAGES.update, "The logo must be 2 MB or smaller.");
-  const form = await request.formData();
-  const agencyId = String(form.get("agencyId") ?? "");
-  if (!(await canManageAgency(user, agencyId))) {
-    await audit({
-      eventType: "agency_access_denied",
-      severity: "high",
-      userId: user.id,
-      request,
-      details: { agency_id: agencyId.slice(0, 64), intent: String(form.get("intent") ?? "").slice(0, 32) },
-    });
-    return fail(403, "Access Denied", "You can only manage your own agency.");
+  // A body larger than any logo is refused before it is read.
+  if (Number(args.request.headers.get("Content-Length") ?? "0") > LOGO_MAX_BYTES + 64 * 1024) {
+    throw invalid("The logo must be 2 MB or smaller.", { title: AGENCY_MESSAGES.update });
   }
-  const fields = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string")) as Record<string, string>;
-  const intent = fields.intent;
-  let result: ActionResult;
-  let title: string = AGENCY_MESSAGES.update;
-  switch (intent) {
-    case "update_profile": {
-      const parsed = agencyProfileSchema.safeParse(fields);
-      if (!parsed.success) {
-        const errors = fieldErrors(parsed.error);
-        return fail(400, AGENCY_MESSAGES.update, Object.values(errors)[0], errors);
-      }
-      result = await updateAgencyProfile(user, agencyId, parsed.data, request);
-      break;
-    }
-    case "upload_logo": {
-      const file = form.get("logo");
-      result = await uploadAgencyLogo(user, agencyId, file instanceof File ? file : null, request);
-      break;
-    }
-    case "create_token":
-      title = AGENCY_MESSAGES.token;
-      result = await createSignupToken(user, agencyId, request);
-      break;
-    case "revoke_token": {
-      const parsed = idOnly.safeParse(fields);
-      if (!parsed.success) return fail(400, AGENCY_MESSAGES.update, "Unknown token.");
-      result = await revokeSignupToken(user, agencyId, parsed.data.id, request);
-      break;
-    }
-    case "add_manager": {
-      title = AGENCY_MESSAGES.addUser;
-      const parsed = addManagerSchema.safeParse(fields);
-      if (!parsed.success) {
-        const errors = fieldErrors(parsed.error);
-        return fail(400, AGENCY_MESSAGES.addUser, Object.values(errors)[0], errors);
-      }
-      result = await addManager(user, agencyId, parsed.data.email, request);
-      break;
-    }
-    case "remove_manager": {
-      const parsed = idOnly.safeParse(fields);
-      if (!parsed.success) return fail(400, AGENCY_MESSAGES.update, "Unknown manager.");
-      result = await removeManager(user, agencyId, parsed.data.id, request);
-      break;
-    }
-    default:
-      return fail(400, AGENCY_MESSAGES.update, "Unknown action.");
-  }
-  if (!result.ok) return fail(result.status, title, result.message);
+  const input = await parseForm(args.request, dashboardActionSchema);
+  const message = await agencyDashboardAction(actorOf(user), input, args.request);
   // Removing oneself may end access: then the guard sends them on from the dashboard.
-  return redirectWithToast(request, pageUrl(request, { agency: agencyId, confirm: null, id: null }), {
+  return redirectWithToast(args.request, pageUrl(args.request, { agency: input.agencyId, confirm: null, id: null }), {
     type: "success",
-    title: result.message,
+    title: message,
   });
-}
+}, DASHBOARD_TITLES);
 
 export default function AgencyDashboardPage({ loaderData, actionData }: Route.ComponentProps) {
   useEffect(() => {
     if (loaderData.kind === "failed") toast.error(AGENCY_MESSAGES.fetch);
   }, [loaderData.kind]);
   useEffect(() => {
-    if (actionData && !actionData.ok) toast.error(actionData.toast.title, { description: actionData.toast.description });
+    if (isActionFailure(actionData)) toast.error(actionData.toast.title, { description: actionData.toast.description });
   }, [actionData]);
 
   if (loaderData.kind === "failed") {
@@ -176,23 +82,23 @@ export default function AgencyDashboardPage({ loaderData, actionData }: Route.Co
       </>
     );
   }
-  return <Dashboard data={loaderData} actionData={actionData} />;
+  return <Dashboard data={loaderData} failure={isActionFailure(actionData) ? actionData : undefined} />;
 }
 
 type DashboardData = Extract<Route.ComponentProps["loaderData"], { kind: "dashboard" }>;
 
-function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: ActionData | undefined }) {
+function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionFailure | undefined }) {
   const { agency, choices, origin, isAdmin } = d;
   const { pathname, search } = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
-  const errors = actionData && !actionData.ok ? actionData.errors : {};
+  const errors = failure?.errors ?? {};
   const creatorLink = `${origin}/${agency.slug}/signup`;
   const musicLink = `${origin}/${agency.slug}/music-signup`;
   const confirmToken = d.confirm === "revoke_token" ? d.tokens.find((t) => t.id === d.confirmId) : undefined;
-  const confirmManager = d.confirm === "remove_manager" ? d.managers.find((m) => m.user_id === d.confirmId) : undefined;
+  const confirmManager = d.confirm === "remove_manager" ? d.managers.find((m) => m.userId === d.confirmId) : undefined;
   const cancelTo = hrefWith(pathname, search, { confirm: null, id: null });
-  const linksWork = agency.approval_status === "approved" && agency.status === "active";
+  const linksWork = agency.isActive;
 
   return (
     <>
@@ -210,7 +116,7 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
                   {choices.map((c) => (
                     <option key={c.id} value={c.id}>
                       {c.name}
-                      {c.approval_status !== "approved" ? ` (${c.approval_status})` : c.status !== "active" ? " (inactive)" : ""}
+                      {c.approvalStatus !== "approved" ? ` (${c.approvalStatus})` : c.status !== "active" ? " (inactive)" : ""}
                     </option>
                   ))}
                 </select>
@@ -224,7 +130,7 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
       />
       {!linksWork ? (
         <p role="note" className="mb-5 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          This agency is {agency.approval_status !== "approved" ? agency.approval_status : "inactive"}: its signup links do not work until it is
+          This agency is {agency.approvalStatus !== "approved" ? agency.approvalStatus : "inactive"}: its signup links do not work until it is
           approved and active.
         </p>
       ) : null}
@@ -259,24 +165,24 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
             <ul className="mt-4 space-y-3">
               {d.tokens.map((t) => (
                 <li key={t.id} className="rounded-lg border border-slate-200 p-3">
-                  {t.revoked_at ? (
+                  {t.revokedAt ? (
                     <p className="font-mono text-xs break-all text-slate-500 line-through">{`${creatorLink}?token=${t.token}`}</p>
                   ) : (
-                    <CopyField label={`Token link created ${formatDate(t.created_at)}`} value={`${creatorLink}?token=${t.token}`} />
+                    <CopyField label={`Token link created ${formatDate(t.createdAt)}`} value={`${creatorLink}?token=${t.token}`} />
                   )}
                   <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-                    {t.revoked_at ? <Badge tone="red">Revoked {formatDate(t.revoked_at)}</Badge> : <Badge tone="green">Active</Badge>}
+                    {t.revokedAt ? <Badge tone="red">Revoked {formatDate(t.revokedAt)}</Badge> : <Badge tone="green">Active</Badge>}
                     <span>
                       {t.uses} sign-up{t.uses === 1 ? "" : "s"}
                     </span>
-                    {t.created_by_email ? <span className="break-all">by {t.created_by_email}</span> : null}
-                    {!t.revoked_at ? (
+                    {t.createdByEmail ? <span className="break-all">by {t.createdByEmail}</span> : null}
+                    {!t.revokedAt ? (
                       <Link
                         to={hrefWith(pathname, search, { agency: agency.id, confirm: "revoke_token", id: t.id })}
                         preventScrollReset
                         className="ml-auto font-semibold text-red-800 underline"
                       >
-                        Revoke<span className="sr-only"> token created {formatDate(t.created_at)}</span>
+                        Revoke<span className="sr-only"> token created {formatDate(t.createdAt)}</span>
                       </Link>
                     ) : null}
                   </div>
@@ -289,8 +195,8 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
         <Card>
           <h2 className="text-lg font-semibold text-slate-900">Agency profile</h2>
           <div className="mt-3 flex items-center gap-4">
-            {agency.logo_url ? (
-              <img src={agency.logo_url} alt={`${agency.name} logo`} className="h-16 w-16 rounded-lg border border-slate-200 object-cover" />
+            {agency.logoUrl ? (
+              <img src={agency.logoUrl} alt={`${agency.name} logo`} className="h-16 w-16 rounded-lg border border-slate-200 object-cover" />
             ) : (
               <span aria-hidden="true" className="inline-flex h-16 w-16 items-center justify-center rounded-lg bg-slate-800 text-xl font-bold text-white">
                 {agency.name.slice(0, 1).toUpperCase()}
@@ -310,7 +216,7 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
               </button>
             </Form>
           </div>
-          <Form method="post" preventScrollReset className="mt-5 space-y-4" key={agency.updated_at}>
+          <Form method="post" preventScrollReset className="mt-5 space-y-4" key={agency.updatedAt}>
             <input type="hidden" name="agencyId" value={agency.id} />
             <input type="hidden" name="intent" value="update_profile" />
             <div>
@@ -330,7 +236,7 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
                 type="email"
                 required
                 maxLength={254}
-                defaultValue={agency.contact_email}
+                defaultValue={agency.contactEmail}
                 className={inputClass}
                 aria-invalid={errors.contactEmail ? true : undefined}
               />
@@ -357,15 +263,15 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
               <li key={m.id} className="flex flex-wrap items-center gap-2 py-2">
                 <div className="min-w-0 flex-1">
                   <p className="font-medium text-slate-900">
-                    {m.full_name || m.email}
-                    {m.user_id === d.userId ? <span className="ml-1 text-sm font-normal text-slate-500">(you)</span> : null}
+                    {m.fullName || m.email}
+                    {m.userId === d.userId ? <span className="ml-1 text-sm font-normal text-slate-500">(you)</span> : null}
                   </p>
                   <p className="text-sm break-all text-slate-600">{m.email}</p>
                 </div>
-                {m.is_owner ? <Badge tone="violet">Applicant</Badge> : null}
+                {m.isOwner ? <Badge tone="violet">Applicant</Badge> : null}
                 {d.managers.length > 1 ? (
                   <Link
-                    to={hrefWith(pathname, search, { agency: agency.id, confirm: "remove_manager", id: m.user_id })}
+                    to={hrefWith(pathname, search, { agency: agency.id, confirm: "remove_manager", id: m.userId })}
                     preventScrollReset
                     className="text-sm font-semibold text-red-800 underline"
                   >
@@ -415,22 +321,22 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {d.roster.map((r) => (
-                  <tr key={r.user_id}>
+                  <tr key={r.userId}>
                     <td className="px-4 py-3">
-                      <p className="font-medium text-slate-900">{r.full_name || "—"}</p>
+                      <p className="font-medium text-slate-900">{r.fullName || "—"}</p>
                       <p className="break-all text-slate-600">{r.email}</p>
                     </td>
                     <td className="px-4 py-3">
                       <div className="flex flex-wrap gap-1">
-                        <ApprovalBadge status={r.approval_status} />
-                        {r.is_banned ? <Badge tone="red">Banned</Badge> : null}
-                        {r.is_music_partner ? <Badge tone="blue">Music partner</Badge> : null}
-                        {r.via_token ? <Badge>Token</Badge> : null}
+                        <ApprovalBadge status={r.approvalStatus} />
+                        {r.isBanned ? <Badge tone="red">Banned</Badge> : null}
+                        {r.isMusicPartner ? <Badge tone="blue">Music partner</Badge> : null}
+                        {r.viaToken ? <Badge>Token</Badge> : null}
                       </div>
                     </td>
                     <td className="px-4 py-3 text-right tabular-nums">{r.channels}</td>
                     <td className="px-4 py-3 text-right tabular-nums">{Number(r.views).toLocaleString("en-US")}</td>
-                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(r.joined_at)}</td>
+                    <td className="px-4 py-3 whitespace-nowrap">{formatDate(r.joinedAt)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -467,16 +373,16 @@ function Dashboard({ data: d, actionData }: { data: DashboardData; actionData: A
         </ConfirmDialog>
       ) : null}
       {confirmManager ? (
-        <ConfirmDialog title={`Remove ${confirmManager.full_name || confirmManager.email}?`} cancelTo={cancelTo}>
+        <ConfirmDialog title={`Remove ${confirmManager.fullName || confirmManager.email}?`} cancelTo={cancelTo}>
           <Form method="post" preventScrollReset>
             <p className="text-sm text-slate-700">
-              {confirmManager.user_id === d.userId
+              {confirmManager.userId === d.userId
                 ? "You will lose access to this agency's dashboard."
                 : `${confirmManager.email} will lose access to this agency's dashboard.`}
             </p>
             <input type="hidden" name="agencyId" value={agency.id} />
             <input type="hidden" name="intent" value="remove_manager" />
-            <input type="hidden" name="id" value={confirmManager.user_id} />
+            <input type="hidden" name="id" value={confirmManager.userId} />
             <div className="mt-5 flex justify-end gap-2">
               <Link to={cancelTo} replace preventScrollReset className={buttonClass.secondary}>
                 Cancel

@@ -1,22 +1,26 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, data, redirect, useFetcher, useNavigation } from "react-router";
+import { Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { fieldErrors, type FieldErrors } from "~/modules/accounts/schema";
+import { isActionFailure, type ActionFailure, type FieldErrors } from "~/lib/errors";
 import {
+  AGENCY_MESSAGES,
   DESCRIPTION_MAX,
   SLUG_MAX,
   agencyApplicationSchema,
-  agencyFieldTitle,
   applicantAccountSchema,
+  applicationWithAccountSchema,
   slugProblem,
   slugify,
+  withFieldTitle,
 } from "~/modules/agencies/schema";
 import { Checkbox, TextArea, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
-import { applicationsOf, applyForAgency, applyWithNewAccount, checkSlug } from "~/modules/agencies/agencies.server";
-import { agencyStateOf, getOptionalUser } from "~/modules/accounts/guards.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
+import { getOptionalUser } from "~/modules/accounts/guards.server";
+import { applicantView, applyForAgency, applyWithNewAccount, checkSlug } from "~/modules/agencies/agencies.server";
+import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/application-signup";
 
@@ -26,7 +30,7 @@ import type { Route } from "./+types/application-signup";
 
 export const meta = () => [{ title: "Apply as an agency | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const url = new URL(args.request.url);
   // The live slug check: a fetcher asks this loader with ?check=…
   const check = url.searchParams.get("check");
@@ -34,24 +38,16 @@ export async function loader(args: Route.LoaderArgs) {
 
   const user = await getOptionalUser(args);
   const signedIn = user && !user.isBanned ? user : null;
-  let previous: { name: string; reason: string | null } | null = null;
-  if (signedIn) {
-    // The user's own agencies decide; an admin's bypass does not make them an applicant.
-    const { state } = await agencyStateOf({ id: signedIn.id, isAdmin: false });
-    if (state === "approved") throw redirect("/agency-dashboard");
-    if (state === "pending") throw redirect("/agency-application-status");
-    if (state === "rejected") {
-      const last = (await applicationsOf(signedIn.id)).find((a) => a.approval_status === "rejected");
-      previous = last ? { name: last.name, reason: last.rejection_reason } : null;
-    }
-  }
+  const view = signedIn ? await applicantView(actorOf(signedIn)) : null;
+  if (view?.state === "approved") throw redirect("/agency-dashboard");
+  if (view?.state === "pending") throw redirect("/agency-application-status");
   return {
     kind: "page" as const,
     signedIn: signedIn ? { email: signedIn.email, name: signedIn.fullName } : null,
-    previous,
+    previous: view?.previous ?? null,
     submitted: url.searchParams.get("submitted") === "1",
   };
-}
+});
 
 /** A refused attempt's Retry-After reaches the browser on document requests too. */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
@@ -59,45 +55,26 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
   return retryAfter ? { "Retry-After": retryAfter } : new Headers();
 };
 
-type ActionData = { ok: false; errors: FieldErrors; toast: { title: string; description: string } };
-
-export async function action(args: Route.ActionArgs) {
+export const action = domainAction(async (args: Route.ActionArgs) => {
   const user = await getOptionalUser(args);
   const signedIn = user && !user.isBanned ? user : null;
-  const form = Object.fromEntries(await args.request.formData());
-  const application = agencyApplicationSchema.safeParse(form);
-  const account = signedIn ? null : applicantAccountSchema.safeParse(form);
-  if (!application.success || (account && !account.success)) {
-    const errors = {
-      ...(account && !account.success ? fieldErrors(account.error) : {}),
-      ...(!application.success ? fieldErrors(application.error) : {}),
-    };
-    const [field, message] = Object.entries(errors)[0];
-    return data<ActionData>({ ok: false, errors, toast: { title: agencyFieldTitle(field, message), description: message } }, { status: 400 });
-  }
-
-  const result = signedIn
-    ? await applyForAgency(signedIn, application.data, args.request)
-    : await applyWithNewAccount(account!.data!, application.data, args.request);
-  if (!result.ok) {
-    return data<ActionData>(
-      { ok: false, errors: result.field ? { slug: result.toast.description } : {}, toast: result.toast },
-      { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
-    );
-  }
   if (signedIn) {
+    const input = await parseForm(args.request, agencyApplicationSchema).catch(withFieldTitle);
+    await applyForAgency(actorOf(signedIn), input, args.request);
     return redirectWithToast(args.request, "/agency-application-status", {
       type: "success",
       title: "Application submitted",
       description: "An admin will review your agency. You will be notified of the decision.",
     });
   }
+  const input = await parseForm(args.request, applicationWithAccountSchema).catch(withFieldTitle);
+  await applyWithNewAccount(input, input, args.request);
   return redirectWithToast(args.request, `${new URL(args.request.url).pathname.replace(/\.data$/, "")}?submitted=1`, {
     type: "success",
     title: "Application received",
     description: "Check your e-mail to confirm your address.",
   });
-}
+}, AGENCY_MESSAGES.create);
 
 export default function AgencyApplication({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.kind !== "page") return null;
@@ -123,7 +100,7 @@ export default function AgencyApplication({ loaderData, actionData }: Route.Comp
       </AuthLayout>
     );
   }
-  return <ApplicationForm signedIn={signedIn} previous={previous} actionData={actionData} />;
+  return <ApplicationForm signedIn={signedIn} previous={previous} failure={isActionFailure(actionData) ? actionData : undefined} />;
 }
 
 type SlugCheck = { slug: string; available: boolean; message: string };
@@ -131,11 +108,11 @@ type SlugCheck = { slug: string; available: boolean; message: string };
 function ApplicationForm({
   signedIn,
   previous,
-  actionData,
+  failure,
 }: {
   signedIn: { email: string; name: string | null } | null;
   previous: { name: string; reason: string | null } | null;
-  actionData: ActionData | undefined;
+  failure: ActionFailure | undefined;
 }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -149,10 +126,10 @@ function ApplicationForm({
 
   useEffect(() => setOrigin(window.location.origin), []);
   useEffect(() => {
-    if (!actionData) return;
-    setErrors(actionData.errors);
-    toast.error(actionData.toast.title, { description: actionData.toast.description });
-  }, [actionData]);
+    if (!failure) return;
+    setErrors(failure.errors);
+    toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
 
   // The live check: a short pause after typing, then ask the server whether the slug is free.
   const localProblem = slug ? slugProblem(slug) : null;

@@ -2,8 +2,10 @@ import { Link, redirect } from "react-router";
 import { ApprovalBadge, Badge, formatDate } from "~/components/admin-ui";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { applicationsOf } from "~/modules/agencies/agencies.server";
-import { agencyStateOf, requireUser } from "~/modules/accounts/guards.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
+import { requireUser } from "~/modules/accounts/guards.server";
+import { ownApplications } from "~/modules/agencies/agencies.server";
+import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/application-status";
 
 // /agency-application-status: where the derived agency state (spec section 4) sends pending and
@@ -12,25 +14,13 @@ import type { Route } from "./+types/application-status";
 
 export const meta = () => [{ title: "Agency application status | Shortbeat" }];
 
-export async function loader(args: Route.LoaderArgs) {
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireUser(args);
-  const { state, activeAgencyIds } = await agencyStateOf({ id: user.id, isAdmin: false });
+  const { state, hasActiveAgency, agencies } = await ownApplications(actorOf(user));
   if (state === "none") throw redirect("/agency-application-signup");
-  if (state === "approved" && activeAgencyIds.length > 0) throw redirect("/agency-dashboard");
-  const agencies = await applicationsOf(user.id);
-  return {
-    state,
-    agencies: agencies.map((a) => ({
-      id: a.id,
-      name: a.name,
-      slug: a.slug,
-      approvalStatus: a.approval_status,
-      status: a.status,
-      reason: a.rejection_reason,
-      createdAt: a.created_at,
-    })),
-  };
-}
+  if (state === "approved" && hasActiveAgency) throw redirect("/agency-dashboard");
+  return { state, agencies };
+});
 
 const HEADLINES = {
   pending: { title: "Your application is under review", text: "An admin reviews every agency. You will be notified and e-mailed when it is decided." },
@@ -66,9 +56,9 @@ export default function ApplicationStatus({ loaderData }: Route.ComponentProps) 
             <p className="mt-1 text-sm text-slate-600">
               /{a.slug} · applied {formatDate(a.createdAt)}
             </p>
-            {a.approvalStatus === "rejected" && a.reason ? (
+            {a.approvalStatus === "rejected" && a.rejectionReason ? (
               <p className="mt-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900">
-                <span className="font-semibold">Reason:</span> {a.reason}
+                <span className="font-semibold">Reason:</span> {a.rejectionReason}
               </p>
             ) : null}
           </li>

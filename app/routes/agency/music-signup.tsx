@@ -1,16 +1,17 @@
 import { useEffect, useState } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
 import { toast } from "sonner";
-import { fieldErrors, type FieldErrors } from "~/modules/accounts/schema";
-import { agencyFieldTitle, musicPartnerSignUpSchema } from "~/modules/agencies/schema";
+import type { FieldErrors } from "~/modules/accounts/schema";
+import { musicPartnerSignUpSchema } from "~/modules/agencies/schema";
 import { Checkbox, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
 import { useAppName } from "~/components/public-layout";
-import { findPublicAgency } from "~/modules/agencies/agencies.server";
-import { createPendingAccount } from "~/modules/accounts/auth.server";
+import { activeAgencyBySlug } from "~/modules/agencies/agencies.server";
+import { ACCOUNT_CREATED, parseAccountForm, signUpMusicPartner } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/guards.server";
+import { domainAction } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/music-signup";
 
@@ -24,7 +25,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 
 async function agencyFor(slug: string | undefined) {
   if (slug === undefined) return null;
-  const agency = await findPublicAgency(slug);
+  const agency = await activeAgencyBySlug(slug.toLowerCase());
   if (!agency) throw data("Not Found", { status: 404 });
   return agency;
 }
@@ -44,52 +45,12 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
   return retryAfter ? { "Retry-After": retryAfter } : new Headers();
 };
 
-type ActionData = { ok: false; errors: FieldErrors; toast: { title: string; description: string } };
-
-export async function action(args: Route.ActionArgs) {
+export const action = domainAction(async (args: Route.ActionArgs) => {
   const agency = await agencyFor(args.params.agencySlug);
-  const form = Object.fromEntries(await args.request.formData());
-  const parsed = musicPartnerSignUpSchema.safeParse(form);
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    const [field, message] = Object.entries(errors)[0];
-    return data<ActionData>({ ok: false, errors, toast: { title: agencyFieldTitle(field, message), description: message } }, { status: 400 });
-  }
-  const input = parsed.data;
-  try {
-    const result = await createPendingAccount(args.request, {
-      email: input.email,
-      password: input.password,
-      fullName: input.fullName,
-      isMusicPartner: true,
-      artistName: input.artistName,
-      catalogueUrl: input.catalogueUrl,
-      agencyId: agency?.id ?? null,
-      metadata: {
-        agency_slug: agency?.slug ?? null,
-        agency_name: agency?.name ?? null,
-        music_partner: true,
-        artist_name: input.artistName,
-        catalogue_url: input.catalogueUrl,
-        music_partner_terms_accepted: true,
-      },
-    });
-    if (!result.ok) {
-      return data<ActionData>(
-        { ok: false, errors: {}, toast: result.toast },
-        { status: result.status, headers: result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : undefined },
-      );
-    }
-  } catch (error) {
-    console.error("music partner sign-up failed", error);
-    return data<ActionData>({ ok: false, errors: {}, toast: { title: "An error occurred", description: "Please try again later." } }, { status: 500 });
-  }
-  return redirectWithToast(args.request, "/auth?created=1", {
-    type: "success",
-    title: "Account created!",
-    description: "Check your e-mail to confirm your address. Your account will then be reviewed.",
-  });
-}
+  const input = await parseAccountForm(args.request, musicPartnerSignUpSchema);
+  await signUpMusicPartner(args.request, input, agency);
+  return redirectWithToast(args.request, ACCOUNT_CREATED.to, ACCOUNT_CREATED.toast);
+});
 
 export default function MusicSignup({ loaderData, actionData }: Route.ComponentProps) {
   const { agency, signedInAs } = loaderData;

@@ -1,7 +1,14 @@
-import { z } from "zod";
-import { broadcastSchema, fieldErrors } from "~/modules/notifications/schema";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
-import { broadcastFiles, formFields, listNotifications, markAllRead, markRead, sendBroadcast } from "~/modules/notifications/notifications.server";
+import {
+  broadcastFiles,
+  listNotifications,
+  markAllRead,
+  markRead,
+  sendBroadcast,
+} from "~/modules/notifications/notifications.server";
+import { broadcastSchema, notificationActionSchema } from "~/modules/notifications/schema";
+import { domainResource, parseFields, parseForm, readForm } from "~/platform/http.server";
 import type { Route } from "./+types/notifications";
 
 // /api/notifications — the bell's resource route.
@@ -12,49 +19,29 @@ import type { Route } from "./+types/notifications";
 //   POST ?intent=broadcast   admins only: the broadcast form sent by XMLHttpRequest (upload
 //                            progress); the intent is in the URL so the admin check runs
 //                            before a large body is read
+// Refusals are JSON `{ ok: false, code, error, errors }` with their status (domainResource).
 
 const noStore = { "Cache-Control": "private, no-store" };
 
-export async function loader(args: Route.LoaderArgs) {
+export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const user = await requireApiUser(args);
-  const url = new URL(args.request.url);
-  const since = url.searchParams.get("since");
-  const list = await listNotifications(user.id, { since });
-  return Response.json(list, { headers: noStore });
-}
+  const since = new URL(args.request.url).searchParams.get("since");
+  return Response.json(await listNotifications(actorOf(user), { since }), { headers: noStore });
+});
 
-const markReadSchema = z.object({ intent: z.literal("mark-read"), id: z.string().uuid() });
-const markAllSchema = z.object({ intent: z.literal("mark-all-read"), before: z.string().max(40).optional() });
-
-export async function action(args: Route.ActionArgs) {
+export const action = domainResource(async (args: Route.ActionArgs) => {
   const user = await requireApiUser(args);
   if (new URL(args.request.url).searchParams.get("intent") === "broadcast") return broadcast(args);
-  const form = await args.request.formData();
-  const intent = form.get("intent");
-
-  if (intent === "mark-read") {
-    const parsed = markReadSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success) return Response.json({ error: "Invalid notification id" }, { status: 400, headers: noStore });
-    const changed = await markRead(user.id, parsed.data.id);
-    return Response.json({ ok: true, changed }, { headers: noStore });
-  }
-
-  if (intent === "mark-all-read") {
-    const parsed = markAllSchema.safeParse(Object.fromEntries(form));
-    if (!parsed.success) return Response.json({ error: "Invalid request" }, { status: 400, headers: noStore });
-    const changed = await markAllRead(user.id, parsed.data.before ?? null);
-    return Response.json({ ok: true, changed }, { headers: noStore });
-  }
-
-  return Response.json({ error: "Unknown intent" }, { status: 400, headers: noStore });
-}
+  const input = await parseForm(args.request, notificationActionSchema);
+  const actor = actorOf(user);
+  const changed = input.intent === "mark-read" ? await markRead(actor, input.id) : await markAllRead(actor, input.before ?? null);
+  return Response.json({ ok: true, changed }, { headers: noStore });
+});
 
 async function broadcast(args: Route.ActionArgs) {
-  const user = await requireApiUser(args, { admin: true });
-  const form = await args.request.formData();
-  const parsed = broadcastSchema.safeParse(formFields(form));
-  if (!parsed.success) return Response.json({ ok: false, errors: fieldErrors(parsed.error) }, { status: 400, headers: noStore });
-  const outcome = await sendBroadcast(args.request, user.id, parsed.data, broadcastFiles(form));
-  if (!outcome.ok) return Response.json({ ok: false, errors: outcome.errors }, { status: outcome.status, headers: noStore });
-  return Response.json(outcome, { headers: noStore });
+  const admin = await requireApiUser(args, { admin: true });
+  const form = await readForm(args.request);
+  const input = parseFields(form, broadcastSchema);
+  const result = await sendBroadcast(actorOf(admin), input, broadcastFiles(form), args.request);
+  return Response.json({ ok: true, ...result }, { headers: noStore });
 }

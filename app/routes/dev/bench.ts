@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { devToolsEnabled } from "~/platform/env.server";
-import { hashPassword, verifyPassword } from "~/modules/accounts/password.server";
+import { hashPassword, verifyPassword } from "~/modules/accounts/accounts.server";
 import type { Route } from "./+types/bench";
 
 // Measures password hashing inside workerd (DEV_TOOLS only), for scripts/bench-password.mjs.

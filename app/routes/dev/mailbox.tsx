@@ -1,16 +1,13 @@
 import { data } from "react-router";
-import { devToolsEnabled, env } from "~/platform/env.server";
+import { recentMail } from "~/dev/mailbox.server";
+import { devToolsEnabled } from "~/platform/env.server";
 import type { Route } from "./+types/mailbox";
 
-// Development-only mailbox: the e-mail outbox, newest first (DEV_TOOLS only).
+// Development-only mailbox: the e-mail outbox, newest first (development builds, DEV_TOOLS only).
 export async function loader({ request }: Route.LoaderArgs) {
   if (!devToolsEnabled()) throw data("Not Found", { status: 404 });
   const to = new URL(request.url).searchParams.get("to")?.toLowerCase() ?? "";
-  const stmt = to
-    ? env.DB.prepare("SELECT id, to_email, subject, body_text, kind, created_at FROM email_outbox WHERE to_email = ? ORDER BY created_at DESC LIMIT 50").bind(to)
-    : env.DB.prepare("SELECT id, to_email, subject, body_text, kind, created_at FROM email_outbox ORDER BY created_at DESC LIMIT 50");
-  const { results } = await stmt.all<{ id: string; to_email: string; subject: string; body_text: string; kind: string; created_at: string }>();
-  return { to, mails: results };
+  return { to, mails: await recentMail(to) };
 }
 
 export const meta = () => [{ title: "Mailbox (development) | Shortbeat" }];
@@ -21,10 +18,12 @@ function Linkified({ text }: { text: string }) {
     <p className="mt-3 text-sm whitespace-pre-wrap text-slate-700">
       {parts.map((p, i) =>
         /^https?:\/\//.test(p) ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a static split of one text
           <a key={i} href={p} className="break-all text-brand-700 underline">
             {p}
           </a>
         ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a static split of one text
           <span key={i}>{p}</span>
         ),
       )}
@@ -53,9 +52,9 @@ export default function Mailbox({ loaderData }: Route.ComponentProps) {
             <article className="rounded-lg border border-slate-200 bg-white p-4" aria-label={m.subject}>
               <h2 className="font-semibold text-slate-900">{m.subject}</h2>
               <p className="text-xs text-slate-500">
-                To {m.to_email} · {m.kind} · {m.created_at}
+                To {m.toEmail} · {m.kind} · {m.createdAt}
               </p>
-              <Linkified text={m.body_text} />
+              <Linkified text={m.bodyText} />
             </article>
           </li>
         ))}

@@ -1,10 +1,13 @@
 import { data, Form, redirect } from "react-router";
-import { Field, SubmitButton } from "~/components/forms";
-import { STAND_IN_ACCOUNTS, accountFromForm, issueCode } from "~/dev/dev-oauth.server";
+import { SubmitButton } from "~/ui/button";
+import { Field } from "~/ui/field";
+import { STAND_IN_ACCOUNTS, accountFromChoice, issueCode, standInChoiceSchema } from "~/dev/dev-oauth.server";
+import { isActionFailure } from "~/lib/errors";
 import { devToolsEnabled, env } from "~/platform/env.server";
+import { domainAction, parseForm } from "~/platform/http.server";
 import type { Route } from "./+types/oauth-authorize";
 
-// The stand-in provider's consent screen: pick an account (DEV_TOOLS only).
+// The stand-in provider's consent screen: pick an account (development builds, DEV_TOOLS only).
 function check(request: Request) {
   if (!devToolsEnabled()) throw data("Not Found", { status: 404 });
   const url = new URL(request.url);
@@ -26,23 +29,22 @@ export function loader({ request }: Route.LoaderArgs) {
   return { accounts: STAND_IN_ACCOUNTS, scope: url.searchParams.get("scope") ?? "" };
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export const action = domainAction(async ({ request }: Route.ActionArgs) => {
   const { url, target } = check(request);
-  const form = await request.formData();
+  const choice = await parseForm(request, standInChoiceSchema);
   target.searchParams.set("state", url.searchParams.get("state") ?? "");
-  if (form.get("intent") === "cancel") {
+  if (choice.intent === "cancel") {
     target.searchParams.set("error", "access_denied");
     return redirect(target.toString());
   }
-  const account = accountFromForm(form);
-  if (!account) return data({ error: "Enter a valid e-mail address." }, { status: 400 });
-  target.searchParams.set("code", await issueCode(url.searchParams, account));
+  target.searchParams.set("code", await issueCode(url.searchParams, accountFromChoice(choice)));
   return redirect(target.toString());
-}
+}, "Sign-in failed");
 
 export const meta = () => [{ title: "Sign in with Google (stand-in)" }];
 
 export default function Authorize({ loaderData, actionData }: Route.ComponentProps) {
+  const emailError = isActionFailure(actionData) ? actionData.errors.email : undefined;
   return (
     <main className="mx-auto max-w-md p-6">
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -73,7 +75,7 @@ export default function Authorize({ loaderData, actionData }: Route.ComponentPro
         <Form method="post" className="mt-6 space-y-3 border-t border-slate-200 pt-4">
           <p className="text-sm font-semibold text-slate-800">Use another account</p>
           <Field label="Name" name="name" autoComplete="off" />
-          <Field label="Email" name="email" type="email" autoComplete="off" error={actionData?.error} />
+          <Field label="Email" name="email" type="email" autoComplete="off" error={emailError} />
           <SubmitButton>Continue</SubmitButton>
         </Form>
         <Form method="post" className="mt-3">

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
+import type { ActionFailure } from "~/lib/errors";
 import { fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/modules/accounts/schema";
 import { AuthLayout } from "./auth-layout";
 import { Field, FormError, NewAccountFields, SubmitButton } from "~/components/forms";
@@ -17,17 +18,18 @@ export type AuthScreenParams = {
   redirectTo: string;
 };
 
-export type AuthScreenActionData = {
-  ok: false;
-  intent: "signin" | "signup";
-  errors: FieldErrors;
-  toast: { title: string; description: string };
-} | undefined;
+/** A refused submission of either form (the route's ActionFailure), or nothing yet. */
+export type AuthScreenActionData = ActionFailure | undefined;
 
 function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   return hydrated;
+}
+
+/** The form a refused submission came from (anything but sign-up is sign-in), or none. */
+function refusedMode(failure: AuthScreenActionData): "signin" | "signup" | undefined {
+  return failure ? (failure.intent === "signup" ? "signup" : "signin") : undefined;
 }
 
 /** The one sign-in/sign-up screen of spec section 2. `action` is where its forms post. */
@@ -42,9 +44,9 @@ export function AuthScreen({
 }) {
   const appName = useAppName();
   // After a refused submission the screen stays in the mode that was submitted.
-  const [mode, setMode] = useState(actionData?.intent ?? params.mode);
-  useEffect(() => setMode(actionData?.intent ?? params.mode), [params.mode, actionData]);
-  const serverErrors = actionData && actionData.intent === mode ? actionData.errors : {};
+  const [mode, setMode] = useState(refusedMode(actionData) ?? params.mode);
+  useEffect(() => setMode(refusedMode(actionData) ?? params.mode), [params.mode, actionData]);
+  const serverErrors = actionData && refusedMode(actionData) === mode ? actionData.errors : {};
   const [errors, setErrors] = useState<FieldErrors>(serverErrors);
   useEffect(() => {
     if (actionData) {

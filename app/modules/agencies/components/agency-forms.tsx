@@ -1,7 +1,8 @@
 import { useId, type FormEvent } from "react";
 import { toast } from "sonner";
 import type { z } from "zod";
-import { fieldErrors, type FieldErrors } from "~/modules/accounts/schema";
+import type { FieldErrors } from "~/lib/errors";
+import { fieldErrorsOf } from "~/lib/forms";
 import { agencyFieldTitle } from "~/modules/agencies/schema";
 
 // Form pieces of the agency and music partner sign-up screens.
@@ -49,7 +50,7 @@ export function validateBeforeSubmit(
   const errors: FieldErrors = {};
   for (const schema of schemas) {
     const parsed = schema.safeParse(values);
-    if (!parsed.success) Object.assign(errors, { ...fieldErrors(parsed.error), ...errors });
+    if (!parsed.success) Object.assign(errors, { ...fieldErrorsOf(parsed.error), ...errors });
   }
   setErrors(errors);
   const first = Object.entries(errors)[0];

@@ -1,7 +1,7 @@
 import { useCallback, useRef } from "react";
 import { useRevalidator } from "react-router";
 import { BAN_SIGNOUT_DELAY_MS } from "~/lib/constants";
-import type { AccountEvent } from "~/modules/notifications/notifications";
+import type { AccountEvent } from "~/modules/notifications/protocol";
 import { useNotificationSocket } from "./notification-socket";
 
 // Account changes arrive on the notifications socket and take effect in the open tab at once

@@ -1,12 +1,8 @@
 import { Bell, Check, CheckCheck } from "lucide-react";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { NOTIFICATION_BADGE_CAP } from "~/lib/constants";
-import {
-  mergeNotifications,
-  type NotificationItem,
-  type NotificationList,
-  type SocketMessage,
-} from "~/modules/notifications/notifications";
+import { mergeNotifications, type NotificationList } from "~/modules/notifications/notifications";
+import type { NotificationItem, SocketMessage } from "~/modules/notifications/protocol";
 import { signOutToAuth, useAccountEventHandler } from "./account-events";
 import { useNotificationSocket } from "./notification-socket";
 

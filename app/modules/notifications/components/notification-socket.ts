@@ -1,12 +1,14 @@
 import { useEffect, useRef } from "react";
 import {
   NOTIFICATIONS_SOCKET_PATH,
+  PING,
   SOCKET_CLOSE_BANNED,
   SOCKET_CLOSE_SESSION_ENDED,
+  parseSocketMessage,
   type SocketMessage,
-} from "~/modules/notifications/notifications";
+} from "~/modules/notifications/protocol";
 
-// The browser side of /api/notifications/socket: one WebSocket per tab, reconnected with
+// The browser side of /api/notifications/socket (protocol: ../protocol.ts): one WebSocket per tab, reconnected with
 // exponential backoff (0.5 s doubling to 10 s, with jitter). After every (re)connect the caller
 // catches up from the API, so nothing sent while the socket was down is lost. Failures stay
 // silent (spec: notification failures are silent).
@@ -90,16 +92,13 @@ export function useNotificationSocket(handlers: SocketHandlers, enabled = true):
       socket.onopen = () => {
         attempt = 0;
         window.clearInterval(pingTimer);
-        pingTimer = window.setInterval(() => socket.readyState === WebSocket.OPEN && socket.send("ping"), PING_INTERVAL_MS);
+        pingTimer = window.setInterval(() => socket.readyState === WebSocket.OPEN && socket.send(PING), PING_INTERVAL_MS);
         ref.current.onOpen?.();
       };
       socket.onmessage = (event) => {
-        if (typeof event.data !== "string" || event.data === "pong") return;
-        try {
-          ref.current.onMessage(JSON.parse(event.data) as SocketMessage);
-        } catch {
-          // a malformed frame is ignored
-        }
+        // A pong, a malformed or an unknown frame is ignored.
+        const message = parseSocketMessage(event.data);
+        if (message) ref.current.onMessage(message);
       };
       socket.onclose = (event) => {
         window.clearInterval(pingTimer);

@@ -1,0 +1,53 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { profiles, users } from "~/db/schema";
+import { notFound } from "~/lib/errors";
+import { endAllSessions } from "~/modules/accounts/accounts.server";
+import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
+import { db } from "~/platform/db.server";
+
+// The test factory behind POST /dev/factory (development builds only, DEV_TOOLS=1): approve,
+// reject or ban a user, or mark their e-mail verified, by e-mail address, without the admin
+// console. Like the seed (seed.server.ts) it is a fixture and writes the accounts tables directly;
+// the notification (and live account event) is the same one an admin's decision sends.
+
+export const FACTORY_INTENTS = ["approve", "reject", "ban", "verify-email"] as const;
+
+export const factorySchema = z.object({
+  intent: z.enum(FACTORY_INTENTS, { error: "unknown intent" }),
+  email: z.string().trim().toLowerCase(),
+  reason: z.string().optional(),
+});
+
+export type FactoryInput = z.output<typeof factorySchema>;
+
+export async function runFactory(input: FactoryInput): Promise<{ userId: string }> {
+  const [user] = await db().select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
+  if (!user) throw notFound("no such user");
+  const now = new Date().toISOString();
+  switch (input.intent) {
+    case "approve":
+      await db().update(profiles).set({ approvalStatus: "approved", updatedAt: now }).where(eq(profiles.userId, user.id));
+      await notifyAccountDecision(user.id, "approved", null);
+      break;
+    case "reject":
+      await db()
+        .update(profiles)
+        .set({ approvalStatus: "rejected", rejectionReason: input.reason ?? "Not eligible" })
+        .where(eq(profiles.userId, user.id));
+      await notifyAccountDecision(user.id, "rejected", null);
+      break;
+    case "ban":
+      await db()
+        .update(profiles)
+        .set({ isBanned: true, banReason: input.reason ?? "Test ban" })
+        .where(eq(profiles.userId, user.id));
+      await notifyAccountDecision(user.id, "banned", null);
+      await endAllSessions(user.id);
+      break;
+    case "verify-email":
+      await db().update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
+      break;
+  }
+  return { userId: user.id };
+}

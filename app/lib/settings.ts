@@ -1,0 +1,30 @@
+import { CREATOR_SHARE_PERCENT, GENERIC_LIMIT, PAYOUT_DAY_OF_MONTH, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "./constants";
+
+// The app settings admins change (docs/decisions/0022-app-settings-in-d1.md): their names, the
+// defaults of spec section 9, and the app_settings key of each. Client-safe: the settings page
+// shows the defaults, and the platform's settings store reads them.
+
+export type AppSettings = {
+  creatorSharePercent: number;
+  payoutDayOfMonth: number;
+  signupLimitPerHour: number;
+  genericLimitPer15Min: number;
+  suspiciousLimitPer15Min: number;
+};
+
+export const DEFAULT_SETTINGS: AppSettings = {
+  creatorSharePercent: CREATOR_SHARE_PERCENT,
+  payoutDayOfMonth: PAYOUT_DAY_OF_MONTH,
+  signupLimitPerHour: SIGNUP_LIMIT.maxAttempts,
+  genericLimitPer15Min: GENERIC_LIMIT.maxAttempts,
+  suspiciousLimitPer15Min: SUSPICIOUS_LIMIT.maxAttempts,
+};
+
+/** The app_settings row key of each setting. */
+export const SETTING_KEYS: Record<keyof AppSettings, string> = {
+  creatorSharePercent: "creator_share_percent",
+  payoutDayOfMonth: "payout_day_of_month",
+  signupLimitPerHour: "signup_limit_per_hour",
+  genericLimitPer15Min: "generic_limit_per_15_min",
+  suspiciousLimitPer15Min: "suspicious_limit_per_15_min",
+};

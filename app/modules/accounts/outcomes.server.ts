@@ -1,0 +1,35 @@
+import type { ToastInput } from "~/lib/toast";
+import { appName } from "~/platform/env.server";
+
+// Where an account flow sends the browser next, as data: the route answers with
+// redirectWithToast(request, outcome.to, outcome.toast, { headers: cookieHeaders(outcome.cookies) }).
+
+export type AccountRedirect = {
+  to: string;
+  toast: ToastInput;
+  /** Set-Cookie values to send along (the session, a cleared flow cookie). */
+  cookies: string[];
+};
+
+/** 'Welcome back!' / 'Successfully logged in to your {product} account'. */
+export const SIGNED_IN_TOAST = (): ToastInput => ({
+  type: "success",
+  title: "Welcome back!",
+  description: `Successfully logged in to your ${appName()} account`,
+});
+
+/** 'Account created!': back to sign-in mode after any sign-up screen. */
+export const ACCOUNT_CREATED: AccountRedirect = {
+  to: "/auth?created=1",
+  toast: {
+    type: "success",
+    title: "Account created!",
+    description: "Check your e-mail to confirm your address. Your account will then be reviewed.",
+  },
+  cookies: [],
+};
+
+/** The Set-Cookie headers of an outcome, for a ResponseInit. */
+export function cookieHeaders(cookies: readonly string[]): [string, string][] {
+  return cookies.map((c) => ["Set-Cookie", c]);
+}

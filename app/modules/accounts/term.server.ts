@@ -1,0 +1,14 @@
+import { eq, sql } from "drizzle-orm";
+import { profiles } from "~/db/schema";
+import { db } from "~/platform/db.server";
+
+// The creator's 12-month term (spec: it starts when their first channel is linked). The channels
+// module joins this statement to the batch that links a channel.
+
+/** Starts the user's term at `at` unless it has started already (a query for a batch, not executed). */
+export function startTermQuery(userId: string, at: string) {
+  return db()
+    .update(profiles)
+    .set({ termStartedAt: sql`coalesce(${profiles.termStartedAt}, ${at})` })
+    .where(eq(profiles.userId, userId));
+}

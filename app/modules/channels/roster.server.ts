@@ -1,0 +1,26 @@
+import { Column, getTableName, is, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { manualChannelSubmissions, youtubeChannels } from "~/db/schema";
+
+// The channel statistics another module shows next to a person (the agency roster), as
+// correlated SQL to put in its own query: one statement per page, not one per person.
+
+type Ref = SQLiteColumn | SQL;
+
+/** A column as "table"."column": drizzle leaves select-list columns of one-table queries bare. */
+function ref(c: Ref): SQL {
+  return is(c, Column) ? sql`${sql.identifier(getTableName(c.table))}.${sql.identifier(c.name)}` : c;
+}
+
+/** Linked channels plus verified manual submissions, and the linked channels' total views, of the user in `userId`. */
+export function channelStatsOf(userId: Ref): { channels: SQL<number>; views: SQL<number> } {
+  const id = ref(userId);
+  const linked = sql`(select count(*) from ${youtubeChannels} where ${ref(youtubeChannels.userId)} = ${id})`;
+  const verified = sql`(select count(*) from ${manualChannelSubmissions}
+    where ${ref(manualChannelSubmissions.userId)} = ${id} and ${ref(manualChannelSubmissions.status)} = 'verified')`;
+  const views = sql`(select sum(${ref(youtubeChannels.viewCount)}) from ${youtubeChannels} where ${ref(youtubeChannels.userId)} = ${id})`;
+  return {
+    channels: sql<number>`(${linked} + ${verified})`.mapWith(Number),
+    views: sql<number>`coalesce(${views}, 0)`.mapWith(Number),
+  };
+}

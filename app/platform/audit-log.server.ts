@@ -1,0 +1,84 @@
+import { and, count, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { securityAuditLog } from "~/db/schema";
+import type { Severity } from "./audit.server";
+import { db } from "./db.server";
+
+// Reading the security audit log (writing is audit.server.ts). Nobody edits it through the app.
+// Who may read it is the admin module's call (authorize "auditLog"); people's e-mails come from
+// the accounts module as SQL fragments over a user id column, so one batch answers the page.
+
+export type AuditLogFilter = {
+  type: string;
+  severity: "all" | Severity;
+  /** From this UTC day, inclusive (YYYY-MM-DD), or "". */
+  from: string;
+  /** To this UTC day, inclusive (YYYY-MM-DD), or "". */
+  to: string;
+  page: number;
+  pageSize: number;
+};
+
+export type AuditLogPeople = {
+  /** The e-mail of the user in a user id column (null when unknown). */
+  emailOf: (userId: SQLiteColumn) => SQL<string | null>;
+  /** When set, only events whose actor or target this predicate holds for. */
+  matches?: (userId: SQLiteColumn) => SQL;
+};
+
+export type AuditEntry = {
+  id: string;
+  eventType: string;
+  severity: Severity;
+  userId: string | null;
+  targetUserId: string | null;
+  actorEmail: string | null;
+  targetEmail: string | null;
+  ip: string | null;
+  userAgent: string | null;
+  path: string | null;
+  details: string;
+  createdAt: string;
+};
+
+/** One page of events, newest first, with the total and every event type (one batch). */
+export async function readAuditLog(filter: AuditLogFilter, people: AuditLogPeople) {
+  const l = securityAuditLog;
+  const conditions: (SQL | undefined)[] = [];
+  if (filter.type) conditions.push(eq(l.eventType, filter.type));
+  if (filter.severity !== "all") conditions.push(eq(l.severity, filter.severity));
+  if (people.matches) conditions.push(or(people.matches(l.userId), people.matches(l.targetUserId)));
+  if (filter.from) conditions.push(gte(l.createdAt, `${filter.from}T00:00:00.000Z`));
+  // Inclusive: the whole of the 'to' day (UTC).
+  if (filter.to) conditions.push(lt(l.createdAt, new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000).toISOString()));
+  const where = and(...conditions);
+  const [entries, total, types] = await db().batch([
+    db()
+      .select({
+        id: l.id,
+        eventType: l.eventType,
+        severity: l.severity,
+        userId: l.userId,
+        targetUserId: l.targetUserId,
+        actorEmail: people.emailOf(l.userId),
+        targetEmail: people.emailOf(l.targetUserId),
+        ip: l.ip,
+        userAgent: l.userAgent,
+        path: l.path,
+        details: l.details,
+        createdAt: l.createdAt,
+      })
+      .from(l)
+      .where(where)
+      .orderBy(desc(l.createdAt), l.id)
+      .limit(filter.pageSize)
+      .offset((filter.page - 1) * filter.pageSize),
+    db().select({ n: count() }).from(l).where(where),
+    db().selectDistinct({ eventType: l.eventType }).from(l).orderBy(l.eventType),
+  ]);
+  return {
+    entries: entries satisfies AuditEntry[],
+    total: total[0]?.n ?? 0,
+    eventTypes: types.map((t) => t.eventType),
+  };
+}

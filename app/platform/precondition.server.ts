@@ -1,0 +1,49 @@
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
+import { securityAuditLog } from "~/db/schema";
+import { db } from "./db.server";
+
+// A D1 batch that holds only if a condition holds when it runs. SQLite has no ASSERT outside
+// triggers; inserting a row that breaks a CHECK constraint (security_audit_log's severity) aborts
+// the batch, and so rolls back every other statement in it. See docs/decisions/0021-admin-actions.md.
+// Used where a race could otherwise remove the last admin or the last manager of an agency, and
+// right after a guarded update (`changes() = 1`) so that its e-mail and audit row follow only when
+// the update changed the row.
+
+const PRECONDITION = "precondition_failed";
+
+/** The row that cannot be stored: its severity breaks the CHECK constraint. */
+const FAILED_ROW: Record<keyof typeof securityAuditLog.$inferSelect, string | null> = {
+  id: PRECONDITION,
+  eventType: PRECONDITION,
+  severity: PRECONDITION,
+  userId: null,
+  targetUserId: null,
+  ip: null,
+  userAgent: null,
+  path: null,
+  details: "{}",
+  createdAt: "",
+};
+
+/**
+ * A statement (drizzle, not executed) that aborts its `db().batch([...])` unless `condition` holds
+ * when the batch runs. INSERT ... SELECT ... WHERE NOT in raw SQL: drizzle's select builder cannot
+ * select constants without a table (and a `db().run(sql)` item with parameters breaks D1 batches).
+ */
+export function precondition(condition: SQL) {
+  const values = Object.keys(getTableColumns(securityAuditLog)).map(
+    (k) => sql`${FAILED_ROW[k as keyof typeof FAILED_ROW]}`,
+  );
+  return db()
+    .insert(securityAuditLog)
+    .select(sql`select ${sql.join(values, sql`, `)} where not (${condition})`);
+}
+
+/** The condition "the statement just before this one in the batch changed exactly `n` rows". */
+export const previousStatementChanged = (n = 1): SQL => sql`changes() = ${n}`;
+
+/** Whether a batch failed because one of its preconditions did not hold. */
+export function isPreconditionFailure(error: unknown): boolean {
+  const text = `${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`;
+  return /CHECK constraint failed/i.test(text);
+}

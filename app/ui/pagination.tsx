@@ -1,0 +1,46 @@
+import { Link } from "react-router";
+import { buttonClass } from "./button";
+
+/** Previous/next links (build them with `hrefWith` from ~/lib/href to keep the other query parameters). */
+export function Pagination({
+  page,
+  pageCount,
+  total,
+  hrefFor,
+  label,
+  singular = label.replace(/s$/, ""),
+}: {
+  page: number;
+  pageCount: number;
+  total: number;
+  hrefFor: (page: number) => string;
+  label: string;
+  singular?: string;
+}) {
+  if (pageCount <= 1) return <p className="mt-4 text-sm text-slate-600">{total === 1 ? `1 ${singular}` : `${total} ${label}`}</p>;
+  return (
+    <nav aria-label={`${label} pages`} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
+      <p className="text-slate-600">{`Page ${page} of ${pageCount} · ${total} ${label}`}</p>
+      <div className="flex gap-2">
+        {page > 1 ? (
+          <Link className={buttonClass.secondary} to={hrefFor(page - 1)} preventScrollReset>
+            Previous
+          </Link>
+        ) : (
+          <span className={`${buttonClass.secondary} pointer-events-none opacity-50`} aria-disabled="true">
+            Previous
+          </span>
+        )}
+        {page < pageCount ? (
+          <Link className={buttonClass.secondary} to={hrefFor(page + 1)} preventScrollReset>
+            Next
+          </Link>
+        ) : (
+          <span className={`${buttonClass.secondary} pointer-events-none opacity-50`} aria-disabled="true">
+            Next
+          </span>
+        )}
+      </div>
+    </nav>
+  );
+}

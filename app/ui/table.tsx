@@ -1,0 +1,59 @@
+import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
+
+// Data tables in the look of the admin console. A wide table scrolls sideways inside its region;
+// the region is focusable (so the keyboard can scroll it) and named by its heading or label.
+
+/** The scrolling, bordered frame around a table. Name it with `labelledBy` (a heading's id) or `label`. */
+export function TableRegion({
+  labelledBy,
+  label,
+  className = "",
+  children,
+}: {
+  labelledBy?: string;
+  label?: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section
+      tabIndex={0}
+      aria-labelledby={labelledBy}
+      aria-label={labelledBy ? undefined : label}
+      className={`relative overflow-x-auto rounded-xl border border-slate-200 bg-white ${className}`}
+    >
+      {children}
+    </section>
+  );
+}
+
+/** The table itself; `caption` (visually hidden) says what its rows are. */
+export function Table({ caption, className = "", children }: { caption?: string; className?: string; children: ReactNode }) {
+  return (
+    <table className={`w-full text-left text-sm ${className}`}>
+      {caption ? <caption className="sr-only">{caption}</caption> : null}
+      {children}
+    </table>
+  );
+}
+
+export function TableHead({ children }: { children: ReactNode }) {
+  return (
+    <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
+      <tr>{children}</tr>
+    </thead>
+  );
+}
+
+export function TableBody({ children }: { children: ReactNode }) {
+  return <tbody className="divide-y divide-slate-100">{children}</tbody>;
+}
+
+/** A column heading (scope="col"). */
+export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return <th scope="col" className={`px-4 py-3 ${className}`} {...props} />;
+}
+
+export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={`px-4 py-3 ${className}`} {...props} />;
+}

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `agencies_one_pending_per_user` ON `agencies` (`user_id`) WHERE approval_status = 'pending';

@@ -1,0 +1,817 @@
+// The inventory of every route action (app/routes/**, URLs from app/routes.ts), each intent with
+// a valid form body, the guard in front of it, and the world the action and authorization
+// matrices run in (the 9 kinds of user, a target user and agency, an agency with sign-up pages).
+import { env } from "cloudflare:workers";
+import { CREATOR_SHARE_PERCENT, GENERIC_LIMIT, PAYOUT_DAY_OF_MONTH, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "~/lib/constants";
+import { ALL_KINDS, createUser, signInAs, type TestUser, type UserKind } from "../../factories/users";
+import { fetchApp, ORIGIN } from "../helpers";
+
+export type Kind = "anonymous" | UserKind;
+export const KINDS: Kind[] = ["anonymous", ...ALL_KINDS];
+
+// ---- Guards: what each kind gets from the guard in front of an action ------------------------
+
+/** The kind reaches the action (the domain decides what happens). */
+export const ALLOWED = "allowed";
+const AUTH = "→/auth";
+const PENDING = "→/pending-approval";
+const DASH = "→/dashboard";
+const NO_AGENCY = "→/agency-application-signup";
+
+export type Guard = "public" | "signed-in" | "approved" | "admin" | "agency" | "api" | "api-admin" | "not-found";
+
+/** Outcome per kind, as `outcome()` reports it: "→/path" for a redirect, else the status. */
+// biome-ignore format: one line per kind of guard reads as a table
+export const GUARDS: Record<Guard, Record<Kind, string>> = {
+  // No guard: sign-in, sign-up, password reset, applications, recovery, CSP reports.
+  public: {
+    anonymous: ALLOWED, pending: ALLOWED, rejected: ALLOWED, banned: ALLOWED,
+    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
+  },
+  // requireUser (settings, profile).
+  "signed-in": {
+    anonymous: AUTH, pending: ALLOWED, rejected: ALLOWED, banned: AUTH,
+    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
+  },
+  // requireApprovedUser (channels).
+  approved: {
+    anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH,
+    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
+  },
+  // requireAdmin: 'Authentication Required' → /auth, 'Account banned' → /auth, 'Access Denied' → /dashboard.
+  admin: {
+    anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH,
+    creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: ALLOWED,
+  },
+  // requireAgencyAccess: an approved, active agency (admins always).
+  agency: {
+    anonymous: AUTH, pending: NO_AGENCY, rejected: NO_AGENCY, banned: AUTH,
+    creator: NO_AGENCY, clipper: NO_AGENCY, partner: NO_AGENCY, agency: ALLOWED, admin: ALLOWED,
+  },
+  // requireApiUser (resource routes): 401 JSON instead of a redirect.
+  api: {
+    anonymous: "401", pending: ALLOWED, rejected: ALLOWED, banned: "401",
+    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
+  },
+  // requireApiUser({ admin: true }).
+  "api-admin": {
+    anonymous: "401", pending: "403", rejected: "403", banned: "401",
+    creator: "403", clipper: "403", partner: "403", agency: "403", admin: ALLOWED,
+  },
+  // The catch-all route: a POST to an address that is no page.
+  "not-found": {
+    anonymous: "404", pending: "404", rejected: "404", banned: "404",
+    creator: "404", clipper: "404", partner: "404", agency: "404", admin: "404",
+  },
+};
+
+/** The toast title a refused kind reads on an admin action. */
+export const ADMIN_REFUSAL_TOAST: Partial<Record<Kind, string>> = {
+  anonymous: "Authentication Required",
+  banned: "Account banned",
+  pending: "Access Denied",
+  rejected: "Access Denied",
+  creator: "Access Denied",
+  clipper: "Access Denied",
+  partner: "Access Denied",
+  agency: "Access Denied",
+};
+
+/** Audit events a refused request may write (security_audit_log is left out of the fingerprint). */
+export const REFUSAL_AUDIT_EVENTS = new Set(["admin_access_denied", "unauthorized_access_attempt", "agency_access_denied"]);
+
+// ---- The world ---------------------------------------------------------------------------------
+
+export const AGENCY_SLUG = "matrix-agency";
+
+export type World = {
+  users: Record<UserKind, TestUser>;
+  /** A pending user outside the matrix: the object of the admin's user actions. */
+  target: TestUser;
+  /** A pending agency owned by `target`: the object of the admin's agency actions. */
+  targetAgencyId: string;
+  /** A user the agency manager adds as a manager. */
+  helper: TestUser;
+};
+
+export async function createWorld(): Promise<World> {
+  const users = {} as Record<UserKind, TestUser>;
+  for (const kind of ALL_KINDS) users[kind] = await createUser(kind);
+  const target = await createUser("pending");
+  const helper = await createUser("creator");
+  const owner = crypto.randomUUID();
+  const targetAgencyId = crypto.randomUUID();
+  await env.DB.batch([
+    // An approved, active agency (owned by someone outside the matrix) whose sign-up pages resolve.
+    env.DB.prepare("INSERT INTO users (id, email) VALUES (?, 'matrix-owner@example.com')").bind(owner),
+    env.DB.prepare(
+      `INSERT INTO agencies (id, name, slug, contact_email, status, approval_status, user_id)
+       VALUES (?, 'Matrix Agency', ?, 'm@example.com', 'active', 'approved', ?)`,
+    ).bind(crypto.randomUUID(), AGENCY_SLUG, owner),
+    env.DB.prepare(
+      `INSERT INTO agencies (id, name, slug, contact_email, status, approval_status, created_by, user_id)
+       VALUES (?, 'Target Agency', 'target-agency', ?, 'active', 'pending', ?, ?)`,
+    ).bind(targetAgencyId, target.email, target.id, target.id),
+    // The banned user starts with no session: each request signs in afresh and the guard ends it.
+    env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(users.banned.id),
+  ]);
+  return { users, target, targetAgencyId, helper };
+}
+
+// ---- Requests ----------------------------------------------------------------------------------
+
+export type Body = { fields: Record<string, string>; files?: Record<string, File> };
+export type BodyContext = { world: World; kind: Kind; n: number };
+
+export type ActionCase = {
+  /** The address posted to (a real seeded value for `:agencySlug`). */
+  path: string;
+  /** The route module (app/routes/...). */
+  module: string;
+  guard: Guard;
+  intent: string;
+  /** The intent the body-parser test uses for this address. */
+  main?: true;
+  /** A resource route: no `.data` variant. */
+  resource?: true;
+  /** Reads form fields (false: sign-out, the 404 route and the CSP report endpoint). */
+  takesFields: boolean;
+  /**
+   * "session": a fresh session per request (the action ends it); "user": a fresh user of the kind
+   * per request (the action changes the actor's own state, e.g. an agency application).
+   */
+  fresh?: "session" | "user";
+  body: (ctx: BodyContext) => Body;
+  /** A body that is not a form (the CSP report endpoint reads the browser's JSON report). */
+  raw?: { body: string; contentType: string };
+};
+
+let ipCounter = 0;
+/** A fresh connecting address per request, so no rate limit of one case touches another. */
+export function freshIp(): string {
+  ipCounter += 1;
+  return `203.0.${100 + (Math.floor(ipCounter / 250) % 100)}.${(ipCounter % 250) + 1}`;
+}
+
+const PNG_1X1 = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+const png = (name: string) => new File([PNG_1X1], name, { type: "image/png" });
+
+const PASSWORD = "Sup3r$ecret!pass";
+const uuid = () => crypto.randomUUID();
+
+const signIn = ({ n }: BodyContext): Body => ({
+  fields: { intent: "signin", email: `nobody-${n}@example.com`, password: "Wrong#Passw0rd" },
+});
+const signUp = ({ n }: BodyContext): Body => ({
+  fields: {
+    intent: "signup",
+    fullName: "Matrix Signup",
+    email: `signup-${n}@example.com`,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    channelUrl: "https://www.youtube.com/@matrixsignup",
+    subscribers: "1200",
+    monthlyViews: "34000",
+    acceptTerms: "on",
+  },
+});
+const musicSignUp = ({ n }: BodyContext): Body => ({
+  fields: {
+    fullName: "Matrix Artist",
+    email: `artist-${n}@example.com`,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    artistName: "The Matrix Band",
+    catalogueUrl: "https://open.spotify.com/artist/matrix",
+    acceptTerms: "on",
+  },
+});
+const application = ({ n }: BodyContext): Body => ({
+  fields: {
+    agencyName: `Applicant Agency ${n}`,
+    slug: `applicant-agency-${n}`,
+    contactEmail: `agency-${n}@example.com`,
+    description: "We manage creators.",
+    // The account part, read only when the applicant is signed out.
+    fullName: "Agency Applicant",
+    email: `applicant-${n}@example.com`,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    acceptTerms: "on",
+  },
+});
+const broadcast = ({ world }: BodyContext): Body => ({
+  fields: { title: "Matrix broadcast", content: "Hello from the matrix.", audience: "users", emails: world.target.email },
+});
+const userAction =
+  (intent: string, reason = false) =>
+  ({ world }: BodyContext): Body => ({
+    fields: { intent, userId: world.target.id, confirm: "yes", ...(reason ? { reason: "Matrix reason" } : {}) },
+  });
+const agencyReview =
+  (intent: string, reason = false) =>
+  ({ world }: BodyContext): Body => ({
+    fields: { intent, agencyId: world.targetAgencyId, confirm: "yes", ...(reason ? { reason: "Matrix reason" } : {}) },
+  });
+/** The agency dashboard's forms always name the agency: the agency manager's own. */
+const agencyForm =
+  (intent: string, extra: (ctx: BodyContext) => Record<string, string> = () => ({})) =>
+  (ctx: BodyContext): Body => ({
+    fields: { intent, agencyId: ctx.world.users.agency.agencyId!, ...extra(ctx) },
+  });
+
+const OAUTH_AUTHORIZE =
+  "/dev/oauth/authorize?client_id=shortbeat-local&redirect_uri=https%3A%2F%2Fshortbeat.test%2Fauth%2Fgoogle%2Fcallback" +
+  "&response_type=code&code_challenge=matrixchallenge&code_challenge_method=S256&state=matrix-state";
+
+export const ACTIONS: ActionCase[] = [
+  // ---- Accounts ----
+  { path: "/auth", module: "_auth/auth.tsx", guard: "public", intent: "signin", main: true, takesFields: true, body: signIn },
+  { path: "/auth", module: "_auth/auth.tsx", guard: "public", intent: "signup", takesFields: true, body: signUp },
+  {
+    path: "/auth/sign-out",
+    module: "_auth/sign-out.ts",
+    guard: "public",
+    intent: "sign-out",
+    resource: true,
+    takesFields: false,
+    fresh: "session",
+    body: () => ({ fields: {} }),
+  },
+  {
+    path: "/auth/forgot-password",
+    module: "_auth/forgot-password.tsx",
+    guard: "public",
+    intent: "request",
+    main: true,
+    takesFields: true,
+    body: ({ n }) => ({ fields: { email: `reset-${n}@example.com` } }),
+  },
+  {
+    path: "/auth/reset-password",
+    module: "_auth/reset-password.tsx",
+    guard: "public",
+    intent: "reset",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { token: "not-a-real-reset-token-0123456789", password: PASSWORD, confirmPassword: PASSWORD } }),
+  },
+  {
+    path: "/auth/verify-email",
+    module: "_auth/verify-email.tsx",
+    guard: "public",
+    intent: "verify",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { token: "not-a-real-verification-token-0123" } }),
+  },
+  {
+    path: "/auth/google",
+    module: "_auth/google.ts",
+    guard: "public",
+    intent: "begin",
+    main: true,
+    resource: true,
+    takesFields: true,
+    body: () => ({ fields: { ref: "MATRIX", redirectTo: "/dashboard" } }),
+  },
+  {
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "sign-out-others",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "sign-out-others" } }),
+  },
+  {
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "sign-out-session",
+    takesFields: true,
+    body: () => ({ fields: { intent: "sign-out-session", session: "0123456789ab" } }),
+  },
+  {
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "change-password",
+    takesFields: true,
+    body: () => ({
+      fields: { intent: "change-password", currentPassword: "Wrong#Passw0rd", password: PASSWORD, confirmPassword: PASSWORD },
+    }),
+  },
+  {
+    path: "/profile",
+    module: "_app/profile.tsx",
+    guard: "signed-in",
+    intent: "name",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "name", fullName: "Matrix Name" } }),
+  },
+  {
+    path: "/profile",
+    module: "_app/profile.tsx",
+    guard: "signed-in",
+    intent: "avatar",
+    takesFields: true,
+    body: () => ({ fields: { intent: "avatar" }, files: { avatar: png("avatar.png") } }),
+  },
+
+  // ---- Channels ----
+  {
+    path: "/channels",
+    module: "_app/channels.tsx",
+    guard: "approved",
+    intent: "submit",
+    main: true,
+    takesFields: true,
+    body: ({ n }) => ({
+      fields: {
+        intent: "submit",
+        channelName: `Matrix Channel ${n}`,
+        channelUrl: `https://www.youtube.com/@matrix${n}`,
+        subscriberCount: "1000",
+        avgMonthlyViews: "5000",
+      },
+    }),
+  },
+  {
+    path: "/channels",
+    module: "_app/channels.tsx",
+    guard: "approved",
+    intent: "connect",
+    takesFields: true,
+    body: () => ({ fields: { intent: "connect" } }),
+  },
+  {
+    path: "/channels",
+    module: "_app/channels.tsx",
+    guard: "approved",
+    intent: "refresh",
+    takesFields: true,
+    body: () => ({ fields: { intent: "refresh", channelId: uuid() } }),
+  },
+  {
+    path: "/channels",
+    module: "_app/channels.tsx",
+    guard: "approved",
+    intent: "disconnect",
+    takesFields: true,
+    body: () => ({ fields: { intent: "disconnect", channelId: uuid() } }),
+  },
+  {
+    path: "/channels",
+    module: "_app/channels.tsx",
+    guard: "approved",
+    intent: "submit-verification",
+    takesFields: true,
+    body: () => ({ fields: { intent: "submit-verification", id: uuid() } }),
+  },
+
+  // ---- Admin console ----
+  {
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "approve",
+    main: true,
+    takesFields: true,
+    body: userAction("approve"),
+  },
+  {
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "reject",
+    takesFields: true,
+    body: userAction("reject", true),
+  },
+  { path: "/admin", module: "admin/users.tsx", guard: "admin", intent: "ban", takesFields: true, body: userAction("ban", true) },
+  {
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "unban",
+    takesFields: true,
+    body: userAction("unban", true),
+  },
+  {
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "toggle_music_partner",
+    takesFields: true,
+    body: userAction("toggle_music_partner"),
+  },
+  {
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "grant_admin",
+    takesFields: true,
+    body: userAction("grant_admin"),
+  },
+  {
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "revoke_admin",
+    takesFields: true,
+    body: userAction("revoke_admin"),
+  },
+  {
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "end_sessions",
+    takesFields: true,
+    body: userAction("end_sessions"),
+  },
+  {
+    path: "/admin/agencies",
+    module: "admin/agencies.tsx",
+    guard: "admin",
+    intent: "approve",
+    main: true,
+    takesFields: true,
+    body: agencyReview("approve"),
+  },
+  {
+    path: "/admin/agencies",
+    module: "admin/agencies.tsx",
+    guard: "admin",
+    intent: "reject",
+    takesFields: true,
+    body: agencyReview("reject", true),
+  },
+  {
+    path: "/admin/agencies",
+    module: "admin/agencies.tsx",
+    guard: "admin",
+    intent: "deactivate",
+    takesFields: true,
+    body: agencyReview("deactivate"),
+  },
+  {
+    path: "/admin/agencies",
+    module: "admin/agencies.tsx",
+    guard: "admin",
+    intent: "activate",
+    takesFields: true,
+    body: agencyReview("activate"),
+  },
+  {
+    path: "/admin/settings",
+    module: "admin/settings.tsx",
+    guard: "admin",
+    intent: "save",
+    main: true,
+    takesFields: true,
+    // The values in force (defaults): saving them changes no limit another case relies on.
+    body: () => ({
+      fields: {
+        creatorSharePercent: String(CREATOR_SHARE_PERCENT),
+        payoutDayOfMonth: String(PAYOUT_DAY_OF_MONTH),
+        signupLimitPerHour: String(SIGNUP_LIMIT.maxAttempts),
+        genericLimitPer15Min: String(GENERIC_LIMIT.maxAttempts),
+        suspiciousLimitPer15Min: String(SUSPICIOUS_LIMIT.maxAttempts),
+      },
+    }),
+  },
+  {
+    path: "/admin/verifications",
+    module: "admin/verifications.tsx",
+    guard: "admin",
+    intent: "verify",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "verify", id: uuid() } }),
+  },
+  {
+    path: "/admin/verifications",
+    module: "admin/verifications.tsx",
+    guard: "admin",
+    intent: "reject",
+    takesFields: true,
+    body: () => ({ fields: { intent: "reject", id: uuid(), reason: "Matrix reason" } }),
+  },
+  {
+    path: "/admin/broadcast",
+    module: "admin/broadcast.tsx",
+    guard: "admin",
+    intent: "send",
+    main: true,
+    takesFields: true,
+    body: broadcast,
+  },
+
+  // ---- Notifications API ----
+  {
+    path: "/api/notifications",
+    module: "api/notifications.ts",
+    guard: "api",
+    intent: "mark-read",
+    main: true,
+    resource: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "mark-read", id: uuid() } }),
+  },
+  {
+    path: "/api/notifications",
+    module: "api/notifications.ts",
+    guard: "api",
+    intent: "mark-all-read",
+    resource: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "mark-all-read" } }),
+  },
+  {
+    path: "/api/notifications?intent=broadcast",
+    module: "api/notifications.ts",
+    guard: "api-admin",
+    intent: "broadcast",
+    main: true,
+    resource: true,
+    takesFields: true,
+    body: broadcast,
+  },
+  {
+    path: "/api/csp-report",
+    module: "api/csp-report.ts",
+    guard: "public",
+    intent: "report",
+    resource: true,
+    takesFields: false,
+    body: () => ({ fields: {} }),
+    raw: {
+      body: JSON.stringify({
+        "csp-report": { "blocked-uri": "inline", "violated-directive": "script-src", "document-uri": `${ORIGIN}/admin` },
+      }),
+      contentType: "application/csp-report",
+    },
+  },
+
+  // ---- Agencies, sign-up screens, recovery ----
+  {
+    path: "/admin-recovery",
+    module: "agency/admin-recovery.tsx",
+    guard: "public",
+    intent: "recover",
+    main: true,
+    takesFields: true,
+    body: ({ n }) => ({ fields: { email: `recover-${n}@example.com`, secret: "not-the-recovery-secret" } }),
+  },
+  {
+    path: "/agency-application-signup",
+    module: "agency/application-signup.tsx",
+    guard: "public",
+    intent: "apply",
+    main: true,
+    takesFields: true,
+    fresh: "user",
+    body: application,
+  },
+  {
+    path: "/agency/signup",
+    module: "agency/application-signup.tsx",
+    guard: "public",
+    intent: "apply",
+    main: true,
+    takesFields: true,
+    fresh: "user",
+    body: application,
+  },
+  {
+    path: "/music-signup",
+    module: "agency/music-signup.tsx",
+    guard: "public",
+    intent: "signup",
+    main: true,
+    takesFields: true,
+    body: musicSignUp,
+  },
+  {
+    path: `/${AGENCY_SLUG}/music-signup`,
+    module: "agency/music-signup.tsx",
+    guard: "public",
+    intent: "signup",
+    main: true,
+    takesFields: true,
+    body: musicSignUp,
+  },
+  {
+    path: `/${AGENCY_SLUG}/signup`,
+    module: "agency/agency-creator-signup.tsx",
+    guard: "public",
+    intent: "signup",
+    main: true,
+    takesFields: true,
+    body: signUp,
+  },
+  {
+    path: `/${AGENCY_SLUG}/signup`,
+    module: "agency/agency-creator-signup.tsx",
+    guard: "public",
+    intent: "signin",
+    takesFields: true,
+    body: signIn,
+  },
+  {
+    path: "/agency-dashboard",
+    module: "agency/agency-dashboard.tsx",
+    guard: "agency",
+    intent: "update_profile",
+    main: true,
+    takesFields: true,
+    body: agencyForm("update_profile", () => ({
+      name: "Matrix Managed Agency",
+      contactEmail: "managed@example.com",
+      description: "Updated.",
+    })),
+  },
+  {
+    path: "/agency-dashboard",
+    module: "agency/agency-dashboard.tsx",
+    guard: "agency",
+    intent: "upload_logo",
+    takesFields: true,
+    body: (ctx) => ({ ...agencyForm("upload_logo")(ctx), files: { logo: png("logo.png") } }),
+  },
+  {
+    path: "/agency-dashboard",
+    module: "agency/agency-dashboard.tsx",
+    guard: "agency",
+    intent: "create_token",
+    takesFields: true,
+    body: agencyForm("create_token"),
+  },
+  {
+    path: "/agency-dashboard",
+    module: "agency/agency-dashboard.tsx",
+    guard: "agency",
+    intent: "revoke_token",
+    takesFields: true,
+    body: agencyForm("revoke_token", () => ({ id: uuid() })),
+  },
+  {
+    path: "/agency-dashboard",
+    module: "agency/agency-dashboard.tsx",
+    guard: "agency",
+    intent: "add_manager",
+    takesFields: true,
+    body: agencyForm("add_manager", ({ world }) => ({ email: world.helper.email })),
+  },
+  {
+    path: "/agency-dashboard",
+    module: "agency/agency-dashboard.tsx",
+    guard: "agency",
+    intent: "remove_manager",
+    takesFields: true,
+    body: agencyForm("remove_manager", () => ({ id: uuid() })),
+  },
+
+  // ---- Everything else: the not-found page answers a POST with 404 ----
+  {
+    path: "/no-such-page",
+    module: "_public/not-found.tsx",
+    guard: "not-found",
+    intent: "any",
+    takesFields: false,
+    body: () => ({ fields: {} }),
+  },
+
+  // ---- Development tools (DEV_TOOLS=1 in the test build; absent from production) ----
+  {
+    path: "/dev/factory",
+    module: "dev/factory.ts",
+    guard: "public",
+    intent: "verify-email",
+    main: true,
+    resource: true,
+    takesFields: true,
+    body: ({ world }) => ({ fields: { intent: "verify-email", email: world.helper.email } }),
+  },
+  {
+    path: OAUTH_AUTHORIZE,
+    module: "dev/oauth-authorize.tsx",
+    guard: "public",
+    intent: "choose",
+    main: true,
+    resource: true,
+    takesFields: true,
+    body: () => ({ fields: { email: "stand-in@example.com", name: "Stand In" } }),
+  },
+];
+
+/**
+ * What an anonymous visitor's document POST of each public action (valid body) answers, with the
+ * query (a prefix where the address carries random values): a guard put in front of one by mistake
+ * shows as a redirect to /auth?redirectTo=… or a 401 instead.
+ */
+export const PUBLIC_ANSWERS: Record<string, string> = {
+  "/auth signin": "400", // no such account
+  "/auth signup": "→/auth?created=1",
+  "/auth/sign-out sign-out": "→/auth",
+  "/auth/forgot-password request": "200",
+  "/auth/reset-password reset": "400", // no such token
+  "/auth/verify-email verify": "400", // no such token
+  "/auth/google begin": "→/dev/oauth/authorize?",
+  "/api/csp-report report": "204",
+  "/admin-recovery recover": "200", // the same answer whatever the secret
+  "/agency-application-signup apply": "→/agency-application-signup?submitted=1",
+  "/agency/signup apply": "→/agency/signup?submitted=1",
+  "/music-signup signup": "→/auth?created=1",
+  [`/${AGENCY_SLUG}/music-signup signup`]: "→/auth?created=1",
+  [`/${AGENCY_SLUG}/signup signup`]: "→/auth?created=1",
+  [`/${AGENCY_SLUG}/signup signin`]: "400",
+  "/dev/factory verify-email": "200",
+  [`${OAUTH_AUTHORIZE} choose`]: "→/auth/google/callback?",
+};
+
+/** The development tools answer every kind alike and are no part of the product's permissions. */
+export const DEV_TOOL = (c: ActionCase) => c.path.startsWith("/dev/");
+
+/** One request through the whole app, so the first timed test does not pay for compiling it. */
+export async function warmUp(): Promise<void> {
+  await (await fetchApp("/terms-of-service")).arrayBuffer();
+}
+
+// ---- Sending -----------------------------------------------------------------------------------
+
+export type Variant = "page" | "data";
+
+/** The address of a variant: a document POST, or the `.data` POST a page with JavaScript sends. */
+export function urlOf(path: string, variant: Variant): string {
+  if (variant === "page") return path;
+  const [pathname, query] = path.split("?");
+  return `${pathname === "/" ? "/_" : pathname}.data${query ? `?${query}` : ""}`;
+}
+
+/** The form body a page sends: urlencoded, or multipart when it carries files. */
+export function formBodyOf(body: Body): URLSearchParams | FormData {
+  if (!body.files) return new URLSearchParams(body.fields);
+  const form = new FormData();
+  for (const [k, v] of Object.entries(body.fields)) form.set(k, v);
+  for (const [k, f] of Object.entries(body.files)) form.set(k, f);
+  return form;
+}
+
+/** A same-origin POST with a cookie, a fresh connecting address and the given body. */
+export function post(
+  path: string,
+  variant: Variant,
+  cookie: string | null,
+  body: BodyInit | null,
+  contentType?: string,
+): Promise<Response> {
+  const headers = new Headers({ Origin: ORIGIN, "CF-Connecting-IP": freshIp() });
+  if (cookie) headers.set("Cookie", cookie);
+  if (contentType) headers.set("Content-Type", contentType);
+  return fetchApp(urlOf(path, variant), { method: "POST", headers, body });
+}
+
+/** The Cookie header for a kind; a fresh session or user where the case asks (see `fresh`). */
+export async function cookieFor(world: World, kind: Kind, fresh?: ActionCase["fresh"]): Promise<string | null> {
+  if (kind === "anonymous") return null;
+  if (fresh === "user") return (await createUser(kind)).cookie;
+  if (kind === "banned" || fresh === "session") return (await signInAs(world.users[kind].id)).cookie;
+  return world.users[kind].cookie;
+}
+
+/**
+ * What a person would see, as `outcome()` of the helpers says it ("→/path" or the status), also for
+ * an action's `.data` redirect (202 with the target in its body; a loader's is a SingleFetchRedirect).
+ */
+export async function actionOutcome(res: Response, opts: { query?: boolean } = {}): Promise<string> {
+  let target: string | null = null;
+  if (res.status >= 300 && res.status < 400) target = res.headers.get("Location");
+  else if (res.status === 202) target = /"redirect","([^"]+)"/.exec(await res.clone().text())?.[1] ?? null;
+  if (!target) return String(res.status);
+  const url = new URL(target, ORIGIN);
+  return `→${url.pathname}${opts.query ? url.search : ""}`;
+}
+
+/** The title of the toast a response sets, or null. */
+export function toastTitle(res: Response): string | null {
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-sb_toast="));
+  if (!cookie) return null;
+  const value = decodeURIComponent(cookie.split("=")[1].split(";")[0]);
+  if (!value) return null;
+  try {
+    const json = new TextDecoder().decode(Uint8Array.from(atob(value.split(".")[0]), (c) => c.charCodeAt(0)));
+    return (JSON.parse(json) as { title?: string }).title ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A readable name for a case: "POST /channels (submit)". */
+export function labelOf(c: ActionCase): string {
+  return `POST ${c.path.split("?")[0]}${c.path.includes("?") ? `?${c.path.split("?")[1].slice(0, 20)}` : ""} (${c.intent})`;
+}
