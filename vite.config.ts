@@ -5,6 +5,10 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { devToolsBuilt } from "./app/dev/build-mode.ts";
 
+// Miniflare would fetch a sample `Request.cf` object from Cloudflare on start; offline that logs
+// an error. The local placeholder is all the app needs (it reads CF-Connecting-IP, not cf).
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
 // SB_STATE_DIR lets the end-to-end suite run against its own local bindings,
 // leaving the developer's demo data alone.
 const stateDir = process.env.SB_STATE_DIR;

@@ -63,8 +63,10 @@ export default defineConfig({
           include: ["tests/worker/**/*.test.ts"],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
           fsModuleCache: false,
-          // The first request of a file compiles the whole app inside workerd.
-          testTimeout: 30_000,
+          // The first request of a file compiles the whole app inside workerd: on a busy 2-core
+          // machine that alone can take 30 s, so the first test or hook of a file gets room.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -4,10 +4,13 @@
 // (the end-to-end suite uses its own).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "..");
+// Offline, Miniflare would log a failed fetch of a sample `Request.cf` object; the placeholder does.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 const stateDir = process.env.SB_STATE_DIR ? resolve(root, process.env.SB_STATE_DIR) : null;
 
 export function ensureDevVars() {
@@ -26,7 +29,7 @@ export function applyMigrations() {
   const result = spawnSync(process.execPath, [join(root, "node_modules/.bin/wrangler"), ...args], {
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
   if (result.status !== 0) throw new Error("Applying D1 migrations failed");
 }
@@ -37,9 +40,24 @@ export async function seed() {
   const { seedDemoData } = await import("../app/dev/seed.server.ts");
   const { ARGON2_PARAMS } = await import("../app/modules/accounts/password-policy.ts");
   const argon2 = await initArgon2();
+  // The seed needs only D1 and the buckets. Handing wrangler.toml itself to getPlatformProxy
+  // would warn about the Durable Objects, whose classes live in the Worker it does not run.
+  const seedConfig = join(mkdtempSync(join(tmpdir(), "shortbeat-seed-")), "wrangler.json");
+  writeFileSync(
+    seedConfig,
+    JSON.stringify({
+      name: "shortbeat-seed",
+      compatibility_date: "2026-10-01",
+      d1_databases: [{ binding: "DB", database_name: "shortbeat", database_id: "00000000-0000-0000-0000-000000000000" }],
+      r2_buckets: [
+        { binding: "AVATARS", bucket_name: "shortbeat-avatars" },
+        { binding: "MEDIA", bucket_name: "shortbeat-media" },
+      ],
+    }),
+  );
   const proxy = await getPlatformProxy({
-    configPath: join(root, "wrangler.toml"),
-    persist: stateDir ? { path: join(stateDir, "v3") } : true,
+    configPath: seedConfig,
+    persist: { path: stateDir ? join(stateDir, "v3") : join(root, ".wrangler/state/v3") },
   });
   try {
     const result = await seedDemoData({

@@ -6,7 +6,7 @@ import {
   type NotifyQueueMessage,
 } from "../app/modules/notifications/notifications.server";
 import { NOTIFICATIONS_SOCKET_PATH } from "../app/modules/notifications/protocol";
-import { applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
+import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
 import { domainResource } from "../app/platform/http.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
@@ -45,7 +45,7 @@ export default {
     const context = new RouterContextProvider();
     context.set(requestContext, { nonce, requestId, ctx });
     const response = await handleRequest(request, context);
-    return applySecurityHeaders(response, nonce, url, requestId);
+    return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
   },
 
   // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.

@@ -91,3 +91,24 @@ export function applySecurityHeaders(response: Response, nonce: string | null, u
   if (requestId) res.headers.set(REQUEST_ID_HEADER, requestId);
   return res;
 }
+
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?sb_session=/;
+
+/**
+ * Pages and `.data` answers rendered for a signed-in request hold that user's data: no shared or
+ * browser cache may keep them (`private, no-store`), whatever a route said. Public resources
+ * (avatars, the sitemap) keep their own caching.
+ */
+export function applyPrivateCaching(request: Request, response: Response, url: URL): Response {
+  if (!SESSION_COOKIE.test(request.headers.get("Cookie") ?? "")) return response;
+  const type = response.headers.get("Content-Type") ?? "";
+  if (!url.pathname.endsWith(".data") && !type.startsWith("text/html")) return response;
+  try {
+    response.headers.set("Cache-Control", "private, no-store");
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", "private, no-store");
+    return copy;
+  }
+}

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
 
 const PASSWORD = "Journey!2026pass";
 
@@ -156,14 +156,8 @@ test("a ban signs an open tab out", async ({ browser, baseURL }) => {
   const email = `ban-${Date.now()}@example.com`;
   // A fresh approved account for this test.
   await page.goto("/auth?mode=signup");
-  await page.getByLabel("Full name").fill("Ban Candidate");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm password").fill(PASSWORD);
-  await page.getByLabel("YouTube channel URL").fill("https://www.youtube.com/@bancandidate");
-  await page.getByLabel("Subscribers").fill("10");
-  await page.getByLabel("Monthly views").fill("10");
-  await page.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
+  await fillNewAccount(page, { fullName: "Ban Candidate", email, password: PASSWORD });
+  await fillCreatorChannel(page, { url: "https://www.youtube.com/@bancandidate", subscribers: "10", monthlyViews: "10" });
   await page.getByRole("button", { name: "Create Account" }).click();
   await expect(page.getByText("Account created!")).toBeVisible();
   await factory(context.request, baseURL!, "verify-email", email);

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
 
 const DEMO_PASSWORD = "Shortbeat#2026";
 const PASSWORD = "Agency!2026pass";
@@ -97,14 +97,8 @@ test("an agency applies, an admin approves it, a creator joins through its link 
   await creator.waitForLoadState("networkidle");
   await expect(creator.getByRole("heading", { name: `Join ${agencyName}` })).toBeVisible();
   await expectAccessible(creator, "agency signup");
-  await creator.getByLabel("Full name").fill("Jamie Joiner");
-  await creator.getByLabel("Email").fill(creatorEmail);
-  await creator.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await creator.getByLabel("Confirm password").fill(PASSWORD);
-  await creator.getByLabel("YouTube channel URL").fill("https://www.youtube.com/@jamiejoins");
-  await creator.getByLabel("Subscribers").fill("3100");
-  await creator.getByLabel("Monthly views").fill("120000");
-  await creator.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
+  await fillNewAccount(creator, { fullName: "Jamie Joiner", email: creatorEmail, password: PASSWORD });
+  await fillCreatorChannel(creator, { url: "https://www.youtube.com/@jamiejoins", subscribers: "3100", monthlyViews: "120000" });
   await creator.getByRole("button", { name: "Create Account" }).click();
   await expect(creator.getByText("Account created!")).toBeVisible();
 
@@ -128,10 +122,7 @@ test("an admin bans a user with a reason and finds it in the security audit log"
   const visitor = await newPage(browser, baseURL);
   await visitor.goto("/music-signup");
   await expectAccessible(visitor, "/music-signup");
-  await visitor.getByLabel("Full name").fill("Bo Banned");
-  await visitor.getByLabel("Email").fill(email);
-  await visitor.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await visitor.getByLabel("Confirm password").fill(PASSWORD);
+  await fillNewAccount(visitor, { fullName: "Bo Banned", email, password: PASSWORD });
   await visitor.getByLabel("Artist or label name").fill("Bo & Co");
   await visitor.getByLabel("Catalogue link").fill("https://bandcamp.example/bo");
   await visitor.getByLabel(/I accept the Music Partner Terms/).check();

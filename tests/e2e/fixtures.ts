@@ -12,6 +12,22 @@ export async function expectAccessible(page: Page, label = page.url()) {
   expect(summary, `accessibility violations on ${label}`).toEqual([]);
 }
 
+/** Fills the account part of a sign-up form: full name, e-mail, password and its confirmation. */
+export async function fillNewAccount(page: Page, account: { fullName: string; email: string; password: string }) {
+  await page.getByLabel("Full name").fill(account.fullName);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByLabel("Confirm password").fill(account.password);
+}
+
+/** Fills the creator part of the sign-up form (channel and its numbers) and accepts the Creator Agreement. */
+export async function fillCreatorChannel(page: Page, channel: { url: string; subscribers: string; monthlyViews: string }) {
+  await page.getByLabel("YouTube channel URL").fill(channel.url);
+  await page.getByLabel("Subscribers").fill(channel.subscribers);
+  await page.getByLabel("Monthly views").fill(channel.monthlyViews);
+  await page.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
+}
+
 type Fixtures = {
   /** Navigates, waits for hydration, checks accessibility, and collects console errors. */
   visit: (path: string) => Promise<void>;

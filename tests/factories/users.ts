@@ -1,5 +1,6 @@
 // Worker-test factories: users of every kind, signed in through a real D1 session.
 import { env } from "cloudflare:workers";
+import { beforeAll } from "vitest";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/modules/accounts/accounts.server";
 
@@ -101,4 +102,16 @@ export async function signInAs(userId: string): Promise<{ token: string; cookie:
     .run();
   // Tests talk https://shortbeat.test, so the cookie has the __Host- prefix.
   return { token, cookie: `__Host-sb_session=${token}` };
+}
+
+/**
+ * A user of `kind` created before the tests of the enclosing describe block (or file), shared by
+ * them: the object is filled in by that beforeAll, so read its fields inside the tests.
+ */
+export function userBeforeAll(kind: UserKind): TestUser {
+  const user = {} as TestUser;
+  beforeAll(async () => {
+    Object.assign(user, await createUser(kind));
+  });
+  return user;
 }

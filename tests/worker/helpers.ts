@@ -1,4 +1,6 @@
 import { exports } from "cloudflare:workers";
+import { beforeAll } from "vitest";
+import { hashPassword } from "~/modules/accounts/accounts.server";
 
 export const ORIGIN = "https://shortbeat.test";
 
@@ -49,4 +51,21 @@ export function setCookieValue(res: Response, name: string): string | null {
     if (k.trim() === name) return v.join("=");
   }
   return null;
+}
+
+/** The password of the test accounts that sign in with one. */
+export const TEST_PASSWORD = "Str0ng!Passw0rd";
+
+/**
+ * Before the file's tests: the hash of TEST_PASSWORD (for `createUser(kind, { passwordHash })`),
+ * made once because argon2 is slow, and the file's first request, which compiles the whole app
+ * inside workerd: neither is part of any test's time. Read `.hash` inside the tests.
+ */
+export function passwordBeforeAll(): { hash: string } {
+  const password = { hash: "" };
+  beforeAll(async () => {
+    password.hash = await hashPassword(TEST_PASSWORD);
+    await fetchApp("/auth");
+  }, 180_000);
+  return password;
 }

@@ -8,7 +8,7 @@ import { agencyLabelOf } from "~/modules/agencies/agencies.server";
 import { notifyAccountDecision, notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { emailQuery } from "~/platform/email.server";
+import { emailQuery, type Email } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { isAdminUser } from "./directory.server";
@@ -46,7 +46,19 @@ export function userEmailContains(userId: SQLiteColumn | SQL, text: string): SQL
 
 const isAdminColumn = () => isAdminUser(users.id).mapWith(Boolean);
 
-export type AdminUserRow = {
+/** Who a user is and where they stand: the columns of a list row and of an action's target. */
+const standingColumns = () => ({
+  id: users.id,
+  email: users.email,
+  fullName: profiles.fullName,
+  approvalStatus: profiles.approvalStatus,
+  isBanned: profiles.isBanned,
+  isMusicPartner: profiles.isMusicPartner,
+  isAdmin: isAdminColumn(),
+});
+
+/** A user's standing, as `standingColumns` reads it. */
+type Standing = {
   id: string;
   email: string;
   fullName: string | null;
@@ -54,9 +66,9 @@ export type AdminUserRow = {
   isBanned: boolean;
   isMusicPartner: boolean;
   isAdmin: boolean;
-  createdAt: string;
-  emailVerifiedAt: string | null;
 };
+
+export type AdminUserRow = Standing & { createdAt: string; emailVerifiedAt: string | null };
 
 /** One page of users for the admin console, searched and filtered on the server (one batch). */
 export async function listUsers(actor: Actor, query: UserListQuery) {
@@ -79,17 +91,7 @@ export async function listUsers(actor: Actor, query: UserListQuery) {
   const where = and(...conditions);
   const [rows, total] = await db().batch([
     db()
-      .select({
-        id: users.id,
-        email: users.email,
-        fullName: profiles.fullName,
-        approvalStatus: profiles.approvalStatus,
-        isBanned: profiles.isBanned,
-        isMusicPartner: profiles.isMusicPartner,
-        isAdmin: isAdminColumn(),
-        createdAt: users.createdAt,
-        emailVerifiedAt: users.emailVerifiedAt,
-      })
+      .select({ ...standingColumns(), createdAt: users.createdAt, emailVerifiedAt: users.emailVerifiedAt })
       .from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id))
       .where(where)
@@ -193,27 +195,11 @@ export async function usersConsolePage(actor: Actor, query: UserListQuery, selec
 // Users: actions
 // ---------------------------------------------------------------------------------------------
 
-type Target = {
-  id: string;
-  email: string;
-  fullName: string | null;
-  approvalStatus: "pending" | "approved" | "rejected";
-  isBanned: boolean;
-  isMusicPartner: boolean;
-  isAdmin: boolean;
-};
+type Target = Standing;
 
 async function loadTarget(userId: string): Promise<Target | null> {
   const row = await db()
-    .select({
-      id: users.id,
-      email: users.email,
-      fullName: profiles.fullName,
-      approvalStatus: profiles.approvalStatus,
-      isBanned: profiles.isBanned,
-      isMusicPartner: profiles.isMusicPartner,
-      isAdmin: isAdminColumn(),
-    })
+    .select(standingColumns())
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, userId))
@@ -249,6 +235,19 @@ const changedOnce = () => precondition(previousStatementChanged(1));
 type Batch = Parameters<ReturnType<typeof db>["batch"]>[0];
 
 /**
+ * The guarded update of a transition and its check: `values` are written only while `from` still
+ * holds, and the batch holds only if this request changed the row.
+ */
+const updateProfileOnce = (userId: string, values: Partial<typeof profiles.$inferInsert>, from: SQL) =>
+  [
+    db()
+      .update(profiles)
+      .set({ ...values, updatedAt: new Date().toISOString() })
+      .where(and(eq(profiles.userId, userId), from)),
+    changedOnce(),
+  ] as const;
+
+/**
  * Runs a change's batch. When one of its preconditions does not hold (the guarded update changed
  * nothing, or the last admin would go), nothing of it is written and `refusal` says why.
  */
@@ -279,37 +278,50 @@ async function noticeQuietly(userId: string, title: string, content: string, cre
   }
 }
 
-export async function approveUser(actor: Actor, userId: string, request: Request): Promise<string> {
-  authorize(actor, "user", "approve");
-  const target = await targetOrThrow(userId);
-  const already = () => conflict(`${nameOf(target)} is already approved.`);
-  if (target.approvalStatus === "approved") throw already();
-  const origin = new URL(request.url).origin;
+/**
+ * Approval and rejection: the guarded status change with its e-mail and audit row, then the
+ * user's notification. A second decision for the same status changes nothing and says so.
+ */
+async function decideApproval(
+  actor: Actor,
+  target: Target,
+  request: Request,
+  decision: { status: "approved" | "rejected"; reason: string | null; email: Omit<Email, "to"> },
+): Promise<void> {
+  const { status, reason } = decision;
+  const already = () => conflict(`${nameOf(target)} is already ${status}.`);
+  if (target.approvalStatus === status) throw already();
   await runGuarded(
     [
-      db()
-        .update(profiles)
-        .set({ approvalStatus: "approved", rejectionReason: null, updatedAt: new Date().toISOString() })
-        .where(and(eq(profiles.userId, userId), ne(profiles.approvalStatus, "approved"))),
-      changedOnce(),
-      emailQuery({
-        to: target.email,
-        kind: "account_approved",
-        subject: `Your ${appName()} account is approved`,
-        text: `${greeting(target)}\n\nGood news: your ${appName()} account has been approved. Sign in to get started:\n${origin}/auth\n`,
-      }),
+      ...updateProfileOnce(target.id, { approvalStatus: status, rejectionReason: reason }, ne(profiles.approvalStatus, status)),
+      emailQuery({ to: target.email, ...decision.email }),
       auditQuery({
-        eventType: "user_approved",
+        eventType: `user_${status}`,
         severity: "medium",
         userId: actor.id,
-        targetUserId: userId,
+        targetUserId: target.id,
         request,
-        details: { previous_status: target.approvalStatus },
+        details: reason === null ? { previous_status: target.approvalStatus } : { previous_status: target.approvalStatus, reason },
       }),
     ],
     async () => already(),
   );
-  await notifyQuietly(userId, "approved");
+  await notifyQuietly(target.id, status, reason);
+}
+
+export async function approveUser(actor: Actor, userId: string, request: Request): Promise<string> {
+  authorize(actor, "user", "approve");
+  const target = await targetOrThrow(userId);
+  const origin = new URL(request.url).origin;
+  await decideApproval(actor, target, request, {
+    status: "approved",
+    reason: null,
+    email: {
+      kind: "account_approved",
+      subject: `Your ${appName()} account is approved`,
+      text: `${greeting(target)}\n\nGood news: your ${appName()} account has been approved. Sign in to get started:\n${origin}/auth\n`,
+    },
+  });
   return `${nameOf(target)} is approved.`;
 }
 
@@ -317,33 +329,15 @@ export async function rejectUser(actor: Actor, userId: string, reason: string, r
   authorize(actor, "user", "reject");
   const target = await targetOrThrow(userId);
   if (target.id === actor.id) throw invalid("You cannot reject your own account.");
-  const already = () => conflict(`${nameOf(target)} is already rejected.`);
-  if (target.approvalStatus === "rejected") throw already();
-  await runGuarded(
-    [
-      db()
-        .update(profiles)
-        .set({ approvalStatus: "rejected", rejectionReason: reason, updatedAt: new Date().toISOString() })
-        .where(and(eq(profiles.userId, userId), ne(profiles.approvalStatus, "rejected"))),
-      changedOnce(),
-      emailQuery({
-        to: target.email,
-        kind: "account_rejected",
-        subject: `Your ${appName()} application`,
-        text: `${greeting(target)}\n\nWe have reviewed your ${appName()} account and cannot approve it at this time.\n\nReason: ${reason}\n\nYou can reply to this message if you think this is a mistake.`,
-      }),
-      auditQuery({
-        eventType: "user_rejected",
-        severity: "medium",
-        userId: actor.id,
-        targetUserId: userId,
-        request,
-        details: { previous_status: target.approvalStatus, reason },
-      }),
-    ],
-    async () => already(),
-  );
-  await notifyQuietly(userId, "rejected", reason);
+  await decideApproval(actor, target, request, {
+    status: "rejected",
+    reason,
+    email: {
+      kind: "account_rejected",
+      subject: `Your ${appName()} application`,
+      text: `${greeting(target)}\n\nWe have reviewed your ${appName()} account and cannot approve it at this time.\n\nReason: ${reason}\n\nYou can reply to this message if you think this is a mistake.`,
+    },
+  });
   return `${nameOf(target)} is rejected.`;
 }
 
@@ -357,11 +351,7 @@ export async function banUser(actor: Actor, userId: string, reason: string, requ
     [
       // Banning an admin must leave another active admin (and the actor must still be one).
       precondition(and(holdsAdmin(actor.id), or(not(holdsAdmin(userId)), anotherActiveAdminRemains(userId)))!),
-      db()
-        .update(profiles)
-        .set({ isBanned: true, banReason: reason, updatedAt: new Date().toISOString() })
-        .where(and(eq(profiles.userId, userId), eq(profiles.isBanned, false))),
-      changedOnce(),
+      ...updateProfileOnce(userId, { isBanned: true, banReason: reason }, eq(profiles.isBanned, false)),
       endSessionsQuery(userId),
       emailQuery({
         to: target.email,
@@ -386,11 +376,7 @@ export async function unbanUser(actor: Actor, userId: string, reason: string, re
   if (!target.isBanned) throw notBanned();
   await runGuarded(
     [
-      db()
-        .update(profiles)
-        .set({ isBanned: false, banReason: null, updatedAt: new Date().toISOString() })
-        .where(and(eq(profiles.userId, userId), eq(profiles.isBanned, true))),
-      changedOnce(),
+      ...updateProfileOnce(userId, { isBanned: false, banReason: null }, eq(profiles.isBanned, true)),
       emailQuery({
         to: target.email,
         kind: "account_unbanned",
@@ -412,11 +398,7 @@ export async function toggleMusicPartner(actor: Actor, userId: string, request: 
   await runGuarded(
     [
       // From the state the admin saw: two toggles at once change it once.
-      db()
-        .update(profiles)
-        .set({ isMusicPartner: next, updatedAt: new Date().toISOString() })
-        .where(and(eq(profiles.userId, userId), eq(profiles.isMusicPartner, target.isMusicPartner))),
-      changedOnce(),
+      ...updateProfileOnce(userId, { isMusicPartner: next }, eq(profiles.isMusicPartner, target.isMusicPartner)),
       auditQuery({
         eventType: next ? "music_partner_granted" : "music_partner_revoked",
         severity: "medium",

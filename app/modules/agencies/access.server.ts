@@ -55,3 +55,15 @@ export async function noticeQuietly(userId: string, title: string, content: stri
     console.error("notification failed", error);
   }
 }
+
+/** An agency as its dashboard and the admin's list show it: who it is and where it stands. */
+export const agencyProfileColumns = () => ({
+  id: agencies.id,
+  name: agencies.name,
+  slug: agencies.slug,
+  contactEmail: agencies.contactEmail,
+  description: agencies.description,
+  logoUrl: agencies.logoUrl,
+  status: agencies.status,
+  approvalStatus: agencies.approvalStatus,
+});

@@ -18,7 +18,7 @@ import { randomToken } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { authorizeManage, noticeQuietly } from "./access.server";
+import { agencyProfileColumns, authorizeManage, noticeQuietly } from "./access.server";
 import { isActiveAgency } from "./directory.server";
 import { AGENCY_MESSAGES, LOGO_MAX_BYTES, type DashboardAction } from "./schema";
 
@@ -55,14 +55,7 @@ function dashboardBatch(agencyId: string, rosterPage: number) {
   return db().batch([
     db()
       .select({
-        id: agencies.id,
-        name: agencies.name,
-        slug: agencies.slug,
-        contactEmail: agencies.contactEmail,
-        description: agencies.description,
-        logoUrl: agencies.logoUrl,
-        status: agencies.status,
-        approvalStatus: agencies.approvalStatus,
+        ...agencyProfileColumns(),
         // Whether its signup links work: the one definition of an active agency.
         isActive: sql<boolean>`${isActiveAgency()}`.mapWith(Boolean),
         updatedAt: agencies.updatedAt,

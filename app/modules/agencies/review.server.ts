@@ -17,7 +17,7 @@ import { db } from "~/platform/db.server";
 import { emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { managerIdsOf, noticeQuietly } from "./access.server";
+import { agencyProfileColumns, managerIdsOf, noticeQuietly } from "./access.server";
 
 // The admin's review of agencies: the list, approve or reject an application, activate or
 // deactivate an agency. Each decision is a guarded update (WHERE the agency is in a state it may
@@ -39,14 +39,7 @@ export async function listAgenciesForAdmin(actor: Actor, filter: AgencyFilter, p
   const [rows, [total]] = await db().batch([
     db()
       .select({
-        id: agencies.id,
-        name: agencies.name,
-        slug: agencies.slug,
-        contactEmail: agencies.contactEmail,
-        description: agencies.description,
-        logoUrl: agencies.logoUrl,
-        status: agencies.status,
-        approvalStatus: agencies.approvalStatus,
+        ...agencyProfileColumns(),
         rejectionReason: agencies.rejectionReason,
         createdAt: agencies.createdAt,
         ownerEmail: emailOfUser(agencies.userId),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NAME_MAX } from "~/lib/constants";
-import { MESSAGES, PASSWORD_MAX_LENGTH, firstUnmetPasswordRule, isUrlShaped, isValidEmail } from "~/modules/accounts/schema";
+import { MESSAGES, PASSWORD_MAX_LENGTH, firstUnmetPasswordRule, isUrlShaped, isValidEmail, titleForField } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
 import { DomainError } from "~/lib/errors";
 
@@ -144,21 +144,31 @@ export type AgencyApplicationInput = z.infer<typeof agencyApplicationSchema>;
 
 export const AGENCY_TERMS_MESSAGE = "Please accept the Terms of Service and Privacy Policy to continue.";
 
-/** The account part of the application, when the applicant is signed out. */
-export const applicantAccountSchema = z
-  .object({
-    fullName: text("Full name", 1, NAME_MAX),
-    email,
-    password,
-    confirmPassword: z.string().optional().default(""),
-    acceptTerms: checkbox,
-  })
-  .superRefine((v, ctx) => {
+/** The new account's fields of the signed-out sign-up forms (agency applicant, music partner). */
+const newAccountFields = {
+  fullName: text("Full name", 1, NAME_MAX),
+  email,
+  password,
+  confirmPassword: z.string().optional().default(""),
+};
+
+/** A sign-up's cross-field checks: the password confirmed, the form's terms (`termsMessage`) accepted. */
+const confirmedAndAccepted =
+  (termsMessage: string) =>
+  (v: { password: string; confirmPassword: string; acceptTerms: boolean }, ctx: z.RefinementCtx) => {
     if (v.password !== v.confirmPassword) {
       ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
     }
-    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: AGENCY_TERMS_MESSAGE });
-  });
+    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: termsMessage });
+  };
+
+/** The account part of the application, when the applicant is signed out. */
+export const applicantAccountSchema = z
+  .object({
+    ...newAccountFields,
+    acceptTerms: checkbox,
+  })
+  .superRefine(confirmedAndAccepted(AGENCY_TERMS_MESSAGE));
 export type ApplicantAccountInput = z.infer<typeof applicantAccountSchema>;
 
 export const agencyProfileSchema = z.object({
@@ -214,10 +224,7 @@ export const MUSIC_TERMS_MESSAGE = "Please accept the Music Partner Terms to con
 
 export const musicPartnerSignUpSchema = z
   .object({
-    fullName: text("Full name", 1, NAME_MAX),
-    email,
-    password,
-    confirmPassword: z.string().optional().default(""),
+    ...newAccountFields,
     artistName: text("Artist or label name", 1, NAME_MAX),
     catalogueUrl: z
       .string({ message: "Catalogue link is required." })
@@ -227,31 +234,11 @@ export const musicPartnerSignUpSchema = z
       .refine(isUrlShaped, { message: "Please enter a valid link (for example https://open.spotify.com/artist/…)." }),
     acceptTerms: checkbox,
   })
-  .superRefine((v, ctx) => {
-    if (v.password !== v.confirmPassword) {
-      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
-    }
-    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: MUSIC_TERMS_MESSAGE });
-  });
+  .superRefine(confirmedAndAccepted(MUSIC_TERMS_MESSAGE));
 export type MusicPartnerSignUpInput = z.infer<typeof musicPartnerSignUpSchema>;
 
-/** Toast title for a field error, as the spec pairs titles and messages. */
-export function agencyFieldTitle(field: string, message: string): string {
-  if (message.endsWith("characters or less.")) return MESSAGES.tooLongTitle;
-  switch (field) {
-    case "password":
-      return MESSAGES.passwordTitle;
-    case "confirmPassword":
-      return MESSAGES.passwordsMismatchTitle;
-    case "email":
-    case "contactEmail":
-      return MESSAGES.invalidEmailTitle;
-    case "acceptTerms":
-      return MESSAGES.termsTitle;
-    default:
-      return "Please check the form";
-  }
-}
+/** Toast title for a field error, as the spec pairs titles and messages (the sign-up screens' pairing). */
+export const agencyFieldTitle = (field: string, message: string): string => titleForField(field, message);
 
 /**
  * Gives a refused form's toast the spec's title for its first field, as the screens always have

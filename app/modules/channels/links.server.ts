@@ -21,7 +21,7 @@ import { consume } from "~/platform/rate-limit.server";
 import { decryptToken, encryptToken } from "~/platform/token-crypto.server";
 import { YOUTUBE_SCOPE, ProviderUnauthorized, expiresAtOf, fetchOwnChannel, revokeAtProvider, type ProviderChannel } from "./provider.server";
 import { CHANNEL_TOASTS } from "./schema";
-import { channelStatsQuery, dayOf, nowIso, snapshotQuery, storeTokensQuery } from "./statements.server";
+import { channelStatsQuery, dayOf, nowIso, providerFields, snapshotQuery, storeTokensQuery } from "./statements.server";
 
 // Linked YouTube channels: the link (OAuth code + PKCE through oauth.server.ts), refreshing the
 // statistics into dated snapshots (the user's button and the daily job), and disconnecting.
@@ -164,13 +164,7 @@ async function linkChannel(request: Request, userId: string, tokens: OAuth2Token
           id: rowId,
           userId,
           channelId: channel.id,
-          channelTitle: channel.title,
-          channelHandle: channel.handle,
-          subscriberCount: channel.subscriberCount,
-          viewCount: channel.viewCount,
-          videoCount: channel.videoCount,
-          thumbnailUrl: channel.thumbnailUrl,
-          description: channel.description,
+          ...providerFields(channel),
           createdAt: now,
           updatedAt: now,
           lastSyncedAt: now,

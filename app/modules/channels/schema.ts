@@ -41,6 +41,15 @@ const count = (label: string) =>
     .transform((v) => (v === "" ? 0 : Number.parseInt(v.replace(/[,_\s]/g, ""), 10)))
     .refine((n) => Number.isSafeInteger(n) && n >= 0, { message: `${label} must be a whole number of 0 or more.` });
 
+/** Free text that must be given: sanitized and trimmed, then checked for presence and length. */
+const requiredText = (requiredMessage: string, max: number, tooLongMessage: string) =>
+  z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => sanitizeText(v).trim())
+    .pipe(z.string().min(1, { message: requiredMessage }).max(max, { message: tooLongMessage }));
+
 /** The stored form of an optional channel URL: null when empty, with a scheme otherwise. */
 export function normalizeChannelUrl(value: string): string | null {
   const v = value.trim();
@@ -49,17 +58,7 @@ export function normalizeChannelUrl(value: string): string | null {
 }
 
 export const manualSubmissionSchema = z.object({
-  channelName: z
-    .string()
-    .optional()
-    .default("")
-    .transform((v) => sanitizeText(v).trim())
-    .pipe(
-      z
-        .string()
-        .min(1, { message: "Channel name is required." })
-        .max(CHANNEL_NAME_MAX, { message: `Channel name must be ${CHANNEL_NAME_MAX} characters or less.` }),
-    ),
+  channelName: requiredText("Channel name is required.", CHANNEL_NAME_MAX, `Channel name must be ${CHANNEL_NAME_MAX} characters or less.`),
   channelUrl: z
     .string()
     .optional()
@@ -115,17 +114,11 @@ export const reviewSchema = z.discriminatedUnion(
     z.object({
       intent: z.literal("reject"),
       id: rowId("Submission not found."),
-      reason: z
-        .string()
-        .optional()
-        .default("")
-        .transform((v) => sanitizeText(v).trim())
-        .pipe(
-          z
-            .string()
-            .min(1, { message: "A reason is required to reject a submission." })
-            .max(REJECTION_REASON_MAX, { message: `Reason must be ${REJECTION_REASON_MAX} characters or less.` }),
-        ),
+      reason: requiredText(
+        "A reason is required to reject a submission.",
+        REJECTION_REASON_MAX,
+        `Reason must be ${REJECTION_REASON_MAX} characters or less.`,
+      ),
     }),
   ],
   { message: "Unknown action." },

@@ -8,18 +8,23 @@ import type { ProviderChannel } from "./provider.server";
 export const nowIso = () => new Date().toISOString();
 export const dayOf = (iso: string) => iso.slice(0, 10);
 
+/** What the provider says of a channel, as the columns of its row. */
+export const providerFields = (channel: ProviderChannel) => ({
+  channelTitle: channel.title,
+  channelHandle: channel.handle,
+  subscriberCount: channel.subscriberCount,
+  viewCount: channel.viewCount,
+  videoCount: channel.videoCount,
+  thumbnailUrl: channel.thumbnailUrl,
+  description: channel.description,
+});
+
 /** Writes what the provider says of a channel onto its row (only the owner's row matches). */
 export function channelStatsQuery(rowId: string, userId: string, channel: ProviderChannel, syncedAt: string) {
   return db()
     .update(youtubeChannels)
     .set({
-      channelTitle: channel.title,
-      channelHandle: channel.handle,
-      subscriberCount: channel.subscriberCount,
-      viewCount: channel.viewCount,
-      videoCount: channel.videoCount,
-      thumbnailUrl: channel.thumbnailUrl,
-      description: channel.description,
+      ...providerFields(channel),
       updatedAt: syncedAt,
       lastSyncedAt: syncedAt,
     })

@@ -11,6 +11,7 @@ import type { ToastInput } from "~/lib/toast";
 import { actorOf, type SessionUser } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { formatCount } from "~/modules/channels/analytics";
+import { ChannelHeading } from "~/modules/channels/components/channel-heading";
 import {
   channelsPage,
   clearChannelLinkCookie,
@@ -116,15 +117,7 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
       />
 
       {failure && failure.intent !== "submit" && !(failureChannel && channels.some((c) => c.id === failureChannel)) ? (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-          {failure.details?.reconnect ? (
-            <div className="mt-3">
-              <ConnectButton label="Reconnect YouTube channel" variant="secondary" />
-            </div>
-          ) : null}
-        </div>
+        <FailureAlert failure={failure} className="p-4" />
       ) : null}
 
       <section aria-labelledby="linked-channels">
@@ -216,6 +209,21 @@ function ConnectButton({ label, variant = "primary" }: { label: string; variant?
   );
 }
 
+/** A failed channel action, spelled out where it happened; a lost grant offers to reconnect. */
+function FailureAlert({ failure, className }: { failure: ActionFailure; className: string }) {
+  return (
+    <div role="alert" className={`${className} rounded-lg border border-red-200 bg-red-50 text-sm text-red-900`}>
+      <p className="font-semibold">{failure.toast.title}</p>
+      <p className="mt-1">{failure.toast.description}</p>
+      {failure.details?.reconnect ? (
+        <div className="mt-3">
+          <ConnectButton label="Reconnect YouTube channel" variant="secondary" />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 function LoadError({ title, message }: { title: string; message: string }) {
   return (
     <div role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
@@ -276,15 +284,7 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
         Last synced {formatDateTime(c.lastSyncedAt)} · linked {formatDateTime(c.createdAt)}
       </p>
       {failure ? (
-        <div role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-          {failure.details?.reconnect ? (
-            <div className="mt-3">
-              <ConnectButton label="Reconnect YouTube channel" variant="secondary" />
-            </div>
-          ) : null}
-        </div>
+        <FailureAlert failure={failure} className="mt-3 p-3" />
       ) : null}
       <div className="mt-4 flex flex-wrap gap-2">
         <Form method="post" action="/channels" preventScrollReset>
@@ -310,6 +310,9 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
   );
 }
 
+/** The inputs of a count: a whole number of 0 or more. */
+const WHOLE_NUMBER = { type: "number", min: 0, step: 1, inputMode: "numeric" } as const;
+
 function ManualSubmissionForm({ failure }: { failure: ActionFailure | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "submit";
@@ -324,15 +327,7 @@ function ManualSubmissionForm({ failure }: { failure: ActionFailure | null }) {
             {failure.toast.title}: {failure.toast.description}
           </p>
         ) : null}
-        <Field
-          label="Channel name"
-          name="channelName"
-          required
-          maxLength={CHANNEL_NAME_MAX}
-          autoComplete="off"
-          defaultValue={values.channelName}
-          error={errors.channelName}
-        />
+        <Field label="Channel name" name="channelName" required maxLength={CHANNEL_NAME_MAX} autoComplete="off" defaultValue={values.channelName} error={errors.channelName} />
         <Field
           label="Channel URL (optional)"
           name="channelUrl"
@@ -344,26 +339,8 @@ function ManualSubmissionForm({ failure }: { failure: ActionFailure | null }) {
           error={errors.channelUrl}
         />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Subscriber count"
-            name="subscriberCount"
-            type="number"
-            min={0}
-            step={1}
-            inputMode="numeric"
-            defaultValue={values.subscriberCount}
-            error={errors.subscriberCount}
-          />
-          <Field
-            label="Avg monthly views"
-            name="avgMonthlyViews"
-            type="number"
-            min={0}
-            step={1}
-            inputMode="numeric"
-            defaultValue={values.avgMonthlyViews}
-            error={errors.avgMonthlyViews}
-          />
+          <Field label="Subscriber count" name="subscriberCount" {...WHOLE_NUMBER} defaultValue={values.subscriberCount} error={errors.subscriberCount} />
+          <Field label="Avg monthly views" name="avgMonthlyViews" {...WHOLE_NUMBER} defaultValue={values.avgMonthlyViews} error={errors.avgMonthlyViews} />
         </div>
         <button type="submit" className={buttonClass.primary} disabled={busy}>
           {busy ? "Submitting..." : "Submit channel"}
@@ -381,19 +358,7 @@ function SubmissionItem({ submission: s }: { submission: ManualSubmission }) {
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="min-w-0">
-          <h4 className="font-semibold break-words text-slate-900">{s.channelName}</h4>
-          {s.channelUrl ? (
-            <a
-              href={s.channelUrl}
-              target="_blank"
-              rel="noopener noreferrer nofollow"
-              className="text-sm break-all text-slate-600 underline underline-offset-2 hover:text-slate-900"
-            >
-              {s.channelUrl}
-            </a>
-          ) : (
-            <p className="text-sm text-slate-600">No URL given</p>
-          )}
+          <ChannelHeading name={s.channelName} url={s.channelUrl} level="h4" linkClassName="text-slate-600" />
         </div>
         <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status] ?? s.status}</Badge>
       </div>

@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/clipping";
 
 export const meta = () => [{ title: "Clipping | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Clipping" description="Clippers cut clips from your source videos (70% clipper, 30% creator by default)." />
-      <EmptyState title="Clipping opens soon">
-        <p>Your clipper invite link, linked clippers and your source folder will be managed here.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Clipping" description="Clippers cut clips from your source videos (70% clipper, 30% creator by default)." empty="Clipping opens soon">
+      Your clipper invite link, linked clippers and your source folder will be managed here.
+    </ComingSoon>
   );
 }
 

@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/community-chat";
 
 export const meta = () => [{ title: "Community Chat | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Community Chat" description="Talk with other creators." />
-      <EmptyState title="Chat opens soon">
-        <p>Community rooms with live messages arrive with the chat feature.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Community Chat" description="Talk with other creators." empty="Chat opens soon">
+      Community rooms with live messages arrive with the chat feature.
+    </ComingSoon>
   );
 }
 

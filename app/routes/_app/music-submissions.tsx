@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireMusicPartner } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/music-submissions";
 
 export const meta = () => [{ title: "Music Submissions | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Music Submissions" description="Your submitted tracks and their review status." />
-      <EmptyState title="No submissions yet">
-        <p>Your submissions and their review notes will be listed here.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Music Submissions" description="Your submitted tracks and their review status." empty="No submissions yet">
+      Your submissions and their review notes will be listed here.
+    </ComingSoon>
   );
 }
 

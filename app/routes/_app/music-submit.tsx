@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireMusicPartner } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/music-submit";
 
 export const meta = () => [{ title: "Submit Music | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Submit Music" description="Send tracks for review by our team." />
-      <EmptyState title="Track submission opens soon">
-        <p>Uploading audio and covers for review arrives with the music library.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Submit Music" description="Send tracks for review by our team." empty="Track submission opens soon">
+      Uploading audio and covers for review arrives with the music library.
+    </ComingSoon>
   );
 }
 

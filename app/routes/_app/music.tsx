@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/music";
 
 export const meta = () => [{ title: "Music Library | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Music Library" description="Royalty-free tracks licensed for your Shorts." />
-      <EmptyState title="The music library opens soon">
-        <p>Search, previews, favorites and licences arrive with the music library. The demo tracks are already stored and counted on your dashboard.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Music Library" description="Royalty-free tracks licensed for your Shorts." empty="The music library opens soon">
+      Search, previews, favorites and licences arrive with the music library. The demo tracks are already stored and counted on your dashboard.
+    </ComingSoon>
   );
 }
 

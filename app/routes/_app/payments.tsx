@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/payments";
 
 export const meta = () => [{ title: "Payments | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Payments" description="Your earnings and payouts." />
-      <EmptyState title="No earnings yet">
-        <p>Payouts are made on or around the 18th of each month, once we have received the funds from the platform. Your statement will be shown here.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Payments" description="Your earnings and payouts." empty="No earnings yet">
+      Payouts are made on or around the 18th of each month, once we have received the funds from the platform. Your statement will be shown here.
+    </ComingSoon>
   );
 }
 

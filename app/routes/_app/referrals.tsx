@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/referrals";
 
 export const meta = () => [{ title: "Referrals | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Referrals" description="Invite creators with your link." />
-      <EmptyState title="Referrals open soon">
-        <p>Your referral link and the people who joined through it will be shown here.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Referrals" description="Invite creators with your link." empty="Referrals open soon">
+      Your referral link and the people who joined through it will be shown here.
+    </ComingSoon>
   );
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, PasswordChecklist } from "~/components/forms";
+import { Field } from "~/components/forms";
 import { Card, PageHeader } from "~/components/page";
 import { isActionFailure } from "~/lib/errors";
 import {
@@ -12,6 +12,7 @@ import {
   listSessions,
   parseAccountForm,
 } from "~/modules/accounts/accounts.server";
+import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { requireUser } from "~/modules/accounts/guards.server";
 import { settingsFieldTitle, settingsFormSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
@@ -85,18 +86,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           <Form method="post" className="mt-4 space-y-4" noValidate>
             <input type="hidden" name="intent" value="change-password" />
             <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={errors.currentPassword} />
-            <Field
-              label="New password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={errors.password}
-              hint={<PasswordChecklist password={password} />}
-            />
-            <Field label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+            <NewPasswordFields label="New password" password={password} onPasswordChange={setPassword} errors={errors} />
             <button type="submit" disabled={busy} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
               Update password
             </button>

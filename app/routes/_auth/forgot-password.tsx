@@ -1,11 +1,11 @@
 import { useEffect } from "react";
-import { Form, Link, redirect } from "react-router";
+import { Form, redirect } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, SubmitButton } from "~/components/forms";
 import { isActionFailure } from "~/lib/errors";
 import { parseAccountForm, requestPasswordReset } from "~/modules/accounts/accounts.server";
-import { AuthLayout } from "~/modules/accounts/components/auth-layout";
+import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
 import { getOptionalUser } from "~/modules/accounts/guards.server";
 import { forgotPasswordSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
@@ -35,11 +35,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     <AuthLayout
       title="Forgot password?"
       subtitle="We'll e-mail you a link to choose a new one."
-      footer={
-        <Link to="/auth" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
+      footer={<BackToSignIn />}
     >
       {actionData && !failure ? (
         <p role="status" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">

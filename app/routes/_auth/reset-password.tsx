@@ -2,9 +2,10 @@ import { useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, PasswordChecklist, SubmitButton } from "~/components/forms";
+import { SubmitButton } from "~/components/forms";
 import { checkToken, parseAccountForm, resetPassword } from "~/modules/accounts/accounts.server";
-import { AuthLayout } from "~/modules/accounts/components/auth-layout";
+import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
+import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
 import { resetPasswordSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
@@ -36,11 +37,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   return (
     <AuthLayout
       title="Choose a new password"
-      footer={
-        <Link to="/auth" className="font-semibold text-brand-700 hover:underline">
-          Back to sign in
-        </Link>
-      }
+      footer={<BackToSignIn />}
     >
       {!loaderData.valid ? (
         <div className="space-y-4 text-center">
@@ -54,17 +51,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       ) : (
         <Form method="post" className="space-y-4" noValidate>
           <input type="hidden" name="token" value={loaderData.token} />
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={errors.password}
-            hint={<PasswordChecklist password={password} />}
-          />
-          <Field label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" error={errors.confirmPassword} />
+          <NewPasswordFields label="New password" password={password} onPasswordChange={setPassword} errors={errors} required={false} />
           <SubmitButton>Update password</SubmitButton>
         </Form>
       )}

@@ -1,130 +1,118 @@
 import { Link } from "react-router";
-import { PublicLayout, useAppName } from "~/components/public-layout";
-import { AGREEMENT_EFFECTIVE_DATE, ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
+import { useAppName } from "~/components/public-layout";
+import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
+import { LegalPage, legalLinkClass, legalMeta } from "~/lib/legal-page";
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
-export function meta() {
-  return [
-    { title: "Terms of Service | Shortbeat" },
-    {
-      name: "description",
-      content: "The Creator Agreement, the Clipper Agreement and the general terms for using Shortbeat.",
-    },
-  ];
-}
-
-const linkClass = "font-medium text-brand-600 underline underline-offset-2 hover:text-brand-700";
+export const meta = () =>
+  legalMeta("Terms of Service", "The Creator Agreement, the Clipper Agreement and the general terms for using Shortbeat.");
 
 export default function TermsOfService() {
   const appName = useAppName();
   return (
-    <PublicLayout>
-      <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6 prose-legal">
-        <h1 className="text-3xl font-bold tracking-tight text-slate-900">Terms of Service</h1>
-        <p className="mt-2 text-sm text-slate-600">Effective {AGREEMENT_EFFECTIVE_DATE}</p>
-        <p className="mt-4">
-          These terms govern your use of {appName}. They are made up of the Creator Agreement, which every creator
-          accepts at sign-up, the Clipper Agreement, which applies between a clipper and the creator who invited them,
-          and the general terms below. Music partners who submit tracks also accept the{" "}
-          <Link to="/music-partner-terms" className={linkClass}>
-            Music Partner Terms
-          </Link>
-          . How we handle personal data is explained in our{" "}
-          <Link to="/privacy-policy" className={linkClass}>
-            Privacy Policy
-          </Link>
-          .
+    <LegalPage title="Terms of Service">
+      <p className="mt-4">
+        These terms govern your use of {appName}. They are made up of the Creator Agreement, which every creator
+        accepts at sign-up, the Clipper Agreement, which applies between a clipper and the creator who invited them,
+        and the general terms below. Music partners who submit tracks also accept the{" "}
+        <Link to="/music-partner-terms" className={legalLinkClass}>
+          Music Partner Terms
+        </Link>
+        . How we handle personal data is explained in our{" "}
+        <Link to="/privacy-policy" className={legalLinkClass}>
+          Privacy Policy
+        </Link>
+        .
+      </p>
+
+      <nav aria-label="Contents" className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4">
+        <p className="font-semibold text-slate-900">Contents</p>
+        <ol>
+          <li>
+            <a href="#creator-agreement" className={legalLinkClass}>
+              Creator Agreement &amp; Monetization Terms
+            </a>
+          </li>
+          <li>
+            <a href="#clipper-agreement" className={legalLinkClass}>
+              Clipper Agreement
+            </a>
+          </li>
+          <li>
+            <a href="#general-terms" className={legalLinkClass}>
+              General terms
+            </a>
+          </li>
+        </ol>
+      </nav>
+
+      <section id="creator-agreement" aria-labelledby="creator-agreement-title" className="scroll-mt-6">
+        <h2 id="creator-agreement-title">Creator Agreement &amp; Monetization Terms</h2>
+        <CreatorAgreement appName={appName} />
+      </section>
+
+      <section id="clipper-agreement" aria-labelledby="clipper-agreement-title" className="scroll-mt-6">
+        <h2 id="clipper-agreement-title">Clipper Agreement</h2>
+        <ClipperAgreement appName={appName} />
+      </section>
+
+      <section id="general-terms" aria-labelledby="general-terms-title" className="scroll-mt-6">
+        <h2 id="general-terms-title">General terms</h2>
+
+        <h3>Accounts and eligibility</h3>
+        <ul>
+          <li>
+            You must be at least 18 years old, or the age of majority where you live if that is higher, and able to
+            enter into a binding contract.
+          </li>
+          <li>
+            The details you give at sign-up, including your name, e-mail address and channel details, must be true
+            and kept up to date.
+          </li>
+          <li>
+            You are responsible for keeping your password secret and for everything done with your account. Tell us
+            at once if you think someone else has used it.
+          </li>
+        </ul>
+
+        <h3>Approval by our team</h3>
+        <p>
+          Every new account is reviewed by a {appName} administrator before it can use most of the dashboard. Until
+          then you will see a page saying your account is under review. We may approve or reject an account, and we
+          may suspend or ban an account that breaks these terms, with a reason given to you.
         </p>
 
-        <nav aria-label="Contents" className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4">
-          <p className="font-semibold text-slate-900">Contents</p>
-          <ol>
-            <li>
-              <a href="#creator-agreement" className={linkClass}>
-                Creator Agreement &amp; Monetization Terms
-              </a>
-            </li>
-            <li>
-              <a href="#clipper-agreement" className={linkClass}>
-                Clipper Agreement
-              </a>
-            </li>
-            <li>
-              <a href="#general-terms" className={linkClass}>
-                General terms
-              </a>
-            </li>
-          </ol>
-        </nav>
+        <h3>Acceptable use</h3>
+        <p>When you use {appName} you must not:</p>
+        <ul>
+          <li>inflate views, subscribers or other statistics artificially, or submit channels or videos you do not control;</li>
+          <li>use the music library outside the licence granted in the Creator Agreement;</li>
+          <li>
+            try to get around our security, rate limits or access controls, or access another person’s account or
+            data;
+          </li>
+          <li>upload malicious files, or content that is unlawful or infringes someone else’s rights;</li>
+          <li>post abusive, harassing, hateful or spam messages in the community chat.</li>
+        </ul>
 
-        <section id="creator-agreement" aria-labelledby="creator-agreement-title" className="scroll-mt-6">
-          <h2 id="creator-agreement-title">Creator Agreement &amp; Monetization Terms</h2>
-          <CreatorAgreement appName={appName} />
-        </section>
+        <h3>Changes to these terms</h3>
+        <p>
+          We may update these terms, for example to reflect changes in the law or in the service. We will tell you
+          about material changes in the dashboard or by e-mail before they take effect. A change to your revenue
+          share is only ever made with your express acceptance, as the Creator Agreement describes.
+        </p>
 
-        <section id="clipper-agreement" aria-labelledby="clipper-agreement-title" className="scroll-mt-6">
-          <h2 id="clipper-agreement-title">Clipper Agreement</h2>
-          <ClipperAgreement appName={appName} />
-        </section>
+        <h3>Governing law</h3>
+        <p>These terms are governed by the laws of England and Wales.</p>
 
-        <section id="general-terms" aria-labelledby="general-terms-title" className="scroll-mt-6">
-          <h2 id="general-terms-title">General terms</h2>
-
-          <h3>Accounts and eligibility</h3>
-          <ul>
-            <li>
-              You must be at least 18 years old, or the age of majority where you live if that is higher, and able to
-              enter into a binding contract.
-            </li>
-            <li>
-              The details you give at sign-up, including your name, e-mail address and channel details, must be true
-              and kept up to date.
-            </li>
-            <li>
-              You are responsible for keeping your password secret and for everything done with your account. Tell us
-              at once if you think someone else has used it.
-            </li>
-          </ul>
-
-          <h3>Approval by our team</h3>
-          <p>
-            Every new account is reviewed by a {appName} administrator before it can use most of the dashboard. Until
-            then you will see a page saying your account is under review. We may approve or reject an account, and we
-            may suspend or ban an account that breaks these terms, with a reason given to you.
-          </p>
-
-          <h3>Acceptable use</h3>
-          <p>When you use {appName} you must not:</p>
-          <ul>
-            <li>inflate views, subscribers or other statistics artificially, or submit channels or videos you do not control;</li>
-            <li>use the music library outside the licence granted in the Creator Agreement;</li>
-            <li>
-              try to get around our security, rate limits or access controls, or access another person’s account or
-              data;
-            </li>
-            <li>upload malicious files, or content that is unlawful or infringes someone else’s rights;</li>
-            <li>post abusive, harassing, hateful or spam messages in the community chat.</li>
-          </ul>
-
-          <h3>Changes to these terms</h3>
-          <p>
-            We may update these terms, for example to reflect changes in the law or in the service. We will tell you
-            about material changes in the dashboard or by e-mail before they take effect. A change to your revenue
-            share is only ever made with your express acceptance, as the Creator Agreement describes.
-          </p>
-
-          <h3>Governing law</h3>
-          <p>These terms are governed by the laws of England and Wales.</p>
-
-          <h3>Contact</h3>
-          <p>
-            Questions about these terms, and written notices under the Creator Agreement or these terms, can be
-            sent to the {appName} team by e-mail from the address registered to your account, by replying to any
-            e-mail we have sent you.
-          </p>
-        </section>
-      </main>
-    </PublicLayout>
+        <h3>Contact</h3>
+        <p>
+          Questions about these terms, and written notices under the Creator Agreement or these terms, can be
+          sent to the {appName} team by e-mail from the address registered to your account, by replying to any
+          e-mail we have sent you.
+        </p>
+      </section>
+    </LegalPage>
   );
 }

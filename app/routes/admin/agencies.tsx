@@ -3,6 +3,7 @@ import { Form, Link, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { DomainError, isActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
+import { ConfirmActions } from "~/modules/admin/components/console";
 import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, agencyActionSchema, uuidSchema, type AgencyAction, type AgencyFilter } from "~/modules/admin/schema";
 import { AGENCY_MESSAGES } from "~/modules/agencies/schema";
 import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
@@ -200,19 +201,9 @@ function AgencyConfirm({ agency, intent, cancelTo, error }: { agency: { id: stri
             <textarea id="agency-reason" name="reason" required maxLength={REASON_MAX} rows={3} className={inputClass} aria-describedby={error ? "agency-error" : undefined} />
           </div>
         ) : null}
-        {error ? (
-          <p id="agency-error" role="alert" className="mt-3 text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
-        <div className="mt-5 flex flex-wrap justify-end gap-2">
-          <Link to={cancelTo} preventScrollReset replace className={buttonClass.secondary}>
-            Cancel
-          </Link>
-          <button type="submit" disabled={navigation.state === "submitting"} className={meta.danger ? buttonClass.danger : buttonClass.primary}>
-            {`Confirm ${meta.label.toLowerCase()}`}
-          </button>
-        </div>
+        <ConfirmActions cancelTo={cancelTo} danger={meta.danger} disabled={navigation.state === "submitting"} error={error} errorId="agency-error">
+          {`Confirm ${meta.label.toLowerCase()}`}
+        </ConfirmActions>
       </Form>
     </ConfirmDialog>
   );

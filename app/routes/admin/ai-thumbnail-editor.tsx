@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/ai-thumbnail-editor";
 
 export const meta = () => [{ title: "AI Thumbnail Editor | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="AI Thumbnail Editor" description="Design thumbnails in the browser." />
-      <EmptyState title="The thumbnail editor opens soon">
-        <p>Cropping, text layers and export arrive with the editor.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="AI Thumbnail Editor" description="Design thumbnails in the browser." empty="The thumbnail editor opens soon">
+      Cropping, text layers and export arrive with the editor.
+    </ComingSoon>
   );
 }
 

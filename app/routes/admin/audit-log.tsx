@@ -1,4 +1,5 @@
 import { Form, useLocation } from "react-router";
+import { FilterField } from "~/modules/admin/components/console";
 import { SEVERITY_FILTERS, auditQuerySchema } from "~/modules/admin/schema";
 import { Badge, Pagination, buttonClass, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
@@ -38,10 +39,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
     <>
       <PageHeader title="Security audit log" description="Who did what, when (UTC) and from where. Read-only." />
       <Form method="get" role="search" className="mb-5 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-[1fr_9rem_1fr_10rem_10rem_auto] lg:items-end">
-        <div>
-          <label htmlFor="audit-type" className="block text-sm font-medium text-slate-800">
-            Event type
-          </label>
+        <FilterField id="audit-type" label="Event type">
           <select id="audit-type" name="type" defaultValue={query.type} className={inputClass}>
             <option value="">All events</option>
             {eventTypes.map((t) => (
@@ -50,11 +48,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               </option>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="audit-severity" className="block text-sm font-medium text-slate-800">
-            Severity
-          </label>
+        </FilterField>
+        <FilterField id="audit-severity" label="Severity">
           <select id="audit-severity" name="severity" defaultValue={query.severity} className={inputClass}>
             {SEVERITY_FILTERS.map((s) => (
               <option key={s} value={s}>
@@ -62,25 +57,16 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               </option>
             ))}
           </select>
-        </div>
-        <div>
-          <label htmlFor="audit-user" className="block text-sm font-medium text-slate-800">
-            User e-mail
-          </label>
+        </FilterField>
+        <FilterField id="audit-user" label="User e-mail">
           <input id="audit-user" name="user" type="search" defaultValue={query.user} maxLength={254} className={inputClass} placeholder="actor or target" />
-        </div>
-        <div>
-          <label htmlFor="audit-from" className="block text-sm font-medium text-slate-800">
-            From (UTC)
-          </label>
+        </FilterField>
+        <FilterField id="audit-from" label="From (UTC)">
           <input id="audit-from" name="from" type="date" defaultValue={query.from} className={inputClass} />
-        </div>
-        <div>
-          <label htmlFor="audit-to" className="block text-sm font-medium text-slate-800">
-            To (UTC)
-          </label>
+        </FilterField>
+        <FilterField id="audit-to" label="To (UTC)">
           <input id="audit-to" name="to" type="date" defaultValue={query.to} className={inputClass} />
-        </div>
+        </FilterField>
         <button type="submit" className={buttonClass.primary}>
           Filter
         </button>

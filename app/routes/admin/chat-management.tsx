@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/chat-management";
 
 export const meta = () => [{ title: "Chat Management | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="Chat Management" description="Rooms, messages and mutes." />
-      <EmptyState title="Chat management opens soon">
-        <p>Room management and moderation arrive with the chat feature.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="Chat Management" description="Rooms, messages and mutes." empty="Chat management opens soon">
+      Room management and moderation arrive with the chat feature.
+    </ComingSoon>
   );
 }
 

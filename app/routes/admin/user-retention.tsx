@@ -1,6 +1,6 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { ComingSoon } from "~/modules/dashboard/components/coming-soon";
 import type { Route } from "./+types/user-retention";
 
 export const meta = () => [{ title: "User Retention | Shortbeat" }];
@@ -12,12 +12,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export default function Page() {
   return (
-    <>
-      <PageHeader title="User Retention" description="Sign-ups, funnel and cohorts." />
-      <EmptyState title="Retention reports open soon">
-        <p>Weekly sign-ups, the activation funnel and cohort tables will be shown here.</p>
-      </EmptyState>
-    </>
+    <ComingSoon title="User Retention" description="Sign-ups, funnel and cohorts." empty="Retention reports open soon">
+      Weekly sign-ups, the activation funnel and cohort tables will be shown here.
+    </ComingSoon>
   );
 }
 

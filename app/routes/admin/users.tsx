@@ -19,6 +19,7 @@ import { isActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
 import { actorOf, performUserAction, usersConsolePage, type AdminUserDetails } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { ConfirmActions, FilterField, PersonCell, StandingCell } from "~/modules/admin/components/console";
 import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/users";
@@ -60,16 +61,10 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
       <PageHeader title="Admin" description="Users: approvals, bans, roles and sessions." />
 
       <Form method="get" className="mb-5 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_12rem_auto] sm:items-end" role="search">
-        <div>
-          <label htmlFor="user-search" className="block text-sm font-medium text-slate-800">
-            Search by name or e-mail
-          </label>
+        <FilterField id="user-search" label="Search by name or e-mail">
           <input id="user-search" name="q" type="search" defaultValue={query.q} maxLength={100} className={inputClass} placeholder="e.g. casey or @example.com" />
-        </div>
-        <div>
-          <label htmlFor="user-status" className="block text-sm font-medium text-slate-800">
-            Status
-          </label>
+        </FilterField>
+        <FilterField id="user-status" label="Status">
           <select id="user-status" name="status" defaultValue={query.status} className={inputClass}>
             {USER_STATUS_FILTERS.map((s) => (
               <option key={s} value={s}>
@@ -77,7 +72,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
               </option>
             ))}
           </select>
-        </div>
+        </FilterField>
         <button type="submit" className={buttonClass.primary}>
           Search
         </button>
@@ -107,19 +102,8 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
               <tbody className="divide-y divide-slate-100">
                 {users.map((u) => (
                   <tr key={u.id} className={selected?.id === u.id ? "bg-sky-50" : undefined}>
-                    <td className="px-4 py-3">
-                      <p className="font-medium text-slate-900">{u.fullName || "—"}</p>
-                      <p className="break-all text-slate-600">{u.email}</p>
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex flex-wrap gap-1">
-                        <ApprovalBadge status={u.approvalStatus} />
-                        {u.isBanned ? <Badge tone="red">Banned</Badge> : null}
-                        {u.isAdmin ? <Badge tone="violet">Admin</Badge> : null}
-                        {u.isMusicPartner ? <Badge tone="blue">Music partner</Badge> : null}
-                        {!u.emailVerifiedAt ? <Badge>E-mail unverified</Badge> : null}
-                      </div>
-                    </td>
+                    <PersonCell name={u.fullName} email={u.email} />
+                    <StandingCell person={u}>{!u.emailVerifiedAt ? <Badge>E-mail unverified</Badge> : null}</StandingCell>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(u.createdAt)}</td>
                     <td className="px-4 py-3 text-right">
                       <Link
@@ -276,19 +260,9 @@ function ConfirmAction({ user, intent, cancelTo, error }: { user: AdminUserDetai
             />
           </div>
         ) : null}
-        {error ? (
-          <p id="action-error" role="alert" className="mt-3 text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
-        <div className="mt-5 flex flex-wrap justify-end gap-2">
-          <Link to={cancelTo} preventScrollReset replace className={buttonClass.secondary}>
-            Cancel
-          </Link>
-          <button type="submit" disabled={busy} className={meta.danger ? buttonClass.danger : buttonClass.primary}>
-            {busy ? "Working..." : `Confirm ${label.toLowerCase()}`}
-          </button>
-        </div>
+        <ConfirmActions cancelTo={cancelTo} danger={meta.danger} disabled={busy} error={error} errorId="action-error">
+          {busy ? "Working..." : `Confirm ${label.toLowerCase()}`}
+        </ConfirmActions>
       </Form>
     </ConfirmDialog>
   );

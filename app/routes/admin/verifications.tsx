@@ -8,6 +8,7 @@ import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { formatCount } from "~/modules/channels/analytics";
+import { ChannelHeading } from "~/modules/channels/components/channel-heading";
 import { reviewSubmission, verificationQueue, type QueueItem } from "~/modules/channels/channels.server";
 import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/modules/channels/schema";
 import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
@@ -131,19 +132,7 @@ function QueueCard({ item }: { item: QueueItem }) {
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
         <div className="min-w-0">
-          <h3 className="font-semibold break-words text-slate-900">{item.channelName}</h3>
-          {item.channelUrl ? (
-            <a
-              href={item.channelUrl}
-              target="_blank"
-              rel="noopener noreferrer nofollow"
-              className="text-sm break-all text-slate-700 underline underline-offset-2 hover:text-slate-900"
-            >
-              {item.channelUrl}
-            </a>
-          ) : (
-            <p className="text-sm text-slate-600">No URL given</p>
-          )}
+          <ChannelHeading name={item.channelName} url={item.channelUrl} level="h3" linkClassName="text-slate-700" />
           <p className="mt-1 text-sm text-slate-700">
             {formatCount(item.subscriberCount)} subscribers · {formatCount(item.avgMonthlyViews)} avg monthly views
           </p>

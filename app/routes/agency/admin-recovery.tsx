@@ -1,6 +1,6 @@
-import { Form, Link, data, useNavigation } from "react-router";
+import { Form, data, useNavigation } from "react-router";
 import { recoverySchema } from "~/modules/admin/schema";
-import { AuthLayout } from "~/modules/accounts/components/auth-layout";
+import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field, FormError, SubmitButton } from "~/components/forms";
 import { isActionFailure } from "~/lib/errors";
@@ -35,11 +35,7 @@ export default function AdminRecovery({ actionData }: Route.ComponentProps) {
     <AuthLayout
       title="Admin recovery"
       subtitle="For the people who run this deployment."
-      footer={
-        <Link to="/auth" className="font-medium text-slate-800 underline underline-offset-2">
-          Back to sign in
-        </Link>
-      }
+      footer={<BackToSignIn className="font-medium text-slate-800 underline underline-offset-2" />}
     >
       <p className="text-sm text-slate-700">
         Enter the deployment's recovery secret (<code className="rounded bg-slate-100 px-1">ADMIN_RECOVERY_SECRET</code>) and the

@@ -4,8 +4,9 @@ import { toast } from "sonner";
 import { invalid, isActionFailure, type ActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
 import { actorOf } from "~/modules/accounts/accounts.server";
+import { ConfirmActions, PersonCell, StandingCell } from "~/modules/admin/components/console";
 import { AGENCY_MESSAGES, DASHBOARD_TITLES, DESCRIPTION_MAX, LOGO_MAX_BYTES, dashboardActionSchema } from "~/modules/agencies/schema";
-import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
+import { Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card, EmptyState, PageHeader } from "~/components/page";
 import { agencyDashboard, agencyDashboardAction } from "~/modules/agencies/agencies.server";
@@ -322,18 +323,8 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
               <tbody className="divide-y divide-slate-100">
                 {d.roster.map((r) => (
                   <tr key={r.userId}>
-                    <td className="px-4 py-3">
-                      <p className="font-medium text-slate-900">{r.fullName || "—"}</p>
-                      <p className="break-all text-slate-600">{r.email}</p>
-                    </td>
-                    <td className="px-4 py-3">
-                      <div className="flex flex-wrap gap-1">
-                        <ApprovalBadge status={r.approvalStatus} />
-                        {r.isBanned ? <Badge tone="red">Banned</Badge> : null}
-                        {r.isMusicPartner ? <Badge tone="blue">Music partner</Badge> : null}
-                        {r.viaToken ? <Badge>Token</Badge> : null}
-                      </div>
-                    </td>
+                    <PersonCell name={r.fullName} email={r.email} />
+                    <StandingCell person={r}>{r.viaToken ? <Badge>Token</Badge> : null}</StandingCell>
                     <td className="px-4 py-3 text-right tabular-nums">{r.channels}</td>
                     <td className="px-4 py-3 text-right tabular-nums">{Number(r.views).toLocaleString("en-US")}</td>
                     <td className="px-4 py-3 whitespace-nowrap">{formatDate(r.joinedAt)}</td>
@@ -353,48 +344,61 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
       </section>
 
       {confirmToken ? (
-        <ConfirmDialog title="Revoke this token?" cancelTo={cancelTo}>
-          <Form method="post" preventScrollReset>
-            <p className="text-sm text-slate-700">
-              Sign-ups that use this token's link will no longer be attributed to the token. People who already joined stay in your roster.
-            </p>
-            <input type="hidden" name="agencyId" value={agency.id} />
-            <input type="hidden" name="intent" value="revoke_token" />
-            <input type="hidden" name="id" value={confirmToken.id} />
-            <div className="mt-5 flex justify-end gap-2">
-              <Link to={cancelTo} replace preventScrollReset className={buttonClass.secondary}>
-                Cancel
-              </Link>
-              <button type="submit" className={buttonClass.danger} disabled={busy}>
-                Confirm revoke
-              </button>
-            </div>
-          </Form>
-        </ConfirmDialog>
+        <DashboardConfirm
+          title="Revoke this token?"
+          cancelTo={cancelTo}
+          fields={{ agencyId: agency.id, intent: "revoke_token", id: confirmToken.id }}
+          busy={busy}
+          confirm="Confirm revoke"
+        >
+          Sign-ups that use this token's link will no longer be attributed to the token. People who already joined stay in your roster.
+        </DashboardConfirm>
       ) : null}
       {confirmManager ? (
-        <ConfirmDialog title={`Remove ${confirmManager.fullName || confirmManager.email}?`} cancelTo={cancelTo}>
-          <Form method="post" preventScrollReset>
-            <p className="text-sm text-slate-700">
-              {confirmManager.userId === d.userId
-                ? "You will lose access to this agency's dashboard."
-                : `${confirmManager.email} will lose access to this agency's dashboard.`}
-            </p>
-            <input type="hidden" name="agencyId" value={agency.id} />
-            <input type="hidden" name="intent" value="remove_manager" />
-            <input type="hidden" name="id" value={confirmManager.userId} />
-            <div className="mt-5 flex justify-end gap-2">
-              <Link to={cancelTo} replace preventScrollReset className={buttonClass.secondary}>
-                Cancel
-              </Link>
-              <button type="submit" className={buttonClass.danger} disabled={busy}>
-                Confirm remove
-              </button>
-            </div>
-          </Form>
-        </ConfirmDialog>
+        <DashboardConfirm
+          title={`Remove ${confirmManager.fullName || confirmManager.email}?`}
+          cancelTo={cancelTo}
+          fields={{ agencyId: agency.id, intent: "remove_manager", id: confirmManager.userId }}
+          busy={busy}
+          confirm="Confirm remove"
+        >
+          {confirmManager.userId === d.userId
+            ? "You will lose access to this agency's dashboard."
+            : `${confirmManager.email} will lose access to this agency's dashboard.`}
+        </DashboardConfirm>
       ) : null}
     </>
+  );
+}
+
+/** A destructive dashboard action, confirmed in a dialog: its question, what it does, the form's fields. */
+function DashboardConfirm({
+  title,
+  cancelTo,
+  fields,
+  busy,
+  confirm,
+  children,
+}: {
+  title: string;
+  cancelTo: string;
+  fields: { agencyId: string; intent: string; id: string };
+  busy: boolean;
+  confirm: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <ConfirmDialog title={title} cancelTo={cancelTo}>
+      <Form method="post" preventScrollReset>
+        <p className="text-sm text-slate-700">{children}</p>
+        <input type="hidden" name="agencyId" value={fields.agencyId} />
+        <input type="hidden" name="intent" value={fields.intent} />
+        <input type="hidden" name="id" value={fields.id} />
+        <ConfirmActions cancelTo={cancelTo} danger disabled={busy}>
+          {confirm}
+        </ConfirmActions>
+      </Form>
+    </ConfirmDialog>
   );
 }
 

@@ -8,18 +8,9 @@ import {
   signUpSchema,
   titleForField,
 } from "~/modules/accounts/schema";
-import { AUDITED_PATHS, SIDEBAR, canAccess, safeRedirect, sidebarFor, type Viewer } from "~/lib/permissions";
+import { AUDITED_PATHS, SIDEBAR, canAccess, safeRedirect, sidebarFor } from "~/lib/permissions";
 import { checkLength, sanitizeStrict, sanitizeText } from "~/lib/sanitize";
-import { badgeText } from "~/modules/notifications/components/notification-bell";
-
-const viewer = (over: Partial<Viewer> = {}): Viewer => ({
-  isAdmin: false,
-  approvalStatus: "approved",
-  isBanned: false,
-  isMusicPartner: false,
-  hasActiveAgency: false,
-  ...over,
-});
+import { viewer } from "../../factories/actors";
 
 describe("password rules", () => {
   it("reports the first unmet rule in the spec's order", () => {
@@ -174,14 +165,5 @@ describe("permission matrix and sidebar", () => {
     expect(safeRedirect("/\\evil.example")).toBe("/dashboard");
     expect(safeRedirect("https://evil.example")).toBe("/dashboard");
     expect(safeRedirect(null)).toBe("/dashboard");
-  });
-});
-
-describe("notification badge", () => {
-  it("shows the count up to 9, then '9+'", () => {
-    expect(badgeText(0)).toBeNull();
-    expect(badgeText(1)).toBe("1");
-    expect(badgeText(9)).toBe("9");
-    expect(badgeText(10)).toBe("9+");
   });
 });

@@ -1,19 +1,11 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sha256Hex } from "~/platform/crypto.server";
-import { hashPassword } from "~/modules/accounts/accounts.server";
 import { createUser, signInAs } from "../../factories/users";
-import { ORIGIN, fetchApp, outcome, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
+import { ORIGIN, TEST_PASSWORD, fetchApp, outcome, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
 
-const PASSWORD = "Str0ng!Passw0rd";
 const SESSION = "__Host-sb_session";
-let passwordHash: string;
-
-beforeAll(async () => {
-  passwordHash = await hashPassword(PASSWORD);
-  // The first request of a file compiles the whole app inside workerd: not part of any test's time.
-  await fetchApp("/auth");
-}, 180_000);
+const password = passwordBeforeAll();
 
 function ip(n: number) {
   return `203.0.113.${n}`;
@@ -27,8 +19,8 @@ const validSignUp = (over: Record<string, string> = {}) => ({
   intent: "signup",
   fullName: "Nova Newcomer",
   email: `nova-${crypto.randomUUID().slice(0, 8)}@example.com`,
-  password: PASSWORD,
-  confirmPassword: PASSWORD,
+  password: TEST_PASSWORD,
+  confirmPassword: TEST_PASSWORD,
   channelUrl: "https://www.youtube.com/@novanew",
   subscribers: "1200",
   monthlyViews: "45000",
@@ -43,9 +35,9 @@ async function isSignedIn(cookie: string): Promise<boolean> {
 
 describe("sign-in", () => {
   it("starts a new session whose cookie is not the one sent before (no session fixation)", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     const planted = "attackerchosentoken0000000000000000";
-    const res = await signInForm(user.email, PASSWORD, { Cookie: `${SESSION}=${planted}`, "CF-Connecting-IP": ip(1) });
+    const res = await signInForm(user.email, TEST_PASSWORD, { Cookie: `${SESSION}=${planted}`, "CF-Connecting-IP": ip(1) });
     expect(res.status).toBe(302);
     expect(await redirectTarget(res)).toBe("/dashboard");
     const token = setCookieValue(res, SESSION);
@@ -62,8 +54,8 @@ describe("sign-in", () => {
   });
 
   it("sets the session cookie with __Host-, HttpOnly, Secure, SameSite=Lax, Path=/ and Max-Age", async () => {
-    const user = await createUser("creator", { passwordHash });
-    const res = await signInForm(user.email, PASSWORD, { "CF-Connecting-IP": ip(2) });
+    const user = await createUser("creator", { passwordHash: password.hash });
+    const res = await signInForm(user.email, TEST_PASSWORD, { "CF-Connecting-IP": ip(2) });
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION}=`))!;
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/Secure/);
@@ -73,7 +65,7 @@ describe("sign-in", () => {
   });
 
   it("answers the same for a wrong password and an unknown e-mail", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     const wrong = await signInForm(user.email, "Wrong!Passw0rd", { "CF-Connecting-IP": ip(3) });
     const unknown = await signInForm("nobody-here@example.com", "Wrong!Passw0rd", { "CF-Connecting-IP": ip(3) });
     expect(wrong.status).toBe(400);
@@ -86,30 +78,30 @@ describe("sign-in", () => {
   });
 
   it("redirects only to same-origin paths after sign-in", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     const res = await postForm(
       "/auth",
-      { intent: "signin", email: user.email, password: PASSWORD, redirectTo: "//evil.example/phish" },
+      { intent: "signin", email: user.email, password: TEST_PASSWORD, redirectTo: "//evil.example/phish" },
       { headers: { "CF-Connecting-IP": ip(4) } },
     );
     expect(await redirectTarget(res)).toBe("/dashboard");
     const ok = await postForm(
       "/auth",
-      { intent: "signin", email: user.email, password: PASSWORD, redirectTo: "/settings" },
+      { intent: "signin", email: user.email, password: TEST_PASSWORD, redirectTo: "/settings" },
       { headers: { "CF-Connecting-IP": ip(4) } },
     );
     expect(await redirectTarget(ok)).toBe("/settings");
   });
 
   it("refuses a banned account and an unverified e-mail", async () => {
-    const banned = await createUser("banned", { passwordHash });
-    const res = await signInForm(banned.email, PASSWORD, { "CF-Connecting-IP": ip(5) });
+    const banned = await createUser("banned", { passwordHash: password.hash });
+    const res = await signInForm(banned.email, TEST_PASSWORD, { "CF-Connecting-IP": ip(5) });
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("Your account has been banned");
 
-    const unverified = await createUser("pending", { passwordHash });
+    const unverified = await createUser("pending", { passwordHash: password.hash });
     await env.DB.prepare("UPDATE users SET email_verified_at = NULL WHERE id = ?").bind(unverified.id).run();
-    const res2 = await signInForm(unverified.email, PASSWORD, { "CF-Connecting-IP": ip(5) });
+    const res2 = await signInForm(unverified.email, TEST_PASSWORD, { "CF-Connecting-IP": ip(5) });
     expect(res2.status).toBe(403);
     expect(await res2.text()).toContain("Email not confirmed");
     const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_email = ? AND kind = 'email_verification'")
@@ -126,11 +118,11 @@ describe("sign-in", () => {
 
 describe("sessions end", () => {
   it("on password change: every session ends, this browser gets a fresh one", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     const other = await signInAs(user.id);
     const res = await postForm(
       "/settings",
-      { intent: "change-password", currentPassword: PASSWORD, password: "N3w!Password", confirmPassword: "N3w!Password" },
+      { intent: "change-password", currentPassword: TEST_PASSWORD, password: "N3w!Password", confirmPassword: "N3w!Password" },
       { headers: { Cookie: user.cookie } },
     );
     expect(await redirectTarget(res)).toBe("/settings");
@@ -142,7 +134,7 @@ describe("sessions end", () => {
   });
 
   it("on a wrong current password nothing changes and the spec's message shows", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     const res = await postForm(
       "/settings",
       { intent: "change-password", currentPassword: "Not!MyPassw0rd", password: "N3w!Password", confirmPassword: "N3w!Password" },
@@ -154,7 +146,7 @@ describe("sessions end", () => {
     expect(html).toContain("The current password you entered is incorrect.");
     expect(await isSignedIn(user.cookie)).toBe(true);
     const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.id).first<{ password_hash: string }>();
-    expect(row?.password_hash).toBe(passwordHash);
+    expect(row?.password_hash).toBe(password.hash);
   });
 
   it("on ban: every session of the user ends", async () => {
@@ -334,7 +326,7 @@ describe("sign-up", () => {
 
 describe("password reset", () => {
   it("mails a one-time link, ends every session, and the new password works", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     const res = await postForm("/auth/forgot-password", { email: user.email }, { headers: { "CF-Connecting-IP": ip(30) } });
     expect(res.status).toBe(200);
     const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = 'password_reset'")
@@ -360,12 +352,12 @@ describe("password reset", () => {
 
 describe("rate limits", () => {
   it("allows 5 failed sign-ins per account in 15 minutes, then 429; a spoofed X-Forwarded-For does not reset it", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     for (let i = 0; i < 5; i++) {
       const res = await signInForm(user.email, "Wrong!Pass1", { "CF-Connecting-IP": ip(40), "X-Forwarded-For": `198.51.100.${i}` });
       expect(res.status).toBe(400);
     }
-    const limited = await signInForm(user.email, PASSWORD, { "CF-Connecting-IP": ip(41), "X-Forwarded-For": "198.51.100.99" });
+    const limited = await signInForm(user.email, TEST_PASSWORD, { "CF-Connecting-IP": ip(41), "X-Forwarded-For": "198.51.100.99" });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     const html = await limited.text();

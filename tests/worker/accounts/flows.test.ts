@@ -1,21 +1,14 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword, validateSessionToken } from "~/modules/accounts/accounts.server";
+import { describe, expect, it } from "vitest";
+import { validateSessionToken } from "~/modules/accounts/accounts.server";
 import { sha256Hex } from "~/platform/crypto.server";
 import { createUser, signInAs } from "../../factories/users";
-import { ORIGIN, fetchApp, postForm, redirectTarget, withCookie } from "../helpers";
+import { ORIGIN, TEST_PASSWORD, fetchApp, passwordBeforeAll, postForm, redirectTarget, withCookie } from "../helpers";
 
 // The accounts module in its target shape: the one session query, one-time links used once
 // even under a race, the settings and dashboard actions, and the failure payload of an action.
 
-const PASSWORD = "Str0ng!Passw0rd";
-let passwordHash: string;
-
-beforeAll(async () => {
-  passwordHash = await hashPassword(PASSWORD);
-  // The first request of a file compiles the whole app inside workerd: not part of any test's time.
-  await fetchApp("/auth");
-}, 180_000);
+const password = passwordBeforeAll();
 
 const count = async (sql: string, ...binds: unknown[]) =>
   (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())?.n ?? 0;
@@ -75,8 +68,8 @@ describe("one-time links are used once, also when two requests race", () => {
         intent: "signup",
         fullName: "Race Condition",
         email,
-        password: PASSWORD,
-        confirmPassword: PASSWORD,
+        password: TEST_PASSWORD,
+        confirmPassword: TEST_PASSWORD,
         channelUrl: "https://www.youtube.com/@race",
         subscribers: "1",
         monthlyViews: "1",
@@ -93,7 +86,7 @@ describe("one-time links are used once, also when two requests race", () => {
   });
 
   it("password reset: one new password wins, the other request changes nothing", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     await postForm("/auth/forgot-password", { email: user.email }, { headers: { "CF-Connecting-IP": "203.0.113.91" } });
     const token = await mailedToken(user.email, "password_reset");
     const answers = await Promise.all(
@@ -174,7 +167,7 @@ describe("the dashboard's numbers", () => {
 
 describe("a refused action answers the one failure shape", () => {
   it("sign-in over .data: 400 with code, intent, the spec's toast and no session", async () => {
-    const user = await createUser("creator", { passwordHash });
+    const user = await createUser("creator", { passwordHash: password.hash });
     const res = await fetchApp("/auth.data", {
       method: "POST",
       headers: { Origin: ORIGIN, "CF-Connecting-IP": "203.0.113.92" },

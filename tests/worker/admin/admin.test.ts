@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { USER_ACTIONS, type UserAction } from "~/modules/admin/schema";
-import type { Actor } from "~/lib/permissions";
-import { ALL_KINDS, createUser, signInAs, type TestUser, type UserKind } from "../../factories/users";
+import { actorFor } from "../../factories/actors";
+import { ALL_KINDS, createUser, signInAs, type TestUser, type UserKind, userBeforeAll } from "../../factories/users";
 import { count, get, one, post, redirectOf, signUpFields } from "../admin-agency-helpers";
 
 const fieldsFor = (intent: UserAction, userId: string): Record<string, string> => ({
@@ -25,10 +25,7 @@ async function notificationsOf(userId: string) {
 }
 
 describe("admin user actions, performed by an admin", () => {
-  let admin: TestUser;
-  beforeAll(async () => {
-    admin = await createUser("admin");
-  });
+  const admin = userBeforeAll("admin");
 
   it("approves a pending user: status, e-mail, notification, audit row", async () => {
     const target = await createUser("pending");
@@ -166,7 +163,7 @@ describe("admin refusals", () => {
     await env.DB.prepare("DELETE FROM user_roles WHERE user_id = ?").bind(a.id).run();
     const request = new Request("https://shortbeat.test/admin", { method: "POST" });
     // The actor A's guard proved before the role went: still an admin as far as the request knows.
-    const staleA: Actor = { id: a.id, email: a.email, isAdmin: true, approvalStatus: "approved", isBanned: false, isMusicPartner: false, hasActiveAgency: false };
+    const staleA = actorFor(a, { isAdmin: true });
     const refused = { code: "conflict", status: 409, message: "You cannot remove the last admin." };
     await expect(revokeAdmin(staleA, b.id, request)).rejects.toMatchObject(refused);
     await expect(banUser(staleA, b.id, "stale", request)).rejects.toMatchObject(refused);
@@ -223,10 +220,7 @@ describe("every admin action is refused for everyone else", () => {
 });
 
 describe("users list, details and audit log", () => {
-  let admin: TestUser;
-  beforeAll(async () => {
-    admin = await createUser("admin");
-  });
+  const admin = userBeforeAll("admin");
 
   it("searches by name or e-mail, filters by status and paginates on the server", async () => {
     const tag = `zed${Date.now()}`;
@@ -289,11 +283,8 @@ describe("users list, details and audit log", () => {
 });
 
 describe("app settings", () => {
-  let admin: TestUser;
+  const admin = userBeforeAll("admin");
   const defaults = { creatorSharePercent: "70", payoutDayOfMonth: "18", signupLimitPerHour: "15", genericLimitPer15Min: "5", suspiciousLimitPer15Min: "10" };
-  beforeAll(async () => {
-    admin = await createUser("admin");
-  });
   afterAll(async () => {
     await post("/admin/settings", defaults, admin.cookie);
   });

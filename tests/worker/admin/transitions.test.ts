@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { createUser, signInAs, type TestUser } from "../../factories/users";
+import { describe, expect, it } from "vitest";
+import { createUser, signInAs, type TestUser, userBeforeAll } from "../../factories/users";
 import { count, one, post } from "../admin-agency-helpers";
 import { fetchApp, ORIGIN } from "../helpers";
 
@@ -27,10 +27,7 @@ async function inParallel(body: Record<string, string>, cookie: string): Promise
 }
 
 describe("admin transitions happen once", () => {
-  let admin: TestUser;
-  beforeAll(async () => {
-    admin = await createUser("admin");
-  });
+  const admin = userBeforeAll("admin");
 
   it(`${PARALLEL} parallel approvals: one approval, one e-mail, one notification, one audit row`, async () => {
     const target = await createUser("pending");
@@ -89,10 +86,7 @@ describe("admin transitions happen once", () => {
 });
 
 describe("admin actions read only forms", () => {
-  let admin: TestUser;
-  beforeAll(async () => {
-    admin = await createUser("admin");
-  });
+  const admin = userBeforeAll("admin");
 
   const send = (path: string, cookie: string, contentType: string | null, body: string) => {
     const headers = new Headers({ Origin: ORIGIN, Cookie: cookie });

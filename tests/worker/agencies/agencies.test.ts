@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AGENCY_ACTIONS } from "~/modules/admin/schema";
 import { agencyStateOf } from "~/modules/agencies/agencies.server";
-import { ALL_KINDS, createUser, type TestUser, type UserKind } from "../../factories/users";
+import { ALL_KINDS, createUser, type TestUser, type UserKind, userBeforeAll } from "../../factories/users";
 import { fetchApp } from "../helpers";
 import { PNG_1X1, count, freshIp, get, one, post, redirectOf, signUpFields } from "../admin-agency-helpers";
 
@@ -214,10 +214,7 @@ describe("agency applications", () => {
 });
 
 describe("admin review of agencies", () => {
-  let admin: TestUser;
-  beforeAll(async () => {
-    admin = await createUser("admin");
-  });
+  const admin = userBeforeAll("admin");
 
   it("approves an application: it goes live, the applicant's pending account is approved, managers are notified", async () => {
     const applicant = await createUser("pending");

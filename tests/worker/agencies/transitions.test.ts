@@ -5,7 +5,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DomainError } from "~/lib/errors";
-import type { Actor } from "~/lib/permissions";
 import {
   agencyDashboard,
   agencyDashboardAction,
@@ -14,7 +13,8 @@ import {
   reviewAgency,
   setAgencyStatus,
 } from "~/modules/agencies/agencies.server";
-import { createUser, type TestUser } from "../../factories/users";
+import { actorFor } from "../../factories/actors";
+import { createUser, type TestUser, userBeforeAll } from "../../factories/users";
 import { count, get, one, post, redirectOf } from "../admin-agency-helpers";
 
 // The first request compiles the whole app inside workerd: do it here, not in a timed test.
@@ -39,17 +39,6 @@ async function makeAgency(opts: { ownerId?: string | null; approval?: "pending" 
   ]);
   return { id, slug, name: `Agency ${slug}` };
 }
-
-const actorOf = (u: TestUser, over: Partial<Actor> = {}): Actor => ({
-  id: u.id,
-  email: u.email,
-  isAdmin: false,
-  approvalStatus: "approved",
-  isBanned: false,
-  isMusicPartner: false,
-  hasActiveAgency: false,
-  ...over,
-});
 
 const auditCount = (event: string, agencyId: string) =>
   count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = ? AND json_extract(details, '$.agency_id') = ?", event, agencyId);
@@ -87,7 +76,7 @@ describe("one pending application per applicant", () => {
     await expect(makeAgency({ ownerId: user.id, approval: "pending" })).rejects.toThrow(/UNIQUE/);
     // The module's answer to a race it lost is the same as to a second application.
     const error = await refusal(
-      applyForAgency(actorOf(user), { agencyName: "Late", slug: unique("late"), contactEmail: "l@example.com", description: "" }, new Request("https://shortbeat.test/")),
+      applyForAgency(actorFor(user), { agencyName: "Late", slug: unique("late"), contactEmail: "l@example.com", description: "" }, new Request("https://shortbeat.test/")),
     );
     expect(error.status).toBe(409);
     expect(error.title).toBe("Failed to create agency");
@@ -95,10 +84,7 @@ describe("one pending application per applicant", () => {
 });
 
 describe("the admin's decisions happen once", () => {
-  let admin: TestUser;
-  beforeAll(async () => {
-    admin = await createUser("admin");
-  });
+  const admin = userBeforeAll("admin");
 
   it("ten parallel approvals: one approval, one e-mail, one audit row, one notification per manager", async () => {
     const applicant = await createUser("pending");
@@ -142,7 +128,7 @@ describe("the admin's decisions happen once", () => {
   it("parallel deactivations: one change, one audit row; the module refuses a non-admin", async () => {
     const agency = await makeAgency({ approval: "approved" });
     const request = new Request("https://shortbeat.test/admin/agencies");
-    const adminActor = actorOf(admin, { isAdmin: true });
+    const adminActor = actorFor(admin, { isAdmin: true });
     const settled = await Promise.allSettled(Array.from({ length: 8 }, () => setAgencyStatus(adminActor, agency.id, "inactive", request)));
     expect(settled.filter((s) => s.status === "fulfilled").length).toBe(1);
     for (const s of settled) if (s.status === "rejected") expect((s.reason as DomainError).status).toBe(409);
@@ -150,9 +136,9 @@ describe("the admin's decisions happen once", () => {
 
     const manager = await createUser("agency");
     for (const call of [
-      setAgencyStatus(actorOf(manager), agency.id, "active", request),
-      reviewAgency(actorOf(manager), agency.id, { approve: true }, request),
-      listAgenciesForAdmin(actorOf(manager), "all", 1),
+      setAgencyStatus(actorFor(manager), agency.id, "active", request),
+      reviewAgency(actorFor(manager), agency.id, { approve: true }, request),
+      listAgenciesForAdmin(actorFor(manager), "all", 1),
     ]) {
       expect((await refusal(call)).status).toBe(403);
     }
@@ -207,7 +193,7 @@ describe("a manager's transitions happen once", () => {
     const other = await createUser("creator");
     await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)").bind(crypto.randomUUID(), owner.agencyId, other.id, owner.id).run();
     const message = await agencyDashboardAction(
-      actorOf(other),
+      actorFor(other),
       { intent: "remove_manager", agencyId: owner.agencyId!, id: owner.id },
       new Request("https://shortbeat.test/agency-dashboard"),
     );
@@ -224,18 +210,18 @@ describe("the module authorizes, not the route", () => {
     const mine = await createUser("agency");
     const theirs = await createUser("agency");
     const request = new Request("https://shortbeat.test/agency-dashboard");
-    const error = await refusal(agencyDashboardAction(actorOf(mine), { intent: "create_token", agencyId: theirs.agencyId! }, request));
+    const error = await refusal(agencyDashboardAction(actorFor(mine), { intent: "create_token", agencyId: theirs.agencyId! }, request));
     expect(error.status).toBe(403);
     expect(error.title).toBe("Access Denied");
     expect(error.message).toBe("You can only manage your own agency.");
     expect(await count("SELECT count(*) AS n FROM agency_signup_tokens WHERE agency_id = ?", theirs.agencyId)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'agency_access_denied' AND user_id = ?", mine.id)).toBe(1);
     // Their dashboard is not found for me, the same as an agency that does not exist.
-    expect((await refusal(agencyDashboard(actorOf(mine), { agencyId: theirs.agencyId!, rosterPage: 1 }))).status).toBe(404);
-    expect((await refusal(agencyDashboard(actorOf(mine), { agencyId: crypto.randomUUID(), rosterPage: 1 }))).status).toBe(404);
+    expect((await refusal(agencyDashboard(actorFor(mine), { agencyId: theirs.agencyId!, rosterPage: 1 }))).status).toBe(404);
+    expect((await refusal(agencyDashboard(actorFor(mine), { agencyId: crypto.randomUUID(), rosterPage: 1 }))).status).toBe(404);
     // An admin acts on every agency that exists, and on none that does not.
     const admin = await createUser("admin");
-    const adminActor = actorOf(admin, { isAdmin: true });
+    const adminActor = actorFor(admin, { isAdmin: true });
     expect(await agencyDashboardAction(adminActor, { intent: "create_token", agencyId: theirs.agencyId! }, request)).toBe("Signup token created.");
     expect((await refusal(agencyDashboardAction(adminActor, { intent: "create_token", agencyId: crypto.randomUUID() }, request))).status).toBe(403);
   });
@@ -243,7 +229,7 @@ describe("the module authorizes, not the route", () => {
   it("a banned manager may not act even through the module", async () => {
     const manager = await createUser("agency");
     const error = await refusal(
-      agencyDashboardAction(actorOf(manager, { isBanned: true }), { intent: "create_token", agencyId: manager.agencyId! }, new Request("https://shortbeat.test/")),
+      agencyDashboardAction(actorFor(manager, { isBanned: true }), { intent: "create_token", agencyId: manager.agencyId! }, new Request("https://shortbeat.test/")),
     );
     expect(error.status).toBe(403);
   });
@@ -266,7 +252,7 @@ describe("the dashboard's page", () => {
         "INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Pending', 'pending')",
       ).bind(crypto.randomUUID(), creator.id),
     ]);
-    const page = await agencyDashboard(actorOf(manager), { agencyId: null, rosterPage: 1 });
+    const page = await agencyDashboard(actorFor(manager), { agencyId: null, rosterPage: 1 });
     if (page.kind !== "dashboard") throw new Error(page.kind);
     expect(page.agency.id).toBe(manager.agencyId);
     expect(page.roster).toEqual([

@@ -1,7 +1,6 @@
 import { createExecutionContext, evictDurableObject, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "~/lib/permissions";
 import type { NotificationList } from "~/modules/notifications/notifications";
 import type { NotifyQueueMessage } from "~/modules/notifications/notifications.server";
 import { parseSocketMessage, type NotificationItem, type SocketMessage } from "~/modules/notifications/protocol";
@@ -17,6 +16,7 @@ import {
   resolveAudience,
 } from "~/modules/notifications/notifications.server";
 import { afterSessionsEnded } from "~/modules/accounts/accounts.server";
+import { actorFor } from "../../factories/actors";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
 import type { UserNotifier } from "../../../workers/user-notifier";
 import { ORIGIN, fetchApp, postForm } from "../helpers";
@@ -83,17 +83,6 @@ const stubOf = (userId: string) => env.USER_NOTIFIER.get(env.USER_NOTIFIER.idFro
 const notificationsOf = (c: Client) =>
   c.messages.filter((m): m is Extract<SocketMessage, { type: "notification" }> => m.type === "notification");
 const titlesOf = (c: Client) => notificationsOf(c).map((m) => m.notification.title);
-
-/** The actor a guard would prove for a signed-in, approved test user. */
-const actorOf = (u: { id: string; email: string }): Actor => ({
-  id: u.id,
-  email: u.email,
-  isAdmin: false,
-  approvalStatus: "approved",
-  isBanned: false,
-  isMusicPartner: false,
-  hasActiveAgency: false,
-});
 
 /**
  * The positive signal that replaces "wait, then nothing arrived": a control notification sent to
@@ -249,7 +238,7 @@ describe("delivery", () => {
     expect(await tab.next((m) => m.type === "account")).toEqual({ type: "account", event: "banned", reason: "Spam" });
     expect(await tab.waitClosed()).toMatchObject({ code: 4003 });
     // The notification is on record too.
-    const list = await listNotifications(actorOf(user));
+    const list = await listNotifications(actorFor(user));
     expect(list.notifications[0]).toMatchObject({ title: "Account banned", kind: "account_banned" });
     expect(list.notifications[0].content).toContain("Spam");
 
@@ -351,8 +340,8 @@ describe("list, catch-up and marking read", () => {
     const seen = await notifyUser(user.id, { title: "Seen", content: "x" });
     await new Promise((r) => setTimeout(r, 5));
     await notifyUser(user.id, { title: "Arrived later", content: "x" });
-    expect(await markAllRead(actorOf(user), seen.createdAt)).toBe(1);
-    expect((await listNotifications(actorOf(user))).unreadCount).toBe(1);
+    expect(await markAllRead(actorFor(user), seen.createdAt)).toBe(1);
+    expect((await listNotifications(actorFor(user))).unreadCount).toBe(1);
   });
 
   it("refuses a malformed id and an unknown intent", async () => {
@@ -364,8 +353,8 @@ describe("list, catch-up and marking read", () => {
   it("markRead returns false for an already-read row", async () => {
     const user = await createUser("creator");
     const item = await notifyUser(user.id, { title: "x", content: "y" });
-    expect(await markRead(actorOf(user), item.id)).toBe(true);
-    expect(await markRead(actorOf(user), item.id)).toBe(false);
+    expect(await markRead(actorFor(user), item.id)).toBe(true);
+    expect(await markRead(actorFor(user), item.id)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Field } from "~/ui/field";
 import { PASSWORD_RULES } from "../schema";
 
@@ -33,18 +33,86 @@ export function NewAccountFields({ errors }: { errors: Record<string, string | u
     <>
       <Field label="Full name" name="fullName" autoComplete="name" required maxLength={100} error={errors.fullName} />
       <Field label="Email" name="email" type="email" autoComplete="email" required maxLength={254} error={errors.email} />
+      <NewPasswordFields label="Password" password={password} onPasswordChange={setPassword} errors={errors} />
+    </>
+  );
+}
+
+/**
+ * A new password with the live checklist, and its confirmation ("Confirm password" for the label
+ * "Password"): on sign-up, on the reset screen and in settings. The caller holds the value.
+ */
+export function NewPasswordFields({
+  label,
+  password,
+  onPasswordChange,
+  errors,
+  required = true,
+}: {
+  label: "Password" | "New password";
+  password: string;
+  onPasswordChange: (password: string) => void;
+  errors: Record<string, string | undefined>;
+  required?: boolean;
+}) {
+  return (
+    <>
       <Field
-        label="Password"
+        label={label}
         name="password"
         type="password"
         autoComplete="new-password"
-        required
+        required={required}
         value={password}
-        onChange={(e) => setPassword(e.currentTarget.value)}
+        onChange={(e) => onPasswordChange(e.currentTarget.value)}
         error={errors.password}
         hint={<PasswordChecklist password={password} />}
       />
-      <Field label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+      <Field
+        label={`Confirm ${label.toLowerCase()}`}
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        required={required}
+        error={errors.confirmPassword}
+      />
     </>
+  );
+}
+
+/** A labelled checkbox with its error linked (its ids generated unless given). */
+export function Checkbox({
+  name,
+  error,
+  children,
+  id,
+  errorId,
+  ...rest
+}: { name: string; error?: string; errorId?: string; children: React.ReactNode } & React.InputHTMLAttributes<HTMLInputElement>) {
+  const generatedId = useId();
+  const inputId = id ?? generatedId;
+  const describedBy = errorId ?? `${inputId}-error`;
+  return (
+    <div className="space-y-1">
+      <div className="flex items-start gap-2">
+        <input
+          id={inputId}
+          name={name}
+          type="checkbox"
+          className="mt-1 h-4 w-4"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? describedBy : undefined}
+          {...rest}
+        />
+        <label htmlFor={inputId} className="text-sm text-slate-700">
+          {children}
+        </label>
+      </div>
+      {error ? (
+        <p id={describedBy} className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -43,3 +43,12 @@ export function AuthLayout({
     </div>
   );
 }
+
+/** The footer link of the screens off the sign-in path (forgot password, reset, admin recovery). */
+export function BackToSignIn({ className = "font-semibold text-brand-700 hover:underline" }: { className?: string }) {
+  return (
+    <Link to="/auth" className={className}>
+      Back to sign in
+    </Link>
+  );
+}

@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
 import type { ActionFailure } from "~/lib/errors";
 import { fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/modules/accounts/schema";
+import { Checkbox } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 import { Field, FormError, NewAccountFields, SubmitButton } from "~/components/forms";
 import { useAppName } from "~/components/public-layout";
@@ -258,6 +259,54 @@ function AgreementDialog({
   );
 }
 
+/** The two agreements a sign-up accepts: the checkbox's field, its error's id, the text's anchor. */
+const AGREEMENTS = {
+  creator: {
+    name: "acceptTerms",
+    errorId: "acceptTerms-error",
+    href: "/terms-of-service#creator-agreement",
+    title: "Creator Agreement & Monetization Terms",
+  },
+  clipper: {
+    name: "acceptClipperAgreement",
+    errorId: "acceptClipper-error",
+    href: "/terms-of-service#clipper-agreement",
+    title: "Clipper Agreement",
+  },
+} as const;
+
+/** "I accept the <agreement>": a required checkbox whose link opens the agreement in its dialog. */
+function AgreementCheckbox({
+  agreement,
+  dialogRef,
+  onChange,
+  ...rest
+}: {
+  agreement: (typeof AGREEMENTS)[keyof typeof AGREEMENTS];
+  dialogRef: React.RefObject<HTMLDialogElement | null>;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error: string | undefined;
+}) {
+  return (
+    <Checkbox id={agreement.name} name={agreement.name} errorId={agreement.errorId} onChange={(e) => onChange(e.currentTarget.checked)} {...rest}>
+      I accept the{" "}
+      <a
+        href={agreement.href}
+        target="_blank"
+        rel="noreferrer"
+        onClick={(e) => {
+          e.preventDefault();
+          dialogRef.current?.showModal();
+        }}
+        className="font-semibold text-brand-700 underline"
+      >
+        {agreement.title}
+      </a>
+    </Checkbox>
+  );
+}
+
 function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & { appName: string }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -294,40 +343,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
         <Field label="Monthly views" name="monthlyViews" type="number" min={0} step={1} inputMode="numeric" required error={errors.monthlyViews} />
       </div>
 
-      <div className="space-y-1">
-        <div className="flex items-start gap-2">
-          <input
-            id="acceptTerms"
-            name="acceptTerms"
-            type="checkbox"
-            className="mt-1 h-4 w-4"
-            checked={acceptTerms}
-            onChange={(e) => setAcceptTerms(e.currentTarget.checked)}
-            aria-invalid={errors.acceptTerms ? true : undefined}
-            aria-describedby={errors.acceptTerms ? "acceptTerms-error" : undefined}
-          />
-          <label htmlFor="acceptTerms" className="text-sm text-slate-700">
-            I accept the{" "}
-            <a
-              href="/terms-of-service#creator-agreement"
-              target="_blank"
-              rel="noreferrer"
-              onClick={(e) => {
-                e.preventDefault();
-                creatorDialog.current?.showModal();
-              }}
-              className="font-semibold text-brand-700 underline"
-            >
-              Creator Agreement &amp; Monetization Terms
-            </a>
-          </label>
-        </div>
-        {errors.acceptTerms ? (
-          <p id="acceptTerms-error" className="text-sm text-red-700">
-            {errors.acceptTerms}
-          </p>
-        ) : null}
-      </div>
+      <AgreementCheckbox agreement={AGREEMENTS.creator} dialogRef={creatorDialog} checked={acceptTerms} onChange={setAcceptTerms} error={errors.acceptTerms} />
 
       {params.clipper ? (
         <fieldset className="space-y-2 rounded-lg border border-slate-200 p-3">
@@ -350,40 +366,13 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
             </label>
           </div>
           {wantsClipper ? (
-            <div className="space-y-1">
-              <div className="flex items-start gap-2">
-                <input
-                  id="acceptClipperAgreement"
-                  name="acceptClipperAgreement"
-                  type="checkbox"
-                  className="mt-1 h-4 w-4"
-                  checked={acceptClipper}
-                  onChange={(e) => setAcceptClipper(e.currentTarget.checked)}
-                  aria-invalid={errors.acceptClipperAgreement ? true : undefined}
-                  aria-describedby={errors.acceptClipperAgreement ? "acceptClipper-error" : undefined}
-                />
-                <label htmlFor="acceptClipperAgreement" className="text-sm text-slate-700">
-                  I accept the{" "}
-                  <a
-                    href="/terms-of-service#clipper-agreement"
-                    target="_blank"
-                    rel="noreferrer"
-                    onClick={(e) => {
-                      e.preventDefault();
-                      clipperDialog.current?.showModal();
-                    }}
-                    className="font-semibold text-brand-700 underline"
-                  >
-                    Clipper Agreement
-                  </a>
-                </label>
-              </div>
-              {errors.acceptClipperAgreement ? (
-                <p id="acceptClipper-error" className="text-sm text-red-700">
-                  {errors.acceptClipperAgreement}
-                </p>
-              ) : null}
-            </div>
+            <AgreementCheckbox
+              agreement={AGREEMENTS.clipper}
+              dialogRef={clipperDialog}
+              checked={acceptClipper}
+              onChange={setAcceptClipper}
+              error={errors.acceptClipperAgreement}
+            />
           ) : null}
         </fieldset>
       ) : null}
@@ -391,10 +380,10 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
       <FormError message={errors.form} />
       <SubmitButton disabled={(hydrated && termsMissing) || busy}>{busy ? "Creating account..." : "Create Account"}</SubmitButton>
 
-      <AgreementDialog id="creator-agreement" title="Creator Agreement & Monetization Terms" dialogRef={creatorDialog}>
+      <AgreementDialog id="creator-agreement" title={AGREEMENTS.creator.title} dialogRef={creatorDialog}>
         <CreatorAgreement appName={appName} />
       </AgreementDialog>
-      <AgreementDialog id="clipper-agreement" title="Clipper Agreement" dialogRef={clipperDialog}>
+      <AgreementDialog id="clipper-agreement" title={AGREEMENTS.clipper.title} dialogRef={clipperDialog}>
         <ClipperAgreement appName={appName} />
       </AgreementDialog>
     </Form>

@@ -1,0 +1,26 @@
+import type { ReactNode } from "react";
+import { PublicLayout } from "~/components/public-layout";
+import { AGREEMENT_EFFECTIVE_DATE } from "~/lib/agreements";
+
+// The frame of the three legal pages (terms of service, privacy policy, music partner terms): the
+// public layout, the `.prose-legal` column, the h1 and the effective date.
+
+/** The class of a link inside a legal text. */
+export const legalLinkClass = "font-medium text-brand-600 underline underline-offset-2 hover:text-brand-700";
+
+/** A legal page's title and search description. */
+export function legalMeta(title: string, description: string) {
+  return [{ title: `${title} | Shortbeat` }, { name: "description", content: description }];
+}
+
+export function LegalPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <PublicLayout>
+      <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6 prose-legal">
+        <h1 className="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
+        <p className="mt-2 text-sm text-slate-600">Effective {AGREEMENT_EFFECTIVE_DATE}</p>
+        {children}
+      </main>
+    </PublicLayout>
+  );
+}
