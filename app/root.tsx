@@ -1,15 +1,6 @@
 import "./lib/zod-config";
 import { useEffect } from "react";
-import {
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  data,
-  useLoaderData,
-  useRouteLoaderData,
-} from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useRouteLoaderData } from "react-router";
 import { Toaster, toast as showToast } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
@@ -70,8 +61,7 @@ export default function App() {
   const { toast } = useLoaderData<typeof loader>();
   useEffect(() => {
     if (!toast) return;
-    const show =
-      toast.type === "error" ? showToast.error : toast.type === "success" ? showToast.success : showToast;
+    const show = toast.type === "error" ? showToast.error : toast.type === "success" ? showToast.success : showToast;
     // Defer one tick so the Toaster is mounted on first load.
     const t = window.setTimeout(() => show(toast.title, { id: toast.id, description: toast.description }), 0);
     return () => window.clearTimeout(t);

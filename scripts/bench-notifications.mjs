@@ -34,7 +34,11 @@ process.env.SB_STATE_DIR = ".state-bench-notifications";
 const stateDir = join(root, process.env.SB_STATE_DIR);
 
 const sha256 = (s) => createHash("sha256").update(s).digest("hex");
-const token = () => randomBytes(20).toString("base64url").toLowerCase().replace(/[^a-z0-9]/g, "a");
+const token = () =>
+  randomBytes(20)
+    .toString("base64url")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "a");
 const log = (...args) => console.error("[bench]", ...args);
 
 // ---------------------------------------------------------------------------------------------
@@ -188,11 +192,11 @@ async function broadcastRound(round, sockets, adminToken) {
     .sort((a, b) => a - b);
   return {
     round,
-    "delivered": `${latencies.length} / ${sockets.length}`,
-    "p50": ms(pct(latencies, 50)),
-    "p99": ms(pct(latencies, 99)),
-    "max": ms(latencies.at(-1)),
-    "response": ms(responseMs),
+    delivered: `${latencies.length} / ${sockets.length}`,
+    p50: ms(pct(latencies, 50)),
+    p99: ms(pct(latencies, 99)),
+    max: ms(latencies.at(-1)),
+    response: ms(responseMs),
     "D1 write (server)": ms(answer.d1WriteMs),
     "rows written": answer.recipients,
   };

@@ -36,9 +36,8 @@ async function waitForServer() {
 
 function run(path, headers = {}) {
   return new Promise((resolvePromise, reject) => {
-    autocannon(
-      { url: base + path, duration: Number(values.duration), connections: Number(values.connections), headers },
-      (err, result) => (err ? reject(err) : resolvePromise(result)),
+    autocannon({ url: base + path, duration: Number(values.duration), connections: Number(values.connections), headers }, (err, result) =>
+      err ? reject(err) : resolvePromise(result),
     );
   });
 }

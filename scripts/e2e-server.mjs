@@ -17,7 +17,10 @@ ensureDevVars();
 applyMigrations();
 await seed();
 
-const build = spawnSync(process.execPath, [join(root, "node_modules/.bin/react-router"), "build", "--mode", "devtools"], { cwd: root, stdio: "inherit" });
+const build = spawnSync(process.execPath, [join(root, "node_modules/.bin/react-router"), "build", "--mode", "devtools"], {
+  cwd: root,
+  stdio: "inherit",
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const child = spawn(process.execPath, [join(root, "node_modules/.bin/vite"), "preview", "--port", port, "--strictPort"], {

@@ -9,7 +9,16 @@ const login = loginAt >= 0 ? args.splice(loginAt, 2)[1] : null;
 const [url, out = "/tmp/shot.png", width = "1440"] = args;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 const page = await browser.newPage({ viewport: { width: Number(width), height: 900 } });
 page.on("console", (m) => m.type() === "error" && console.log("console error:", m.text().slice(0, 500)));

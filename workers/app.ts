@@ -1,10 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/platform/context.server";
-import {
-  consumeNotifyQueue,
-  openNotificationSocket,
-  type NotifyQueueMessage,
-} from "../app/modules/notifications/notifications.server";
+import { consumeNotifyQueue, openNotificationSocket, type NotifyQueueMessage } from "../app/modules/notifications/notifications.server";
 import { NOTIFICATIONS_SOCKET_PATH } from "../app/modules/notifications/protocol";
 import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
 import { domainResource } from "../app/platform/http.server";
@@ -14,10 +10,7 @@ import { runDailyChannelRefresh } from "../app/modules/channels/channels.server"
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
 
-const handleRequest = createRequestHandler(
-  () => import("virtual:react-router/server-build"),
-  import.meta.env.MODE,
-);
+const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
 export default {
   async fetch(request, env, ctx) {

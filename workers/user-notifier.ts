@@ -95,17 +95,16 @@ export class UserNotifier extends DurableObject<Env> {
     const sessionIds = attachments.flatMap((a) => (a?.sessionId ? [a.sessionId] : []));
     const { live, banned } = await socketSessionState(userId, sessionIds);
     const alive = new Set(live.map((s) => s.id));
-    const ended = sockets.filter((_, i) => banned || !attachments[i] || !alive.has(attachments[i]!.sessionId));
+    const ended = sockets.filter((_, i) => {
+      const attachment = attachments[i];
+      return banned || !attachment || !alive.has(attachment.sessionId);
+    });
     // The next time a remaining session could end (sliding expiry moves it on; re-checked then).
     const nextEnd = Math.min(...live.map((s) => Date.parse(s.endsAt)).filter(Number.isFinite));
     if (ended.length < sockets.length && Number.isFinite(nextEnd)) await this.scheduleSessionCheck(nextEnd, true);
     if (ended.length === 0) return 0;
     if (banned) this.send(JSON.stringify(accountMessageOf("banned")), ended);
-    return this.closeSockets(
-      banned ? SOCKET_CLOSE_BANNED : SOCKET_CLOSE_SESSION_ENDED,
-      banned ? "banned" : "session ended",
-      ended,
-    );
+    return this.closeSockets(banned ? SOCKET_CLOSE_BANNED : SOCKET_CLOSE_SESSION_ENDED, banned ? "banned" : "session ended", ended);
   }
 
   /** Number of open sockets; used by tests and the benchmark. */

@@ -53,9 +53,7 @@ export function ErrorScreen({ error }: { error: unknown }) {
           </button>
           <div id="error-details" hidden={!open} className="mt-2 rounded-md bg-slate-100 p-3 text-left">
             <p className="text-sm font-medium break-words text-slate-800">{message}</p>
-            {SHOW_STACK && stack ? (
-              <pre className="mt-2 max-h-60 overflow-auto text-xs whitespace-pre-wrap text-slate-600">{stack}</pre>
-            ) : null}
+            {SHOW_STACK && stack ? <pre className="mt-2 max-h-60 overflow-auto text-xs whitespace-pre-wrap text-slate-600">{stack}</pre> : null}
             {requestId ? (
               <p className="mt-2 text-xs text-slate-600">
                 Request ID: <code className="font-mono break-all text-slate-800">{requestId}</code>
@@ -91,10 +89,7 @@ export function NotFoundScreen() {
         <p className="text-sm font-semibold tracking-wide text-brand-600">404</p>
         <h1 className="mt-2 text-3xl font-bold text-slate-900">Page not found</h1>
         <p className="mt-3 text-slate-600">The page you are looking for does not exist or has moved.</p>
-        <Link
-          to="/"
-          className="mt-6 inline-block rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
-        >
+        <Link to="/" className="mt-6 inline-block rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700">
           Back to home
         </Link>
       </div>
@@ -109,10 +104,7 @@ export function ForbiddenScreen({ message }: { message?: string }) {
         <p className="text-sm font-semibold tracking-wide text-brand-600">403</p>
         <h1 className="mt-2 text-3xl font-bold text-slate-900">Access Denied</h1>
         <p className="mt-3 text-slate-600">{message ?? "You do not have permission to view this page."}</p>
-        <Link
-          to="/dashboard"
-          className="mt-6 inline-block rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
-        >
+        <Link to="/dashboard" className="mt-6 inline-block rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700">
           Go to dashboard
         </Link>
       </div>

@@ -21,15 +21,8 @@ export function LoadingScreen({ fullScreen = true }: { fullScreen?: boolean }) {
     return () => window.clearTimeout(timer);
   }, []);
   return (
-    <div
-      className={`flex flex-col items-center justify-center gap-4 p-8 ${fullScreen ? "min-h-screen" : "min-h-[50vh]"}`}
-      role="status"
-      aria-live="polite"
-    >
-      <span
-        className="h-10 w-10 animate-spin rounded-full border-4 border-slate-200 border-t-brand-600"
-        aria-hidden="true"
-      />
+    <div className={`flex flex-col items-center justify-center gap-4 p-8 ${fullScreen ? "min-h-screen" : "min-h-[50vh]"}`} role="status" aria-live="polite">
+      <span className="h-10 w-10 animate-spin rounded-full border-4 border-slate-200 border-t-brand-600" aria-hidden="true" />
       <p className="text-slate-600">Loading...</p>
       {slow ? (
         <div className="flex flex-col items-center gap-2">

@@ -19,10 +19,7 @@ export function PublicLayout({ children }: { children: React.ReactNode }) {
             <Link to="/auth" className="rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100">
               Sign in
             </Link>
-            <Link
-              to="/auth?mode=signup"
-              className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-            >
+            <Link to="/auth?mode=signup" className="rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white hover:bg-brand-700">
               Sign up
             </Link>
           </nav>

@@ -137,16 +137,11 @@ export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellPr
 
   return (
     <div className="min-h-screen bg-slate-50">
-      <a
-        href="#main"
-        className="sr-only z-50 rounded bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-      >
+      <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         Skip to content
       </a>
       {/* Mobile slide-over backdrop */}
-      {isMobile && mobileOpen ? (
-        <div className="fixed inset-0 z-30 bg-slate-900/40" aria-hidden="true" onClick={() => setMobileOpen(false)} />
-      ) : null}
+      {isMobile && mobileOpen ? <div className="fixed inset-0 z-30 bg-slate-900/40" aria-hidden="true" onClick={() => setMobileOpen(false)} /> : null}
       <aside
         id="app-sidebar"
         aria-label="Sidebar"
@@ -187,9 +182,7 @@ export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellPr
           <SidebarGroup items={sidebar.main} expanded={expanded} />
           {sidebar.admin.length > 0 ? (
             <div className="mt-4 border-t border-slate-200 pt-3">
-              <p className={`px-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${expanded ? "" : "md:sr-only"}`}>
-                Management
-              </p>
+              <p className={`px-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${expanded ? "" : "md:sr-only"}`}>Management</p>
               <SidebarGroup items={sidebar.admin} expanded={expanded} />
             </div>
           ) : null}
@@ -249,9 +242,7 @@ function SidebarGroup({ items, expanded }: { items: AppRoute[]; expanded: boolea
               end
               title={item.label}
               className={({ isActive }) =>
-                `flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium ${
-                  isActive ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"
-                }`
+                `flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium ${isActive ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"}`
               }
             >
               <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
@@ -305,10 +296,7 @@ function AvatarMenu({ user }: { user: ShellUser }) {
           <Settings className="h-4 w-4" aria-hidden="true" /> Settings
         </Link>
         <Form method="post" action="/auth/sign-out" reloadDocument>
-          <button
-            type="submit"
-            className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100"
-          >
+          <button type="submit" className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100">
             <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
           </button>
         </Form>

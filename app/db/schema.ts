@@ -2,15 +2,7 @@
 // what accounts need (users, sessions, tokens, audit, outbox, settings) is added around them.
 // Times are ISO-8601 UTC strings; booleans are 0/1 integers; ids are UUIDs unless noted.
 import { sql } from "drizzle-orm";
-import {
-  check,
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -20,16 +12,10 @@ const bool = (name: string) => integer(name, { mode: "boolean" }).notNull().defa
 export const APPROVAL_STATUSES = ["pending", "approved", "rejected"] as const;
 export const AGENCY_STATUSES = ["active", "inactive"] as const;
 export const SEVERITIES = ["low", "medium", "high", "critical"] as const;
-export const MANUAL_SUBMISSION_STATUSES = [
-  "pending",
-  "verification_submitted",
-  "verified",
-  "rejected",
-] as const;
+export const MANUAL_SUBMISSION_STATUSES = ["pending", "verification_submitted", "verified", "rejected"] as const;
 export const ONE_TIME_TOKEN_PURPOSES = ["email_verification", "password_reset"] as const;
 
-const inList = (column: string, values: readonly string[]) =>
-  sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(", ")})`);
+const inList = (column: string, values: readonly string[]) => sql.raw(`${column} in (${values.map((v) => `'${v}'`).join(", ")})`);
 
 // ---------------------------------------------------------------------------------------------
 // Accounts
@@ -64,9 +50,7 @@ export const profiles = sqliteTable(
     creatorId: text("creator_id").notNull(),
     fullName: text("full_name"),
     avatarUrl: text("avatar_url"),
-    approvalStatus: text("approval_status", { enum: APPROVAL_STATUSES })
-      .notNull()
-      .default("pending"),
+    approvalStatus: text("approval_status", { enum: APPROVAL_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     isBanned: bool("is_banned"),
     banReason: text("ban_reason"),
@@ -104,10 +88,7 @@ export const userRoles = sqliteTable(
     role: text("role", { enum: ["admin"] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("user_roles_user_role_unique").on(t.userId, t.role),
-    check("user_roles_role_check", sql`role in ('admin')`),
-  ],
+  (t) => [uniqueIndex("user_roles_user_role_unique").on(t.userId, t.role), check("user_roles_role_check", sql`role in ('admin')`)],
 );
 
 export const sessions = sqliteTable(
@@ -140,10 +121,7 @@ export const oauthAccounts = sqliteTable(
     email: text("email"),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.provider, t.providerUserId] }),
-    index("oauth_accounts_user_idx").on(t.userId),
-  ],
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
 );
 
 export const oneTimeTokens = sqliteTable(
@@ -158,10 +136,7 @@ export const oneTimeTokens = sqliteTable(
     usedAt: text("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("one_time_tokens_user_idx").on(t.userId, t.purpose),
-    check("one_time_tokens_purpose_check", inList("purpose", ONE_TIME_TOKEN_PURPOSES)),
-  ],
+  (t) => [index("one_time_tokens_user_idx").on(t.userId, t.purpose), check("one_time_tokens_purpose_check", inList("purpose", ONE_TIME_TOKEN_PURPOSES))],
 );
 
 export const securityAuditLog = sqliteTable(
@@ -225,9 +200,7 @@ export const agencies = sqliteTable(
     description: text("description"),
     logoUrl: text("logo_url"),
     status: text("status", { enum: AGENCY_STATUSES }).notNull().default("active"),
-    approvalStatus: text("approval_status", { enum: APPROVAL_STATUSES })
-      .notNull()
-      .default("pending"),
+    approvalStatus: text("approval_status", { enum: APPROVAL_STATUSES }).notNull().default("pending"),
     rejectionReason: text("rejection_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -260,10 +233,7 @@ export const agencyUsers = sqliteTable(
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [
-    uniqueIndex("agency_users_agency_user_unique").on(t.agencyId, t.userId),
-    index("agency_users_user_idx").on(t.userId),
-  ],
+  (t) => [uniqueIndex("agency_users_agency_user_unique").on(t.agencyId, t.userId), index("agency_users_user_idx").on(t.userId)],
 );
 
 export const agencySignupTokens = sqliteTable(
@@ -278,10 +248,7 @@ export const agencySignupTokens = sqliteTable(
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
   },
-  (t) => [
-    uniqueIndex("agency_signup_tokens_token_unique").on(t.token),
-    index("agency_signup_tokens_agency_idx").on(t.agencyId, t.createdAt),
-  ],
+  (t) => [uniqueIndex("agency_signup_tokens_token_unique").on(t.token), index("agency_signup_tokens_agency_idx").on(t.agencyId, t.createdAt)],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -321,10 +288,7 @@ export const userNotifications = sqliteTable(
     readAt: text("read_at"),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("user_notifications_user_created_idx").on(t.userId, t.createdAt),
-    index("user_notifications_user_unread_idx").on(t.userId, t.isRead),
-  ],
+  (t) => [index("user_notifications_user_created_idx").on(t.userId, t.createdAt), index("user_notifications_user_unread_idx").on(t.userId, t.isRead)],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -455,7 +419,9 @@ export const clipperLinks = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     clipperShareBps: integer("clipper_share_bps").notNull().default(7000),
-    status: text("status", { enum: ["active", "revoked"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "revoked"] })
+      .notNull()
+      .default("active"),
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
   },

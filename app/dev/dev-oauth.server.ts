@@ -222,7 +222,11 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
 }
 
 function standInChannelFor(account: StandInAccount): StandInChannel {
-  const slug = account.email.split("@")[0].replace(/[^a-z0-9]/gi, "").slice(0, 20) || "channel";
+  const slug =
+    account.email
+      .split("@")[0]
+      .replace(/[^a-z0-9]/gi, "")
+      .slice(0, 20) || "channel";
   return {
     id: `UCstandin${slug}`.slice(0, 24),
     title: `${account.name}'s Channel`,

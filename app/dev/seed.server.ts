@@ -8,15 +8,7 @@ import { demoChannelSnapshots } from "./demo-channel.ts";
 
 export const DEMO_PASSWORD = "Shortbeat#2026";
 
-export type DemoKind =
-  | "admin"
-  | "creator"
-  | "pending"
-  | "rejected"
-  | "banned"
-  | "partner"
-  | "agency"
-  | "clipper";
+export type DemoKind = "admin" | "creator" | "pending" | "rejected" | "banned" | "partner" | "agency" | "clipper";
 
 type DemoAccount = {
   kind: DemoKind;
@@ -233,9 +225,7 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
     if (!present.has(a.id)) {
       statements.push(
         db
-          .prepare(
-            `INSERT OR IGNORE INTO users (id, email, email_verified_at, password_hash, user_metadata) VALUES (?, ?, ?, ?, ?)`,
-          )
+          .prepare(`INSERT OR IGNORE INTO users (id, email, email_verified_at, password_hash, user_metadata) VALUES (?, ?, ?, ?, ?)`)
           .bind(a.id, a.email, verifiedAt, hash, JSON.stringify(metadata)),
       );
     }
@@ -259,9 +249,7 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
     );
     if (a.admin) {
       statements.push(
-        db
-          .prepare(`INSERT OR IGNORE INTO user_roles (id, user_id, role) VALUES (?, ?, 'admin')`)
-          .bind(uuid(500 + DEMO_ACCOUNTS.indexOf(a)), a.id),
+        db.prepare(`INSERT OR IGNORE INTO user_roles (id, user_id, role) VALUES (?, ?, 'admin')`).bind(uuid(500 + DEMO_ACCOUNTS.indexOf(a)), a.id),
       );
     }
   }
@@ -277,19 +265,9 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
         `INSERT OR IGNORE INTO agencies (id, name, slug, contact_email, description, status, approval_status, created_by, user_id)
          VALUES (?, ?, ?, ?, ?, 'active', 'approved', ?, ?)`,
       )
-      .bind(
-        DEMO_AGENCY.id,
-        DEMO_AGENCY.name,
-        DEMO_AGENCY.slug,
-        DEMO_AGENCY.contactEmail,
-        DEMO_AGENCY.description,
-        manager.id,
-        manager.id,
-      ),
+      .bind(DEMO_AGENCY.id, DEMO_AGENCY.name, DEMO_AGENCY.slug, DEMO_AGENCY.contactEmail, DEMO_AGENCY.description, manager.id, manager.id),
     db
-      .prepare(
-        `INSERT OR IGNORE INTO agency_users (id, agency_id, user_id, role, created_by) VALUES (?, ?, ?, 'manager', ?)`,
-      )
+      .prepare(`INSERT OR IGNORE INTO agency_users (id, agency_id, user_id, role, created_by) VALUES (?, ?, ?, 'manager', ?)`)
       .bind(uuid(901), DEMO_AGENCY.id, manager.id, manager.id),
     // The creator joined through the agency and started their term with the channel link.
     db
@@ -333,9 +311,7 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
         "2025-10-01T11:00:00.000Z",
       ),
     db
-      .prepare(
-        `INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id, clipper_share_bps) VALUES (?, ?, ?, 7000)`,
-      )
+      .prepare(`INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id, clipper_share_bps) VALUES (?, ?, ?, 7000)`)
       .bind(uuid(401), creator.id, clipper.id),
   );
 

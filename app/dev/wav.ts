@@ -34,12 +34,10 @@ export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array
 }
 
 /** Renders a melody over a bass line with a soft kick on every beat. */
-export function synthesize(opts: {
-  bpm: number;
-  melody: Note[];
-  bass: Note[];
-  sampleRate?: number;
-}): { wav: Uint8Array; durationSeconds: number } {
+export function synthesize(opts: { bpm: number; melody: Note[]; bass: Note[]; sampleRate?: number }): {
+  wav: Uint8Array;
+  durationSeconds: number;
+} {
   const sampleRate = opts.sampleRate ?? 22050;
   const beatSeconds = 60 / opts.bpm;
   const totalBeats = Math.max(

@@ -22,9 +22,7 @@ function Item({ children }: { children: React.ReactNode }) {
 }
 
 function EffectiveDate() {
-  return (
-    <p className="mt-2 text-sm font-medium text-slate-600">Effective date: {AGREEMENT_EFFECTIVE_DATE}</p>
-  );
+  return <p className="mt-2 text-sm font-medium text-slate-600">Effective date: {AGREEMENT_EFFECTIVE_DATE}</p>;
 }
 
 /** The full Creator Agreement (creator ↔ the product), every term of spec section 1. */
@@ -33,29 +31,27 @@ export function CreatorAgreement({ appName }: { appName: string }) {
     <div className="text-slate-700">
       <EffectiveDate />
       <Para>
-        This Creator Agreement (the “Agreement”) is between {appName} (“{appName}”, “we”, “us”) and you, the
-        creator who signs up for and uses the {appName} creator dashboard (“you”). It sets out how you may use
-        the music that {appName} supplies in your short-form videos on YouTube (YouTube Shorts) and how the revenue
-        from that music is shared. You accept this Agreement when you create your account.
+        This Creator Agreement (the “Agreement”) is between {appName} (“{appName}”, “we”, “us”) and you, the creator who signs up for and uses the {appName}{" "}
+        creator dashboard (“you”). It sets out how you may use the music that {appName} supplies in your short-form videos on YouTube (YouTube Shorts) and how
+        the revenue from that music is shared. You accept this Agreement when you create your account.
       </Para>
 
       <Heading>1. Definitions</Heading>
       <List>
         <Item>
-          <strong className="font-semibold text-slate-900">Platform</strong> means YouTube, including YouTube
-          Shorts.
+          <strong className="font-semibold text-slate-900">Platform</strong> means YouTube, including YouTube Shorts.
         </Item>
         <Item>
-          <strong className="font-semibold text-slate-900">Licensed Music</strong> means the tracks in the{" "}
-          {appName} music library that you use under this Agreement.
+          <strong className="font-semibold text-slate-900">Licensed Music</strong> means the tracks in the {appName} music library that you use under this
+          Agreement.
         </Item>
         <Item>
-          <strong className="font-semibold text-slate-900">Short Videos</strong> means the short-form videos you
-          publish on YouTube Shorts on a channel linked to your {appName} account.
+          <strong className="font-semibold text-slate-900">Short Videos</strong> means the short-form videos you publish on YouTube Shorts on a channel linked
+          to your {appName} account.
         </Item>
         <Item>
-          <strong className="font-semibold text-slate-900">Net Revenue</strong> means the revenue the Platform pays
-          for the Licensed Music in your monetized Short Videos, less taxes and fees.
+          <strong className="font-semibold text-slate-900">Net Revenue</strong> means the revenue the Platform pays for the Licensed Music in your monetized
+          Short Videos, less taxes and fees.
         </Item>
         <Item>
           <strong className="font-semibold text-slate-900">Term</strong> has the meaning given in section 2.
@@ -63,53 +59,43 @@ export function CreatorAgreement({ appName }: { appName: string }) {
       </List>
 
       <Heading>2. Term</Heading>
+      <Para>2.1 The Term starts on the date you first link a channel to your {appName} account and lasts 12 months.</Para>
       <Para>
-        2.1 The Term starts on the date you first link a channel to your {appName} account and lasts 12 months.
-      </Para>
-      <Para>
-        2.2 At the end of each 12-month period the Term renews automatically for a further 12 months, and so on for
-        successive 12-month periods, unless this Agreement is terminated under section 9.
+        2.2 At the end of each 12-month period the Term renews automatically for a further 12 months, and so on for successive 12-month periods, unless this
+        Agreement is terminated under section 9.
       </Para>
 
       <Heading>3. Licence to use the music</Heading>
       <Para>
-        3.1 During the Term we grant you a non-exclusive, non-transferable licence to use Licensed Music in Short
-        Videos published on your linked channels. Each time you use a track through the dashboard, we record the
-        licence so that you can show it to the Platform if asked.
+        3.1 During the Term we grant you a non-exclusive, non-transferable licence to use Licensed Music in Short Videos published on your linked channels. Each
+        time you use a track through the dashboard, we record the licence so that you can show it to the Platform if asked.
       </Para>
       <Para>3.2 You may not resell, redistribute or register Licensed Music as your own.</Para>
 
       <Heading>4. Revenue share</Heading>
       <Para>
-        4.1 Your standard share is <strong className="font-semibold text-slate-900">70% of Net Revenue</strong>{" "}
-        from the Licensed Music in your monetized Short Videos. Net Revenue is the Platform’s revenue less taxes and
-        fees. {appName} keeps the remainder.
+        4.1 Your standard share is <strong className="font-semibold text-slate-900">70% of Net Revenue</strong> from the Licensed Music in your monetized Short
+        Videos. Net Revenue is the Platform’s revenue less taxes and fees. {appName} keeps the remainder.
       </Para>
       <Para>
-        4.2 We may offer you a revised share through your dashboard. A revised share applies only if you expressly
-        accept it there; until you do, your current share continues to apply.
+        4.2 We may offer you a revised share through your dashboard. A revised share applies only if you expressly accept it there; until you do, your current
+        share continues to apply.
       </Para>
       <Para>
-        4.3 Accepting a revised share starts a new 12-month lock-in period from the date you accept it. That period
-        then renews automatically as described in section 2.
+        4.3 Accepting a revised share starts a new 12-month lock-in period from the date you accept it. That period then renews automatically as described in
+        section 2.
       </Para>
 
       <Heading>5. Payouts</Heading>
+      <Para>5.1 We pay your share on or around the 18th of each month.</Para>
       <Para>
-        5.1 We pay your share on or around the 18th of each month.
-      </Para>
-      <Para>
-        5.2 We pay a share only after {appName} has received the corresponding funds from the Platform. Amounts
-        that the Platform has not yet paid to us are carried forward and paid in the next payout after we receive
-        them.
+        5.2 We pay a share only after {appName} has received the corresponding funds from the Platform. Amounts that the Platform has not yet paid to us are
+        carried forward and paid in the next payout after we receive them.
       </Para>
       <Para>5.3 Your statements, balances and payout history are shown on the Payments page of your dashboard.</Para>
 
       <Heading>6. Exclusivity</Heading>
-      <Para>
-        6.1 During the Term you may not use any other third-party licensed-music service to earn revenue on short
-        videos.
-      </Para>
+      <Para>6.1 During the Term you may not use any other third-party licensed-music service to earn revenue on short videos.</Para>
       <Para>6.2 This does not restrict:</Para>
       <List>
         <Item>videos that contain no third-party music;</Item>
@@ -120,12 +106,9 @@ export function CreatorAgreement({ appName }: { appName: string }) {
 
       <Heading>7. Campaigns</Heading>
       <Para>
-        7.1 Campaigns are optional paid promotions. They are shown in the Campaigns tab of your dashboard, and you
-        take part only if you opt in to a campaign.
+        7.1 Campaigns are optional paid promotions. They are shown in the Campaigns tab of your dashboard, and you take part only if you opt in to a campaign.
       </Para>
-      <Para>
-        7.2 Campaigns are usually paid per 1,000 views. Each campaign states its own rate and terms when you opt in.
-      </Para>
+      <Para>7.2 Campaigns are usually paid per 1,000 views. Each campaign states its own rate and terms when you opt in.</Para>
       <Para>7.3 Campaign earnings are paid up to 60 days after the campaign ends.</Para>
       <Para>7.4 Choosing not to join a campaign does not affect your revenue share under section 4.</Para>
 
@@ -136,27 +119,21 @@ export function CreatorAgreement({ appName }: { appName: string }) {
         <Item>you will follow the law and YouTube’s terms and policies.</Item>
       </List>
 
-
       <Heading>9. Termination</Heading>
       <Para>
-        9.1 <strong className="font-semibold text-slate-900">For cause.</strong> Either party may terminate this
-        Agreement with immediate effect by written notice if the other party materially breaches it.
+        9.1 <strong className="font-semibold text-slate-900">For cause.</strong> Either party may terminate this Agreement with immediate effect by written
+        notice if the other party materially breaches it.
       </Para>
       <Para>
-        9.2 <strong className="font-semibold text-slate-900">For convenience.</strong> You may terminate this
-        Agreement by giving us 90 days’ written notice. Termination for convenience takes effect only at the end of
-        the current 12-month term. If fewer than 90 days of the current term remain when you give notice, the
-        Agreement ends at the end of the following 12-month term.
+        9.2 <strong className="font-semibold text-slate-900">For convenience.</strong> You may terminate this Agreement by giving us 90 days’ written notice.
+        Termination for convenience takes effect only at the end of the current 12-month term. If fewer than 90 days of the current term remain when you give
+        notice, the Agreement ends at the end of the following 12-month term.
       </Para>
-      <Para>
-        9.3 Shares earned before termination remain payable under section 5, once {appName} has received the funds
-        from the Platform.
-      </Para>
+      <Para>9.3 Shares earned before termination remain payable under section 5, once {appName} has received the funds from the Platform.</Para>
 
       <Heading>10. Governing law</Heading>
       <Para>
-        This Agreement is governed by the laws of England and Wales, and the courts of England and Wales have
-        jurisdiction over any dispute arising from it.
+        This Agreement is governed by the laws of England and Wales, and the courts of England and Wales have jurisdiction over any dispute arising from it.
       </Para>
     </div>
   );
@@ -168,27 +145,17 @@ export function ClipperAgreement({ appName }: { appName: string }) {
     <div className="text-slate-700">
       <EffectiveDate />
       <Para>
-        This Clipper Agreement (the “Agreement”) is between you, the clipper (“you”), and the creator who invited
-        you to {appName} (the “Creator”). {appName} provides the tools that share the Creator’s source videos with
-        you and tracks your clips and splits; it is not a party to this Agreement. You accept this Agreement when you
-        sign up as a clipper through the Creator’s invite.
+        This Clipper Agreement (the “Agreement”) is between you, the clipper (“you”), and the creator who invited you to {appName} (the “Creator”). {appName}{" "}
+        provides the tools that share the Creator’s source videos with you and tracks your clips and splits; it is not a party to this Agreement. You accept
+        this Agreement when you sign up as a clipper through the Creator’s invite.
       </Para>
 
       <Heading>1. Licence</Heading>
-      <Para>
-        1.1 The Creator grants you a limited, revocable licence to use the source videos in the folder the Creator
-        shares with you through {appName}.
-      </Para>
-      <Para>
-        1.2 You may use the source videos only to make short clips for short-video platforms, such as YouTube Shorts,
-        TikTok and Instagram Reels.
-      </Para>
+      <Para>1.1 The Creator grants you a limited, revocable licence to use the source videos in the folder the Creator shares with you through {appName}.</Para>
+      <Para>1.2 You may use the source videos only to make short clips for short-video platforms, such as YouTube Shorts, TikTok and Instagram Reels.</Para>
 
       <Heading>2. Ownership</Heading>
-      <Para>
-        The Creator keeps ownership of the source videos and of every clip you make from them. This Agreement does
-        not transfer any ownership to you.
-      </Para>
+      <Para>The Creator keeps ownership of the source videos and of every clip you make from them. This Agreement does not transfer any ownership to you.</Para>
 
       <Heading>3. Content rules</Heading>
       <Para>You must not:</Para>
@@ -199,32 +166,26 @@ export function ClipperAgreement({ appName }: { appName: string }) {
 
       <Heading>4. Revenue split</Heading>
       <Para>
-        4.1 By default, revenue from your clips is split{" "}
-        <strong className="font-semibold text-slate-900">70% to you and 30% to the Creator</strong>.
+        4.1 By default, revenue from your clips is split <strong className="font-semibold text-slate-900">70% to you and 30% to the Creator</strong>.
       </Para>
       <Para>
-        4.2 The split is drawn only from the music monetization pool revenue, that is, the revenue from the licensed
-        music in the clips. No other revenue of the Creator is shared with you.
+        4.2 The split is drawn only from the music monetization pool revenue, that is, the revenue from the licensed music in the clips. No other revenue of the
+        Creator is shared with you.
       </Para>
       <Para>
-        4.3 You may ask the Creator for a higher split through {appName}. An increase needs the Creator’s approval and
-        applies only to revenue after the Creator confirms it.
+        4.3 You may ask the Creator for a higher split through {appName}. An increase needs the Creator’s approval and applies only to revenue after the Creator
+        confirms it.
       </Para>
 
       <Heading>5. Payment</Heading>
       <Para>
-        The duty of final payment lies between you and the Creator. {appName} tracks your clips, their views and the
-        agreed split, and shows the resulting amounts to both of you.
+        The duty of final payment lies between you and the Creator. {appName} tracks your clips, their views and the agreed split, and shows the resulting
+        amounts to both of you.
       </Para>
 
       <Heading>6. Revocation</Heading>
-      <Para>
-        6.1 The Creator can revoke your access to the source folder at any time, without notice.
-      </Para>
-      <Para>
-        6.2 When access is revoked you must stop making clips from the source videos and, if the Creator asks, remove
-        the clips you have published.
-      </Para>
+      <Para>6.1 The Creator can revoke your access to the source folder at any time, without notice.</Para>
+      <Para>6.2 When access is revoked you must stop making clips from the source videos and, if the Creator asks, remove the clips you have published.</Para>
     </div>
   );
 }

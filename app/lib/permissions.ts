@@ -131,8 +131,7 @@ export const isMusicPartner: Rule = (a) => !a.isBanned && (a.isAdmin || (isAppro
 export const isOwner: Rule = (a, c) => !a.isBanned && !!c.ownerId && c.ownerId === a.id;
 export const isApprovedOwner: Rule = (a, c) => isApprovedActor(a, c) && isOwner(a, c);
 /** Manager of this approved, active agency (admins act on every agency). */
-export const managesAgency: Rule = (a, c) =>
-  !a.isBanned && (a.isAdmin || (!!c.agencyId && (c.managedAgencyIds ?? []).includes(c.agencyId)));
+export const managesAgency: Rule = (a, c) => !a.isBanned && (a.isAdmin || (!!c.agencyId && (c.managedAgencyIds ?? []).includes(c.agencyId)));
 
 export const PERMISSIONS = {
   account: {
@@ -205,12 +204,7 @@ export function can<E extends Entity>(actor: Actor | null, entity: E, action: Ac
  * Throws unless the actor may: 403 'Access Denied' for a role the actor lacks, 404 for a thing
  * the actor does not own (never reveal that someone else's exists).
  */
-export function authorize<E extends Entity>(
-  actor: Actor | null,
-  entity: E,
-  action: ActionOf<E>,
-  ctx: PermissionContext = {},
-): asserts actor is Actor {
+export function authorize<E extends Entity>(actor: Actor | null, entity: E, action: ActionOf<E>, ctx: PermissionContext = {}): asserts actor is Actor {
   if (can(actor, entity, action, ctx)) return;
   if (!actor) throw new DomainError("unauthenticated", "Please sign in to access this area.", { title: "Authentication Required" });
   if ("ownerId" in ctx && ctx.ownerId !== actor.id && !actor.isBanned) {

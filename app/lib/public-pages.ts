@@ -10,12 +10,7 @@ export const PUBLIC_PAGES: { path: string; changefreq: "weekly" | "monthly" | "y
 ];
 
 export function escapeXml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
 export function sitemapXml(origin: string, pages = PUBLIC_PAGES): string {

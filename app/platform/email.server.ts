@@ -10,16 +10,18 @@ export type Email = { to: string; subject: string; text: string; kind: string };
  * delivers unsent rows and stamps sent_at.
  */
 export function emailStatement(mail: Email): D1PreparedStatement {
-  return env.DB.prepare(
-    `INSERT INTO email_outbox (id, to_email, subject, body_text, kind) VALUES (?, ?, ?, ?, ?)`,
-  ).bind(crypto.randomUUID(), mail.to, mail.subject, mail.text, mail.kind);
+  return env.DB.prepare(`INSERT INTO email_outbox (id, to_email, subject, body_text, kind) VALUES (?, ?, ?, ?, ?)`).bind(
+    crypto.randomUUID(),
+    mail.to,
+    mail.subject,
+    mail.text,
+    mail.kind,
+  );
 }
 
 /** The outbox row as a drizzle query (not executed), to join a `db().batch([...])` with its change. */
 export function emailQuery(mail: Email) {
-  return db()
-    .insert(emailOutbox)
-    .values({ id: crypto.randomUUID(), toEmail: mail.to, subject: mail.subject, bodyText: mail.text, kind: mail.kind });
+  return db().insert(emailOutbox).values({ id: crypto.randomUUID(), toEmail: mail.to, subject: mail.subject, bodyText: mail.text, kind: mail.kind });
 }
 
 export async function sendEmail(mail: Email): Promise<void> {

@@ -106,10 +106,10 @@ export function domainLoader<A extends { request: Request }, R>(fn: (args: A) =>
 export function errorResponse(error: DomainError): Response {
   const headers = new Headers({ "Content-Type": "application/json", "Cache-Control": "private, no-store" });
   if (error.retryAfterSeconds) headers.set("Retry-After", String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
-  return new Response(
-    JSON.stringify({ ok: false, code: error.code, error: error.message, errors: error.fieldErrors }),
-    { status: error.status, headers },
-  );
+  return new Response(JSON.stringify({ ok: false, code: error.code, error: error.message, errors: error.fieldErrors }), {
+    status: error.status,
+    headers,
+  });
 }
 
 /** Wraps a resource-route handler: DomainError → JSON answer with its status. */

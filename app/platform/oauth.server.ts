@@ -54,13 +54,7 @@ export async function startAuthorization<T>(
   const state = generateState();
   const verifier = generateCodeVerifier();
   const redirectUri = new URL(opts.callbackPath, request.url).toString();
-  const url = client(redirectUri).createAuthorizationURLWithPKCE(
-    endpoints(request).authorize,
-    state,
-    CodeChallengeMethod.S256,
-    verifier,
-    opts.scopes,
-  );
+  const url = client(redirectUri).createAuthorizationURLWithPKCE(endpoints(request).authorize, state, CodeChallengeMethod.S256, verifier, opts.scopes);
   for (const [k, v] of Object.entries(opts.params ?? {})) url.searchParams.set(k, v);
   const cookie = flowCookie(request, opts.cookieName);
   const value: FlowState<T> = { state, verifier, redirectUri, payload: opts.payload };
@@ -87,10 +81,7 @@ export class OAuthError extends Error {}
  * Finishes the flow on the callback: the state must match the cookie's (a missing or
  * mismatched state is refused), then the code is exchanged with the verifier.
  */
-export async function completeAuthorization<T>(
-  request: Request,
-  cookieName: string,
-): Promise<{ tokens: OAuth2Tokens; payload: T; clearCookie: string }> {
+export async function completeAuthorization<T>(request: Request, cookieName: string): Promise<{ tokens: OAuth2Tokens; payload: T; clearCookie: string }> {
   const url = new URL(request.url);
   const cookie = flowCookie(request, cookieName);
   const clearCookie = await clearFlowCookie(request, cookieName);
@@ -128,7 +119,13 @@ async function tokenRequest(request: Request, body: URLSearchParams): Promise<OA
 export function exchangeCode(request: Request, code: string, verifier: string, redirectUri: string) {
   return tokenRequest(
     request,
-    new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: redirectUri, client_id: env.GOOGLE_CLIENT_ID }),
+    new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      code_verifier: verifier,
+      redirect_uri: redirectUri,
+      client_id: env.GOOGLE_CLIENT_ID,
+    }),
   );
 }
 

@@ -30,10 +30,10 @@ const FAILED_ROW: Record<keyof typeof securityAuditLog.$inferSelect, string | nu
  * when the batch runs. INSERT ... SELECT ... WHERE NOT in raw SQL: drizzle's select builder cannot
  * select constants without a table (and a `db().run(sql)` item with parameters breaks D1 batches).
  */
-export function precondition(condition: SQL) {
-  const values = Object.keys(getTableColumns(securityAuditLog)).map(
-    (k) => sql`${FAILED_ROW[k as keyof typeof FAILED_ROW]}`,
-  );
+export function precondition(condition: SQL | undefined) {
+  // drizzle's and()/or() are typed `SQL | undefined` (undefined only for an empty list).
+  if (!condition) throw new Error("precondition() needs a condition");
+  const values = Object.keys(getTableColumns(securityAuditLog)).map((k) => sql`${FAILED_ROW[k as keyof typeof FAILED_ROW]}`);
   return db()
     .insert(securityAuditLog)
     .select(sql`select ${sql.join(values, sql`, `)} where not (${condition})`);

@@ -124,11 +124,7 @@ export function ipScope(request: Request): string {
  * The suspicious-activity monitor: attempts per action and address; at the 10th within 15
  * minutes it logs SUSPICIOUS_ACTIVITY_DETECTED and denies the action.
  */
-export async function monitorSuspicious(
-  request: Request,
-  action: string,
-  userId?: string | null,
-): Promise<LimitResult> {
+export async function monitorSuspicious(request: Request, action: string, userId?: string | null): Promise<LimitResult> {
   const scope = ipScope(request);
   const suspicious = (await getLimits()).suspicious;
   const result = await consume(`suspicious:${action}`, scope, suspicious);

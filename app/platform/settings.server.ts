@@ -52,11 +52,7 @@ export function clearSettingsCache(): void {
 }
 
 /** Stores the settings and the audit record of what changed, in one batch. */
-export async function updateSettings(
-  admin: { id: string },
-  next: AppSettings,
-  request: Request,
-): Promise<{ changed: (keyof AppSettings)[] }> {
+export async function updateSettings(admin: { id: string }, next: AppSettings, request: Request): Promise<{ changed: (keyof AppSettings)[] }> {
   clearSettingsCache();
   const before = await getSettings();
   const changed = (Object.keys(KEYS) as (keyof AppSettings)[]).filter((k) => before[k] !== next[k]);

@@ -63,12 +63,7 @@ export function sniffType(head: Uint8Array): MediaType | null {
 export type UploadCheck<T extends MediaType> = { ok: true; type: T; size: number } | { ok: false; error: string };
 
 /** Checks a file's real type (by content) against the allowed kinds and its size against the cap. */
-export async function checkUpload<T extends MediaType>(
-  file: File,
-  allowed: readonly T[],
-  maxBytes: number,
-  label: string,
-): Promise<UploadCheck<T>> {
+export async function checkUpload<T extends MediaType>(file: File, allowed: readonly T[], maxBytes: number, label: string): Promise<UploadCheck<T>> {
   if (file.size === 0) return { ok: false, error: `${label} is empty.` };
   if (file.size > maxBytes) return { ok: false, error: `${label} must be ${Math.round(maxBytes / 1024 / 1024)} MB or smaller.` };
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
@@ -86,7 +81,11 @@ export async function checkUpload<T extends MediaType>(
 
 /** Safe download name: letters, digits, dot, dash, underscore; never empty. */
 function safeFilename(name: string, type: MediaType): string {
-  const base = name.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
+  const base = name
+    .replace(/\.[^.]*$/, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80);
   return `${base || "file"}.${EXTENSIONS[type]}`;
 }
 
@@ -94,13 +93,7 @@ function safeFilename(name: string, type: MediaType): string {
  * Stores a file whose type `checkUpload` established under a new key `<folder>/<uuid>.<ext>`,
  * with that type (never the browser's) as its Content-Type; returns the key.
  */
-export async function putFile(
-  bucket: R2Bucket,
-  file: File,
-  type: MediaType,
-  folder: string,
-  opts: { cacheControl?: string } = {},
-): Promise<string> {
+export async function putFile(bucket: R2Bucket, file: File, type: MediaType, folder: string, opts: { cacheControl?: string } = {}): Promise<string> {
   const key = `${folder}/${crypto.randomUUID()}.${EXTENSIONS[type]}`;
   if (!isValidKey(key)) throw new Error(`Invalid storage folder: ${folder}`);
   await bucket.put(key, file.stream(), {
@@ -218,7 +211,7 @@ export async function serveObject(bucket: R2Bucket, key: string, request: Reques
   });
 
   const ifNoneMatch = request.headers.get("If-None-Match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === head.httpEtag || t.trim() === "*")) {
+  if (ifNoneMatch?.split(",").some((t) => t.trim() === head.httpEtag || t.trim() === "*")) {
     return new Response(null, { status: 304, headers });
   }
 

@@ -22,9 +22,7 @@ export async function setToastCookie(request: Request, toast: ToastInput): Promi
   return toastCookie(isSecureRequest(request)).serialize(toastSchema.parse(toast));
 }
 
-export async function readToast(
-  request: Request,
-): Promise<{ toast: Toast | null; headers: Headers | null }> {
+export async function readToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
   const cookie = toastCookie(isSecureRequest(request));
   const raw = await cookie.parse(request.headers.get("Cookie"));
   if (!raw) return { toast: null, headers: null };
@@ -33,12 +31,7 @@ export async function readToast(
   return { toast: parsed.success ? parsed.data : null, headers };
 }
 
-export async function redirectWithToast(
-  request: Request,
-  url: string,
-  toast: ToastInput,
-  init?: ResponseInit,
-): Promise<Response> {
+export async function redirectWithToast(request: Request, url: string, toast: ToastInput, init?: ResponseInit): Promise<Response> {
   const headers = new Headers(init?.headers);
   headers.append("Set-Cookie", await setToastCookie(request, toast));
   return redirect(url, { ...init, headers });

@@ -13,11 +13,7 @@ const TONES: Record<Tone, string> = {
 
 /** A small status pill. */
 export function Badge({ tone = "slate", children }: { tone?: Tone; children: ReactNode }) {
-  return (
-    <span className={`inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[tone]}`}>
-      {children}
-    </span>
-  );
+  return <span className={`inline-flex items-center rounded-full border px-2 py-0.5 text-xs font-semibold whitespace-nowrap ${TONES[tone]}`}>{children}</span>;
 }
 
 /** An approval status (pending, approved, rejected) as a badge. */

@@ -9,12 +9,7 @@ export const DropdownMenu = MenuPrimitive.Root;
 export const DropdownMenuTrigger = MenuPrimitive.Trigger;
 export const DropdownMenuGroup = MenuPrimitive.Group;
 
-export function DropdownMenuContent({
-  className = "",
-  align = "end",
-  sideOffset = 8,
-  ...props
-}: ComponentPropsWithRef<typeof MenuPrimitive.Content>) {
+export function DropdownMenuContent({ className = "", align = "end", sideOffset = 8, ...props }: ComponentPropsWithRef<typeof MenuPrimitive.Content>) {
   return (
     <MenuPrimitive.Portal>
       <MenuPrimitive.Content

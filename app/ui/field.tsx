@@ -14,13 +14,10 @@ export function useDescribed(error?: string, hint?: ReactNode): Described {
 
 /** The control's look; red border when it has an error. */
 export const controlClass = (error?: string) =>
-  `mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 ${
-    error ? "border-red-500" : "border-slate-300"
-  }`;
+  `mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm placeholder:text-slate-400 ${error ? "border-red-500" : "border-slate-300"}`;
 
 /** The compact control look of filter bars and dialogs (admin console, agency screens). */
-export const inputClass =
-  "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400";
+export const inputClass = "mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm text-slate-900 shadow-sm placeholder:text-slate-400";
 
 /** Label above, hint and error below, both linked to the control (aria-describedby). */
 export function FieldFrame({ d, label, className, children }: { d: Described; label: ReactNode; className?: string; children: ReactNode }) {
@@ -56,14 +53,7 @@ export function Field({
   const d = useDescribed(error, hint);
   return (
     <FieldFrame d={d} label={label} className={className}>
-      <input
-        id={d.id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={d.describedBy}
-        className={controlClass(error)}
-        {...input}
-      />
+      <input id={d.id} name={name} aria-invalid={error ? true : undefined} aria-describedby={d.describedBy} className={controlClass(error)} {...input} />
     </FieldFrame>
   );
 }

@@ -4,17 +4,7 @@ import type { ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
 // the region is focusable (so the keyboard can scroll it) and named by its heading or label.
 
 /** The scrolling, bordered frame around a table. Name it with `labelledBy` (a heading's id) or `label`. */
-export function TableRegion({
-  labelledBy,
-  label,
-  className = "",
-  children,
-}: {
-  labelledBy?: string;
-  label?: string;
-  className?: string;
-  children: ReactNode;
-}) {
+export function TableRegion({ labelledBy, label, className = "", children }: { labelledBy?: string; label?: string; className?: string; children: ReactNode }) {
   return (
     <section
       tabIndex={0}

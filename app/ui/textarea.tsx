@@ -12,14 +12,7 @@ export function TextArea({
   const d = useDescribed(error, hint);
   return (
     <FieldFrame d={d} label={label}>
-      <textarea
-        id={d.id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={d.describedBy}
-        className={controlClass(error)}
-        {...rest}
-      />
+      <textarea id={d.id} name={name} aria-invalid={error ? true : undefined} aria-describedby={d.describedBy} className={controlClass(error)} {...rest} />
     </FieldFrame>
   );
 }

@@ -20,11 +20,7 @@ export function Tooltip({
       <TooltipPrimitive.Root>
         <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
         <TooltipPrimitive.Portal>
-          <TooltipPrimitive.Content
-            side={side}
-            sideOffset={6}
-            className="z-50 rounded-md bg-slate-900 px-2 py-1 text-xs font-medium text-white shadow-md"
-          >
+          <TooltipPrimitive.Content side={side} sideOffset={6} className="z-50 rounded-md bg-slate-900 px-2 py-1 text-xs font-medium text-white shadow-md">
             {content}
           </TooltipPrimitive.Content>
         </TooltipPrimitive.Portal>

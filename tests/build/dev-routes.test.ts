@@ -14,14 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "../..");
 const PROJECT_FILES = ["app", "workers", "public", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts", "wrangler.toml"];
-const DEV_ROUTE_IDS = [
-  "routes/dev/throw",
-  "routes/dev/mailbox",
-  "routes/dev/factory",
-  "routes/dev/bench",
-  "routes/dev/oauth-authorize",
-  "routes/dev/oauth",
-];
+const DEV_ROUTE_IDS = ["routes/dev/throw", "routes/dev/mailbox", "routes/dev/factory", "routes/dev/bench", "routes/dev/oauth-authorize", "routes/dev/oauth"];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -35,9 +28,7 @@ function build(mode?: string): Promise<string> {
   for (const f of PROJECT_FILES) cpSync(join(root, f), join(dir, f), { recursive: true });
   symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
   // A clean environment: vitest's NODE_ENV=test would make a development bundle.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => k !== "NODE_ENV" && !k.startsWith("VITEST") && k !== "TEST"),
-  ) as NodeJS.ProcessEnv;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_ENV" && !k.startsWith("VITEST") && k !== "TEST")) as NodeJS.ProcessEnv;
   const args = [join(root, "node_modules/.bin/react-router"), "build", ...(mode ? ["--mode", mode] : [])];
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ["ignore", "ignore", "pipe"] });

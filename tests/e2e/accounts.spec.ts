@@ -15,12 +15,7 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Sign In" }).click();
 }
 
-test("sign up with validation errors, verify by e-mail, wait for approval, sign in, use the shell, sign out", async ({
-  page,
-  request,
-  baseURL,
-  visit,
-}) => {
+test("sign up with validation errors, verify by e-mail, wait for approval, sign in, use the shell, sign out", async ({ page, request, baseURL, visit }) => {
   const email = `journey-${Date.now()}@example.com`;
   await visit("/auth?mode=signup");
   await expect(page.getByRole("heading", { name: "Join Shortbeat" })).toBeVisible();

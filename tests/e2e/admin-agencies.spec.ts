@@ -26,12 +26,7 @@ async function confirmEmail(page: Page, email: string) {
   await expect(page.getByText("Email confirmed")).toBeVisible();
 }
 
-test("an agency applies, an admin approves it, a creator joins through its link and appears in the roster", async ({
-  page,
-  browser,
-  baseURL,
-  visit,
-}) => {
+test("an agency applies, an admin approves it, a creator joins through its link and appears in the roster", async ({ page, browser, baseURL, visit }) => {
   const stamp = Date.now().toString(36);
   const agencyName = `Lumen Creators ${stamp}`;
   const slug = `lumen-creators-${stamp}`;

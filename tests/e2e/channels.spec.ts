@@ -19,7 +19,7 @@ async function connectedCount(page: Page): Promise<number> {
   await page.goto("/dashboard");
   const card = page.getByRole("region", { name: "Connected Channels" });
   await expect(card).toBeVisible();
-  return Number((await card.locator("p").first().innerText()).trim());
+  return Number(((await card.locator("p").first().textContent()) ?? "").trim());
 }
 
 async function asAdmin(browser: Browser, fn: (page: Page) => Promise<void>) {
@@ -104,7 +104,12 @@ test("connect, refresh, submit for verification, admin verifies, analytics, disc
   // The count rises.
   expect(await connectedCount(page)).toBe(before + 2);
   await visit("/channels");
-  await expect(page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: manualName }) }).getByText("Verified")).toBeVisible();
+  await expect(
+    page
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading", { name: manualName }) })
+      .getByText("Verified"),
+  ).toBeVisible();
 
   // Analytics shows a chart (and its table for screen readers), per channel and in total.
   await visit("/analytics?range=7");

@@ -55,10 +55,7 @@ async function broadcast(admin: Page, opts: { title: string; text: string; email
   await expect(admin.getByText("Broadcast sent")).toBeVisible();
 }
 
-test("an admin broadcasts; the creator's badge and list update without a reload; the video plays; mark as read", async ({
-  browser,
-  baseURL,
-}) => {
+test("an admin broadcasts; the creator's badge and list update without a reload; the video plays; mark as read", async ({ browser, baseURL }) => {
   const creator = await newSignedInPage(browser, baseURL!, "creator@shortbeat.test");
   await waitForSocket(creator);
   const before = await badgeCount(creator);
@@ -69,7 +66,13 @@ test("an admin broadcasts; the creator's badge and list update without a reload;
   await admin.goto("/admin/broadcast");
   await expectAccessible(admin, "/admin/broadcast");
   const title = `Campaign drop ${Date.now()}`;
-  await broadcast(admin, { title, text: "A new campaign is live. Watch the brief.", emails: "creator@shortbeat.test", video: true, image: true });
+  await broadcast(admin, {
+    title,
+    text: "A new campaign is live. Watch the brief.",
+    emails: "creator@shortbeat.test",
+    video: true,
+    image: true,
+  });
 
   // Live: the badge goes up in the creator's open tab, with no navigation.
   await expect.poll(() => badgeCount(creator)).toBe(before + 1);
@@ -104,18 +107,16 @@ test("an admin broadcasts; the creator's badge and list update without a reload;
   await expect.poll(() => badgeCount(creator)).toBe(before);
   await creator.reload();
   await creator.getByRole("button", { name: /^Notifications/ }).click();
-  await expect(
-    creator.getByRole("region", { name: "Notifications" }).getByTestId("notification-item").filter({ hasText: title }),
-  ).toHaveAttribute("data-read", "true");
+  await expect(creator.getByRole("region", { name: "Notifications" }).getByTestId("notification-item").filter({ hasText: title })).toHaveAttribute(
+    "data-read",
+    "true",
+  );
 
   await admin.context().close();
   await creator.context().close();
 });
 
-test("a dropped socket reconnects and catches up: nothing sent meanwhile is lost, nothing shows twice", async ({
-  browser,
-  baseURL,
-}) => {
+test("a dropped socket reconnects and catches up: nothing sent meanwhile is lost, nothing shows twice", async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL });
   const creator = await context.newPage();
   // Route the notifications socket through Playwright so the test can cut it like a server restart.

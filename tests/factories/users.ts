@@ -4,15 +4,7 @@ import { beforeAll } from "vitest";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "~/modules/accounts/accounts.server";
 
-export type UserKind =
-  | "pending"
-  | "rejected"
-  | "banned"
-  | "creator"
-  | "clipper"
-  | "partner"
-  | "agency"
-  | "admin";
+export type UserKind = "pending" | "rejected" | "banned" | "creator" | "clipper" | "partner" | "agency" | "admin";
 
 export const ALL_KINDS: UserKind[] = ["pending", "rejected", "banned", "creator", "clipper", "partner", "agency", "admin"];
 
@@ -79,11 +71,7 @@ export async function createUser(
   if (kind === "clipper") {
     const creator = await createUser("creator");
     statements.push(
-      env.DB.prepare("INSERT INTO clipper_links (id, creator_user_id, clipper_user_id) VALUES (?, ?, ?)").bind(
-        crypto.randomUUID(),
-        creator.id,
-        id,
-      ),
+      env.DB.prepare("INSERT INTO clipper_links (id, creator_user_id, clipper_user_id) VALUES (?, ?, ?)").bind(crypto.randomUUID(), creator.id, id),
     );
   }
   await env.DB.batch(statements);
@@ -95,10 +83,14 @@ export async function createUser(
 export async function signInAs(userId: string): Promise<{ token: string; cookie: string }> {
   const token = randomToken();
   const now = Date.now();
-  await env.DB.prepare(
-    "INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
-  )
-    .bind(sha256Hex(token), userId, new Date(now + SESSION_IDLE_MS).toISOString(), new Date(now + SESSION_ABSOLUTE_MS).toISOString(), new Date(now).toISOString())
+  await env.DB.prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(
+      sha256Hex(token),
+      userId,
+      new Date(now + SESSION_IDLE_MS).toISOString(),
+      new Date(now + SESSION_ABSOLUTE_MS).toISOString(),
+      new Date(now).toISOString(),
+    )
     .run();
   // Tests talk https://shortbeat.test, so the cookie has the __Host- prefix.
   return { token, cookie: `__Host-sb_session=${token}` };

@@ -19,7 +19,7 @@ const rel = (p: string) => relative(root, p);
 const source = (p: string) => readFileSync(p, "utf8");
 
 /** Which domain owns each table. Platform tables are written only through app/platform. */
-export const TABLE_OWNERS: Record<string, string> = {
+const TABLE_OWNERS: Record<string, string> = {
   users: "accounts",
   profiles: "accounts",
   user_roles: "accounts",
@@ -82,7 +82,12 @@ function tablesReferenced(text: string): Set<string> {
   const found = new Set<string>();
   // drizzle table objects imported from the schema
   for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*["']~\/db\/schema["']/g)) {
-    for (const name of m[1].split(",").map((s) => s.trim().split(/\s+as\s+/)[0].replace(/^type\s+/, ""))) {
+    for (const name of m[1].split(",").map((s) =>
+      s
+        .trim()
+        .split(/\s+as\s+/)[0]
+        .replace(/^type\s+/, ""),
+    )) {
       if (TABLE_EXPORTS[name]) found.add(TABLE_EXPORTS[name]);
     }
   }
@@ -172,7 +177,11 @@ describe("the shape of the code", () => {
   it("the platform layer imports no domain module", () => {
     const offenders = appFiles
       .filter((f) => f.startsWith("app/platform/"))
-      .flatMap((f) => importsOf(f, source(join(root, f))).filter((t) => t.startsWith("app/modules/")).map((t) => `${f} → ${t}`));
+      .flatMap((f) =>
+        importsOf(f, source(join(root, f)))
+          .filter((t) => t.startsWith("app/modules/"))
+          .map((t) => `${f} → ${t}`),
+      );
     expect(offenders).toEqual([]);
   });
 

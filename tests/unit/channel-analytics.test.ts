@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  analyticsCsv,
-  buildAnalytics,
-  csvCell,
-  formatGrowth,
-  growthOf,
-  parseRange,
-  rangeDays,
-  type Snapshot,
-} from "../../app/modules/channels/analytics";
+import { analyticsCsv, buildAnalytics, csvCell, formatGrowth, growthOf, parseRange, rangeDays, type Snapshot } from "../../app/modules/channels/analytics";
 import { channelActionSchema, manualSubmissionSchema, reviewSchema } from "../../app/modules/channels/schema";
 import { fieldErrorsOf } from "../../app/lib/forms";
 
@@ -73,7 +64,7 @@ describe("analytics rules", () => {
   });
 
   it("keeps CSV cells from being read as formulas", () => {
-    expect(csvCell("=HYPERLINK(\"x\")")).toBe("\"'=HYPERLINK(\"\"x\"\")\"");
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvCell("+1")).toBe("'+1");
     expect(csvCell("a,b")).toBe('"a,b"');
     expect(csvCell(12)).toBe("12");
@@ -83,7 +74,12 @@ describe("analytics rules", () => {
 
 describe("manual submission schema", () => {
   it("requires a name, allows an empty URL (stored null) and counts that are whole and non-negative", () => {
-    const ok = manualSubmissionSchema.parse({ channelName: " Mine ", channelUrl: "", subscriberCount: "1,200", avgMonthlyViews: "" });
+    const ok = manualSubmissionSchema.parse({
+      channelName: " Mine ",
+      channelUrl: "",
+      subscriberCount: "1,200",
+      avgMonthlyViews: "",
+    });
     expect(ok).toEqual({ channelName: "Mine", channelUrl: null, subscriberCount: 1200, avgMonthlyViews: 0 });
     expect(manualSubmissionSchema.parse({ channelName: "x", channelUrl: "youtube.com/@x" }).channelUrl).toBe("https://youtube.com/@x");
     expect(manualSubmissionSchema.safeParse({ channelName: "" }).success).toBe(false);
@@ -114,11 +110,17 @@ describe("the /channels and verification forms", () => {
   });
 
   it("names the field and the thing that was not found", () => {
-    expect(errorsOf(channelActionSchema, { intent: "disconnect", channelId: "' OR 1=1 --" })).toEqual({ channelId: "Channel not found." });
+    expect(errorsOf(channelActionSchema, { intent: "disconnect", channelId: "' OR 1=1 --" })).toEqual({
+      channelId: "Channel not found.",
+    });
     expect(errorsOf(channelActionSchema, { intent: "refresh" })).toEqual({ channelId: "Channel not found." });
     expect(errorsOf(channelActionSchema, { intent: "submit-verification", id: "x" })).toEqual({ id: "Submission not found." });
-    expect(errorsOf(channelActionSchema, { intent: "submit", channelName: " " })).toEqual({ channelName: "Channel name is required." });
+    expect(errorsOf(channelActionSchema, { intent: "submit", channelName: " " })).toEqual({
+      channelName: "Channel name is required.",
+    });
     expect(Object.values(errorsOf(channelActionSchema, { intent: "nope" }) ?? {})).toEqual(["Unknown action."]);
-    expect(errorsOf(reviewSchema, { intent: "reject", id, reason: "  " })).toEqual({ reason: "A reason is required to reject a submission." });
+    expect(errorsOf(reviewSchema, { intent: "reject", id, reason: "  " })).toEqual({
+      reason: "A reason is required to reject a submission.",
+    });
   });
 });

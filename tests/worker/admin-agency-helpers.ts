@@ -29,22 +29,27 @@ export function get(path: string, cookie?: string, headers: Record<string, strin
 }
 
 export function post(path: string, fields: Record<string, string>, cookie?: string, headers: Record<string, string> = {}) {
-  return postForm(path, fields, { headers: { ...(cookie ? { Cookie: cookie } : {}), "CF-Connecting-IP": freshIp(), ...headers } });
+  return postForm(path, fields, {
+    headers: { ...(cookie ? { Cookie: cookie } : {}), "CF-Connecting-IP": freshIp(), ...headers },
+  });
 }
 
 export async function one<T = Record<string, unknown>>(sql: string, ...binds: unknown[]): Promise<T | null> {
-  return env.DB.prepare(sql).bind(...binds).first<T>();
+  return env.DB.prepare(sql)
+    .bind(...binds)
+    .first<T>();
 }
 
 export async function count(sql: string, ...binds: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql).bind(...binds).first<{ n: number }>();
+  const row = await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>();
   return Number(row?.n ?? 0);
 }
 
 /** A minimal valid PNG (1×1), checked by magic bytes like any upload. */
-export const PNG_1X1 = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
+export const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
 );
 
 /** The sign-up form of /auth (and /{slug}/signup), filled in. */

@@ -20,8 +20,7 @@ export type PersonColumns = typeof audienceColumns;
 
 // A list of values as ONE bound parameter: D1 binds at most 100 per statement, and an audience
 // may name hundreds of people. json_each is a table-valued function drizzle cannot express.
-export const inJsonList = (column: SQLiteColumn | SQL, values: readonly string[]) =>
-  sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
+export const inJsonList = (column: SQLiteColumn | SQL, values: readonly string[]) => sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
 
 /**
  * The ids of the users a predicate selects, in id order. Banned users are left out unless

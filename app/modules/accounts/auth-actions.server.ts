@@ -15,7 +15,9 @@ export function authParams(request: Request, preset: { agencySlug?: string; agen
   const q = (name: string) => url.searchParams.get(name)?.trim() ?? "";
   return {
     mode: (preset.mode ?? (q("mode") === "signup" ? "signup" : "signin")) as "signin" | "signup",
-    referralCode: q("ref").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64),
+    referralCode: q("ref")
+      .replace(/[^A-Za-z0-9_-]/g, "")
+      .slice(0, 64),
     clipper: q("clipper") === "1",
     agencySlug: preset.agencySlug ?? normalizeAgencySlug(q("agency_slug")).slice(0, 64),
     agencyName: preset.agencyName ?? q("agency_name").slice(0, 100),

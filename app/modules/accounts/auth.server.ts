@@ -13,17 +13,7 @@ import { db } from "~/platform/db.server";
 import { emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import {
-  LIMITS,
-  consume,
-  ipScope,
-  logRateLimitHit,
-  monitorSuspicious,
-  peek,
-  release,
-  tooManyAttempts,
-  type Limit,
-} from "~/platform/rate-limit.server";
+import { LIMITS, consume, ipScope, logRateLimitHit, monitorSuspicious, peek, release, tooManyAttempts, type Limit } from "~/platform/rate-limit.server";
 import { actorOf } from "./directory.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
 import { bannedMessage, type SignUpInput } from "./schema";
@@ -91,7 +81,10 @@ async function screenReferralCode(request: Request, raw: string): Promise<string
     await audit({ eventType: "INVALID_INPUT_REJECTED", severity: "medium", request, details: { field: "referral_code" } });
     return "";
   }
-  return checked.value.trim().slice(0, 64).replace(/[^A-Za-z0-9_-]/g, "");
+  return checked.value
+    .trim()
+    .slice(0, 64)
+    .replace(/[^A-Za-z0-9_-]/g, "");
 }
 
 /** Unexpected failures of a sign-up: the spec's 'An error occurred' / 'Please try again later.' */
@@ -278,7 +271,7 @@ async function findToken(token: string, purpose: TokenPurpose) {
 }
 
 /** Uses the token up, once: the guard the rest of its batch depends on (a second use changes nothing). */
-function useToken(token: string, now: string) {
+function consumeTokenQueries(token: string, now: string) {
   return [
     db()
       .update(oneTimeTokens)
@@ -292,33 +285,42 @@ export async function checkToken(token: string, purpose: TokenPurpose): Promise<
   return (await findToken(token, purpose)) !== null;
 }
 
-/** Runs a one-time link's batch; a token used meanwhile (the guard held no row) is `refused`. */
-async function spendToken(batch: () => Promise<unknown>, refused: DomainError): Promise<void> {
+/**
+ * Spends a one-time link of `purpose`: the token is used up and `writes` run in one batch, only if
+ * this request is the one that used it. An unknown, expired or meanwhile used token is `refused`.
+ * Returns the token's user.
+ */
+async function spendToken(
+  token: string,
+  purpose: TokenPurpose,
+  refused: DomainError,
+  writes: (userId: string, now: string) => Promise<BatchItem<"sqlite">[]>,
+): Promise<string> {
+  const row = await findToken(token, purpose);
+  if (!row) throw refused;
+  const now = new Date().toISOString();
+  const rest = await writes(row.userId, now);
   try {
-    await batch();
+    await db().batch([...consumeTokenQueries(token, now), ...rest]);
   } catch (error) {
     if (isPreconditionFailure(error)) throw refused;
     throw error;
   }
+  return row.userId;
 }
+
+/** The e-mail counts as verified from `now` (a link that reached the inbox proves it), unless it already was. */
+const verifiedSince = (now: string) => sql`coalesce(${users.emailVerifiedAt}, ${now})`;
 
 export async function verifyEmail(request: Request, token: string): Promise<void> {
   const refused = invalid("This link is invalid or has expired. Sign in to get a new one.", { title: "Verification failed" });
-  const row = await findToken(token, "email_verification");
-  if (!row) throw refused;
-  const now = new Date().toISOString();
-  await spendToken(
-    () =>
-      db().batch([
-        ...useToken(token, now),
-        db()
-          .update(users)
-          .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})`, updatedAt: now })
-          .where(eq(users.id, row.userId)),
-        auditQuery({ eventType: "email_verified", userId: row.userId, targetUserId: row.userId, request }),
-      ]),
-    refused,
-  );
+  await spendToken(token, "email_verification", refused, async (userId, now) => [
+    db()
+      .update(users)
+      .set({ emailVerifiedAt: verifiedSince(now), updatedAt: now })
+      .where(eq(users.id, userId)),
+    auditQuery({ eventType: "email_verified", userId, targetUserId: userId, request }),
+  ]);
 }
 
 export async function requestPasswordReset(request: Request, email: string): Promise<void> {
@@ -349,29 +351,23 @@ export async function requestPasswordReset(request: Request, email: string): Pro
 
 export async function resetPassword(request: Request, token: string, password: string): Promise<void> {
   const refused = invalid("This link is invalid or has expired. Please ask for a new one.", { title: "Reset failed" });
-  const row = await findToken(token, "password_reset");
-  if (!row) throw refused;
-  const now = new Date().toISOString();
-  const hash = await hashPassword(password);
-  await spendToken(
-    () =>
-      db().batch([
-        ...useToken(token, now),
-        // Every other reset link of the account stops working too.
-        db()
-          .update(oneTimeTokens)
-          .set({ usedAt: now })
-          .where(and(eq(oneTimeTokens.userId, row.userId), eq(oneTimeTokens.purpose, "password_reset"), isNull(oneTimeTokens.usedAt))),
-        db()
-          .update(users)
-          .set({ passwordHash: hash, updatedAt: now, emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` })
-          .where(eq(users.id, row.userId)),
-        endSessionsQuery(row.userId),
-        auditQuery({ eventType: "password_reset", severity: "medium", userId: row.userId, targetUserId: row.userId, request }),
-      ]),
-    refused,
-  );
-  await afterSessionsEnded(row.userId);
+  const userId = await spendToken(token, "password_reset", refused, async (userId, now) => {
+    const hash = await hashPassword(password);
+    return [
+      // Every other reset link of the account stops working too.
+      db()
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, "password_reset"), isNull(oneTimeTokens.usedAt))),
+      db()
+        .update(users)
+        .set({ passwordHash: hash, updatedAt: now, emailVerifiedAt: verifiedSince(now) })
+        .where(eq(users.id, userId)),
+      endSessionsQuery(userId),
+      auditQuery({ eventType: "password_reset", severity: "medium", userId, targetUserId: userId, request }),
+    ];
+  });
+  await afterSessionsEnded(userId);
 }
 
 /**

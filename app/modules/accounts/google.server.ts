@@ -5,14 +5,7 @@ import { safeRedirect } from "~/lib/permissions";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
-import {
-  OAuthError,
-  beginAuthorization,
-  completeAuthorization,
-  fetchGoogleProfile,
-  oauthConfigured,
-  type GoogleProfile,
-} from "~/platform/oauth.server";
+import { OAuthError, beginAuthorization, completeAuthorization, fetchGoogleProfile, oauthConfigured, type GoogleProfile } from "~/platform/oauth.server";
 import { referrerQuery } from "./auth.server";
 import { SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { bannedMessage } from "./schema";
@@ -168,11 +161,7 @@ export async function signInWithGoogle(
     }
   }
 
-  const banned = await db()
-    .select({ isBanned: profiles.isBanned, banReason: profiles.banReason })
-    .from(profiles)
-    .where(eq(profiles.userId, userId))
-    .get();
+  const banned = await db().select({ isBanned: profiles.isBanned, banReason: profiles.banReason }).from(profiles).where(eq(profiles.userId, userId)).get();
   if (banned?.isBanned) {
     await audit({ eventType: "sign_in_banned", severity: "medium", userId, request, details: { method: "google" } });
     throw new DomainError("forbidden", bannedMessage(banned.banReason), { title: GOOGLE_FAILED });

@@ -78,7 +78,12 @@ export async function requireApprovedUser(args: GuardArgs): Promise<SessionUser>
       userId: user.id,
       targetUserId: user.id,
       request: args.request,
-      details: { path, user_id: user.id, approval_status: user.approvalStatus, concern: "unapproved user visited a guarded path" },
+      details: {
+        path,
+        user_id: user.id,
+        approval_status: user.approvalStatus,
+        concern: "unapproved user visited a guarded path",
+      },
     });
   }
   throw redirect("/pending-approval");
@@ -134,10 +139,5 @@ export async function requireApiUser(args: GuardArgs, opts: { approved?: boolean
 
 /** Greeting name: profile full name, else metadata full_name, else the e-mail's local part, else 'Creator'. */
 export function greetingName(user: Pick<SessionUser, "fullName" | "metadataFullName" | "email">): string {
-  return (
-    user.fullName?.trim() ||
-    user.metadataFullName?.trim() ||
-    user.email?.split("@")[0]?.trim() ||
-    "Creator"
-  );
+  return user.fullName?.trim() || user.metadataFullName?.trim() || user.email?.split("@")[0]?.trim() || "Creator";
 }

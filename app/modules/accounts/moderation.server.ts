@@ -1,7 +1,7 @@
 import { and, count, desc, eq, exists, gt, ne, not, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { profiles, sessions, userRoles, users } from "~/db/schema";
-import { conflict, DomainError, invalid, notFound } from "~/lib/errors";
+import { conflict, type DomainError, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import type { UserActionInput, UserListQuery } from "~/modules/admin/schema";
 import { agencyLabelOf } from "~/modules/agencies/agencies.server";
@@ -37,7 +37,12 @@ const contains = (column: SQLiteColumn | SQL, text: string): SQL => sql`lower(${
 
 /** "The user in this user id column has an e-mail containing `text`" (case-insensitive). */
 export function userEmailContains(userId: SQLiteColumn | SQL, text: string): SQL {
-  return exists(db().select({ one: sql`1` }).from(users).where(and(eq(users.id, userId), contains(users.email, text))));
+  return exists(
+    db()
+      .select({ one: sql`1` })
+      .from(users)
+      .where(and(eq(users.id, userId), contains(users.email, text))),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,12 +203,7 @@ export async function usersConsolePage(actor: Actor, query: UserListQuery, selec
 type Target = Standing;
 
 async function loadTarget(userId: string): Promise<Target | null> {
-  const row = await db()
-    .select(standingColumns())
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(eq(users.id, userId))
-    .get();
+  const row = await db().select(standingColumns()).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(eq(users.id, userId)).get();
   return row ?? null;
 }
 
@@ -350,7 +350,7 @@ export async function banUser(actor: Actor, userId: string, reason: string, requ
   await runGuarded(
     [
       // Banning an admin must leave another active admin (and the actor must still be one).
-      precondition(and(holdsAdmin(actor.id), or(not(holdsAdmin(userId)), anotherActiveAdminRemains(userId)))!),
+      precondition(and(holdsAdmin(actor.id), or(not(holdsAdmin(userId)), anotherActiveAdminRemains(userId)))),
       ...updateProfileOnce(userId, { isBanned: true, banReason: reason }, eq(profiles.isBanned, false)),
       endSessionsQuery(userId),
       emailQuery({
@@ -359,7 +359,14 @@ export async function banUser(actor: Actor, userId: string, reason: string, requ
         subject: `Your ${appName()} account has been banned`,
         text: `${greeting(target)}\n\nYour ${appName()} account has been banned and you have been signed out.\n\nReason: ${reason}\n\nYou can reply to this message if you think this is a mistake.`,
       }),
-      auditQuery({ eventType: "user_banned", severity: "high", userId: actor.id, targetUserId: userId, request, details: { reason } }),
+      auditQuery({
+        eventType: "user_banned",
+        severity: "high",
+        userId: actor.id,
+        targetUserId: userId,
+        request,
+        details: { reason },
+      }),
     ],
     async () => ((await loadTarget(userId))?.isBanned ? already() : conflict(LAST_ADMIN)),
   );
@@ -383,7 +390,14 @@ export async function unbanUser(actor: Actor, userId: string, reason: string, re
         subject: `Your ${appName()} account is active again`,
         text: `${greeting(target)}\n\nThe ban on your ${appName()} account has been lifted. You can sign in again at ${new URL(request.url).origin}/auth\n\nNote: ${reason}`,
       }),
-      auditQuery({ eventType: "user_unbanned", severity: "medium", userId: actor.id, targetUserId: userId, request, details: { reason } }),
+      auditQuery({
+        eventType: "user_unbanned",
+        severity: "medium",
+        userId: actor.id,
+        targetUserId: userId,
+        request,
+        details: { reason },
+      }),
     ],
     async () => notBanned(),
   );
@@ -412,17 +426,14 @@ export async function toggleMusicPartner(actor: Actor, userId: string, request: 
   await noticeQuietly(
     userId,
     next ? "You are now a music partner" : "Music partner access removed",
-    next
-      ? "You can now submit music under Submit Music and follow it under Music Submissions."
-      : "Your music partner access has been removed by an admin.",
+    next ? "You can now submit music under Submit Music and follow it under Music Submissions." : "Your music partner access has been removed by an admin.",
     actor.id,
   );
   return next ? `${nameOf(target)} is now a music partner.` : `${nameOf(target)} is no longer a music partner.`;
 }
 
 /** The admin role row, once: a second grant inserts nothing (and so its batch does not hold). */
-const insertAdminRole = (userId: string) =>
-  db().insert(userRoles).values({ id: crypto.randomUUID(), userId, role: "admin" }).onConflictDoNothing();
+const insertAdminRole = (userId: string) => db().insert(userRoles).values({ id: crypto.randomUUID(), userId, role: "admin" }).onConflictDoNothing();
 
 export async function grantAdmin(actor: Actor, userId: string, request: Request): Promise<string> {
   authorize(actor, "user", "grantAdmin");
@@ -453,8 +464,10 @@ export async function revokeAdmin(actor: Actor, userId: string, request: Request
   if (!target.isAdmin) throw notAdmin();
   await runGuarded(
     [
-      precondition(and(holdsAdmin(actor.id), anotherActiveAdminRemains(userId))!),
-      db().delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.role, "admin"))),
+      precondition(and(holdsAdmin(actor.id), anotherActiveAdminRemains(userId))),
+      db()
+        .delete(userRoles)
+        .where(and(eq(userRoles.userId, userId), eq(userRoles.role, "admin"))),
       changedOnce(),
       endSessionsQuery(userId),
       auditQuery({ eventType: "admin_role_revoked", severity: "high", userId: actor.id, targetUserId: userId, request }),
@@ -515,11 +528,7 @@ export async function accountForRecovery(email: string): Promise<{ id: string; i
  * the admin module's `recoverAdmin` calls it, after the recovery secret matched. Ends the
  * account's sessions, e-mails the account (a leaked secret is noticed) and audits it critical.
  */
-export async function grantAdminThroughRecovery(
-  account: { id: string; isAdmin: boolean },
-  email: string,
-  request: Request,
-): Promise<void> {
+export async function grantAdminThroughRecovery(account: { id: string; isAdmin: boolean }, email: string, request: Request): Promise<void> {
   await db().batch([
     insertAdminRole(account.id),
     // A role change ends the account's sessions; the person signs in again with the new role.

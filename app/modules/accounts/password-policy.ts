@@ -13,10 +13,5 @@ export function parseArgon2Params(encoded: string): { type: string; m: number; t
 export function needsRehash(encoded: string): boolean {
   const params = parseArgon2Params(encoded);
   if (!params) return true;
-  return (
-    params.type !== "argon2id" ||
-    params.m !== ARGON2_PARAMS.memoryCost ||
-    params.t !== ARGON2_PARAMS.timeCost ||
-    params.p !== ARGON2_PARAMS.parallelism
-  );
+  return params.type !== "argon2id" || params.m !== ARGON2_PARAMS.memoryCost || params.t !== ARGON2_PARAMS.timeCost || params.p !== ARGON2_PARAMS.parallelism;
 }

@@ -22,10 +22,7 @@ export async function hashPassword(password: string): Promise<string> {
   }).encoded;
 }
 
-export async function verifyPassword(
-  encoded: string,
-  password: string,
-): Promise<{ valid: boolean; needsRehash: boolean }> {
+export async function verifyPassword(encoded: string, password: string): Promise<{ valid: boolean; needsRehash: boolean }> {
   const a = await instance();
   const result = a.tryVerify(encoded, password, Argon2Type.Argon2id);
   return { valid: result.success, needsRehash: result.success && needsRehash(encoded) };

@@ -54,7 +54,13 @@ export async function updateProfileName(request: Request, user: SessionUser, ful
   authorize(actorOf(user), "account", "update");
   await db().batch([
     db().update(profiles).set({ fullName, updatedAt: new Date().toISOString() }).where(eq(profiles.userId, user.id)),
-    auditQuery({ eventType: "profile_updated", userId: user.id, targetUserId: user.id, request, details: { field: "full_name" } }),
+    auditQuery({
+      eventType: "profile_updated",
+      userId: user.id,
+      targetUserId: user.id,
+      request,
+      details: { field: "full_name" },
+    }),
   ]);
 }
 
@@ -68,7 +74,13 @@ export async function updateAvatar(request: Request, user: SessionUser, file: Fi
   const url = avatarUrl(key);
   await db().batch([
     db().update(profiles).set({ avatarUrl: url, updatedAt: new Date().toISOString() }).where(eq(profiles.userId, user.id)),
-    auditQuery({ eventType: "profile_updated", userId: user.id, targetUserId: user.id, request, details: { field: "avatar_url" } }),
+    auditQuery({
+      eventType: "profile_updated",
+      userId: user.id,
+      targetUserId: user.id,
+      request,
+      details: { field: "avatar_url" },
+    }),
   ]);
   const oldKey = previous?.avatarUrl?.match(/(avatars\/[^?#]+)$/)?.[1];
   if (oldKey?.startsWith(`avatars/${user.id}/`)) await env.AVATARS.delete(decodeURIComponent(oldKey));

@@ -92,7 +92,11 @@ function passwordsMatch(v: { password: string; confirmPassword: string }, ctx: z
 }
 
 /** An agency slug as the sign-up form and the agency sign-up address carry it. */
-export const normalizeAgencySlug = (v: string) => v.trim().toLowerCase().replace(/[^a-z0-9-]/g, "");
+export const normalizeAgencySlug = (v: string) =>
+  v
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, "");
 /** An agency name as kept in the sign-up metadata. */
 export const normalizeAgencyName = (v: string) => sanitizeText(v).trim().slice(0, NAME_MAX);
 
@@ -186,9 +190,7 @@ export const googleStartSchema = z.object({
 
 export const forgotPasswordSchema = z.object({ email });
 
-export const resetPasswordSchema = z
-  .object({ token: z.string().min(10).max(200), password, confirmPassword: z.string() })
-  .superRefine(passwordsMatch);
+export const resetPasswordSchema = z.object({ token: z.string().min(10).max(200), password, confirmPassword: z.string() }).superRefine(passwordsMatch);
 
 const changePasswordFields = {
   currentPassword: z.string().min(1, { message: "Current password is required." }).max(PASSWORD_MAX_LENGTH),
@@ -201,7 +203,10 @@ export const changePasswordSchema = z.object(changePasswordFields).superRefine(p
 export const settingsFormSchema = z.preprocess(
   (v) => {
     const intent = (v as { intent?: unknown })?.intent;
-    return { ...(v as object), intent: intent === "sign-out-others" || intent === "sign-out-session" ? intent : "change-password" };
+    return {
+      ...(v as object),
+      intent: intent === "sign-out-others" || intent === "sign-out-session" ? intent : "change-password",
+    };
   },
   z.discriminatedUnion("intent", [
     z.object({ intent: z.literal("change-password"), ...changePasswordFields }).superRefine(passwordsMatch),
@@ -226,7 +231,13 @@ export const profileFormSchema = z.preprocess(
         message: "Choose an image to upload.",
       }),
     }),
-    z.object({ intent: z.literal("name"), fullName: z.unknown().transform((v) => (typeof v === "string" ? v : "")).pipe(fullName) }),
+    z.object({
+      intent: z.literal("name"),
+      fullName: z
+        .unknown()
+        .transform((v) => (typeof v === "string" ? v : ""))
+        .pipe(fullName),
+    }),
   ]),
 );
 
@@ -251,12 +262,10 @@ export function titleForField(field: string, message = ""): string {
 }
 
 /** The profile page's titles: a missing or refused picture is 'Upload failed'. */
-export const profileFieldTitle = (field: string, message: string) =>
-  field === "avatar" ? "Upload failed" : titleForField(field, message);
+export const profileFieldTitle = (field: string, message: string) => (field === "avatar" ? "Upload failed" : titleForField(field, message));
 
 /** The settings page's titles: an unknown session is 'Action failed'. */
-export const settingsFieldTitle = (field: string, message: string) =>
-  field === "session" ? "Action failed" : titleForField(field, message);
+export const settingsFieldTitle = (field: string, message: string) => (field === "session" ? "Action failed" : titleForField(field, message));
 
 export type { FieldErrors };
 

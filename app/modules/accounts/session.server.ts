@@ -165,7 +165,11 @@ export function clearSessionCookie(request: Request): string {
 /** Ends the session this request carries (if any). */
 export async function endCurrentSession(request: Request): Promise<void> {
   const token = readCookie(request, sessionCookieName(request));
-  if (token) await db().delete(sessions).where(eq(sessions.id, sha256Hex(token))).run();
+  if (token)
+    await db()
+      .delete(sessions)
+      .where(eq(sessions.id, sha256Hex(token)))
+      .run();
 }
 
 /** Query (not executed) ending every session of a user (optionally all but one), for batches. */

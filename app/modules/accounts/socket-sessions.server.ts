@@ -14,23 +14,14 @@ export type SocketSessionState = {
 };
 
 /** The state of the given sessions of a user (at most a few: one per open tab). */
-export async function socketSessionState(
-  userId: string,
-  sessionIds: readonly string[],
-  now = new Date(),
-): Promise<SocketSessionState> {
+export async function socketSessionState(userId: string, sessionIds: readonly string[], now = new Date()): Promise<SocketSessionState> {
   const at = now.toISOString();
   const [live, profile] = await db().batch([
     db()
       .select({ id: sessions.id, endsAt: sql<string>`min(${sessions.expiresAt}, ${sessions.absoluteExpiresAt})` })
       .from(sessions)
       .where(
-        and(
-          eq(sessions.userId, userId),
-          inJsonList(sessions.id, [...new Set(sessionIds)]),
-          gt(sessions.expiresAt, at),
-          gt(sessions.absoluteExpiresAt, at),
-        ),
+        and(eq(sessions.userId, userId), inJsonList(sessions.id, [...new Set(sessionIds)]), gt(sessions.expiresAt, at), gt(sessions.absoluteExpiresAt, at)),
       ),
     db().select({ isBanned: profiles.isBanned }).from(profiles).where(eq(profiles.userId, userId)),
   ]);

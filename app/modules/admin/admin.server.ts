@@ -1,12 +1,7 @@
 import { DomainError } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import type { AppSettings } from "~/lib/settings";
-import {
-  accountForRecovery,
-  emailOfUser,
-  grantAdminThroughRecovery,
-  userEmailContains,
-} from "~/modules/accounts/accounts.server";
+import { accountForRecovery, emailOfUser, grantAdminThroughRecovery, userEmailContains } from "~/modules/accounts/accounts.server";
 import { audit } from "~/platform/audit.server";
 import { readAuditLog } from "~/platform/audit-log.server";
 import { safeEqual } from "~/platform/crypto.server";
@@ -59,8 +54,7 @@ export async function saveSettings(actor: Actor, next: AppSettings, request: Req
 // ---------------------------------------------------------------------------------------------
 
 /** The one answer /admin-recovery gives, whatever happened (it must reveal nothing). */
-export const RECOVERY_ANSWER =
-  "If the recovery secret and the e-mail address are both correct, that account now has admin access. Sign in to continue.";
+export const RECOVERY_ANSWER = "If the recovery secret and the e-mail address are both correct, that account now has admin access. Sign in to continue.";
 
 /** Below this length a configured secret is treated as unset: recovery stays closed. */
 export const RECOVERY_SECRET_MIN = 16;

@@ -18,16 +18,7 @@ export const reasonSchema = z
       .max(REASON_MAX, { message: `Reason must be ${REASON_MAX} characters or less.` }),
   );
 
-export const USER_ACTIONS = [
-  "approve",
-  "reject",
-  "ban",
-  "unban",
-  "toggle_music_partner",
-  "grant_admin",
-  "revoke_admin",
-  "end_sessions",
-] as const;
+export const USER_ACTIONS = ["approve", "reject", "ban", "unban", "toggle_music_partner", "grant_admin", "revoke_admin", "end_sessions"] as const;
 export type UserAction = (typeof USER_ACTIONS)[number];
 
 /** Which actions need a reason typed into their confirm step. */
@@ -136,15 +127,8 @@ export const settingsSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 
 export const recoverySchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .refine(isValidEmail, { message: MESSAGES.invalidEmail }),
-  secret: z
-    .string()
-    .min(1, { message: "Recovery secret is required." })
-    .max(512, { message: "Recovery secret must be 512 characters or less." }),
+  email: z.string().trim().toLowerCase().refine(isValidEmail, { message: MESSAGES.invalidEmail }),
+  secret: z.string().min(1, { message: "Recovery secret is required." }).max(512, { message: "Recovery secret must be 512 characters or less." }),
 });
 export type RecoveryInput = z.infer<typeof recoverySchema>;
 

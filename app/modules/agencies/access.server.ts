@@ -38,7 +38,10 @@ export async function authorizeManage(actor: Actor, agencyId: string, intent: st
 export async function managerIdsOf(agencyId: string): Promise<string[]> {
   const [managers, [owner]] = await db().batch([
     db().select({ userId: agencyUsers.userId }).from(agencyUsers).where(eq(agencyUsers.agencyId, agencyId)),
-    db().select({ userId: agencies.userId }).from(agencies).where(and(eq(agencies.id, agencyId), isNotNull(agencies.userId))),
+    db()
+      .select({ userId: agencies.userId })
+      .from(agencies)
+      .where(and(eq(agencies.id, agencyId), isNotNull(agencies.userId))),
   ]);
   const rows = owner ? [...managers, owner] : managers;
   return [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];

@@ -145,9 +145,7 @@ async function applicationsOf(userId: string): Promise<OwnApplication[]> {
  * What the application form needs to know of a signed-in user: their own agency state (an
  * admin's bypass does not count here) and, when rejected, the last rejected application.
  */
-export async function applicantView(
-  actor: Actor,
-): Promise<{ state: AgencyState; previous: { name: string; reason: string | null } | null }> {
+export async function applicantView(actor: Actor): Promise<{ state: AgencyState; previous: { name: string; reason: string | null } | null }> {
   authorize(actor, "agency", "readOwnApplication");
   const { state } = await agencyStateOf({ id: actor.id, isAdmin: false });
   if (state !== "rejected") return { state, previous: null };
@@ -156,9 +154,7 @@ export async function applicantView(
 }
 
 /** The status page: the user's own agency state, whether one of theirs is active, and their applications. */
-export async function ownApplications(
-  actor: Actor,
-): Promise<{ state: AgencyState; hasActiveAgency: boolean; agencies: OwnApplication[] }> {
+export async function ownApplications(actor: Actor): Promise<{ state: AgencyState; hasActiveAgency: boolean; agencies: OwnApplication[] }> {
   authorize(actor, "agency", "readOwnApplication");
   const { state, activeAgencyIds } = await agencyStateOf({ id: actor.id, isAdmin: false });
   if (state === "none" || activeAgencyIds.length > 0) return { state, hasActiveAgency: activeAgencyIds.length > 0, agencies: [] };

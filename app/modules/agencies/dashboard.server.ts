@@ -3,14 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { agencies, agencySignupTokens, agencyUsers } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
-import {
-  agencyMembersQuery,
-  agencyMemberTotalQuery,
-  emailOfUser,
-  fullNameOfUser,
-  personByEmail,
-  signupCountOfToken,
-} from "~/modules/accounts/accounts.server";
+import { agencyMembersQuery, agencyMemberTotalQuery, emailOfUser, fullNameOfUser, personByEmail, signupCountOfToken } from "~/modules/accounts/accounts.server";
 import { channelStatsOf } from "~/modules/channels/channels.server";
 import { avatarUrl, checkUpload, putPublicImage, type ImageType } from "~/modules/media/media.server";
 import { auditQuery } from "~/platform/audit.server";
@@ -192,7 +185,10 @@ async function uploadLogo(actor: Actor, agencyId: string, file: File, request: R
   if (!previous) throw notFound("Agency not found.");
   const key = await putPublicImage(file, check.type, `agency-logos/${agencyId}`);
   await db().batch([
-    db().update(agencies).set({ logoUrl: avatarUrl(key), updatedAt: new Date().toISOString() }).where(eq(agencies.id, agencyId)),
+    db()
+      .update(agencies)
+      .set({ logoUrl: avatarUrl(key), updatedAt: new Date().toISOString() })
+      .where(eq(agencies.id, agencyId)),
     auditQuery({
       eventType: "agency_logo_updated",
       userId: actor.id,
@@ -228,9 +224,7 @@ async function revokeSignupToken(actor: Actor, agencyId: string, tokenId: string
       db()
         .update(agencySignupTokens)
         .set({ revokedAt: new Date().toISOString() })
-        .where(
-          and(eq(agencySignupTokens.id, tokenId), eq(agencySignupTokens.agencyId, agencyId), isNull(agencySignupTokens.revokedAt)),
-        ),
+        .where(and(eq(agencySignupTokens.id, tokenId), eq(agencySignupTokens.agencyId, agencyId), isNull(agencySignupTokens.revokedAt))),
       changedOnce(),
       auditQuery({
         eventType: "agency_token_revoked",
@@ -320,4 +314,3 @@ async function removeManager(actor: Actor, agencyId: string, managerUserId: stri
   );
   return managerUserId === actor.id ? "You are no longer a manager of this agency." : "Manager removed.";
 }
-

@@ -21,7 +21,13 @@ export type PublicAgency = { id: string; name: string; slug: string; logoUrl: st
 /** An approved, active agency by its slug (`/{slug}/signup`), or null. */
 export async function activeAgencyBySlug(slug: string): Promise<PublicAgency | null> {
   const row = await db()
-    .select({ id: agencies.id, name: agencies.name, slug: agencies.slug, logoUrl: agencies.logoUrl, description: agencies.description })
+    .select({
+      id: agencies.id,
+      name: agencies.name,
+      slug: agencies.slug,
+      logoUrl: agencies.logoUrl,
+      description: agencies.description,
+    })
     .from(agencies)
     .where(and(eq(agencies.slug, slug), isActiveAgency()))
     .get();

@@ -4,13 +4,7 @@ import { agencies, agencyUsers } from "~/db/schema";
 import { conflict, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import type { AgencyFilter } from "~/modules/admin/schema";
-import {
-  agencyMemberCountOf,
-  approvePendingAccountQuery,
-  emailOfUser,
-  fullNameOfUser,
-  peopleByIds,
-} from "~/modules/accounts/accounts.server";
+import { agencyMemberCountOf, approvePendingAccountQuery, emailOfUser, fullNameOfUser, peopleByIds } from "~/modules/accounts/accounts.server";
 import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -166,12 +160,7 @@ export async function reviewAgency(
 }
 
 /** Activate or deactivate an agency (its dashboard and signup links follow). */
-export async function setAgencyStatus(
-  actor: Actor,
-  agencyId: string,
-  status: "active" | "inactive",
-  request: Request,
-): Promise<string> {
+export async function setAgencyStatus(actor: Actor, agencyId: string, status: "active" | "inactive", request: Request): Promise<string> {
   authorize(actor, "agency", "setStatus");
   const agency = await agencyOrThrow(agencyId);
   const already = () => conflict(`${agency.name} is already ${status}.`);

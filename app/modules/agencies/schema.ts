@@ -153,14 +153,12 @@ const newAccountFields = {
 };
 
 /** A sign-up's cross-field checks: the password confirmed, the form's terms (`termsMessage`) accepted. */
-const confirmedAndAccepted =
-  (termsMessage: string) =>
-  (v: { password: string; confirmPassword: string; acceptTerms: boolean }, ctx: z.RefinementCtx) => {
-    if (v.password !== v.confirmPassword) {
-      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
-    }
-    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: termsMessage });
-  };
+const confirmedAndAccepted = (termsMessage: string) => (v: { password: string; confirmPassword: string; acceptTerms: boolean }, ctx: z.RefinementCtx) => {
+  if (v.password !== v.confirmPassword) {
+    ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsMismatch });
+  }
+  if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: termsMessage });
+};
 
 /** The account part of the application, when the applicant is signed out. */
 export const applicantAccountSchema = z
@@ -184,8 +182,7 @@ export const LOGO_MESSAGE = "Choose a logo file (PNG, JPG or WEBP, up to 2 MB)."
 
 /** The agency an action on the dashboard names; whether the user may act on it is the module's check. */
 const agencyRef = z.string().max(100).optional().default("");
-const rowId = (message: string) =>
-  z.string({ message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message });
+const rowId = (message: string) => z.string({ message }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message });
 
 /** Every form of the agency dashboard, by its intent. */
 export const dashboardActionSchema = z.discriminatedUnion(

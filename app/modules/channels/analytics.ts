@@ -45,9 +45,7 @@ export function growthOf(start: number | null, end: number | null): Growth {
 function summarize(points: Point[], carried: (Values | null)[]): SeriesSummary {
   const first = carried.find((v) => v !== null) ?? null;
   const last = [...carried].reverse().find((v) => v !== null) ?? null;
-  const growth = Object.fromEntries(
-    METRICS.map((m) => [m, growthOf(first ? first[m] : null, last ? last[m] : null)]),
-  ) as Record<Metric, Growth>;
+  const growth = Object.fromEntries(METRICS.map((m) => [m, growthOf(first ? first[m] : null, last ? last[m] : null)])) as Record<Metric, Growth>;
   return { points, latest: last, growth };
 }
 
@@ -65,8 +63,12 @@ export function buildAnalytics(
 ): AnalyticsData {
   const byChannel = new Map<string, Map<string, Values>>();
   for (const s of snapshots) {
-    if (!byChannel.has(s.channelRowId)) byChannel.set(s.channelRowId, new Map());
-    byChannel.get(s.channelRowId)!.set(s.day, { subscribers: s.subscribers, views: s.views, videos: s.videos });
+    let days = byChannel.get(s.channelRowId);
+    if (!days) {
+      days = new Map();
+      byChannel.set(s.channelRowId, days);
+    }
+    days.set(s.day, { subscribers: s.subscribers, views: s.views, videos: s.videos });
   }
   const baselineOf = new Map(baselines.map((b) => [b.channelRowId, { subscribers: b.subscribers, views: b.views, videos: b.videos }]));
 
@@ -126,7 +128,7 @@ export function analyticsCsv(data: AnalyticsData): string {
     if (p.subscribers === null) continue;
     rows.push([p.day, "All channels", "", p.subscribers, p.views, p.videos]);
   }
-  return rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return `${rows.map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }
 
 const whole = new Intl.NumberFormat("en-US");

@@ -35,9 +35,7 @@ function jobRequest(): Request {
   return new Request(new URL("/__cron/channels", origin));
 }
 
-export async function runDailyChannelRefresh(
-  opts: { now?: Date; batchSize?: number; limit?: number; sync?: typeof syncChannel } = {},
-): Promise<CronSummary> {
+export async function runDailyChannelRefresh(opts: { now?: Date; batchSize?: number; limit?: number; sync?: typeof syncChannel } = {}): Promise<CronSummary> {
   const batchSize = Math.max(1, opts.batchSize ?? CRON_BATCH_SIZE);
   const sync = opts.sync ?? syncChannel;
   const now = opts.now ?? new Date();

@@ -160,15 +160,17 @@ async function linkChannel(request: Request, userId: string, tokens: OAuth2Token
   const batch: Batch = [
     existing
       ? channelStatsQuery(rowId, userId, channel, now)
-      : db().insert(youtubeChannels).values({
-          id: rowId,
-          userId,
-          channelId: channel.id,
-          ...providerFields(channel),
-          createdAt: now,
-          updatedAt: now,
-          lastSyncedAt: now,
-        }),
+      : db()
+          .insert(youtubeChannels)
+          .values({
+            id: rowId,
+            userId,
+            channelId: channel.id,
+            ...providerFields(channel),
+            createdAt: now,
+            updatedAt: now,
+            lastSyncedAt: now,
+          }),
     storeTokensQuery(rowId, { accessTokenEnc, refreshTokenEnc, accessTokenExpiresAt: expiresAtOf(tokens) }, now),
     snapshotQuery(rowId, dayOf(now), channel),
     // The creator's 12-month term starts when their first channel is linked.

@@ -41,7 +41,9 @@ export async function fetchOwnChannel(request: Request, accessToken: string): Pr
   url.searchParams.set("mine", "true");
   let res: Response;
   try {
-    res = await providerFetch(request, url.toString(), { headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" } });
+    res = await providerFetch(request, url.toString(), {
+      headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" },
+    });
   } catch (error) {
     throw unavailable(`YouTube could not be reached: ${(error as Error).message}`);
   }
@@ -51,9 +53,11 @@ export async function fetchOwnChannel(request: Request, accessToken: string): Pr
     const message = typeof body.error === "string" ? body.error : body.error?.message;
     throw unavailable(`YouTube answered with an error: ${message ?? `HTTP ${res.status}`}`);
   }
-  const item = (Array.isArray(body.items) ? body.items[0] : null) as
-    | { id?: unknown; snippet?: Record<string, unknown>; statistics?: Record<string, unknown> }
-    | null;
+  const item = (Array.isArray(body.items) ? body.items[0] : null) as {
+    id?: unknown;
+    snippet?: Record<string, unknown>;
+    statistics?: Record<string, unknown>;
+  } | null;
   if (!item || typeof item.id !== "string" || !item.id) {
     throw new DomainError("not_found", "No YouTube channel was found for this Google account.");
   }

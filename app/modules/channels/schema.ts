@@ -37,7 +37,9 @@ const count = (label: string) =>
     .trim()
     .optional()
     .default("")
-    .refine((v) => v === "" || /^\d+$/.test(v.replace(/[,_\s]/g, "")), { message: `${label} must be a whole number of 0 or more.` })
+    .refine((v) => v === "" || /^\d+$/.test(v.replace(/[,_\s]/g, "")), {
+      message: `${label} must be a whole number of 0 or more.`,
+    })
     .transform((v) => (v === "" ? 0 : Number.parseInt(v.replace(/[,_\s]/g, ""), 10)))
     .refine((n) => Number.isSafeInteger(n) && n >= 0, { message: `${label} must be a whole number of 0 or more.` });
 
@@ -114,11 +116,7 @@ export const reviewSchema = z.discriminatedUnion(
     z.object({
       intent: z.literal("reject"),
       id: rowId("Submission not found."),
-      reason: requiredText(
-        "A reason is required to reject a submission.",
-        REJECTION_REASON_MAX,
-        `Reason must be ${REJECTION_REASON_MAX} characters or less.`,
-      ),
+      reason: requiredText("A reason is required to reject a submission.", REJECTION_REASON_MAX, `Reason must be ${REJECTION_REASON_MAX} characters or less.`),
     }),
   ],
   { message: "Unknown action." },

@@ -32,11 +32,7 @@ export function channelStatsQuery(rowId: string, userId: string, channel: Provid
 }
 
 /** One snapshot per channel per day; the latest refresh of the day wins. */
-export function snapshotQuery(
-  channelRowId: string,
-  day: string,
-  c: Pick<ProviderChannel, "subscriberCount" | "viewCount" | "videoCount">,
-) {
+export function snapshotQuery(channelRowId: string, day: string, c: Pick<ProviderChannel, "subscriberCount" | "viewCount" | "videoCount">) {
   return db()
     .insert(channelSnapshots)
     .values({

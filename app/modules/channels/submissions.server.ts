@@ -75,9 +75,7 @@ export async function submitForVerification(actor: Actor, submissionId: string):
     .where(and(mine, inArray(m.status, ["pending", "rejected"])))
     .run();
   if (result.meta.changes > 0) return;
-  throw conflict(
-    current.status === "verified" ? "This channel is already verified." : "This channel has already been submitted for verification.",
-  );
+  throw conflict(current.status === "verified" ? "This channel is already verified." : "This channel has already been submitted for verification.");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -98,12 +96,7 @@ const queueColumns = () => ({
 export async function verificationQueue(actor: Actor, recentLimit = 10) {
   authorize(actor, "manualSubmission", "review");
   const [queue, recent] = await db().batch([
-    db()
-      .select(queueColumns())
-      .from(m)
-      .where(eq(m.status, "verification_submitted"))
-      .orderBy(asc(m.verificationSubmittedAt), asc(m.createdAt))
-      .limit(500),
+    db().select(queueColumns()).from(m).where(eq(m.status, "verification_submitted")).orderBy(asc(m.verificationSubmittedAt), asc(m.createdAt)).limit(500),
     db()
       .select(queueColumns())
       .from(m)

@@ -59,11 +59,9 @@ export function putPrivateMedia(file: File, type: MediaType, folder: string): Pr
 export async function serveSignedMedia(request: Request, now = Date.now()): Promise<Response> {
   const check = await verifySignedUrl(new URL(request.url), SIGNED_PREFIX, now);
   if (!check.ok) {
-    throw new DomainError(
-      "forbidden",
-      check.reason === "expired" ? "Forbidden: this link has expired" : "Forbidden: invalid signature",
-      { title: "Access Denied" },
-    );
+    throw new DomainError("forbidden", check.reason === "expired" ? "Forbidden: this link has expired" : "Forbidden: invalid signature", {
+      title: "Access Denied",
+    });
   }
   const maxAge = Math.max(0, check.exp - Math.floor(now / 1000));
   return serveObject(env.MEDIA, check.key, request, `private, max-age=${Math.min(maxAge, SIGNED_VIDEO_URL_SECONDS)}`);

@@ -92,10 +92,7 @@ const unreadOf = (userId: string) => and(eq(userNotifications.userId, userId), e
  * Inclusive, so a row sharing the last-seen millisecond is not skipped; the client drops ids it
  * already has.
  */
-export async function listNotifications(
-  actor: Actor,
-  opts: { since?: string | null; limit?: number } = {},
-): Promise<NotificationList> {
+export async function listNotifications(actor: Actor, opts: { since?: string | null; limit?: number } = {}): Promise<NotificationList> {
   authorize(actor, "notification", "readOwn");
   const limit = Math.min(Math.max(opts.limit ?? NOTIFICATIONS_PAGE_SIZE, 1), 200);
   const since = opts.since && !Number.isNaN(Date.parse(opts.since)) ? new Date(opts.since).toISOString() : null;
@@ -263,12 +260,7 @@ function insertNotificationQuery(id: string, n: NewNotification, audience: strin
     });
 }
 
-async function itemFor(
-  row: { id: string; createdAt: string },
-  notificationId: string,
-  n: NewNotification,
-  videoUrl: string | null,
-): Promise<NotificationItem> {
+async function itemFor(row: { id: string; createdAt: string }, notificationId: string, n: NewNotification, videoUrl: string | null): Promise<NotificationItem> {
   return {
     id: row.id,
     notificationId,
@@ -422,18 +414,14 @@ export async function createNotification(
 ): Promise<FanOutResult> {
   const userIds = await resolveAudience(audience);
   const notificationId = crypto.randomUUID();
-  const tag =
-    opts.audienceTag ?? (audience.type === "role" ? `role:${audience.role}` : audience.type === "all" ? "all" : "users");
+  const tag = opts.audienceTag ?? (audience.type === "role" ? `role:${audience.role}` : audience.type === "all" ? "all" : "users");
 
   const chunks: string[][] = [];
   for (let i = 0; i < userIds.length; i += FANOUT_CHUNK) chunks.push(userIds.slice(i, i + FANOUT_CHUNK));
 
   const started = performance.now();
   const inserted: FanOutRow[] = [];
-  const head: BatchItem<"sqlite">[] = [
-    insertNotificationQuery(notificationId, n, tag),
-    ...(opts.extra?.(userIds.length, notificationId) ?? []),
-  ];
+  const head: BatchItem<"sqlite">[] = [insertNotificationQuery(notificationId, n, tag), ...(opts.extra?.(userIds.length, notificationId) ?? [])];
   let first = true;
   for (let i = 0; i < Math.max(chunks.length, 1); i += FANOUT_STATEMENTS_PER_BATCH) {
     const group = chunks.slice(i, i + FANOUT_STATEMENTS_PER_BATCH).map((ids) => fanOutChunkQuery(notificationId, ids));
@@ -479,12 +467,7 @@ export type BroadcastResult = { audience: string } & FanOutResult;
  * then the fan-out with its audit record in the first batch. Invalid input throws a 400 with
  * per-field messages (title, content, emails, image, video) and stores nothing.
  */
-export async function sendBroadcast(
-  actor: Actor,
-  input: BroadcastInput,
-  files: BroadcastFiles,
-  request: Request,
-): Promise<BroadcastResult> {
+export async function sendBroadcast(actor: Actor, input: BroadcastInput, files: BroadcastFiles, request: Request): Promise<BroadcastResult> {
   authorize(actor, "notification", "broadcast");
   const errors: Record<string, string> = {};
   const { image, video } = files;

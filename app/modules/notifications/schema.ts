@@ -42,7 +42,14 @@ const text = (label: string, max: number) =>
 
 /** Splits a list of e-mails typed one per line or separated by commas, spaces or semicolons. */
 export function splitEmails(raw: string): string[] {
-  return [...new Set(raw.split(/[\s,;]+/).map((e) => e.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      raw
+        .split(/[\s,;]+/)
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 export const broadcastSchema = z
@@ -51,7 +58,11 @@ export const broadcastSchema = z
     content: text("Text", BROADCAST_TEXT_MAX),
     audience: z.enum(["all", "role", "users"], { message: "Choose who receives it." }),
     role: z.string().optional().default(""),
-    emails: z.string().max(BROADCAST_EMAILS_MAX * 256).optional().default(""),
+    emails: z
+      .string()
+      .max(BROADCAST_EMAILS_MAX * 256)
+      .optional()
+      .default(""),
   })
   .transform((v, ctx) => {
     let audience: Audience;

@@ -3,12 +3,7 @@ import { sessionCookieName, validateSessionToken } from "~/modules/accounts/acco
 import { readCookie } from "~/platform/cookies.server";
 import { env } from "~/platform/env.server";
 import { allowedOrigins } from "~/platform/headers.server";
-import {
-  NOTIFIER_SESSION_ENDS_HEADER,
-  NOTIFIER_SESSION_HEADER,
-  NOTIFIER_USER_HEADER,
-  userNotifier,
-} from "~/platform/realtime.server";
+import { NOTIFIER_SESSION_ENDS_HEADER, NOTIFIER_SESSION_HEADER, NOTIFIER_USER_HEADER, userNotifier } from "~/platform/realtime.server";
 
 /**
  * GET /api/notifications/socket (a WebSocket upgrade, checked by workers/app.ts with

@@ -1,19 +1,11 @@
 import { Download, TrendingDown, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
-import { buttonClass } from "~/components/admin-ui";
+import { buttonClass } from "~/ui/button";
 import { MetricChart, type ChartSeries } from "~/modules/channels/components/channel-chart";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
-import {
-  ANALYTICS_RANGES,
-  METRICS,
-  METRIC_LABELS,
-  formatCount,
-  formatGrowth,
-  parseRange,
-  type Growth,
-  type Metric,
-} from "~/modules/channels/analytics";
+import { EmptyState } from "~/ui/empty-state";
+import { PageHeader } from "~/ui/page-header";
+import { ANALYTICS_RANGES, METRICS, METRIC_LABELS, formatCount, formatGrowth, parseRange, type Growth, type Metric } from "~/modules/channels/analytics";
 import { analyticsFor } from "~/modules/channels/channels.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
@@ -53,9 +45,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
               to={`?range=${r}`}
               preventScrollReset
               aria-current={r === range ? "page" : undefined}
-              className={`block rounded px-3 py-1.5 text-sm font-medium ${
-                r === range ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"
-              }`}
+              className={`block rounded px-3 py-1.5 text-sm font-medium ${r === range ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"}`}
             >
               {r} days
             </Link>
@@ -72,11 +62,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
   );
 
   const header = (
-    <PageHeader
-      title="Analytics"
-      description="Subscribers, views and videos of your linked YouTube channels, from their daily snapshots."
-      actions={rangeNav}
-    />
+    <PageHeader title="Analytics" description="Subscribers, views and videos of your linked YouTube channels, from their daily snapshots." actions={rangeNav} />
   );
 
   if (channels.length === 0) {
@@ -95,10 +81,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
       <>
         {header}
         <EmptyState title={`No data in the last ${range} days`} action={{ to: "/channels", label: "Refresh your channels" }}>
-          <p>
-            A snapshot is recorded every time a channel is refreshed, and once a day automatically. Refresh your channels to record
-            today's numbers.
-          </p>
+          <p>A snapshot is recorded every time a channel is refreshed, and once a day automatically. Refresh your channels to record today's numbers.</p>
         </EmptyState>
       </>
     );
@@ -150,7 +133,13 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         <h2 id="by-channel-heading" className="text-lg font-semibold text-slate-900">
           By channel
         </h2>
-        <div className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white" tabIndex={0} role="region" aria-labelledby="by-channel-heading">
+        {/* biome-ignore lint/a11y/useSemanticElements: a focusable scroll container (axe: scrollable-region-focusable), not a page section */}
+        <div
+          className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white"
+          tabIndex={0}
+          role="region"
+          aria-labelledby="by-channel-heading"
+        >
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">Latest numbers and change over the last {range} days, per channel</caption>
             <thead className="bg-slate-50 text-left text-slate-700">
@@ -166,30 +155,33 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
-              {[...channels.map((c) => ({ key: c.id, label: c.title, handle: c.handle, s: c })), ...(channels.length > 1 ? [{ key: "total", label: "All channels", handle: null, s: total }] : [])].map(
-                ({ key, label, handle, s }) => (
-                  <tr key={key} className={key === "total" ? "bg-slate-50 font-semibold" : undefined}>
-                    <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
-                      {label}
-                      {handle ? <span className="block text-xs font-normal text-slate-600">{handle}</span> : null}
-                    </th>
-                    {METRICS.map((m) => (
-                      <td key={m} className="px-4 py-3 text-right tabular-nums">
-                        <span className="block text-slate-900">{formatCount(s.latest?.[m])}</span>
-                        <span className="block text-xs">
-                          <GrowthText growth={s.growth[m]} range={range} compact />
-                        </span>
-                      </td>
-                    ))}
-                  </tr>
-                ),
-              )}
+              {[
+                ...channels.map((c) => ({ key: c.id, label: c.title, handle: c.handle, s: c })),
+                ...(channels.length > 1 ? [{ key: "total", label: "All channels", handle: null, s: total }] : []),
+              ].map(({ key, label, handle, s }) => (
+                <tr key={key} className={key === "total" ? "bg-slate-50 font-semibold" : undefined}>
+                  <th scope="row" className="px-4 py-3 text-left font-medium text-slate-900">
+                    {label}
+                    {handle ? <span className="block text-xs font-normal text-slate-600">{handle}</span> : null}
+                  </th>
+                  {METRICS.map((m) => (
+                    <td key={m} className="px-4 py-3 text-right tabular-nums">
+                      <span className="block text-slate-900">{formatCount(s.latest?.[m])}</span>
+                      <span className="block text-xs">
+                        <GrowthText growth={s.growth[m]} range={range} compact />
+                      </span>
+                    </td>
+                  ))}
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>
         <p className="mt-3 text-sm text-slate-600">
-          Growth compares the first and the latest snapshot in the range. Manually submitted channels have no daily statistics and are
-          not included. <Link to="/channels" className="font-medium text-slate-900 underline underline-offset-2">Manage channels</Link>
+          Growth compares the first and the latest snapshot in the range. Manually submitted channels have no daily statistics and are not included.{" "}
+          <Link to="/channels" className="font-medium text-slate-900 underline underline-offset-2">
+            Manage channels
+          </Link>
         </p>
       </section>
     </div>

@@ -2,10 +2,14 @@ import { RefreshCw, SquarePlay, Unlink } from "lucide-react";
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { Badge, ConfirmDialog, buttonClass, formatDateTime } from "~/components/admin-ui";
+import { Badge } from "~/ui/badge";
+import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { buttonClass } from "~/ui/button";
+import { formatDateTime } from "~/lib/dates";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field } from "~/components/forms";
-import { Card, PageHeader } from "~/components/page";
+import { Field } from "~/ui/field";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { DomainError, isActionFailure, type ActionFailure } from "~/lib/errors";
 import type { ToastInput } from "~/lib/toast";
 import { actorOf, type SessionUser } from "~/modules/accounts/accounts.server";
@@ -131,8 +135,7 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
             <SquarePlay className="mx-auto h-8 w-8 text-slate-400" aria-hidden="true" />
             <p className="mt-2 font-medium text-slate-900">No YouTube channel linked yet</p>
             <p className="mt-1 text-sm text-slate-600">
-              Connect your channel to track subscribers, views and videos. Your 12-month creator term starts with your first linked
-              channel.
+              Connect your channel to track subscribers, views and videos. Your 12-month creator term starts with your first linked channel.
             </p>
           </div>
         ) : (
@@ -159,9 +162,7 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
           {submissionsError ? (
             <LoadError title={CHANNEL_TOASTS.loadSubmissionsFailedTitle} message={submissionsError} />
           ) : submissions.length === 0 ? (
-            <p className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">
-              No manual submissions yet.
-            </p>
+            <p className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">No manual submissions yet.</p>
           ) : (
             <ul className="mt-3 space-y-3">
               {submissions.map((s) => (
@@ -175,8 +176,8 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
       {confirming ? (
         <ConfirmDialog title="Disconnect channel?" cancelTo="/channels">
           <p className="text-sm text-slate-700">
-            <strong>{confirming.title}</strong> will be removed from your account with its stored statistics, and Shortbeat's access to
-            it will be revoked. You can connect it again later.
+            <strong>{confirming.title}</strong> will be removed from your account with its stored statistics, and Shortbeat's access to it will be revoked. You
+            can connect it again later.
           </p>
           <Form method="post" action="/channels" className="mt-4 flex flex-wrap justify-end gap-2">
             <input type="hidden" name="intent" value="disconnect" />
@@ -244,8 +245,7 @@ function Stat({ label, value }: { label: string; value: number }) {
 
 function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure: ActionFailure | null }) {
   const navigation = useNavigation();
-  const refreshing =
-    navigation.state === "submitting" && navigation.formData?.get("intent") === "refresh" && navigation.formData?.get("channelId") === c.id;
+  const refreshing = navigation.state === "submitting" && navigation.formData?.get("intent") === "refresh" && navigation.formData?.get("channelId") === c.id;
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
       <div className="flex items-start gap-3">
@@ -283,9 +283,7 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
       <p className="mt-3 text-xs text-slate-600">
         Last synced {formatDateTime(c.lastSyncedAt)} · linked {formatDateTime(c.createdAt)}
       </p>
-      {failure ? (
-        <FailureAlert failure={failure} className="mt-3 p-3" />
-      ) : null}
+      {failure ? <FailureAlert failure={failure} className="mt-3 p-3" /> : null}
       <div className="mt-4 flex flex-wrap gap-2">
         <Form method="post" action="/channels" preventScrollReset>
           <input type="hidden" name="intent" value="refresh" />
@@ -296,11 +294,7 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
             <span className="sr-only"> {c.title}</span>
           </button>
         </Form>
-        <Link
-          to={`/channels?disconnect=${encodeURIComponent(c.id)}`}
-          preventScrollReset
-          className={buttonClass.dangerOutline}
-        >
+        <Link to={`/channels?disconnect=${encodeURIComponent(c.id)}`} preventScrollReset className={buttonClass.dangerOutline}>
           <Unlink className="h-4 w-4" aria-hidden="true" />
           Disconnect
           <span className="sr-only"> {c.title}</span>
@@ -327,7 +321,15 @@ function ManualSubmissionForm({ failure }: { failure: ActionFailure | null }) {
             {failure.toast.title}: {failure.toast.description}
           </p>
         ) : null}
-        <Field label="Channel name" name="channelName" required maxLength={CHANNEL_NAME_MAX} autoComplete="off" defaultValue={values.channelName} error={errors.channelName} />
+        <Field
+          label="Channel name"
+          name="channelName"
+          required
+          maxLength={CHANNEL_NAME_MAX}
+          autoComplete="off"
+          defaultValue={values.channelName}
+          error={errors.channelName}
+        />
         <Field
           label="Channel URL (optional)"
           name="channelUrl"

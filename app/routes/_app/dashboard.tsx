@@ -64,12 +64,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           text={connectedChannels > 0 ? `${connectedChannels} channel(s) connected` : "Connect your first channel"}
           icon={MonitorPlay}
         />
-        <StatCard
-          title="Favorite Tracks"
-          value={favorites}
-          text={favorites > 0 ? `${favorites} tracks saved` : "Start building your library"}
-          icon={Heart}
-        />
+        <StatCard title="Favorite Tracks" value={favorites} text={favorites > 0 ? `${favorites} tracks saved` : "Start building your library"} icon={Heart} />
         <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-label="Recent Activity">
           <div className="flex items-center justify-between">
             <h2 className="text-sm font-medium text-slate-600">Recent Activity</h2>
@@ -87,10 +82,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
           <ActionCard to="/music" icon={Music} title="Explore Library" text="Find the right track for your next Short." />
           <ActionCard to="/referrals" icon={Share2} title="Share Your Link" text="Invite creators and grow together." />
-          <div
-            aria-disabled="true"
-            className="flex flex-col rounded-xl border border-dashed border-slate-300 bg-slate-50 p-5 text-slate-500"
-          >
+          <div aria-disabled="true" className="flex flex-col rounded-xl border border-dashed border-slate-300 bg-slate-50 p-5 text-slate-500">
             <Link2 className="h-6 w-6" aria-hidden="true" />
             <p className="mt-3 font-semibold">Link Channel</p>
             <p className="mt-1 text-sm">Coming Soon</p>

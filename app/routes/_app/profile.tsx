@@ -2,8 +2,9 @@ import { useEffect } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field } from "~/components/forms";
-import { Card, PageHeader } from "~/components/page";
+import { Field } from "~/ui/field";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { AVATAR_MAX_BYTES, getProfile, parseAccountForm, updateAvatar, updateProfileName } from "~/modules/accounts/accounts.server";
 import { requireUser } from "~/modules/accounts/guards.server";
@@ -19,18 +20,16 @@ export async function loader(args: Route.LoaderArgs) {
   return { profile, avatarMaxMb: AVATAR_MAX_BYTES / 1024 / 1024 };
 }
 
-export const action = domainAction(
-  async (args: Route.ActionArgs) => {
-    const user = await requireUser(args);
-    const input = await parseAccountForm(args.request, profileFormSchema, profileFieldTitle);
-    if (input.intent === "avatar") {
-      await updateAvatar(args.request, user, input.avatar);
-      return { ok: true as const, toast: { title: "Avatar updated", description: "Your new picture is saved." } };
-    }
-    await updateProfileName(args.request, user, input.fullName);
-    return { ok: true as const, toast: { title: "Profile updated", description: "Your name is saved." } };
-  },
-);
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const user = await requireUser(args);
+  const input = await parseAccountForm(args.request, profileFormSchema, profileFieldTitle);
+  if (input.intent === "avatar") {
+    await updateAvatar(args.request, user, input.avatar);
+    return { ok: true as const, toast: { title: "Avatar updated", description: "Your new picture is saved." } };
+  }
+  await updateProfileName(args.request, user, input.fullName);
+  return { ok: true as const, toast: { title: "Profile updated", description: "Your name is saved." } };
+});
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { profile } = loaderData;
@@ -52,7 +51,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             {profile.avatarUrl ? (
               <img src={profile.avatarUrl} alt="Your avatar" width={80} height={80} className="h-20 w-20 rounded-full object-cover" />
             ) : (
-              <span className="inline-flex h-20 w-20 items-center justify-center rounded-full bg-slate-200 text-2xl font-bold text-slate-600" aria-label="No avatar yet">
+              <span
+                className="inline-flex h-20 w-20 items-center justify-center rounded-full bg-slate-200 text-2xl font-bold text-slate-600"
+                role="img"
+                aria-label="No avatar yet"
+              >
                 {(profile.fullName ?? profile.email).slice(0, 1).toUpperCase()}
               </span>
             )}
@@ -66,7 +69,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 error={errors.avatar}
                 hint={`PNG, JPEG or WebP, up to ${loaderData.avatarMaxMb} MB.`}
               />
-              <button type="submit" disabled={busy} className="self-start rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-50">
+              <button
+                type="submit"
+                disabled={busy}
+                className="self-start rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700 disabled:opacity-50"
+              >
                 Upload picture
               </button>
             </Form>
@@ -95,7 +102,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
                 <dd className="font-medium text-slate-900">{new Date(profile.createdAt).toLocaleDateString("en-GB", { timeZone: "UTC" })}</dd>
               </div>
             </dl>
-            <button type="submit" disabled={busy} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
+            <button
+              type="submit"
+              disabled={busy}
+              className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50"
+            >
               Save profile
             </button>
           </Form>

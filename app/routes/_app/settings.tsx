@@ -2,16 +2,11 @@ import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field } from "~/components/forms";
-import { Card, PageHeader } from "~/components/page";
+import { Field } from "~/ui/field";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
-import {
-  changePassword,
-  endOtherSessions,
-  endSessionByPrefix,
-  listSessions,
-  parseAccountForm,
-} from "~/modules/accounts/accounts.server";
+import { changePassword, endOtherSessions, endSessionByPrefix, listSessions, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { requireUser } from "~/modules/accounts/guards.server";
 import { settingsFieldTitle, settingsFormSchema } from "~/modules/accounts/schema";
@@ -30,38 +25,46 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-export const action = domainAction(
-  async (args: Route.ActionArgs) => {
-    const user = await requireUser(args);
-    const { request } = args;
-    const input = await parseAccountForm(request, settingsFormSchema, settingsFieldTitle);
-    switch (input.intent) {
-      case "sign-out-others":
-        await endOtherSessions(request, user);
-        return {
-          ok: true as const,
-          toast: { title: "Signed out other sessions", description: "Every other browser and device has been signed out." },
-        };
-      case "sign-out-session":
-        await endSessionByPrefix(user, input.session);
-        return { ok: true as const, toast: { title: "Session signed out", description: "That session has been signed out." } };
-      case "change-password": {
-        const { setCookie } = await changePassword(request, user, input);
-        return redirectWithToast(
-          request,
-          "/settings",
-          { type: "success", title: "Password updated", description: "Your other sessions have been signed out." },
-          { headers: { "Set-Cookie": setCookie } },
-        );
-      }
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const user = await requireUser(args);
+  const { request } = args;
+  const input = await parseAccountForm(request, settingsFormSchema, settingsFieldTitle);
+  switch (input.intent) {
+    case "sign-out-others":
+      await endOtherSessions(request, user);
+      return {
+        ok: true as const,
+        toast: { title: "Signed out other sessions", description: "Every other browser and device has been signed out." },
+      };
+    case "sign-out-session":
+      await endSessionByPrefix(user, input.session);
+      return { ok: true as const, toast: { title: "Session signed out", description: "That session has been signed out." } };
+    case "change-password": {
+      const { setCookie } = await changePassword(request, user, input);
+      return redirectWithToast(
+        request,
+        "/settings",
+        { type: "success", title: "Password updated", description: "Your other sessions have been signed out." },
+        { headers: { "Set-Cookie": setCookie } },
+      );
     }
-  },
-);
+  }
+});
 
 function describeAgent(ua: string | null): string {
   if (!ua) return "Unknown device";
   const browser = /Firefox\//.test(ua) ? "Firefox" : /Edg\//.test(ua) ? "Edge" : /Chrome\//.test(ua) ? "Chrome" : /Safari\//.test(ua) ? "Safari" : "Browser";
-  const os = /Android/.test(ua) ? "Android" : /iPhone|iPad/.test(ua) ? "iOS" : /Mac OS X/.test(ua) ? "macOS" : /Windows/.test(ua) ? "Windows" : /Linux/.test(ua) ? "Linux" : "";
+  const os = /Android/.test(ua)
+    ? "Android"
+    : /iPhone|iPad/.test(ua)
+      ? "iOS"
+      : /Mac OS X/.test(ua)
+        ? "macOS"
+        : /Windows/.test(ua)
+          ? "Windows"
+          : /Linux/.test(ua)
+            ? "Linux"
+            : "";
   return os ? `${browser} on ${os}` : browser;
 }
 
@@ -87,7 +90,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             <input type="hidden" name="intent" value="change-password" />
             <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={errors.currentPassword} />
             <NewPasswordFields label="New password" password={password} onPasswordChange={setPassword} errors={errors} />
-            <button type="submit" disabled={busy} className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50">
+            <button
+              type="submit"
+              disabled={busy}
+              className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50"
+            >
               Update password
             </button>
           </Form>

@@ -2,7 +2,8 @@ import { useEffect } from "react";
 import { Form, redirect } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, SubmitButton } from "~/components/forms";
+import { Field } from "~/ui/field";
+import { SubmitButton } from "~/ui/button";
 import { isActionFailure } from "~/lib/errors";
 import { parseAccountForm, requestPasswordReset } from "~/modules/accounts/accounts.server";
 import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
@@ -32,11 +33,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
   }, [failure]);
   return (
-    <AuthLayout
-      title="Forgot password?"
-      subtitle="We'll e-mail you a link to choose a new one."
-      footer={<BackToSignIn />}
-    >
+    <AuthLayout title="Forgot password?" subtitle="We'll e-mail you a link to choose a new one." footer={<BackToSignIn />}>
       {actionData && !failure ? (
         <p role="status" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
           If an account exists for that e-mail address, we've sent a link to reset the password. It is valid for 1 hour.

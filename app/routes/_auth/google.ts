@@ -1,9 +1,5 @@
 import { redirect } from "react-router";
-import {
-  GOOGLE_UNAVAILABLE_TOAST,
-  googleSignInAvailable,
-  startGoogleSignIn,
-} from "~/modules/accounts/accounts.server";
+import { GOOGLE_UNAVAILABLE_TOAST, googleSignInAvailable, startGoogleSignIn } from "~/modules/accounts/accounts.server";
 import { googleStartSchema } from "~/modules/accounts/schema";
 import { domainAction, parseForm } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Form, Link } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { SubmitButton } from "~/components/forms";
+import { SubmitButton } from "~/ui/button";
 import { checkToken, parseAccountForm, resetPassword } from "~/modules/accounts/accounts.server";
 import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
@@ -35,10 +35,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   }, [actionData]);
   const errors: Record<string, string> = actionData?.errors ?? {};
   return (
-    <AuthLayout
-      title="Choose a new password"
-      footer={<BackToSignIn />}
-    >
+    <AuthLayout title="Choose a new password" footer={<BackToSignIn />}>
       {!loaderData.valid ? (
         <div className="space-y-4 text-center">
           <p role="alert" className="text-slate-700">

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { SubmitButton } from "~/components/forms";
+import { SubmitButton } from "~/ui/button";
 import { checkToken, verifyEmail } from "~/modules/accounts/accounts.server";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { verifyEmailSchema } from "~/modules/accounts/schema";

@@ -1,6 +1,8 @@
 import { data } from "react-router";
 import { NotFoundScreen } from "~/components/error-screen";
 
+export { NotFoundScreen as ErrorBoundary } from "~/components/error-screen";
+
 // Public campaign pages: only live campaigns resolve. Campaigns are not built yet, so no slug
 // resolves and every one answers the not-found page with 404.
 export function loader() {
@@ -8,9 +10,5 @@ export function loader() {
 }
 
 export default function Campaign() {
-  return <NotFoundScreen />;
-}
-
-export function ErrorBoundary() {
   return <NotFoundScreen />;
 }

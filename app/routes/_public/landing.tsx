@@ -38,25 +38,16 @@ export default function Landing() {
         <section className="bg-gradient-to-b from-brand-50 to-white">
           <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 sm:py-24">
             <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">{appName}</p>
-            <h1 className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">
-              Empowering creators worldwide
-            </h1>
+            <h1 className="mt-3 max-w-3xl text-4xl font-extrabold tracking-tight text-slate-900 sm:text-5xl">Empowering creators worldwide</h1>
             <p className="mt-5 max-w-2xl text-lg text-slate-700">
-              Use licensed music in your YouTube Shorts and earn{" "}
-              <strong className="text-slate-900">{CREATOR_SHARE_PERCENT}% of the net revenue</strong> it brings in
-              your monetized Shorts. No guesswork, no copyright claims.
+              Use licensed music in your YouTube Shorts and earn <strong className="text-slate-900">{CREATOR_SHARE_PERCENT}% of the net revenue</strong> it
+              brings in your monetized Shorts. No guesswork, no copyright claims.
             </p>
             <div className="mt-8 flex flex-wrap gap-3">
-              <Link
-                to="/auth?mode=signup"
-                className="rounded-lg bg-brand-600 px-5 py-3 text-base font-semibold text-white shadow-sm hover:bg-brand-700"
-              >
+              <Link to="/auth?mode=signup" className="rounded-lg bg-brand-600 px-5 py-3 text-base font-semibold text-white shadow-sm hover:bg-brand-700">
                 Sign up as a creator
               </Link>
-              <Link
-                to="/auth"
-                className="rounded-lg border border-slate-300 bg-white px-5 py-3 text-base font-semibold text-slate-800 hover:bg-slate-50"
-              >
+              <Link to="/auth" className="rounded-lg border border-slate-300 bg-white px-5 py-3 text-base font-semibold text-slate-800 hover:bg-slate-50">
                 Sign in
               </Link>
             </div>
@@ -90,13 +81,11 @@ export default function Landing() {
                 You keep {CREATOR_SHARE_PERCENT}%
               </h2>
               <p className="mt-4 text-slate-300">
-                Creators earn {CREATOR_SHARE_PERCENT}% of the net revenue from our licensed music in their monetized
-                Shorts: platform revenue less taxes and fees. Payouts arrive on or around the {PAYOUT_DAY_OF_MONTH}th
-                of each month, once we have received the funds from the platform.
+                Creators earn {CREATOR_SHARE_PERCENT}% of the net revenue from our licensed music in their monetized Shorts: platform revenue less taxes and
+                fees. Payouts arrive on or around the {PAYOUT_DAY_OF_MONTH}th of each month, once we have received the funds from the platform.
               </p>
               <p className="mt-4 text-slate-300">
-                Invite clippers to cut clips from your footage, join optional paid campaigns, and follow every
-                figure in your dashboard.
+                Invite clippers to cut clips from your footage, join optional paid campaigns, and follow every figure in your dashboard.
               </p>
             </div>
             <div className="rounded-2xl bg-white/5 p-8 ring-1 ring-white/10">
@@ -106,10 +95,7 @@ export default function Landing() {
               </div>
               <p className="mt-3 text-6xl font-extrabold">{CREATOR_SHARE_PERCENT}%</p>
               <p className="mt-2 text-slate-300">of net music revenue, paid monthly</p>
-              <Link
-                to="/auth?mode=signup"
-                className="mt-6 inline-block rounded-lg bg-white px-5 py-3 font-semibold text-slate-900 hover:bg-slate-100"
-              >
+              <Link to="/auth?mode=signup" className="mt-6 inline-block rounded-lg bg-white px-5 py-3 font-semibold text-slate-900 hover:bg-slate-100">
                 Create your account
               </Link>
             </div>

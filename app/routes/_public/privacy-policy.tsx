@@ -4,40 +4,73 @@ import { LegalPage, legalLinkClass, legalMeta } from "~/lib/legal-page";
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
-export const meta = () =>
-  legalMeta("Privacy Policy", "What personal data Shortbeat collects, why, who processes it, how long it is kept and your rights.");
+export const meta = () => legalMeta("Privacy Policy", "What personal data Shortbeat collects, why, who processes it, how long it is kept and your rights.");
 
 export default function PrivacyPolicy() {
   const appName = useAppName();
   return (
     <LegalPage title="Privacy Policy">
       <p className="mt-4">
-        This policy explains what personal data {appName} collects when you use our website and creator dashboard,
-        why we collect it, who helps us process it, how long we keep it and the rights you have. It applies to
-        creators, clippers, agency managers and music partners, and to visitors of our public pages.
+        This policy explains what personal data {appName} collects when you use our website and creator dashboard, why we collect it, who helps us process it,
+        how long we keep it and the rights you have. It applies to creators, clippers, agency managers and music partners, and to visitors of our public pages.
       </p>
 
       <nav aria-label="Contents" className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4">
         <p className="font-semibold text-slate-900">Contents</p>
         <ol>
-          <li><a href="#who-we-are" className={legalLinkClass}>Who we are</a></li>
-          <li><a href="#data-we-collect" className={legalLinkClass}>Data we collect</a></li>
-          <li><a href="#how-we-use" className={legalLinkClass}>How and why we use it</a></li>
-          <li><a href="#cookies" className={legalLinkClass}>Cookies and local storage</a></li>
-          <li><a href="#sharing" className={legalLinkClass}>Who we share it with</a></li>
-          <li><a href="#retention" className={legalLinkClass}>How long we keep it</a></li>
-          <li><a href="#security" className={legalLinkClass}>Security</a></li>
-          <li><a href="#your-rights" className={legalLinkClass}>Your rights</a></li>
-          <li><a href="#contact" className={legalLinkClass}>Changes and contact</a></li>
+          <li>
+            <a href="#who-we-are" className={legalLinkClass}>
+              Who we are
+            </a>
+          </li>
+          <li>
+            <a href="#data-we-collect" className={legalLinkClass}>
+              Data we collect
+            </a>
+          </li>
+          <li>
+            <a href="#how-we-use" className={legalLinkClass}>
+              How and why we use it
+            </a>
+          </li>
+          <li>
+            <a href="#cookies" className={legalLinkClass}>
+              Cookies and local storage
+            </a>
+          </li>
+          <li>
+            <a href="#sharing" className={legalLinkClass}>
+              Who we share it with
+            </a>
+          </li>
+          <li>
+            <a href="#retention" className={legalLinkClass}>
+              How long we keep it
+            </a>
+          </li>
+          <li>
+            <a href="#security" className={legalLinkClass}>
+              Security
+            </a>
+          </li>
+          <li>
+            <a href="#your-rights" className={legalLinkClass}>
+              Your rights
+            </a>
+          </li>
+          <li>
+            <a href="#contact" className={legalLinkClass}>
+              Changes and contact
+            </a>
+          </li>
         </ol>
       </nav>
 
       <section id="who-we-are" aria-labelledby="who-we-are-title" className="scroll-mt-6">
         <h2 id="who-we-are-title">1. Who we are</h2>
         <p>
-          {appName} operates the {appName} platform and is the controller of the personal data described in this
-          policy. Our terms are governed by the laws of England and Wales, and we handle personal data in line with
-          the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.
+          {appName} operates the {appName} platform and is the controller of the personal data described in this policy. Our terms are governed by the laws of
+          England and Wales, and we handle personal data in line with the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.
         </p>
       </section>
 
@@ -47,53 +80,46 @@ export default function PrivacyPolicy() {
         <h3>Account data</h3>
         <ul>
           <li>Your name and e-mail address, and whether you have verified the e-mail address.</li>
-          <li>
-            Your password, stored only as an argon2id hash. We never store or see your password in readable form.
-          </li>
-          <li>
-            If you sign in with Google: your Google account identifier and the e-mail address Google shares with us.
-          </li>
+          <li>Your password, stored only as an argon2id hash. We never store or see your password in readable form.</li>
+          <li>If you sign in with Google: your Google account identifier and the e-mail address Google shares with us.</li>
           <li>Your profile picture, if you upload one, and your account status (for example pending or approved).</li>
         </ul>
 
         <h3>Sign-up details</h3>
         <p>
-          The details you give when you sign up: your YouTube channel URL, subscriber count and monthly views, the
-          referral code you used, the agency you joined through, and, for clippers, your acceptance of the Clipper
-          Agreement. Music partners also give an artist name and a link to their catalogue.
+          The details you give when you sign up: your YouTube channel URL, subscriber count and monthly views, the referral code you used, the agency you joined
+          through, and, for clippers, your acceptance of the Clipper Agreement. Music partners also give an artist name and a link to their catalogue.
         </p>
 
         <h3>Linked YouTube channel data</h3>
         <ul>
           <li>
-            When you link a YouTube channel, we store the channel’s identifier, title and public statistics
-            (subscribers, views and video count), and dated snapshots of those statistics.
+            When you link a YouTube channel, we store the channel’s identifier, title and public statistics (subscribers, views and video count), and dated
+            snapshots of those statistics.
           </li>
           <li>
-            The OAuth access and refresh tokens Google issues are kept only on our servers, encrypted at rest, and
-            are used only to read your channel’s statistics. We never upload, edit or delete anything on your
-            channel.
+            The OAuth access and refresh tokens Google issues are kept only on our servers, encrypted at rest, and are used only to read your channel’s
+            statistics. We never upload, edit or delete anything on your channel.
           </li>
           <li>Channels you submit manually for verification, with their status.</li>
         </ul>
 
         <h3>Payout and earnings data</h3>
         <p>
-          Your revenue-share term, monthly statements and earnings (music share, campaign earnings and clip splits),
-          payout status and payout references, and the payout details you give us so that we can pay you.
+          Your revenue-share term, monthly statements and earnings (music share, campaign earnings and clip splits), payout status and payout references, and
+          the payout details you give us so that we can pay you.
         </p>
 
         <h3>Content you provide</h3>
         <p>
-          Tracks and cover art submitted by music partners, source videos uploaded for clippers, links to clips and
-          campaign videos you submit, community chat messages, and the music licences recorded when you use a track.
+          Tracks and cover art submitted by music partners, source videos uploaded for clippers, links to clips and campaign videos you submit, community chat
+          messages, and the music licences recorded when you use a track.
         </p>
 
         <h3>Security logs</h3>
         <p>
-          Your IP address and browser user agent, recorded with your sessions and with security events such as
-          sign-ins, failed sign-in attempts, password changes and administrator actions. We use them to prevent abuse
-          and fraud, to enforce rate limits, and to show you your active sessions in Settings.
+          Your IP address and browser user agent, recorded with your sessions and with security events such as sign-ins, failed sign-in attempts, password
+          changes and administrator actions. We use them to prevent abuse and fraud, to enforce rate limits, and to show you your active sessions in Settings.
         </p>
       </section>
 
@@ -101,17 +127,14 @@ export default function PrivacyPolicy() {
         <h2 id="how-we-use-title">3. How and why we use your data</h2>
         <ul>
           <li>
-            <strong>To provide the service and perform our agreements with you</strong> (contract): creating and
-            approving your account, licensing music, reading channel statistics, calculating revenue shares and
-            splits, paying you and sending account e-mails and notifications.
+            <strong>To provide the service and perform our agreements with you</strong> (contract): creating and approving your account, licensing music,
+            reading channel statistics, calculating revenue shares and splits, paying you and sending account e-mails and notifications.
           </li>
           <li>
-            <strong>To keep {appName} secure</strong> (legitimate interests): preventing abuse, fraud and
-            unauthorised access, and keeping security logs.
+            <strong>To keep {appName} secure</strong> (legitimate interests): preventing abuse, fraud and unauthorised access, and keeping security logs.
           </li>
           <li>
-            <strong>To meet legal obligations</strong> (legal obligation): keeping financial and tax records and
-            responding to lawful requests.
+            <strong>To meet legal obligations</strong> (legal obligation): keeping financial and tax records and responding to lawful requests.
           </li>
         </ul>
         <p>We do not sell your personal data and we do not use it for advertising.</p>
@@ -122,21 +145,20 @@ export default function PrivacyPolicy() {
         <p>We use only the cookies needed to run the service:</p>
         <ul>
           <li>
-            <strong>Session cookie</strong>: keeps you signed in. It holds a random token; our servers store only a
-            hash of it. It expires after a period of inactivity or when you sign out.
+            <strong>Session cookie</strong>: keeps you signed in. It holds a random token; our servers store only a hash of it. It expires after a period of
+            inactivity or when you sign out.
           </li>
           <li>
             <strong>Sidebar-state cookie</strong>: remembers whether you collapsed the dashboard sidebar, for 7 days.
           </li>
           <li>
-            <strong>Flash-message cookie</strong>: carries a one-off status message (such as “Signed out”) to the
-            next page, and expires within a minute.
+            <strong>Flash-message cookie</strong>: carries a one-off status message (such as “Signed out”) to the next page, and expires within a minute.
           </li>
         </ul>
         <p>
-          Your favorite tracks are kept in your browser’s local storage, not on our servers. Clearing your browser
-          data removes them. Our hosting provider, Cloudflare, may also set strictly necessary security cookies to
-          protect the site from automated attacks. We do not use advertising or third-party analytics cookies.
+          Your favorite tracks are kept in your browser’s local storage, not on our servers. Clearing your browser data removes them. Our hosting provider,
+          Cloudflare, may also set strictly necessary security cookies to protect the site from automated attacks. We do not use advertising or third-party
+          analytics cookies.
         </p>
       </section>
 
@@ -145,15 +167,14 @@ export default function PrivacyPolicy() {
         <h3>Processors</h3>
         <ul>
           <li>
-            <strong>Cloudflare</strong> hosts {appName}: our application, database, file storage and live chat and
-            notifications run on Cloudflare’s network.
+            <strong>Cloudflare</strong> hosts {appName}: our application, database, file storage and live chat and notifications run on Cloudflare’s network.
           </li>
           <li>
             <strong>Our e-mail delivery provider</strong> sends account and notification e-mails on our behalf.
           </li>
           <li>
-            <strong>Google</strong> handles Google sign-in and provides the YouTube API Services we use to read
-            channel statistics. By linking a YouTube channel you also agree to the{" "}
+            <strong>Google</strong> handles Google sign-in and provides the YouTube API Services we use to read channel statistics. By linking a YouTube channel
+            you also agree to the{" "}
             <a href="https://www.youtube.com/t/terms" className={legalLinkClass} rel="noreferrer">
               YouTube Terms of Service
             </a>
@@ -177,9 +198,9 @@ export default function PrivacyPolicy() {
           <li>Other members see your name and messages in the community chat.</li>
         </ul>
         <p>
-          We may also disclose data where the law requires it, or to protect the rights and safety of our users and
-          of {appName}. Cloudflare and Google may process data outside the UK; where they do, the transfer is
-          protected by safeguards recognised under UK law, such as the UK International Data Transfer Addendum.
+          We may also disclose data where the law requires it, or to protect the rights and safety of our users and of {appName}. Cloudflare and Google may
+          process data outside the UK; where they do, the transfer is protected by safeguards recognised under UK law, such as the UK International Data
+          Transfer Addendum.
         </p>
       </section>
 
@@ -187,29 +208,19 @@ export default function PrivacyPolicy() {
         <h2 id="retention-title">6. How long we keep it</h2>
         <ul>
           <li>Account, profile and sign-up data: while your account exists.</li>
-          <li>
-            YouTube tokens and channel data: until you disconnect the channel or delete your account, when they are
-            deleted.
-          </li>
+          <li>YouTube tokens and channel data: until you disconnect the channel or delete your account, when they are deleted.</li>
           <li>Sessions: until they expire or you sign out or end them in Settings.</li>
           <li>Security logs: up to 12 months, unless needed longer to investigate abuse.</li>
-          <li>
-            Earnings, statements and payout records: six years after the end of the financial year they relate to,
-            as UK tax law requires.
-          </li>
+          <li>Earnings, statements and payout records: six years after the end of the financial year they relate to, as UK tax law requires.</li>
         </ul>
-        <p>
-          When you ask us to delete your account, we delete or anonymise your personal data within 30 days, except
-          for records we must keep by law.
-        </p>
+        <p>When you ask us to delete your account, we delete or anonymise your personal data within 30 days, except for records we must keep by law.</p>
       </section>
 
       <section id="security" aria-labelledby="security-title" className="scroll-mt-6">
         <h2 id="security-title">7. Security</h2>
         <p>
-          All traffic is encrypted with HTTPS. Passwords are stored only as argon2id hashes, session and one-time
-          tokens only as hashes, and YouTube OAuth tokens are encrypted at rest. Access to personal data is limited to
-          the administrators who need it, and administrator actions are logged.
+          All traffic is encrypted with HTTPS. Passwords are stored only as argon2id hashes, session and one-time tokens only as hashes, and YouTube OAuth
+          tokens are encrypted at rest. Access to personal data is limited to the administrators who need it, and administrator actions are logged.
         </p>
       </section>
 
@@ -223,9 +234,8 @@ export default function PrivacyPolicy() {
           <li>restrict or object to our use of your data, and to data portability, where the law allows.</li>
         </ul>
         <p>
-          You can correct much of your data yourself in Profile and Settings. For anything else, contact us as
-          described below; we will reply within one month. You also have the right to complain to the Information
-          Commissioner’s Office (
+          You can correct much of your data yourself in Profile and Settings. For anything else, contact us as described below; we will reply within one month.
+          You also have the right to complain to the Information Commissioner’s Office (
           <a href="https://ico.org.uk" className={legalLinkClass} rel="noreferrer">
             ico.org.uk
           </a>
@@ -237,12 +247,11 @@ export default function PrivacyPolicy() {
       <section id="contact" aria-labelledby="contact-title" className="scroll-mt-6">
         <h2 id="contact-title">9. Changes and contact</h2>
         <p>
-          We will post any changes to this policy on this page with a new effective date, and tell you about
-          important changes in the dashboard or by e-mail.
+          We will post any changes to this policy on this page with a new effective date, and tell you about important changes in the dashboard or by e-mail.
         </p>
         <p>
-          To exercise your rights or ask about this policy, e-mail the {appName} team from the address registered to
-          your account, by replying to any e-mail we have sent you. See also our{" "}
+          To exercise your rights or ask about this policy, e-mail the {appName} team from the address registered to your account, by replying to any e-mail we
+          have sent you. See also our{" "}
           <Link to="/terms-of-service" className={legalLinkClass}>
             Terms of Service
           </Link>

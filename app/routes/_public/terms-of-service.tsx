@@ -5,17 +5,15 @@ import { LegalPage, legalLinkClass, legalMeta } from "~/lib/legal-page";
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
-export const meta = () =>
-  legalMeta("Terms of Service", "The Creator Agreement, the Clipper Agreement and the general terms for using Shortbeat.");
+export const meta = () => legalMeta("Terms of Service", "The Creator Agreement, the Clipper Agreement and the general terms for using Shortbeat.");
 
 export default function TermsOfService() {
   const appName = useAppName();
   return (
     <LegalPage title="Terms of Service">
       <p className="mt-4">
-        These terms govern your use of {appName}. They are made up of the Creator Agreement, which every creator
-        accepts at sign-up, the Clipper Agreement, which applies between a clipper and the creator who invited them,
-        and the general terms below. Music partners who submit tracks also accept the{" "}
+        These terms govern your use of {appName}. They are made up of the Creator Agreement, which every creator accepts at sign-up, the Clipper Agreement,
+        which applies between a clipper and the creator who invited them, and the general terms below. Music partners who submit tracks also accept the{" "}
         <Link to="/music-partner-terms" className={legalLinkClass}>
           Music Partner Terms
         </Link>
@@ -62,25 +60,18 @@ export default function TermsOfService() {
 
         <h3>Accounts and eligibility</h3>
         <ul>
+          <li>You must be at least 18 years old, or the age of majority where you live if that is higher, and able to enter into a binding contract.</li>
+          <li>The details you give at sign-up, including your name, e-mail address and channel details, must be true and kept up to date.</li>
           <li>
-            You must be at least 18 years old, or the age of majority where you live if that is higher, and able to
-            enter into a binding contract.
-          </li>
-          <li>
-            The details you give at sign-up, including your name, e-mail address and channel details, must be true
-            and kept up to date.
-          </li>
-          <li>
-            You are responsible for keeping your password secret and for everything done with your account. Tell us
-            at once if you think someone else has used it.
+            You are responsible for keeping your password secret and for everything done with your account. Tell us at once if you think someone else has used
+            it.
           </li>
         </ul>
 
         <h3>Approval by our team</h3>
         <p>
-          Every new account is reviewed by a {appName} administrator before it can use most of the dashboard. Until
-          then you will see a page saying your account is under review. We may approve or reject an account, and we
-          may suspend or ban an account that breaks these terms, with a reason given to you.
+          Every new account is reviewed by a {appName} administrator before it can use most of the dashboard. Until then you will see a page saying your account
+          is under review. We may approve or reject an account, and we may suspend or ban an account that breaks these terms, with a reason given to you.
         </p>
 
         <h3>Acceptable use</h3>
@@ -88,19 +79,15 @@ export default function TermsOfService() {
         <ul>
           <li>inflate views, subscribers or other statistics artificially, or submit channels or videos you do not control;</li>
           <li>use the music library outside the licence granted in the Creator Agreement;</li>
-          <li>
-            try to get around our security, rate limits or access controls, or access another person’s account or
-            data;
-          </li>
+          <li>try to get around our security, rate limits or access controls, or access another person’s account or data;</li>
           <li>upload malicious files, or content that is unlawful or infringes someone else’s rights;</li>
           <li>post abusive, harassing, hateful or spam messages in the community chat.</li>
         </ul>
 
         <h3>Changes to these terms</h3>
         <p>
-          We may update these terms, for example to reflect changes in the law or in the service. We will tell you
-          about material changes in the dashboard or by e-mail before they take effect. A change to your revenue
-          share is only ever made with your express acceptance, as the Creator Agreement describes.
+          We may update these terms, for example to reflect changes in the law or in the service. We will tell you about material changes in the dashboard or by
+          e-mail before they take effect. A change to your revenue share is only ever made with your express acceptance, as the Creator Agreement describes.
         </p>
 
         <h3>Governing law</h3>
@@ -108,9 +95,8 @@ export default function TermsOfService() {
 
         <h3>Contact</h3>
         <p>
-          Questions about these terms, and written notices under the Creator Agreement or these terms, can be
-          sent to the {appName} team by e-mail from the address registered to your account, by replying to any
-          e-mail we have sent you.
+          Questions about these terms, and written notices under the Creator Agreement or these terms, can be sent to the {appName} team by e-mail from the
+          address registered to your account, by replying to any e-mail we have sent you.
         </p>
       </section>
     </LegalPage>

@@ -4,11 +4,27 @@ import { toast } from "sonner";
 import { DomainError, isActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
 import { ConfirmActions } from "~/modules/admin/components/console";
-import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, agencyActionSchema, uuidSchema, type AgencyAction, type AgencyFilter } from "~/modules/admin/schema";
+import {
+  AGENCY_ACTIONS,
+  AGENCY_ACTION_LABELS,
+  AGENCY_FILTERS,
+  REASON_MAX,
+  agencyActionSchema,
+  uuidSchema,
+  type AgencyAction,
+  type AgencyFilter,
+} from "~/modules/admin/schema";
 import { AGENCY_MESSAGES } from "~/modules/agencies/schema";
-import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
+import { ApprovalBadge, Badge } from "~/ui/badge";
+import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { Pagination } from "~/ui/pagination";
+import { buttonClass } from "~/ui/button";
+import { formatDate } from "~/lib/dates";
+import { hrefWith } from "~/lib/href";
+import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Card, PageHeader } from "~/components/page";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { listAgenciesForAdmin, reviewAgency, setAgencyStatus } from "~/modules/agencies/agencies.server";
@@ -38,25 +54,22 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   }
 });
 
-export const action = domainAction(
-  async (args: Route.ActionArgs) => {
-    const admin = await requireAdmin(args);
-    const input = await parseForm(args.request, agencyActionSchema);
-    const actor = actorOf(admin);
-    const message =
-      input.intent === "approve"
-        ? await reviewAgency(actor, input.agencyId, { approve: true }, args.request)
-        : input.intent === "reject"
-          ? await reviewAgency(actor, input.agencyId, { approve: false, reason: input.reason }, args.request)
-          : await setAgencyStatus(actor, input.agencyId, input.intent === "activate" ? "active" : "inactive", args.request);
-    return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, agency: null }), {
-      type: "success",
-      title: AGENCY_ACTION_LABELS[input.intent].label,
-      description: message,
-    });
-  },
-  AGENCY_MESSAGES.update,
-);
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const admin = await requireAdmin(args);
+  const input = await parseForm(args.request, agencyActionSchema);
+  const actor = actorOf(admin);
+  const message =
+    input.intent === "approve"
+      ? await reviewAgency(actor, input.agencyId, { approve: true }, args.request)
+      : input.intent === "reject"
+        ? await reviewAgency(actor, input.agencyId, { approve: false, reason: input.reason }, args.request)
+        : await setAgencyStatus(actor, input.agencyId, input.intent === "activate" ? "active" : "inactive", args.request);
+  return redirectWithToast(args.request, pageUrl(args.request, { confirm: null, agency: null }), {
+    type: "success",
+    title: AGENCY_ACTION_LABELS[input.intent].label,
+    description: message,
+  });
+}, AGENCY_MESSAGES.update);
 
 function actionsFor(a: { approvalStatus: string; status: string }): AgencyAction[] {
   const out: AgencyAction[] = [];
@@ -169,7 +182,14 @@ export default function AdminAgencies({ loaderData, actionData }: Route.Componen
           ))}
         </ul>
       )}
-      <Pagination page={page} pageCount={pageCount} total={total} label="agencies" singular="agency" hrefFor={(p) => hrefWith(pathname, search, { page: p, confirm: null })} />
+      <Pagination
+        page={page}
+        pageCount={pageCount}
+        total={total}
+        label="agencies"
+        singular="agency"
+        hrefFor={(p) => hrefWith(pathname, search, { page: p, confirm: null })}
+      />
 
       {selected && confirm ? (
         <AgencyConfirm
@@ -198,7 +218,15 @@ function AgencyConfirm({ agency, intent, cancelTo, error }: { agency: { id: stri
             <label htmlFor="agency-reason" className="block text-sm font-medium text-slate-800">
               Reason (the applicant sees it)
             </label>
-            <textarea id="agency-reason" name="reason" required maxLength={REASON_MAX} rows={3} className={inputClass} aria-describedby={error ? "agency-error" : undefined} />
+            <textarea
+              id="agency-reason"
+              name="reason"
+              required
+              maxLength={REASON_MAX}
+              rows={3}
+              className={inputClass}
+              aria-describedby={error ? "agency-error" : undefined}
+            />
           </div>
         ) : null}
         <ConfirmActions cancelTo={cancelTo} danger={meta.danger} disabled={navigation.state === "submitting"} error={error} errorId="agency-error">

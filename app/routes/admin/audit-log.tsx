@@ -1,9 +1,15 @@
 import { Form, useLocation } from "react-router";
 import { FilterField } from "~/modules/admin/components/console";
 import { SEVERITY_FILTERS, auditQuerySchema } from "~/modules/admin/schema";
-import { Badge, Pagination, buttonClass, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
+import { Badge } from "~/ui/badge";
+import { Pagination } from "~/ui/pagination";
+import { buttonClass } from "~/ui/button";
+import { formatDateTime } from "~/lib/dates";
+import { hrefWith } from "~/lib/href";
+import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Card, PageHeader } from "~/components/page";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { listAuditLog } from "~/modules/admin/admin.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
@@ -38,7 +44,11 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Security audit log" description="Who did what, when (UTC) and from where. Read-only." />
-      <Form method="get" role="search" className="mb-5 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-[1fr_9rem_1fr_10rem_10rem_auto] lg:items-end">
+      <Form
+        method="get"
+        role="search"
+        className="mb-5 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-[1fr_9rem_1fr_10rem_10rem_auto] lg:items-end"
+      >
         <FilterField id="audit-type" label="Event type">
           <select id="audit-type" name="type" defaultValue={query.type} className={inputClass}>
             <option value="">All events</option>

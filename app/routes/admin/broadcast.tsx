@@ -2,8 +2,11 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useActionData, useNavigation, useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, FormError, TextArea } from "~/components/forms";
-import { Card, PageHeader } from "~/components/page";
+import { Field } from "~/ui/field";
+import { FormError } from "~/ui/form-error";
+import { TextArea } from "~/ui/textarea";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { isActionFailure, type ActionFailure } from "~/lib/errors";
 import { fieldErrorsOf } from "~/lib/forms";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -119,7 +122,9 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
         setErrors(body.errors);
         focusFirstError(form, body.errors);
       } else {
-        setErrors({ form: xhr.status === 413 ? "The upload is too large." : "The broadcast could not be sent. Please try again." });
+        setErrors({
+          form: xhr.status === 413 ? "The upload is too large." : "The broadcast could not be sent. Please try again.",
+        });
       }
     };
     xhr.onerror = () => {
@@ -132,10 +137,7 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <>
-      <PageHeader
-        title="Broadcast"
-        description="Send a notification to everyone, to one kind of user, or to chosen users. It appears in their bell at once."
-      />
+      <PageHeader title="Broadcast" description="Send a notification to everyone, to one kind of user, or to chosen users. It appears in their bell at once." />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
         <Card>
           <form
@@ -148,23 +150,8 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
             aria-label="Broadcast a notification"
           >
             <FormError message={errors.form} />
-            <Field
-              label="Title"
-              name="title"
-              maxLength={BROADCAST_TITLE_MAX}
-              defaultValue={values.title}
-              error={errors.title}
-              required
-            />
-            <TextArea
-              label="Text"
-              name="content"
-              maxLength={BROADCAST_TEXT_MAX}
-              defaultValue={values.content}
-              error={errors.content}
-              rows={4}
-              required
-            />
+            <Field label="Title" name="title" maxLength={BROADCAST_TITLE_MAX} defaultValue={values.title} error={errors.title} required />
+            <TextArea label="Text" name="content" maxLength={BROADCAST_TEXT_MAX} defaultValue={values.content} error={errors.content} rows={4} required />
 
             <fieldset>
               <legend className="text-sm font-medium text-slate-800">Audience</legend>
@@ -314,12 +301,7 @@ function useDescribed(error?: string, hint?: string) {
   return { id, describedBy, extras };
 }
 
-function SelectField({
-  label,
-  error,
-  children,
-  ...input
-}: { label: string; error?: string } & React.SelectHTMLAttributes<HTMLSelectElement>) {
+function SelectField({ label, error, children, ...input }: { label: string; error?: string } & React.SelectHTMLAttributes<HTMLSelectElement>) {
   const { id, describedBy, extras } = useDescribed(error);
   return (
     <div>
@@ -334,12 +316,7 @@ function SelectField({
   );
 }
 
-function FileField({
-  label,
-  error,
-  hint,
-  ...input
-}: { label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+function FileField({ label, error, hint, ...input }: { label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
   const { id, describedBy, extras } = useDescribed(error, hint);
   return (
     <div>

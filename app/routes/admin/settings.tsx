@@ -2,9 +2,12 @@ import { useEffect } from "react";
 import { Form, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { DEFAULT_SETTINGS, SETTING_KEYS, settingsSchema, type AppSettings } from "~/modules/admin/schema";
-import { buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
+import { buttonClass } from "~/ui/button";
+import { formatDateTime } from "~/lib/dates";
+import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Card, PageHeader } from "~/components/page";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { saveSettings, settingsPage } from "~/modules/admin/admin.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -38,17 +41,52 @@ const SECTIONS: { title: string; description: string; fields: FieldDef[] }[] = [
     title: "Payments",
     description: "What new statements use. Creators with a revised share keep theirs.",
     fields: [
-      { name: "creatorSharePercent", label: "Standard creator share", hint: "Of net revenue from licensed music.", min: 1, max: 100, suffix: "%" },
-      { name: "payoutDayOfMonth", label: "Payout day", hint: "Day of the month payouts go out (1–28), once funds are received.", min: 1, max: 28, suffix: "of the month" },
+      {
+        name: "creatorSharePercent",
+        label: "Standard creator share",
+        hint: "Of net revenue from licensed music.",
+        min: 1,
+        max: 100,
+        suffix: "%",
+      },
+      {
+        name: "payoutDayOfMonth",
+        label: "Payout day",
+        hint: "Day of the month payouts go out (1–28), once funds are received.",
+        min: 1,
+        max: 28,
+        suffix: "of the month",
+      },
     ],
   },
   {
     title: "Abuse limits",
     description: "Counted per connecting address (and per account where it applies). Windows are fixed.",
     fields: [
-      { name: "signupLimitPerHour", label: "Sign-up attempts per hour", hint: "Sign-up, agency and music partner sign-up forms.", min: 1, max: 1000, suffix: "per hour" },
-      { name: "genericLimitPer15Min", label: "Attempts per 15 minutes", hint: "Sign-in per account, password reset, recovery and other sensitive forms.", min: 1, max: 100, suffix: "per 15 min" },
-      { name: "suspiciousLimitPer15Min", label: "Suspicious-activity threshold", hint: "Failed attempts from one address before SUSPICIOUS_ACTIVITY_DETECTED is logged and the action denied.", min: 1, max: 1000, suffix: "per 15 min" },
+      {
+        name: "signupLimitPerHour",
+        label: "Sign-up attempts per hour",
+        hint: "Sign-up, agency and music partner sign-up forms.",
+        min: 1,
+        max: 1000,
+        suffix: "per hour",
+      },
+      {
+        name: "genericLimitPer15Min",
+        label: "Attempts per 15 minutes",
+        hint: "Sign-in per account, password reset, recovery and other sensitive forms.",
+        min: 1,
+        max: 100,
+        suffix: "per 15 min",
+      },
+      {
+        name: "suspiciousLimitPer15Min",
+        label: "Suspicious-activity threshold",
+        hint: "Failed attempts from one address before SUSPICIOUS_ACTIVITY_DETECTED is logged and the action denied.",
+        min: 1,
+        max: 1000,
+        suffix: "per 15 min",
+      },
     ],
   },
 ];

@@ -12,9 +12,16 @@ import {
   uuidSchema,
   type UserAction,
 } from "~/modules/admin/schema";
-import { ApprovalBadge, Badge, ConfirmDialog, Pagination, buttonClass, formatDate, formatDateTime, hrefWith, inputClass } from "~/components/admin-ui";
+import { ApprovalBadge, Badge } from "~/ui/badge";
+import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { Pagination } from "~/ui/pagination";
+import { buttonClass } from "~/ui/button";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { hrefWith } from "~/lib/href";
+import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Card, PageHeader } from "~/components/page";
+import { Card } from "~/ui/card";
+import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
 import { actorOf, performUserAction, usersConsolePage, type AdminUserDetails } from "~/modules/accounts/accounts.server";
@@ -62,7 +69,15 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
 
       <Form method="get" className="mb-5 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_12rem_auto] sm:items-end" role="search">
         <FilterField id="user-search" label="Search by name or e-mail">
-          <input id="user-search" name="q" type="search" defaultValue={query.q} maxLength={100} className={inputClass} placeholder="e.g. casey or @example.com" />
+          <input
+            id="user-search"
+            name="q"
+            type="search"
+            defaultValue={query.q}
+            maxLength={100}
+            className={inputClass}
+            placeholder="e.g. casey or @example.com"
+          />
         </FilterField>
         <FilterField id="user-status" label="Status">
           <select id="user-status" name="status" defaultValue={query.status} className={inputClass}>
@@ -93,10 +108,18 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
             <table className="w-full min-w-[36rem] text-left text-sm">
               <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-3">User</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                  <th scope="col" className="px-4 py-3">Joined</th>
-                  <th scope="col" className="px-4 py-3"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-4 py-3">
+                    User
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Joined
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -129,7 +152,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
           user={selected}
           intent={confirm}
           cancelTo={hrefWith(pathname, search, { confirm: null })}
-          error={failure ? failure.errors.reason ?? failure.toast.description : undefined}
+          error={failure ? (failure.errors.reason ?? failure.toast.description) : undefined}
         />
       ) : null}
     </>
@@ -158,7 +181,16 @@ function actionLabel(intent: UserAction, user: AdminUserDetails): string {
 function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails; actorId: string; pathname: string; search: string }) {
   const s = user.signUp;
   const details: [string, React.ReactNode][] = [
-    ["Channel URL", s.youtubeChannelUrl ? <span className="break-all">{s.youtubeChannelUrl}</span> : "—"],
+    [
+      "Channel URL",
+      s.youtubeChannelUrl ? (
+        <span key="channel-url" className="break-all">
+          {s.youtubeChannelUrl}
+        </span>
+      ) : (
+        "—"
+      ),
+    ],
     ["Subscribers", s.subscriberCount?.toLocaleString("en-US") ?? "—"],
     ["Monthly views", s.monthlyViews?.toLocaleString("en-US") ?? "—"],
     ["Referral code", s.referralCode ?? "—"],
@@ -173,7 +205,13 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
     ["Active sessions", String(user.sessionCount)],
   ];
   if (user.artistName) details.push(["Artist or label", user.artistName]);
-  if (user.catalogueUrl) details.push(["Catalogue", <span className="break-all">{user.catalogueUrl}</span>]);
+  if (user.catalogueUrl)
+    details.push([
+      "Catalogue",
+      <span key="catalogue" className="break-all">
+        {user.catalogueUrl}
+      </span>,
+    ]);
   return (
     <section aria-labelledby="selected-user" className="mb-6 rounded-xl border border-sky-200 bg-white p-5 shadow-sm">
       <div className="flex flex-wrap items-start justify-between gap-3">

@@ -1,9 +1,14 @@
 import { useEffect } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { toast } from "sonner";
-import { Badge, ConfirmDialog, buttonClass, formatDateTime, inputClass } from "~/components/admin-ui";
+import { Badge } from "~/ui/badge";
+import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { buttonClass } from "~/ui/button";
+import { formatDateTime } from "~/lib/dates";
+import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { EmptyState, PageHeader } from "~/components/page";
+import { EmptyState } from "~/ui/empty-state";
+import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
@@ -30,8 +35,16 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
     args.request,
     "/admin/verifications",
     decision.intent === "verify"
-      ? { type: "success", title: "Channel verified", description: `${item.channelName} now counts as a connected channel. The creator has been notified.` }
-      : { type: "success", title: "Submission rejected", description: `${item.channelName} was rejected. The creator has been notified.` },
+      ? {
+          type: "success",
+          title: "Channel verified",
+          description: `${item.channelName} now counts as a connected channel. The creator has been notified.`,
+        }
+      : {
+          type: "success",
+          title: "Submission rejected",
+          description: `${item.channelName} was rejected. The creator has been notified.`,
+        },
   );
 }, CHANNEL_TOASTS.actionFailedTitle);
 
@@ -88,15 +101,29 @@ export default function Verifications({ loaderData, actionData }: Route.Componen
         {recent.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No decisions yet.</p>
         ) : (
-          <div className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white" tabIndex={0} role="region" aria-labelledby="recent-heading">
+          // biome-ignore lint/a11y/useSemanticElements: a focusable scroll container (axe: scrollable-region-focusable), not a page section
+          <div
+            className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white"
+            tabIndex={0}
+            role="region"
+            aria-labelledby="recent-heading"
+          >
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <caption className="sr-only">The latest verification decisions</caption>
               <thead className="bg-slate-50 text-left text-slate-700">
                 <tr>
-                  <th scope="col" className="px-4 py-2 font-semibold">Channel</th>
-                  <th scope="col" className="px-4 py-2 font-semibold">Creator</th>
-                  <th scope="col" className="px-4 py-2 font-semibold">Decision</th>
-                  <th scope="col" className="px-4 py-2 font-semibold">Reviewed</th>
+                  <th scope="col" className="px-4 py-2 font-semibold">
+                    Channel
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-semibold">
+                    Creator
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-semibold">
+                    Decision
+                  </th>
+                  <th scope="col" className="px-4 py-2 font-semibold">
+                    Reviewed
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
@@ -120,9 +147,7 @@ export default function Verifications({ loaderData, actionData }: Route.Componen
         )}
       </section>
 
-      {reviewing ? (
-        <ReviewDialog item={reviewing} decision={decision} error={failure?.errors.reason} />
-      ) : null}
+      {reviewing ? <ReviewDialog item={reviewing} decision={decision} error={failure?.errors.reason} /> : null}
     </>
   );
 }

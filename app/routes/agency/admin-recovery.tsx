@@ -2,7 +2,9 @@ import { Form, data, useNavigation } from "react-router";
 import { recoverySchema } from "~/modules/admin/schema";
 import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, FormError, SubmitButton } from "~/components/forms";
+import { Field } from "~/ui/field";
+import { FormError } from "~/ui/form-error";
+import { SubmitButton } from "~/ui/button";
 import { isActionFailure } from "~/lib/errors";
 import { RECOVERY_ANSWER, recoverAdmin } from "~/modules/admin/admin.server";
 import { domainAction, parseForm } from "~/platform/http.server";
@@ -38,8 +40,8 @@ export default function AdminRecovery({ actionData }: Route.ComponentProps) {
       footer={<BackToSignIn className="font-medium text-slate-800 underline underline-offset-2" />}
     >
       <p className="text-sm text-slate-700">
-        Enter the deployment's recovery secret (<code className="rounded bg-slate-100 px-1">ADMIN_RECOVERY_SECRET</code>) and the
-        e-mail of an existing account. Every attempt is logged as a critical security event.
+        Enter the deployment's recovery secret (<code className="rounded bg-slate-100 px-1">ADMIN_RECOVERY_SECRET</code>) and the e-mail of an existing account.
+        Every attempt is logged as a critical security event.
       </p>
       {actionData?.ok ? (
         <p role="status" className="mt-4 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-800">
@@ -49,15 +51,7 @@ export default function AdminRecovery({ actionData }: Route.ComponentProps) {
       <Form method="post" className="mt-5 space-y-4" key={actionData?.ok ? "done" : "form"}>
         {failure && Object.keys(errors).length === 0 ? <FormError message={`${failure.toast.title}. ${failure.toast.description}`} /> : null}
         <Field label="Account e-mail" name="email" type="email" autoComplete="email" required maxLength={254} error={errors.email} />
-        <Field
-          label="Recovery secret"
-          name="secret"
-          type="password"
-          autoComplete="off"
-          required
-          maxLength={512}
-          error={errors.secret}
-        />
+        <Field label="Recovery secret" name="secret" type="password" autoComplete="off" required maxLength={512} error={errors.secret} />
         <SubmitButton disabled={busy}>{busy ? "Checking..." : "Grant admin access"}</SubmitButton>
       </Form>
     </AuthLayout>

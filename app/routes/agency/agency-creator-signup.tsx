@@ -13,9 +13,7 @@ import type { Route } from "./+types/agency-creator-signup";
 // Only an approved, active agency's slug resolves; anything else is the not-found page. A
 // ?token=… from the agency's dashboard attributes the creator to it (see accounts signUp).
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [
-  { title: loaderData ? `Join ${loaderData.agency.name} | Shortbeat` : "Page not found | Shortbeat" },
-];
+export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `Join ${loaderData.agency.name} | Shortbeat` : "Page not found | Shortbeat" }];
 
 async function agencyOr404(slug: string | undefined) {
   const agency = slug ? await activeAgencyBySlug(slug.toLowerCase()) : null;

@@ -6,9 +6,17 @@ import { pageUrl } from "~/lib/page-url";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { ConfirmActions, PersonCell, StandingCell } from "~/modules/admin/components/console";
 import { AGENCY_MESSAGES, DASHBOARD_TITLES, DESCRIPTION_MAX, LOGO_MAX_BYTES, dashboardActionSchema } from "~/modules/agencies/schema";
-import { Badge, ConfirmDialog, Pagination, buttonClass, formatDate, hrefWith, inputClass } from "~/components/admin-ui";
+import { Badge } from "~/ui/badge";
+import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { Pagination } from "~/ui/pagination";
+import { buttonClass } from "~/ui/button";
+import { formatDate } from "~/lib/dates";
+import { hrefWith } from "~/lib/href";
+import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Card, EmptyState, PageHeader } from "~/components/page";
+import { Card } from "~/ui/card";
+import { EmptyState } from "~/ui/empty-state";
+import { PageHeader } from "~/ui/page-header";
 import { agencyDashboard, agencyDashboardAction } from "~/modules/agencies/agencies.server";
 import { requireAgencyAccess } from "~/modules/agencies/guards.server";
 import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
@@ -131,8 +139,8 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
       />
       {!linksWork ? (
         <p role="note" className="mb-5 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          This agency is {agency.approvalStatus !== "approved" ? agency.approvalStatus : "inactive"}: its signup links do not work until it is
-          approved and active.
+          This agency is {agency.approvalStatus !== "approved" ? agency.approvalStatus : "inactive"}: its signup links do not work until it is approved and
+          active.
         </p>
       ) : null}
 
@@ -210,7 +218,14 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
                 <label htmlFor="agency-logo" className="block text-sm font-medium text-slate-800">
                   Logo (PNG, JPG or WEBP, up to 2 MB)
                 </label>
-                <input id="agency-logo" name="logo" type="file" accept="image/png,image/jpeg,image/webp" required className="mt-1 block w-full text-sm text-slate-700" />
+                <input
+                  id="agency-logo"
+                  name="logo"
+                  type="file"
+                  accept="image/png,image/jpeg,image/webp"
+                  required
+                  className="mt-1 block w-full text-sm text-slate-700"
+                />
               </div>
               <button type="submit" className={buttonClass.secondary} disabled={busy}>
                 Upload
@@ -224,7 +239,15 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
               <label htmlFor="agency-name" className="block text-sm font-medium text-slate-800">
                 Agency name
               </label>
-              <input id="agency-name" name="name" required maxLength={100} defaultValue={agency.name} className={inputClass} aria-invalid={errors.name ? true : undefined} />
+              <input
+                id="agency-name"
+                name="name"
+                required
+                maxLength={100}
+                defaultValue={agency.name}
+                className={inputClass}
+                aria-invalid={errors.name ? true : undefined}
+              />
               {errors.name ? <p className="mt-1 text-sm text-red-700">{errors.name}</p> : null}
             </div>
             <div>
@@ -247,7 +270,14 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
               <label htmlFor="agency-description" className="block text-sm font-medium text-slate-800">
                 Description
               </label>
-              <textarea id="agency-description" name="description" rows={3} maxLength={DESCRIPTION_MAX} defaultValue={agency.description ?? ""} className={inputClass} />
+              <textarea
+                id="agency-description"
+                name="description"
+                rows={3}
+                maxLength={DESCRIPTION_MAX}
+                defaultValue={agency.description ?? ""}
+                className={inputClass}
+              />
               {errors.description ? <p className="mt-1 text-sm text-red-700">{errors.description}</p> : null}
             </div>
             <p className="text-xs text-slate-600">The slug (/{agency.slug}) cannot change: links already shared would break.</p>
@@ -289,7 +319,15 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
               <label htmlFor="manager-email" className="block text-sm font-medium text-slate-800">
                 Add a manager (existing account e-mail)
               </label>
-              <input id="manager-email" name="email" type="email" required maxLength={254} className={inputClass} aria-invalid={errors.email ? true : undefined} />
+              <input
+                id="manager-email"
+                name="email"
+                type="email"
+                required
+                maxLength={254}
+                className={inputClass}
+                aria-invalid={errors.email ? true : undefined}
+              />
               {errors.email ? <p className="mt-1 text-sm text-red-700">{errors.email}</p> : null}
             </div>
             <button type="submit" className={buttonClass.secondary} disabled={busy}>
@@ -313,11 +351,21 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
               <caption className="sr-only">Creators who joined through {agency.name}</caption>
               <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
                 <tr>
-                  <th scope="col" className="px-4 py-3">Creator</th>
-                  <th scope="col" className="px-4 py-3">Status</th>
-                  <th scope="col" className="px-4 py-3 text-right">Channels</th>
-                  <th scope="col" className="px-4 py-3 text-right">Views</th>
-                  <th scope="col" className="px-4 py-3">Joined</th>
+                  <th scope="col" className="px-4 py-3">
+                    Creator
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Status
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    Channels
+                  </th>
+                  <th scope="col" className="px-4 py-3 text-right">
+                    Views
+                  </th>
+                  <th scope="col" className="px-4 py-3">
+                    Joined
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">

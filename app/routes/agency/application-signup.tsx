@@ -16,7 +16,9 @@ import {
 import { Checkbox, TextArea, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
+import { Field } from "~/ui/field";
+import { NewAccountFields } from "~/modules/accounts/components/account-fields";
+import { SubmitButton } from "~/ui/button";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/guards.server";
 import { applicantView, applyForAgency, applyWithNewAccount, checkSlug } from "~/modules/agencies/agencies.server";
@@ -84,12 +86,10 @@ export default function AgencyApplication({ loaderData, actionData }: Route.Comp
       <AuthLayout title="Application received" subtitle="One more step: confirm your e-mail address.">
         <div className="space-y-3 text-slate-700">
           <p>
-            We have sent a confirmation link to your e-mail address. Once you have confirmed it, sign in to follow your
-            application. An admin reviews every agency, and you will be notified of the decision.
+            We have sent a confirmation link to your e-mail address. Once you have confirmed it, sign in to follow your application. An admin reviews every
+            agency, and you will be notified of the decision.
           </p>
-          <p className="text-sm text-slate-600">
-            Already had an account with that e-mail? Then we have e-mailed you instead: sign in and apply from there.
-          </p>
+          <p className="text-sm text-slate-600">Already had an account with that e-mail? Then we have e-mailed you instead: sign in and apply from there.</p>
           <Link
             to="/auth?redirectTo=%2Fagency-application-status"
             className="inline-flex w-full items-center justify-center rounded-md bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
@@ -133,6 +133,7 @@ function ApplicationForm({
 
   // The live check: a short pause after typing, then ask the server whether the slug is free.
   const localProblem = slug ? slugProblem(slug) : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the fetcher object changes every render; the check depends on the slug only
   useEffect(() => {
     if (!slug || localProblem) return;
     const t = window.setTimeout(() => fetcher.load(`/agency-application-signup?check=${encodeURIComponent(slug)}`), 300);

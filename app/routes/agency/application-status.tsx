@@ -1,5 +1,6 @@
 import { Link, redirect } from "react-router";
-import { ApprovalBadge, Badge, formatDate } from "~/components/admin-ui";
+import { ApprovalBadge, Badge } from "~/ui/badge";
+import { formatDate } from "~/lib/dates";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -23,7 +24,10 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
 });
 
 const HEADLINES = {
-  pending: { title: "Your application is under review", text: "An admin reviews every agency. You will be notified and e-mailed when it is decided." },
+  pending: {
+    title: "Your application is under review",
+    text: "An admin reviews every agency. You will be notified and e-mailed when it is decided.",
+  },
   rejected: { title: "Your application was not approved", text: "See the reason below. You can correct it and apply again." },
   approved: {
     title: "Your agency is inactive",

@@ -6,7 +6,9 @@ import { musicPartnerSignUpSchema } from "~/modules/agencies/schema";
 import { Checkbox, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field, NewAccountFields, SubmitButton } from "~/components/forms";
+import { Field } from "~/ui/field";
+import { NewAccountFields } from "~/modules/accounts/components/account-fields";
+import { SubmitButton } from "~/ui/button";
 import { useAppName } from "~/components/public-layout";
 import { activeAgencyBySlug } from "~/modules/agencies/agencies.server";
 import { ACCOUNT_CREATED, parseAccountForm, signUpMusicPartner } from "~/modules/accounts/accounts.server";
@@ -90,16 +92,10 @@ export default function MusicSignup({ loaderData, actionData }: Route.ComponentP
     >
       {signedInAs ? (
         <p role="note" className="mb-4 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          You are signed in as {signedInAs}. This form creates a new account; to add music partner access to your existing
-          account, contact an admin.
+          You are signed in as {signedInAs}. This form creates a new account; to add music partner access to your existing account, contact an admin.
         </p>
       ) : null}
-      <Form
-        method="post"
-        noValidate
-        className="space-y-4"
-        onSubmit={(e) => validateBeforeSubmit(e, [musicPartnerSignUpSchema], setErrors)}
-      >
+      <Form method="post" noValidate className="space-y-4" onSubmit={(e) => validateBeforeSubmit(e, [musicPartnerSignUpSchema], setErrors)}>
         <NewAccountFields errors={errors} />
         <Field label="Artist or label name" name="artistName" autoComplete="organization" required maxLength={100} error={errors.artistName} />
         <Field
@@ -120,9 +116,7 @@ export default function MusicSignup({ loaderData, actionData }: Route.ComponentP
           </a>
         </Checkbox>
         <SubmitButton disabled={busy}>{busy ? "Creating account..." : "Create music partner account"}</SubmitButton>
-        <p className="text-xs text-slate-600">
-          Your account is reviewed by our team before you can submit music. We e-mail you a confirmation link first.
-        </p>
+        <p className="text-xs text-slate-600">Your account is reviewed by our team before you can submit music. We e-mail you a confirmation link first.</p>
       </Form>
     </AuthLayout>
   );

@@ -1,12 +1,6 @@
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
-import {
-  broadcastFiles,
-  listNotifications,
-  markAllRead,
-  markRead,
-  sendBroadcast,
-} from "~/modules/notifications/notifications.server";
+import { broadcastFiles, listNotifications, markAllRead, markRead, sendBroadcast } from "~/modules/notifications/notifications.server";
 import { broadcastSchema, notificationActionSchema } from "~/modules/notifications/schema";
 import { domainResource, parseFields, parseForm, readForm } from "~/platform/http.server";
 import type { Route } from "./+types/notifications";

@@ -40,7 +40,13 @@ export default function Mailbox({ loaderData }: Route.ComponentProps) {
         <label htmlFor="to" className="sr-only">
           Recipient
         </label>
-        <input id="to" name="to" defaultValue={loaderData.to} placeholder="Filter by recipient" className="flex-1 rounded-md border border-slate-300 px-3 py-2" />
+        <input
+          id="to"
+          name="to"
+          defaultValue={loaderData.to}
+          placeholder="Filter by recipient"
+          className="flex-1 rounded-md border border-slate-300 px-3 py-2"
+        />
         <button type="submit" className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white">
           Filter
         </button>

@@ -50,18 +50,13 @@ export default function Authorize({ loaderData, actionData }: Route.ComponentPro
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
         <p className="text-xs font-semibold tracking-wide text-amber-700 uppercase">Local stand-in provider</p>
         <h1 className="mt-1 text-xl font-bold text-slate-900">Choose an account</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          to continue to Shortbeat{loaderData.scope ? ` (scopes: ${loaderData.scope})` : ""}
-        </p>
+        <p className="mt-1 text-sm text-slate-600">to continue to Shortbeat{loaderData.scope ? ` (scopes: ${loaderData.scope})` : ""}</p>
         <ul className="mt-4 space-y-2">
           {loaderData.accounts.map((a) => (
             <li key={a.sub}>
               <Form method="post">
                 <input type="hidden" name="account" value={a.sub} />
-                <button
-                  type="submit"
-                  className="flex w-full flex-col rounded-lg border border-slate-200 px-4 py-3 text-left hover:bg-slate-50"
-                >
+                <button type="submit" className="flex w-full flex-col rounded-lg border border-slate-200 px-4 py-3 text-left hover:bg-slate-50">
                   <span className="font-semibold text-slate-900">{a.name}</span>
                   <span className="text-sm text-slate-600">
                     {a.email}

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  MESSAGES,
-  PASSWORD_RULES,
-  firstUnmetPasswordRule,
-  isUrlShaped,
-  isValidEmail,
-  signUpSchema,
-  titleForField,
-} from "~/modules/accounts/schema";
+import { MESSAGES, PASSWORD_RULES, firstUnmetPasswordRule, isUrlShaped, isValidEmail, signUpSchema, titleForField } from "~/modules/accounts/schema";
 import { AUDITED_PATHS, SIDEBAR, canAccess, safeRedirect, sidebarFor } from "~/lib/permissions";
 import { checkLength, sanitizeStrict, sanitizeText } from "~/lib/sanitize";
 import { viewer } from "../../factories/actors";
@@ -82,7 +74,7 @@ describe("sign-up schema", () => {
 
 describe("sanitizers", () => {
   it("removes angle brackets, script prefixes and inline handlers", () => {
-    expect(sanitizeText('<script>alert(1)</script>')).toBe("scriptalert(1)/script");
+    expect(sanitizeText("<script>alert(1)</script>")).toBe("scriptalert(1)/script");
     expect(sanitizeText("javascript:alert(1)")).toBe("alert(1)");
     expect(sanitizeText('x onclick="y"')).toBe('x "y"');
   });
@@ -101,7 +93,10 @@ describe("sanitizers", () => {
 
   it("the length check uses the spec's words", () => {
     expect(checkLength("abc", 3, "Name")).toBeNull();
-    expect(checkLength("abcd", 3, "Name")).toEqual({ title: "Input too long", description: "Name must be 3 characters or less." });
+    expect(checkLength("abcd", 3, "Name")).toEqual({
+      title: "Input too long",
+      description: "Name must be 3 characters or less.",
+    });
   });
 });
 
@@ -134,9 +129,7 @@ describe("permission matrix and sidebar", () => {
   });
 
   it("adds partner, agency and admin entries to those who hold them", () => {
-    expect(sidebarFor(viewer({ isMusicPartner: true })).main.map((r) => r.path)).toEqual(
-      expect.arrayContaining(["/music/submit", "/music/submissions"]),
-    );
+    expect(sidebarFor(viewer({ isMusicPartner: true })).main.map((r) => r.path)).toEqual(expect.arrayContaining(["/music/submit", "/music/submissions"]));
     expect(sidebarFor(viewer({ hasActiveAgency: true })).main.map((r) => r.path)).toContain("/agency-dashboard");
     const adminView = sidebarFor(viewer({ isAdmin: true, approvalStatus: "pending" }));
     expect(adminView.main.map((r) => r.path)).toEqual(expect.arrayContaining(["/ai-thumbnail-editor", "/agency-dashboard", "/music/submit"]));

@@ -55,7 +55,13 @@ describe("the sign-in/sign-up body", () => {
 
   it("is a sign-up with the sign-up rules when it says so", () => {
     const parsed = authFormSchema.parse({ ...signUp, agencySlug: " My-Agency! ", agencyName: "<b>Agency</b>" });
-    expect(parsed).toMatchObject({ intent: "signup", email: "ann@example.com", subscribers: 1, agencySlug: "my-agency", agencyName: "bAgency/b" });
+    expect(parsed).toMatchObject({
+      intent: "signup",
+      email: "ann@example.com",
+      subscribers: 1,
+      agencySlug: "my-agency",
+      agencyName: "bAgency/b",
+    });
     const mismatch = authFormSchema.safeParse({ ...signUp, confirmPassword: "Other!Pass1" });
     expect(mismatch.success).toBe(false);
     expect(mismatch.error?.issues.map((i) => i.path.join("."))).toEqual(["confirmPassword"]);
@@ -88,9 +94,7 @@ describe("parseAccountForm", () => {
   });
 
   it("uses a page's own titles where the spec names one for its fields", async () => {
-    const session = await refusal(
-      parseAccountForm(form({ intent: "sign-out-session", session: "../../etc" }), settingsFormSchema, settingsFieldTitle),
-    );
+    const session = await refusal(parseAccountForm(form({ intent: "sign-out-session", session: "../../etc" }), settingsFormSchema, settingsFieldTitle));
     expect([session.status, session.title, session.message]).toEqual([400, "Action failed", "Unknown session."]);
     const avatar = await refusal(parseAccountForm(form({ intent: "avatar" }), profileFormSchema, profileFieldTitle));
     expect([avatar.title, avatar.fieldErrors]).toEqual(["Upload failed", { avatar: "Choose an image to upload." }]);
@@ -113,7 +117,10 @@ describe("the settings and profile bodies", () => {
 
 describe("small account bodies", () => {
   it("the Google button's referral code keeps only code characters; an empty one is none", () => {
-    expect(googleStartSchema.parse({ ref: "ab-C_1<script>", redirectTo: "/x" })).toEqual({ ref: "ab-C_1script", redirectTo: "/x" });
+    expect(googleStartSchema.parse({ ref: "ab-C_1<script>", redirectTo: "/x" })).toEqual({
+      ref: "ab-C_1script",
+      redirectTo: "/x",
+    });
     expect(googleStartSchema.parse({}).ref).toBeNull();
   });
 

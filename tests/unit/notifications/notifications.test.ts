@@ -68,7 +68,12 @@ describe("broadcast form schema", () => {
       role: "clippers",
     });
     expect(
-      broadcastSchema.parse({ title: "Hi", content: "x", audience: "users", emails: "A@Example.com, b@example.com\nA@example.com" }).audience,
+      broadcastSchema.parse({
+        title: "Hi",
+        content: "x",
+        audience: "users",
+        emails: "A@Example.com, b@example.com\nA@example.com",
+      }).audience,
     ).toEqual({ type: "users", emails: ["a@example.com", "b@example.com"] });
   });
 
@@ -77,7 +82,10 @@ describe("broadcast form schema", () => {
       const r = broadcastSchema.safeParse(input);
       return r.success ? {} : fieldErrors(r.error);
     };
-    expect(errors({ title: "", content: "", audience: "all" })).toMatchObject({ title: "Title is required.", content: "Text is required." });
+    expect(errors({ title: "", content: "", audience: "all" })).toMatchObject({
+      title: "Title is required.",
+      content: "Text is required.",
+    });
     expect(errors({ title: "x".repeat(121), content: "y", audience: "all" }).title).toBe("Title must be 120 characters or less.");
     expect(errors({ title: "x", content: "y", audience: "role", role: "kings" }).role).toBe("Choose a kind of user.");
     expect(errors({ title: "x", content: "y", audience: "users", emails: "" }).emails).toBe("Enter at least one e-mail address.");

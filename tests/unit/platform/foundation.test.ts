@@ -58,8 +58,7 @@ describe("password policy", () => {
 
 describe("origin check", () => {
   const env = { APP_ORIGIN: "https://shortbeat.app" };
-  const req = (method: string, origin?: string) =>
-    new Request("https://shortbeat.app/auth", { method, headers: origin ? { Origin: origin } : {} });
+  const req = (method: string, origin?: string) => new Request("https://shortbeat.app/auth", { method, headers: origin ? { Origin: origin } : {} });
 
   it("lets safe methods through", () => {
     expect(refuseCrossOrigin(req("GET"), env)).toBeNull();
@@ -116,4 +115,3 @@ describe("cookies", () => {
     expect(readCookie(req("sb_x=%E0%A4%A; other=1"), "sb_x")).toBeNull();
   });
 });
-

@@ -104,9 +104,7 @@ describe("sign-in", () => {
     const res2 = await signInForm(unverified.email, TEST_PASSWORD, { "CF-Connecting-IP": ip(5) });
     expect(res2.status).toBe(403);
     expect(await res2.text()).toContain("Email not confirmed");
-    const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_email = ? AND kind = 'email_verification'")
-      .bind(unverified.email)
-      .first();
+    const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_email = ? AND kind = 'email_verification'").bind(unverified.email).first();
     expect(mail).not.toBeNull();
   });
 
@@ -189,7 +187,9 @@ describe("sessions end", () => {
 
   it("when expired: an idle-expired session is refused and removed", async () => {
     const user = await createUser("creator");
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?").bind(new Date(Date.now() - 1000).toISOString(), user.id).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), user.id)
+      .run();
     expect(await isSignedIn(user.cookie)).toBe(false);
     const n = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(user.id).first<{ n: number }>();
     expect(n?.n).toBe(0);
@@ -273,7 +273,7 @@ describe("sign-up", () => {
   });
 
   it.each([
-    [{ password: "short1!" , confirmPassword: "short1!"}, "Password requirements not met", "At least 8 characters"],
+    [{ password: "short1!", confirmPassword: "short1!" }, "Password requirements not met", "At least 8 characters"],
     [{ password: "lowercase1!", confirmPassword: "lowercase1!" }, "Password requirements not met", "One uppercase letter"],
     [{ password: "UPPERCASE1!", confirmPassword: "UPPERCASE1!" }, "Password requirements not met", "One lowercase letter"],
     [{ password: "NoDigits!!", confirmPassword: "NoDigits!!" }, "Password requirements not met", "One number"],
@@ -302,7 +302,7 @@ describe("sign-up", () => {
   });
 
   it("sanitizes the full name (angle brackets and event handlers removed)", async () => {
-    const form = validSignUp({ fullName: '<img src=x onerror=alert(1)>Ann' });
+    const form = validSignUp({ fullName: "<img src=x onerror=alert(1)>Ann" });
     await postForm("/auth", form, { headers: { "CF-Connecting-IP": ip(24) } });
     const row = await env.DB.prepare("SELECT p.full_name FROM profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ?")
       .bind(form.email)
@@ -345,7 +345,9 @@ describe("password reset", () => {
     const a = await postForm("/auth/forgot-password", { email: "ghost@example.com" }, { headers: { "CF-Connecting-IP": ip(31) } });
     expect(a.status).toBe(200);
     expect(await a.text()).toContain("If an account exists for that e-mail address");
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE to_email = 'ghost@example.com'").first<{ n: number }>();
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE to_email = 'ghost@example.com'").first<{
+      n: number;
+    }>();
     expect(n?.n).toBe(0);
   });
 });
@@ -354,10 +356,16 @@ describe("rate limits", () => {
   it("allows 5 failed sign-ins per account in 15 minutes, then 429; a spoofed X-Forwarded-For does not reset it", async () => {
     const user = await createUser("creator", { passwordHash: password.hash });
     for (let i = 0; i < 5; i++) {
-      const res = await signInForm(user.email, "Wrong!Pass1", { "CF-Connecting-IP": ip(40), "X-Forwarded-For": `198.51.100.${i}` });
+      const res = await signInForm(user.email, "Wrong!Pass1", {
+        "CF-Connecting-IP": ip(40),
+        "X-Forwarded-For": `198.51.100.${i}`,
+      });
       expect(res.status).toBe(400);
     }
-    const limited = await signInForm(user.email, TEST_PASSWORD, { "CF-Connecting-IP": ip(41), "X-Forwarded-For": "198.51.100.99" });
+    const limited = await signInForm(user.email, TEST_PASSWORD, {
+      "CF-Connecting-IP": ip(41),
+      "X-Forwarded-For": "198.51.100.99",
+    });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
     const html = await limited.text();
@@ -367,7 +375,9 @@ describe("rate limits", () => {
 
   it("allows 15 sign-ups per hour per address, then 429 with Retry-After", async () => {
     for (let i = 0; i < 15; i++) {
-      const res = await postForm("/auth", validSignUp(), { headers: { "CF-Connecting-IP": ip(50), "X-Forwarded-For": `10.0.0.${i}` } });
+      const res = await postForm("/auth", validSignUp(), {
+        headers: { "CF-Connecting-IP": ip(50), "X-Forwarded-For": `10.0.0.${i}` },
+      });
       expect(res.status, `sign-up ${i + 1}`).toBe(302);
     }
     const form = validSignUp();
@@ -402,7 +412,10 @@ describe("Google sign-in through the stand-in provider", () => {
     const authorizeUrl = new URL(start.headers.get("Location")!);
     expect(authorizeUrl.pathname).toBe("/dev/oauth/authorize");
     expect(authorizeUrl.searchParams.get("code_challenge_method")).toBe("S256");
-    const flowCookie = start.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const flowCookie = start.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const picked = await postForm(authorizeUrl.pathname + authorizeUrl.search, { account });
     const callback = new URL(picked.headers.get("Location")!);
     expect(callback.pathname).toBe("/auth/google/callback");
@@ -466,16 +479,28 @@ describe("strict sanitizer on the referral code", () => {
 });
 
 describe("CSP violation reports", () => {
-  const report = JSON.stringify({ "csp-report": { "blocked-uri": "https://evil.example/x.js", "violated-directive": "script-src" } });
+  const report = JSON.stringify({
+    "csp-report": { "blocked-uri": "https://evil.example/x.js", "violated-directive": "script-src" },
+  });
 
   it("are accepted without an Origin, and forwarded to the audit log only for admins", async () => {
     const creator = await createUser("creator");
     const admin = await createUser("admin");
-    const asCreator = await fetchApp("/api/csp-report", { method: "POST", body: report, headers: { Cookie: creator.cookie, "Content-Type": "application/csp-report" } });
-    const asAdmin = await fetchApp("/api/csp-report", { method: "POST", body: report, headers: { Cookie: admin.cookie, "Content-Type": "application/csp-report" } });
+    const asCreator = await fetchApp("/api/csp-report", {
+      method: "POST",
+      body: report,
+      headers: { Cookie: creator.cookie, "Content-Type": "application/csp-report" },
+    });
+    const asAdmin = await fetchApp("/api/csp-report", {
+      method: "POST",
+      body: report,
+      headers: { Cookie: admin.cookie, "Content-Type": "application/csp-report" },
+    });
     expect(asCreator.status).toBe(204);
     expect(asAdmin.status).toBe(204);
-    const rows = await env.DB.prepare("SELECT user_id FROM security_audit_log WHERE event_type = 'csp_violation'").all<{ user_id: string }>();
+    const rows = await env.DB.prepare("SELECT user_id FROM security_audit_log WHERE event_type = 'csp_violation'").all<{
+      user_id: string;
+    }>();
     expect(rows.results.map((r) => r.user_id)).toEqual([admin.id]);
   });
 });

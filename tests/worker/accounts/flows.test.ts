@@ -11,7 +11,11 @@ import { ORIGIN, TEST_PASSWORD, fetchApp, passwordBeforeAll, postForm, redirectT
 const password = passwordBeforeAll();
 
 const count = async (sql: string, ...binds: unknown[]) =>
-  (await env.DB.prepare(sql).bind(...binds).first<{ n: number }>())?.n ?? 0;
+  (
+    await env.DB.prepare(sql)
+      .bind(...binds)
+      .first<{ n: number }>()
+  )?.n ?? 0;
 
 describe("the session query", () => {
   it("sees the admin role, an approved active agency and the unread count in one lookup", async () => {
@@ -39,7 +43,13 @@ describe("the session query", () => {
     expect([asAdmin?.isAdmin, asAdmin?.hasActiveAgency]).toEqual([true, false]);
     expect([asAgency?.isAdmin, asAgency?.hasActiveAgency]).toEqual([false, true]);
     expect([asCreator?.isAdmin, asCreator?.hasActiveAgency, asCreator?.unreadCount]).toEqual([false, false, 1]);
-    expect(asCreator).toMatchObject({ id: creator.id, email: creator.email, approvalStatus: "approved", isBanned: false, emailVerified: true });
+    expect(asCreator).toMatchObject({
+      id: creator.id,
+      email: creator.email,
+      approvalStatus: "approved",
+      isBanned: false,
+      emailVerified: true,
+    });
   });
 
   it("stops counting an agency that is no longer active", async () => {
@@ -105,9 +115,7 @@ describe("settings: one session at a time", () => {
     const other = await signInAs(user.id);
     const stranger = await createUser("creator");
     const prefixOf = async (token: string) =>
-      (await env.DB.prepare("SELECT substr(id, 1, 12) AS p FROM sessions WHERE id = ?")
-        .bind(sha256Hex(token))
-        .first<{ p: string }>())!.p;
+      (await env.DB.prepare("SELECT substr(id, 1, 12) AS p FROM sessions WHERE id = ?").bind(sha256Hex(token)).first<{ p: string }>())!.p;
 
     const bad = await postForm("/settings", { intent: "sign-out-session", session: "not-hex" }, { headers: { Cookie: user.cookie } });
     expect(bad.status).toBe(400);
@@ -144,9 +152,11 @@ describe("the dashboard's numbers", () => {
         `UC${crypto.randomUUID().slice(0, 8)}`,
       );
     const submission = (userId: string, status: string) =>
-      env.DB.prepare(
-        "INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Manual', ?)",
-      ).bind(crypto.randomUUID(), userId, status);
+      env.DB.prepare("INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Manual', ?)").bind(
+        crypto.randomUUID(),
+        userId,
+        status,
+      );
     await env.DB.batch([
       track("published"),
       track("unpublished"),

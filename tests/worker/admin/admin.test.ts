@@ -94,7 +94,10 @@ describe("admin user actions, performed by an admin", () => {
 
     const unban = await post("/admin", fieldsFor("unban", target.id), admin.cookie);
     expect(unban.status).toBe(302);
-    expect(await one("SELECT is_banned, ban_reason FROM profiles WHERE user_id = ?", target.id)).toEqual({ is_banned: 0, ban_reason: null });
+    expect(await one("SELECT is_banned, ban_reason FROM profiles WHERE user_id = ?", target.id)).toEqual({
+      is_banned: 0,
+      ban_reason: null,
+    });
     expect(await auditCount("user_unbanned", target.id)).toBe(1);
     expect(await notificationsOf(target.id)).toBeGreaterThanOrEqual(2);
   });
@@ -209,7 +212,17 @@ describe("every admin action is refused for everyone else", () => {
         expect(await redirectOf(res), `${kind} ${intent} ${path}`).toMatch(expected);
       }
     }
-    const settings = await post("/admin/settings", { creatorSharePercent: "99", payoutDayOfMonth: "1", signupLimitPerHour: "1", genericLimitPer15Min: "1", suspiciousLimitPer15Min: "1" }, cookie);
+    const settings = await post(
+      "/admin/settings",
+      {
+        creatorSharePercent: "99",
+        payoutDayOfMonth: "1",
+        signupLimitPerHour: "1",
+        genericLimitPer15Min: "1",
+        suspiciousLimitPer15Min: "1",
+      },
+      cookie,
+    );
     expect(await redirectOf(settings)).toMatch(expected);
     expect(await count("SELECT count(*) AS n FROM app_settings")).toBe(0);
     const t = await one("SELECT p.approval_status, p.is_banned, p.is_music_partner FROM profiles p WHERE user_id = ?", target.id);
@@ -264,7 +277,9 @@ describe("users list, details and audit log", () => {
     const target = await createUser("creator", { email: `audited-${Date.now()}@example.com` });
     await post("/admin", fieldsFor("ban", target.id), admin.cookie);
     const today = new Date().toISOString().slice(0, 10);
-    const html = await (await get(`/admin/audit-log?type=user_banned&severity=high&user=${encodeURIComponent(target.email)}&from=${today}&to=${today}`, admin.cookie)).text();
+    const html = await (
+      await get(`/admin/audit-log?type=user_banned&severity=high&user=${encodeURIComponent(target.email)}&from=${today}&to=${today}`, admin.cookie)
+    ).text();
     expect(html).toContain("user_banned");
     expect(html).toContain(target.email);
     expect(html).toContain("1 event");
@@ -284,7 +299,13 @@ describe("users list, details and audit log", () => {
 
 describe("app settings", () => {
   const admin = userBeforeAll("admin");
-  const defaults = { creatorSharePercent: "70", payoutDayOfMonth: "18", signupLimitPerHour: "15", genericLimitPer15Min: "5", suspiciousLimitPer15Min: "10" };
+  const defaults = {
+    creatorSharePercent: "70",
+    payoutDayOfMonth: "18",
+    signupLimitPerHour: "15",
+    genericLimitPer15Min: "5",
+    suspiciousLimitPer15Min: "10",
+  };
   afterAll(async () => {
     await post("/admin/settings", defaults, admin.cookie);
   });
@@ -305,9 +326,15 @@ describe("app settings", () => {
   it("stores a change with an audit row, and the sign-up limit in force follows it", async () => {
     const res = await post("/admin/settings", { ...defaults, creatorSharePercent: "75", signupLimitPerHour: "2" }, admin.cookie);
     expect(res.status).toBe(302);
-    expect(await one("SELECT value, updated_by FROM app_settings WHERE key = 'creator_share_percent'")).toEqual({ value: "75", updated_by: admin.id });
+    expect(await one("SELECT value, updated_by FROM app_settings WHERE key = 'creator_share_percent'")).toEqual({
+      value: "75",
+      updated_by: admin.id,
+    });
     const audit = await one<{ details: string }>("SELECT details FROM security_audit_log WHERE event_type = 'settings_updated'");
-    expect(JSON.parse(audit!.details)).toMatchObject({ creator_share_percent: { from: 70, to: 75 }, signup_limit_per_hour: { from: 15, to: 2 } });
+    expect(JSON.parse(audit!.details)).toMatchObject({
+      creator_share_percent: { from: 70, to: 75 },
+      signup_limit_per_hour: { from: 15, to: 2 },
+    });
 
     const ip = "203.0.113.77";
     const statuses: number[] = [];

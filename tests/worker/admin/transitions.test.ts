@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createUser, signInAs, type TestUser, userBeforeAll } from "../../factories/users";
+import { createUser, signInAs, userBeforeAll } from "../../factories/users";
 import { count, one, post } from "../admin-agency-helpers";
 import { fetchApp, ORIGIN } from "../helpers";
 

@@ -110,13 +110,22 @@ describe("agency applications", () => {
   it("a signed-in user applies and becomes the first manager; the application is audit-logged", async () => {
     const user = await createUser("creator");
     const slug = unique("apply");
-    const res = await post("/agency-application-signup", { agencyName: "Bright Lights", slug, contactEmail: "hi@bright.test", description: "We <b>manage</b> creators" }, user.cookie);
+    const res = await post(
+      "/agency-application-signup",
+      { agencyName: "Bright Lights", slug, contactEmail: "hi@bright.test", description: "We <b>manage</b> creators" },
+      user.cookie,
+    );
     expect(res.headers.get("Location")).toBe("/agency-application-status");
     const agency = await one<{ id: string; approval_status: string; status: string; user_id: string; description: string }>(
       "SELECT id, approval_status, status, user_id, description FROM agencies WHERE slug = ?",
       slug,
     );
-    expect(agency).toMatchObject({ approval_status: "pending", status: "active", user_id: user.id, description: "We bmanage/b creators" });
+    expect(agency).toMatchObject({
+      approval_status: "pending",
+      status: "active",
+      user_id: user.id,
+      description: "We bmanage/b creators",
+    });
     expect(await count("SELECT count(*) AS n FROM agency_users WHERE agency_id = ? AND user_id = ? AND role = 'manager'", agency!.id, user.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'agency_application' AND user_id = ?", user.id)).toBe(1);
     // A second application while one is pending is refused.
@@ -124,7 +133,11 @@ describe("agency applications", () => {
     // (The page's loader then sends the pending applicant to the status page.)
     expect(await redirectOf(again)).toBe("/agency-application-status");
     expect(await count("SELECT count(*) AS n FROM agencies WHERE user_id = ?", user.id)).toBe(1);
-    const againData = await post("/agency-application-signup.data", { agencyName: "Again", slug: unique("again"), contactEmail: "hi@bright.test" }, user.cookie);
+    const againData = await post(
+      "/agency-application-signup.data",
+      { agencyName: "Again", slug: unique("again"), contactEmail: "hi@bright.test" },
+      user.cookie,
+    );
     expect(againData.status).toBe(409);
     expect(await againData.text()).toContain("You already have an agency application.");
     expect(await redirectOf(await get("/agency-application-signup", user.cookie))).toBe("/agency-application-status");
@@ -177,7 +190,10 @@ describe("agency applications", () => {
     const user = await one<{ id: string; email_verified_at: string | null }>("SELECT id, email_verified_at FROM users WHERE email = ?", email);
     expect(user?.email_verified_at).toBeNull();
     expect(await one("SELECT approval_status FROM profiles WHERE user_id = ?", user!.id)).toEqual({ approval_status: "pending" });
-    const agency = await one<{ id: string; user_id: string; approval_status: string }>("SELECT id, user_id, approval_status FROM agencies WHERE slug = ?", slug);
+    const agency = await one<{ id: string; user_id: string; approval_status: string }>(
+      "SELECT id, user_id, approval_status FROM agencies WHERE slug = ?",
+      slug,
+    );
     expect(agency).toMatchObject({ user_id: user!.id, approval_status: "pending" });
     expect(await count("SELECT count(*) AS n FROM agency_users WHERE agency_id = ? AND user_id = ?", agency!.id, user!.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'email_verification'", email)).toBe(1);
@@ -222,9 +238,16 @@ describe("admin review of agencies", () => {
     expect((await get(`/${agency.slug}/signup`)).status).toBe(404);
     const res = await post(`/admin/agencies?agency=${agency.id}&confirm=approve`, { intent: "approve", agencyId: agency.id, confirm: "yes" }, admin.cookie);
     expect(res.headers.get("Location")).toBe("/admin/agencies");
-    expect(await one("SELECT approval_status, status FROM agencies WHERE id = ?", agency.id)).toEqual({ approval_status: "approved", status: "active" });
-    expect(await one("SELECT approval_status FROM profiles WHERE user_id = ?", applicant.id)).toEqual({ approval_status: "approved" });
-    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'agency_approved' AND user_id = ?", admin.id)).toBeGreaterThanOrEqual(1);
+    expect(await one("SELECT approval_status, status FROM agencies WHERE id = ?", agency.id)).toEqual({
+      approval_status: "approved",
+      status: "active",
+    });
+    expect(await one("SELECT approval_status FROM profiles WHERE user_id = ?", applicant.id)).toEqual({
+      approval_status: "approved",
+    });
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'agency_approved' AND user_id = ?", admin.id)).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(await count("SELECT count(*) AS n FROM user_notifications WHERE user_id = ?", applicant.id)).toBeGreaterThanOrEqual(1);
     const page = await get(`/${agency.slug}/signup`);
     expect(page.status).toBe(200);
@@ -263,7 +286,10 @@ describe("admin review of agencies", () => {
       const res = await post("/admin/agencies", { intent, agencyId: agency.id, confirm: "yes", reason: "x" }, actor?.cookie);
       expect(await redirectOf(res), `${kind} ${intent}`).toMatch(/^\/(auth|dashboard)/);
     }
-    expect(await one("SELECT approval_status, status FROM agencies WHERE id = ?", agency.id)).toEqual({ approval_status: "pending", status: "active" });
+    expect(await one("SELECT approval_status, status FROM agencies WHERE id = ?", agency.id)).toEqual({
+      approval_status: "pending",
+      status: "active",
+    });
   });
 });
 
@@ -278,9 +304,7 @@ describe("agency dashboard: a manager acts on their own agency only", () => {
   it("shows the signup links, tokens, managers and roster of their agency", async () => {
     const creator = await createUser("creator");
     await env.DB.prepare("UPDATE profiles SET agency_id = ? WHERE user_id = ?").bind(mine.agencyId, creator.id).run();
-    await env.DB.prepare(
-      "INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, view_count) VALUES (?, ?, ?, 'Chan', 5000)",
-    )
+    await env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, view_count) VALUES (?, ?, ?, 'Chan', 5000)")
       .bind(crypto.randomUUID(), creator.id, unique("UC"))
       .run();
     const slug = (await one<{ slug: string }>("SELECT slug FROM agencies WHERE id = ?", mine.agencyId))!.slug;
@@ -350,7 +374,17 @@ describe("agency dashboard: a manager acts on their own agency only", () => {
   });
 
   it("updates the profile and uploads a logo checked by its bytes", async () => {
-    const ok = await post("/agency-dashboard", { agencyId: mine.agencyId!, intent: "update_profile", name: "Mine Renamed", contactEmail: "new@mine.test", description: "Hi" }, mine.cookie);
+    const ok = await post(
+      "/agency-dashboard",
+      {
+        agencyId: mine.agencyId!,
+        intent: "update_profile",
+        name: "Mine Renamed",
+        contactEmail: "new@mine.test",
+        description: "Hi",
+      },
+      mine.cookie,
+    );
     expect(ok.status).toBe(302);
     expect(await one("SELECT name, contact_email, description FROM agencies WHERE id = ?", mine.agencyId)).toEqual({
       name: "Mine Renamed",

@@ -14,7 +14,7 @@ import {
   setAgencyStatus,
 } from "~/modules/agencies/agencies.server";
 import { actorFor } from "../../factories/actors";
-import { createUser, type TestUser, userBeforeAll } from "../../factories/users";
+import { createUser, userBeforeAll } from "../../factories/users";
 import { count, get, one, post, redirectOf } from "../admin-agency-helpers";
 
 // The first request compiles the whole app inside workerd: do it here, not in a timed test.
@@ -76,7 +76,11 @@ describe("one pending application per applicant", () => {
     await expect(makeAgency({ ownerId: user.id, approval: "pending" })).rejects.toThrow(/UNIQUE/);
     // The module's answer to a race it lost is the same as to a second application.
     const error = await refusal(
-      applyForAgency(actorFor(user), { agencyName: "Late", slug: unique("late"), contactEmail: "l@example.com", description: "" }, new Request("https://shortbeat.test/")),
+      applyForAgency(
+        actorFor(user),
+        { agencyName: "Late", slug: unique("late"), contactEmail: "l@example.com", description: "" },
+        new Request("https://shortbeat.test/"),
+      ),
     );
     expect(error.status).toBe(409);
     expect(error.title).toBe("Failed to create agency");
@@ -97,10 +101,23 @@ describe("the admin's decisions happen once", () => {
     expect(await one("SELECT approval_status FROM agencies WHERE id = ?", agency.id)).toEqual({ approval_status: "approved" });
     expect(await auditCount("agency_approved", agency.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE kind = 'agency_approved' AND subject LIKE ?", `${agency.name} %`)).toBe(1);
-    expect(await count("SELECT count(*) AS n FROM user_notifications un JOIN notifications n ON n.id = un.notification_id WHERE un.user_id = ? AND n.title = ?", applicant.id, `${agency.name} is approved`)).toBe(1);
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM user_notifications un JOIN notifications n ON n.id = un.notification_id WHERE un.user_id = ? AND n.title = ?",
+        applicant.id,
+        `${agency.name} is approved`,
+      ),
+    ).toBe(1);
     // The applicant's pending account was approved with it, once.
-    expect(await one("SELECT approval_status FROM profiles WHERE user_id = ?", applicant.id)).toEqual({ approval_status: "approved" });
-    expect(await count("SELECT count(*) AS n FROM user_notifications un JOIN notifications n ON n.id = un.notification_id WHERE un.user_id = ? AND n.kind = 'account_approved'", applicant.id)).toBe(1);
+    expect(await one("SELECT approval_status FROM profiles WHERE user_id = ?", applicant.id)).toEqual({
+      approval_status: "approved",
+    });
+    expect(
+      await count(
+        "SELECT count(*) AS n FROM user_notifications un JOIN notifications n ON n.id = un.notification_id WHERE un.user_id = ? AND n.kind = 'account_approved'",
+        applicant.id,
+      ),
+    ).toBe(1);
   });
 
   it("parallel rejections: one rejection, one e-mail, one audit row; an approved agency cannot be rejected", async () => {
@@ -164,7 +181,9 @@ describe("a manager's transitions happen once", () => {
     const manager = await createUser("agency");
     const friend = await createUser("creator");
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => post("/agency-dashboard.data", { agencyId: manager.agencyId!, intent: "add_manager", email: friend.email }, manager.cookie)),
+      Array.from({ length: 5 }, () =>
+        post("/agency-dashboard.data", { agencyId: manager.agencyId!, intent: "add_manager", email: friend.email }, manager.cookie),
+      ),
     );
     const refused = results.filter((r) => r.status === 409);
     expect(refused.length).toBe(4);
@@ -177,7 +196,9 @@ describe("a manager's transitions happen once", () => {
   it("two managers removing each other at once: the agency keeps one", async () => {
     const a = await createUser("agency");
     const b = await createUser("creator");
-    await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)").bind(crypto.randomUUID(), a.agencyId, b.id, a.id).run();
+    await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)")
+      .bind(crypto.randomUUID(), a.agencyId, b.id, a.id)
+      .run();
     const results = await Promise.all([
       post("/agency-dashboard.data", { agencyId: a.agencyId!, intent: "remove_manager", id: b.id }, a.cookie),
       post("/agency-dashboard.data", { agencyId: a.agencyId!, intent: "remove_manager", id: a.id }, b.cookie),
@@ -191,7 +212,9 @@ describe("a manager's transitions happen once", () => {
   it("removing the owner also ends their ownership", async () => {
     const owner = await createUser("agency");
     const other = await createUser("creator");
-    await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)").bind(crypto.randomUUID(), owner.agencyId, other.id, owner.id).run();
+    await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)")
+      .bind(crypto.randomUUID(), owner.agencyId, other.id, owner.id)
+      .run();
     const message = await agencyDashboardAction(
       actorFor(other),
       { intent: "remove_manager", agencyId: owner.agencyId!, id: owner.id },
@@ -229,7 +252,11 @@ describe("the module authorizes, not the route", () => {
   it("a banned manager may not act even through the module", async () => {
     const manager = await createUser("agency");
     const error = await refusal(
-      agencyDashboardAction(actorFor(manager, { isBanned: true }), { intent: "create_token", agencyId: manager.agencyId! }, new Request("https://shortbeat.test/")),
+      agencyDashboardAction(
+        actorFor(manager, { isBanned: true }),
+        { intent: "create_token", agencyId: manager.agencyId! },
+        new Request("https://shortbeat.test/"),
+      ),
     );
     expect(error.status).toBe(403);
   });
@@ -241,22 +268,44 @@ describe("the dashboard's page", () => {
     const creator = await createUser("creator");
     const tokenId = crypto.randomUUID();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO agency_signup_tokens (id, agency_id, token, created_by) VALUES (?, ?, ?, ?)").bind(tokenId, manager.agencyId, unique("t"), manager.id),
+      env.DB.prepare("INSERT INTO agency_signup_tokens (id, agency_id, token, created_by) VALUES (?, ?, ?, ?)").bind(
+        tokenId,
+        manager.agencyId,
+        unique("t"),
+        manager.id,
+      ),
       env.DB.prepare("UPDATE profiles SET agency_id = ?, agency_signup_token_id = ? WHERE user_id = ?").bind(manager.agencyId, tokenId, creator.id),
-      env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, view_count) VALUES (?, ?, ?, 'A', 1200)").bind(crypto.randomUUID(), creator.id, unique("UC")),
-      env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, view_count) VALUES (?, ?, ?, 'B', 300)").bind(crypto.randomUUID(), creator.id, unique("UC")),
-      env.DB.prepare(
-        "INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Manual', 'verified')",
-      ).bind(crypto.randomUUID(), creator.id),
-      env.DB.prepare(
-        "INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Pending', 'pending')",
-      ).bind(crypto.randomUUID(), creator.id),
+      env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, view_count) VALUES (?, ?, ?, 'A', 1200)").bind(
+        crypto.randomUUID(),
+        creator.id,
+        unique("UC"),
+      ),
+      env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, view_count) VALUES (?, ?, ?, 'B', 300)").bind(
+        crypto.randomUUID(),
+        creator.id,
+        unique("UC"),
+      ),
+      env.DB.prepare("INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Manual', 'verified')").bind(
+        crypto.randomUUID(),
+        creator.id,
+      ),
+      env.DB.prepare("INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Pending', 'pending')").bind(
+        crypto.randomUUID(),
+        creator.id,
+      ),
     ]);
     const page = await agencyDashboard(actorFor(manager), { agencyId: null, rosterPage: 1 });
     if (page.kind !== "dashboard") throw new Error(page.kind);
     expect(page.agency.id).toBe(manager.agencyId);
     expect(page.roster).toEqual([
-      expect.objectContaining({ userId: creator.id, email: creator.email, channels: 3, views: 1500, viaToken: true, isBanned: false }),
+      expect.objectContaining({
+        userId: creator.id,
+        email: creator.email,
+        channels: 3,
+        views: 1500,
+        viaToken: true,
+        isBanned: false,
+      }),
     ]);
     expect(page.rosterTotal).toBe(1);
     expect(page.tokens).toEqual([expect.objectContaining({ id: tokenId, uses: 1, createdByEmail: manager.email, revokedAt: null })]);

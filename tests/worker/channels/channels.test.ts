@@ -71,18 +71,14 @@ async function tokensOf(rowId: string) {
 }
 
 function standIn(path: string, body?: Record<string, string>, headers: Record<string, string> = {}) {
-  return handleDevOAuthApi(
-    new Request(`${ORIGIN}/dev/oauth/${path}`, body ? { method: "POST", body: new URLSearchParams(body), headers } : { headers }),
-  );
+  return handleDevOAuthApi(new Request(`${ORIGIN}/dev/oauth/${path}`, body ? { method: "POST", body: new URLSearchParams(body), headers } : { headers }));
 }
 
 async function revokeGrant(rowId: string) {
   const { refresh } = await tokensOf(rowId);
   await standIn("revoke", { token: refresh! });
   // And make the stored access token stale, so the next refresh must use the (revoked) grant.
-  await env.DB.prepare("UPDATE youtube_channel_tokens SET access_token_expires_at = '2000-01-01T00:00:00.000Z' WHERE channel_row_id = ?")
-    .bind(rowId)
-    .run();
+  await env.DB.prepare("UPDATE youtube_channel_tokens SET access_token_expires_at = '2000-01-01T00:00:00.000Z' WHERE channel_row_id = ?").bind(rowId).run();
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -277,7 +273,10 @@ describe("linking a YouTube channel (OAuth code + PKCE + state, stand-in provide
     const email = uniqueEmail("shared");
     await link(first, { email, name: "Shared" });
     const again = await link(second, { email, name: "Shared" });
-    expect(again.toast).toEqual({ title: "Failed to connect channel", description: "This YouTube channel is already linked to another account." });
+    expect(again.toast).toEqual({
+      title: "Failed to connect channel",
+      description: "This YouTube channel is already linked to another account.",
+    });
     expect(await channelOf(second.id)).toBeNull();
     expect((await channelOf(first.id))?.user_id).toBe(first.id);
   });
@@ -304,7 +303,9 @@ describe("refresh and disconnect", () => {
     const user = await createUser("creator");
     await link(user, { email: uniqueEmail("refresh") });
     const channel = await channelOf(user.id);
-    await env.DB.prepare("UPDATE youtube_channels SET subscriber_count = 0, view_count = 0, video_count = 0, last_synced_at = '2020-01-01T00:00:00.000Z' WHERE id = ?")
+    await env.DB.prepare(
+      "UPDATE youtube_channels SET subscriber_count = 0, view_count = 0, video_count = 0, last_synced_at = '2020-01-01T00:00:00.000Z' WHERE id = ?",
+    )
       .bind(channel!.id)
       .run();
     const res = await postForm("/channels", { intent: "refresh", channelId: channel!.id }, { headers: { Cookie: user.cookie } });
@@ -322,7 +323,9 @@ describe("refresh and disconnect", () => {
     await link(user, { email: uniqueEmail("renew") });
     const channel = await channelOf(user.id);
     const before = await tokensOf(channel!.id);
-    await env.DB.prepare("UPDATE youtube_channel_tokens SET access_token_expires_at = '2000-01-01T00:00:00.000Z' WHERE channel_row_id = ?").bind(channel!.id).run();
+    await env.DB.prepare("UPDATE youtube_channel_tokens SET access_token_expires_at = '2000-01-01T00:00:00.000Z' WHERE channel_row_id = ?")
+      .bind(channel!.id)
+      .run();
     const res = await postForm("/channels", { intent: "refresh", channelId: channel!.id }, { headers: { Cookie: user.cookie } });
     expect(await toastOf(res)).toMatchObject({ title: "Channel updated" });
     const after = await tokensOf(channel!.id);
@@ -374,7 +377,10 @@ describe("refresh and disconnect", () => {
     const { refresh } = await tokensOf(channel!.id);
     const res = await postForm("/channels", { intent: "disconnect", channelId: channel!.id }, { headers: { Cookie: user.cookie } });
     expect(res.status).toBe(302);
-    expect(await toastOf(res)).toEqual({ title: "Channel disconnected", description: "YouTube channel has been removed from your account" });
+    expect(await toastOf(res)).toEqual({
+      title: "Channel disconnected",
+      description: "YouTube channel has been removed from your account",
+    });
     expect(await channelOf(user.id)).toBeNull();
     const left = await env.DB.batch<{ n: number }>([
       env.DB.prepare("SELECT count(*) AS n FROM youtube_channel_tokens WHERE channel_row_id = ?").bind(channel!.id),
@@ -504,7 +510,13 @@ describe("manual submissions", () => {
 
     const withUrl = await postForm(
       "/channels",
-      { intent: "submit", channelName: "Second", channelUrl: "youtube.com/@second", subscriberCount: "0", avgMonthlyViews: "5000" },
+      {
+        intent: "submit",
+        channelName: "Second",
+        channelUrl: "youtube.com/@second",
+        subscriberCount: "0",
+        avgMonthlyViews: "5000",
+      },
       { headers: { Cookie: user.cookie } },
     );
     expect(withUrl.status).toBe(302);
@@ -516,7 +528,9 @@ describe("manual submissions", () => {
     const verify = await postForm("/channels", { intent: "submit-verification", id: row!.id }, { headers: { Cookie: user.cookie } });
     expect(verify.status).toBe(302);
     expect(await toastOf(verify)).toEqual({ title: "Submitted for verification", description: "We will review shortly." });
-    const sent = await env.DB.prepare("SELECT status, verification_submitted_at FROM manual_channel_submissions WHERE id = ?").bind(row!.id).first<Record<string, any>>();
+    const sent = await env.DB.prepare("SELECT status, verification_submitted_at FROM manual_channel_submissions WHERE id = ?")
+      .bind(row!.id)
+      .first<Record<string, any>>();
     expect(sent?.status).toBe("verification_submitted");
     expect(sent?.verification_submitted_at).toBeTruthy();
 
@@ -575,7 +589,9 @@ describe("admin verification queue", () => {
     const res = await postForm("/admin/verifications", { intent: "verify", id: a.id }, { headers: { Cookie: admin.cookie } });
     expect(res.status).toBe(302);
     expect((await toastOf(res))?.title).toBe("Channel verified");
-    const row = await env.DB.prepare("SELECT status, reviewed_by, reviewed_at FROM manual_channel_submissions WHERE id = ?").bind(a.id).first<Record<string, any>>();
+    const row = await env.DB.prepare("SELECT status, reviewed_by, reviewed_at FROM manual_channel_submissions WHERE id = ?")
+      .bind(a.id)
+      .first<Record<string, any>>();
     expect(row).toMatchObject({ status: "verified", reviewed_by: admin.id });
     expect(row?.reviewed_at).toBeTruthy();
     expect((await dashboardCounts(a.creator.id)).connectedChannels).toBe(1);
@@ -631,11 +647,9 @@ describe("admin verification under concurrency", () => {
 
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        postForm(
-          "/admin/verifications",
-          i % 2 ? { intent: "verify", id } : { intent: "reject", id, reason: "Raced." },
-          { headers: { Cookie: admin.cookie } },
-        ),
+        postForm("/admin/verifications", i % 2 ? { intent: "verify", id } : { intent: "reject", id, reason: "Raced." }, {
+          headers: { Cookie: admin.cookie },
+        }),
       ),
     );
     const statuses = results.map((r) => r.status);
@@ -661,7 +675,9 @@ describe("the daily refresh job", () => {
     const users = await Promise.all([1, 2, 3, 4, 5].map(() => createUser("creator")));
     for (const u of users) await link(u, { email: uniqueEmail("cron") });
     const rows = await Promise.all(users.map((u) => channelOf(u.id)));
-    await env.DB.prepare("UPDATE youtube_channels SET subscriber_count = 0, last_synced_at = '2020-01-01T00:00:00.000Z' WHERE id IN (SELECT value FROM json_each(?))")
+    await env.DB.prepare(
+      "UPDATE youtube_channels SET subscriber_count = 0, last_synced_at = '2020-01-01T00:00:00.000Z' WHERE id IN (SELECT value FROM json_each(?))",
+    )
       .bind(JSON.stringify(rows.map((r) => r!.id)))
       .run();
     const broken = rows[1]!;
@@ -693,7 +709,16 @@ describe("the daily refresh job", () => {
       sync: async (_req, target) => {
         calls.push(target.id);
         if (calls.length === 1) throw new Error("boom");
-        return { id: target.channelId, title: "", handle: null, description: null, thumbnailUrl: null, subscriberCount: 0, viewCount: 0, videoCount: 0 };
+        return {
+          id: target.channelId,
+          title: "",
+          handle: null,
+          description: null,
+          thumbnailUrl: null,
+          subscriberCount: 0,
+          viewCount: 0,
+          videoCount: 0,
+        };
       },
     });
     expect(calls.length).toBe(summary.total);
@@ -713,8 +738,13 @@ describe("the daily refresh job", () => {
     expect(after?.subscriber_count).toBe(1000);
     // Also through the platform's own entry point (its waitUntil work finishes after the call).
     await env.DB.prepare("UPDATE youtube_channels SET subscriber_count = 0 WHERE id = ?").bind(row!.id).run();
-    await (exports.default as unknown as { scheduled: (o: { cron: string }) => Promise<unknown> }).scheduled({ cron: "17 3 * * *" });
-    await vi.waitFor(async () => expect((await channelOf(user.id))?.subscriber_count).toBe(1000), { timeout: 10_000, interval: 100 });
+    await (exports.default as unknown as { scheduled: (o: { cron: string }) => Promise<unknown> }).scheduled({
+      cron: "17 3 * * *",
+    });
+    await vi.waitFor(async () => expect((await channelOf(user.id))?.subscriber_count).toBe(1000), {
+      timeout: 10_000,
+      interval: 100,
+    });
   });
 });
 
@@ -727,7 +757,9 @@ describe("/analytics and its CSV export", () => {
     const creator = DEMO_ACCOUNTS.find((a) => a.kind === "creator")!;
     const { cookie } = await signInAs(creator.id);
 
-    const snaps = await env.DB.prepare("SELECT count(*) AS n, max(day) AS last FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'").first<{ n: number; last: string }>();
+    const snaps = await env.DB.prepare(
+      "SELECT count(*) AS n, max(day) AS last FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'",
+    ).first<{ n: number; last: string }>();
     expect(snaps).toEqual({ n: 90, last: today() });
 
     const page = await fetchApp("/analytics?range=7", { headers: { Cookie: cookie } });
@@ -750,7 +782,9 @@ describe("/analytics and its CSV export", () => {
 
     // The seed is idempotent: a second run adds no snapshot.
     await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
-    const again = await env.DB.prepare("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'").first<{ n: number }>();
+    const again = await env.DB.prepare("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'").first<{
+      n: number;
+    }>();
     expect(again?.n).toBe(90);
   });
 

@@ -154,8 +154,7 @@ describe("public avatars", () => {
 
 describe("content checks", () => {
   it("recognises each accepted type by its magic bytes", () => {
-    const b = (...xs: (number | string)[]) =>
-      Uint8Array.from(xs.flatMap((x) => (typeof x === "string" ? [...x].map((c) => c.charCodeAt(0)) : [x])));
+    const b = (...xs: (number | string)[]) => Uint8Array.from(xs.flatMap((x) => (typeof x === "string" ? [...x].map((c) => c.charCodeAt(0)) : [x])));
     expect(sniffType(b(0x89, "PNG", 0x0d, 0x0a, 0x1a, 0x0a))).toBe("image/png");
     expect(sniffType(b(0xff, 0xd8, 0xff, 0xe0))).toBe("image/jpeg");
     expect(sniffType(b("GIF89a"))).toBe("image/gif");
@@ -195,10 +194,19 @@ describe("storage for every domain (app/platform/storage.server.ts)", () => {
 
   it("refuses content that is not of an allowed kind, an empty file and a file over the cap", async () => {
     const svg = new File(["<svg xmlns='http://www.w3.org/2000/svg'/>"], "x.png", { type: "image/png" });
-    expect(await checkUpload(svg, IMAGE_TYPES, 1024, "The image")).toEqual({ ok: false, error: "The image must be one of: PNG, JPG, WEBP, GIF." });
-    expect(await checkUpload(new File([], "e.png"), IMAGE_TYPES, 1024, "The image")).toEqual({ ok: false, error: "The image is empty." });
+    expect(await checkUpload(svg, IMAGE_TYPES, 1024, "The image")).toEqual({
+      ok: false,
+      error: "The image must be one of: PNG, JPG, WEBP, GIF.",
+    });
+    expect(await checkUpload(new File([], "e.png"), IMAGE_TYPES, 1024, "The image")).toEqual({
+      ok: false,
+      error: "The image is empty.",
+    });
     const big = new File([png, new Uint8Array(2 * 1024 * 1024)], "big.png");
-    expect(await checkUpload(big, IMAGE_TYPES, 1024 * 1024, "The image")).toEqual({ ok: false, error: "The image must be 1 MB or smaller." });
+    expect(await checkUpload(big, IMAGE_TYPES, 1024 * 1024, "The image")).toEqual({
+      ok: false,
+      error: "The image must be 1 MB or smaller.",
+    });
   });
 
   it("binds a signature to its path prefix: a URL signed for one place does not open another", async () => {

@@ -80,8 +80,7 @@ async function connect(user: { cookie: string }): Promise<Client> {
 }
 
 const stubOf = (userId: string) => env.USER_NOTIFIER.get(env.USER_NOTIFIER.idFromName(userId));
-const notificationsOf = (c: Client) =>
-  c.messages.filter((m): m is Extract<SocketMessage, { type: "notification" }> => m.type === "notification");
+const notificationsOf = (c: Client) => c.messages.filter((m): m is Extract<SocketMessage, { type: "notification" }> => m.type === "notification");
 const titlesOf = (c: Client) => notificationsOf(c).map((m) => m.notification.title);
 
 /**
@@ -186,15 +185,11 @@ describe("delivery", () => {
     const tab2 = await connect({ cookie: second.cookie });
     const stub = stubOf(user.id);
 
-    const before = await runInDurableObject(stub, (_o: UserNotifier, state) =>
-      state.getWebSockets().map((ws) => ws.deserializeAttachment()),
-    );
+    const before = await runInDurableObject(stub, (_o: UserNotifier, state) => state.getWebSockets().map((ws) => ws.deserializeAttachment()));
     await evictDurableObject(stub);
 
     // After eviction a new instance reads the attachments from the hibernated sockets.
-    const after = await runInDurableObject(stub, (_o: UserNotifier, state) =>
-      state.getWebSockets().map((ws) => ws.deserializeAttachment()),
-    );
+    const after = await runInDurableObject(stub, (_o: UserNotifier, state) => state.getWebSockets().map((ws) => ws.deserializeAttachment()));
     expect(after).toHaveLength(2);
     expect(after).toEqual(before);
     expect(after.map((a: { sessionId: string }) => a.sessionId).sort()).toEqual([sha256Hex(user.token), sha256Hex(second.token)].sort());
@@ -433,7 +428,9 @@ describe("broadcast", () => {
     const anon = await postForm("/admin/broadcast", form({ title: "Not from an admin", content: "y", audience: "all" }));
     expect([302, 303]).toContain(anon.status);
     expect(anon.headers.get("Location")).toBe("/auth");
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'Not from an admin'").first<{ n: number }>();
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'Not from an admin'").first<{
+      n: number;
+    }>();
     expect(count?.n).toBe(0);
   });
 
@@ -464,8 +461,11 @@ describe("broadcast", () => {
         .first<{ n: number }>())!.n;
     expect(await has(partner)).toBe(1);
     expect(await has(creator)).toBe(0);
-    const log = await env.DB.prepare("SELECT user_id, severity, details FROM security_audit_log WHERE event_type = 'notification_broadcast'")
-      .all<{ user_id: string; severity: string; details: string }>();
+    const log = await env.DB.prepare("SELECT user_id, severity, details FROM security_audit_log WHERE event_type = 'notification_broadcast'").all<{
+      user_id: string;
+      severity: string;
+      details: string;
+    }>();
     const entry = log.results.find((r) => JSON.parse(r.details).notification_id === body.notificationId);
     expect(entry).toMatchObject({ user_id: admin.id, severity: "medium" });
     expect(JSON.parse(entry!.details)).toMatchObject({ audience: "music partners", title: "Partners only" });
@@ -517,7 +517,9 @@ describe("broadcast", () => {
     });
     expect(fake.status).toBe(400);
     expect(((await fake.json()) as { errors: Record<string, string> }).errors.image).toMatch(/PNG, JPG, WEBP, GIF/);
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'With a fake image'").first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'With a fake image'").first<{
+      n: number;
+    }>();
     expect(stored?.n).toBe(0);
   });
 
@@ -671,7 +673,10 @@ describe("the object by RPC, the protocol in one module", () => {
   it("the object has no URL paths any more: a plain request is refused and delivers nothing", async () => {
     const user = await createUser("creator");
     const tab = await connect(user);
-    const res = await userNotifier(user.id).fetch("https://notifier/push", { method: "POST", body: JSON.stringify(message("By URL")) });
+    const res = await userNotifier(user.id).fetch("https://notifier/push", {
+      method: "POST",
+      body: JSON.stringify(message("By URL")),
+    });
     expect(res.status).toBe(426);
     const control = await sendControl(user, tab);
     expect(titlesOf(tab)).toEqual([control]);
@@ -718,24 +723,36 @@ describe("bodies the API does not read", () => {
       headers: { Cookie: admin.cookie, Origin: ORIGIN, "Content-Type": "application/json" },
     });
     expect(res.status).toBe(415);
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'JSON broadcast'").first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'JSON broadcast'").first<{
+      n: number;
+    }>();
     expect(stored?.n).toBe(0);
 
-    const bad = await postForm("/api/notifications?intent=broadcast", { title: "x", content: "y", audience: "role", role: "kings" }, {
-      headers: { Cookie: admin.cookie },
-    });
+    const bad = await postForm(
+      "/api/notifications?intent=broadcast",
+      { title: "x", content: "y", audience: "role", role: "kings" },
+      {
+        headers: { Cookie: admin.cookie },
+      },
+    );
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ ok: false, code: "invalid_input", errors: { role: "Choose a kind of user." } });
   });
 
   it("the broadcast page without JavaScript: a missing title is 400 and stores nothing", async () => {
     const admin = await createUser("admin");
-    const res = await postForm("/admin/broadcast", { title: " ", content: "Page without title", audience: "all" }, {
-      headers: { Cookie: admin.cookie },
-    });
+    const res = await postForm(
+      "/admin/broadcast",
+      { title: " ", content: "Page without title", audience: "all" },
+      {
+        headers: { Cookie: admin.cookie },
+      },
+    );
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("Title is required.");
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE content = 'Page without title'").first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE content = 'Page without title'").first<{
+      n: number;
+    }>();
     expect(stored?.n).toBe(0);
   });
 
@@ -743,9 +760,13 @@ describe("bodies the API does not read", () => {
     const admin = await createUser("admin");
     const a = await createUser("creator");
     const title = `Counted ${crypto.randomUUID().slice(0, 8)}`;
-    const res = await postForm("/api/notifications?intent=broadcast", { title, content: "x", audience: "users", emails: a.email }, {
-      headers: { Cookie: admin.cookie },
-    });
+    const res = await postForm(
+      "/api/notifications?intent=broadcast",
+      { title, content: "x", audience: "users", emails: a.email },
+      {
+        headers: { Cookie: admin.cookie },
+      },
+    );
     expect(res.status).toBe(200);
     const page = await fetchApp("/admin/broadcast", { headers: { Cookie: admin.cookie } });
     const html = (await page.text()).replaceAll("<!-- -->", "");

@@ -49,9 +49,7 @@ describe.each(CASES.map((c) => [labelOf(c), c] as const))("%s", (label, c) => {
   const refusals = new Set(Object.values(expected).filter((v) => v !== ALLOWED));
   // Refused kinds are tried both ways; allowed ones once (what they then do is the domain tests' part).
   const rows = KINDS.flatMap((kind) =>
-    (expected[kind] === ALLOWED ? variantsOf(c).slice(0, 1) : variantsOf(c)).map(
-      (variant) => [kind, variant, expected[kind]] as const,
-    ),
+    (expected[kind] === ALLOWED ? variantsOf(c).slice(0, 1) : variantsOf(c)).map((variant) => [kind, variant, expected[kind]] as const),
   );
 
   it.each(rows)("as %s (%s): %s", async (kind, variant, want) => {
@@ -82,9 +80,7 @@ describe.each(CASES.map((c) => [labelOf(c), c] as const))("%s", (label, c) => {
     if (kind === "banned") {
       if (c.guard !== "api" && c.guard !== "api-admin" && c.guard !== "not-found") {
         // The guard signs a banned user out everywhere.
-        const left = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?")
-          .bind(world.users.banned.id)
-          .first<{ n: number }>();
+        const left = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(world.users.banned.id).first<{ n: number }>();
         expect(left?.n, `${what}: sessions left`).toBe(0);
       }
       await endBannedSessions();
@@ -133,9 +129,7 @@ describe("the fingerprint", () => {
     const { token } = await signInAs(world.users.creator.id);
     expect((await fingerprint()).sessions.rows).toBe(base.sessions.rows + 1);
     await env.DB.prepare("DELETE FROM sessions WHERE id = ?").bind(sha256Hex(token)).run();
-    await env.DB.prepare("UPDATE profiles SET full_name = substr(full_name, 1, length(full_name) - 1) WHERE user_id = ?")
-      .bind(world.users.creator.id)
-      .run();
+    await env.DB.prepare("UPDATE profiles SET full_name = substr(full_name, 1, length(full_name) - 1) WHERE user_id = ?").bind(world.users.creator.id).run();
     expect(await fingerprint()).toEqual(base);
   });
 });

@@ -54,19 +54,14 @@ type BadBody = { body: string | null; contentType?: string };
 const BAD_BODIES: [string, (fields: Record<string, string>) => BadBody, 400 | 415][] = [
   ["a JSON body", (fields) => ({ body: JSON.stringify(fields), contentType: "application/json" }), 415],
   // A form's fields as text/plain (what an enctype="text/plain" form on another site sends).
-  [
-    "a text/plain body",
-    (fields) => ({ body: new URLSearchParams(fields).toString(), contentType: "text/plain;charset=UTF-8" }),
-    415,
-  ],
+  ["a text/plain body", (fields) => ({ body: new URLSearchParams(fields).toString(), contentType: "text/plain;charset=UTF-8" }), 415],
   ["no body and no content type", () => ({ body: null }), 415],
   [
     "broken multipart",
     (fields) => ({
       // The first part is whole, the second is cut off inside its headers, and no closing boundary.
       body:
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="intent"\r\n\r\n${fields.intent ?? "x"}\r\n` +
-        `--${BOUNDARY}\r\nContent-Disposition: form-da`,
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="intent"\r\n\r\n${fields.intent ?? "x"}\r\n` + `--${BOUNDARY}\r\nContent-Disposition: form-da`,
       contentType: `multipart/form-data; boundary=${BOUNDARY}`,
     }),
     400,
@@ -78,9 +73,7 @@ const variantsOf = (c: ActionCase): Variant[] => (c.resource ? ["page"] : ["page
 const CASES = ACTIONS.filter((c) => c.main && c.takesFields);
 
 describe.each(CASES.map((c) => [labelOf(c), c] as const))("%s", (label, c) => {
-  const rows = BAD_BODIES.flatMap(([name, make, status]) =>
-    variantsOf(c).map((variant) => [name, variant, status, make] as const),
-  );
+  const rows = BAD_BODIES.flatMap(([name, make, status]) => variantsOf(c).map((variant) => [name, variant, status, make] as const));
 
   it.each(rows)(`answers %s (%s) with %s as ${ACTOR[c.guard]}, and changes nothing`, async (name, variant, status, make) => {
     n += 1;
@@ -106,9 +99,7 @@ describe("sign-out takes no fields", () => {
     const { token, cookie } = await signInAs(world.users.creator.id);
     const res = await post("/auth/sign-out", "page", cookie, body, contentType);
     expect(await actionOutcome(res)).toBe("→/auth");
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?")
-      .bind(sha256Hex(token))
-      .first<{ n: number }>();
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?").bind(sha256Hex(token)).first<{ n: number }>();
     expect(left?.n, "the session is gone").toBe(0);
   });
 });

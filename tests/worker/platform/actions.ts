@@ -153,9 +153,8 @@ export function freshIp(): string {
   return `203.0.${100 + (Math.floor(ipCounter / 250) % 100)}.${(ipCounter % 250) + 1}`;
 }
 
-const PNG_1X1 = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
+const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
 );
 const png = (name: string) => new File([PNG_1X1], name, { type: "image/png" });
 
@@ -763,13 +762,7 @@ export function formBodyOf(body: Body): URLSearchParams | FormData {
 }
 
 /** A same-origin POST with a cookie, a fresh connecting address and the given body. */
-export function post(
-  path: string,
-  variant: Variant,
-  cookie: string | null,
-  body: BodyInit | null,
-  contentType?: string,
-): Promise<Response> {
+export function post(path: string, variant: Variant, cookie: string | null, body: BodyInit | null, contentType?: string): Promise<Response> {
   const headers = new Headers({ Origin: ORIGIN, "CF-Connecting-IP": freshIp() });
   if (cookie) headers.set("Cookie", cookie);
   if (contentType) headers.set("Content-Type", contentType);

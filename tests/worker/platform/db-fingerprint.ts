@@ -65,8 +65,6 @@ export async function auditMark(): Promise<number> {
 
 /** The event types of the audit rows written after `mark`, in order. */
 export async function auditRowsSince(mark: number): Promise<string[]> {
-  const { results } = await env.DB.prepare("SELECT event_type FROM security_audit_log WHERE rowid > ? ORDER BY rowid")
-    .bind(mark)
-    .all<{ event_type: string }>();
+  const { results } = await env.DB.prepare("SELECT event_type FROM security_audit_log WHERE rowid > ? ORDER BY rowid").bind(mark).all<{ event_type: string }>();
   return results.map((r) => r.event_type);
 }

@@ -42,9 +42,9 @@ describe("migrations and seed", () => {
 
   it("refuses a status outside the allowed values", async () => {
     await env.DB.prepare("INSERT INTO users (id, email) VALUES ('u-check', 'check@example.com')").run();
-    await expect(
-      env.DB.prepare("INSERT INTO profiles (user_id, creator_id, approval_status) VALUES ('u-check', 'CHK', 'maybe')").run(),
-    ).rejects.toThrow(/CHECK constraint failed/);
+    await expect(env.DB.prepare("INSERT INTO profiles (user_id, creator_id, approval_status) VALUES ('u-check', 'CHK', 'maybe')").run()).rejects.toThrow(
+      /CHECK constraint failed/,
+    );
   });
 
   it("seeds one account of every kind, idempotently, with playable audio", async () => {
@@ -67,7 +67,10 @@ describe("migrations and seed", () => {
     expect(n[3]).toBe(1);
     expect(n[4]).toBe(1);
 
-    const row = (sql: string, ...args: unknown[]) => env.DB.prepare(sql).bind(...args).first<Record<string, unknown>>();
+    const row = (sql: string, ...args: unknown[]) =>
+      env.DB.prepare(sql)
+        .bind(...args)
+        .first<Record<string, unknown>>();
     const byKind = Object.fromEntries(DEMO_ACCOUNTS.map((a) => [a.kind, a]));
     expect(await row("SELECT role FROM user_roles WHERE user_id = ?", byKind.admin.id)).toEqual({ role: "admin" });
     expect((await row("SELECT approval_status FROM profiles WHERE user_id = ?", byKind.pending.id))?.approval_status).toBe("pending");
@@ -80,12 +83,10 @@ describe("migrations and seed", () => {
         byKind.agency.id,
       ),
     ).toEqual({ slug: DEMO_AGENCY.slug, status: "active", approval_status: "approved" });
-    expect(
-      await row("SELECT creator_user_id FROM clipper_links WHERE clipper_user_id = ?", byKind.clipper.id),
-    ).toEqual({ creator_user_id: byKind.creator.id });
-    expect(
-      (await row("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ? AND status = 'verified'", byKind.creator.id))?.n,
-    ).toBe(1);
+    expect(await row("SELECT creator_user_id FROM clipper_links WHERE clipper_user_id = ?", byKind.clipper.id)).toEqual({
+      creator_user_id: byKind.creator.id,
+    });
+    expect((await row("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ? AND status = 'verified'", byKind.creator.id))?.n).toBe(1);
 
     // The demo password works against the stored hash.
     const user = await row("SELECT password_hash FROM users WHERE id = ?", byKind.creator.id);

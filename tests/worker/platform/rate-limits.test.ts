@@ -10,9 +10,7 @@ const FIVE_PER_15_MIN = { maxAttempts: 5, windowMs: 15 * 60_000 };
 
 describe("atomic limits", () => {
   it("counts 30 parallel attempts exactly: 5 allowed, the 6th and later refused", async () => {
-    const results = await Promise.all(
-      Array.from({ length: 30 }, () => consume("signin", "acct:parallel", FIVE_PER_15_MIN)),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, () => consume("signin", "acct:parallel", FIVE_PER_15_MIN)));
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
     expect(results.filter((r) => !r.allowed)).toHaveLength(25);
     expect(results.every((r) => r.retryAfterSeconds >= 1)).toBe(true);
@@ -41,11 +39,7 @@ describe("atomic limits", () => {
     const email = `victim-${crypto.randomUUID()}@example.com`;
     const responses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        postForm(
-          "/auth",
-          { intent: "signin", email, password: "Wrong#Password1" },
-          { headers: { "CF-Connecting-IP": `203.0.113.${i + 1}` } },
-        ),
+        postForm("/auth", { intent: "signin", email, password: "Wrong#Password1" }, { headers: { "CF-Connecting-IP": `203.0.113.${i + 1}` } }),
       ),
     );
     const statuses = responses.map((r) => r.status);

@@ -21,10 +21,7 @@ export function AuthLayout({
     <div className="flex min-h-screen flex-col items-center bg-gradient-to-b from-brand-50 to-slate-50 px-4 py-8 sm:py-12">
       <Link to="/" className="flex flex-col items-center gap-1 text-center" aria-label={`${appName} home`}>
         <span className="inline-flex items-center gap-2">
-          <span
-            aria-hidden="true"
-            className="inline-flex h-9 w-9 items-center justify-center rounded-lg bg-brand-600 text-base font-black text-white"
-          >
+          <span aria-hidden="true" className="inline-flex h-9 w-9 items-center justify-center rounded-lg bg-brand-600 text-base font-black text-white">
             {appName.slice(0, 1).toUpperCase()}
           </span>
           <span className="text-2xl font-extrabold tracking-tight text-slate-900">{appName}</span>

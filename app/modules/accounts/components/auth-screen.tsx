@@ -6,7 +6,10 @@ import type { ActionFailure } from "~/lib/errors";
 import { fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/modules/accounts/schema";
 import { Checkbox } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
-import { Field, FormError, NewAccountFields, SubmitButton } from "~/components/forms";
+import { Field } from "~/ui/field";
+import { FormError } from "~/ui/form-error";
+import { NewAccountFields } from "~/modules/accounts/components/account-fields";
+import { SubmitButton } from "~/ui/button";
 import { useAppName } from "~/components/public-layout";
 
 export type AuthScreenParams = {
@@ -34,15 +37,7 @@ function refusedMode(failure: AuthScreenActionData): "signin" | "signup" | undef
 }
 
 /** The one sign-in/sign-up screen of spec section 2. `action` is where its forms post. */
-export function AuthScreen({
-  params,
-  actionData,
-  action,
-}: {
-  params: AuthScreenParams;
-  actionData: AuthScreenActionData;
-  action?: string;
-}) {
+export function AuthScreen({ params, actionData, action }: { params: AuthScreenParams; actionData: AuthScreenActionData; action?: string }) {
   const appName = useAppName();
   // After a refused submission the screen stays in the mode that was submitted.
   const [mode, setMode] = useState(refusedMode(actionData) ?? params.mode);
@@ -69,7 +64,9 @@ export function AuthScreen({
       <p className="font-semibold">
         Join {params.agencyName} {appName}
       </p>
-      <p className="text-sm">You are signing up through {params.agencyName}, your agency on {appName}.</p>
+      <p className="text-sm">
+        You are signing up through {params.agencyName}, your agency on {appName}.
+      </p>
     </div>
   ) : params.referralCode ? (
     <div className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-emerald-900" role="note">
@@ -102,22 +99,14 @@ export function AuthScreen({
         signup ? (
           <p>
             Already have an account?{" "}
-            <Link
-              to={toggleHref("signin")}
-              onClick={() => setErrors({})}
-              className="font-semibold text-brand-700 underline-offset-2 hover:underline"
-            >
+            <Link to={toggleHref("signin")} onClick={() => setErrors({})} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
               Sign in
             </Link>
           </p>
         ) : (
           <p>
             New to {appName}?{" "}
-            <Link
-              to={toggleHref("signup")}
-              onClick={() => setErrors({})}
-              className="font-semibold text-brand-700 underline-offset-2 hover:underline"
-            >
+            <Link to={toggleHref("signup")} onClick={() => setErrors({})} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
               Create an account
             </Link>
           </p>
@@ -146,8 +135,7 @@ export function AuthScreen({
         <SignInForm params={params} errors={errors} setErrors={setErrors} action={action ?? `/auth${toggleHref("signin")}`} />
       )}
       <div className="my-6 flex items-center gap-3 text-xs text-slate-500">
-        <span className="h-px flex-1 bg-slate-200" aria-hidden="true" /> or{" "}
-        <span className="h-px flex-1 bg-slate-200" aria-hidden="true" />
+        <span className="h-px flex-1 bg-slate-200" aria-hidden="true" /> or <span className="h-px flex-1 bg-slate-200" aria-hidden="true" />
       </div>
       <Form method="post" action="/auth/google" reloadDocument>
         {params.referralCode ? <input type="hidden" name="ref" value={params.referralCode} /> : null}
@@ -166,7 +154,10 @@ export function AuthScreen({
 function GoogleMark() {
   return (
     <svg aria-hidden="true" width="18" height="18" viewBox="0 0 48 48">
-      <path fill="#FFC107" d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3 0 5.8 1.1 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z" />
+      <path
+        fill="#FFC107"
+        d="M43.6 20.5H42V20H24v8h11.3C33.7 32.7 29.2 36 24 36c-6.6 0-12-5.4-12-12s5.4-12 12-12c3 0 5.8 1.1 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 12.9 4 4 12.9 4 24s8.9 20 20 20 20-8.9 20-20c0-1.3-.1-2.4-.4-3.5z"
+      />
       <path fill="#FF3D00" d="M6.3 14.7l6.6 4.8C14.7 15.1 19 12 24 12c3 0 5.8 1.1 7.9 3l5.7-5.7C34 6.1 29.3 4 24 4 16.3 4 9.7 8.3 6.3 14.7z" />
       <path fill="#4CAF50" d="M24 44c5.2 0 9.9-2 13.4-5.2l-6.2-5.2C29.2 35.1 26.7 36 24 36c-5.2 0-9.6-3.3-11.3-8l-6.5 5C9.5 39.6 16.2 44 24 44z" />
       <path fill="#1976D2" d="M43.6 20.5H42V20H24v8h11.3c-.8 2.2-2.2 4.2-4.1 5.6l6.2 5.2C37 39.2 44 34 44 24c0-1.3-.1-2.4-.4-3.5z" />
@@ -181,11 +172,7 @@ type FormProps = {
   action?: string;
 };
 
-function validateOnSubmit(
-  e: FormEvent<HTMLFormElement>,
-  schema: typeof signInSchema | typeof signUpSchema,
-  setErrors: (e: FieldErrors) => void,
-) {
+function validateOnSubmit(e: FormEvent<HTMLFormElement>, schema: typeof signInSchema | typeof signUpSchema, setErrors: (e: FieldErrors) => void) {
   const values = Object.fromEntries(new FormData(e.currentTarget).entries());
   const parsed = schema.safeParse(values);
   if (!parsed.success) {
@@ -232,11 +219,7 @@ function AgreementDialog({
   dialogRef: React.RefObject<HTMLDialogElement | null>;
 }) {
   return (
-    <dialog
-      ref={dialogRef}
-      aria-labelledby={`${id}-title`}
-      className="m-auto w-[min(48rem,calc(100vw-2rem))] rounded-xl p-0 backdrop:bg-slate-900/50"
-    >
+    <dialog ref={dialogRef} aria-labelledby={`${id}-title`} className="m-auto w-[min(48rem,calc(100vw-2rem))] rounded-xl p-0 backdrop:bg-slate-900/50">
       <div className="flex max-h-[85vh] flex-col">
         <div className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
           <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
@@ -251,6 +234,7 @@ function AgreementDialog({
           </button>
         </div>
         {/* Focusable so keyboard users can scroll the agreement. */}
+        {/* biome-ignore lint/a11y/useSemanticElements: a focusable scroll container (axe: scrollable-region-focusable), not a page section */}
         <div tabIndex={0} role="region" aria-label={title} className="prose-legal overflow-y-auto px-5 py-4 text-sm">
           {children}
         </div>

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { ApprovalBadge, Badge, buttonClass } from "~/components/admin-ui";
+import { ApprovalBadge, Badge } from "~/ui/badge";
+import { buttonClass } from "~/ui/button";
 
 // Pieces the consoles share (the admin pages and the agency dashboard): filter fields, the footer
 // of a confirm dialog and the cells of a person in a table.

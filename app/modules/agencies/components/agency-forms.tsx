@@ -7,18 +7,14 @@ import { agencyFieldTitle } from "~/modules/agencies/schema";
 
 // Form pieces of the agency and music partner sign-up screens.
 
-export { TextArea } from "~/components/forms";
+export { TextArea } from "~/ui/textarea";
 export { Checkbox } from "~/modules/accounts/components/account-fields";
 
 /**
  * Instant feedback in the browser with the server's own schemas: on a problem, the submit is
  * stopped, the errors shown, the first field focused. The server checks again regardless.
  */
-export function validateBeforeSubmit(
-  e: FormEvent<HTMLFormElement>,
-  schemas: z.ZodType[],
-  setErrors: (errors: FieldErrors) => void,
-): boolean {
+export function validateBeforeSubmit(e: FormEvent<HTMLFormElement>, schemas: z.ZodType[], setErrors: (errors: FieldErrors) => void): boolean {
   const values = Object.fromEntries(new FormData(e.currentTarget).entries());
   const errors: FieldErrors = {};
   for (const schema of schemas) {

@@ -23,17 +23,7 @@ function useHydrated() {
   return hydrated;
 }
 
-export function MetricChart({
-  title,
-  metric,
-  days,
-  series,
-}: {
-  title: string;
-  metric: Metric;
-  days: string[];
-  series: ChartSeries[];
-}) {
+export function MetricChart({ title, metric, days, series }: { title: string; metric: Metric; days: string[]; series: ChartSeries[] }) {
   const hydrated = useHydrated();
   const [showTable, setShowTable] = useState(false);
   const id = useId();
@@ -78,10 +68,7 @@ export function MetricChart({
                 domain={["auto", "auto"]}
                 allowDecimals={false}
               />
-              <Tooltip
-                formatter={(value) => formatCount(typeof value === "number" ? value : null)}
-                labelFormatter={(label) => shortDay(String(label))}
-              />
+              <Tooltip formatter={(value) => formatCount(typeof value === "number" ? value : null)} labelFormatter={(label) => shortDay(String(label))} />
               {series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
               {series.map((s, i) => (
                 <Line

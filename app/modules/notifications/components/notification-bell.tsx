@@ -60,7 +60,7 @@ export function NotificationBell({ initialUnread }: { userId: string; initialUnr
   const [connected, setConnected] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
+  const panelRef = useRef<HTMLElement>(null);
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const loadedRef = useRef(false);
@@ -100,9 +100,7 @@ export function NotificationBell({ initialUnread }: { userId: string; initialUnr
         // Another tab marked something read: follow, then take the count from the server.
         setItems((current) =>
           current.map((n) =>
-            !n.isRead && (m.ids === "all" ? !m.before || n.createdAt <= m.before : m.ids.includes(n.id))
-              ? { ...n, isRead: true, readAt: m.readAt }
-              : n,
+            !n.isRead && (m.ids === "all" ? !m.before || n.createdAt <= m.before : m.ids.includes(n.id)) ? { ...n, isRead: true, readAt: m.readAt } : n,
           ),
         );
         void catchUp();
@@ -194,11 +192,10 @@ export function NotificationBell({ initialUnread }: { userId: string; initialUnr
         {announcement}
       </p>
       {open ? (
-        <div
+        <section
           id={panelId}
           ref={panelRef}
           tabIndex={-1}
-          role="region"
           aria-label="Notifications"
           className="fixed inset-x-2 top-16 z-50 flex max-h-[75vh] flex-col rounded-lg border border-slate-200 bg-white shadow-lg outline-none sm:absolute sm:inset-x-auto sm:top-auto sm:right-0 sm:mt-2 sm:w-96"
         >
@@ -223,7 +220,7 @@ export function NotificationBell({ initialUnread }: { userId: string; initialUnr
               ))}
             </ul>
           )}
-        </div>
+        </section>
       ) : null}
     </div>
   );
@@ -242,9 +239,10 @@ function NotificationRow({ item, onMarkRead }: { item: NotificationItem; onMarkR
           </p>
           <p className="mt-0.5 text-sm break-words whitespace-pre-line text-slate-700">{item.content}</p>
           {item.imageUrl ? (
-            <img src={item.imageUrl} alt={`Image for ${item.title}`} loading="lazy" className="mt-2 max-h-48 w-full rounded-md object-cover" />
+            <img src={item.imageUrl} alt={`Attached to ${item.title}`} loading="lazy" className="mt-2 max-h-48 w-full rounded-md object-cover" />
           ) : null}
           {item.videoUrl ? (
+            // biome-ignore lint/a11y/useMediaCaption: clips attached by admins come without a caption file; the title names them
             <video
               src={item.videoUrl}
               controls
