@@ -13,23 +13,19 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { benchArgs, root, waitForServer } from "./bench-lib.mjs";
 
-const { values } = parseArgs({
-  options: {
-    sockets: { type: "string", default: "1000" },
-    rounds: { type: "string", default: "3" },
-    port: { type: "string", default: "4234" },
-    "open-concurrency": { type: "string", default: "50" },
-    timeout: { type: "string", default: "60" },
-    idle: { type: "string", default: "15" },
-  },
+const { values, base } = benchArgs({
+  sockets: { type: "string", default: "1000" },
+  rounds: { type: "string", default: "3" },
+  port: { type: "string", default: "4234" },
+  "open-concurrency": { type: "string", default: "50" },
+  timeout: { type: "string", default: "60" },
+  idle: { type: "string", default: "15" },
 });
 const N = Number(values.sockets);
 const ROUNDS = Math.max(1, Number(values.rounds));
-const root = resolve(import.meta.dirname, "..");
-const base = `http://localhost:${values.port}`;
 process.env.SB_STATE_DIR = ".state-bench-notifications";
 const stateDir = join(root, process.env.SB_STATE_DIR);
 
@@ -116,16 +112,6 @@ function startServer() {
   });
 }
 
-async function waitForServer() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not start");
-}
-
 // ---------------------------------------------------------------------------------------------
 // 3. Sockets
 // ---------------------------------------------------------------------------------------------
@@ -209,7 +195,7 @@ try {
   const { users, adminToken } = await prepareState();
   log("building and starting the app…");
   server = startServer();
-  await waitForServer();
+  await waitForServer(base);
 
   log(`opening ${N} sockets…`);
   const t = performance.now();

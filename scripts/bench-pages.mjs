@@ -5,34 +5,19 @@
 //   npm run bench:pages [-- --duration 10 --connections 10]
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { benchArgs, root, waitForServer } from "./bench-lib.mjs";
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: "string", default: "10" },
-    connections: { type: "string", default: "10" },
-    port: { type: "string", default: "4180" },
-  },
+const { values, base } = benchArgs({
+  duration: { type: "string", default: "10" },
+  connections: { type: "string", default: "10" },
+  port: { type: "string", default: "4180" },
 });
-const root = resolve(import.meta.dirname, "..");
-const base = `http://localhost:${values.port}`;
 
 const server = spawn(process.execPath, ["scripts/e2e-server.mjs"], {
   cwd: root,
   env: { ...process.env, E2E_PORT: values.port, SB_STATE_DIR: ".state-bench" },
   stdio: ["ignore", "ignore", "inherit"],
 });
-
-async function waitForServer() {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error("server did not start");
-}
 
 function run(path, headers = {}) {
   return new Promise((resolvePromise, reject) => {
@@ -58,7 +43,7 @@ async function routes() {
 }
 
 try {
-  await waitForServer();
+  await waitForServer(base);
   const rows = [];
   for (const r of await routes()) {
     await run(r.path, r.headers); // warm-up pass, discarded

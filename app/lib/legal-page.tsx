@@ -24,3 +24,31 @@ export function LegalPage({ title, children }: { title: string; children: ReactN
     </PublicLayout>
   );
 }
+
+/** The table of contents: one link per section, `[id, label]`. */
+export function LegalContents({ items }: { items: [id: string, label: string][] }) {
+  return (
+    <nav aria-label="Contents" className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4">
+      <p className="font-semibold text-slate-900">Contents</p>
+      <ol>
+        {items.map(([id, label]) => (
+          <li key={id}>
+            <a href={`#${id}`} className={legalLinkClass}>
+              {label}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** A numbered section of a legal text, named by its heading (`<id>-title`) and a target of the contents. */
+export function LegalSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="scroll-mt-6">
+      <h2 id={`${id}-title`}>{title}</h2>
+      {children}
+    </section>
+  );
+}

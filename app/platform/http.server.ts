@@ -80,11 +80,16 @@ export function failure(request: Request | null, error: DomainError, titles?: Ti
  * `titles` names the toast title per form intent (or one for all).
  */
 export function domainAction<A extends { request: Request }, R>(fn: (args: A) => Promise<R>, titles?: Titles) {
-  return async (args: A) => {
+  return onDomainError(fn, (error, args) => failure(args.request, error, titles));
+}
+
+/** Runs `fn`; a DomainError it throws is handed to `handle` (which answers or throws), anything else is rethrown. */
+function onDomainError<A, R, F>(fn: (args: A) => Promise<R>, handle: (error: DomainError, args: A) => F) {
+  return async (args: A): Promise<R | F> => {
     try {
       return await fn(args);
     } catch (error) {
-      if (error instanceof DomainError) return failure(args.request, error, titles);
+      if (error instanceof DomainError) return handle(error, args);
       throw error;
     }
   };
@@ -92,14 +97,9 @@ export function domainAction<A extends { request: Request }, R>(fn: (args: A) =>
 
 /** Wraps a loader: a DomainError becomes a thrown route error response (403/404/...) for the boundary. */
 export function domainLoader<A extends { request: Request }, R>(fn: (args: A) => Promise<R>) {
-  return async (args: A) => {
-    try {
-      return await fn(args);
-    } catch (error) {
-      if (error instanceof DomainError) throw errorResponse(error);
-      throw error;
-    }
-  };
+  return onDomainError(fn, (error): never => {
+    throw errorResponse(error);
+  });
 }
 
 /** A DomainError as a JSON Response, for resource routes (APIs, sockets, downloads). */
@@ -114,12 +114,5 @@ export function errorResponse(error: DomainError): Response {
 
 /** Wraps a resource-route handler: DomainError → JSON answer with its status. */
 export function domainResource<A, R>(fn: (args: A) => Promise<R>) {
-  return async (args: A) => {
-    try {
-      return await fn(args);
-    } catch (error) {
-      if (error instanceof DomainError) return errorResponse(error);
-      throw error;
-    }
-  };
+  return onDomainError(fn, errorResponse);
 }

@@ -27,10 +27,41 @@ export function Table({ caption, className = "", children }: { caption?: string;
   );
 }
 
-export function TableHead({ children }: { children: ReactNode }) {
+/** A column of a `TableHead`: its label, or the label with extra classes for its `<th>`. */
+export type Column = string | { label: ReactNode; className?: string; key?: string };
+
+/**
+ * The header row. Pass the headings as `columns` (each `<th scope="col">` gets `cellClassName` plus the column's own classes)
+ * or as `children`. `className` styles the `<thead>`.
+ */
+export function TableHead({
+  columns,
+  cellClassName = "px-4 py-3",
+  className = "border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase",
+  children,
+}: {
+  columns?: Column[];
+  cellClassName?: string;
+  className?: string;
+  children?: ReactNode;
+}) {
   return (
-    <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
-      <tr>{children}</tr>
+    <thead className={className}>
+      <tr>
+        {columns?.map((c, i) => {
+          const col = typeof c === "string" ? { label: c } : c;
+          return (
+            <th
+              key={col.key ?? (typeof col.label === "string" ? col.label : i)}
+              scope="col"
+              className={col.className ? `${cellClassName} ${col.className}` : cellClassName}
+            >
+              {col.label}
+            </th>
+          );
+        })}
+        {children}
+      </tr>
     </thead>
   );
 }
@@ -46,4 +77,19 @@ export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellE
 
 export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={`px-4 py-3 ${className}`} {...props} />;
+}
+
+/** A bordered frame that scrolls a wide table sideways: focusable (keyboard scrolling) and named by the heading `labelledBy`. */
+export function ScrollRegion({ labelledBy, className = "", children }: { labelledBy: string; className?: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a focusable scroll container (axe: scrollable-region-focusable), not a page section
+    <div
+      className={`relative ${className} overflow-x-auto rounded-xl border border-slate-200 bg-white`}
+      tabIndex={0}
+      role="region"
+      aria-labelledby={labelledBy}
+    >
+      {children}
+    </div>
+  );
 }

@@ -79,6 +79,16 @@ export async function createUser(
   return { id, email, creatorId, cookie, token, agencyId };
 }
 
+/** An agency user (owner and first manager of its agency) and a creator added as a second manager of it. */
+export async function createAgencyWithCoManager(): Promise<{ owner: TestUser; coManager: TestUser }> {
+  const owner = await createUser("agency");
+  const coManager = await createUser("creator");
+  await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)")
+    .bind(crypto.randomUUID(), owner.agencyId, coManager.id, owner.id)
+    .run();
+  return { owner, coManager };
+}
+
 /** A fresh D1 session for a user; returns the Cookie header value a browser would send. */
 export async function signInAs(userId: string): Promise<{ token: string; cookie: string }> {
   const token = randomToken();

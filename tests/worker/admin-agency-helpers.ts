@@ -40,12 +40,7 @@ export async function one<T = Record<string, unknown>>(sql: string, ...binds: un
     .first<T>();
 }
 
-export async function count(sql: string, ...binds: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql)
-    .bind(...binds)
-    .first<{ n: number }>();
-  return Number(row?.n ?? 0);
-}
+export { count } from "./helpers";
 
 /** A minimal valid PNG (1×1), checked by magic bytes like any upload. */
 export const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>

@@ -1,5 +1,5 @@
-import { exports } from "cloudflare:workers";
-import { beforeAll } from "vitest";
+import { env, exports } from "cloudflare:workers";
+import { beforeAll, expect } from "vitest";
 import { hashPassword } from "~/modules/accounts/accounts.server";
 
 export const ORIGIN = "https://shortbeat.test";
@@ -30,6 +30,13 @@ export async function redirectTarget(res: Response): Promise<string | null> {
   return null;
 }
 
+/** The body of a response, after checking that it answered 200. */
+export async function okText(res: Response | Promise<Response>): Promise<string> {
+  const answer = await res;
+  expect(answer.status).toBe(200);
+  return answer.text();
+}
+
 /** The outcome a person would see: "200", "404", or "→/path". */
 export async function outcome(res: Response): Promise<string> {
   const target = await redirectTarget(res);
@@ -51,6 +58,14 @@ export function setCookieValue(res: Response, name: string): string | null {
     if (k.trim() === name) return v.join("=");
   }
   return null;
+}
+
+/** The `n` of a `SELECT count(*) AS n …` query. */
+export async function count(sql: string, ...binds: unknown[]): Promise<number> {
+  const row = await env.DB.prepare(sql)
+    .bind(...binds)
+    .first<{ n: number }>();
+  return Number(row?.n ?? 0);
 }
 
 /** The password of the test accounts that sign in with one. */

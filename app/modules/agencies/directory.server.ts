@@ -16,24 +16,6 @@ export function managesActiveAgency(userId: SQLiteColumn | SQL): SQL {
     or exists (select 1 from ${agencies} where ${agencies.userId} = ${userId} and ${isActiveAgency()}))`;
 }
 
-export type PublicAgency = { id: string; name: string; slug: string; logoUrl: string | null; description: string | null };
-
-/** An approved, active agency by its slug (`/{slug}/signup`), or null. */
-export async function activeAgencyBySlug(slug: string): Promise<PublicAgency | null> {
-  const row = await db()
-    .select({
-      id: agencies.id,
-      name: agencies.name,
-      slug: agencies.slug,
-      logoUrl: agencies.logoUrl,
-      description: agencies.description,
-    })
-    .from(agencies)
-    .where(and(eq(agencies.slug, slug), isActiveAgency()))
-    .get();
-  return row ?? null;
-}
-
 /** The unrevoked signup token of an approved, active agency, or null. */
 export async function agencyForSignupToken(token: string): Promise<{ tokenId: string; agencyId: string } | null> {
   const row = await db()

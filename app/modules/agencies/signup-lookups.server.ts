@@ -22,6 +22,13 @@ export function activeAgencyBySlugQuery(slug: string) {
     .limit(1);
 }
 
+export type PublicAgency = { id: string; name: string; slug: string; logoUrl: string | null; description: string | null };
+
+/** An approved, active agency by its slug (`/{slug}/signup`), or null. */
+export async function activeAgencyBySlug(slug: string): Promise<PublicAgency | null> {
+  return (await activeAgencyBySlugQuery(slug).get()) ?? null;
+}
+
 /** The unrevoked signup token of an approved, active agency. */
 export function agencyForSignupTokenQuery(token: string) {
   return db()

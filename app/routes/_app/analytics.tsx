@@ -1,4 +1,6 @@
 import { Download, TrendingDown, TrendingUp } from "lucide-react";
+import { ScrollRegion, TableHead } from "~/ui/table";
+import { Section } from "~/ui/section";
 import { Link } from "react-router";
 import { buttonClass } from "~/ui/button";
 import { MetricChart, type ChartSeries } from "~/modules/channels/components/channel-chart";
@@ -118,42 +120,23 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
 
-      <section aria-labelledby="charts-heading" className="space-y-4">
-        <h2 id="charts-heading" className="text-lg font-semibold text-slate-900">
-          Over the last {range} days
-        </h2>
+      <Section id="charts-heading" title={`Over the last ${range} days`} className="space-y-4">
         <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
           {METRICS.map((m: Metric) => (
             <MetricChart key={m} title={`${METRIC_LABELS[m]} over the last ${range} days`} metric={m} days={days} series={series} />
           ))}
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="by-channel-heading">
-        <h2 id="by-channel-heading" className="text-lg font-semibold text-slate-900">
-          By channel
-        </h2>
-        {/* biome-ignore lint/a11y/useSemanticElements: a focusable scroll container (axe: scrollable-region-focusable), not a page section */}
-        <div
-          className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white"
-          tabIndex={0}
-          role="region"
-          aria-labelledby="by-channel-heading"
-        >
+      <Section id="by-channel-heading" title="By channel">
+        <ScrollRegion labelledBy="by-channel-heading" className="mt-3">
           <table className="min-w-full divide-y divide-slate-200 text-sm">
             <caption className="sr-only">Latest numbers and change over the last {range} days, per channel</caption>
-            <thead className="bg-slate-50 text-left text-slate-700">
-              <tr>
-                <th scope="col" className="px-4 py-2 font-semibold">
-                  Channel
-                </th>
-                {METRICS.map((m) => (
-                  <th key={m} scope="col" className="px-4 py-2 text-right font-semibold">
-                    {METRIC_LABELS[m]}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead
+              className="bg-slate-50 text-left text-slate-700"
+              cellClassName="px-4 py-2 font-semibold"
+              columns={["Channel", ...METRICS.map((m) => ({ key: m, label: METRIC_LABELS[m], className: "text-right" }))]}
+            />
             <tbody className="divide-y divide-slate-100">
               {[
                 ...channels.map((c) => ({ key: c.id, label: c.title, handle: c.handle, s: c })),
@@ -176,14 +159,14 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         <p className="mt-3 text-sm text-slate-600">
           Growth compares the first and the latest snapshot in the range. Manually submitted channels have no daily statistics and are not included.{" "}
           <Link to="/channels" className="font-medium text-slate-900 underline underline-offset-2">
             Manage channels
           </Link>
         </p>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { BarChart3, Heart, Link2, Music, Share2, Sparkles, MonitorPlay } from "lucide-react";
+import { Section } from "~/ui/section";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
@@ -75,10 +76,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </section>
       </div>
 
-      <section aria-labelledby="quick-actions">
-        <h2 id="quick-actions" className="text-lg font-semibold text-slate-900">
-          Quick actions
-        </h2>
+      <Section id="quick-actions" title="Quick actions">
         <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
           <ActionCard to="/music" icon={Music} title="Explore Library" text="Find the right track for your next Short." />
           <ActionCard to="/referrals" icon={Share2} title="Share Your Link" text="Invite creators and grow together." />
@@ -89,12 +87,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </div>
           <ActionCard to="/analytics" icon={BarChart3} title="See Analytics" text="Follow your subscribers and views." />
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="welcome-hub" className="rounded-2xl bg-slate-900 p-6 text-white sm:p-8">
-        <h2 id="welcome-hub" className="text-xl font-bold">
-          Get started in three steps
-        </h2>
+      <Section
+        id="welcome-hub"
+        title="Get started in three steps"
+        className="rounded-2xl bg-slate-900 p-6 text-white sm:p-8"
+        headingClassName="text-xl font-bold"
+      >
         <ol className="mt-5 grid gap-4 md:grid-cols-3">
           {[
             { n: 1, title: "Browse music", text: "Pick licensed tracks from the library.", to: "/music" },
@@ -111,7 +111,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ol>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { Section } from "~/ui/section";
 import { BarChart3, Link2, Music2, Wallet } from "lucide-react";
 import { PublicLayout, useAppName } from "~/components/public-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
@@ -54,10 +55,12 @@ export default function Landing() {
           </div>
         </section>
 
-        <section aria-labelledby="how-it-works" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
-          <h2 id="how-it-works" className="text-2xl font-bold text-slate-900 sm:text-3xl">
-            How it works
-          </h2>
+        <Section
+          id="how-it-works"
+          title="How it works"
+          className="mx-auto max-w-6xl px-4 py-16 sm:px-6"
+          headingClassName="text-2xl font-bold text-slate-900 sm:text-3xl"
+        >
           <ol className="mt-8 grid gap-6 md:grid-cols-3">
             {steps.map((step, i) => (
               <li key={step.title} className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm">
@@ -72,7 +75,7 @@ export default function Landing() {
               </li>
             ))}
           </ol>
-        </section>
+        </Section>
 
         <section aria-labelledby="share" className="bg-slate-900 text-white">
           <div className="mx-auto grid max-w-6xl gap-8 px-4 py-16 sm:px-6 md:grid-cols-2 md:items-center">

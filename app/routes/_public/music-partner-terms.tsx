@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useAppName } from "~/components/public-layout";
-import { LegalPage, legalLinkClass, legalMeta } from "~/lib/legal-page";
+import { LegalContents, LegalPage, LegalSection, legalLinkClass, legalMeta } from "~/lib/legal-page";
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
@@ -23,62 +23,27 @@ export default function MusicPartnerTerms() {
         also apply to your account.
       </p>
 
-      <nav aria-label="Contents" className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4">
-        <p className="font-semibold text-slate-900">Contents</p>
-        <ol>
-          <li>
-            <a href="#submissions" className={legalLinkClass}>
-              Submitting tracks
-            </a>
-          </li>
-          <li>
-            <a href="#rights" className={legalLinkClass}>
-              Your rights and warranties
-            </a>
-          </li>
-          <li>
-            <a href="#licence" className={legalLinkClass}>
-              Licence to {appName}
-            </a>
-          </li>
-          <li>
-            <a href="#review" className={legalLinkClass}>
-              Review and approval
-            </a>
-          </li>
-          <li>
-            <a href="#reporting" className={legalLinkClass}>
-              Revenue and usage reporting
-            </a>
-          </li>
-          <li>
-            <a href="#takedowns" className={legalLinkClass}>
-              Takedown requests
-            </a>
-          </li>
-          <li>
-            <a href="#termination" className={legalLinkClass}>
-              Termination
-            </a>
-          </li>
-          <li>
-            <a href="#general" className={legalLinkClass}>
-              Governing law and contact
-            </a>
-          </li>
-        </ol>
-      </nav>
+      <LegalContents
+        items={[
+          ["submissions", "Submitting tracks"],
+          ["rights", "Your rights and warranties"],
+          ["licence", `Licence to ${appName}`],
+          ["review", "Review and approval"],
+          ["reporting", "Revenue and usage reporting"],
+          ["takedowns", "Takedown requests"],
+          ["termination", "Termination"],
+          ["general", "Governing law and contact"],
+        ]}
+      />
 
-      <section id="submissions" aria-labelledby="submissions-title" className="scroll-mt-6">
-        <h2 id="submissions-title">1. Submitting tracks</h2>
+      <LegalSection id="submissions" title="1. Submitting tracks">
         <p>
           You submit tracks through your dashboard, as MP3 or WAV audio files with a cover image and accurate details: title, artist, genre, mood and BPM. With
           every submission you confirm that you hold the rights described in section 2. The details you give are shown to creators in the music library.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="rights" aria-labelledby="rights-title" className="scroll-mt-6">
-        <h2 id="rights-title">2. Your rights and warranties</h2>
+      <LegalSection id="rights" title="2. Your rights and warranties">
         <p>For every track you submit, you warrant that:</p>
         <ul>
           <li>
@@ -99,10 +64,9 @@ export default function MusicPartnerTerms() {
           You will compensate {appName} for losses, including reasonable legal costs, that result from a third-party claim that one of these warranties is
           untrue.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="licence" aria-labelledby="licence-title" className="scroll-mt-6">
-        <h2 id="licence-title">3. Licence to {appName}</h2>
+      <LegalSection id="licence" title={`3. Licence to ${appName}`}>
         <p>
           3.1 You grant {appName} a non-exclusive, worldwide licence to store, reproduce and distribute your approved tracks to creators on {appName}, to
           sublicense creators to use them in short-form videos on platforms such as YouTube Shorts, and to monetize those tracks, including collecting the
@@ -110,29 +74,26 @@ export default function MusicPartnerTerms() {
         </p>
         <p>3.2 You also allow us to show your track details, artist name and cover art in the library, on licence certificates and when promoting {appName}.</p>
         <p>3.3 The licence is non-exclusive: you keep ownership of your tracks and remain free to license them elsewhere.</p>
-      </section>
+      </LegalSection>
 
-      <section id="review" aria-labelledby="review-title" className="scroll-mt-6">
-        <h2 id="review-title">4. Review and approval</h2>
+      <LegalSection id="review" title="4. Review and approval">
         <p>
           Every submission is reviewed by a {appName} administrator before it is published. We may approve a track, which publishes it in the library, or reject
           it with a note explaining why. You are notified either way, and you can follow the status of each submission and any reviewer’s note on your
           submissions page. We are not obliged to publish any track, and we may unpublish a track at any time, for example after a rights claim.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="reporting" aria-labelledby="reporting-title" className="scroll-mt-6">
-        <h2 id="reporting-title">5. Revenue and usage reporting</h2>
+      <LegalSection id="reporting" title="5. Revenue and usage reporting">
         <p>5.1 Your submissions page shows, for each published track, how many creators have licensed it.</p>
         <p>
           5.2 Any payment to you for your tracks is set out in a separate written agreement with {appName} or in an offer you accept in your dashboard. Where
           such terms apply, we report the revenue attributable to your tracks with each statement and pay you under those terms, only after we have received the
           funds from the platform concerned.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="takedowns" aria-labelledby="takedowns-title" className="scroll-mt-6">
-        <h2 id="takedowns-title">6. Takedown requests</h2>
+      <LegalSection id="takedowns" title="6. Takedown requests">
         <p>
           6.1 You may ask us at any time to remove one of your tracks from the library. We will remove it within a reasonable time, and no new licences for it
           will be granted after removal.
@@ -142,10 +103,9 @@ export default function MusicPartnerTerms() {
           not harmed.
         </p>
         <p>6.3 If someone else claims rights in one of your tracks, we may remove it from the library while the claim is resolved, and we will tell you.</p>
-      </section>
+      </LegalSection>
 
-      <section id="termination" aria-labelledby="termination-title" className="scroll-mt-6">
-        <h2 id="termination-title">7. Termination</h2>
+      <LegalSection id="termination" title="7. Termination">
         <p>
           7.1 Either party may end these Terms by giving the other 30 days’ written notice. Either party may end them with immediate effect if the other
           materially breaches them.
@@ -154,10 +114,9 @@ export default function MusicPartnerTerms() {
           7.2 When these Terms end, we remove your tracks from the library. Section 6.2, the warranties in section 2 and any amounts already due to you survive
           termination.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="general" aria-labelledby="general-title" className="scroll-mt-6">
-        <h2 id="general-title">8. Governing law and contact</h2>
+      <LegalSection id="general" title="8. Governing law and contact">
         <p>
           These Terms are governed by the laws of England and Wales, and the courts of England and Wales have jurisdiction over any dispute arising from them.
         </p>
@@ -165,7 +124,7 @@ export default function MusicPartnerTerms() {
           Takedown requests, notices and questions about these Terms can be sent to the {appName} team by e-mail from the address registered to your account, by
           replying to any e-mail we have sent you.
         </p>
-      </section>
+      </LegalSection>
     </LegalPage>
   );
 }

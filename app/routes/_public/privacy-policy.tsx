@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useAppName } from "~/components/public-layout";
-import { LegalPage, legalLinkClass, legalMeta } from "~/lib/legal-page";
+import { LegalContents, LegalPage, LegalSection, legalLinkClass, legalMeta } from "~/lib/legal-page";
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
@@ -15,68 +15,28 @@ export default function PrivacyPolicy() {
         how long we keep it and the rights you have. It applies to creators, clippers, agency managers and music partners, and to visitors of our public pages.
       </p>
 
-      <nav aria-label="Contents" className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4">
-        <p className="font-semibold text-slate-900">Contents</p>
-        <ol>
-          <li>
-            <a href="#who-we-are" className={legalLinkClass}>
-              Who we are
-            </a>
-          </li>
-          <li>
-            <a href="#data-we-collect" className={legalLinkClass}>
-              Data we collect
-            </a>
-          </li>
-          <li>
-            <a href="#how-we-use" className={legalLinkClass}>
-              How and why we use it
-            </a>
-          </li>
-          <li>
-            <a href="#cookies" className={legalLinkClass}>
-              Cookies and local storage
-            </a>
-          </li>
-          <li>
-            <a href="#sharing" className={legalLinkClass}>
-              Who we share it with
-            </a>
-          </li>
-          <li>
-            <a href="#retention" className={legalLinkClass}>
-              How long we keep it
-            </a>
-          </li>
-          <li>
-            <a href="#security" className={legalLinkClass}>
-              Security
-            </a>
-          </li>
-          <li>
-            <a href="#your-rights" className={legalLinkClass}>
-              Your rights
-            </a>
-          </li>
-          <li>
-            <a href="#contact" className={legalLinkClass}>
-              Changes and contact
-            </a>
-          </li>
-        </ol>
-      </nav>
+      <LegalContents
+        items={[
+          ["who-we-are", "Who we are"],
+          ["data-we-collect", "Data we collect"],
+          ["how-we-use", "How and why we use it"],
+          ["cookies", "Cookies and local storage"],
+          ["sharing", "Who we share it with"],
+          ["retention", "How long we keep it"],
+          ["security", "Security"],
+          ["your-rights", "Your rights"],
+          ["contact", "Changes and contact"],
+        ]}
+      />
 
-      <section id="who-we-are" aria-labelledby="who-we-are-title" className="scroll-mt-6">
-        <h2 id="who-we-are-title">1. Who we are</h2>
+      <LegalSection id="who-we-are" title="1. Who we are">
         <p>
           {appName} operates the {appName} platform and is the controller of the personal data described in this policy. Our terms are governed by the laws of
           England and Wales, and we handle personal data in line with the UK General Data Protection Regulation (UK GDPR) and the Data Protection Act 2018.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="data-we-collect" aria-labelledby="data-we-collect-title" className="scroll-mt-6">
-        <h2 id="data-we-collect-title">2. Data we collect</h2>
-
+      <LegalSection id="data-we-collect" title="2. Data we collect">
         <h3>Account data</h3>
         <ul>
           <li>Your name and e-mail address, and whether you have verified the e-mail address.</li>
@@ -121,10 +81,9 @@ export default function PrivacyPolicy() {
           Your IP address and browser user agent, recorded with your sessions and with security events such as sign-ins, failed sign-in attempts, password
           changes and administrator actions. We use them to prevent abuse and fraud, to enforce rate limits, and to show you your active sessions in Settings.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="how-we-use" aria-labelledby="how-we-use-title" className="scroll-mt-6">
-        <h2 id="how-we-use-title">3. How and why we use your data</h2>
+      <LegalSection id="how-we-use" title="3. How and why we use your data">
         <ul>
           <li>
             <strong>To provide the service and perform our agreements with you</strong> (contract): creating and approving your account, licensing music,
@@ -138,10 +97,9 @@ export default function PrivacyPolicy() {
           </li>
         </ul>
         <p>We do not sell your personal data and we do not use it for advertising.</p>
-      </section>
+      </LegalSection>
 
-      <section id="cookies" aria-labelledby="cookies-title" className="scroll-mt-6">
-        <h2 id="cookies-title">4. Cookies and local storage</h2>
+      <LegalSection id="cookies" title="4. Cookies and local storage">
         <p>We use only the cookies needed to run the service:</p>
         <ul>
           <li>
@@ -160,10 +118,9 @@ export default function PrivacyPolicy() {
           Cloudflare, may also set strictly necessary security cookies to protect the site from automated attacks. We do not use advertising or third-party
           analytics cookies.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="sharing" aria-labelledby="sharing-title" className="scroll-mt-6">
-        <h2 id="sharing-title">5. Who we share it with</h2>
+      <LegalSection id="sharing" title="5. Who we share it with">
         <h3>Processors</h3>
         <ul>
           <li>
@@ -202,10 +159,9 @@ export default function PrivacyPolicy() {
           process data outside the UK; where they do, the transfer is protected by safeguards recognised under UK law, such as the UK International Data
           Transfer Addendum.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="retention" aria-labelledby="retention-title" className="scroll-mt-6">
-        <h2 id="retention-title">6. How long we keep it</h2>
+      <LegalSection id="retention" title="6. How long we keep it">
         <ul>
           <li>Account, profile and sign-up data: while your account exists.</li>
           <li>YouTube tokens and channel data: until you disconnect the channel or delete your account, when they are deleted.</li>
@@ -214,18 +170,16 @@ export default function PrivacyPolicy() {
           <li>Earnings, statements and payout records: six years after the end of the financial year they relate to, as UK tax law requires.</li>
         </ul>
         <p>When you ask us to delete your account, we delete or anonymise your personal data within 30 days, except for records we must keep by law.</p>
-      </section>
+      </LegalSection>
 
-      <section id="security" aria-labelledby="security-title" className="scroll-mt-6">
-        <h2 id="security-title">7. Security</h2>
+      <LegalSection id="security" title="7. Security">
         <p>
           All traffic is encrypted with HTTPS. Passwords are stored only as argon2id hashes, session and one-time tokens only as hashes, and YouTube OAuth
           tokens are encrypted at rest. Access to personal data is limited to the administrators who need it, and administrator actions are logged.
         </p>
-      </section>
+      </LegalSection>
 
-      <section id="your-rights" aria-labelledby="your-rights-title" className="scroll-mt-6">
-        <h2 id="your-rights-title">8. Your rights</h2>
+      <LegalSection id="your-rights" title="8. Your rights">
         <p>Under the UK GDPR you have the right to:</p>
         <ul>
           <li>access the personal data we hold about you and receive a copy of it;</li>
@@ -242,10 +196,9 @@ export default function PrivacyPolicy() {
           ).
         </p>
         <p>{appName} is not intended for anyone under 18, and we do not knowingly collect their data.</p>
-      </section>
+      </LegalSection>
 
-      <section id="contact" aria-labelledby="contact-title" className="scroll-mt-6">
-        <h2 id="contact-title">9. Changes and contact</h2>
+      <LegalSection id="contact" title="9. Changes and contact">
         <p>
           We will post any changes to this policy on this page with a new effective date, and tell you about important changes in the dashboard or by e-mail.
         </p>
@@ -257,7 +210,7 @@ export default function PrivacyPolicy() {
           </Link>
           .
         </p>
-      </section>
+      </LegalSection>
     </LegalPage>
   );
 }

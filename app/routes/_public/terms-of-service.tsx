@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { useAppName } from "~/components/public-layout";
 import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
-import { LegalPage, legalLinkClass, legalMeta } from "~/lib/legal-page";
+import { LegalContents, LegalPage, LegalSection, legalLinkClass, legalMeta } from "~/lib/legal-page";
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
@@ -24,40 +24,23 @@ export default function TermsOfService() {
         .
       </p>
 
-      <nav aria-label="Contents" className="mt-6 rounded-lg border border-slate-200 bg-slate-50 p-4">
-        <p className="font-semibold text-slate-900">Contents</p>
-        <ol>
-          <li>
-            <a href="#creator-agreement" className={legalLinkClass}>
-              Creator Agreement &amp; Monetization Terms
-            </a>
-          </li>
-          <li>
-            <a href="#clipper-agreement" className={legalLinkClass}>
-              Clipper Agreement
-            </a>
-          </li>
-          <li>
-            <a href="#general-terms" className={legalLinkClass}>
-              General terms
-            </a>
-          </li>
-        </ol>
-      </nav>
+      <LegalContents
+        items={[
+          ["creator-agreement", "Creator Agreement & Monetization Terms"],
+          ["clipper-agreement", "Clipper Agreement"],
+          ["general-terms", "General terms"],
+        ]}
+      />
 
-      <section id="creator-agreement" aria-labelledby="creator-agreement-title" className="scroll-mt-6">
-        <h2 id="creator-agreement-title">Creator Agreement &amp; Monetization Terms</h2>
+      <LegalSection id="creator-agreement" title={"Creator Agreement & Monetization Terms"}>
         <CreatorAgreement appName={appName} />
-      </section>
+      </LegalSection>
 
-      <section id="clipper-agreement" aria-labelledby="clipper-agreement-title" className="scroll-mt-6">
-        <h2 id="clipper-agreement-title">Clipper Agreement</h2>
+      <LegalSection id="clipper-agreement" title="Clipper Agreement">
         <ClipperAgreement appName={appName} />
-      </section>
+      </LegalSection>
 
-      <section id="general-terms" aria-labelledby="general-terms-title" className="scroll-mt-6">
-        <h2 id="general-terms-title">General terms</h2>
-
+      <LegalSection id="general-terms" title="General terms">
         <h3>Accounts and eligibility</h3>
         <ul>
           <li>You must be at least 18 years old, or the age of majority where you live if that is higher, and able to enter into a binding contract.</li>
@@ -98,7 +81,7 @@ export default function TermsOfService() {
           Questions about these terms, and written notices under the Creator Agreement or these terms, can be sent to the {appName} team by e-mail from the
           address registered to your account, by replying to any e-mail we have sent you.
         </p>
-      </section>
+      </LegalSection>
     </LegalPage>
   );
 }

@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/ui/field";
 import { FormError } from "~/ui/form-error";
+import { Select } from "~/ui/select";
 import { TextArea } from "~/ui/textarea";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
@@ -178,14 +179,7 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
             </fieldset>
 
             <div hidden={hydrated && audience !== "role"}>
-              <SelectField label="Kind of user" name="role" defaultValue={values.role ?? ""} error={errors.role}>
-                <option value="">Choose…</option>
-                {AUDIENCE_ROLES.map((r) => (
-                  <option key={r.value} value={r.value}>
-                    {r.label}
-                  </option>
-                ))}
-              </SelectField>
+              <Select label="Kind of user" name="role" defaultValue={values.role ?? ""} error={errors.role} options={ROLE_OPTIONS} />
             </div>
             <div hidden={hydrated && audience !== "users"}>
               <TextArea
@@ -276,10 +270,7 @@ function focusFirstError(form: HTMLFormElement, errors: Errors) {
   if (el && "focus" in el) el.focus();
 }
 
-const inputClass = (error?: string) =>
-  `mt-1 block w-full rounded-md border px-3 py-2 text-slate-900 shadow-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-600 ${
-    error ? "border-red-500" : "border-slate-300"
-  }`;
+const ROLE_OPTIONS = [{ value: "", label: "Choose…" }, ...AUDIENCE_ROLES];
 
 function useDescribed(error?: string, hint?: string) {
   const id = useId();
@@ -299,21 +290,6 @@ function useDescribed(error?: string, hint?: string) {
     </>
   );
   return { id, describedBy, extras };
-}
-
-function SelectField({ label, error, children, ...input }: { label: string; error?: string } & React.SelectHTMLAttributes<HTMLSelectElement>) {
-  const { id, describedBy, extras } = useDescribed(error);
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass(error)} {...input}>
-        {children}
-      </select>
-      {extras}
-    </div>
-  );
 }
 
 function FileField({ label, error, hint, ...input }: { label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {

@@ -13,6 +13,7 @@ import {
   type UserAction,
 } from "~/modules/admin/schema";
 import { ApprovalBadge, Badge } from "~/ui/badge";
+import { TableHead } from "~/ui/table";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { Pagination } from "~/ui/pagination";
 import { buttonClass } from "~/ui/button";
@@ -106,22 +107,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
         ) : (
           <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full min-w-[36rem] text-left text-sm">
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    User
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Joined
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={["User", "Status", "Joined", { key: "actions", label: <span className="sr-only">Actions</span> }]} />
               <tbody className="divide-y divide-slate-100">
                 {users.map((u) => (
                   <tr key={u.id} className={selected?.id === u.id ? "bg-sky-50" : undefined}>

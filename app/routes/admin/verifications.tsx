@@ -1,7 +1,9 @@
 import { useEffect } from "react";
+import { Section } from "~/ui/section";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "~/ui/badge";
+import { ScrollRegion, TableHead } from "~/ui/table";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { buttonClass } from "~/ui/button";
 import { formatDateTime } from "~/lib/dates";
@@ -94,38 +96,18 @@ export default function Verifications({ loaderData, actionData }: Route.Componen
         )}
       </section>
 
-      <section aria-labelledby="recent-heading" className="mt-10">
-        <h2 id="recent-heading" className="text-lg font-semibold text-slate-900">
-          Recent decisions
-        </h2>
+      <Section id="recent-heading" title="Recent decisions" className="mt-10">
         {recent.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No decisions yet.</p>
         ) : (
-          // biome-ignore lint/a11y/useSemanticElements: a focusable scroll container (axe: scrollable-region-focusable), not a page section
-          <div
-            className="relative mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white"
-            tabIndex={0}
-            role="region"
-            aria-labelledby="recent-heading"
-          >
+          <ScrollRegion labelledBy="recent-heading" className="mt-3">
             <table className="min-w-full divide-y divide-slate-200 text-sm">
               <caption className="sr-only">The latest verification decisions</caption>
-              <thead className="bg-slate-50 text-left text-slate-700">
-                <tr>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    Channel
-                  </th>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    Creator
-                  </th>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    Decision
-                  </th>
-                  <th scope="col" className="px-4 py-2 font-semibold">
-                    Reviewed
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                className="bg-slate-50 text-left text-slate-700"
+                cellClassName="px-4 py-2 font-semibold"
+                columns={["Channel", "Creator", "Decision", "Reviewed"]}
+              />
               <tbody className="divide-y divide-slate-100">
                 {recent.map((r) => (
                   <tr key={r.id}>
@@ -143,9 +125,9 @@ export default function Verifications({ loaderData, actionData }: Route.Componen
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
-      </section>
+      </Section>
 
       {reviewing ? <ReviewDialog item={reviewing} decision={decision} error={failure?.errors.reason} /> : null}
     </>

@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { type InputHTMLAttributes, useEffect, useState } from "react";
+import { Section } from "~/ui/section";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { toast } from "sonner";
 import { invalid, isActionFailure, type ActionFailure } from "~/lib/errors";
@@ -7,6 +8,7 @@ import { actorOf } from "~/modules/accounts/accounts.server";
 import { ConfirmActions, PersonCell, StandingCell } from "~/modules/admin/components/console";
 import { AGENCY_MESSAGES, DASHBOARD_TITLES, DESCRIPTION_MAX, LOGO_MAX_BYTES, dashboardActionSchema } from "~/modules/agencies/schema";
 import { Badge } from "~/ui/badge";
+import { TableHead } from "~/ui/table";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { Pagination } from "~/ui/pagination";
 import { buttonClass } from "~/ui/button";
@@ -235,37 +237,17 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
           <Form method="post" preventScrollReset className="mt-5 space-y-4" key={agency.updatedAt}>
             <input type="hidden" name="agencyId" value={agency.id} />
             <input type="hidden" name="intent" value="update_profile" />
-            <div>
-              <label htmlFor="agency-name" className="block text-sm font-medium text-slate-800">
-                Agency name
-              </label>
-              <input
-                id="agency-name"
-                name="name"
-                required
-                maxLength={100}
-                defaultValue={agency.name}
-                className={inputClass}
-                aria-invalid={errors.name ? true : undefined}
-              />
-              {errors.name ? <p className="mt-1 text-sm text-red-700">{errors.name}</p> : null}
-            </div>
-            <div>
-              <label htmlFor="agency-contact" className="block text-sm font-medium text-slate-800">
-                Contact e-mail
-              </label>
-              <input
-                id="agency-contact"
-                name="contactEmail"
-                type="email"
-                required
-                maxLength={254}
-                defaultValue={agency.contactEmail}
-                className={inputClass}
-                aria-invalid={errors.contactEmail ? true : undefined}
-              />
-              {errors.contactEmail ? <p className="mt-1 text-sm text-red-700">{errors.contactEmail}</p> : null}
-            </div>
+            <CompactField id="agency-name" label="Agency name" error={errors.name} name="name" required maxLength={100} defaultValue={agency.name} />
+            <CompactField
+              id="agency-contact"
+              label="Contact e-mail"
+              error={errors.contactEmail}
+              name="contactEmail"
+              type="email"
+              required
+              maxLength={254}
+              defaultValue={agency.contactEmail}
+            />
             <div>
               <label htmlFor="agency-description" className="block text-sm font-medium text-slate-800">
                 Description
@@ -337,10 +319,7 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
         </Card>
       </div>
 
-      <section aria-labelledby="roster-heading" className="mt-6">
-        <h2 id="roster-heading" className="mb-3 text-lg font-semibold text-slate-900">
-          Roster
-        </h2>
+      <Section id="roster-heading" title="Roster" className="mt-6" headingClassName="mb-3 text-lg font-semibold text-slate-900">
         {d.roster.length === 0 ? (
           <Card>
             <p className="text-slate-700">No one has joined through {agency.name} yet. Share your creator signup link to start.</p>
@@ -349,25 +328,9 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
           <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full min-w-[40rem] text-left text-sm">
               <caption className="sr-only">Creators who joined through {agency.name}</caption>
-              <thead className="border-b border-slate-200 bg-slate-50 text-xs tracking-wide text-slate-600 uppercase">
-                <tr>
-                  <th scope="col" className="px-4 py-3">
-                    Creator
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Status
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    Channels
-                  </th>
-                  <th scope="col" className="px-4 py-3 text-right">
-                    Views
-                  </th>
-                  <th scope="col" className="px-4 py-3">
-                    Joined
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={["Creator", "Status", { label: "Channels", className: "text-right" }, { label: "Views", className: "text-right" }, "Joined"]}
+              />
               <tbody className="divide-y divide-slate-100">
                 {d.roster.map((r) => (
                   <tr key={r.userId}>
@@ -389,7 +352,7 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
           label="creators"
           hrefFor={(p) => hrefWith(pathname, search, { agency: agency.id, roster: p })}
         />
-      </section>
+      </Section>
 
       {confirmToken ? (
         <DashboardConfirm
@@ -451,6 +414,19 @@ function DashboardConfirm({
 }
 
 /** A link in a read-only field (selectable without JavaScript) with a copy button. */
+/** A labelled compact input with its error below (the profile form's fields). */
+function CompactField({ id, label, error, ...input }: { id: string; label: string; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <input id={id} className={inputClass} aria-invalid={error ? true : undefined} {...input} />
+      {error ? <p className="mt-1 text-sm text-red-700">{error}</p> : null}
+    </div>
+  );
+}
+
 function CopyField({ label, value }: { label: string; value: string }) {
   const [hydrated, setHydrated] = useState(false);
   const [copied, setCopied] = useState(false);

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "~/platform/crypto.server";
 import { createUser, signInAs } from "../../factories/users";
-import { ORIGIN, TEST_PASSWORD, fetchApp, outcome, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
+import { ORIGIN, TEST_PASSWORD, count, fetchApp, outcome, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
 
 const SESSION = "__Host-sb_session";
 const password = passwordBeforeAll();
@@ -49,8 +49,7 @@ describe("sign-in", () => {
     expect(await isSignedIn(`${SESSION}=${token}`)).toBe(true);
     const stored = await env.DB.prepare("SELECT id FROM sessions WHERE id = ?").bind(sha256Hex(token!)).first();
     expect(stored).not.toBeNull();
-    const raw = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?").bind(token).first<{ n: number }>();
-    expect(raw?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM sessions WHERE id = ?", token)).toBe(0);
   });
 
   it("sets the session cookie with __Host-, HttpOnly, Secure, SameSite=Lax, Path=/ and Max-Age", async () => {
@@ -162,8 +161,7 @@ describe("sessions end", () => {
     const res = await fetchApp("/dashboard", withCookie(user.cookie));
     expect(await outcome(res)).toBe("→/auth");
     expect(res.headers.getSetCookie().some((c) => c.startsWith(`${SESSION}=;`) && /Max-Age=0/.test(c))).toBe(true);
-    const left = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(user.id).first<{ n: number }>();
-    expect(left?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", user.id)).toBe(0);
   });
 
   it("'sign out other sessions' ends the others and keeps this one", async () => {
@@ -191,8 +189,7 @@ describe("sessions end", () => {
       .bind(new Date(Date.now() - 1000).toISOString(), user.id)
       .run();
     expect(await isSignedIn(user.cookie)).toBe(false);
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(user.id).first<{ n: number }>();
-    expect(n?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", user.id)).toBe(0);
   });
 
   it("slides: a session used after an hour is extended, never past its absolute limit", async () => {
@@ -345,10 +342,7 @@ describe("password reset", () => {
     const a = await postForm("/auth/forgot-password", { email: "ghost@example.com" }, { headers: { "CF-Connecting-IP": ip(31) } });
     expect(a.status).toBe(200);
     expect(await a.text()).toContain("If an account exists for that e-mail address");
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE to_email = 'ghost@example.com'").first<{
-      n: number;
-    }>();
-    expect(n?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = 'ghost@example.com'")).toBe(0);
   });
 });
 
@@ -385,8 +379,7 @@ describe("rate limits", () => {
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await res.text()).toContain("Please wait 60 minutes before trying again.");
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?").bind(form.email).first<{ n: number }>();
-    expect(n?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM users WHERE email = ?", form.email)).toBe(0);
     // Another address is not affected.
     expect((await postForm("/auth", validSignUp(), { headers: { "CF-Connecting-IP": ip(51) } })).status).toBe(302);
   });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AGENCY_ACTIONS } from "~/modules/admin/schema";
 import { agencyStateOf } from "~/modules/agencies/agencies.server";
 import { ALL_KINDS, createUser, type TestUser, type UserKind, userBeforeAll } from "../../factories/users";
-import { fetchApp } from "../helpers";
+import { fetchApp, okText } from "../helpers";
 import { PNG_1X1, count, freshIp, get, one, post, redirectOf, signUpFields } from "../admin-agency-helpers";
 
 // The first request compiles the whole app inside workerd: do it here, not in a timed test.
@@ -144,9 +144,7 @@ describe("agency applications", () => {
   });
 
   it("/agency/signup is the same screen", async () => {
-    const res = await get("/agency/signup");
-    expect(res.status).toBe(200);
-    const html = await res.text();
+    const html = await okText(get("/agency/signup"));
     expect(html).toContain("Apply as an agency");
     expect(html).toContain('name="slug"');
   });

@@ -14,7 +14,7 @@ import {
   setAgencyStatus,
 } from "~/modules/agencies/agencies.server";
 import { actorFor } from "../../factories/actors";
-import { createUser, userBeforeAll } from "../../factories/users";
+import { createAgencyWithCoManager, createUser, userBeforeAll } from "../../factories/users";
 import { count, get, one, post, redirectOf } from "../admin-agency-helpers";
 
 // The first request compiles the whole app inside workerd: do it here, not in a timed test.
@@ -194,11 +194,7 @@ describe("a manager's transitions happen once", () => {
   });
 
   it("two managers removing each other at once: the agency keeps one", async () => {
-    const a = await createUser("agency");
-    const b = await createUser("creator");
-    await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)")
-      .bind(crypto.randomUUID(), a.agencyId, b.id, a.id)
-      .run();
+    const { owner: a, coManager: b } = await createAgencyWithCoManager();
     const results = await Promise.all([
       post("/agency-dashboard.data", { agencyId: a.agencyId!, intent: "remove_manager", id: b.id }, a.cookie),
       post("/agency-dashboard.data", { agencyId: a.agencyId!, intent: "remove_manager", id: a.id }, b.cookie),
@@ -210,11 +206,7 @@ describe("a manager's transitions happen once", () => {
   });
 
   it("removing the owner also ends their ownership", async () => {
-    const owner = await createUser("agency");
-    const other = await createUser("creator");
-    await env.DB.prepare("INSERT INTO agency_users (id, agency_id, user_id, created_by) VALUES (?, ?, ?, ?)")
-      .bind(crypto.randomUUID(), owner.agencyId, other.id, owner.id)
-      .run();
+    const { owner, coManager: other } = await createAgencyWithCoManager();
     const message = await agencyDashboardAction(
       actorFor(other),
       { intent: "remove_manager", agencyId: owner.agencyId!, id: owner.id },

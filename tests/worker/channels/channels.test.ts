@@ -8,7 +8,7 @@ import { readToast } from "~/platform/toast.server";
 import { decryptToken } from "~/platform/token-crypto.server";
 import worker from "../../../workers/app";
 import { createUser, type TestUser } from "../../factories/users";
-import { ORIGIN, fetchApp, postForm } from "../helpers";
+import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: drive the OAuth flow exactly as a browser does, against the stand-in provider.
@@ -101,9 +101,7 @@ describe("/channels guards", () => {
 
   it("shows the page with both sections to an approved creator", async () => {
     const user = await createUser("creator");
-    const res = await fetchApp("/channels", { headers: { Cookie: user.cookie } });
-    expect(res.status).toBe(200);
-    const html = await res.text();
+    const html = await okText(fetchApp("/channels", { headers: { Cookie: user.cookie } }));
     expect(html).toContain("Connect YouTube channel");
     expect(html).toContain("Manual submissions");
   });
@@ -240,8 +238,7 @@ describe("linking a YouTube channel (OAuth code + PKCE + state, stand-in provide
     expect(ok.toast?.title).toBe("Channel connected!");
     const replay = await returnTo(user, ok.callback, ok.flowCookie);
     expect(replay.toast).toEqual({ title: "Failed to connect channel", description: "Invalid or used authorization code." });
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM youtube_channels WHERE user_id = ?").bind(user.id).first<{ n: number }>();
-    expect(count?.n).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM youtube_channels WHERE user_id = ?", user.id)).toBe(1);
   });
 
   it("shows 'Authorization failed' when the provider returns an error, and clears the query", async () => {
@@ -314,8 +311,7 @@ describe("refresh and disconnect", () => {
     const after = await channelOf(user.id);
     expect(after).toMatchObject({ subscriber_count: 1000, view_count: 100000, video_count: 10 });
     expect(after!.last_synced_at > "2020-01-01").toBe(true);
-    const snaps = await env.DB.prepare("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = ?").bind(channel!.id).first<{ n: number }>();
-    expect(snaps?.n).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = ?", channel!.id)).toBe(1);
   });
 
   it("uses the refresh token when the access token has expired", async () => {
@@ -433,8 +429,7 @@ describe("bodies that are not the page's form", () => {
       const res = await send("/channels", user.cookie, body, type);
       expect(res.status, label).toBe(status);
     }
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ?").bind(user.id).first<{ n: number }>();
-    expect(n?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ?", user.id)).toBe(0);
     // The same user's real form still works afterwards.
     const ok = await postForm("/channels", { intent: "submit", channelName: "Real" }, { headers: { Cookie: user.cookie } });
     expect(ok.status).toBe(302);
@@ -484,8 +479,7 @@ describe("manual submissions", () => {
       expect(html).toContain("Submit failed");
       expect(html).toContain(message);
     }
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ?").bind(user.id).first<{ n: number }>();
-    expect(n?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ?", user.id)).toBe(0);
   });
 
   it("inserts with creator_id from the profile, a null URL when empty, status pending; then submits for verification", async () => {
@@ -579,9 +573,7 @@ describe("admin verification queue", () => {
     const b = await waitingSubmission("Newer Channel");
     await env.DB.prepare("UPDATE manual_channel_submissions SET verification_submitted_at = '2026-01-01T00:00:00.000Z' WHERE id = ?").bind(a.id).run();
     const admin = await createUser("admin");
-    const page = await fetchApp("/admin/verifications", { headers: { Cookie: admin.cookie } });
-    expect(page.status).toBe(200);
-    const html = await page.text();
+    const html = await okText(fetchApp("/admin/verifications", { headers: { Cookie: admin.cookie } }));
     expect(html.indexOf("Oldest Channel")).toBeGreaterThan(-1);
     expect(html.indexOf("Oldest Channel")).toBeLessThan(html.indexOf("Newer Channel"));
 
@@ -665,8 +657,7 @@ describe("admin verification under concurrency", () => {
       .bind(id)
       .all<{ event_type: string }>();
     expect(audits.results).toEqual([{ event_type: `channel_submission_${decided?.status}` }]);
-    const notes = await env.DB.prepare("SELECT count(*) AS n FROM user_notifications WHERE user_id = ?").bind(creator.id).first<{ n: number }>();
-    expect(notes?.n).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM user_notifications WHERE user_id = ?", creator.id)).toBe(1);
   });
 });
 
@@ -782,10 +773,7 @@ describe("/analytics and its CSV export", () => {
 
     // The seed is idempotent: a second run adds no snapshot.
     await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
-    const again = await env.DB.prepare("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'").first<{
-      n: number;
-    }>();
-    expect(again?.n).toBe(90);
+    expect(await count("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'")).toBe(90);
   });
 
   it("leads to /channels when there is nothing to show, and keeps each user's data to themselves", async () => {

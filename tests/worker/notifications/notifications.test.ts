@@ -19,7 +19,7 @@ import { afterSessionsEnded } from "~/modules/accounts/accounts.server";
 import { actorFor } from "../../factories/actors";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
 import type { UserNotifier } from "../../../workers/user-notifier";
-import { ORIGIN, fetchApp, postForm } from "../helpers";
+import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
 
 // ---------------------------------------------------------------------------------------------
 // A small socket client: collects messages and closes, waits for what a test expects.
@@ -428,10 +428,7 @@ describe("broadcast", () => {
     const anon = await postForm("/admin/broadcast", form({ title: "Not from an admin", content: "y", audience: "all" }));
     expect([302, 303]).toContain(anon.status);
     expect(anon.headers.get("Location")).toBe("/auth");
-    const count = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'Not from an admin'").first<{
-      n: number;
-    }>();
-    expect(count?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM notifications WHERE title = 'Not from an admin'")).toBe(0);
   });
 
   it("an admin broadcasts to one kind of user: rows for them only, pushed live, audit-logged", async () => {
@@ -517,10 +514,7 @@ describe("broadcast", () => {
     });
     expect(fake.status).toBe(400);
     expect(((await fake.json()) as { errors: Record<string, string> }).errors.image).toMatch(/PNG, JPG, WEBP, GIF/);
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'With a fake image'").first<{
-      n: number;
-    }>();
-    expect(stored?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM notifications WHERE title = 'With a fake image'")).toBe(0);
   });
 
   it("a broadcast with an image and a video: public image URL, video URL signed for 3600 s", async () => {
@@ -562,9 +556,7 @@ describe("broadcast", () => {
 
   it("renders the broadcast page for admins with the form", async () => {
     const admin = await createUser("admin");
-    const res = await fetchApp("/admin/broadcast", { headers: { Cookie: admin.cookie } });
-    expect(res.status).toBe(200);
-    const html = await res.text();
+    const html = await okText(fetchApp("/admin/broadcast", { headers: { Cookie: admin.cookie } }));
     expect(html.toLowerCase()).toContain('enctype="multipart/form-data"');
     for (const label of ["Title", "Text", "Image", "Video", "Everyone", "Chosen users"]) expect(html).toContain(label);
   });
@@ -723,10 +715,7 @@ describe("bodies the API does not read", () => {
       headers: { Cookie: admin.cookie, Origin: ORIGIN, "Content-Type": "application/json" },
     });
     expect(res.status).toBe(415);
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE title = 'JSON broadcast'").first<{
-      n: number;
-    }>();
-    expect(stored?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM notifications WHERE title = 'JSON broadcast'")).toBe(0);
 
     const bad = await postForm(
       "/api/notifications?intent=broadcast",
@@ -750,10 +739,7 @@ describe("bodies the API does not read", () => {
     );
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("Title is required.");
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE content = 'Page without title'").first<{
-      n: number;
-    }>();
-    expect(stored?.n).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM notifications WHERE content = 'Page without title'")).toBe(0);
   });
 
   it("lists the recent broadcasts on the page with their counts", async () => {

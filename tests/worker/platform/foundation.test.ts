@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_ACCOUNTS, DEMO_AGENCY, seedDemoData } from "~/dev/seed.server";
 import { hashPassword, verifyPassword } from "~/modules/accounts/accounts.server";
 import { providerFetch } from "~/platform/oauth.server";
-import { ORIGIN, fetchApp, postForm } from "../helpers";
+import { ORIGIN, fetchApp, okText, postForm } from "../helpers";
 
 // The first request compiles the whole app inside workerd: do it once here, with time to spare on
 // a busy machine, rather than inside the first test's 30 s.
@@ -106,9 +106,7 @@ describe("migrations and seed", () => {
 
 describe("public pages", () => {
   it("serves the landing page with the tagline, the 70% share and a sign-up link", async () => {
-    const res = await fetchApp("/");
-    expect(res.status).toBe(200);
-    const html = await res.text();
+    const html = await okText(fetchApp("/"));
     expect(html).toContain("Empowering creators worldwide");
     expect(html).toContain("70%");
     expect(html).toMatch(/href="\/auth\?mode=signup"/);

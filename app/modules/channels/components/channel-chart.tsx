@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { TableHead } from "~/ui/table";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCompact, formatCount, type Point, type Metric } from "~/modules/channels/analytics";
 
@@ -96,18 +97,11 @@ export function MetricChart({ title, metric, days, series }: { title: string; me
       >
         <table className="min-w-full text-sm">
           <caption className="sr-only">{title}, one row per day</caption>
-          <thead className="sticky top-0 bg-slate-50 text-left text-slate-700">
-            <tr>
-              <th scope="col" className="px-3 py-2 font-semibold">
-                Date
-              </th>
-              {series.map((s) => (
-                <th key={s.key} scope="col" className="px-3 py-2 text-right font-semibold">
-                  {s.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead
+            className="sticky top-0 bg-slate-50 text-left text-slate-700"
+            cellClassName="px-3 py-2 font-semibold"
+            columns={["Date", ...series.map((s) => ({ key: s.key, label: s.label, className: "text-right" }))]}
+          />
           <tbody className="divide-y divide-slate-100">
             {rows.map((r) => (
               <tr key={String(r.day)}>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState } from "~/ui/empty-state";
 import { PageHeader } from "~/ui/page-header";
 
@@ -26,4 +27,24 @@ export function ComingSoon({
       </EmptyState>
     </>
   );
+}
+
+/**
+ * The route exports of a placeholder page: `meta` (the title), the component and the error
+ * boundary. The route keeps its own loader (the guard):
+ * `const page = comingSoonPage({...}); export const meta = page.meta; export default page.Page;`
+ */
+export function comingSoonPage({ title, description, empty, text }: { title: string; description: string; empty: string; text: string }) {
+  return {
+    meta: () => [{ title: `${title} | Shortbeat` }],
+    // biome-ignore lint/correctness/noComponentHookFactories: called once per route module at module scope, so the component is stable
+    Page: function Page() {
+      return (
+        <ComingSoon title={title} description={description} empty={empty}>
+          {text}
+        </ComingSoon>
+      );
+    },
+    ErrorBoundary: GeneralErrorBoundary,
+  };
 }
