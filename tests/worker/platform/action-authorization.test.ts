@@ -99,20 +99,22 @@ describe.each(CASES.map((c) => [labelOf(c), c] as const))("%s", (label, c) => {
 });
 
 describe("membership: a manager of another agency", () => {
-  it.each(["update_profile", "create_token", "add_manager", "upload_logo"] as const)(
-    "is refused %s on an agency that is not theirs, and nothing changes",
-    async (intent) => {
-      const other = await createUser("agency");
-      const c = ACTIONS.find((a) => a.path === "/agency-dashboard" && a.intent === intent)!;
-      n += 1;
-      const before = await fingerprint();
-      const mark = await auditMark();
-      const res = await post(c.path, "page", other.cookie, formBodyOf(c.body({ world, kind: "agency", n })));
-      expect(res.status).toBe(403);
-      expect(await fingerprint()).toEqual(before);
-      expect(await auditRowsSince(mark)).toEqual(["agency_access_denied"]);
-    },
-  );
+  it.each([
+    "update_profile",
+    "create_token",
+    "add_manager",
+    "upload_logo",
+  ] as const)("is refused %s on an agency that is not theirs, and nothing changes", async (intent) => {
+    const other = await createUser("agency");
+    const c = ACTIONS.find((a) => a.path === "/agency-dashboard" && a.intent === intent)!;
+    n += 1;
+    const before = await fingerprint();
+    const mark = await auditMark();
+    const res = await post(c.path, "page", other.cookie, formBodyOf(c.body({ world, kind: "agency", n })));
+    expect(res.status).toBe(403);
+    expect(await fingerprint()).toEqual(before);
+    expect(await auditRowsSince(mark)).toEqual(["agency_access_denied"]);
+  });
 });
 
 describe("the fingerprint", () => {

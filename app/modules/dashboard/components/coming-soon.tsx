@@ -37,7 +37,6 @@ export function ComingSoon({
 export function comingSoonPage({ title, description, empty, text }: { title: string; description: string; empty: string; text: string }) {
   return {
     meta: () => [{ title: `${title} | Shortbeat` }],
-    // biome-ignore lint/correctness/noComponentHookFactories: called once per route module at module scope, so the component is stable
     Page: function Page() {
       return (
         <ComingSoon title={title} description={description} empty={empty}>
