@@ -84,7 +84,7 @@ test("an admin broadcasts; the creator's badge and list update without a reload;
   await expect(item).toBeVisible();
   // Newest first.
   await expect(panel.getByTestId("notification-item").first()).toContainText(title);
-  await expect(item.getByRole("img", { name: `Image for ${title}` })).toBeVisible();
+  await expect(item.getByRole("img", { name: `Attached to ${title}` })).toBeVisible();
   await expectAccessible(creator, "notifications dropdown");
 
   // The video plays from its signed URL.
