@@ -1,4 +1,5 @@
 import { sha256 } from "@oslojs/crypto/sha2";
+import { readText } from "~/platform/body.server";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { z } from "zod";
 import { invalid } from "~/lib/errors";
@@ -142,7 +143,7 @@ async function bearer(request: Request): Promise<TokenRecord | null> {
 export async function handleDevOAuthApi(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/dev\/oauth\//, "");
   if (path === "token" && request.method === "POST") {
-    const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
+    const form = new URLSearchParams(await readText(request, 16_384));
     const grant = form.get("grant_type");
     if (grant === "authorization_code") {
       const code = form.get("code") ?? "";
@@ -173,7 +174,7 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
     return json({ error: "unsupported_grant_type" }, 400);
   }
   if (path === "revoke" && request.method === "POST") {
-    const form = new URLSearchParams(new TextDecoder().decode(await request.arrayBuffer()));
+    const form = new URLSearchParams(await readText(request, 16_384));
     const token = form.get("token") ?? "";
     await Promise.all([kv().delete(`devoauth:rt:${token}`), kv().delete(`devoauth:at:${token}`)]);
     return new Response(null, { status: 200 });

@@ -185,9 +185,11 @@ describe("the shape of the code", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("only the form parser reads a request body as a form", () => {
+  it("only app/platform/body.server.ts reads a request body", () => {
+    // formData() anywhere, and text()/json()/arrayBuffer()/blob()/body on something named like a request.
+    const bodyRead = /\.formData\(\)|\b(?:request|req|args\.request)\.(?:text|json|arrayBuffer|blob)\(\)|\b(?:request|req)\.body\b/;
     const offenders = [...appFiles, ...walk(join(root, "workers")).map(rel)].filter(
-      (f) => f !== "app/platform/http.server.ts" && /\.formData\(\)/.test(source(join(root, f))),
+      (f) => f !== "app/platform/body.server.ts" && bodyRead.test(source(join(root, f))),
     );
     expect(offenders).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { audit } from "~/platform/audit.server";
+import { readText } from "~/platform/body.server";
 import type { SessionUser } from "./session.server";
 
 // Content-Security-Policy violation reports (spec section 6): accepted from anyone, forwarded to
@@ -7,7 +8,7 @@ import type { SessionUser } from "./session.server";
 
 export async function recordCspReport(request: Request, user: SessionUser | null): Promise<void> {
   if (!user?.isAdmin || user.isBanned) return;
-  const text = (await request.text()).slice(0, 4000);
+  const text = await readText(request, 4000);
   let report: Record<string, unknown> = {};
   try {
     const body = JSON.parse(text) as { "csp-report"?: Record<string, unknown> };

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { DomainError } from "~/lib/errors";
-import { parseForm } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { titleForField } from "./schema";
 
 // The account screens pair each field's message with a toast title of its own (spec section 8:

@@ -29,7 +29,8 @@ import {
   type ManualSubmission,
 } from "~/modules/channels/channels.server";
 import { CHANNEL_ACTION_TITLES, CHANNEL_NAME_MAX, CHANNEL_TOASTS, SUBMISSION_STATUS_LABELS, channelActionSchema } from "~/modules/channels/schema";
-import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 import type { Route } from "./+types/channels";
 

@@ -1,7 +1,8 @@
 import { redirect } from "react-router";
 import { GOOGLE_UNAVAILABLE_TOAST, googleSignInAvailable, startGoogleSignIn } from "~/modules/accounts/accounts.server";
 import { googleStartSchema } from "~/modules/accounts/schema";
-import { domainAction, parseForm } from "~/platform/http.server";
+import { domainAction } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/google";
 

@@ -4,7 +4,8 @@ import { SubmitButton } from "~/ui/button";
 import { checkToken, verifyEmail } from "~/modules/accounts/accounts.server";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { verifyEmailSchema } from "~/modules/accounts/schema";
-import { domainAction, parseForm } from "~/platform/http.server";
+import { domainAction } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/verify-email";
 

@@ -28,7 +28,8 @@ import { PageHeader } from "~/ui/page-header";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { listAgenciesForAdmin, reviewAgency, setAgencyStatus } from "~/modules/agencies/agencies.server";
-import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/agencies";
 

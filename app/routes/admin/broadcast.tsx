@@ -22,7 +22,8 @@ import {
   BROADCAST_VIDEO_MAX_MB,
   broadcastSchema,
 } from "~/modules/notifications/schema";
-import { domainAction, domainLoader, parseFields, readForm } from "~/platform/http.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { parseFields, readForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/broadcast";
 

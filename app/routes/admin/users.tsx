@@ -28,7 +28,8 @@ import { pageUrl } from "~/lib/page-url";
 import { actorOf, performUserAction, usersConsolePage, type AdminUserDetails } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { ConfirmActions, FilterField, PersonCell, StandingCell } from "~/modules/admin/components/console";
-import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/users";
 

@@ -18,7 +18,8 @@ import { formatCount } from "~/modules/channels/analytics";
 import { ChannelHeading } from "~/modules/channels/components/channel-heading";
 import { reviewSubmission, verificationQueue, type QueueItem } from "~/modules/channels/channels.server";
 import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/modules/channels/schema";
-import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/verifications";
 

@@ -7,7 +7,8 @@ import { FormError } from "~/ui/form-error";
 import { SubmitButton } from "~/ui/button";
 import { isActionFailure } from "~/lib/errors";
 import { RECOVERY_ANSWER, recoverAdmin } from "~/modules/admin/admin.server";
-import { domainAction, parseForm } from "~/platform/http.server";
+import { domainAction } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import type { Route } from "./+types/admin-recovery";
 
 export const meta = () => [{ title: "Admin recovery | Shortbeat" }, { name: "robots", content: "noindex" }];

@@ -21,7 +21,8 @@ import { EmptyState } from "~/ui/empty-state";
 import { PageHeader } from "~/ui/page-header";
 import { agencyDashboard, agencyDashboardAction } from "~/modules/agencies/agencies.server";
 import { requireAgencyAccess } from "~/modules/agencies/guards.server";
-import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/agency-dashboard";
 

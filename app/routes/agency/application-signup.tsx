@@ -22,7 +22,8 @@ import { SubmitButton } from "~/ui/button";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { getOptionalUser } from "~/modules/accounts/guards.server";
 import { applicantView, applyForAgency, applyWithNewAccount, checkSlug } from "~/modules/agencies/agencies.server";
-import { domainAction, domainLoader, parseForm } from "~/platform/http.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/application-signup";
 

@@ -2,7 +2,8 @@ import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
 import { broadcastFiles, listNotifications, markAllRead, markRead, sendBroadcast } from "~/modules/notifications/notifications.server";
 import { broadcastSchema, notificationActionSchema } from "~/modules/notifications/schema";
-import { domainResource, parseFields, parseForm, readForm } from "~/platform/http.server";
+import { domainResource } from "~/platform/http.server";
+import { parseFields, parseForm, readForm } from "~/platform/body.server";
 import type { Route } from "./+types/notifications";
 
 // /api/notifications — the bell's resource route.

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { FACTORY_INTENTS, factorySchema, runFactory } from "~/dev/factory.server";
 import { devToolsEnabled } from "~/platform/env.server";
-import { domainResource, parseForm } from "~/platform/http.server";
+import { domainResource } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import type { Route } from "./+types/factory";
 
 // Test factory for end-to-end tests and local demos (development builds, DEV_TOOLS only): approve,

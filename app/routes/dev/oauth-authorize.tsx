@@ -4,7 +4,8 @@ import { Field } from "~/ui/field";
 import { STAND_IN_ACCOUNTS, accountFromChoice, issueCode, standInChoiceSchema } from "~/dev/dev-oauth.server";
 import { isActionFailure } from "~/lib/errors";
 import { devToolsEnabled, env } from "~/platform/env.server";
-import { domainAction, parseForm } from "~/platform/http.server";
+import { domainAction } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
 import type { Route } from "./+types/oauth-authorize";
 
 // The stand-in provider's consent screen: pick an account (development builds, DEV_TOOLS only).
