@@ -5,6 +5,7 @@
 // proxy) and the worker tests (inside workerd) run the very same code.
 import { pattern, synthesize, type Note } from "./wav.ts";
 import { demoChannelSnapshots } from "./demo-channel.ts";
+import { signUpMetadata } from "../modules/accounts/sign-up-metadata.ts";
 
 export const DEMO_PASSWORD = "Shortbeat#2026";
 
@@ -210,18 +211,7 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
   const statements: D1PreparedStatement[] = [];
 
   for (const a of DEMO_ACCOUNTS) {
-    const metadata = {
-      full_name: a.fullName,
-      referral_code: null,
-      agency_slug: null,
-      agency_name: null,
-      youtube_channel_url: null,
-      subscriber_count: 0,
-      monthly_views: 0,
-      wants_to_be_clipper: false,
-      clipper_agreement_accepted: false,
-      ...a.metadata,
-    };
+    const metadata = signUpMetadata({ full_name: a.fullName, ...a.metadata });
     if (!present.has(a.id)) {
       statements.push(
         db

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { signUpMetadata } from "./sign-up-metadata";
 import { oauthAccounts, profiles, users } from "~/db/schema";
 import { DomainError } from "~/lib/errors";
 import { safeRedirect } from "~/lib/permissions";
@@ -118,18 +119,7 @@ export async function signInWithGoogle(
       userId = crypto.randomUUID();
       created = true;
       const referrer = referralCode ? await referrerQuery(referralCode).get() : null;
-      const metadata = {
-        full_name: profile.name,
-        referral_code: referralCode,
-        agency_slug: null,
-        agency_name: null,
-        youtube_channel_url: null,
-        subscriber_count: 0,
-        monthly_views: 0,
-        wants_to_be_clipper: false,
-        clipper_agreement_accepted: false,
-        provider: "google",
-      };
+      const metadata = signUpMetadata({ full_name: profile.name, referral_code: referralCode, provider: "google" });
       await db().batch([
         db()
           .insert(users)
