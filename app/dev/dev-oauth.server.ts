@@ -93,12 +93,16 @@ export async function issueCode(params: URLSearchParams, account: StandInAccount
   return code;
 }
 
-/** The picker's forms: an account button, "Use another account" (name, e-mail), or Cancel. */
+/**
+ * The picker's forms: an account button, "Use another account" (name, e-mail, and whether Google
+ * reports that e-mail as unverified), or Cancel.
+ */
 export const standInChoiceSchema = z.object({
   intent: z.string().optional(),
   account: z.string().optional(),
   name: z.string().optional(),
   email: z.string().optional(),
+  unverified: z.string().optional(),
 });
 
 /** The account the picker's POST chose: a listed one, or the one typed in (a valid e-mail). */
@@ -110,7 +114,7 @@ export function accountFromChoice(choice: z.output<typeof standInChoiceSchema>):
     throw invalid("Enter a valid e-mail address.", { fieldErrors: { email: "Enter a valid e-mail address." } });
   }
   const name = (choice.name ?? "").trim() || email.split("@")[0];
-  return { sub: `google-custom-${email}`, email, name, email_verified: true };
+  return { sub: `google-custom-${email}`, email, name, email_verified: choice.unverified !== "on" };
 }
 
 function json(body: unknown, status = 200) {

@@ -11,6 +11,8 @@ export type RequestContext = {
    * module's types; accounts/session.server.ts stores and reads it as its own SessionUser.
    */
   session?: Promise<unknown>;
+  /** Set-Cookie headers for this request's response, whichever it is (cookies.server.ts expireOnResponse). */
+  responseCookies?: string[];
 };
 
 export const requestContext = createContext<RequestContext>();

@@ -34,6 +34,7 @@ async function asAdmin(browser: Browser, fn: (page: Page) => Promise<void>) {
 }
 
 test("connect, refresh, submit for verification, admin verifies, analytics, disconnect", async ({ page, browser, visit, consoleErrors }) => {
+  test.setTimeout(120_000); // the longest journey: two users, the provider, the admin queue, analytics
   const stamp = Date.now().toString(36);
   const email = `yt${stamp}@example.com`;
   const channelTitle = `Tester ${stamp}'s Channel`;
@@ -78,6 +79,14 @@ test("connect, refresh, submit for verification, admin verifies, analytics, disc
   await page.getByLabel("Avg monthly views").fill("40000");
   await page.getByRole("button", { name: "Submit channel" }).click();
   await expect(page.getByText("Your channel has been submitted.")).toBeVisible();
+  // The form is cleared after a success, and the same channel again is refused (issue 11, item 21).
+  await expect(page.getByLabel("Channel name")).toHaveValue("");
+  await expect(page.getByLabel("Subscriber count")).toHaveValue("");
+  await page.getByLabel("Channel name").fill(manualName);
+  await page.getByRole("button", { name: "Submit channel" }).click();
+  await expect(page.getByText("You have already submitted this channel. It is listed under Your submissions.").first()).toBeVisible();
+  await expect(page.getByLabel("Channel name")).toHaveValue(manualName);
+  if (process.env.CHANNELS_SHOT) await page.screenshot({ path: process.env.CHANNELS_SHOT, fullPage: true });
   const submission = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: manualName }) });
   await expect(submission.getByText("Pending")).toBeVisible();
   await expect(submission.getByText("No URL given")).toBeVisible();
@@ -136,8 +145,8 @@ test("connect, refresh, submit for verification, admin verifies, analytics, disc
   await expect(page.getByRole("heading", { name: channelTitle })).toHaveCount(0);
   expect(await connectedCount(page)).toBe(before + 1);
 
-  // The one expected error: the browser logs the 400 answer to the invalid submission.
-  expect(consoleErrors.filter((e) => !e.includes("status of 400"))).toEqual([]);
+  // The expected errors: the browser logs the 400 answer to the invalid submission and the 409 to the duplicate.
+  expect(consoleErrors.filter((e) => !e.includes("status of 400") && !e.includes("status of 409"))).toEqual([]);
 });
 
 test("cancelling at the provider shows 'Authorization failed' and clears the address", async ({ page }) => {

@@ -11,6 +11,7 @@ export * from "./moderation.server";
 export * from "./outcomes.server";
 export * from "./password.server";
 export * from "./people-queries.server";
+export * from "./phone.server";
 export * from "./profile.server";
 export * from "./session.server";
 export * from "./shell.server";

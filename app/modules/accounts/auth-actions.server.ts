@@ -1,10 +1,12 @@
 import { safeRedirect } from "~/lib/permissions";
 import { audit } from "~/platform/audit.server";
+import { submittedForm } from "~/platform/body.server";
 import { signIn, signUp } from "./auth.server";
+import { authFieldTitle as fieldTitle } from "./messages";
 import { getOptionalUser, type GuardArgs } from "./guards.server";
 import { ACCOUNT_CREATED, SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { normalizeAgencyName, normalizeAgencySlug, type AuthFormInput } from "./schema";
-import { afterSessionsEnded, clearSessionCookie, endCurrentSession } from "./session.server";
+import { bannedSignOutNotice, clearSessionCookie, endSessions } from "./session.server";
 
 // The sign-in/sign-up screen (also the agency sign-up screens) and sign-out, as the routes call
 // them: each returns where the browser goes next, or throws the DomainError the form shows.
@@ -24,6 +26,11 @@ export function authParams(request: Request, preset: { agencySlug?: string; agen
     agencyToken: q("token").slice(0, 128),
     redirectTo: safeRedirect(q("redirectTo") || null, ""),
   };
+}
+
+/** parseAccountForm's titles on the sign-in/sign-up screen ('Sign up failed' / 'Login failed' where the spec names none). */
+export function authFieldTitle(request: Request): (field: string, message: string) => string {
+  return (field, message) => fieldTitle(submittedForm(request)?.intent === "signup" ? "signup" : "signin", field, message);
 }
 
 /**
@@ -57,12 +64,14 @@ export async function signOut(args: GuardArgs): Promise<AccountRedirect> {
   const cookies = [clearSessionCookie(request)];
   try {
     const user = await getOptionalUser(args);
-    await endCurrentSession(request);
+    // A tab signing out because its account was banned (or its session ended by the ban) is told why.
+    const banned = await bannedSignOutNotice(request, args.context);
     if (user) {
-      // Close this session's open sockets now, not at their expiry check.
-      await afterSessionsEnded(user.id);
+      // The row goes and this session's open sockets close now, not at their expiry check.
+      await endSessions({ userId: user.id, reason: "signed_out", scope: "one", sessionId: user.sessionId });
       await audit({ eventType: "sign_out", userId: user.id, request });
     }
+    if (banned) return { to: "/auth", toast: { type: "error", title: "Account banned", description: banned }, cookies };
     return { to: "/auth", toast: { type: "success", title: "Signed out", description: "You have been signed out." }, cookies };
   } catch (error) {
     const description = error instanceof Error ? error.message : String(error);

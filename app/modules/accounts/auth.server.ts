@@ -10,14 +10,15 @@ import { linkClipperQuery } from "~/modules/clipping/clipping.server";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { randomToken, sha256Hex, shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
-import { emailQuery } from "~/platform/email.server";
+import { appLink, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { LIMITS, consume, ipScope, logRateLimitHit, monitorSuspicious, peek, release, tooManyAttempts, type Limit } from "~/platform/rate-limit.server";
 import { actorOf } from "./directory.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
+import { emailForSignIn } from "./phone.server";
 import { bannedMessage, type SignUpInput } from "./schema";
-import { afterSessionsEnded, createSession, endSessionsQuery, type SessionUser } from "./session.server";
+import { afterSessionsEnded, createSession, endSessions, endSessionsStatements, type SessionUser } from "./session.server";
 
 // The account rules: sign-up, sign-in, e-mail verification, password reset and change.
 // Answers never reveal whether an e-mail has an account. Refusals are DomainErrors carrying the
@@ -32,10 +33,6 @@ function limited(limit: Limit, retryAfterSeconds: number): DomainError {
   return rateLimited(retryAfterSeconds, description, title);
 }
 
-function originOf(request: Request): string {
-  return new URL(request.url).origin;
-}
-
 type TokenPurpose = (typeof oneTimeTokens.$inferSelect)["purpose"];
 
 /** A new one-time token and its insert (not executed); D1 keeps only the token's hash. */
@@ -47,8 +44,8 @@ function oneTimeToken(userId: string, purpose: TokenPurpose, ttlMs: number) {
   return { token, query };
 }
 
-function verificationEmail(request: Request, to: string, token: string) {
-  const link = `${originOf(request)}/auth/verify-email?token=${token}`;
+function verificationEmail(to: string, token: string) {
+  const link = appLink(`/auth/verify-email?token=${token}`);
   return emailQuery({
     to,
     kind: "email_verification",
@@ -87,12 +84,27 @@ async function screenReferralCode(request: Request, raw: string): Promise<string
     .replace(/[^A-Za-z0-9_-]/g, "");
 }
 
-/** Unexpected failures of a sign-up: the spec's 'An error occurred' / 'Please try again later.' */
+export const SIGN_UP_FAILED = "Sign up failed";
+
+/**
+ * The spec's sign-up failures (section 8): a refusal is 'Sign up failed' with the server's message
+ * (unless it names its own title, e.g. 'Too many attempts'); anything unexpected is 'An error
+ * occurred' / 'Please try again later.'. An e-mail that already has an account is no failure: it
+ * answers like a new one (see createPendingAccount).
+ */
 async function signUpFailsQuietly<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof DomainError) throw error;
+    if (error instanceof DomainError) {
+      if (error.title) throw error;
+      throw new DomainError(error.code, error.message, {
+        title: SIGN_UP_FAILED,
+        fieldErrors: error.fieldErrors,
+        retryAfterSeconds: error.retryAfterSeconds,
+        details: error.details,
+      });
+    }
     console.error(`${what} failed`, error);
     throw new DomainError("unavailable", "Please try again later.", { title: "An error occurred" });
   }
@@ -171,7 +183,9 @@ export async function signUpMusicPartner(
 const INVALID = "Invalid login credentials";
 const LOGIN_FAILED = "Login failed";
 
-export async function signIn(request: Request, email: string, password: string): Promise<{ setCookie: string; userId: string }> {
+export async function signIn(request: Request, identifier: string, password: string): Promise<{ setCookie: string; userId: string }> {
+  // An e-mail, or a verified phone number standing for its account's e-mail (same limit, same answer).
+  const email = await emailForSignIn(identifier);
   const accountScope = `acct:${sha256Hex(email)}`;
   // Every attempt is counted before the password is checked, so parallel attempts cannot all
   // pass the limit; an attempt with the right password is given back.
@@ -232,7 +246,7 @@ export async function signIn(request: Request, email: string, password: string):
   }
 
   if (!user.emailVerifiedAt) {
-    await resendVerification(request, user.id, email);
+    await resendVerification(user.id, email);
     throw new DomainError("forbidden", "Email not confirmed. We have sent you a new confirmation link.", { title: LOGIN_FAILED });
   }
 
@@ -248,11 +262,11 @@ export async function signIn(request: Request, email: string, password: string):
   return { setCookie, userId: user.id };
 }
 
-async function resendVerification(request: Request, userId: string, email: string) {
+async function resendVerification(userId: string, email: string) {
   const limit = await consume("verify-resend", `acct:${userId}`, LIMITS.generic);
   if (!limit.allowed) return;
   const { token, query } = oneTimeToken(userId, "email_verification", VERIFY_TTL_MS);
-  await db().batch([query, verificationEmail(request, email, token)]);
+  await db().batch([query, verificationEmail(email, token)]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,7 +350,7 @@ export async function requestPasswordReset(request: Request, email: string): Pro
   const user = await userIdByEmail(email);
   if (!user) return;
   const { token, query } = oneTimeToken(user.id, "password_reset", RESET_TTL_MS);
-  const link = `${originOf(request)}/auth/reset-password?token=${token}`;
+  const link = appLink(`/auth/reset-password?token=${token}`);
   await db().batch([
     query,
     emailQuery({
@@ -349,7 +363,14 @@ export async function requestPasswordReset(request: Request, email: string): Pro
   ]);
 }
 
-export async function resetPassword(request: Request, token: string, password: string): Promise<void> {
+/**
+ * Completes a reset link: the new password, every session and other reset link of the account
+ * ended, the e-mail verified (the link reached the inbox), and this browser signed in. The link
+ * proves the owner, so it works while the account's sign-in limit is exhausted (someone failing
+ * its password on purpose cannot lock the owner out; docs/decisions/0060-lockout.md). A banned
+ * account gets its password but no session. Returns the new session's Set-Cookie, or null.
+ */
+export async function resetPassword(request: Request, token: string, password: string): Promise<{ setCookie: string | null }> {
   const refused = invalid("This link is invalid or has expired. Please ask for a new one.", { title: "Reset failed" });
   const userId = await spendToken(token, "password_reset", refused, async (userId, now) => {
     const hash = await hashPassword(password);
@@ -363,12 +384,21 @@ export async function resetPassword(request: Request, token: string, password: s
         .update(users)
         .set({ passwordHash: hash, updatedAt: now, emailVerifiedAt: verifiedSince(now) })
         .where(eq(users.id, userId)),
-      endSessionsQuery(userId),
+      ...endSessionsStatements({ userId, reason: "password_changed", scope: "all" }),
       auditQuery({ eventType: "password_reset", severity: "medium", userId, targetUserId: userId, request }),
     ];
   });
   await afterSessionsEnded(userId);
+  const profile = await db().select({ isBanned: profiles.isBanned }).from(profiles).where(eq(profiles.userId, userId)).get();
+  if (!profile || profile.isBanned) return { setCookie: null };
+  const setCookie = await createSession(request, userId);
+  await audit({ eventType: "sign_in_success", severity: "low", userId, request, details: { method: "password_reset" } });
+  return { setCookie };
 }
+
+/** The spec's password-check failure (section 8): 'Verification failed', also 'User not authenticated'. */
+const VERIFICATION_FAILED = "Verification failed";
+const USER_NOT_AUTHENTICATED = "User not authenticated";
 
 /**
  * The signed-in user changes their password: every session ends, this one included, and this
@@ -385,13 +415,18 @@ export async function changePassword(
   const state = await consume("change-password", scope, LIMITS.generic);
   if (!state.allowed) throw limited(LIMITS.generic, state.retryAfterSeconds);
   const row = await db().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
+  if (!row) {
+    // The account is gone under the session: the spec's password-check failure for no user.
+    await release("change-password", scope, LIMITS.generic);
+    throw new DomainError("unauthenticated", USER_NOT_AUTHENTICATED, { title: VERIFICATION_FAILED });
+  }
   let check: { valid: boolean };
   try {
-    check = row?.passwordHash ? await verifyPassword(row.passwordHash, input.currentPassword) : { valid: false };
+    check = row.passwordHash ? await verifyPassword(row.passwordHash, input.currentPassword) : { valid: false };
   } catch (error) {
     console.error("password verification failed", error);
     await release("change-password", scope, LIMITS.generic);
-    throw new DomainError("unavailable", "Unable to verify password. Please try again.", { title: "Verification failed" });
+    throw new DomainError("unavailable", "Unable to verify password. Please try again.", { title: VERIFICATION_FAILED });
   }
   if (!check.valid) {
     await audit({ eventType: "password_change_failure", severity: "medium", userId: user.id, request });
@@ -400,15 +435,14 @@ export async function changePassword(
   }
   await release("change-password", scope, LIMITS.generic);
   const now = new Date().toISOString();
-  await db().batch([
-    db()
-      .update(users)
-      .set({ passwordHash: await hashPassword(input.password), updatedAt: now })
-      .where(eq(users.id, user.id)),
-    endSessionsQuery(user.id),
-    auditQuery({ eventType: "password_change", severity: "medium", userId: user.id, targetUserId: user.id, request }),
-  ]);
-  await afterSessionsEnded(user.id);
+  const passwordHash = await hashPassword(input.password);
+  await endSessions({ userId: user.id, reason: "password_changed", scope: "all" }, (end) =>
+    db().batch([
+      db().update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)),
+      ...end,
+      auditQuery({ eventType: "password_change", severity: "medium", userId: user.id, targetUserId: user.id, request }),
+    ]),
+  );
   return { setCookie: await createSession(request, user.id) };
 }
 
@@ -440,12 +474,26 @@ function isDuplicateEmail(error: unknown): boolean {
   return /UNIQUE.*users\.email/.test(`${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`);
 }
 
+/** The e-mail the owner of an address gets when someone signs up with it again, and its audit row. */
+function existingAccountNotice(request: Request, email: string, ownerId: string) {
+  return [
+    emailQuery({
+      to: email,
+      kind: "signup_existing",
+      subject: `Someone tried to sign up to ${appName()} with your e-mail`,
+      text: `Someone (maybe you) tried to create a ${appName()} account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${appLink("/auth")} and continue from there, or reset your password at ${appLink("/auth/forgot-password")}.\n\nIf it was not you, you can ignore this message: nothing was changed.`,
+    }),
+    auditQuery({ eventType: "sign_up_existing_email", severity: "low", request, targetUserId: ownerId }),
+  ] as const;
+}
+
 /**
  * A pending account made under the same rules as signUp: the sign-up limit per address (429), the
- * same answer whether or not the e-mail already has an account (its owner is told by e-mail and
- * nothing else is written), and the verification e-mail. Returns the new user's id, or null
- * when the e-mail already had an account. Errors other than a duplicate e-mail are thrown as they
- * come (the batch wrote nothing), so callers can recognise their own (e.g. a taken slug).
+ * same answer in the same time whether or not the e-mail already has an account (the password is
+ * hashed either way; the owner is told by e-mail and nothing else is written), and the
+ * verification e-mail. Returns the new user's id, or null when the e-mail already had an account.
+ * Errors other than a duplicate e-mail are thrown as they come (the batch wrote nothing), so
+ * callers can recognise their own (e.g. a taken slug).
  */
 export async function createPendingAccount(request: Request, input: PendingAccountInput): Promise<{ userId: string | null }> {
   const ipLimit = await consume("signup", ipScope(request), LIMITS.signup);
@@ -454,22 +502,15 @@ export async function createPendingAccount(request: Request, input: PendingAccou
     throw limited(LIMITS.signup, ipLimit.retryAfterSeconds);
   }
 
-  const existing = await userIdByEmail(input.email);
+  // Hashed before the e-mail is looked up, on both paths: skipping the hash for a known e-mail
+  // made that answer 3x faster, which told anyone whether the address has an account.
+  const [passwordHash, existing] = await Promise.all([hashPassword(input.password), userIdByEmail(input.email)]);
   if (existing) {
-    await db().batch([
-      emailQuery({
-        to: input.email,
-        kind: "signup_existing",
-        subject: `Someone tried to sign up to ${appName()} with your e-mail`,
-        text: `Someone (maybe you) tried to create a ${appName()} account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${originOf(request)}/auth and continue from there, or reset your password at ${originOf(request)}/auth/forgot-password.`,
-      }),
-      auditQuery({ eventType: "sign_up_existing_email", severity: "low", request, targetUserId: existing.id }),
-    ]);
+    await db().batch([...existingAccountNotice(request, input.email, existing.id)]);
     return { userId: null };
   }
 
   const userId = crypto.randomUUID();
-  const passwordHash = await hashPassword(input.password);
   const { token, query: tokenQuery } = oneTimeToken(userId, "email_verification", VERIFY_TTL_MS);
   try {
     await db().batch([
@@ -496,7 +537,7 @@ export async function createPendingAccount(request: Request, input: PendingAccou
           agencySignupTokenId: input.agencySignupTokenId ?? null,
         }),
       tokenQuery,
-      verificationEmail(request, input.email, token),
+      verificationEmail(input.email, token),
       auditQuery({
         eventType: "sign_up",
         severity: "low",
@@ -509,8 +550,10 @@ export async function createPendingAccount(request: Request, input: PendingAccou
     ]);
   } catch (error) {
     // A race on the same e-mail: nothing was written (one batch); same answer as above.
-    if (isDuplicateEmail(error)) return { userId: null };
-    throw error;
+    if (!isDuplicateEmail(error)) throw error;
+    const owner = await userIdByEmail(input.email);
+    if (owner) await db().batch([...existingAccountNotice(request, input.email, owner.id)]);
+    return { userId: null };
   }
   return { userId };
 }

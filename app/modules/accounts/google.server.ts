@@ -1,8 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { signUpMetadata } from "./sign-up-metadata";
-import { oauthAccounts, profiles, users } from "~/db/schema";
+import { oauthAccounts, oneTimeTokens, profiles, users } from "~/db/schema";
+import { NAME_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/errors";
 import { safeRedirect } from "~/lib/permissions";
+import { sanitizeText } from "~/lib/sanitize";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
@@ -10,7 +12,8 @@ import { OAuthError, beginAuthorization, completeAuthorization, fetchGoogleProfi
 import { referrerQuery } from "./auth.server";
 import { SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { bannedMessage } from "./schema";
-import { createSession } from "./session.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { afterSessionsEnded, createSession, endSessionsStatements } from "./session.server";
 
 // Google sign-in: the provider redirect with PKCE and state, then the callback that signs in (or
 // up) by provider + subject. See docs/decisions/0004 and the stand-in provider under /dev/oauth.
@@ -80,15 +83,34 @@ const linkQuery = (profile: GoogleProfile, userId: string) =>
   db().insert(oauthAccounts).values({ provider: "google", providerUserId: profile.sub, userId, email: profile.email });
 
 /**
- * Signs in (or up) with a Google profile. Accounts are keyed on provider + subject; an existing
- * e-mail is linked only when Google says the address is verified. New accounts are 'pending'
- * and pass the same approval gate as password accounts. Returns the new session's cookie.
+ * A name as Google sends it, made safe to keep: the same sanitizer and 100-character cap as the
+ * sign-up form's full name (control characters, angle brackets, script schemes removed), or null.
+ */
+export function googleDisplayName(name: string | null): string | null {
+  if (!name) return null;
+  return sanitizeText(name).trim().slice(0, NAME_MAX).trim() || null;
+}
+
+const UNVERIFIED_EMAIL = "Your Google account's e-mail address is not verified. Verify it with Google, or sign in with your password.";
+
+/**
+ * Signs in (or up) with a Google profile. Accounts are keyed on provider + subject. Only an
+ * e-mail Google says it has verified is used at all: otherwise nothing is created or signed in.
+ * An existing account with that e-mail is linked; if its own e-mail was never verified, whoever
+ * made it never proved they own the address, so the verified identity takes it over (see
+ * takeOverUnverifiedAccount). New accounts are 'pending' and pass the same approval gate as
+ * password accounts. Returns the new session's cookie.
  */
 export async function signInWithGoogle(
   request: Request,
   profile: GoogleProfile,
   referralCode: string | null,
 ): Promise<{ setCookie: string; userId: string; created: boolean }> {
+  // Refused before anything is read or written (finishGoogleSignIn audits the failure).
+  if (!profile.email_verified) {
+    throw new DomainError("forbidden", UNVERIFIED_EMAIL, { title: GOOGLE_FAILED });
+  }
+  const name = googleDisplayName(profile.name);
   const linked = await db()
     .select({ userId: oauthAccounts.userId })
     .from(oauthAccounts)
@@ -98,35 +120,28 @@ export async function signInWithGoogle(
   let userId = linked?.userId ?? null;
   let created = false;
   if (!userId) {
-    const existing = await db().select({ id: users.id }).from(users).where(eq(users.email, profile.email)).get();
-    if (existing) {
-      if (!profile.email_verified) {
-        throw new DomainError("forbidden", "This Google account's e-mail is not verified. Sign in with your password instead.", {
-          title: GOOGLE_FAILED,
-        });
-      }
+    const existing = await db().select({ id: users.id, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(eq(users.email, profile.email)).get();
+    if (existing?.emailVerifiedAt) {
       userId = existing.id;
-      const now = new Date().toISOString();
       await db().batch([
         linkQuery(profile, userId),
-        db()
-          .update(users)
-          .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${now})` })
-          .where(eq(users.id, userId)),
         auditQuery({ eventType: "oauth_account_linked", userId, targetUserId: userId, request, details: { provider: "google" } }),
       ]);
+    } else if (existing) {
+      userId = existing.id;
+      await takeOverUnverifiedAccount(request, profile, userId, name);
     } else {
       userId = crypto.randomUUID();
       created = true;
       const referrer = referralCode ? await referrerQuery(referralCode).get() : null;
-      const metadata = signUpMetadata({ full_name: profile.name, referral_code: referralCode, provider: "google" });
+      const metadata = signUpMetadata({ full_name: name, referral_code: referralCode, provider: "google" });
       await db().batch([
         db()
           .insert(users)
           .values({
             id: userId,
             email: profile.email,
-            emailVerifiedAt: profile.email_verified ? new Date().toISOString() : null,
+            emailVerifiedAt: new Date().toISOString(),
             passwordHash: null,
             userMetadata: JSON.stringify(metadata),
           }),
@@ -135,7 +150,7 @@ export async function signInWithGoogle(
           .values({
             userId,
             creatorId: shortCode(),
-            fullName: profile.name,
+            fullName: name,
             approvalStatus: "pending",
             referredBy: referrer?.userId ?? null,
           }),
@@ -159,4 +174,45 @@ export async function signInWithGoogle(
   const setCookie = await createSession(request, userId);
   await audit({ eventType: "sign_in_success", userId, request, details: { method: "google" } });
   return { setCookie, userId, created };
+}
+
+/**
+ * Account pre-hijack defence. Someone signed up with this e-mail and a password of their own and
+ * never proved they own the address; Google now vouches that this person does. The account
+ * becomes theirs: the unproven password is removed (the owner can set one by reset), every
+ * session and open one-time link of the account ends (sockets close too), the e-mail counts as
+ * verified and the Google identity is linked, all in one batch that holds only if the e-mail is
+ * still unverified when it runs. Audited as 'account_taken_over_by_verified_identity'.
+ */
+async function takeOverUnverifiedAccount(request: Request, profile: GoogleProfile, userId: string, name: string | null): Promise<void> {
+  const now = new Date().toISOString();
+  try {
+    await db().batch([
+      db()
+        .update(users)
+        .set({ passwordHash: null, emailVerifiedAt: now, updatedAt: now })
+        .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt))),
+      precondition(previousStatementChanged(1)),
+      ...(name ? [db().update(profiles).set({ fullName: name, updatedAt: now }).where(eq(profiles.userId, userId))] : []),
+      db()
+        .update(oneTimeTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oneTimeTokens.userId, userId), isNull(oneTimeTokens.usedAt))),
+      ...endSessionsStatements({ userId, reason: "password_changed", scope: "all" }),
+      linkQuery(profile, userId),
+      auditQuery({
+        eventType: "account_taken_over_by_verified_identity",
+        severity: "high",
+        userId,
+        targetUserId: userId,
+        request,
+        details: { provider: "google", reason: "unverified_password_account", removed: ["password", "sessions", "one_time_links"] },
+      }),
+    ]);
+  } catch (error) {
+    // Verified meanwhile (its owner used the link): nothing was written; try again as a plain link.
+    if (isPreconditionFailure(error)) throw new DomainError("conflict", "Please try again.", { title: GOOGLE_FAILED });
+    throw error;
+  }
+  await afterSessionsEnded(userId);
 }

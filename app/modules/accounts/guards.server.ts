@@ -2,7 +2,7 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { AUDITED_PATHS, isApproved, type Viewer } from "~/lib/permissions";
 import { audit } from "~/platform/audit.server";
 import { bannedMessage } from "./schema";
-import { clearSessionCookie, endAllSessions, getSessionUser, type SessionUser } from "./session.server";
+import { bannedSignOutNotice, clearSessionCookie, endSessions, getSessionUser, type SessionUser } from "./session.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 
 // One guard per loader and action. Each returns the user it proved or throws the redirect or
@@ -32,20 +32,26 @@ function signInUrl(request: Request): string {
   return path === "/" || path === "/dashboard" ? "/auth" : `/auth?redirectTo=${encodeURIComponent(back)}`;
 }
 
-/** A banned user is signed out everywhere and sent to /auth. */
+/** The toast of a banned user sent to /auth: 'Your account has been banned: <reason>'. */
+const bannedToast = (description: string) => ({ type: "error" as const, title: "Account banned", description });
+
+/** A banned user is signed out everywhere and sent to /auth, told why. */
 async function throwBanned(request: Request, user: SessionUser): Promise<never> {
-  await endAllSessions(user.id);
+  await endSessions({ userId: user.id, reason: "banned", scope: "all" });
   const headers = new Headers();
   headers.append("Set-Cookie", clearSessionCookie(request));
-  headers.append(
-    "Set-Cookie",
-    await setToastCookie(request, {
-      type: "error",
-      title: "Account banned",
-      description: bannedMessage(user.banReason),
-    }),
-  );
+  headers.append("Set-Cookie", await setToastCookie(request, bannedToast(bannedMessage(user.banReason))));
   throw redirect("/auth", { headers });
+}
+
+/**
+ * No signed-in user. A browser whose session was ended by a ban (it still carries the cookie; this
+ * response clears it) goes to /auth told why; anyone else gets `otherwise`.
+ */
+async function signedOut(args: GuardArgs, otherwise: () => Promise<never>): Promise<never> {
+  const banned = await bannedSignOutNotice(args.request, args.context);
+  if (banned) throw await redirectWithToast(args.request, "/auth", bannedToast(banned), { headers: { "Set-Cookie": clearSessionCookie(args.request) } });
+  return otherwise();
 }
 
 export async function getOptionalUser({ request, context }: GuardArgs): Promise<SessionUser | null> {
@@ -56,22 +62,41 @@ export async function getOptionalUser({ request, context }: GuardArgs): Promise<
 export async function requireSignedOut(args: GuardArgs): Promise<void> {
   const user = await getSessionUser(args.request, args.context);
   if (user && !user.isBanned) throw redirect("/dashboard");
+  if (user) return;
+  // The session was ended by a ban: the same screen again, with the ban's reason, once (this
+  // answer clears the cookie that told it).
+  const banned = await bannedSignOutNotice(args.request, args.context);
+  if (banned) {
+    const url = new URL(args.request.url);
+    url.searchParams.delete("_routes");
+    throw await redirectWithToast(args.request, pathOf(args.request) + url.search, bannedToast(banned), {
+      headers: { "Set-Cookie": clearSessionCookie(args.request) },
+    });
+  }
 }
 
 /** Sign-in only (settings, profile). */
 export async function requireUser(args: GuardArgs): Promise<SessionUser> {
   const user = await getSessionUser(args.request, args.context);
-  if (!user) throw redirect(signInUrl(args.request));
+  if (!user) {
+    return signedOut(args, () => {
+      throw redirect(signInUrl(args.request));
+    });
+  }
   if (user.isBanned) await throwBanned(args.request, user);
   return user;
 }
 
-/** Sign-in plus approval (admins bypass approval). */
-export async function requireApprovedUser(args: GuardArgs): Promise<SessionUser> {
+/**
+ * Sign-in plus approval (admins bypass approval). `audit`: an unapproved attempt writes the spec's
+ * unauthorized-access row on this path too (actions outside AUDITED_PATHS that change something,
+ * e.g. taking a music licence; docs/decisions/0116).
+ */
+export async function requireApprovedUser(args: GuardArgs, opts: { audit?: boolean } = {}): Promise<SessionUser> {
   const user = await requireUser(args);
   if (isApproved(viewerOf(user))) return user;
   const path = pathOf(args.request);
-  if ((AUDITED_PATHS as readonly string[]).includes(path)) {
+  if (opts.audit || (AUDITED_PATHS as readonly string[]).includes(path)) {
     await audit({
       eventType: "unauthorized_access_attempt",
       severity: "high",
@@ -93,10 +118,12 @@ export async function requireApprovedUser(args: GuardArgs): Promise<SessionUser>
 export async function requireAdmin(args: GuardArgs): Promise<SessionUser> {
   const user = await getSessionUser(args.request, args.context);
   if (!user) {
-    throw await redirectWithToast(args.request, "/auth", {
-      type: "error",
-      title: "Authentication Required",
-      description: "Please sign in to access this area.",
+    return signedOut(args, async () => {
+      throw await redirectWithToast(args.request, "/auth", {
+        type: "error",
+        title: "Authentication Required",
+        description: "Please sign in to access this area.",
+      });
     });
   }
   if (user.isBanned) await throwBanned(args.request, user);
@@ -117,10 +144,10 @@ export async function requireAdmin(args: GuardArgs): Promise<SessionUser> {
   return user;
 }
 
-/** Approved music partners (and admins). */
+/** Approved music partners only: an admin without the partner flag is refused like any non-partner (docs/decisions/0070). */
 export async function requireMusicPartner(args: GuardArgs): Promise<SessionUser> {
   const user = await requireApprovedUser(args);
-  if (user.isMusicPartner || user.isAdmin) return user;
+  if (user.isMusicPartner) return user;
   throw await redirectWithToast(args.request, "/dashboard", {
     type: "error",
     title: "Access Denied",

@@ -8,11 +8,11 @@ import { agencyLabelOf } from "~/modules/agencies/agencies.server";
 import { notifyAccountDecision, notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { emailQuery, type Email } from "~/platform/email.server";
+import { appOrigin, emailQuery, type Email } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { isAdminUser } from "./directory.server";
-import { afterSessionsEnded } from "./session.server";
+import { afterSessionsEnded, endSessionsStatements, type SessionEndReason } from "./session.server";
 
 // User moderation, the admin console's work on accounts: list and details, approval, bans, the
 // music partner flag, the admin role and sessions. Each action takes the acting admin (checked
@@ -229,7 +229,8 @@ const anotherActiveAdminRemains = (targetId: string) =>
       .where(and(eq(profiles.isBanned, false), ne(profiles.userId, targetId), isAdminUser(profiles.userId))),
   );
 
-const endSessionsQuery = (userId: string) => db().delete(sessions).where(eq(sessions.userId, userId));
+/** Every session of the user ends (session.server.ts's one path; afterSessionsEnded follows the batch). */
+const endSessionsQuery = (userId: string, reason: SessionEndReason) => endSessionsStatements({ userId, reason, scope: "all" });
 const changedOnce = () => precondition(previousStatementChanged(1));
 
 type Batch = Parameters<ReturnType<typeof db>["batch"]>[0];
@@ -312,7 +313,7 @@ async function decideApproval(
 export async function approveUser(actor: Actor, userId: string, request: Request): Promise<string> {
   authorize(actor, "user", "approve");
   const target = await targetOrThrow(userId);
-  const origin = new URL(request.url).origin;
+  const origin = appOrigin();
   await decideApproval(actor, target, request, {
     status: "approved",
     reason: null,
@@ -352,7 +353,7 @@ export async function banUser(actor: Actor, userId: string, reason: string, requ
       // Banning an admin must leave another active admin (and the actor must still be one).
       precondition(and(holdsAdmin(actor.id), or(not(holdsAdmin(userId)), anotherActiveAdminRemains(userId)))),
       ...updateProfileOnce(userId, { isBanned: true, banReason: reason }, eq(profiles.isBanned, false)),
-      endSessionsQuery(userId),
+      ...endSessionsQuery(userId, "banned"),
       emailQuery({
         to: target.email,
         kind: "account_banned",
@@ -388,7 +389,7 @@ export async function unbanUser(actor: Actor, userId: string, reason: string, re
         to: target.email,
         kind: "account_unbanned",
         subject: `Your ${appName()} account is active again`,
-        text: `${greeting(target)}\n\nThe ban on your ${appName()} account has been lifted. You can sign in again at ${new URL(request.url).origin}/auth\n\nNote: ${reason}`,
+        text: `${greeting(target)}\n\nThe ban on your ${appName()} account has been lifted. You can sign in again at ${appOrigin()}/auth\n\nNote: ${reason}`,
       }),
       auditQuery({
         eventType: "user_unbanned",
@@ -446,7 +447,7 @@ export async function grantAdmin(actor: Actor, userId: string, request: Request)
       insertAdminRole(userId),
       changedOnce(),
       // A role change ends the user's sessions (SECURITY.md): the next sign-in carries the new role.
-      endSessionsQuery(userId),
+      ...endSessionsQuery(userId, "role_changed"),
       auditQuery({ eventType: "admin_role_granted", severity: "high", userId: actor.id, targetUserId: userId, request }),
     ],
     async () => already(),
@@ -469,7 +470,7 @@ export async function revokeAdmin(actor: Actor, userId: string, request: Request
         .delete(userRoles)
         .where(and(eq(userRoles.userId, userId), eq(userRoles.role, "admin"))),
       changedOnce(),
-      endSessionsQuery(userId),
+      ...endSessionsQuery(userId, "role_changed"),
       auditQuery({ eventType: "admin_role_revoked", severity: "high", userId: actor.id, targetUserId: userId, request }),
     ],
     async () => ((await loadTarget(userId))?.isAdmin === false ? notAdmin() : conflict(LAST_ADMIN)),
@@ -483,7 +484,7 @@ export async function endUserSessions(actor: Actor, userId: string, request: Req
   authorize(actor, "user", "endSessions");
   const target = await targetOrThrow(userId);
   await db().batch([
-    endSessionsQuery(userId),
+    ...endSessionsQuery(userId, "ended_by_admin"),
     auditQuery({ eventType: "sessions_ended_by_admin", severity: "medium", userId: actor.id, targetUserId: userId, request }),
   ]);
   await afterSessionsEnded(userId);
@@ -532,12 +533,12 @@ export async function grantAdminThroughRecovery(account: { id: string; isAdmin: 
   await db().batch([
     insertAdminRole(account.id),
     // A role change ends the account's sessions; the person signs in again with the new role.
-    endSessionsQuery(account.id),
+    ...endSessionsQuery(account.id, "role_changed"),
     emailQuery({
       to: email,
       kind: "admin_recovery",
       subject: `Admin access granted on ${appName()}`,
-      text: `Admin access to ${appName()} was granted to this account through the recovery page (${new URL(request.url).origin}/admin-recovery).\n\nIf this was not you or your team, the deployment's recovery secret is known to someone else: rotate ADMIN_RECOVERY_SECRET and review the admins at once.`,
+      text: `Admin access to ${appName()} was granted to this account through the recovery page (${appOrigin()}/admin-recovery).\n\nIf this was not you or your team, the deployment's recovery secret is known to someone else: rotate ADMIN_RECOVERY_SECRET and review the admins at once.`,
     }),
     auditQuery({
       eventType: "admin_recovery_granted",

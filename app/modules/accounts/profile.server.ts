@@ -1,11 +1,12 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { profiles, users } from "~/db/schema";
-import { invalid } from "~/lib/errors";
+import { conflict, invalid } from "~/lib/errors";
 import { authorize } from "~/lib/permissions";
-import { avatarUrl, checkUpload, putPublicImage, type ImageType } from "~/modules/media/media.server";
+import { avatarUrl, checkUpload, isValidKey, putPublicImage, type ImageType } from "~/modules/media/media.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { actorOf } from "./directory.server";
 import type { SessionUser } from "./session.server";
 
@@ -64,25 +65,61 @@ export async function updateProfileName(request: Request, user: SessionUser, ful
   ]);
 }
 
-/** Avatar upload: type checked by content, 2 MB cap, key made by the server, old file removed. */
+/** The AVATARS key behind one of this user's avatar URLs (avatarUrl's inverse), or null (a Google picture, another user's folder). */
+export function ownAvatarKey(userId: string, url: string | null | undefined): string | null {
+  const base = avatarUrl("");
+  if (!url?.startsWith(base)) return null;
+  let key: string;
+  try {
+    key = url
+      .slice(base.length)
+      .split("/")
+      .map((segment) => decodeURIComponent(segment))
+      .join("/");
+  } catch {
+    return null;
+  }
+  return key.startsWith(`avatars/${userId}/`) && isValidKey(key) ? key : null;
+}
+
+/**
+ * Avatar upload: type checked by content, 2 MB cap, key made by the server. The new picture
+ * replaces the one the profile named when the upload began (guarded update); then the old file
+ * is deleted. When another upload replaced it meanwhile, this one's file is deleted instead and
+ * the upload is refused, so the bucket never keeps a file no profile names.
+ */
 export async function updateAvatar(request: Request, user: SessionUser, file: File): Promise<{ url: string }> {
   authorize(actorOf(user), "media", "uploadAvatar");
   const check = await checkUpload(file, AVATAR_TYPES, AVATAR_MAX_BYTES, "Avatar");
   if (!check.ok) throw invalid(check.error, { title: "Upload failed", fieldErrors: { avatar: check.error } });
   const previous = await db().select({ avatarUrl: profiles.avatarUrl }).from(profiles).where(eq(profiles.userId, user.id)).get();
+  const before = previous?.avatarUrl ?? null;
   const key = await putPublicImage(file, check.type, `avatars/${user.id}`);
   const url = avatarUrl(key);
-  await db().batch([
-    db().update(profiles).set({ avatarUrl: url, updatedAt: new Date().toISOString() }).where(eq(profiles.userId, user.id)),
-    auditQuery({
-      eventType: "profile_updated",
-      userId: user.id,
-      targetUserId: user.id,
-      request,
-      details: { field: "avatar_url" },
-    }),
-  ]);
-  const oldKey = previous?.avatarUrl?.match(/(avatars\/[^?#]+)$/)?.[1];
-  if (oldKey?.startsWith(`avatars/${user.id}/`)) await env.AVATARS.delete(decodeURIComponent(oldKey));
+  try {
+    await db().batch([
+      db()
+        .update(profiles)
+        .set({ avatarUrl: url, updatedAt: new Date().toISOString() })
+        .where(and(eq(profiles.userId, user.id), before === null ? isNull(profiles.avatarUrl) : eq(profiles.avatarUrl, before))),
+      precondition(previousStatementChanged(1)),
+      auditQuery({
+        eventType: "profile_updated",
+        userId: user.id,
+        targetUserId: user.id,
+        request,
+        details: { field: "avatar_url" },
+      }),
+    ]);
+  } catch (error) {
+    await env.AVATARS.delete(key);
+    if (isPreconditionFailure(error)) {
+      const message = "Your picture was changed meanwhile. Please try again.";
+      throw conflict(message, { title: "Upload failed", fieldErrors: { avatar: message } });
+    }
+    throw error;
+  }
+  const oldKey = ownAvatarKey(user.id, before);
+  if (oldKey && oldKey !== key) await env.AVATARS.delete(oldKey);
   return { url };
 }

@@ -1,39 +1,16 @@
 import { z } from "zod";
-import { EMAIL_MAX, NAME_MAX, PASSWORD_MIN_LENGTH } from "~/lib/constants";
+import { EMAIL_MAX, NAME_MAX } from "~/lib/constants";
 import type { FieldErrors } from "~/lib/errors";
 import { checkbox } from "~/lib/forms";
 import { sanitizeText } from "~/lib/sanitize";
+import { MESSAGES, PASSWORD_MAX_LENGTH, PHONE_MESSAGES, firstUnmetPasswordRule, titleForField } from "./messages";
+
+// The rules, messages and titles without zod live in ./messages (what the browser imports on a
+// page's first load, docs/decisions/0086); re-exported here for the server and the other modules.
+export { MESSAGES, PASSWORD_MAX_LENGTH, PASSWORD_RULES, PHONE_MESSAGES, firstUnmetPasswordRule, titleForField } from "./messages";
 
 // One schema per form, used by the browser for instant feedback and by the action as the
 // authority. Messages are product-spec.md section 5, word for word.
-
-export const PASSWORD_RULES: { id: string; label: string; test: (pw: string) => boolean }[] = [
-  { id: "length", label: `At least ${PASSWORD_MIN_LENGTH} characters`, test: (pw) => pw.length >= PASSWORD_MIN_LENGTH },
-  { id: "upper", label: "One uppercase letter", test: (pw) => /[A-Z]/.test(pw) },
-  { id: "lower", label: "One lowercase letter", test: (pw) => /[a-z]/.test(pw) },
-  { id: "digit", label: "One number", test: (pw) => /\d/.test(pw) },
-  { id: "special", label: "One special character", test: (pw) => /[^A-Za-z0-9]/.test(pw) },
-];
-
-/** Long passphrases are welcome; the cap only stops absurd payloads from reaching the hasher. */
-export const PASSWORD_MAX_LENGTH = 256;
-
-export function firstUnmetPasswordRule(password: string): string | null {
-  return PASSWORD_RULES.find((r) => !r.test(password))?.label ?? null;
-}
-
-export const MESSAGES = {
-  passwordTitle: "Password requirements not met",
-  passwordsMismatchTitle: "Passwords don't match",
-  passwordsMismatch: "Please make sure your passwords match.",
-  invalidEmailTitle: "Invalid email",
-  invalidEmail: "Please enter a valid email address.",
-  termsTitle: "Terms Required",
-  terms: "Please accept the Creator Agreement & Monetization Terms to continue.",
-  clipperTitle: "Clipper Agreement Required",
-  clipper: "Please accept the Clipper Agreement to continue as a Clipper.",
-  tooLongTitle: "Input too long",
-} as const;
 
 /** 'Your account has been banned' with the reason when there is one. */
 export function bannedMessage(reason: string | null): string {
@@ -51,13 +28,27 @@ export function isValidEmail(email: string): boolean {
   return labels.length >= 2 && labels.every((l) => l.length > 0);
 }
 
+/**
+ * An http(s) link with a real host: a dotted name whose last label is a top-level domain (letters,
+ * or punycode), a full dotted IPv4 address, or localhost; the scheme may be left out. Written
+ * against what was typed, not what the URL parser makes of it: it turns '0' into 0.0.0.0.
+ */
 export function isUrlShaped(value: string): boolean {
+  const text = value.trim();
+  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^/:]+:\d/.test(text) ? text : `https://${text}`;
+  const typed = /^https?:\/\/(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)/i.exec(withScheme)?.[1]?.toLowerCase() ?? "";
+  let url: URL;
   try {
-    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`);
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.includes(".");
+    url = new URL(withScheme);
   } catch {
     return false;
   }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return false;
+  if (typed === "localhost") return true;
+  if (/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(typed)) return typed.split(".").every((n) => Number(n) <= 255);
+  const labels = url.hostname.split(".");
+  const tld = labels[labels.length - 1] ?? "";
+  return typed.includes(".") && labels.length >= 2 && labels.every((l) => l.length > 0) && /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(tld);
 }
 
 const email = z
@@ -100,8 +91,57 @@ export const normalizeAgencySlug = (v: string) =>
 /** An agency name as kept in the sign-up metadata. */
 export const normalizeAgencyName = (v: string) => sanitizeText(v).trim().slice(0, NAME_MAX);
 
+// ---------------------------------------------------------------------------------------------
+// Phone numbers (docs/decisions/0075): E.164 by a small hand-written check, no phone library in
+// any browser bundle (the /auth screen validates with signInSchema).
+// ---------------------------------------------------------------------------------------------
+
+/** E.164: '+', then 8 to 15 digits, the first not 0 (country code and national number). */
+const E164 = /^\+[1-9]\d{7,14}$/;
+
+/** A phone number as people type it ('+44 7700 900123', '0044 (7700) 900-123') in E.164, or null. */
+export function normalizePhone(raw: string): string | null {
+  const compact = raw.trim().replace(/[\s().\-\u00a0]/g, "");
+  const international = compact.startsWith("00") ? `+${compact.slice(2)}` : compact;
+  return E164.test(international) ? international : null;
+}
+
+/** The sign-in field holds a phone number (no '@', starts like one) rather than an e-mail. */
+export const looksLikePhone = (value: string) => !value.includes("@") && /^[+(\d]/.test(value.trim());
+
+/** A phone number field: normalised to E.164, or the message. */
+export const phoneNumber = z
+  .string()
+  .trim()
+  .min(1, { message: "Phone number is required." })
+  .max(32, { message: "Phone number must be 32 characters or less." })
+  .transform((v, ctx) => {
+    const phone = normalizePhone(v);
+    if (phone) return phone;
+    ctx.addIssue({ code: "custom", message: PHONE_MESSAGES.invalid });
+    return z.NEVER;
+  });
+
+/** The sign-in identifier: an e-mail (lower-cased) or a phone number (E.164). */
+const emailOrPhone = z.string().transform((v, ctx) => {
+  const parsed = looksLikePhone(v) ? phoneNumber.safeParse(v) : email.safeParse(v);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? MESSAGES.invalidEmail });
+  return z.NEVER;
+});
+
+/** The phone section of Settings: the number, whether it is verified, whether a code is waiting. */
+export type PhoneState = { phone: string | null; verified: boolean; codeSent: boolean };
+
+/** The one-time code of a text message: six digits (spaces typed between them are dropped). */
+export const phoneCode = z
+  .string()
+  .transform((v) => v.replace(/\s/g, ""))
+  .pipe(z.string().regex(/^\d{6}$/, { message: PHONE_MESSAGES.code }));
+
 export const signInSchema = z.object({
-  email: z.string().trim().toLowerCase().min(1, { message: "Email is required." }).pipe(email),
+  // An e-mail or a verified phone number (spec section 2: 'e-mail (or phone) and password').
+  email: z.string().trim().min(1, { message: "Email or phone is required." }).pipe(emailOrPhone),
   password: z.string().min(1, { message: "Password is required." }).max(PASSWORD_MAX_LENGTH),
 });
 
@@ -199,13 +239,15 @@ const changePasswordFields = {
 };
 export const changePasswordSchema = z.object(changePasswordFields).superRefine(passwordsMatch);
 
-/** The settings page: change password, sign out the other sessions, or one of them. */
+const PHONE_INTENTS = ["phone-send", "phone-verify", "phone-remove"] as const;
+
+/** The settings page: change password, sign out the other sessions, or one of them; the phone number. */
 export const settingsFormSchema = z.preprocess(
   (v) => {
     const intent = (v as { intent?: unknown })?.intent;
     return {
       ...(v as object),
-      intent: intent === "sign-out-others" || intent === "sign-out-session" ? intent : "change-password",
+      intent: intent === "sign-out-others" || intent === "sign-out-session" || PHONE_INTENTS.includes(intent as never) ? intent : "change-password",
     };
   },
   z.discriminatedUnion("intent", [
@@ -216,6 +258,10 @@ export const settingsFormSchema = z.preprocess(
       // The first 12 hex digits of the session's stored id, as the page shows it.
       session: z.string().regex(/^[0-9a-f]{12}$/, { message: "Unknown session." }),
     }),
+    // The phone section (docs/decisions/0075): send a code, check it, remove the number.
+    z.object({ intent: z.literal("phone-send"), phone: phoneNumber }),
+    z.object({ intent: z.literal("phone-verify"), code: phoneCode }),
+    z.object({ intent: z.literal("phone-remove") }),
   ]),
 );
 
@@ -240,26 +286,6 @@ export const profileFormSchema = z.preprocess(
     }),
   ]),
 );
-
-/** The toast title that goes with a field's error, as the spec pairs them. */
-export function titleForField(field: string, message = ""): string {
-  if (message.endsWith("characters or less.")) return MESSAGES.tooLongTitle;
-  switch (field) {
-    case "password":
-      return MESSAGES.passwordTitle;
-    case "confirmPassword":
-      return MESSAGES.passwordsMismatchTitle;
-    case "email":
-    case "contactEmail":
-      return MESSAGES.invalidEmailTitle;
-    case "acceptTerms":
-      return MESSAGES.termsTitle;
-    case "acceptClipperAgreement":
-      return MESSAGES.clipperTitle;
-    default:
-      return "Please check the form";
-  }
-}
 
 /** The profile page's titles: a missing or refused picture is 'Upload failed'. */
 export const profileFieldTitle = (field: string, message: string) => (field === "avatar" ? "Upload failed" : titleForField(field, message));

@@ -1,17 +1,19 @@
-import { and, count, desc, eq, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, lt, ne, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { RouterContextProvider } from "react-router";
-import { profiles, sessions, userNotifications, users } from "~/db/schema";
+import { endedSessions, profiles, SESSION_END_REASONS, sessions, userNotifications, users } from "~/db/schema";
 import { authorize } from "~/lib/permissions";
 import { managesActiveAgency } from "~/modules/agencies/agencies.server";
-import { audit } from "~/platform/audit.server";
+import { auditQuery } from "~/platform/audit.server";
 import { requestContext } from "~/platform/context.server";
-import { readCookie, serializeCookie } from "~/platform/cookies.server";
+import { expireOnResponse, hasCookie, readCookie, serializeCookie } from "~/platform/cookies.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { userNotifier } from "~/platform/realtime.server";
 import { clientIp, userAgent } from "~/platform/request-info.server";
 import { isSecureRequest } from "~/platform/toast.server";
 import { actorOf, isAdminUser } from "./directory.server";
+import { bannedMessage } from "./schema";
 
 // Sessions live in D1. The cookie carries a random 160-bit token; D1 stores only its SHA-256.
 // Sliding expiry: a session idle for 7 days ends; none lives past 30 days. See
@@ -105,7 +107,7 @@ export async function validateSessionToken(token: string, now = Date.now()): Pro
   if (!row) return null;
   const absolute = Date.parse(row.absoluteExpiresAt);
   if (now >= Date.parse(row.expiresAt) || now >= absolute) {
-    await db().delete(sessions).where(eq(sessions.id, id)).run();
+    await endSessions({ userId: row.id, reason: "expired", scope: "one", sessionId: id });
     return null;
   }
   const user = toUser(row);
@@ -117,15 +119,58 @@ export async function validateSessionToken(token: string, now = Date.now()): Pro
   return user;
 }
 
-/** The signed-in user of this request (memoized per request: one session query), or null. */
+/** The session token this request carries, when it could be one. */
+function sessionToken(request: Request): string | null {
+  const token = readCookie(request, sessionCookieName(request));
+  return token && token.length <= 128 ? token : null;
+}
+
+/** Per request: the ban message of a browser whose session a ban ended (see bannedSignOutNotice). */
+const banNotices = new WeakMap<object, string>();
+
+/** 'Your account has been banned: …' when the session of this token was ended by someone else and the account is banned now. */
+async function banNoticeOfEndedSession(token: string): Promise<string | null> {
+  const row = await db()
+    .select({ isBanned: profiles.isBanned, banReason: profiles.banReason })
+    .from(endedSessions)
+    .innerJoin(profiles, eq(profiles.userId, endedSessions.userId))
+    .where(eq(endedSessions.id, sha256Hex(token)))
+    .get();
+  return row?.isBanned ? bannedMessage(row.banReason) : null;
+}
+
+/**
+ * The signed-in user of this request (memoized per request: one session query), or null. A
+ * session cookie that matches no live session (ended, expired, made up or unreadable) is cleared
+ * in this request's response, unless a ban ended it: that cookie stays until a response tells the
+ * browser why (the guards, /auth and sign-out clear it then; docs/decisions/0068).
+ */
 export function getSessionUser(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionUser | null> {
   const rc = context.get(requestContext);
   if (!rc.session) {
-    const token = readCookie(request, sessionCookieName(request));
-    rc.session = token && token.length <= 128 ? validateSessionToken(token) : Promise.resolve(null);
+    const token = sessionToken(request);
+    rc.session = (token ? validateSessionToken(token) : Promise.resolve(null)).then(async (user) => {
+      if (user || !hasCookie(request, sessionCookieName(request))) return user;
+      const notice = token ? await banNoticeOfEndedSession(token) : null;
+      if (notice) banNotices.set(rc, notice);
+      else expireOnResponse(rc, clearSessionCookie(request));
+      return null;
+    });
   }
   // Only this function stores it, always as a SessionUser.
   return rc.session as Promise<SessionUser | null>;
+}
+
+/**
+ * Why this browser is signed out when its account is banned: 'Your account has been banned:
+ * <reason>', for a banned user's live session or the cookie of a session someone ended while the
+ * account is banned now. Null otherwise (no cookie, a session that expired or was signed out, a
+ * ban since lifted). Whoever shows it also clears the session cookie.
+ */
+export async function bannedSignOutNotice(request: Request, context: Readonly<RouterContextProvider>): Promise<string | null> {
+  const user = await getSessionUser(request, context);
+  if (user) return user.isBanned ? bannedMessage(user.banReason) : null;
+  return banNotices.get(context.get(requestContext)) ?? null;
 }
 
 /** Creates a fresh session (a new token on every sign-in) and returns its Set-Cookie header. */
@@ -162,33 +207,91 @@ export function clearSessionCookie(request: Request): string {
   return sessionCookie(request, "", 0);
 }
 
-/** Ends the session this request carries (if any). */
-export async function endCurrentSession(request: Request): Promise<void> {
-  const token = readCookie(request, sessionCookieName(request));
-  if (token)
-    await db()
-      .delete(sessions)
-      .where(eq(sessions.id, sha256Hex(token)))
-      .run();
-}
+// ---------------------------------------------------------------------------------------------
+// Ending sessions: one path for every way a session ends
+// ---------------------------------------------------------------------------------------------
 
-/** Query (not executed) ending every session of a user (optionally all but one), for batches. */
-export function endSessionsQuery(userId: string, exceptSessionId?: string) {
-  return db()
-    .delete(sessions)
-    .where(exceptSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, exceptSessionId)) : eq(sessions.userId, userId));
+/** Why sessions end. The reasons of SESSION_END_REASONS are kept (ended_sessions) for the browser that still holds the cookie. */
+export type SessionEndReason = "signed_out" | "expired" | (typeof SESSION_END_REASONS)[number];
+
+/** Which of a user's sessions end, and why. */
+export type SessionsToEnd = { userId: string; reason: SessionEndReason } & (
+  | { scope: "all" }
+  | { scope: "others"; keep: string }
+  | { scope: "one"; sessionId: string }
+  /** One session named by the first 12 hex digits of its id (the Settings list), never `keep`. */
+  | { scope: "prefix"; prefix: string; keep: string }
+);
+
+/** How long the reason a session ended is kept: as long as its cookie could have lived. */
+const ENDED_KEPT_MS = SESSION_ABSOLUTE_MS;
+
+const isKeptReason = (reason: SessionEndReason): reason is (typeof SESSION_END_REASONS)[number] => (SESSION_END_REASONS as readonly string[]).includes(reason);
+
+function sessionsOf(which: SessionsToEnd): SQL | undefined {
+  const mine = eq(sessions.userId, which.userId);
+  switch (which.scope) {
+    case "all":
+      return mine;
+    case "others":
+      return and(mine, ne(sessions.id, which.keep));
+    case "one":
+      return and(mine, eq(sessions.id, which.sessionId));
+    case "prefix":
+      return and(mine, sql`substr(${sessions.id}, 1, 12) = ${which.prefix}`, ne(sessions.id, which.keep));
+  }
 }
 
 /**
- * Ends every session of a user and closes their open sockets. Called on password change and
- * reset, ban, role change and by admins.
+ * The statements ending sessions, for the batch of the change that ends them (the only code that
+ * deletes session rows): why they ended, when someone else ended them (ended_sessions, pruned after
+ * 30 days), and the delete. Whoever runs them calls `afterSessionsEnded` once the batch held;
+ * `endSessions` does both and is what callers use unless another runner owns their batch.
  */
-export async function endAllSessions(userId: string, exceptSessionId?: string): Promise<void> {
-  await endSessionsQuery(userId, exceptSessionId).run();
-  await afterSessionsEnded(userId);
+export function endSessionsStatements(which: SessionsToEnd, now = Date.now()): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
+  const where = sessionsOf(which);
+  const remove = db().delete(sessions).where(where);
+  if (!isKeptReason(which.reason)) return [remove];
+  const at = new Date(now).toISOString();
+  const reason = which.reason;
+  return [
+    db()
+      .insert(endedSessions)
+      .select(
+        db()
+          .select({ id: sessions.id, userId: sessions.userId, reason: sql<typeof reason>`${reason}`.as("reason"), endedAt: sql<string>`${at}`.as("ended_at") })
+          .from(sessions)
+          .where(where),
+      )
+      .onConflictDoNothing(),
+    remove,
+    db()
+      .delete(endedSessions)
+      .where(lt(endedSessions.endedAt, new Date(now - ENDED_KEPT_MS).toISOString())),
+  ];
 }
 
-/** Hook for the realtime layer: sockets of ended sessions are closed. */
+/**
+ * THE way sessions end (sign-out, one or all other sessions in Settings, an admin, a ban, a
+ * password change or reset, a role change): the rows go (with the statements of the change itself
+ * when `change` runs them in its batch), then the user's notifier closes the sockets of every
+ * session that no longer exists. Nothing is closed when the change throws.
+ */
+export async function endSessions(which: SessionsToEnd, change?: (end: [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]) => Promise<unknown>): Promise<void> {
+  const end = endSessionsStatements(which);
+  await (change ? change(end) : db().batch(end));
+  await afterSessionsEnded(which.userId);
+}
+
+/** Every session of a user ends (all but one with `exceptSessionId`), and their sockets close. */
+export async function endAllSessions(userId: string, exceptSessionId?: string, reason: SessionEndReason = "ended_by_admin"): Promise<void> {
+  await endSessions(exceptSessionId ? { userId, reason, scope: "others", keep: exceptSessionId } : { userId, reason, scope: "all" });
+}
+
+/**
+ * Tells the user's notifier that sessions ended: it closes the open sockets of every session that no
+ * longer exists (a banned user's after the 'banned' event). Part of `endSessions`.
+ */
 export async function afterSessionsEnded(userId: string): Promise<void> {
   try {
     await userNotifier(userId).closeEndedSessions();
@@ -200,17 +303,15 @@ export async function afterSessionsEnded(userId: string): Promise<void> {
 /** 'Sign out other sessions': every session of the user but this one ends, and their sockets close. */
 export async function endOtherSessions(request: Request, user: SessionUser): Promise<void> {
   authorize(actorOf(user), "account", "endSession", { ownerId: user.id });
-  await endAllSessions(user.id, user.sessionId);
-  await audit({ eventType: "sessions_ended", userId: user.id, targetUserId: user.id, request, details: { scope: "others" } });
+  await endSessions({ userId: user.id, reason: "ended_by_user", scope: "others", keep: user.sessionId }, (end) =>
+    db().batch([...end, auditQuery({ eventType: "sessions_ended", userId: user.id, targetUserId: user.id, request, details: { scope: "others" } })]),
+  );
 }
 
-/** Ends one of the user's other sessions, named by the first 12 hex digits of its stored id. */
+/** Ends one of the user's other sessions, named by the first 12 hex digits of its stored id; its sockets close. */
 export async function endSessionByPrefix(user: SessionUser, prefix: string): Promise<void> {
   authorize(actorOf(user), "account", "endSession", { ownerId: user.id });
-  await db()
-    .delete(sessions)
-    .where(and(eq(sessions.userId, user.id), sql`substr(${sessions.id}, 1, 12) = ${prefix}`, ne(sessions.id, user.sessionId)))
-    .run();
+  await endSessions({ userId: user.id, reason: "ended_by_user", scope: "prefix", prefix, keep: user.sessionId });
 }
 
 export type SessionSummary = {

@@ -11,6 +11,8 @@ export type SocketSessionState = {
   /** The sessions that still exist and have not expired, with the time each ends unless used again. */
   live: { id: string; endsAt: string }[];
   banned: boolean;
+  /** The ban's reason, for the 'banned' event of tabs whose sessions the ban ended. */
+  banReason: string | null;
 };
 
 /** The state of the given sessions of a user (at most a few: one per open tab). */
@@ -23,7 +25,8 @@ export async function socketSessionState(userId: string, sessionIds: readonly st
       .where(
         and(eq(sessions.userId, userId), inJsonList(sessions.id, [...new Set(sessionIds)]), gt(sessions.expiresAt, at), gt(sessions.absoluteExpiresAt, at)),
       ),
-    db().select({ isBanned: profiles.isBanned }).from(profiles).where(eq(profiles.userId, userId)),
+    db().select({ isBanned: profiles.isBanned, banReason: profiles.banReason }).from(profiles).where(eq(profiles.userId, userId)),
   ]);
-  return { live, banned: profile[0]?.isBanned === true };
+  const banned = profile[0]?.isBanned === true;
+  return { live, banned, banReason: banned ? (profile[0]?.banReason ?? null) : null };
 }

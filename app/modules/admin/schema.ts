@@ -1,11 +1,25 @@
 import { z } from "zod";
 import { MESSAGES, isValidEmail } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
+import { REASON_MAX, USER_STATUS_FILTERS, SEVERITY_FILTERS } from "./messages";
+
+// The constants, labels and messages without zod live in ./messages: that is what pages import
+// on their first load (docs/decisions/0086). Re-exported here for the server and other modules.
+export {
+  ACTIONS_WITH_REASON,
+  AGENCY_ACTIONS,
+  AGENCY_ACTION_LABELS,
+  AGENCY_FILTERS,
+  REASON_MAX,
+  SEVERITY_FILTERS,
+  USER_ACTIONS,
+  USER_ACTION_LABELS,
+  USER_STATUS_FILTERS,
+} from "./messages";
+export type { UserAction, UserStatusFilter, AgencyFilter, AgencyAction } from "./messages";
 
 // Forms and queries of the admin console: user actions, list filters, the audit log, app
 // settings and break-glass recovery. The browser and the actions read the same schemas.
-
-export const REASON_MAX = 500;
 
 /** A reason an admin gives (rejection, ban, unban): sanitized, required, at most 500 characters. */
 export const reasonSchema = z
@@ -17,31 +31,6 @@ export const reasonSchema = z
       .min(1, { message: "Please give a reason." })
       .max(REASON_MAX, { message: `Reason must be ${REASON_MAX} characters or less.` }),
   );
-
-export const USER_ACTIONS = ["approve", "reject", "ban", "unban", "toggle_music_partner", "grant_admin", "revoke_admin", "end_sessions"] as const;
-export type UserAction = (typeof USER_ACTIONS)[number];
-
-/** Which actions need a reason typed into their confirm step. */
-export const ACTIONS_WITH_REASON: readonly UserAction[] = ["reject", "ban", "unban"];
-
-export const USER_ACTION_LABELS: Record<UserAction, { label: string; confirm: string; danger?: boolean }> = {
-  approve: { label: "Approve", confirm: "Approve this account? The user is notified and e-mailed." },
-  reject: { label: "Reject", confirm: "Reject this account? The user is notified with your reason.", danger: true },
-  ban: {
-    label: "Ban",
-    confirm: "Ban this user? Every session ends at once and the user is notified with your reason.",
-    danger: true,
-  },
-  unban: { label: "Unban", confirm: "Lift the ban? The user is notified with your reason." },
-  toggle_music_partner: { label: "Toggle music partner", confirm: "Change this user's music partner access?" },
-  grant_admin: {
-    label: "Grant admin",
-    confirm: "Make this user an admin? They get full access to the admin console; their sessions end.",
-    danger: true,
-  },
-  revoke_admin: { label: "Revoke admin", confirm: "Remove this user's admin role? Their sessions end.", danger: true },
-  end_sessions: { label: "End all sessions", confirm: "Sign this user out on every device?", danger: true },
-};
 
 const confirmed = z.literal("yes", { message: "Please confirm the action." });
 export const uuidSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "Unknown id." });
@@ -59,9 +48,6 @@ export const userActionSchema = z.discriminatedUnion("intent", [
 ]);
 export type UserActionInput = z.infer<typeof userActionSchema>;
 
-export const USER_STATUS_FILTERS = ["all", "pending", "approved", "rejected", "banned", "admin"] as const;
-export type UserStatusFilter = (typeof USER_STATUS_FILTERS)[number];
-
 const page = z.coerce.number().int().min(1).max(100_000).catch(1);
 
 export const userListQuerySchema = z.object({
@@ -70,8 +56,6 @@ export const userListQuerySchema = z.object({
   page,
 });
 export type UserListQuery = z.infer<typeof userListQuerySchema>;
-
-export const SEVERITY_FILTERS = ["all", "low", "medium", "high", "critical"] as const;
 
 const isoDay = z
   .string()
@@ -135,23 +119,6 @@ export type RecoveryInput = z.infer<typeof recoverySchema>;
 // ---------------------------------------------------------------------------------------------
 // Agencies (admin review)
 // ---------------------------------------------------------------------------------------------
-
-export const AGENCY_FILTERS = ["all", "pending", "approved", "rejected", "inactive"] as const;
-export type AgencyFilter = (typeof AGENCY_FILTERS)[number];
-
-export const AGENCY_ACTIONS = ["approve", "reject", "activate", "deactivate"] as const;
-export type AgencyAction = (typeof AGENCY_ACTIONS)[number];
-
-export const AGENCY_ACTION_LABELS: Record<AgencyAction, { label: string; confirm: string; danger?: boolean }> = {
-  approve: { label: "Approve", confirm: "Approve this agency? Its signup links start working and its managers are notified." },
-  reject: { label: "Reject", confirm: "Reject this application? The applicant sees your reason.", danger: true },
-  activate: { label: "Activate", confirm: "Activate this agency? Its dashboard and signup links work again." },
-  deactivate: {
-    label: "Deactivate",
-    confirm: "Deactivate this agency? Its dashboard and signup links stop working until it is activated again.",
-    danger: true,
-  },
-};
 
 const agencyId = uuidSchema;
 

@@ -7,3 +7,4 @@ export { managedActiveAgencyIds } from "./access.server";
 export * from "./applications.server";
 export * from "./dashboard.server";
 export * from "./review.server";
+export { acceptInvitation, invitationView, type InvitationView } from "./invitations.server";

@@ -2,7 +2,7 @@ import { desc, eq, inArray, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { agencies, agencyUsers } from "~/db/schema";
 import { conflict, type DomainError } from "~/lib/errors";
-import { authorize, type Actor } from "~/lib/permissions";
+import { authorize, isApproved, type Actor } from "~/lib/permissions";
 import { createPendingAccount } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -153,10 +153,18 @@ export async function applicantView(actor: Actor): Promise<{ state: AgencyState;
   return { state, previous: last ? { name: last.name, reason: last.rejectionReason } : null };
 }
 
-/** The status page: the user's own agency state, whether one of theirs is active, and their applications. */
-export async function ownApplications(actor: Actor): Promise<{ state: AgencyState; hasActiveAgency: boolean; agencies: OwnApplication[] }> {
+/**
+ * The status page: the user's own agency state, whether one of theirs is active, whether their
+ * own account is approved (a manager whose account is pending or rejected waits here, see
+ * docs/decisions/0066), and their applications.
+ */
+export async function ownApplications(
+  actor: Actor,
+): Promise<{ state: AgencyState; hasActiveAgency: boolean; accountApproved: boolean; agencies: OwnApplication[] }> {
   authorize(actor, "agency", "readOwnApplication");
   const { state, activeAgencyIds } = await agencyStateOf({ id: actor.id, isAdmin: false });
-  if (state === "none" || activeAgencyIds.length > 0) return { state, hasActiveAgency: activeAgencyIds.length > 0, agencies: [] };
-  return { state, hasActiveAgency: false, agencies: await applicationsOf(actor.id) };
+  const hasActiveAgency = activeAgencyIds.length > 0;
+  const accountApproved = isApproved(actor);
+  if (state === "none" || (hasActiveAgency && accountApproved)) return { state, hasActiveAgency, accountApproved, agencies: [] };
+  return { state, hasActiveAgency, accountApproved, agencies: await applicationsOf(actor.id) };
 }

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { agencies, agencySignupTokens, agencyUsers } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
-import { agencyMembersQuery, agencyMemberTotalQuery, emailOfUser, fullNameOfUser, personByEmail, signupCountOfToken } from "~/modules/accounts/accounts.server";
+import { agencyMembersQuery, agencyMemberTotalQuery, emailOfUser, fullNameOfUser, signupCountOfToken } from "~/modules/accounts/accounts.server";
 import { channelStatsOf } from "~/modules/channels/channels.server";
 import { avatarUrl, checkUpload, putPublicImage, type ImageType } from "~/modules/media/media.server";
 import { auditQuery } from "~/platform/audit.server";
@@ -11,9 +11,10 @@ import { randomToken } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { agencyProfileColumns, authorizeManage, noticeQuietly } from "./access.server";
+import { agencyProfileColumns, authorizeManage } from "./access.server";
 import { isActiveAgency } from "./directory.server";
-import { AGENCY_MESSAGES, LOGO_MAX_BYTES, type DashboardAction } from "./schema";
+import { inviteManager, pendingInvitationsQuery } from "./invitations.server";
+import { LOGO_MAX_BYTES, type DashboardAction } from "./schema";
 
 // The agency dashboard: what a manager sees (signup links, tokens, managers, roster) and does
 // (profile, logo, tokens, managers). Every action names its agency by id and is authorized
@@ -85,6 +86,7 @@ function dashboardBatch(agencyId: string, rosterPage: number) {
       .orderBy(asc(agencyUsers.createdAt)),
     agencyMembersQuery(agencyId, { limit: ROSTER_PAGE_SIZE, offset: (rosterPage - 1) * ROSTER_PAGE_SIZE }, channelStatsOf),
     agencyMemberTotalQuery(agencyId),
+    pendingInvitationsQuery(agencyId),
   ]);
 }
 
@@ -105,7 +107,7 @@ export async function agencyDashboard(actor: Actor, requested: { agencyId: strin
   const agencyId = requested.agencyId ?? choices[0]?.id;
   if (!agencyId) return { kind: "empty" as const };
   authorize(actor, "agency", "manage", { agencyId, managedAgencyIds: choices.map((c) => c.id) });
-  const [[agency], tokens, managers, roster, [total]] = await dashboardBatch(agencyId, requested.rosterPage);
+  const [[agency], tokens, managers, roster, [total], invitations] = await dashboardBatch(agencyId, requested.rosterPage);
   if (!agency) throw notFound("Not Found");
   const rosterTotal = total?.n ?? 0;
   return {
@@ -114,6 +116,7 @@ export async function agencyDashboard(actor: Actor, requested: { agencyId: strin
     agency,
     tokens,
     managers,
+    invitations,
     roster,
     rosterTotal,
     rosterPage: requested.rosterPage,
@@ -135,7 +138,7 @@ export async function agencyDashboardAction(actor: Actor, input: DashboardAction
     case "revoke_token":
       return revokeSignupToken(actor, agencyId, input.id, request);
     case "add_manager":
-      return addManager(actor, agencyId, input.email, request);
+      return inviteManager(actor, agencyId, input.email, request);
     case "remove_manager":
       return removeManager(actor, agencyId, input.id, request);
   }
@@ -236,39 +239,6 @@ async function revokeSignupToken(actor: Actor, agencyId: string, tokenId: string
     () => notFound("Token not found or already revoked."),
   );
   return "Token revoked. Sign-ups with it are no longer attributed to your agency.";
-}
-
-async function addManager(actor: Actor, agencyId: string, email: string, request: Request): Promise<string> {
-  const target = await personByEmail(email);
-  if (!target) throw notFound(`${AGENCY_MESSAGES.addUser}: no account uses ${email}. Ask them to sign up first.`);
-  if (target.isBanned) throw conflict(`${AGENCY_MESSAGES.addUser}: that account is banned.`);
-  const agency = await db().select({ name: agencies.name }).from(agencies).where(eq(agencies.id, agencyId)).get();
-  if (!agency) throw notFound("Agency not found.");
-  await guarded(
-    [
-      db()
-        .insert(agencyUsers)
-        .values({ id: crypto.randomUUID(), agencyId, userId: target.id, role: "manager", createdBy: actor.id })
-        .onConflictDoNothing({ target: [agencyUsers.agencyId, agencyUsers.userId] }),
-      changedOnce(),
-      auditQuery({
-        eventType: "agency_manager_added",
-        severity: "medium",
-        userId: actor.id,
-        targetUserId: target.id,
-        request,
-        details: { agency_id: agencyId },
-      }),
-    ],
-    () => conflict(`${AGENCY_MESSAGES.addUser}: ${email} is already a manager.`),
-  );
-  await noticeQuietly(
-    target.id,
-    `You manage ${agency.name}`,
-    `You were added as a manager of ${agency.name}. Open the agency dashboard to see its links and roster.`,
-    actor.id,
-  );
-  return `${email} is now a manager.`;
 }
 
 /**

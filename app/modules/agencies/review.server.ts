@@ -8,7 +8,7 @@ import { agencyMemberCountOf, approvePendingAccountQuery, emailOfUser, fullNameO
 import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { emailQuery } from "~/platform/email.server";
+import { appOrigin, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { agencyProfileColumns, managerIdsOf, noticeQuietly } from "./access.server";
@@ -109,7 +109,7 @@ export async function reviewAgency(
   const reason = decision.approve ? null : decision.reason;
   const owner = agency.userId ? (await peopleByIds([agency.userId])).get(agency.userId) : undefined;
   const approveOwner = Boolean(decision.approve && owner && owner.approvalStatus === "pending" && !owner.isBanned);
-  const origin = new URL(request.url).origin;
+  const origin = appOrigin();
   const results = await runDecision(
     [
       db()

@@ -1,92 +1,40 @@
 import { z } from "zod";
 import { NAME_MAX } from "~/lib/constants";
-import { MESSAGES, PASSWORD_MAX_LENGTH, firstUnmetPasswordRule, isUrlShaped, isValidEmail, titleForField } from "~/modules/accounts/schema";
+import { MESSAGES, PASSWORD_MAX_LENGTH, firstUnmetPasswordRule, isUrlShaped, isValidEmail } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
 import { DomainError } from "~/lib/errors";
+import {
+  AGENCY_MESSAGES,
+  DESCRIPTION_MAX,
+  slugProblem,
+  AGENCY_TERMS_MESSAGE,
+  INVITATION_MESSAGES,
+  LOGO_MESSAGE,
+  MUSIC_TERMS_MESSAGE,
+  agencyFieldTitle,
+} from "./messages";
+
+// The constants, labels and messages without zod live in ./messages: that is what pages import
+// on their first load (docs/decisions/0086). Re-exported here for the server and other modules.
+export {
+  AGENCY_MESSAGES,
+  AGENCY_TERMS_MESSAGE,
+  DESCRIPTION_MAX,
+  INVITATION_MESSAGES,
+  LOGO_MAX_BYTES,
+  LOGO_MESSAGE,
+  MANAGER_INVITED,
+  MUSIC_TERMS_MESSAGE,
+  RESERVED_SLUGS,
+  SLUG_MAX,
+  SLUG_MIN,
+  agencyFieldTitle,
+  slugProblem,
+  slugify,
+} from "./messages";
 
 // Forms of the agency area: applications (with an account when signed out), the agency
 // profile, managers, and the music partner sign-up. Same schemas in the browser and the action.
-
-/** The agency helper messages of spec section 8, word for word. */
-export const AGENCY_MESSAGES = {
-  fetch: "Failed to fetch agencies",
-  create: "Failed to create agency",
-  update: "Failed to update agency",
-  addUser: "Failed to add user to agency",
-  token: "Failed to generate signup token",
-} as const;
-
-export const SLUG_MIN = 3;
-export const SLUG_MAX = 40;
-export const DESCRIPTION_MAX = 1000;
-
-/**
- * First path segments the app itself uses: an agency with such a slug would have its
- * /{slug}/signup link shadowed by (or shadow) a real page.
- */
-export const RESERVED_SLUGS = new Set([
-  "admin",
-  "admin-recovery",
-  "agency",
-  "agency-application-signup",
-  "agency-application-status",
-  "agency-dashboard",
-  "ai-thumbnail-editor",
-  "analytics",
-  "api",
-  "assets",
-  "auth",
-  "campaigns",
-  "channels",
-  "chat-management",
-  "clipping",
-  "community-chat",
-  "dashboard",
-  "dev",
-  "healthz",
-  "login",
-  "media",
-  "music",
-  "music-partner-terms",
-  "music-signup",
-  "payments",
-  "pending-approval",
-  "privacy-policy",
-  "profile",
-  "referrals",
-  "settings",
-  "shortbeat",
-  "signup",
-  "sitemap",
-  "static",
-  "support",
-  "terms-of-service",
-  "user-retention",
-  "www",
-]);
-
-/** Why a slug cannot be used, or null when it can (uniqueness is the server's part). */
-export function slugProblem(slug: string): string | null {
-  if (slug.length < SLUG_MIN) return `Slug must be at least ${SLUG_MIN} characters.`;
-  if (slug.length > SLUG_MAX) return `Slug must be ${SLUG_MAX} characters or less.`;
-  if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug)) {
-    return "Use lowercase letters, numbers and single hyphens (not at the start or end).";
-  }
-  if (RESERVED_SLUGS.has(slug)) return "This slug is reserved. Please choose another.";
-  return null;
-}
-
-/** A suggestion made from the agency name: 'Northwind Talent!' → 'northwind-talent'. */
-export function slugify(name: string): string {
-  return name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/g, "");
-}
 
 const text = (label: string, min: number, max: number) =>
   z
@@ -142,8 +90,6 @@ export const agencyApplicationSchema = z.object({
 });
 export type AgencyApplicationInput = z.infer<typeof agencyApplicationSchema>;
 
-export const AGENCY_TERMS_MESSAGE = "Please accept the Terms of Service and Privacy Policy to continue.";
-
 /** The new account's fields of the signed-out sign-up forms (agency applicant, music partner). */
 const newAccountFields = {
   fullName: text("Full name", 1, NAME_MAX),
@@ -177,8 +123,14 @@ export const agencyProfileSchema = z.object({
 
 export const addManagerSchema = z.object({ email });
 
-export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
-export const LOGO_MESSAGE = "Choose a logo file (PNG, JPG or WEBP, up to 2 MB).";
+/** The invitation page's form: accept, with the token of the link. */
+export const acceptInvitationSchema = z.object({
+  token: z
+    .string({ message: INVITATION_MESSAGES.invalid })
+    .trim()
+    .min(1, { message: INVITATION_MESSAGES.invalid })
+    .max(200, { message: INVITATION_MESSAGES.invalid }),
+});
 
 /** The agency an action on the dashboard names; whether the user may act on it is the module's check. */
 const agencyRef = z.string().max(100).optional().default("");
@@ -217,8 +169,6 @@ export const DASHBOARD_TITLES: Record<DashboardIntent, string> = {
 /** A signed-out applicant fills in the account and the agency in one form. */
 export const applicationWithAccountSchema = z.intersection(applicantAccountSchema, agencyApplicationSchema);
 
-export const MUSIC_TERMS_MESSAGE = "Please accept the Music Partner Terms to continue.";
-
 export const musicPartnerSignUpSchema = z
   .object({
     ...newAccountFields,
@@ -233,9 +183,6 @@ export const musicPartnerSignUpSchema = z
   })
   .superRefine(confirmedAndAccepted(MUSIC_TERMS_MESSAGE));
 export type MusicPartnerSignUpInput = z.infer<typeof musicPartnerSignUpSchema>;
-
-/** Toast title for a field error, as the spec pairs titles and messages (the sign-up screens' pairing). */
-export const agencyFieldTitle = (field: string, message: string): string => titleForField(field, message);
 
 /**
  * Gives a refused form's toast the spec's title for its first field, as the screens always have

@@ -6,6 +6,7 @@
 //   analytics.server.ts    analytics and CSV from channel_snapshots
 //   channels-cron.server.ts the daily refresh job
 //   counts.server.ts, roster.server.ts  channel figures other modules put in their own batches
+//   licensing.server.ts    the channels a music licence covers (linked + verified)
 export * from "./roster.server";
 export * from "./counts.server";
 export * from "./analytics.server";
@@ -13,4 +14,5 @@ export * from "./channels-cron.server";
 export * from "./links.server";
 export * from "./page.server";
 export * from "./submissions.server";
+export * from "./licensing.server";
 export type { ProviderChannel } from "./provider.server";

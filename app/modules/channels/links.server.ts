@@ -289,7 +289,7 @@ export async function refreshChannel(actor: Actor, request: Request, channelRowI
   // The role first (403 before anything is counted or read); ownership once the row is read.
   authorize(actor, "channel", "list");
   const limit = await consume("channel-refresh", `user:${actor.id}`, REFRESH_LIMIT);
-  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, "Please wait before trying again.", CHANNEL_TOASTS.refreshFailedTitle);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, CHANNEL_TOASTS.rateLimited.description, CHANNEL_TOASTS.rateLimited.title);
   try {
     const target = await db()
       .select(syncTargetColumns)

@@ -1,34 +1,15 @@
 import { z } from "zod";
 import { isUrlShaped } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
+import { CHANNEL_NAME_MAX, CHANNEL_URL_MAX, REJECTION_REASON_MAX, CHANNEL_TOASTS } from "./messages";
+
+// The constants, labels and messages without zod live in ./messages: that is what pages import
+// on their first load (docs/decisions/0086). Re-exported here for the server and other modules.
+export { CHANNEL_NAME_MAX, CHANNEL_TOASTS, CHANNEL_URL_MAX, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS } from "./messages";
 
 // Forms of the Channels area and the admin verification queue. Used by the browser for
 // instant feedback and by the actions as the authority. Toast strings are product-spec.md
 // sections 7 and 8, word for word.
-
-export const CHANNEL_NAME_MAX = 100;
-export const CHANNEL_URL_MAX = 500;
-export const REJECTION_REASON_MAX = 500;
-
-export const CHANNEL_TOASTS = {
-  authFailed: { title: "Authorization failed", description: "YouTube authorization was cancelled or failed" },
-  notConfigured: "YouTube OAuth is not configured properly. Please contact support.",
-  connectedTitle: "Channel connected!",
-  connected: (title: string) => `Successfully connected ${title}`,
-  connectFailedTitle: "Failed to connect channel",
-  unknownError: "Unknown error",
-  disconnected: { title: "Channel disconnected", description: "YouTube channel has been removed from your account" },
-  disconnectFailedTitle: "Failed to disconnect channel",
-  updated: { title: "Channel updated", description: "Channel data has been refreshed" },
-  refreshFailedTitle: "Failed to refresh channel",
-  loadChannelsFailedTitle: "Failed to load channels",
-  loadSubmissionsFailedTitle: "Failed to load submissions",
-  submitted: { title: "Submitted", description: "Your channel has been submitted." },
-  submitFailedTitle: "Submit failed",
-  verificationSubmitted: { title: "Submitted for verification", description: "We will review shortly." },
-  actionFailedTitle: "Action failed",
-  notAuthenticated: "Not authenticated",
-} as const;
 
 /** Optional non-negative whole number; an empty field means 0 (as the sign-up metadata does). */
 const count = (label: string) =>
@@ -122,10 +103,3 @@ export const reviewSchema = z.discriminatedUnion(
   { message: "Unknown action." },
 );
 export type ReviewDecision = z.output<typeof reviewSchema>;
-
-export const SUBMISSION_STATUS_LABELS: Record<string, string> = {
-  pending: "Pending",
-  verification_submitted: "Under review",
-  verified: "Verified",
-  rejected: "Rejected",
-};

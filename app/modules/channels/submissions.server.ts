@@ -39,11 +39,16 @@ export async function listSubmissions(actor: Actor) {
 
 export type ManualSubmission = Awaited<ReturnType<typeof listSubmissions>>[number];
 
-/** Inserts a manual submission with creator_id from the user's profile, status 'pending'. */
+/**
+ * Inserts a manual submission with creator_id from the user's profile, status 'pending'. A user
+ * has one live (pending, under review or verified) submission per channel: the unique index on
+ * (user_id, channel_key) decides, so of two parallel identical submissions one row is written and
+ * the other is told it is a duplicate (docs/decisions/0071).
+ */
 export async function createManualSubmission(actor: Actor, input: ManualSubmissionInput): Promise<ManualSubmission> {
   authorize(actor, "manualSubmission", "create");
   const limit = await consume("channel-submit", `user:${actor.id}`, SUBMIT_LIMIT);
-  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, "Please wait before trying again.", CHANNEL_TOASTS.submitFailedTitle);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, CHANNEL_TOASTS.rateLimited.description, CHANNEL_TOASTS.rateLimited.title);
   const person = (await peopleByIds([actor.id])).get(actor.id);
   if (!person) throw new DomainError("unauthenticated", CHANNEL_TOASTS.notAuthenticated);
   const [row] = await db()
@@ -58,8 +63,19 @@ export async function createManualSubmission(actor: Actor, input: ManualSubmissi
       avgMonthlyViews: input.avgMonthlyViews,
       status: "pending",
     })
+    .onConflictDoNothing()
     .returning(submissionColumns);
+  if (!row) {
+    const field = input.channelUrl ? "channelUrl" : "channelName";
+    throw conflict(CHANNEL_TOASTS.duplicateSubmission, { fieldErrors: { [field]: CHANNEL_TOASTS.duplicateSubmission } });
+  }
   return row;
+}
+
+/** The live-submission index refused a change: this user already has this channel pending, under review or verified. */
+function isDuplicateChannel(error: unknown): boolean {
+  const text = `${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`;
+  return /UNIQUE constraint failed: manual_channel_submissions\.user_id, manual_channel_submissions\.channel_key/i.test(text);
 }
 
 /** 'Submit for verification': pending (or previously rejected) → verification_submitted, with the time. */
@@ -69,11 +85,17 @@ export async function submitForVerification(actor: Actor, submissionId: string):
   const current = await db().select({ userId: m.userId, status: m.status }).from(m).where(mine).get();
   if (!current) throw notFound("Submission not found.");
   authorize(actor, "manualSubmission", "submitForVerification", { ownerId: current.userId });
+  // A rejected submission sent again while another submission of the same channel is live
+  // would be a second live one: the unique index refuses it.
   const result = await db()
     .update(m)
     .set({ status: "verification_submitted", verificationSubmittedAt: nowIso(), rejectionReason: null })
     .where(and(mine, inArray(m.status, ["pending", "rejected"])))
-    .run();
+    .run()
+    .catch((error: unknown) => {
+      if (isDuplicateChannel(error)) throw conflict(CHANNEL_TOASTS.duplicateSubmission);
+      throw error;
+    });
   if (result.meta.changes > 0) return;
   throw conflict(current.status === "verified" ? "This channel is already verified." : "This channel has already been submitted for verification.");
 }

@@ -21,7 +21,7 @@ import {
 } from "~/modules/media/media.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appName, env } from "~/platform/env.server";
+import { appName, devToolsEnabled, env } from "~/platform/env.server";
 import { userNotifier } from "~/platform/realtime.server";
 import { NOTIFICATIONS_PAGE_SIZE, type NotificationList } from "./notifications";
 import type { AccountEvent, NotificationItem, SocketMessage } from "./protocol";
@@ -51,7 +51,13 @@ export const PUSHES_PER_QUEUE_MESSAGE = 50;
 /** Messages per sendBatch call (at most 100 messages and 256 KB a call). */
 export const QUEUE_MESSAGES_PER_SEND = 4;
 
-export type PushItem = { userId: string; message: SocketMessage };
+/**
+ * Delivery timestamps (epoch ms) for `npm run bench:notifications`, only in devtools builds with
+ * DEV_TOOLS=1: D1 writes done, push sent to the object (after the queue, if any); the object adds
+ * when it got the push. The browser's parser drops the field (protocol.ts reads known keys only).
+ */
+export type PushTrace = { d1DoneAt: number; pushAt?: number };
+export type PushItem = { userId: string; message: SocketMessage; trace?: PushTrace };
 export type NotifyQueueMessage = { type: "push"; pushes: PushItem[] };
 
 /** image_url holds an AVATARS key (or, from older rows, a full URL). */
@@ -157,9 +163,9 @@ export async function markAllRead(actor: Actor, before?: string | null): Promise
 // ---------------------------------------------------------------------------------------------
 
 /** Sends one message to every open socket of the user. Never throws: D1 already holds the record. */
-export async function pushToUser(userId: string, message: SocketMessage): Promise<number> {
+export async function pushToUser(userId: string, message: SocketMessage, trace?: PushTrace): Promise<number> {
   try {
-    return await userNotifier(userId).push(message);
+    return await (trace ? userNotifier(userId).push(message, { ...trace, pushAt: Date.now() }) : userNotifier(userId).push(message));
   } catch (error) {
     console.error("notification push failed", error);
     return 0;
@@ -191,7 +197,7 @@ async function pushAll(items: PushItem[], concurrency = PUSH_CONCURRENCY): Promi
   const worker = async () => {
     while (next < items.length) {
       const item = items[next++];
-      delivered += await pushToUser(item.userId, item.message);
+      delivered += await pushToUser(item.userId, item.message, item.trace);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
@@ -432,6 +438,7 @@ export async function createNotification(
   }
   // performance.now() only advances across I/O in Workers, which is exactly what is measured here.
   const d1WriteMs = Math.round(performance.now() - started);
+  const trace = __DEV_TOOLS_BUILD__ && devToolsEnabled() ? { d1DoneAt: Date.now() } : undefined;
 
   if (inserted.length > 0) {
     const videoUrl = await videoUrlOf(n.videoKey ?? null);
@@ -440,6 +447,7 @@ export async function createNotification(
         async (row): Promise<PushItem> => ({
           userId: row.userId,
           message: { type: "notification", notification: await itemFor(row, notificationId, n, videoUrl) },
+          ...(trace ? { trace } : {}),
         }),
       ),
     );

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 // The notifications socket's protocol, in one place: what the user's Durable Object
 // (workers/user-notifier.ts) sends, what the browser (components/notification-socket.ts) reads,
 // the keep-alive frames and the close codes. Client-safe: no server imports.
@@ -23,41 +21,67 @@ export const ACCOUNT_EVENTS = ["approved", "rejected", "banned", "unbanned"] as 
 export type AccountEvent = (typeof ACCOUNT_EVENTS)[number];
 
 /** One row of user_notifications joined with its notification (spec section 7). */
-export const notificationItemSchema = z.object({
+export type NotificationItem = {
   /** user_notifications.id: what 'Mark as read' names. */
-  id: z.string(),
-  notificationId: z.string(),
-  title: z.string(),
-  content: z.string(),
+  id: string;
+  notificationId: string;
+  title: string;
+  content: string;
   /** Public URL in the avatars store, or null. */
-  imageUrl: z.string().nullable(),
+  imageUrl: string | null;
   /** URL signed for 3600 s, or null. */
-  videoUrl: z.string().nullable(),
-  kind: z.string(),
-  isRead: z.boolean(),
-  readAt: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type NotificationItem = z.infer<typeof notificationItemSchema>;
+  videoUrl: string | null;
+  kind: string;
+  isRead: boolean;
+  readAt: string | null;
+  createdAt: string;
+};
 
-const notificationMessage = z.object({ type: z.literal("notification"), notification: notificationItemSchema });
+type NotificationMessage = { type: "notification"; notification: NotificationItem };
 /** Another tab marked something read: `ids` or "all" (created up to `before`, when given). */
-const readMessage = z.object({
-  type: z.literal("read"),
-  ids: z.union([z.array(z.string()), z.literal("all")]),
-  readAt: z.string(),
-  before: z.string().nullable().optional(),
-});
-const accountMessage = z.object({
-  type: z.literal("account"),
-  event: z.enum(ACCOUNT_EVENTS),
-  reason: z.string().nullable(),
-});
+type ReadMessage = { type: "read"; ids: string[] | "all"; readAt: string; before?: string | null };
+export type AccountEventMessage = { type: "account"; event: AccountEvent; reason: string | null };
 
 /** What the server sends on the socket. */
-export const socketMessageSchema = z.discriminatedUnion("type", [notificationMessage, readMessage, accountMessage]);
-export type SocketMessage = z.infer<typeof socketMessageSchema>;
-export type AccountEventMessage = z.infer<typeof accountMessage>;
+export type SocketMessage = NotificationMessage | ReadMessage | AccountEventMessage;
+
+// The browser reads every frame through these checks (hand-written, not zod: this file is on the
+// first load of every signed-in page, docs/decisions/0086). Known keys only, like a zod object.
+const isStr = (v: unknown): v is string => typeof v === "string";
+const isStrOrNull = (v: unknown): v is string | null => v === null || typeof v === "string";
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function notificationItemOf(v: unknown): NotificationItem | null {
+  if (!isRecord(v)) return null;
+  const { id, notificationId, title, content, imageUrl, videoUrl, kind, isRead, readAt, createdAt } = v;
+  if (!isStr(id) || !isStr(notificationId) || !isStr(title) || !isStr(content) || !isStr(kind) || !isStr(createdAt)) return null;
+  if (!isStrOrNull(imageUrl) || !isStrOrNull(videoUrl) || !isStrOrNull(readAt) || typeof isRead !== "boolean") return null;
+  return { id, notificationId, title, content, imageUrl, videoUrl, kind, isRead, readAt, createdAt };
+}
+
+/** A parsed JSON value as a message of the protocol, or null. */
+export function socketMessageOf(v: unknown): SocketMessage | null {
+  if (!isRecord(v)) return null;
+  switch (v.type) {
+    case "notification": {
+      const notification = notificationItemOf(v.notification);
+      return notification ? { type: "notification", notification } : null;
+    }
+    case "read": {
+      const { ids, readAt, before } = v;
+      if (!(ids === "all" || (Array.isArray(ids) && ids.every(isStr))) || !isStr(readAt)) return null;
+      if (before !== undefined && !isStrOrNull(before)) return null;
+      return before === undefined ? { type: "read", ids, readAt } : { type: "read", ids, readAt, before };
+    }
+    case "account": {
+      const { event, reason } = v;
+      if (!ACCOUNT_EVENTS.includes(event as AccountEvent) || !isStrOrNull(reason)) return null;
+      return { type: "account", event: event as AccountEvent, reason };
+    }
+    default:
+      return null;
+  }
+}
 
 /** The account event message for a decision, as the object sends it. */
 export function accountMessageOf(event: AccountEvent, reason: string | null = null): AccountEventMessage {
@@ -73,6 +97,5 @@ export function parseSocketMessage(frame: unknown): SocketMessage | null {
   } catch {
     return null;
   }
-  const parsed = socketMessageSchema.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  return socketMessageOf(value);
 }

@@ -1,33 +1,27 @@
 import { z } from "zod";
 import { isValidEmail } from "~/modules/accounts/schema";
 import { sanitizeText } from "~/lib/sanitize";
+import { BROADCAST_TITLE_MAX, BROADCAST_TEXT_MAX, BROADCAST_EMAILS_MAX, AUDIENCE_ROLES, splitEmails, type AudienceRole, type Audience } from "./messages";
+
+// The constants, labels and messages without zod live in ./messages: that is what pages import
+// on their first load (docs/decisions/0086). Re-exported here for the server and other modules.
+export {
+  AUDIENCE_ROLES,
+  BROADCAST_EMAILS_MAX,
+  BROADCAST_IMAGE_MAX_MB,
+  BROADCAST_TEXT_MAX,
+  BROADCAST_TITLE_MAX,
+  BROADCAST_VIDEO_MAX_MB,
+  audienceLabel,
+  splitEmails,
+} from "./messages";
+export type { AudienceRole, Audience } from "./messages";
 
 // The notifications forms: the bell's mark-read posts (/api/notifications) and the admin
 // broadcast form (/admin/broadcast), used by the browser for instant feedback and by the server
 // as the authority. Files (image, video) are checked on the server by content.
 
-export const BROADCAST_TITLE_MAX = 120;
-export const BROADCAST_TEXT_MAX = 1000;
-/** Chosen users per broadcast; larger groups are better reached by a kind of user. */
-export const BROADCAST_EMAILS_MAX = 500;
-/** Shown next to the file inputs; the server enforces the same caps (media.server.ts). */
-export const BROADCAST_IMAGE_MAX_MB = 5;
-export const BROADCAST_VIDEO_MAX_MB = 50;
-
-/** The kinds of user a broadcast can target (PRODUCT.md: who uses it). */
-export const AUDIENCE_ROLES = [
-  { value: "creators", label: "Creators" },
-  { value: "clippers", label: "Clippers" },
-  { value: "music-partners", label: "Music partners" },
-  { value: "agency-managers", label: "Agency managers" },
-  { value: "admins", label: "Admins" },
-  { value: "pending", label: "Pending users" },
-] as const;
-
-export type AudienceRole = (typeof AUDIENCE_ROLES)[number]["value"];
 const ROLE_VALUES = AUDIENCE_ROLES.map((r) => r.value) as [AudienceRole, ...AudienceRole[]];
-
-export type Audience = { type: "all" } | { type: "role"; role: AudienceRole } | { type: "users"; emails: string[] };
 
 const text = (label: string, max: number) =>
   z
@@ -39,18 +33,6 @@ const text = (label: string, max: number) =>
         .min(1, { message: `${label} is required.` })
         .max(max, { message: `${label} must be ${max} characters or less.` }),
     );
-
-/** Splits a list of e-mails typed one per line or separated by commas, spaces or semicolons. */
-export function splitEmails(raw: string): string[] {
-  return [
-    ...new Set(
-      raw
-        .split(/[\s,;]+/)
-        .map((e) => e.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ];
-}
 
 export const broadcastSchema = z
   .object({
@@ -95,12 +77,6 @@ export const broadcastSchema = z
   });
 
 export type BroadcastInput = z.output<typeof broadcastSchema>;
-
-export function audienceLabel(a: Audience): string {
-  if (a.type === "all") return "everyone";
-  if (a.type === "role") return AUDIENCE_ROLES.find((r) => r.value === a.role)?.label.toLowerCase() ?? a.role;
-  return `${a.emails.length} chosen user${a.emails.length === 1 ? "" : "s"}`;
-}
 
 /** The bell's posts to /api/notifications: one row, or everything up to what the user saw. */
 export const notificationActionSchema = z.discriminatedUnion(

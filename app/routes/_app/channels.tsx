@@ -1,7 +1,7 @@
 import { RefreshCw, SquarePlay, Unlink } from "lucide-react";
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { Badge } from "~/ui/badge";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { buttonClass } from "~/ui/button";
@@ -28,13 +28,20 @@ import {
   type LinkedChannel,
   type ManualSubmission,
 } from "~/modules/channels/channels.server";
-import { CHANNEL_ACTION_TITLES, CHANNEL_NAME_MAX, CHANNEL_TOASTS, SUBMISSION_STATUS_LABELS, channelActionSchema } from "~/modules/channels/schema";
+import { CHANNEL_ACTION_TITLES, channelActionSchema } from "~/modules/channels/schema";
+import { CHANNEL_NAME_MAX, CHANNEL_TOASTS, SUBMISSION_STATUS_LABELS } from "~/modules/channels/messages";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseForm } from "~/platform/body.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 import type { Route } from "./+types/channels";
 
 export const meta = () => [{ title: "Channels | Shortbeat" }];
+
+/** A refused refresh or submission's Retry-After reaches the browser on document requests too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
 
 /**
  * The provider returns to /channels with ?code&state (or ?error): the module links the channel,
@@ -156,7 +163,8 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
           <p className="mt-1 text-sm text-slate-600">
             Can't link through YouTube? Submit your channel's details, then send it for verification. Verified channels count as connected.
           </p>
-          <ManualSubmissionForm failure={failure?.intent === "submit" ? failure : null} />
+          {/* Keyed by the number of submissions: a successful one (there are no deletions) remounts the form empty; a refused one keeps what was typed. */}
+          <ManualSubmissionForm key={`submissions-${submissions.length}`} failure={failure?.intent === "submit" ? failure : null} />
         </div>
         <div>
           <h3 className="text-base font-semibold text-slate-900">Your submissions</h3>

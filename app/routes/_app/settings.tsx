@@ -1,12 +1,14 @@
 import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/ui/field";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { changePassword, endOtherSessions, endSessionByPrefix, listSessions, parseAccountForm } from "~/modules/accounts/accounts.server";
+import { phoneSettings, removePhone, sendPhoneCode, verifyPhoneCode } from "~/modules/accounts/accounts.server";
+import { PhoneSection } from "~/modules/accounts/components/phone-section";
 import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { requireUser } from "~/modules/accounts/guards.server";
 import { settingsFieldTitle, settingsFormSchema } from "~/modules/accounts/schema";
@@ -18,8 +20,9 @@ export const meta = () => [{ title: "Settings | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  const sessions = await listSessions(user.id);
+  const [sessions, phone] = await Promise.all([listSessions(user.id), phoneSettings(user)]);
   return {
+    phone,
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId, id: s.id.slice(0, 12) })),
     hasPassword: true,
   };
@@ -39,6 +42,15 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
     case "sign-out-session":
       await endSessionByPrefix(user, input.session);
       return { ok: true as const, toast: { title: "Session signed out", description: "That session has been signed out." } };
+    case "phone-send":
+      await sendPhoneCode(request, user, input.phone);
+      return { ok: true as const, toast: { title: "Code sent", description: `We sent a 6-digit code to ${input.phone}.` } };
+    case "phone-verify":
+      await verifyPhoneCode(request, user, input.code);
+      return { ok: true as const, toast: { title: "Phone number verified", description: "You can now sign in with it and your password." } };
+    case "phone-remove":
+      await removePhone(request, user);
+      return { ok: true as const, toast: { title: "Phone number removed", description: "It no longer signs in to your account." } };
     case "change-password": {
       const { setCookie } = await changePassword(request, user, input);
       return redirectWithToast(
@@ -81,7 +93,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const others = loaderData.sessions.filter((s) => !s.current).length;
   return (
     <div className="max-w-3xl">
-      <PageHeader title="Settings" description="Your password and the places you are signed in." />
+      <PageHeader title="Settings" description="Your password, phone number and the places you are signed in." />
       <div className="grid gap-6">
         <Card>
           <h2 className="text-lg font-semibold text-slate-900">Change password</h2>
@@ -99,6 +111,8 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             </button>
           </Form>
         </Card>
+
+        <PhoneSection phone={loaderData.phone} errors={errors} busy={busy} />
 
         <Card>
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">

@@ -1,5 +1,5 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { authParams, authenticate, cookieHeaders, parseAccountForm } from "~/modules/accounts/accounts.server";
+import { authFieldTitle, authParams, authenticate, cookieHeaders, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { AuthScreen } from "~/modules/accounts/components/auth-screen";
 import { requireSignedOut } from "~/modules/accounts/guards.server";
 import { AUTH_FORM_TITLES, authFormSchema } from "~/modules/accounts/schema";
@@ -15,7 +15,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export const action = domainAction(async (args: Route.ActionArgs) => {
-  const input = await parseAccountForm(args.request, authFormSchema);
+  const input = await parseAccountForm(args.request, authFormSchema, authFieldTitle(args.request));
   const next = await authenticate(args.request, input);
   return redirectWithToast(args.request, next.to, next.toast, { headers: cookieHeaders(next.cookies) });
 }, AUTH_FORM_TITLES);

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { Form, Link } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { SubmitButton } from "~/ui/button";
-import { checkToken, parseAccountForm, resetPassword } from "~/modules/accounts/accounts.server";
+import { checkToken, cookieHeaders, parseAccountForm, resetPassword } from "~/modules/accounts/accounts.server";
 import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
 import { resetPasswordSchema } from "~/modules/accounts/schema";
@@ -20,12 +20,21 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const action = domainAction(async ({ request }: Route.ActionArgs) => {
   const input = await parseAccountForm(request, resetPasswordSchema);
-  await resetPassword(request, input.token, input.password);
-  return redirectWithToast(request, "/auth", {
-    type: "success",
-    title: "Password updated",
-    description: "Sign in with your new password. Your other sessions have been signed out.",
-  });
+  // The link proves the owner: this browser is signed in (also while password sign-in is locked).
+  const { setCookie } = await resetPassword(request, input.token, input.password);
+  if (!setCookie) {
+    return redirectWithToast(request, "/auth", {
+      type: "success",
+      title: "Password updated",
+      description: "Sign in with your new password. Your other sessions have been signed out.",
+    });
+  }
+  return redirectWithToast(
+    request,
+    "/dashboard",
+    { type: "success", title: "Password updated", description: "You are signed in. Your other sessions have been signed out." },
+    { headers: cookieHeaders([setCookie]) },
+  );
 });
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

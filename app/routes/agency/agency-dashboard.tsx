@@ -1,14 +1,15 @@
 import { type InputHTMLAttributes, useEffect, useState } from "react";
 import { Section } from "~/ui/section";
 import { Form, Link, useLocation, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { invalid, isActionFailure, type ActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { ConfirmActions, PersonCell, StandingCell } from "~/modules/admin/components/console";
-import { AGENCY_MESSAGES, DASHBOARD_TITLES, DESCRIPTION_MAX, LOGO_MAX_BYTES, dashboardActionSchema } from "~/modules/agencies/schema";
+import { DASHBOARD_TITLES, dashboardActionSchema } from "~/modules/agencies/schema";
+import { AGENCY_MESSAGES, DESCRIPTION_MAX, LOGO_MAX_BYTES } from "~/modules/agencies/messages";
 import { Badge } from "~/ui/badge";
-import { TableHead } from "~/ui/table";
+import { TableHead, TableRegion } from "~/ui/table";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { Pagination } from "~/ui/pagination";
 import { buttonClass } from "~/ui/button";
@@ -295,12 +296,24 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
               </li>
             ))}
           </ul>
-          <Form method="post" preventScrollReset className="mt-4 flex flex-wrap items-end gap-2" key={`add-${d.managers.length}`}>
+          {d.invitations.length > 0 ? (
+            <div className="mt-3">
+              <h3 className="text-sm font-semibold text-slate-800">Invited</h3>
+              <ul className="mt-1 space-y-1 text-sm text-slate-600">
+                {d.invitations.map((i) => (
+                  <li key={i.id} className="break-all">
+                    {i.email} <span className="text-slate-500">· link expires {formatDate(i.expiresAt)}</span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          <Form method="post" preventScrollReset className="mt-4 flex flex-wrap items-end gap-2" key={`add-${d.managers.length}-${d.invitations.length}`}>
             <input type="hidden" name="agencyId" value={agency.id} />
             <input type="hidden" name="intent" value="add_manager" />
             <div className="min-w-0 flex-1">
               <label htmlFor="manager-email" className="block text-sm font-medium text-slate-800">
-                Add a manager (existing account e-mail)
+                Add a manager by e-mail
               </label>
               <input
                 id="manager-email"
@@ -310,12 +323,20 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
                 maxLength={254}
                 className={inputClass}
                 aria-invalid={errors.email ? true : undefined}
+                aria-describedby={errors.email ? "manager-email-error manager-email-help" : "manager-email-help"}
               />
-              {errors.email ? <p className="mt-1 text-sm text-red-700">{errors.email}</p> : null}
+              {errors.email ? (
+                <p id="manager-email-error" className="mt-1 text-sm text-red-700">
+                  {errors.email}
+                </p>
+              ) : null}
             </div>
             <button type="submit" className={buttonClass.secondary} disabled={busy}>
               Add manager
             </button>
+            <p id="manager-email-help" className="w-full text-xs text-slate-600">
+              We e-mail them an invitation. They become a manager when they accept it, signed in to an approved account with that address.
+            </p>
           </Form>
         </Card>
       </div>
@@ -326,7 +347,7 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
             <p className="text-slate-700">No one has joined through {agency.name} yet. Share your creator signup link to start.</p>
           </Card>
         ) : (
-          <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
+          <TableRegion labelledBy="roster-heading">
             <table className="w-full min-w-[40rem] text-left text-sm">
               <caption className="sr-only">Creators who joined through {agency.name}</caption>
               <TableHead
@@ -344,7 +365,7 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableRegion>
         )}
         <Pagination
           page={d.rosterPage}

@@ -1,18 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, redirect, useFetcher, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { isActionFailure, type ActionFailure, type FieldErrors } from "~/lib/errors";
-import {
-  AGENCY_MESSAGES,
-  DESCRIPTION_MAX,
-  SLUG_MAX,
-  agencyApplicationSchema,
-  applicantAccountSchema,
-  applicationWithAccountSchema,
-  slugProblem,
-  slugify,
-  withFieldTitle,
-} from "~/modules/agencies/schema";
+import { agencyApplicationSchema, applicationWithAccountSchema, withFieldTitle } from "~/modules/agencies/schema";
+import { AGENCY_MESSAGES, DESCRIPTION_MAX, SLUG_MAX, slugProblem, slugify } from "~/modules/agencies/messages";
 import { Checkbox, TextArea, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
@@ -180,7 +171,14 @@ function ApplicationForm({
         method="post"
         noValidate
         className="space-y-5"
-        onSubmit={(e) => validateBeforeSubmit(e, signedIn ? [agencyApplicationSchema] : [applicantAccountSchema, agencyApplicationSchema], setErrors)}
+        onSubmit={(e) =>
+          validateBeforeSubmit(
+            e,
+            () =>
+              import("~/modules/agencies/schema").then((m) => (signedIn ? [m.agencyApplicationSchema] : [m.applicantAccountSchema, m.agencyApplicationSchema])),
+            setErrors,
+          )
+        }
       >
         <fieldset className="space-y-4">
           <legend className="text-base font-semibold text-slate-900">Your agency</legend>

@@ -10,16 +10,21 @@ import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/application-status";
 
 // /agency-application-status: where the derived agency state (spec section 4) sends pending and
-// rejected applicants; it also explains an approved agency that an admin deactivated. None →
-// the application form; approved and active → the dashboard.
+// rejected applicants; it also explains an approved agency that an admin deactivated, and a
+// manager whose own account is pending or rejected. None → the application form; approved and
+// active with an approved account → the dashboard.
 
 export const meta = () => [{ title: "Agency application status | Shortbeat" }];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireUser(args);
-  const { state, hasActiveAgency, agencies } = await ownApplications(actorOf(user));
+  const { state, hasActiveAgency, accountApproved, agencies } = await ownApplications(actorOf(user));
   if (state === "none") throw redirect("/agency-application-signup");
-  if (state === "approved" && hasActiveAgency) throw redirect("/agency-dashboard");
+  if (state === "approved" && hasActiveAgency) {
+    if (accountApproved) throw redirect("/agency-dashboard");
+    // The agency would let them in; their own account does not (yet).
+    return { state: user.approvalStatus === "rejected" ? ("accountRejected" as const) : ("accountPending" as const), agencies };
+  }
   return { state, agencies };
 });
 
@@ -29,6 +34,14 @@ const HEADLINES = {
     text: "An admin reviews every agency. You will be notified and e-mailed when it is decided.",
   },
   rejected: { title: "Your application was not approved", text: "See the reason below. You can correct it and apply again." },
+  accountPending: {
+    title: "Your account is awaiting approval",
+    text: "You manage an approved agency, but your own account has not been approved yet. The agency dashboard opens once an admin approves it.",
+  },
+  accountRejected: {
+    title: "Your account was not approved",
+    text: "You manage an approved agency, but your own account was not approved, so the agency dashboard stays closed. Contact support if you think this is a mistake.",
+  },
   approved: {
     title: "Your agency is inactive",
     text: "Your agency is approved but an admin has deactivated it, so its dashboard and signup links are paused. Contact support to reactivate it.",

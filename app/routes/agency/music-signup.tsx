@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Form, Link, data, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import type { FieldErrors } from "~/modules/accounts/schema";
 import { musicPartnerSignUpSchema } from "~/modules/agencies/schema";
 import { Checkbox, validateBeforeSubmit } from "~/modules/agencies/components/agency-forms";
@@ -52,7 +52,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
   const input = await parseAccountForm(args.request, musicPartnerSignUpSchema);
   await signUpMusicPartner(args.request, input, agency);
   return redirectWithToast(args.request, ACCOUNT_CREATED.to, ACCOUNT_CREATED.toast);
-});
+}, "Sign up failed");
 
 export default function MusicSignup({ loaderData, actionData }: Route.ComponentProps) {
   const { agency, signedInAs } = loaderData;
@@ -95,7 +95,12 @@ export default function MusicSignup({ loaderData, actionData }: Route.ComponentP
           You are signed in as {signedInAs}. This form creates a new account; to add music partner access to your existing account, contact an admin.
         </p>
       ) : null}
-      <Form method="post" noValidate className="space-y-4" onSubmit={(e) => validateBeforeSubmit(e, [musicPartnerSignUpSchema], setErrors)}>
+      <Form
+        method="post"
+        noValidate
+        className="space-y-4"
+        onSubmit={(e) => validateBeforeSubmit(e, () => import("~/modules/agencies/schema").then((m) => [m.musicPartnerSignUpSchema]), setErrors)}
+      >
         <NewAccountFields errors={errors} />
         <Field label="Artist or label name" name="artistName" autoComplete="organization" required maxLength={100} error={errors.artistName} />
         <Field

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { recentMail } from "~/dev/mailbox.server";
+import { appOrigin } from "~/platform/email.server";
 import { devToolsEnabled } from "~/platform/env.server";
 import type { Route } from "./+types/mailbox";
 
@@ -7,7 +8,11 @@ import type { Route } from "./+types/mailbox";
 export async function loader({ request }: Route.LoaderArgs) {
   if (!devToolsEnabled()) throw data("Not Found", { status: 404 });
   const to = new URL(request.url).searchParams.get("to")?.toLowerCase() ?? "";
-  return { to, mails: await recentMail(to) };
+  // E-mail links are built from APP_ORIGIN; locally the app may run on another port, so the
+  // mailbox shows them against the origin it was opened on (display only, the outbox is unchanged).
+  const [sent, here] = [appOrigin(), new URL(request.url).origin];
+  const mails = (await recentMail(to)).map((m) => ({ ...m, bodyText: m.bodyText.replaceAll(`${sent}/`, `${here}/`) }));
+  return { to, mails };
 }
 
 export const meta = () => [{ title: "Mailbox (development) | Shortbeat" }];

@@ -72,6 +72,10 @@ export default function Authorize({ loaderData, actionData }: Route.ComponentPro
           <p className="text-sm font-semibold text-slate-800">Use another account</p>
           <Field label="Name" name="name" autoComplete="off" />
           <Field label="Email" name="email" type="email" autoComplete="off" error={emailError} />
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" name="unverified" className="size-4" />
+            Google reports this e-mail as unverified
+          </label>
           <SubmitButton>Continue</SubmitButton>
         </Form>
         <Form method="post" className="mt-3">

@@ -132,7 +132,11 @@ describe("permission matrix and sidebar", () => {
     expect(sidebarFor(viewer({ isMusicPartner: true })).main.map((r) => r.path)).toEqual(expect.arrayContaining(["/music/submit", "/music/submissions"]));
     expect(sidebarFor(viewer({ hasActiveAgency: true })).main.map((r) => r.path)).toContain("/agency-dashboard");
     const adminView = sidebarFor(viewer({ isAdmin: true, approvalStatus: "pending" }));
-    expect(adminView.main.map((r) => r.path)).toEqual(expect.arrayContaining(["/ai-thumbnail-editor", "/agency-dashboard", "/music/submit"]));
+    expect(adminView.main.map((r) => r.path)).toEqual(expect.arrayContaining(["/ai-thumbnail-editor", "/agency-dashboard"]));
+    // Music partners only (spec section 2): an admin sees the partner entries only with the partner flag.
+    expect(adminView.main.map((r) => r.path)).not.toContain("/music/submit");
+    expect(adminView.main.map((r) => r.path)).not.toContain("/music/submissions");
+    expect(sidebarFor(viewer({ isAdmin: true, isMusicPartner: true })).main.map((r) => r.path)).toContain("/music/submit");
     expect(adminView.admin.map((r) => r.path)).toEqual(["/admin", "/chat-management", "/user-retention", "/settings"]);
   });
 

@@ -283,9 +283,9 @@ describe("sign-up", () => {
     [{ fullName: "x".repeat(101) }, "Input too long", "Full name must be 100 characters or less."],
     [{ acceptTerms: "" }, "Terms Required", "Please accept the Creator Agreement &amp; Monetization Terms to continue."],
     [{ wantsToBeClipper: "on" }, "Clipper Agreement Required", "Please accept the Clipper Agreement to continue as a Clipper."],
-    [{ subscribers: "-5" }, "Please check the form", "Subscribers must be a whole number of 0 or more."],
-    [{ channelUrl: "not a url" }, "Please check the form", "Please enter a valid channel URL."],
-    [{ fullName: "   " }, "Please check the form", "Full name is required."],
+    [{ subscribers: "-5" }, "Sign up failed", "Subscribers must be a whole number of 0 or more."],
+    [{ channelUrl: "not a url" }, "Sign up failed", "Please enter a valid channel URL."],
+    [{ fullName: "   " }, "Sign up failed", "Full name is required."],
   ])("refuses %o with '%s' / '%s', and writes nothing", async (over, title, message) => {
     const form = validSignUp(over as Record<string, string>);
     const res = await postForm("/auth", form, { headers: { "CF-Connecting-IP": ip(23) } });
@@ -331,7 +331,8 @@ describe("password reset", () => {
       .first<{ body_text: string }>();
     const token = /token=(\w+)/.exec(mail!.body_text)![1];
     const done = await postForm("/auth/reset-password", { token, password: "Fresh!Pass1", confirmPassword: "Fresh!Pass1" });
-    expect(await redirectTarget(done)).toBe("/auth");
+    // The link proves the owner: this browser is signed in (docs/decisions/0060-lockout.md).
+    expect(await redirectTarget(done)).toBe("/dashboard");
     expect(await isSignedIn(user.cookie)).toBe(false);
     const again = await postForm("/auth/reset-password", { token, password: "Other!Pass1", confirmPassword: "Other!Pass1" });
     expect(again.status).toBe(400);

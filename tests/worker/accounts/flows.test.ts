@@ -152,14 +152,16 @@ describe("the dashboard's numbers", () => {
         `UC${crypto.randomUUID().slice(0, 8)}`,
       );
     const submission = (userId: string, status: string) =>
-      env.DB.prepare("INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', 'Manual', ?)").bind(
+      env.DB.prepare("INSERT INTO manual_channel_submissions (id, user_id, creator_id, channel_name, status) VALUES (?, ?, 'X', ?, ?)").bind(
         crypto.randomUUID(),
         userId,
+        `Manual ${status}`,
         status,
       );
     await env.DB.batch([
       track("published"),
-      track("unpublished"),
+      track("withdrawn"),
+      track("in_review"),
       channel(user.id),
       channel(other.id),
       submission(user.id, "verified"),

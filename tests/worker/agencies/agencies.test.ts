@@ -417,22 +417,21 @@ describe("agency dashboard: a manager acts on their own agency only", () => {
     expect((await one<{ logo_url: string }>("SELECT logo_url FROM agencies WHERE id = ?", mine.agencyId))!.logo_url).toBe(url);
   });
 
-  it("adds an existing user as manager by e-mail, never removes the last one", async () => {
+  it("adds a manager by invitation, never removes the last one", async () => {
     const solo = await createUser("agency");
     const friend = await createUser("creator");
-    const unknown = await post("/agency-dashboard", { agencyId: solo.agencyId!, intent: "add_manager", email: "no-such-person@example.com" }, solo.cookie);
-    expect(unknown.status).toBe(404);
-    expect(await unknown.text()).toContain("Failed to add user to agency");
-
     const last = await post("/agency-dashboard", { agencyId: solo.agencyId!, intent: "remove_manager", id: solo.id }, solo.cookie);
     expect(last.status).toBe(409);
     expect(await count("SELECT count(*) AS n FROM agency_users WHERE agency_id = ?", solo.agencyId)).toBe(1);
 
+    // The invitation (tests/worker/agencies/invitations.test.ts has the whole story), accepted.
     const add = await post("/agency-dashboard", { agencyId: solo.agencyId!, intent: "add_manager", email: friend.email }, solo.cookie);
     expect(add.status).toBe(302);
+    expect(await count("SELECT count(*) AS n FROM agency_users WHERE agency_id = ?", solo.agencyId)).toBe(1);
+    const mail = await one<{ body_text: string }>("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = 'agency_manager_invitation'", friend.email);
+    const token = /agency-invitation\?token=([a-z2-7]+)/.exec(mail!.body_text)![1];
+    expect((await post("/agency-invitation", { token }, friend.cookie)).status).toBe(302);
     expect((await get("/agency-dashboard", friend.cookie)).status).toBe(200);
-    const dup = await post("/agency-dashboard", { agencyId: solo.agencyId!, intent: "add_manager", email: friend.email }, solo.cookie);
-    expect(dup.status).toBe(409);
 
     const remove = await post("/agency-dashboard", { agencyId: solo.agencyId!, intent: "remove_manager", id: friend.id }, solo.cookie);
     expect(remove.status).toBe(302);

@@ -23,10 +23,14 @@ let tableNames: string[] | null = null;
 async function tables(): Promise<string[]> {
   if (tableNames) return tableNames;
   const { results } = await env.DB.prepare(
-    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'
+    `SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'
      AND name != 'd1_migrations' ORDER BY name`,
-  ).all<{ name: string }>();
-  tableNames = results.map((r) => r.name).filter((name) => !SKIPPED_TABLES.has(name));
+  ).all<{ name: string; sql: string }>();
+  // Full-text indexes (virtual tables and their shadow tables) are derived from their content
+  // table by triggers: the content table's digest already covers them.
+  const virtual = results.filter((r) => /^CREATE VIRTUAL TABLE/i.test(r.sql)).map((r) => r.name);
+  const derived = (name: string) => virtual.some((v) => name === v || name.startsWith(`${v}_`));
+  tableNames = results.map((r) => r.name).filter((name) => !SKIPPED_TABLES.has(name) && !derived(name));
   return tableNames;
 }
 

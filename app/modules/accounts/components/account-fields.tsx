@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Field } from "~/ui/field";
-import { PASSWORD_RULES } from "../schema";
+import { PASSWORD_RULES } from "../messages";
 
 // The account fields every sign-up form shares (creator, agency application, music partner), and
 // the live password checklist (also on the reset and settings screens). Moved here from

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
 import type { ActionFailure } from "~/lib/errors";
-import { fieldErrors, signInSchema, signUpSchema, titleForField, type FieldErrors } from "~/modules/accounts/schema";
+import type { FieldErrors } from "~/lib/errors";
+import { authFieldTitle } from "~/modules/accounts/messages";
 import { Checkbox } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 import { Field } from "~/ui/field";
@@ -172,30 +173,47 @@ type FormProps = {
   action?: string;
 };
 
-function validateOnSubmit(e: FormEvent<HTMLFormElement>, schema: typeof signInSchema | typeof signUpSchema, setErrors: (e: FieldErrors) => void) {
-  const values = Object.fromEntries(new FormData(e.currentTarget).entries());
-  const parsed = schema.safeParse(values);
-  if (!parsed.success) {
-    e.preventDefault();
-    const errs = fieldErrors(parsed.error);
-    setErrors(errs);
-    const [field, message] = Object.entries(errs)[0];
-    toast.error(titleForField(field, message), { description: message });
-    const el = e.currentTarget.querySelector<HTMLElement>(`[name="${field}"]`);
-    el?.focus();
-  } else {
-    setErrors({});
-  }
+/** The zod check of the forms, loaded on first focus or submit (not on the first load, docs/decisions/0086). */
+const loadValidation = () => import("./auth-validation");
+const preloadValidation = () => {
+  loadValidation().catch(() => undefined);
+};
+/** Forms whose current submission has passed the browser's check: React Router sends them. */
+const checked = new WeakSet<HTMLFormElement>();
+
+function validateOnSubmit(e: FormEvent<HTMLFormElement>, kind: "signin" | "signup", setErrors: (e: FieldErrors) => void) {
+  const form = e.currentTarget;
+  if (checked.delete(form)) return;
+  e.preventDefault();
+  const submitter = (e.nativeEvent as SubmitEvent).submitter;
+  const values = Object.fromEntries(new FormData(form).entries());
+  loadValidation()
+    .then(({ authFormErrors }) => authFormErrors(kind, values))
+    // The check could not load (offline, a new deployment): the server checks the same rules.
+    .catch(() => null)
+    .then((errs) => {
+      if (errs && Object.keys(errs).length > 0) {
+        setErrors(errs);
+        const [field, message] = Object.entries(errs)[0];
+        toast.error(authFieldTitle(kind, field, message), { description: message });
+        form.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+        return;
+      }
+      setErrors({});
+      checked.add(form);
+      form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
+    });
 }
 
 function SignInForm({ params, errors, setErrors, action }: FormProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   return (
-    <Form method="post" action={action} noValidate onSubmit={(e) => validateOnSubmit(e, signInSchema, setErrors)} className="space-y-4">
+    <Form method="post" action={action} noValidate onFocus={preloadValidation} onSubmit={(e) => validateOnSubmit(e, "signin", setErrors)} className="space-y-4">
       <input type="hidden" name="intent" value="signin" />
       {params.redirectTo ? <input type="hidden" name="redirectTo" value={params.redirectTo} /> : null}
-      <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
+      {/* An e-mail or a verified phone number (spec section 2); the server normalises the number. */}
+      <Field label="Email or phone" name="email" type="text" autoComplete="username" required error={errors.email} />
       <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
       <div className="text-right text-sm">
         <Link to="/auth/forgot-password" className="font-medium text-brand-700 underline-offset-2 hover:underline">
@@ -306,7 +324,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
   const termsMissing = !acceptTerms || (wantsClipper && !acceptClipper);
 
   return (
-    <Form method="post" action={action} noValidate onSubmit={(e) => validateOnSubmit(e, signUpSchema, setErrors)} className="space-y-4">
+    <Form method="post" action={action} noValidate onFocus={preloadValidation} onSubmit={(e) => validateOnSubmit(e, "signup", setErrors)} className="space-y-4">
       <input type="hidden" name="intent" value="signup" />
       <input type="hidden" name="referralCode" value={params.referralCode} />
       <input type="hidden" name="agencySlug" value={params.agencySlug} />

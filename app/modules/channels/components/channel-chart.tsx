@@ -1,22 +1,16 @@
-import { useEffect, useId, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { TableHead } from "~/ui/table";
-import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatCompact, formatCount, type Point, type Metric } from "~/modules/channels/analytics";
+import { formatCount, type Point, type Metric } from "~/modules/channels/analytics";
+
+/** recharts, loaded when a chart is first drawn: not on /analytics' first load (docs/decisions/0085). */
+const MetricLineChart = lazy(() => import("./metric-line-chart"));
 
 // A metric over time as a line chart (recharts, drawn in the browser) with the same numbers as
 // a table. The table is what screen readers read (the chart is hidden from them), and it is
 // what everyone sees before the page is hydrated or without JavaScript. See docs/decisions/0032.
 
 export type ChartSeries = { key: string; label: string; points: Point[] };
-
-// Distinct, dark enough on white (≥ 3:1) for lines; the total is always the first, in slate.
-const COLORS = ["#0f172a", "#be123c", "#0369a1", "#047857", "#7c3aed", "#b45309", "#a21caf", "#4d7c0f"];
-
-function shortDay(day: string): string {
-  const [, m, d] = day.split("-");
-  const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  return `${Number(d)} ${months[Number(m) - 1]}`;
-}
+export type ChartRow = Record<string, string | number | null>;
 
 function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
@@ -30,7 +24,7 @@ export function MetricChart({ title, metric, days, series }: { title: string; me
   const id = useId();
   const tableId = `${id}-table`;
   const rows = days.map((day, i) => {
-    const row: Record<string, string | number | null> = { day };
+    const row: ChartRow = { day };
     for (const s of series) row[s.key] = s.points[i]?.[metric] ?? null;
     return row;
   });
@@ -38,7 +32,7 @@ export function MetricChart({ title, metric, days, series }: { title: string; me
 
   return (
     <figure className="relative rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" aria-labelledby={`${id}-caption`}>
-      <div className="flex flex-wrap items-center justify-between gap-2">
+      <div className="flex min-h-7 flex-wrap items-center justify-between gap-2">
         <figcaption id={`${id}-caption`} className="text-base font-semibold text-slate-900">
           {title}
         </figcaption>
@@ -56,42 +50,19 @@ export function MetricChart({ title, metric, days, series }: { title: string; me
       </div>
 
       {hydrated ? (
+        // The chart code (recharts) loads after hydration, in its own chunk; the box keeps the
+        // chart's size meanwhile, so nothing moves when it is drawn (docs/decisions/0085).
         <div aria-hidden="true" className="mt-3 h-64 w-full" data-testid={`chart-${metric}`}>
-          <ResponsiveContainer width="100%" height="100%">
-            <LineChart data={rows} margin={{ top: 8, right: 12, bottom: 0, left: 0 }} accessibilityLayer={false}>
-              <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" />
-              <XAxis dataKey="day" tickFormatter={shortDay} minTickGap={24} tick={{ fill: "#475569", fontSize: 12 }} stroke="#94a3b8" />
-              <YAxis
-                width={64}
-                tickFormatter={(v: number) => formatCompact(v)}
-                tick={{ fill: "#475569", fontSize: 12 }}
-                stroke="#94a3b8"
-                domain={["auto", "auto"]}
-                allowDecimals={false}
-              />
-              <Tooltip formatter={(value) => formatCount(typeof value === "number" ? value : null)} labelFormatter={(label) => shortDay(String(label))} />
-              {series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
-              {series.map((s, i) => (
-                <Line
-                  key={s.key}
-                  type="linear"
-                  dataKey={s.key}
-                  name={s.label}
-                  stroke={COLORS[i % COLORS.length]}
-                  strokeWidth={i === 0 && series.length > 1 ? 2.5 : 2}
-                  dot={days.length <= 7}
-                  connectNulls
-                  isAnimationActive={false}
-                />
-              ))}
-            </LineChart>
-          </ResponsiveContainer>
+          <Suspense fallback={<div className="h-full w-full animate-pulse rounded-md bg-slate-50 motion-reduce:animate-none" />}>
+            <MetricLineChart rows={rows} days={days} series={series} />
+          </Suspense>
         </div>
       ) : null}
 
       <div
         id={tableId}
-        className={tableVisible ? "mt-3 max-h-80 overflow-auto" : "sr-only"}
+        // Before hydration the table sits in the chart's box (same height): nothing moves when the chart replaces it.
+        className={!hydrated ? "mt-3 h-64 overflow-auto" : showTable ? "mt-3 max-h-80 overflow-auto" : "sr-only"}
         // A visible scrolling table must be reachable by keyboard.
         {...(tableVisible ? { tabIndex: 0, role: "region", "aria-label": `${title}, data table` } : {})}
       >
