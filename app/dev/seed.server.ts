@@ -1,9 +1,9 @@
 // Demo data: one account of every kind, an agency, a linked channel, a verified manual
-// submission, a clipper link, and music tracks with real audio synthesized on the spot.
+// submission, a clipper link, and the music catalogue (app/dev/music-seed.ts) with real audio synthesized on the spot.
 // Idempotent: fixed ids and INSERT OR IGNORE, so running it twice adds nothing.
 // It takes plain bindings and a hasher so the Node seed script (through wrangler's platform
 // proxy) and the worker tests (inside workerd) run the very same code.
-import { pattern, synthesize, type Note } from "./wav.ts";
+import { musicSeed } from "./music-seed.ts";
 import { demoChannelSnapshots } from "./demo-channel.ts";
 import { signUpMetadata } from "../modules/accounts/sign-up-metadata.ts";
 
@@ -122,71 +122,6 @@ function demoAccount(kind: DemoKind): DemoAccount {
   if (!account) throw new Error(`No demo account of kind ${kind}`);
   return account;
 }
-
-type Track = {
-  id: string;
-  title: string;
-  artist: string;
-  genre: string;
-  mood: string;
-  bpm: number;
-  melody: Note[];
-  bass: Note[];
-};
-
-// C major pentatonic-ish patterns in different tempos and moods.
-const TRACKS: Track[] = [
-  {
-    id: uuid(101),
-    title: "Sunrise Loop",
-    artist: "Morgan & The Loops",
-    genre: "Pop",
-    mood: "Happy",
-    bpm: 120,
-    melody: pattern([72, 76, 79, 76, 74, 77, 81, 77], 0.5, 4),
-    bass: pattern([48, 48, 53, 53, 55, 55, 48, 48], 2, 1),
-  },
-  {
-    id: uuid(102),
-    title: "Night Drive",
-    artist: "Morgan & The Loops",
-    genre: "Synthwave",
-    mood: "Chill",
-    bpm: 96,
-    melody: pattern([69, null, 72, 76, 74, null, 72, 69], 0.5, 3),
-    bass: pattern([45, 45, 41, 43], 3, 1),
-  },
-  {
-    id: uuid(103),
-    title: "Hype Check",
-    artist: "Shortbeat Originals",
-    genre: "Hip-Hop",
-    mood: "Energetic",
-    bpm: 140,
-    melody: pattern([67, 67, 70, 72, null, 72, 70, 67], 0.5, 5),
-    bass: pattern([43, null, 43, 46], 1, 5),
-  },
-  {
-    id: uuid(104),
-    title: "Paper Planes",
-    artist: "Shortbeat Originals",
-    genre: "Acoustic",
-    mood: "Uplifting",
-    bpm: 108,
-    melody: pattern([64, 67, 71, 72, 71, 67], 0.5, 4),
-    bass: pattern([40, 43, 45, 43], 3, 1),
-  },
-  {
-    id: uuid(105),
-    title: "Glitch Garden",
-    artist: "Shortbeat Originals",
-    genre: "Electronic",
-    mood: "Quirky",
-    bpm: 128,
-    melody: pattern([84, 79, 76, 79, 83, 79, 74, 79], 0.25, 8),
-    bass: pattern([36, 36, 43, 41], 2, 2),
-  },
-];
 
 export type SeedBindings = {
   db: D1Database;
@@ -330,26 +265,20 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
       .bind(latest.subscribers, latest.views, latest.videos, `${latest.day}T03:17:00.000Z`, demoChannelId),
   );
 
-  let tracksUploaded = 0;
-  for (const t of TRACKS) {
-    const key = `music/${t.id}.wav`;
-    const { wav, durationSeconds } = synthesize({ bpm: t.bpm, melody: t.melody, bass: t.bass });
-    if (!(await media.head(key))) {
-      await media.put(key, wav, {
-        httpMetadata: { contentType: "audio/wav" },
-        customMetadata: { title: t.title, artist: t.artist },
-      });
-      tracksUploaded++;
-    }
-    statements.push(
-      db
-        .prepare(
-          `INSERT OR IGNORE INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, status, submitted_by)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'audio/wav', 'published', ?)`,
-        )
-        .bind(t.id, t.title, t.artist, t.genre, t.mood, t.bpm, durationSeconds, key, partner.id),
-    );
-  }
+  // The music catalogue, submissions and the creator's licences (app/dev/music-seed.ts).
+  const music = await musicSeed({
+    db,
+    media,
+    partnerId: partner.id,
+    adminId: DEMO_ACCOUNTS[0].id,
+    creatorId: creator.id,
+    channels: [
+      { kind: "youtube", ref: uuid(201), title: "Casey Creates", url: "https://www.youtube.com/@caseycreates" },
+      { kind: "manual", ref: uuid(301), title: "Casey Creates Clips", url: "https://www.youtube.com/@caseycreatesclips" },
+    ],
+  });
+  statements.push(...music.statements);
+  const tracksUploaded = music.tracksUploaded;
 
   // One batch: all or nothing.
   await db.batch(statements);

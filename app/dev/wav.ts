@@ -6,8 +6,9 @@ export type Note = { midi: number | null; beats: number };
 const A4 = 440;
 export const midiToHz = (midi: number) => A4 * 2 ** ((midi - 69) / 12);
 
-export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array {
-  const dataBytes = samples.length * 2;
+export function encodeWav(samples: Float32Array, sampleRate: number, repeat = 1): Uint8Array {
+  const frames = samples.length * repeat;
+  const dataBytes = frames * 2;
   const buffer = new ArrayBuffer(44 + dataBytes);
   const view = new DataView(buffer);
   const ascii = (offset: number, s: string) => {
@@ -26,15 +27,25 @@ export function encodeWav(samples: Float32Array, sampleRate: number): Uint8Array
   view.setUint16(34, 16, true); // bits per sample
   ascii(36, "data");
   view.setUint32(40, dataBytes, true);
+  // 16-bit little-endian PCM (every platform this runs on is little-endian); a repeated cycle is copied, not encoded again.
+  const pcm = new Int16Array(buffer, 44, frames);
   for (let i = 0; i < samples.length; i++) {
     const s = Math.max(-1, Math.min(1, samples[i]));
-    view.setInt16(44 + i * 2, s < 0 ? s * 0x8000 : s * 0x7fff, true);
+    pcm[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
   }
+  for (let r = 1; r < repeat; r++) pcm.copyWithin(r * samples.length, 0, samples.length);
   return new Uint8Array(buffer);
 }
 
-/** Renders a melody over a bass line with a soft kick on every beat. */
-export function synthesize(opts: { bpm: number; melody: Note[]; bass: Note[]; sampleRate?: number }): {
+/** The PCM samples of a WAV written by encodeWav (for peaks). */
+export const pcmOf = (wav: Uint8Array) => new Int16Array(wav.buffer, wav.byteOffset + 44, (wav.byteLength - 44) / 2);
+
+/**
+ * Renders a melody over a bass line with a soft kick on every beat. With `repeat`, the notes are
+ * one cycle (a whole number of beats) rendered once and played `repeat` times: the seed's loops
+ * cost one cycle of synthesis, not the whole track.
+ */
+export function synthesize(opts: { bpm: number; melody: Note[]; bass: Note[]; sampleRate?: number; repeat?: number }): {
   wav: Uint8Array;
   durationSeconds: number;
 } {
@@ -73,7 +84,29 @@ export function synthesize(opts: { bpm: number; melody: Note[]; bass: Note[]; sa
       out[b * beatLen + i] += 0.35 * Math.exp(-t * 30) * Math.sin(2 * Math.PI * (60 + 60 * Math.exp(-t * 40)) * t);
     }
   }
-  return { wav: encodeWav(out, sampleRate), durationSeconds: Math.round(length / sampleRate) };
+  const repeat = Math.max(1, Math.floor(opts.repeat ?? 1));
+  return { wav: encodeWav(out, sampleRate, repeat), durationSeconds: Math.round((length * repeat) / sampleRate) };
+}
+
+/**
+ * Waveform peaks of a rendering: `bars` values 0..255, each the loudest sample of its span,
+ * scaled so the loudest span is 255 (the shape music_tracks.peaks stores).
+ */
+export function peaksOf(wav: Uint8Array, bars = 256): number[] {
+  const samples = pcmOf(wav);
+  const raw: number[] = [];
+  for (let b = 0; b < bars; b++) {
+    const from = Math.floor((b * samples.length) / bars);
+    const to = Math.floor(((b + 1) * samples.length) / bars);
+    let max = 0;
+    for (let i = from; i < to; i++) {
+      const v = samples[i] < 0 ? -samples[i] : samples[i];
+      if (v > max) max = v;
+    }
+    raw.push(max);
+  }
+  const top = Math.max(...raw, 1);
+  return raw.map((v) => Math.round((v / top) * 255));
 }
 
 /** Repeats a short pattern of MIDI notes (null = rest), each lasting `beats`. */

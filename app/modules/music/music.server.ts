@@ -2,8 +2,17 @@ import { count, eq } from "drizzle-orm";
 import { musicTracks } from "~/db/schema";
 import { db } from "~/platform/db.server";
 
-// The music domain (library, licences, partner submissions) arrives with its own issue. Today it
-// owns the music_tracks table and answers the dashboard's 'Music Library' count.
+// The Music module's public surface: routes and other modules import from here, never from the
+// files behind it. See docs/how-a-request-flows.md.
+//   library.server.ts   what /music shows (search, filters, sort, pages)
+//   search.server.ts    the library's statements (FTS5 search), also timed by `npm run bench:music`
+// Other music helpers add one `export * from` line each below.
+export * from "./library.server";
+export { ftsQuery } from "./search.server";
+export * from "./stream.server";
+export * from "./submissions.server";
+export * from "./review.server";
+export * from "./licences.server";
 
 /** Published tracks, as a query other modules can put in their page batch. */
 export function publishedTrackCountQuery() {

@@ -1,19 +1,74 @@
+import { useNavigation } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { PageHeader } from "~/ui/page-header";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
-import { comingSoonPage } from "~/modules/dashboard/components/coming-soon";
+import { LibraryFilters } from "~/modules/music/components/library-filters";
+import { LibraryResults } from "~/modules/music/components/library-results";
+import { FavoriteButton, FavoritesToggle, NO_FAVORITES } from "~/modules/music/components/favorite-button";
+import { usePlayer } from "~/modules/music/components/player-provider";
+import { MyLicencesLink, UseTrackButton } from "~/modules/music/components/use-track-button";
+import { libraryPage } from "~/modules/music/music.server";
+import { parseLibraryQuery } from "~/modules/music/schema";
+import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/music";
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireApprovedUser(args);
-  return null;
-}
+export const meta = () => [{ title: "Music Library | Shortbeat" }];
 
-const page = comingSoonPage({
-  title: "Music Library",
-  description: "Royalty-free tracks licensed for your Shorts.",
-  empty: "The music library opens soon",
-  text: "Search, previews, favorites and licences arrive with the music library. The demo tracks are already stored and counted on your dashboard.",
+// The music library (approved users): the URL is the whole state (search, filters, sort, page);
+// the page is a GET form that works without JavaScript. docs/decisions/0101-library-url-state.md.
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  const user = await requireApprovedUser(args);
+  const query = parseLibraryQuery(new URL(args.request.url).searchParams);
+  const page = await libraryPage(actorOf(user), query);
+  return { ...page, query: { ...query, page: page.page } };
 });
 
-export const meta = page.meta;
-export const ErrorBoundary = page.ErrorBoundary;
-export default page.Page;
+export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
+  const { tracks, total, page, pageCount, query } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state === "loading" && navigation.location?.pathname === "/music";
+  const resultsLabel = total === 1 ? "1 track" : `${total} tracks`;
+  // The shell's player and this browser's favorites (docs/decisions/0106, 0107).
+  const player = usePlayer();
+  const favoritesView = query.ids.length > 0;
+  return (
+    <>
+      <PageHeader
+        title="Music Library"
+        description="Royalty-free tracks licensed for your Shorts."
+        actions={
+          <>
+            <FavoritesToggle />
+            <MyLicencesLink />
+          </>
+        }
+      />
+      <LibraryFilters query={query} resultsLabel={resultsLabel} />
+      <LibraryResults
+        tracks={tracks}
+        query={query}
+        total={total}
+        page={page}
+        pageCount={pageCount}
+        busy={busy}
+        onPlay={(track) => player.toggle(track)}
+        playingId={player.playing ? (player.current?.id ?? null) : null}
+        actionsFor={(track) => (
+          <>
+            <FavoriteButton trackId={track.id} title={track.title} />
+            <UseTrackButton track={track} />
+          </>
+        )}
+        {...(favoritesView
+          ? {
+              emptyTitle: "No favorites yet",
+              emptyText: query.ids[0] === NO_FAVORITES ? "Tap the heart on a track to save it here." : "None of your favorites is in the library right now.",
+            }
+          : {})}
+      />
+    </>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

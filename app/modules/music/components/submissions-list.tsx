@@ -1,0 +1,76 @@
+import { formatDate } from "~/lib/dates";
+import { Badge, type Tone } from "~/ui/badge";
+import { formatTime } from "../player";
+import { TRACK_STATUS_LABELS } from "../submission-schema";
+
+// The partner's submissions as cards: status, the reviewer's note (or the withdrawal reason), and
+// for tracks that reached the library, licences and distinct creators.
+
+export type SubmissionView = {
+  id: string;
+  title: string;
+  artist: string;
+  genre: string | null;
+  mood: string | null;
+  bpm: number | null;
+  durationSeconds: number;
+  status: keyof typeof TRACK_STATUS_LABELS;
+  reviewNote: string | null;
+  withdrawReason: string | null;
+  createdAt: string;
+  reviewedAt: string | null;
+  publishedAt: string | null;
+  withdrawnAt: string | null;
+  licences: number;
+  creators: number;
+};
+
+const TONE: Record<SubmissionView["status"], Tone> = { in_review: "amber", published: "green", rejected: "red", withdrawn: "slate" };
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export function SubmissionsList({ tracks }: { tracks: SubmissionView[] }) {
+  return (
+    <ul className="space-y-3" aria-label="Your submissions">
+      {tracks.map((t) => {
+        const reached = t.status === "published" || t.status === "withdrawn";
+        return (
+          <li key={t.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="submission">
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+              <div className="min-w-0">
+                <h3 className="truncate text-base font-semibold text-slate-900">{t.title}</h3>
+                <p className="text-sm text-slate-700">
+                  {t.artist} · {[t.genre, t.mood, t.bpm ? `${t.bpm} BPM` : null, formatTime(t.durationSeconds)].filter(Boolean).join(" · ")}
+                </p>
+                <p className="mt-1 text-xs text-slate-600">
+                  Submitted {formatDate(t.createdAt)}
+                  {t.publishedAt ? ` · published ${formatDate(t.publishedAt)}` : ""}
+                  {t.withdrawnAt ? ` · withdrawn ${formatDate(t.withdrawnAt)}` : ""}
+                  {t.status === "rejected" && t.reviewedAt ? ` · reviewed ${formatDate(t.reviewedAt)}` : ""}
+                </p>
+              </div>
+              <div className="flex shrink-0 flex-wrap items-center gap-2 sm:flex-col sm:items-end">
+                <Badge tone={TONE[t.status]}>{TRACK_STATUS_LABELS[t.status]}</Badge>
+                {reached ? (
+                  <p className="text-sm text-slate-800" data-testid="licence-count">
+                    <strong>{plural(t.licences, "licence", "licences")}</strong> · {plural(t.creators, "creator", "creators")}
+                  </p>
+                ) : null}
+              </div>
+            </div>
+            {t.reviewNote ? (
+              <p className="mt-3 rounded-md bg-slate-50 p-3 text-sm text-slate-800">
+                <span className="font-semibold">Reviewer's note:</span> {t.reviewNote}
+              </p>
+            ) : null}
+            {t.withdrawReason ? (
+              <p className="mt-3 rounded-md bg-slate-50 p-3 text-sm text-slate-800">
+                <span className="font-semibold">Withdrawn:</span> {t.withdrawReason}. Licences already taken stay valid.
+              </p>
+            ) : null}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,197 @@
+// The music library's lists, labels, URL state and track shape: client-safe and without zod, so
+// the /music page imports it on its first load (the zod schemas are in ./schema.ts, which
+// re-exports these). docs/decisions/0101-library-url-state.md.
+
+export const GENRES = ["Acoustic", "Ambient", "Cinematic", "Classical", "Electronic", "Funk", "Hip-Hop", "Jazz", "Lo-fi", "Pop", "Rock", "Synthwave"] as const;
+export type Genre = (typeof GENRES)[number];
+
+export const MOODS = ["Calm", "Chill", "Dark", "Dramatic", "Energetic", "Happy", "Quirky", "Romantic", "Sad", "Uplifting"] as const;
+export type Mood = (typeof MOODS)[number];
+
+/** relevance: bm25 rank of a search (only with a search); newest: published first; popular: most licences; title: A–Z. */
+export const LIBRARY_SORTS = ["relevance", "newest", "popular", "title"] as const;
+export type LibrarySort = (typeof LIBRARY_SORTS)[number];
+export const SORT_LABELS: Record<LibrarySort, string> = {
+  relevance: "Best match",
+  newest: "Newest",
+  popular: "Most used",
+  title: "Title (A–Z)",
+};
+
+export const BPM_MIN = 40;
+export const BPM_MAX = 250;
+/** Durations in seconds (the filter works on whole seconds; the selects offer these steps). */
+export const DURATION_STEPS = [15, 30, 45, 60, 90, 120, 180, 240, 300] as const;
+export const DURATION_LIMIT = 3600;
+export const SEARCH_MAX = 100;
+export const LIBRARY_PAGE_SIZE = 20;
+/** Ids the library may be asked for at once (the browser's Favorites view). */
+export const IDS_MAX = 80; // D1 binds at most 100 parameters per statement; the filters take the other 10.
+
+/** The whole state of the library page, as the URL holds it. */
+export type LibraryQuery = {
+  q: string;
+  genre: Genre | "";
+  mood: Mood | "";
+  bpmMin: number | null;
+  bpmMax: number | null;
+  durMin: number | null;
+  durMax: number | null;
+  sort: LibrarySort;
+  page: number;
+  /** Only these tracks (the Favorites view); empty = all. */
+  ids: string[];
+};
+
+export const EMPTY_LIBRARY_QUERY: LibraryQuery = {
+  q: "",
+  genre: "",
+  mood: "",
+  bpmMin: null,
+  bpmMax: null,
+  durMin: null,
+  durMax: null,
+  sort: "newest",
+  page: 1,
+  ids: [],
+};
+
+/** The URL parameter of each part of the state. */
+export const LIBRARY_PARAMS = {
+  q: "q",
+  genre: "genre",
+  mood: "mood",
+  bpmMin: "bpm_min",
+  bpmMax: "bpm_max",
+  durMin: "dur_min",
+  durMax: "dur_max",
+  sort: "sort",
+  page: "page",
+  ids: "ids",
+} as const satisfies Record<keyof LibraryQuery, string>;
+
+/** The sort a query gets when none is chosen: best match while searching, else newest. */
+export const defaultSort = (q: string): LibrarySort => (q.trim() ? "relevance" : "newest");
+
+/** Any filter or search in effect (what 'Clear filters' clears). */
+export function hasFilters(query: LibraryQuery): boolean {
+  return !!(query.q || query.genre || query.mood || query.bpmMin !== null || query.bpmMax !== null || query.durMin !== null || query.durMax !== null);
+}
+
+/**
+ * The canonical URL of a library state: defaults are left out, so every state has one address
+ * (shareable, and the back button returns to it).
+ */
+export function libraryHref(query: LibraryQuery, changes: Partial<LibraryQuery> = {}, pathname = "/music"): string {
+  const next = { ...query, ...changes };
+  const params = new URLSearchParams();
+  if (next.q.trim()) params.set(LIBRARY_PARAMS.q, next.q.trim());
+  if (next.genre) params.set(LIBRARY_PARAMS.genre, next.genre);
+  if (next.mood) params.set(LIBRARY_PARAMS.mood, next.mood);
+  if (next.bpmMin !== null) params.set(LIBRARY_PARAMS.bpmMin, String(next.bpmMin));
+  if (next.bpmMax !== null) params.set(LIBRARY_PARAMS.bpmMax, String(next.bpmMax));
+  if (next.durMin !== null) params.set(LIBRARY_PARAMS.durMin, String(next.durMin));
+  if (next.durMax !== null) params.set(LIBRARY_PARAMS.durMax, String(next.durMax));
+  if (next.sort !== defaultSort(next.q)) params.set(LIBRARY_PARAMS.sort, next.sort);
+  if (next.ids.length) params.set(LIBRARY_PARAMS.ids, next.ids.join(","));
+  if (next.page > 1) params.set(LIBRARY_PARAMS.page, String(next.page));
+  const qs = params.toString();
+  return qs ? `${pathname}?${qs}` : pathname;
+}
+
+/** 95 → "1:35". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** "1 min 35 s", for screen readers and labels. */
+export function spokenDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const m = Math.floor(s / 60);
+  const rest = s % 60;
+  return [m ? `${m} min` : "", rest || !m ? `${rest} s` : ""].filter(Boolean).join(" ");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The track as the library shows it (also what the player, favorites and licence buttons get)
+// ---------------------------------------------------------------------------------------------
+
+/** How many waveform bars the list and the player draw. */
+export const WAVEFORM_BARS = 64;
+
+export type LibraryTrack = {
+  id: string;
+  title: string;
+  artist: string;
+  genre: string | null;
+  mood: string | null;
+  bpm: number | null;
+  durationSeconds: number;
+  tags: string[];
+  /** WAVEFORM_BARS values 0..255 (empty when the track has none). */
+  peaks: number[];
+  /** The cover's address (served by the cover route), or null for the placeholder. */
+  coverUrl: string | null;
+  licenceCount: number;
+  publishedAt: string | null;
+};
+
+/** The columns a library row needs, as stored. */
+export type LibraryRow = {
+  id: string;
+  title: string;
+  artist: string;
+  genre: string | null;
+  mood: string | null;
+  bpm: number | null;
+  durationSeconds: number;
+  coverKey: string | null;
+  tags: string;
+  peaks: string;
+  licenceCount: number;
+  publishedAt: string | null;
+};
+
+/** The address the cover route serves a track's cover at. */
+export const coverPath = (trackId: string) => `/music/cover/${encodeURIComponent(trackId)}`;
+
+/** Stored peaks (a JSON array of 0..255) resampled to `bars` values by taking each span's maximum; [] when unreadable. */
+export function resamplePeaks(stored: string | readonly number[], bars = WAVEFORM_BARS): number[] {
+  let values: unknown = stored;
+  if (typeof stored === "string") {
+    try {
+      values = JSON.parse(stored);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(values) || values.length === 0) return [];
+  const clean = values.map((v) => (typeof v === "number" && Number.isFinite(v) ? Math.max(0, Math.min(255, Math.round(v))) : 0));
+  const out: number[] = [];
+  for (let i = 0; i < bars; i++) {
+    const from = Math.floor((i * clean.length) / bars);
+    const to = Math.max(from + 1, Math.floor(((i + 1) * clean.length) / bars));
+    let max = 0;
+    for (let j = from; j < to && j < clean.length; j++) max = Math.max(max, clean[j]);
+    out.push(max);
+  }
+  return out;
+}
+
+export function toLibraryTrack(row: LibraryRow): LibraryTrack {
+  return {
+    id: row.id,
+    title: row.title,
+    artist: row.artist,
+    genre: row.genre,
+    mood: row.mood,
+    bpm: row.bpm,
+    durationSeconds: row.durationSeconds,
+    tags: row.tags.split(" ").filter(Boolean),
+    peaks: resamplePeaks(row.peaks),
+    coverUrl: row.coverKey ? coverPath(row.id) : null,
+    licenceCount: row.licenceCount,
+    publishedAt: row.publishedAt,
+  };
+}

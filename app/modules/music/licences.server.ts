@@ -1,0 +1,316 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { musicLicenceChannels, musicLicences, musicTracks } from "~/db/schema";
+import { conflict, notFound, rateLimited } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { fullNameOfUser } from "~/modules/accounts/accounts.server";
+import { licensableChannels } from "~/modules/channels/channels.server";
+import { db } from "~/platform/db.server";
+import { appName, env } from "~/platform/env.server";
+import { consume, ipScope, LICENCE_LOOKUP_LIMIT } from "~/platform/rate-limit.server";
+import {
+  type LicenceCertificate,
+  type LicenceChannel,
+  type LicenceSummary,
+  type LicenceVerification,
+  licenceDownloadPath,
+  newLicenceCode,
+  normalizeLicenceCode,
+} from "./licence-code";
+
+// Licences (issue 13): 'Use this track' records one licence per creator and track, covering the
+// creator's linked and verified channels at that moment (a snapshot in music_licence_channels);
+// the owner downloads the file and reads a printable certificate; anyone can verify a code on
+// /licences/:code. docs/decisions/0115-0119.
+
+/** The 'Use this track' form: one field, the track. */
+export const useTrackSchema = z.object({
+  intent: z.literal("use"),
+  trackId: z.string({ message: "Choose a track." }).trim().uuid({ message: "Choose a track." }),
+});
+
+export const LICENCE_MESSAGES = {
+  noChannel: {
+    title: "Link a channel first",
+    description: "A licence covers your channels: link a YouTube channel or get one verified on the Channels page, then use the track.",
+  },
+  withdrawn: (date: string) =>
+    `This track was withdrawn on ${date}. Your licence stays valid for videos published before then, but the file can no longer be downloaded.`,
+} as const;
+
+/** The page that fixes 'Link a channel first'. */
+export const CHANNELS_PATH = "/channels";
+
+/** A display name that is safe to show anyone: the profile's full name, never the e-mail. */
+const creatorNameOf = (userId: typeof musicLicences.userId) => sql<string>`coalesce(nullif(trim(${fullNameOfUser(userId)}), ''), 'Creator')`;
+
+const summaryColumns = {
+  id: musicLicences.id,
+  code: musicLicences.code,
+  createdAt: musicLicences.createdAt,
+  userId: musicLicences.userId,
+  trackId: musicTracks.id,
+  title: musicTracks.title,
+  artist: musicTracks.artist,
+  status: musicTracks.status,
+  withdrawnAt: musicTracks.withdrawnAt,
+};
+
+type SummaryRow = { code: string; createdAt: string; trackId: string; title: string; artist: string; status: string; withdrawnAt: string | null };
+
+function summaryOf(r: SummaryRow): LicenceSummary {
+  return {
+    code: r.code,
+    createdAt: r.createdAt,
+    trackId: r.trackId,
+    title: r.title,
+    artist: r.artist,
+    // Only a withdrawn track limits its licences; a withdrawn row without a date (legacy) uses the licence date.
+    withdrawnAt: r.status === "withdrawn" ? (r.withdrawnAt ?? r.createdAt) : null,
+  };
+}
+
+export type TakenLicence = { licence: LicenceSummary; created: boolean; downloadUrl: string };
+
+/**
+ * 'Use this track': the actor's licence for a published track, recorded once. A second click (or
+ * five at once) returns the same licence: the insert is `ON CONFLICT DO NOTHING` on the unique
+ * (track_id, user_id), and the track's licence_count and the channel snapshot follow in the same
+ * batch only when that insert added the row (`changes() = 1`, and `WHERE EXISTS` our new id).
+ * Refused: a track that is not published (404, never reveal it), an actor without a linked or
+ * verified channel (409 'Link a channel first', details.link = /channels).
+ */
+export async function takeLicence(actor: Actor, trackId: string): Promise<TakenLicence> {
+  authorize(actor, "music", "license");
+  const [track] = await db()
+    .select({ id: musicTracks.id, status: musicTracks.status })
+    .from(musicTracks)
+    .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
+    .limit(1);
+  if (!track) throw notFound("Track not found.");
+
+  const existing = await licenceOf(actor.id, trackId);
+  if (existing) return { licence: summaryOf(existing), created: false, downloadUrl: licenceDownloadPath(existing.code) };
+
+  const channels = await licensableChannels(actor);
+  if (channels.length === 0) {
+    throw conflict(LICENCE_MESSAGES.noChannel.description, { title: LICENCE_MESSAGES.noChannel.title, details: { link: CHANNELS_PATH } });
+  }
+
+  // A fresh code that happens to equal another licence's (1 in 2^60 per pair) is dropped by the
+  // same ON CONFLICT; the row then is not ours and the next round draws another code.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const id = crypto.randomUUID();
+    const code = newLicenceCode();
+    const now = new Date().toISOString();
+    await db().batch([
+      // INSERT ... SELECT from the track, so a track withdrawn a moment ago gets no licence.
+      db()
+        .insert(musicLicences)
+        .select(
+          db()
+            .select({
+              id: sql<string>`${id}`.as("id"),
+              code: sql<string>`${code}`.as("code"),
+              trackId: musicTracks.id,
+              userId: sql<string>`${actor.id}`.as("user_id"),
+              createdAt: sql<string>`${now}`.as("created_at"),
+            })
+            .from(musicTracks)
+            .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published"))),
+        )
+        .onConflictDoNothing(),
+      // +1 only when the insert just above added a row (changes() is the previous statement's count).
+      db()
+        .update(musicTracks)
+        .set({ licenceCount: sql`${musicTracks.licenceCount} + 1` })
+        .where(and(eq(musicTracks.id, trackId), sql`changes() = 1`)),
+      // The channels the licence covers, selected from our new row: nothing when it was not inserted.
+      ...channels.map((c) =>
+        db()
+          .insert(musicLicenceChannels)
+          .select(
+            db()
+              .select({
+                licenceId: musicLicences.id,
+                channelKind: sql<string>`${c.kind}`.as("channel_kind"),
+                channelRef: sql<string>`${c.ref}`.as("channel_ref"),
+                title: sql<string>`${c.title}`.as("title"),
+                url: sql<string | null>`${c.url}`.as("url"),
+              })
+              .from(musicLicences)
+              .where(eq(musicLicences.id, id)),
+          )
+          .onConflictDoNothing(),
+      ),
+    ]);
+    const row = await licenceOf(actor.id, trackId);
+    if (row) return { licence: summaryOf(row), created: row.id === id, downloadUrl: licenceDownloadPath(row.code) };
+    // No row: the track left the library in between (404), or the code collided (draw again).
+    const still = await db()
+      .select({ id: musicTracks.id })
+      .from(musicTracks)
+      .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
+      .limit(1);
+    if (still.length === 0) throw notFound("Track not found.");
+  }
+  throw conflict("The licence could not be recorded. Please try again.");
+}
+
+async function licenceOf(userId: string, trackId: string) {
+  const [row] = await db()
+    .select(summaryColumns)
+    .from(musicLicences)
+    .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
+    .where(and(eq(musicLicences.userId, userId), eq(musicLicences.trackId, trackId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The actor's licences, newest first ('My licences'). */
+export async function myLicences(actor: Actor, limit = 200): Promise<LicenceSummary[]> {
+  authorize(actor, "music", "license");
+  const rows = await db()
+    .select(summaryColumns)
+    .from(musicLicences)
+    .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
+    .where(eq(musicLicences.userId, actor.id))
+    .orderBy(desc(musicLicences.createdAt), desc(musicLicences.id))
+    .limit(limit);
+  return rows.map(summaryOf);
+}
+
+/** A licence by its code (any case, dashes optional) with its channels, or null. */
+async function licenceByCode(input: string) {
+  const code = normalizeLicenceCode(input);
+  if (!code) return null;
+  const [row] = await db()
+    .select({ ...summaryColumns, creatorName: creatorNameOf(musicLicences.userId) })
+    .from(musicLicences)
+    .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
+    .where(eq(musicLicences.code, code))
+    .limit(1);
+  if (!row) return null;
+  const channels = await db()
+    .select({ kind: musicLicenceChannels.channelKind, title: musicLicenceChannels.title, url: musicLicenceChannels.url })
+    .from(musicLicenceChannels)
+    .where(eq(musicLicenceChannels.licenceId, row.id))
+    .orderBy(asc(musicLicenceChannels.channelKind), asc(musicLicenceChannels.title));
+  return { row, channels: channels as LicenceChannel[] };
+}
+
+/**
+ * The certificate: its owner, and admins (support, disputes; docs/decisions/0117). Anyone else,
+ * and an unknown code, is 404 alike.
+ */
+export async function licenceCertificate(actor: Actor, code: string): Promise<LicenceCertificate> {
+  authorize(actor, "music", "browse");
+  const found = await licenceByCode(code);
+  if (!found) throw notFound("Licence not found.");
+  authorize(actor, "music", "readLicence", { ownerId: found.row.userId });
+  return { ...summaryOf(found.row), creatorName: found.row.creatorName, channels: found.channels, own: found.row.userId === actor.id };
+}
+
+/**
+ * The public verification page: valid (or valid for videos published before the withdrawal),
+ * for which track and channels, since when. Rate-limited per address before anything is read (429
+ * 'Rate limit exceeded'); an unknown or malformed code is 404.
+ */
+export async function verifyLicence(request: Request, code: string): Promise<LicenceVerification> {
+  const limit = await consume("licence-lookup", ipScope(request), LICENCE_LOOKUP_LIMIT);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds);
+  const found = await licenceByCode(code);
+  if (!found) throw notFound("Licence not found.");
+  const s = summaryOf(found.row);
+  return {
+    code: s.code,
+    createdAt: s.createdAt,
+    title: s.title,
+    artist: s.artist,
+    creatorName: found.row.creatorName,
+    channels: found.channels.map((c) => ({ kind: c.kind, title: c.title })),
+    withdrawnAt: s.withdrawnAt,
+  };
+}
+
+// ---- The download ------------------------------------------------------------------------------
+
+const EXTENSIONS: Record<string, string> = {
+  "audio/mpeg": "mp3",
+  "audio/mp3": "mp3",
+  "audio/wav": "wav",
+  "audio/wave": "wav",
+  "audio/x-wav": "wav",
+  "audio/vnd.wave": "wav",
+};
+
+/** 'Artist - Title (Shortbeat licence SB-XXXX-XXXX-XXXX).wav', without characters file systems refuse. */
+export function licensedFileName(artist: string, title: string, code: string, contentType: string, brand = "Shortbeat"): string {
+  const clean = (s: string) =>
+    s
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/^\.+/, "")
+      .slice(0, 80) || "Untitled";
+  const ext = EXTENSIONS[contentType.toLowerCase()] ?? "wav";
+  return `${clean(artist)} - ${clean(title)} (${clean(brand)} licence ${code}).${ext}`;
+}
+
+/** Content-Disposition for a download: an ASCII fallback and the exact name as RFC 5987 `filename*`. */
+export function attachmentDisposition(name: string): string {
+  const ascii = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]/g, "_")
+    .replace(/["\\%]/g, "_");
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * The licensed file, as an attachment with its proper name: the licence's owner only (404 for
+ * anyone else), while the track is published (a withdrawn track's file is no longer handed out;
+ * 409 says why). Never cached by a shared cache.
+ */
+export async function downloadLicensedTrack(actor: Actor, code: string): Promise<Response> {
+  authorize(actor, "music", "license");
+  const normalized = normalizeLicenceCode(code);
+  if (!normalized) throw notFound("Licence not found.");
+  const [row] = await db()
+    .select({
+      userId: musicLicences.userId,
+      code: musicLicences.code,
+      title: musicTracks.title,
+      artist: musicTracks.artist,
+      status: musicTracks.status,
+      withdrawnAt: musicTracks.withdrawnAt,
+      audioKey: musicTracks.audioKey,
+      audioContentType: musicTracks.audioContentType,
+    })
+    .from(musicLicences)
+    .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
+    .where(eq(musicLicences.code, normalized))
+    .limit(1);
+  if (!row) throw notFound("Licence not found.");
+  authorize(actor, "music", "downloadLicensed", { ownerId: row.userId });
+  if (row.status !== "published") {
+    throw conflict(LICENCE_MESSAGES.withdrawn((row.withdrawnAt ?? "").slice(0, 10) || "an earlier date"), { title: "Track withdrawn" });
+  }
+  const object = await env.MEDIA.get(row.audioKey);
+  if (!object) throw notFound("The file of this track is missing. Please contact support.");
+  const contentType = EXTENSIONS[row.audioContentType.toLowerCase()] ? row.audioContentType : (object.httpMetadata?.contentType ?? row.audioContentType);
+  const name = licensedFileName(row.artist, row.title, row.code, contentType, appName());
+  return new Response(object.body, {
+    status: 200,
+    headers: {
+      "Content-Type": EXTENSIONS[contentType.toLowerCase()] ? contentType : "application/octet-stream",
+      "Content-Length": String(object.size),
+      "Content-Disposition": attachmentDisposition(name),
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+      "Cross-Origin-Resource-Policy": "same-origin",
+    },
+  });
+}

@@ -1,0 +1,129 @@
+import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { musicTracks } from "~/db/schema";
+import type { Db } from "~/platform/db.server";
+import { LIBRARY_PAGE_SIZE, type LibraryQuery } from "./library";
+
+// The library's queries, as statements (not executed): the page and its count go to D1 in one
+// batch, and scripts/bench-music.mjs times exactly these statements against 10,000 tracks.
+// Only imports that Node can load without the Worker (the bench runs them through wrangler's
+// local D1), hence `Db` as a type and the database handed in. docs/decisions/0100-library-search.md.
+
+/** At most this many words of a search are used (each one narrows the result). */
+export const SEARCH_TERMS_MAX = 8;
+const TERM_MAX = 40;
+
+/**
+ * The FTS5 query for what a person typed: every word (letters, digits and marks, as the table's
+ * unicode61 tokenizer splits them) becomes a quoted term, so the words must all match and nothing
+ * typed is read as FTS syntax (quotes, AND/OR/NOT/NEAR, `*`, `^`, column filters). Words of two
+ * or more characters match as prefixes (`"sun"*`); a single character only as a whole word (`"a"`):
+ * a one-letter prefix would rank most of the catalogue (see docs/decisions/0100).
+ * Null when nothing searchable was typed.
+ */
+export function ftsQuery(text: string): string | null {
+  const words =
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const terms = [...new Set(words.map((w) => w.slice(0, TERM_MAX)))].slice(0, SEARCH_TERMS_MAX);
+  return terms.length ? terms.map((t) => ([...t].length > 1 ? `"${t}"*` : `"${t}"`)).join(" ") : null;
+}
+
+// FTS5 cannot be said with drizzle's builder: the virtual table (migrations/0007_music.sql) is
+// joined on rowid, filtered with MATCH and ranked with bm25(). Column weights: a title match
+// counts ten times a tag match, an artist match five times.
+const FTS_TABLE = sql`music_tracks_fts`;
+const FTS_ON = sql`music_tracks_fts.rowid = ${musicTracks}.rowid`;
+const BM25 = sql`bm25(music_tracks_fts, 10.0, 5.0, 1.0)`;
+
+/** The columns a library row shows (LibraryRow). */
+export const libraryColumns = {
+  id: musicTracks.id,
+  title: musicTracks.title,
+  artist: musicTracks.artist,
+  genre: musicTracks.genre,
+  mood: musicTracks.mood,
+  bpm: musicTracks.bpm,
+  durationSeconds: musicTracks.durationSeconds,
+  coverKey: musicTracks.coverKey,
+  tags: musicTracks.tags,
+  peaks: musicTracks.peaks,
+  licenceCount: musicTracks.licenceCount,
+  publishedAt: musicTracks.publishedAt,
+};
+
+/**
+ * What the library may show: published tracks, narrowed by the filters (not the search).
+ * `rangesByRow`: the BPM and length ranges are written `+column`, which keeps the planner off
+ * their indexes. SQLite guesses any two-sided range matches 1/64 of the rows, so it picked a wide
+ * range's index and read most of the table; the page instead walks its sort's index (or a
+ * genre/mood index), and so does the count when a genre or mood is chosen. A count with ranges
+ * only keeps their (covering) indexes. Measured by scripts/bench-music.mjs; docs/decisions/0103.
+ */
+export function libraryFilters(query: LibraryQuery, rangesByRow = false): SQL | undefined {
+  const t = musicTracks;
+  const range = (col: typeof t.bpm | typeof t.durationSeconds) => (rangesByRow ? sql`+${col}` : sql`${col}`);
+  return and(
+    eq(t.status, "published"),
+    query.genre ? eq(t.genre, query.genre) : undefined,
+    query.mood ? eq(t.mood, query.mood) : undefined,
+    query.bpmMin !== null ? gte(range(t.bpm), query.bpmMin) : undefined,
+    query.bpmMax !== null ? lte(range(t.bpm), query.bpmMax) : undefined,
+    query.durMin !== null ? gte(range(t.durationSeconds), query.durMin) : undefined,
+    query.durMax !== null ? lte(range(t.durationSeconds), query.durMax) : undefined,
+    query.ids.length ? inArray(t.id, query.ids) : undefined,
+  );
+}
+
+/** The order of a page; every sort ends on the id, so pages never overlap. Each matches an index (music_tracks_library_*_idx). */
+function orderOf(query: LibraryQuery, rank: SQL | null): SQL[] {
+  const t = musicTracks;
+  switch (query.sort) {
+    case "relevance":
+      return rank ? [asc(rank), desc(t.publishedAt), desc(t.id)] : [desc(t.publishedAt), desc(t.id)];
+    case "popular":
+      return [desc(t.licenceCount), desc(t.publishedAt), desc(t.id)];
+    case "title":
+      return [sql`${t.title} COLLATE NOCASE`, asc(t.id)];
+    case "newest":
+      return [desc(t.publishedAt), desc(t.id)];
+  }
+}
+
+/**
+ * The statements of one library page: [the page's rows, the number of matching tracks].
+ * `page` overrides the query's page (the last page, when the asked one is past the end).
+ *
+ * The page is found first as ids (filtered and sorted on indexed columns, ranked by bm25 when
+ * searching), and only its rows are then read whole: a sort never carries the peaks and tags of
+ * thousands of rows (a "deferred join").
+ */
+export function libraryStatements(d: Db, query: LibraryQuery, page = query.page) {
+  const match = ftsQuery(query.q);
+  const matching = match ? sql`music_tracks_fts MATCH ${match}` : undefined;
+  // bm25() costs per matching row: computed only when the page is sorted by it.
+  const rank = match && query.sort === "relevance" ? BM25 : null;
+
+  const ids = d
+    .select({ pageId: sql<string>`${musicTracks.id}`.as("page_id"), rank: sql<number>`${rank ?? sql`0`}`.as("page_rank") })
+    .from(musicTracks)
+    .$dynamic();
+  const total = d.select({ n: count() }).from(musicTracks).$dynamic();
+  if (match) {
+    ids.innerJoin(FTS_TABLE, FTS_ON);
+    total.innerJoin(FTS_TABLE, FTS_ON);
+  }
+  const pageIds = ids
+    .where(and(libraryFilters(query, true), matching))
+    .orderBy(...orderOf(query, rank))
+    .limit(LIBRARY_PAGE_SIZE)
+    .offset((Math.max(1, page) - 1) * LIBRARY_PAGE_SIZE)
+    .as("page");
+  const rows = d
+    .select(libraryColumns)
+    .from(pageIds)
+    .innerJoin(musicTracks, eq(musicTracks.id, pageIds.pageId))
+    .orderBy(...orderOf(query, rank ? sql`${pageIds.rank}` : null));
+  return [rows, total.where(and(libraryFilters(query, !!(query.genre || query.mood)), matching))] as const;
+}

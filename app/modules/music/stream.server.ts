@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import { musicTracks } from "~/db/schema";
+import { notFound } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { db } from "~/platform/db.server";
+import { env } from "~/platform/env.server";
+import { serveObject } from "~/platform/storage.server";
+
+// Preview streaming: a track's audio and cover from the private MEDIA bucket, through
+// /music/audio/:id and /music/cover/:id, to signed-in approved users (the route's guard) and only
+// for tracks they may hear: published ones, or a track in review for its submitter and the admins
+// who review it. HTTP Range, If-Range, ETag and 416 come from app/platform/storage.server.ts
+// (serveObject); a multi-range request gets the whole file with 200. docs/decisions/0105.
+
+/** Browser cache of a preview: private (per user), short, revalidated by ETag afterwards. */
+export const PREVIEW_CACHE = "private, max-age=600";
+
+const AUDIO_TYPES = /^audio\/(mpeg|wav|wave|x-wav|vnd\.wave|mp3|ogg|webm|aac|mp4|flac)$/;
+
+type Playable = Pick<typeof musicTracks.$inferSelect, "id" | "status" | "submittedBy" | "audioKey" | "audioContentType" | "coverKey">;
+
+/** The track if the actor may play it; 404 for anything else (never reveal an unpublished track). */
+async function playableTrack(actor: Actor, trackId: string): Promise<Playable> {
+  authorize(actor, "music", "browse");
+  const [track] = await db()
+    .select({
+      id: musicTracks.id,
+      status: musicTracks.status,
+      submittedBy: musicTracks.submittedBy,
+      audioKey: musicTracks.audioKey,
+      audioContentType: musicTracks.audioContentType,
+      coverKey: musicTracks.coverKey,
+    })
+    .from(musicTracks)
+    .where(eq(musicTracks.id, trackId))
+    .limit(1);
+  if (!track) throw notFound("Track not found.");
+  if (track.status === "published") return track;
+  if (track.status === "in_review") {
+    authorize(actor, "music", "previewInReview", { ownerId: track.submittedBy });
+    return track;
+  }
+  throw notFound("Track not found.");
+}
+
+/** GET/HEAD of a track's audio with HTTP Range (200 / 206 / 416 / 304). */
+export async function streamTrackAudio(actor: Actor, trackId: string, request: Request): Promise<Response> {
+  const track = await playableTrack(actor, trackId);
+  const response = await serveObject(env.MEDIA, track.audioKey, request, PREVIEW_CACHE);
+  // An object stored without a content type (older seeds) still plays: the row knows its type.
+  if (response.headers.get("Content-Type") === "application/octet-stream" && AUDIO_TYPES.test(track.audioContentType)) {
+    response.headers.set("Content-Type", track.audioContentType);
+    response.headers.set("Content-Disposition", "inline");
+  }
+  return response;
+}
+
+/** GET/HEAD of a track's cover image (type from the object's R2 metadata, nosniff); 404 without one. */
+export async function streamTrackCover(actor: Actor, trackId: string, request: Request): Promise<Response> {
+  const track = await playableTrack(actor, trackId);
+  if (!track.coverKey) throw notFound("This track has no cover.");
+  return serveObject(env.MEDIA, track.coverKey, request, PREVIEW_CACHE);
+}

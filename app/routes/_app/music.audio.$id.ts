@@ -1,0 +1,13 @@
+import { actorOf } from "~/modules/accounts/accounts.server";
+import { requireApiUser } from "~/modules/accounts/guards.server";
+import { streamTrackAudio } from "~/modules/music/music.server";
+import { domainResource } from "~/platform/http.server";
+import type { Route } from "./+types/music.audio.$id";
+
+// GET/HEAD /music/audio/:id — a track's preview, streamed from R2 with HTTP Range (the player's
+// <audio> element seeks with Range requests). Signed-in approved users only: 401 without a
+// session, 403 before approval (JSON, like the other resource routes). docs/decisions/0105.
+export const loader = domainResource(async (args: Route.LoaderArgs) => {
+  const user = await requireApiUser(args, { approved: true });
+  return streamTrackAudio(actorOf(user), args.params.id, args.request);
+});

@@ -1,0 +1,1 @@
+ALTER TABLE `music_tracks` ADD `cover_size` integer DEFAULT 0 NOT NULL;

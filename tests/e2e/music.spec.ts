@@ -1,0 +1,164 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, expectAccessible, test } from "./fixtures";
+
+// The music journey of issue 13: a partner submits a track with the progress bar → an admin
+// approves it from the review queue → a creator finds it by search, previews it while changing
+// pages, favorites it, uses it → opens the certificate → the public verification page shows it
+// valid → the partner sees one licence. Screenshots of the partner and admin screens at 375 and
+// 1440 px go to /tmp/music-shots.
+
+const DEMO_PASSWORD = "Shortbeat#2026";
+const SHOTS = "/tmp/music-shots";
+
+/** A 3-second 8 kHz 16-bit mono WAV with a rising tone, so its waveform is not flat. */
+function wavBuffer(seconds = 3): Buffer {
+  const rate = 8000;
+  const samples = rate * seconds;
+  const buf = Buffer.alloc(44 + samples * 2);
+  buf.write("RIFF", 0);
+  buf.writeUInt32LE(36 + samples * 2, 4);
+  buf.write("WAVE", 8);
+  buf.write("fmt ", 12);
+  buf.writeUInt32LE(16, 16);
+  buf.writeUInt16LE(1, 20);
+  buf.writeUInt16LE(1, 22);
+  buf.writeUInt32LE(rate, 24);
+  buf.writeUInt32LE(rate * 2, 28);
+  buf.writeUInt16LE(2, 32);
+  buf.writeUInt16LE(16, 34);
+  buf.write("data", 36);
+  buf.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++) {
+    const envelope = i / samples;
+    buf.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 20000 * envelope), 44 + i * 2);
+  }
+  return buf;
+}
+
+async function signedIn(browser: Browser, baseURL: string, email: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return page;
+}
+
+async function shots(page: Page, name: string) {
+  const size = page.viewportSize() ?? { width: 1440, height: 900 };
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/${name}-1440.png`, fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: `${SHOTS}/${name}-375.png`, fullPage: true });
+  await page.setViewportSize(size);
+}
+
+test("a partner submits, an admin approves, a creator finds, previews, favorites and uses it; the licence verifies; the partner sees it", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  const title = `Sunrise Drive ${Date.now().toString(36)}`;
+
+  // ---- The partner submits, with the progress bar ----
+  const partner = await signedIn(browser, baseURL!, "partner@shortbeat.test");
+  await partner.goto("/music/submit");
+  await partner.waitForLoadState("networkidle");
+  await expectAccessible(partner, "/music/submit");
+  await shots(partner, "submit-empty");
+
+  // Refused first: a "song.mp3" that is really a PNG gets a message at the field, nothing filed.
+  const png = await partner.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
+  await partner.getByLabel("Audio (MP3 or WAV, up to 50 MB)").setInputFiles({ name: "song.mp3", mimeType: "audio/mpeg", buffer: png });
+  await expect(partner.getByText("The audio must be an MP3 or WAV file.")).toBeVisible();
+
+  await partner.getByLabel("Audio (MP3 or WAV, up to 50 MB)").setInputFiles({ name: "sunrise.wav", mimeType: "audio/wav", buffer: wavBuffer() });
+  await expect(partner.getByText(/Length 0:03 · waveform ready/)).toBeVisible();
+  await partner.getByLabel("Cover (JPEG, PNG or WebP, up to 5 MB)").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
+  await partner.getByLabel("Title").fill(title);
+  await partner.getByLabel("Artist").fill("The Journey Band");
+  await partner.getByLabel("Genre").selectOption("Pop");
+  await partner.getByLabel("Mood").selectOption("Happy");
+  await partner.getByLabel("BPM").fill("118");
+  await partner.getByLabel("Tags (optional)").fill("sunrise, drive, e2e");
+  await partner.getByLabel(/I own or control all rights/).check();
+  await shots(partner, "submit-filled");
+  // Hold the request a moment so the bar is seen before the answer arrives.
+  await partner.route("**/music/submit.data", async (route) => {
+    await new Promise((r) => setTimeout(r, 700));
+    await route.continue();
+  });
+  await partner.getByRole("button", { name: "Submit for review" }).click();
+  await expect(partner.locator("#submit-progress")).toBeVisible();
+  await expect(partner.getByText(/Uploading… \d+%|Processing…/).first()).toBeVisible();
+  await expect(partner).toHaveURL(/\/music\/submissions$/);
+  await expect(partner.getByText("Track submitted")).toBeVisible();
+  const mine = partner.getByTestId("submission").filter({ hasText: title });
+  await expect(mine.getByText("In review")).toBeVisible();
+  await expectAccessible(partner, "/music/submissions");
+  await shots(partner, "submissions");
+
+  // ---- An admin plays it and approves it ----
+  const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
+  await admin.goto("/admin/music");
+  await admin.waitForLoadState("networkidle");
+  await expectAccessible(admin, "/admin/music");
+  const card = admin.getByTestId("review-item").filter({ hasText: title });
+  await expect(card).toBeVisible();
+  await card.getByRole("button", { name: `Play ${title} by The Journey Band` }).click();
+  await expect(admin.getByRole("region", { name: "Music player" }).getByText(title)).toBeVisible();
+  await shots(admin, "review-queue");
+  await card.getByRole("link", { name: `Approve ${title}` }).click();
+  await expect(admin.getByRole("dialog")).toBeVisible();
+  await admin.getByRole("button", { name: "Approve and publish" }).click();
+  await expect(admin.getByText("Track published")).toBeVisible();
+  await expect(admin.getByTestId("review-item").filter({ hasText: title })).toHaveCount(0);
+
+  // ---- A creator finds it, previews it across pages, favorites it, uses it ----
+  const creator = await signedIn(browser, baseURL!, "creator@shortbeat.test");
+  await creator.goto(`/music?q=${encodeURIComponent(title.split(" ").slice(0, 2).join(" "))}`);
+  await creator.waitForLoadState("networkidle");
+  await expectAccessible(creator, "/music (search)");
+  const play = creator.getByRole("button", { name: `Play ${title} by The Journey Band` }).first();
+  await expect(play).toBeVisible();
+  await play.click();
+  const player = creator.getByRole("region", { name: "Music player" });
+  await expect(player.getByText(title)).toBeVisible();
+  await creator.getByRole("link", { name: "Dashboard" }).first().click();
+  await expect(creator).toHaveURL(/\/dashboard$/);
+  await expect(player.getByText(title)).toBeVisible(); // still in the shell's player
+  await creator.goBack();
+  await creator
+    .getByRole("button", { name: `Favorite ${title}` })
+    .first()
+    .click();
+  await expect(creator.getByRole("button", { name: `Favorite ${title}` }).first()).toHaveAttribute("aria-pressed", "true");
+  await creator
+    .getByRole("button", { name: `Use this track: ${title} by The Journey Band` })
+    .first()
+    .click();
+  await expect(creator.getByText("Licence recorded")).toBeVisible();
+  await creator
+    .getByRole("link", { name: `Certificate of ${title}` })
+    .first()
+    .click();
+  await expect(creator).toHaveURL(/\/music\/licences\/SB-/);
+  const code = decodeURIComponent(new URL(creator.url()).pathname.split("/").pop() ?? "");
+  await expect(creator.getByText(code).first()).toBeVisible();
+  await expectAccessible(creator, "certificate");
+
+  // ---- Anyone can verify it ----
+  const anon = await (await browser.newContext({ baseURL })).newPage();
+  await anon.goto(`/licences/${code}`);
+  await expect(anon.getByText("Valid licence")).toBeVisible();
+  await expect(anon.getByText(title)).toBeVisible();
+  await expectAccessible(anon, "/licences/{code}");
+
+  // ---- The partner sees one licence ----
+  await partner.reload();
+  const published = partner.getByTestId("submission").filter({ hasText: title });
+  await expect(published.getByText("Published", { exact: true })).toBeVisible();
+  await expect(published.getByTestId("licence-count")).toHaveText(/1 licence · 1 creator/);
+});
