@@ -1,3 +1,5 @@
+// Zod parses without `new Function` before any schema runs (CSP forbids eval): app/lib/zod-config.ts.
+import "./lib/zod-config";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";

@@ -1,11 +1,12 @@
-import "./lib/zod-config";
 import { useEffect } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useRouteLoaderData } from "react-router";
-import { Toaster, toast as showToast } from "sonner";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, data, useLoaderData, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import { Toaster, toast as showToast } from "~/ui/toaster";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { ADMIN_PATH } from "./components/admin-guard";
 import { GeneralErrorBoundary } from "./components/error-screen";
-import { LoadingScreen } from "./components/loading-screen";
+import { LOADING_HELP_MS } from "~/lib/constants";
+import { LOADING_SHOW_AFTER_MS, LoadingScreen, pendingPage } from "~/ui/loading-screen";
 import { requestContext } from "~/platform/context.server";
 import { appName } from "~/platform/env.server";
 import { readToast } from "~/platform/toast.server";
@@ -36,20 +37,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <Toaster
-          position="top-right"
-          closeButton
-          toastOptions={{
-            // High-contrast colours (WCAG AA) instead of sonner's pastel "rich colors".
-            classNames: {
-              toast: "!bg-white !text-slate-900 !border !border-slate-300 !shadow-lg",
-              title: "!font-semibold",
-              description: "!text-slate-700",
-              error: "!border-red-300 [&_[data-title]]:!text-red-800",
-              success: "!border-emerald-300 [&_[data-title]]:!text-emerald-800",
-            },
-          }}
-        />
+        <Toaster />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -66,7 +54,27 @@ export default function App() {
     const t = window.setTimeout(() => show(toast.title, { id: toast.id, description: toast.description }), 0);
     return () => window.clearTimeout(t);
   }, [toast]);
-  return <Outlet />;
+  return (
+    <>
+      <PendingPage />
+      <Outlet />
+    </>
+  );
+}
+
+/**
+ * Pages load on demand: a navigation to another page that takes longer than a moment shows the
+ * loading screen over the page (spec section 2). A move into the admin area already shows the
+ * shell's 'Verifying admin access...' screen, so there the loading screen only comes with its
+ * 10-second help.
+ */
+function PendingPage() {
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const target = pendingPage(navigation, pathname);
+  if (target === undefined) return null;
+  const guardScreen = ADMIN_PATH.test(target) && navigation.formMethod === undefined;
+  return <LoadingScreen key={navigation.location?.key} overlay showAfterMs={guardScreen ? LOADING_HELP_MS : LOADING_SHOW_AFTER_MS} />;
 }
 
 export function HydrateFallback() {

@@ -13,6 +13,8 @@ export default [
   route("music-partner-terms", "routes/_public/music-partner-terms.tsx"),
   route("sitemap.xml", "routes/_public/sitemap.ts"),
   route("campaigns/:slug", "routes/_public/campaign.tsx"),
+  // Licence verification (issue 13): public, before the ":agencySlug/…" patterns ('licences' is a reserved slug).
+  route("licences/:code", "routes/_public/licence.tsx"),
 
   // ---- Accounts (issue 3) ------------------------------------------------------------------
   route("auth", "routes/_auth/auth.tsx"),
@@ -31,6 +33,7 @@ export default [
   route("agency/signup", "routes/agency/application-signup.tsx", { id: "agency-signup-alias" }),
   route("agency-application-signup", "routes/agency/application-signup.tsx"),
   route("agency-application-status", "routes/agency/application-status.tsx"),
+  route("agency-invitation", "routes/agency/agency-invitation.tsx"),
   route("music-signup", "routes/agency/music-signup.tsx"),
   route(":agencySlug/signup", "routes/agency/agency-creator-signup.tsx"),
   route(":agencySlug/music-signup", "routes/agency/music-signup.tsx", { id: "agency-music-signup" }),
@@ -41,12 +44,19 @@ export default [
   route("media/signed/*", "routes/api/media-signed.ts"),
   route("api/analytics.csv", "routes/api/analytics-csv.ts"),
 
+  // ---- Music previews (issue 13): resource routes, outside the shell layout ------------------
+  route("music/audio/:id", "routes/_app/music.audio.$id.ts"),
+  route("music/cover/:id", "routes/_app/music.cover.$id.ts"),
+  route("music/licences/:code/download", "routes/_app/music-licence-download.ts"),
+
   // ---- Signed-in shell ----------------------------------------------------------------------
   layout("routes/_app/layout.tsx", [
     route("dashboard", "routes/_app/dashboard.tsx"),
     route("music", "routes/_app/music.tsx"),
     route("music/submit", "routes/_app/music-submit.tsx"),
     route("music/submissions", "routes/_app/music-submissions.tsx"),
+    route("music/licences", "routes/_app/music-licences.tsx"),
+    route("music/licences/:code", "routes/_app/music-licence.tsx"),
     route("campaigns", "routes/_app/campaigns.tsx"),
     route("channels", "routes/_app/channels.tsx"),
     route("analytics", "routes/_app/analytics.tsx"),
@@ -66,6 +76,7 @@ export default [
     route("admin/settings", "routes/admin/settings.tsx"),
     route("admin/agencies", "routes/admin/agencies.tsx"),
     route("admin/verifications", "routes/admin/verifications.tsx"),
+    route("admin/music", "routes/admin/music.tsx"),
     route("admin/broadcast", "routes/admin/broadcast.tsx"),
     route("chat-management", "routes/admin/chat-management.tsx"),
     route("user-retention", "routes/admin/user-retention.tsx"),

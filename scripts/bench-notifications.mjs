@@ -1,20 +1,26 @@
 #!/usr/bin/env node
-// Notifications benchmark: N signed-in users each open a WebSocket to the built app (vite
-// preview on workerd, its own state), an admin broadcasts to everyone, and each socket records
-// when the notification arrived. Prints delivery latency p50/p99/max (from the moment the
-// broadcast request was sent), how many sockets got it, and the D1 write time of the fan-out
-// as the server measured it. Figures only; asserts nothing.
-//   npm run bench:notifications [-- --sockets 1000 --rounds 3 --port 4234]
+// Notifications benchmark on workerd: N signed-in users each open a WebSocket to the built Worker
+// served by workerd itself (scripts/bench-server.mjs: Miniflare's own socket, no Node proxy, its
+// own state), an admin broadcasts to everyone, and each socket records when the notification
+// arrived. Prints, per round, how many sockets got it and the latency p50/p99/max from the moment
+// the broadcast request was sent, with a breakdown from the timestamps a devtools build puts in
+// the frame (PushTrace in app/modules/notifications/notifications.server.ts):
+//   D1 fan-out       request sent → D1 writes done (session, audience query, the fan-out batches)
+//   queue/dispatch   D1 done → push sent to the user's Durable Object (waitUntil, or the queue)
+//   DO wake + RPC    push sent → the object runs push() (includes waking from hibernation)
+//   socket send      the object sends → the frame is read here
+// Round 1 follows an idle period (objects hibernated), later rounds follow at once (warm).
+// Figures only; asserts nothing. Goals (issue 12): 100% delivered, warm p99 ≤ 250 ms, ≤ 1 s from hibernation.
+//   npm run bench:notifications [-- --sockets 1000 --rounds 3 --idle 15]
 //
-// Like scripts/e2e-server.mjs it prepares a fresh state folder with setup-local.mjs (migrations,
-// demo data), adds the N users and their sessions straight into that state through wrangler's
-// getPlatformProxy *before* the server starts (the e2e server wipes its folder on start, so it
-// cannot be given pre-made users), then builds and serves the app the same way.
-import { spawn, spawnSync } from "node:child_process";
+// The N users and their sessions go straight into the fresh state folder (through wrangler's
+// getPlatformProxy) before the server opens it.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { benchArgs, root, waitForServer } from "./bench-lib.mjs";
+import { benchArgs, pct } from "./bench-lib.mjs";
+import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
   sockets: { type: "string", default: "1000" },
@@ -26,8 +32,6 @@ const { values, base } = benchArgs({
 });
 const N = Number(values.sockets);
 const ROUNDS = Math.max(1, Number(values.rounds));
-process.env.SB_STATE_DIR = ".state-bench-notifications";
-const stateDir = join(root, process.env.SB_STATE_DIR);
 
 const sha256 = (s) => createHash("sha256").update(s).digest("hex");
 const token = () =>
@@ -38,17 +42,16 @@ const token = () =>
 const log = (...args) => console.error("[bench]", ...args);
 
 // ---------------------------------------------------------------------------------------------
-// 1. State: migrations, demo data, N approved creators with one session each, an admin session
+// 1. State: (demo data from bench-server.mjs) N approved creators with one session each, an admin session
 // ---------------------------------------------------------------------------------------------
-async function prepareState() {
-  rmSync(stateDir, { recursive: true, force: true });
-  const { applyMigrations, ensureDevVars, seed } = await import("./setup-local.mjs");
-  ensureDevVars();
-  applyMigrations();
-  await seed();
-
+let prepared;
+async function addUsers(stateDir) {
+  // D1 only: wrangler.toml itself would make getPlatformProxy warn about the Durable Objects.
+  const config = join(mkdtempSync(join(tmpdir(), "shortbeat-bench-")), "wrangler.json");
+  const d1 = [{ binding: "DB", database_name: "shortbeat", database_id: "00000000-0000-0000-0000-000000000000" }];
+  writeFileSync(config, JSON.stringify({ name: "shortbeat-bench", compatibility_date: "2026-10-01", d1_databases: d1 }));
   const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy({ configPath: join(root, "wrangler.toml"), persist: { path: join(stateDir, "v3") } });
+  const proxy = await getPlatformProxy({ configPath: config, persist: { path: join(stateDir, "v3") } });
   const db = proxy.env.DB;
   try {
     const now = Date.now();
@@ -90,26 +93,10 @@ async function prepareState() {
       .prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)")
       .bind(sha256(adminToken), admin.id, iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now))
       .run();
-    return { users, adminToken };
+    prepared = { users, adminToken };
   } finally {
     await proxy.dispose();
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// 2. Server: production build on workerd (vite preview), as the end-to-end suite runs it
-// ---------------------------------------------------------------------------------------------
-function startServer() {
-  const build = spawnSync(process.execPath, [join(root, "node_modules/.bin/react-router"), "build"], {
-    cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  if (build.status !== 0) throw new Error("build failed");
-  return spawn(process.execPath, [join(root, "node_modules/.bin/vite"), "preview", "--port", values.port, "--strictPort"], {
-    cwd: root,
-    env: process.env,
-    stdio: ["ignore", process.env.BENCH_DEBUG ? "inherit" : "ignore", "inherit"],
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,7 +107,7 @@ function openSocket(user) {
     const ws = new WebSocket(`${base.replace(/^http/, "ws")}/api/notifications/socket`, {
       headers: { Cookie: `sb_session=${user.token}`, Origin: base },
     });
-    const s = { ws, user, open: false, received: new Map() };
+    const s = { ws, user, open: false, received: new Map(), traces: new Map() };
     const timer = setTimeout(() => resolvePromise(s), 20_000);
     ws.onopen = () => {
       s.open = true;
@@ -130,7 +117,9 @@ function openSocket(user) {
     ws.onmessage = (e) => {
       if (typeof e.data !== "string" || e.data === "pong") return;
       const m = JSON.parse(e.data);
-      if (m.type === "notification") s.received.set(m.notification.title, performance.now());
+      if (m.type !== "notification") return;
+      s.received.set(m.notification.title, performance.now());
+      if (m.trace) s.traces.set(m.notification.title, { ...m.trace, readAt: Date.now() });
     };
     ws.onerror = () => {};
     ws.onclose = () => {
@@ -153,13 +142,13 @@ async function openAll(users, concurrency) {
   return sockets;
 }
 
-const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : "-");
 
 async function broadcastRound(round, sockets, adminToken) {
   const title = `Bench broadcast ${round} ${Date.now()}`;
   const body = new URLSearchParams({ title, content: "Benchmark message", audience: "all" });
   const t0 = performance.now();
+  const t0Epoch = Date.now();
   const res = await fetch(`${base}/api/notifications?intent=broadcast`, {
     method: "POST",
     body,
@@ -176,9 +165,17 @@ async function broadcastRound(round, sockets, adminToken) {
     .filter((t) => t !== undefined)
     .map((t) => t - t0)
     .sort((a, b) => a - b);
-  return {
-    round,
-    delivered: `${latencies.length} / ${sockets.length}`,
+  const traces = open.map((s) => s.traces.get(title)).filter(Boolean);
+  const stage = (f) => traces.map(f).sort((a, b) => a - b);
+  const stages = {
+    "D1 fan-out": stage((t) => t.d1DoneAt - t0Epoch),
+    "queue/dispatch": stage((t) => t.pushAt - t.d1DoneAt),
+    "DO wake + RPC": stage((t) => t.doAt - t.pushAt),
+    "socket send": stage((t) => t.readAt - t.doAt),
+  };
+  const row = {
+    round: round === 1 ? "1 (from hibernation)" : `${round} (warm)`,
+    delivered: `${latencies.length} / ${sockets.length} (${((100 * latencies.length) / sockets.length).toFixed(1)}%)`,
     p50: ms(pct(latencies, 50)),
     p99: ms(pct(latencies, 99)),
     max: ms(latencies.at(-1)),
@@ -186,16 +183,16 @@ async function broadcastRound(round, sockets, adminToken) {
     "D1 write (server)": ms(answer.d1WriteMs),
     "rows written": answer.recipients,
   };
+  const breakdown = Object.entries(stages).map(([name, xs]) => ({ round, stage: name, p50: ms(pct(xs, 50)), p99: ms(pct(xs, 99)), max: ms(xs.at(-1)) }));
+  return { row, breakdown };
 }
 
 // ---------------------------------------------------------------------------------------------
 let server;
 try {
-  log(`preparing state with ${N} users…`);
-  const { users, adminToken } = await prepareState();
-  log("building and starting the app…");
-  server = startServer();
-  await waitForServer(base);
+  log(`preparing state with ${N} users, building and starting the app…`);
+  server = await startBenchServer({ stateDir: ".state-bench-notifications", port: values.port, prepare: addUsers });
+  const { users, adminToken } = prepared;
 
   log(`opening ${N} sockets…`);
   const t = performance.now();
@@ -208,18 +205,27 @@ try {
   log(`idle ${values.idle} s so the objects hibernate…`);
   await new Promise((r) => setTimeout(r, Number(values.idle) * 1000));
   const rows = [];
-  for (let r = 1; r <= ROUNDS; r++) rows.push(await broadcastRound(r, sockets, adminToken));
+  const breakdown = [];
+  for (let r = 1; r <= ROUNDS; r++) {
+    const result = await broadcastRound(r, sockets, adminToken);
+    rows.push(result.row);
+    breakdown.push(...result.breakdown);
+    log(`round ${r}: ${result.row.delivered}, p99 ${result.row.p99}`);
+  }
 
-  console.log(`\nNotifications: ${N} users, ${opened} of ${N} sockets open (in ${openSeconds.toFixed(1)} s), broadcast to everyone, ${base}`);
+  console.log(`\nNotifications on ${server.kind}`);
+  console.log(`${N} users, ${opened} of ${N} sockets open (in ${openSeconds.toFixed(1)} s), broadcast to everyone.`);
   console.log("Latency = from sending the broadcast request to the notification arriving on a socket.");
-  console.log("Round 1 follows an idle period (objects hibernated); later rounds follow at once (objects mostly awake).");
+  console.log(`Round 1 follows ${values.idle} s idle (objects hibernated); later rounds follow at once (warm).`);
   console.table(rows);
+  console.log("Breakdown per socket (timestamps in the frame; devtools build):");
+  console.table(breakdown);
   for (const s of sockets) {
     try {
       s.ws.close(1000, "bench done");
     } catch {}
   }
 } finally {
-  server?.kill("SIGTERM");
+  await server?.dispose();
 }
 process.exit(0);

@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/platform/context.server";
+import { withResponseCookies } from "../app/platform/cookies.server";
 import { consumeNotifyQueue, openNotificationSocket, type NotifyQueueMessage } from "../app/modules/notifications/notifications.server";
 import { NOTIFICATIONS_SOCKET_PATH } from "../app/modules/notifications/protocol";
 import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
@@ -10,7 +11,17 @@ import { runDailyChannelRefresh } from "../app/modules/channels/channels.server"
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
 
-const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+// Given a function, React Router re-derives its routes and static handler on every request (so
+// that development picks up edits). Built, the server build never changes: derive once per isolate
+// (docs/decisions/0080-dashboard-speed.md).
+const loadBuild = () => import("virtual:react-router/server-build");
+let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
+const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
+  ? createRequestHandler(loadBuild, import.meta.env.MODE)
+  : async (request, context) => {
+      builtHandler ??= createRequestHandler(await loadBuild(), import.meta.env.MODE);
+      return builtHandler(request, context);
+    };
 
 export default {
   async fetch(request, env, ctx) {
@@ -37,7 +48,7 @@ export default {
     const nonce = makeNonce();
     const context = new RouterContextProvider();
     context.set(requestContext, { nonce, requestId, ctx });
-    const response = await handleRequest(request, context);
+    const response = withResponseCookies(await handleRequest(request, context), context.get(requestContext));
     return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
   },
 

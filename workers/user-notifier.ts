@@ -67,9 +67,12 @@ export class UserNotifier extends DurableObject<Env> {
   // RPC
   // -------------------------------------------------------------------------------------------
 
-  /** Sends one message to every open socket of this user; returns how many got it. */
-  push(message: SocketMessage): number {
-    return this.send(JSON.stringify(message));
+  /**
+   * Sends one message to every open socket of this user; returns how many got it. `trace` (the
+   * benchmark's timestamps, devtools builds only) travels in the frame with when this object got it.
+   */
+  push(message: SocketMessage, trace?: Record<string, number>): number {
+    return this.send(JSON.stringify(trace ? { ...message, trace: { ...trace, doAt: Date.now() } } : message));
   }
 
   /**
@@ -93,7 +96,7 @@ export class UserNotifier extends DurableObject<Env> {
     const attachments = sockets.map((ws) => ws.deserializeAttachment() as SocketAttachment | null);
     const userId = attachments.find((a) => a?.userId)?.userId ?? "";
     const sessionIds = attachments.flatMap((a) => (a?.sessionId ? [a.sessionId] : []));
-    const { live, banned } = await socketSessionState(userId, sessionIds);
+    const { live, banned, banReason } = await socketSessionState(userId, sessionIds);
     const alive = new Set(live.map((s) => s.id));
     const ended = sockets.filter((_, i) => {
       const attachment = attachments[i];
@@ -103,7 +106,7 @@ export class UserNotifier extends DurableObject<Env> {
     const nextEnd = Math.min(...live.map((s) => Date.parse(s.endsAt)).filter(Number.isFinite));
     if (ended.length < sockets.length && Number.isFinite(nextEnd)) await this.scheduleSessionCheck(nextEnd, true);
     if (ended.length === 0) return 0;
-    if (banned) this.send(JSON.stringify(accountMessageOf("banned")), ended);
+    if (banned) this.send(JSON.stringify(accountMessageOf("banned", banReason)), ended);
     return this.closeSockets(banned ? SOCKET_CLOSE_BANNED : SOCKET_CLOSE_SESSION_ENDED, banned ? "banned" : "session ended", ended);
   }
 

@@ -22,11 +22,13 @@ import {
   MonitorPlay,
   type LucideIcon,
 } from "lucide-react";
-import { useCallback, useEffect, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useRevalidator } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
 import { MOBILE_BREAKPOINT_PX, PROFILE_POLL_MS, SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from "~/lib/constants";
 import { NotificationBell } from "~/modules/notifications/components/notification-bell";
+import { PlayerBar } from "~/modules/music/components/player-bar";
+import { PlayerProvider } from "~/modules/music/components/player-provider";
 import { Popover, PopoverContent, PopoverTrigger } from "~/ui/popover";
 import { Tooltip } from "~/ui/tooltip";
 import { AdminGuardPending } from "./admin-guard";
@@ -92,8 +94,20 @@ function useResetOnNavigate(reset: () => void) {
   }
 }
 
+/**
+ * The signed-in shell, around the music player: the shell stays mounted while the pages inside it
+ * change, so a preview keeps playing across navigations (docs/decisions/0106).
+ */
+export function Shell(props: ShellProps) {
+  return (
+    <PlayerProvider userId={props.user.id}>
+      <ShellFrame {...props} />
+    </PlayerProvider>
+  );
+}
+
 /** The signed-in shell of spec section 2: sidebar, header, and the 30-second profile re-read. */
-export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellProps) {
+function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProps) {
   const [open, setOpen] = useState(sidebarOpen);
   const [mobileOpen, setMobileOpen] = useState(false);
   const isMobile = useIsMobile();
@@ -225,6 +239,7 @@ export function Shell({ appName, user, sidebar, sidebarOpen, children }: ShellPr
           <AdminGuardPending />
           {children}
         </main>
+        <PlayerBar />
       </div>
     </div>
   );
@@ -255,22 +270,74 @@ function SidebarGroup({ items, expanded }: { items: AppRoute[]; expanded: boolea
   );
 }
 
-function Avatar({ user, size = 32 }: { user: ShellUser; size?: number }) {
-  const initials = user.displayName
+function initialsOf(name: string) {
+  return name
     .split(/\s+/)
     .map((p) => p[0])
     .join("")
     .slice(0, 2)
     .toUpperCase();
-  return user.avatarUrl ? (
-    <img src={user.avatarUrl} alt="" width={size} height={size} className="rounded-full object-cover" style={{ width: size, height: size }} />
-  ) : (
-    <span
-      aria-hidden="true"
-      className="inline-flex items-center justify-center rounded-full bg-slate-800 text-xs font-bold text-white"
-      style={{ width: size, height: size }}
-    >
-      {initials || "?"}
+}
+
+/**
+ * Whether the avatar picture is still on its way: true from the first render (the server's HTML
+ * too) until the image has loaded or failed; a new picture (after a profile change) starts again.
+ * An image that finished before hydration is caught by `complete` on mount.
+ */
+function useImageLoading(src: string | null) {
+  const [settled, setSettled] = useState<string | null>(null);
+  const ref = useRef<HTMLImageElement>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    const img = ref.current;
+    if (src && img?.complete) (img.naturalWidth > 0 ? setSettled : setFailed)(src);
+  }, [src]);
+  return {
+    ref,
+    loading: src !== null && settled !== src && failed !== src,
+    failed: src !== null && failed === src,
+    onLoad: () => setSettled(src),
+    onError: () => setFailed(src),
+  };
+}
+
+/**
+ * The header avatar (spec section 2): a skeleton circle until the picture arrives. The skeleton is
+ * behind the image, so before hydration the picture covers it as soon as it paints; afterwards the
+ * image's onLoad removes it. Initials when there is no picture or it cannot load.
+ */
+function Avatar({ user, image, size = 32 }: { user: ShellUser; image: ReturnType<typeof useImageLoading>; size?: number }) {
+  if (!user.avatarUrl || image.failed) {
+    return (
+      <span
+        aria-hidden="true"
+        className="inline-flex items-center justify-center rounded-full bg-slate-800 text-xs font-bold text-white"
+        style={{ width: size, height: size }}
+      >
+        {initialsOf(user.displayName) || "?"}
+      </span>
+    );
+  }
+  return (
+    <span className="relative inline-block align-middle" style={{ width: size, height: size }}>
+      {image.loading ? (
+        <span
+          aria-hidden="true"
+          data-testid="avatar-skeleton"
+          className="absolute inset-0 animate-pulse rounded-full bg-slate-300 motion-reduce:animate-none"
+        />
+      ) : null}
+      <img
+        ref={image.ref}
+        src={user.avatarUrl}
+        alt=""
+        width={size}
+        height={size}
+        onLoad={image.onLoad}
+        onError={image.onError}
+        className="relative rounded-full object-cover"
+        style={{ width: size, height: size }}
+      />
     </span>
   );
 }
@@ -279,10 +346,11 @@ function Avatar({ user, size = 32 }: { user: ShellUser; size?: number }) {
 function AvatarMenu({ user }: { user: ShellUser }) {
   const [open, setOpen] = useState(false);
   useResetOnNavigate(() => setOpen(false));
+  const image = useImageLoading(user.avatarUrl);
   return (
     <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger aria-label="Account menu" className="rounded-full p-0.5 hover:ring-2 hover:ring-slate-200">
-        <Avatar user={user} />
+      <PopoverTrigger aria-label="Account menu" aria-busy={image.loading || undefined} className="rounded-full p-0.5 hover:ring-2 hover:ring-slate-200">
+        <Avatar user={user} image={image} />
       </PopoverTrigger>
       <PopoverContent aria-label="Account" className="w-64">
         <div className="border-b border-slate-100 px-3 py-2">

@@ -36,8 +36,12 @@ export const users = sqliteTable(
     userMetadata: text("user_metadata").notNull().default("{}"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // A phone number in E.164 (+15551234567), a second sign-in identifier once verified.
+    // Changing or removing it clears phone_verified_at; one verified owner per number.
+    phone: text("phone"),
+    phoneVerifiedAt: text("phone_verified_at"),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`)],
 );
 
 export const profiles = sqliteTable(
@@ -110,6 +114,25 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId, t.createdAt)],
 );
 
+export const SESSION_END_REASONS = ["ended_by_user", "ended_by_admin", "banned", "password_changed", "role_changed"] as const;
+
+// Sessions ended by someone else than the browser holding them, kept 30 days after their row is
+// gone, so that a browser still carrying the cookie can be told why (a ban's reason on /auth).
+// Written in the same batch that deletes the sessions (docs/decisions/0068).
+export const endedSessions = sqliteTable(
+  "ended_sessions",
+  {
+    // The ended session's id (SHA-256 of its cookie token).
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: SESSION_END_REASONS }).notNull(),
+    endedAt: text("ended_at").notNull(),
+  },
+  (t) => [index("ended_sessions_ended_idx").on(t.endedAt), check("ended_sessions_reason_check", inList("reason", SESSION_END_REASONS))],
+);
+
 export const oauthAccounts = sqliteTable(
   "oauth_accounts",
   {
@@ -137,6 +160,25 @@ export const oneTimeTokens = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("one_time_tokens_user_idx").on(t.userId, t.purpose), check("one_time_tokens_purpose_check", inList("purpose", ONE_TIME_TOKEN_PURPOSES))],
+);
+
+// One-time codes sent by text to verify a phone number (docs/decisions/0075). The code is stored
+// as an HMAC, tried at most 5 times, valid 10 minutes, consumed once by a guarded update.
+export const phoneCodes = sqliteTable(
+  "phone_codes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    phone: text("phone").notNull(),
+    codeHash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: text("expires_at").notNull(),
+    consumedAt: text("consumed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("phone_codes_user_idx").on(t.userId, t.createdAt)],
 );
 
 export const securityAuditLog = sqliteTable(
@@ -249,6 +291,30 @@ export const agencySignupTokens = sqliteTable(
     revokedAt: text("revoked_at"),
   },
   (t) => [uniqueIndex("agency_signup_tokens_token_unique").on(t.token), index("agency_signup_tokens_agency_idx").on(t.agencyId, t.createdAt)],
+);
+
+// An invitation to manage an agency, sent to an e-mail address whether or not an account uses it
+// (docs/decisions/0065). Only the SHA-256 of the link's token is stored; accepting consumes it
+// once (guarded update on accepted_at). One pending invitation per agency and address.
+export const agencyManagerInvitations = sqliteTable(
+  "agency_manager_invitations",
+  {
+    id: text("id").primaryKey(),
+    agencyId: text("agency_id")
+      .notNull()
+      .references(() => agencies.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("agency_manager_invitations_token_unique").on(t.tokenHash),
+    uniqueIndex("agency_manager_invitations_one_pending").on(t.agencyId, t.email).where(sql`accepted_at is null`),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -368,17 +434,31 @@ export const manualChannelSubmissions = sqliteTable(
     reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
     reviewedAt: text("reviewed_at"),
     createdAt: createdAt(),
+    // Which channel this is, for the 'one submission per channel' rule (docs/decisions/0071):
+    // 'url:' + the URL lower-cased without scheme, www./m., query, fragment and trailing slashes;
+    // 'name:' + the lower-cased name when no URL was given. Computed by SQLite, so every writer
+    // (the app, the demo seed) gets the same key.
+    channelKey: text("channel_key").generatedAlwaysAs(
+      sql`CASE WHEN channel_url IS NULL OR trim(channel_url) = '' THEN 'name:' || lower(trim(channel_name)) ELSE 'url:' || rtrim(substr(replace(substr(replace(replace(replace(replace('//' || lower(trim(channel_url)), '//www.', '//'), '//m.', '//'), '//https://', '//'), '//http://', '//'), 3), '#', '?'), 1, instr(replace(substr(replace(replace(replace(replace('//' || lower(trim(channel_url)), '//www.', '//'), '//m.', '//'), '//https://', '//'), '//http://', '//'), 3), '#', '?') || '?', '?') - 1), '/') END`,
+      { mode: "virtual" },
+    ),
   },
   (t) => [
     index("manual_channel_submissions_user_created_idx").on(t.userId, t.createdAt),
     index("manual_channel_submissions_status_idx").on(t.status, t.verificationSubmittedAt),
     check("manual_channel_submissions_status_check", inList("status", MANUAL_SUBMISSION_STATUSES)),
+    // One pending, under-review or verified submission per user and channel; a rejected one may be sent again.
+    uniqueIndex("manual_channel_submissions_user_channel_unique")
+      .on(t.userId, t.channelKey)
+      .where(sql`status in ('pending', 'verification_submitted', 'verified')`),
   ],
 );
 
 // ---------------------------------------------------------------------------------------------
 // Music and clipping
 // ---------------------------------------------------------------------------------------------
+
+export const TRACK_STATUSES = ["in_review", "published", "rejected", "withdrawn"] as const;
 
 export const musicTracks = sqliteTable(
   "music_tracks",
@@ -393,17 +473,87 @@ export const musicTracks = sqliteTable(
     // Key of the audio file in MEDIA.
     audioKey: text("audio_key").notNull(),
     audioContentType: text("audio_content_type").notNull().default("audio/wav"),
+    audioSize: integer("audio_size").notNull().default(0),
+    // Key of the cover image in MEDIA (served through a route); cover_url is the legacy field.
+    coverKey: text("cover_key"),
+    // Bytes of the cover in MEDIA (0 without one): counted with audio_size in the partner's quota.
+    coverSize: integer("cover_size").notNull().default(0),
     coverUrl: text("cover_url"),
-    status: text("status", { enum: ["published", "unpublished"] })
-      .notNull()
-      .default("published"),
+    // Lower-case words separated by single spaces (searched with the title and artist).
+    tags: text("tags").notNull().default(""),
+    // Waveform peaks: a JSON array of 64..1024 integers 0..255, computed once when the track is stored.
+    peaks: text("peaks").notNull().default("[]"),
+    status: text("status", { enum: TRACK_STATUSES }).notNull().default("in_review"),
     submittedBy: text("submitted_by").references(() => users.id, { onDelete: "set null" }),
+    reviewNote: text("review_note"),
+    reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: text("reviewed_at"),
+    publishedAt: text("published_at"),
+    withdrawnAt: text("withdrawn_at"),
+    withdrawReason: text("withdraw_reason"),
+    // Licences taken (the 'most used' sort); +1 in the same batch as each new licence.
+    licenceCount: integer("licence_count").notNull().default(0),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("music_tracks_audio_key_unique").on(t.audioKey),
     index("music_tracks_status_created_idx").on(t.status, t.createdAt),
-    check("music_tracks_status_check", sql`status in ('published', 'unpublished')`),
+    index("music_tracks_status_used_idx").on(t.status, t.licenceCount),
+    index("music_tracks_status_title_idx").on(t.status, t.title),
+    index("music_tracks_status_genre_idx").on(t.status, t.genre),
+    index("music_tracks_status_mood_idx").on(t.status, t.mood),
+    index("music_tracks_status_bpm_idx").on(t.status, t.bpm),
+    index("music_tracks_status_duration_idx").on(t.status, t.durationSeconds),
+    index("music_tracks_submitter_idx").on(t.submittedBy, t.createdAt),
+    // The library's sorts, each with its tie-break, so a page is read off an index (scripts/bench-music.mjs; docs/decisions/0103).
+    index("music_tracks_library_newest_idx").on(t.status, t.publishedAt, t.id),
+    index("music_tracks_library_used_idx").on(t.status, t.licenceCount, t.publishedAt, t.id),
+    index("music_tracks_library_title_idx").on(t.status, sql`${t.title} COLLATE NOCASE`, t.id),
+    check("music_tracks_status_check", inList("status", TRACK_STATUSES)),
+    check("music_tracks_bpm_check", sql`bpm is null or bpm between 40 and 250`),
+  ],
+);
+
+// A creator's licence to use a track: one per creator and track. The code (SB-XXXX-XXXX-XXXX,
+// 60 random bits in Crockford base32) is what the public verification page looks up.
+export const musicLicences = sqliteTable(
+  "music_licences",
+  {
+    id: text("id").primaryKey(),
+    code: text("code").notNull(),
+    trackId: text("track_id")
+      .notNull()
+      .references(() => musicTracks.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("music_licences_code_unique").on(t.code),
+    uniqueIndex("music_licences_track_user_unique").on(t.trackId, t.userId),
+    index("music_licences_user_idx").on(t.userId, t.createdAt),
+    index("music_licences_track_idx").on(t.trackId, t.createdAt),
+  ],
+);
+
+// The creator's linked or verified channels when the licence was taken (a snapshot: the
+// certificate and the public page keep naming them after a channel is unlinked).
+export const musicLicenceChannels = sqliteTable(
+  "music_licence_channels",
+  {
+    licenceId: text("licence_id")
+      .notNull()
+      .references(() => musicLicences.id, { onDelete: "cascade" }),
+    channelKind: text("channel_kind", { enum: ["youtube", "manual"] }).notNull(),
+    channelRef: text("channel_ref").notNull(),
+    title: text("title").notNull(),
+    url: text("url"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.licenceId, t.channelKind, t.channelRef] }),
+    check("music_licence_channels_kind_check", sql`channel_kind in ('youtube', 'manual')`),
   ],
 );
 

@@ -1,4 +1,6 @@
 import { z } from "zod";
+// Every schema that parses in the browser comes through this file: zod must not probe `new Function` there.
+import "./zod-config";
 import type { FieldErrors } from "./errors";
 
 // Client-safe form helpers shared by the browser (instant feedback) and `parseForm` (authority).

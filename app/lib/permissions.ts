@@ -18,7 +18,7 @@ export type Access =
   | "public"
   | "signed-in" // sign-in only, no approval: settings, profile
   | "approved" // sign-in plus approval (admins bypass approval)
-  | "music-partner" // approved music partners (and admins)
+  | "music-partner" // approved music partners only: admins get no bypass (spec section 2; docs/decisions/0070)
   | "agency" // an approved, active agency (and admins)
   | "admin";
 
@@ -66,7 +66,7 @@ export function canAccess(v: Viewer | null, access: Access): boolean {
     case "approved":
       return isApproved(v);
     case "music-partner":
-      return v.isAdmin || (isApproved(v) && v.isMusicPartner);
+      return isApproved(v) && v.isMusicPartner;
     case "agency":
       return v.isAdmin || v.hasActiveAgency;
     case "admin":
@@ -127,11 +127,12 @@ type Rule = (actor: Actor, ctx: PermissionContext) => boolean;
 export const isAdmin: Rule = (a) => a.isAdmin;
 export const isSignedIn: Rule = (a) => !a.isBanned;
 export const isApprovedActor: Rule = (a) => !a.isBanned && isApproved(a);
-export const isMusicPartner: Rule = (a) => !a.isBanned && (a.isAdmin || (isApproved(a) && a.isMusicPartner));
+/** The profile's music-partner flag decides; being an admin does not make one a partner (docs/decisions/0070). */
+export const isMusicPartner: Rule = (a) => !a.isBanned && isApproved(a) && a.isMusicPartner;
 export const isOwner: Rule = (a, c) => !a.isBanned && !!c.ownerId && c.ownerId === a.id;
 export const isApprovedOwner: Rule = (a, c) => isApprovedActor(a, c) && isOwner(a, c);
-/** Manager of this approved, active agency (admins act on every agency). */
-export const managesAgency: Rule = (a, c) => !a.isBanned && (a.isAdmin || (!!c.agencyId && (c.managedAgencyIds ?? []).includes(c.agencyId)));
+/** Manager of this approved, active agency, with an approved account (admins act on every agency). */
+export const managesAgency: Rule = (a, c) => !a.isBanned && (a.isAdmin || (isApproved(a) && !!c.agencyId && (c.managedAgencyIds ?? []).includes(c.agencyId)));
 
 export const PERMISSIONS = {
   account: {
@@ -161,6 +162,7 @@ export const PERMISSIONS = {
     review: isAdmin,
     setStatus: isAdmin,
     manage: managesAgency,
+    acceptInvitation: isApprovedActor,
   },
   channel: {
     list: isApprovedActor,
@@ -187,7 +189,18 @@ export const PERMISSIONS = {
     browse: isApprovedActor,
     submit: isMusicPartner,
     readOwnSubmissions: isMusicPartner,
+    /** Approve or reject a track in review (the admin console's music queue). */
     review: isAdmin,
+    /** Take a published track out of the library (its licences stay valid). */
+    withdraw: isAdmin,
+    /** A track still in review: its reviewers (admins) and the partner who submitted it may play it. */
+    previewInReview: (a, c) => isAdmin(a, c) || isApprovedOwner(a, c),
+    /** 'Use this track': take a licence for a published track, and list one's own licences. */
+    license: isApprovedActor,
+    /** A licence certificate: its owner; admins may read any (support, disputes; docs/decisions/0117). */
+    readLicence: (a, c) => isAdmin(a, c) || isApprovedOwner(a, c),
+    /** The licensed file: its owner only. */
+    downloadLicensed: isApprovedOwner,
   },
 } as const satisfies Record<string, Record<string, Rule>>;
 

@@ -16,7 +16,7 @@ const submitted = new WeakMap<Request, { intent?: string; values: Record<string,
  * Reads a form body. Anything that is not a form (JSON, text, no body) is 415; a form that cannot
  * be read (broken multipart, truncated body) is 400. Nothing has changed when either is thrown.
  */
-export async function readForm(request: Request): Promise<FormData> {
+export async function readForm(request: Request, limit?: BodyLimit): Promise<FormData> {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
   if (!FORM_TYPES.has(type)) {
     throw new DomainError("unsupported_media_type", "Send this form from the page.", {
@@ -25,8 +25,10 @@ export async function readForm(request: Request): Promise<FormData> {
   }
   let form: FormData;
   try {
-    form = await request.formData();
-  } catch {
+    form = await (limit ? capped(request, limit) : request).formData();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    if (limit && error instanceof Error && error.message === TOO_LARGE) throw limit.tooLarge;
     throw new DomainError("invalid_input", "The form could not be read. Please try again.", { title: "Invalid form" });
   }
   const intent = form.get("intent");
@@ -35,6 +37,30 @@ export async function readForm(request: Request): Promise<FormData> {
     values: echoValues(formToObject(form)),
   });
   return form;
+}
+
+/**
+ * A size cap for a form with files (a track upload): a declared Content-Length above `maxBytes`
+ * is refused before anything is read, and a body without one stops being read at the cap.
+ * `tooLarge` is the answer either way (docs/decisions/0110).
+ */
+export type BodyLimit = { maxBytes: number; tooLarge: DomainError };
+
+const TOO_LARGE = "body exceeds its cap";
+
+function capped(request: Request, limit: BodyLimit): Request {
+  const declared = Number(request.headers.get("Content-Length"));
+  if (Number.isFinite(declared) && declared > limit.maxBytes) throw limit.tooLarge;
+  if (!request.body || (Number.isFinite(declared) && request.headers.has("Content-Length"))) return request;
+  let seen = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > limit.maxBytes) controller.error(new Error(TOO_LARGE));
+      else controller.enqueue(chunk);
+    },
+  });
+  return new Request(request.url, { method: request.method, headers: request.headers, body: request.body.pipeThrough(counter) });
 }
 
 /** Validates a form already read against its zod schema: 400 with per-field messages otherwise. */

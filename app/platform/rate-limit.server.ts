@@ -64,9 +64,33 @@ export const ATOMIC_BUCKETS = new Set([
   "channel-submit",
   "agency-apply",
   "agency-manager",
+  "music-submit",
   "admin-recovery",
   "suspicious",
 ]);
+
+const HOUR_MS = 60 * 60_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * Verification texts (docs/decisions/0076), all counted exactly ("phone-code:*" buckets), checked
+ * in this order so a refused send does not spend the wider budgets: per user, per address, per
+ * number, and a daily cap per country calling code against SMS pumping (toll fraud that sends
+ * texts to premium ranges of one country). A text costs money: these are deliberately tight.
+ */
+export const PHONE_CODE_LIMITS = {
+  user: { maxAttempts: 3, windowMs: HOUR_MS },
+  ip: { maxAttempts: 10, windowMs: HOUR_MS },
+  number: { maxAttempts: 5, windowMs: DAY_MS },
+  country: { maxAttempts: 300, windowMs: DAY_MS },
+} as const satisfies Record<string, Limit>;
+
+/**
+ * The public licence verification page (/licences/:code, bucket "licence-lookup", per address):
+ * coarse, counted in KV (docs/decisions/0040); with 60-bit codes it only slows a scraper down
+ * (docs/decisions/0118).
+ */
+export const LICENCE_LOOKUP_LIMIT = { maxAttempts: 60, windowMs: 15 * 60_000 } as const satisfies Limit;
 
 export function isAtomicBucket(bucket: string): boolean {
   return ATOMIC_BUCKETS.has(bucket) || ATOMIC_BUCKETS.has(bucket.split(":")[0]);

@@ -1,5 +1,6 @@
 import { hmacSha256Hex, safeEqual } from "./crypto.server";
 import { env } from "./env.server";
+import { parseRange } from "~/lib/http-range";
 
 // Files in R2, for every domain: server-made keys, the type of an upload checked by its content
 // (never by the name or the browser's claim), puts that record the checked type, URLs signed with
@@ -150,27 +151,8 @@ export async function verifySignedUrl(url: URL, prefix: string, now = Date.now()
 // Serving
 // ---------------------------------------------------------------------------------------------
 
-/** Parses a single `bytes=` range against the object size. null: no (usable) Range header. */
-export function parseRange(header: string | null, size: number): { offset: number; length: number } | "unsatisfiable" | null {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  // Multiple ranges or another unit: ignore the header and send the whole object (RFC 9110 allows it).
-  if (!m || (m[1] === "" && m[2] === "")) return null;
-  let start: number;
-  let end: number;
-  if (m[1] === "") {
-    const suffix = Number(m[2]);
-    if (suffix === 0) return "unsatisfiable";
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
-    if (m[2] !== "" && Number(m[2]) < start) return null;
-  }
-  if (start >= size || size === 0) return "unsatisfiable";
-  return { offset: start, length: end - start + 1 };
-}
+// parseRange is pure (app/lib/http-range.ts, unit-tested); re-exported for existing callers.
+export { parseRange };
 
 const INLINE_TYPES = /^(image\/(png|jpeg|webp|gif)|video\/(mp4|webm|quicktime)|audio\/[a-z0-9.+-]+)$/;
 

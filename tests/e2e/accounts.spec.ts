@@ -109,7 +109,7 @@ test("the dashboard greets, counts, and reads favorites from local storage", asy
   await page.waitForURL("**/dashboard");
   await expect(page.getByText("Welcome back!")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Welcome back, Casey Creator!" })).toBeVisible();
-  await expect(page.getByText("5 royalty-free tracks available")).toBeVisible();
+  await expect(page.getByText("45 royalty-free tracks available")).toBeVisible();
   await expect(page.getByText("2 channel(s) connected")).toBeVisible();
   await expect(page.getByText("Start building your library")).toBeVisible();
   const userId = "00000000-0000-4000-8000-000000000002";

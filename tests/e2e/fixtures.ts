@@ -6,10 +6,14 @@ import { test as base, expect, type Page } from "@playwright/test";
  * Every end-to-end test calls it on each page it visits (the `visit` fixture does it for you).
  */
 export async function expectAccessible(page: Page, label = page.url()) {
+  expect(await seriousViolations(page), `accessibility violations on ${label}`).toEqual([]);
+}
+
+/** The serious and critical axe-core violations (WCAG 2.1 A and AA) of the page as it is now, one line per rule. */
+export async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
-  expect(summary, `accessibility violations on ${label}`).toEqual([]);
+  return bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
 }
 
 /** Fills the account part of a sign-up form: full name, e-mail, password and its confirmation. */

@@ -1,56 +1,15 @@
 import { z } from "zod";
 import { checkbox } from "~/lib/forms";
 import { BPM_MAX, BPM_MIN, DURATION_LIMIT, GENRES, MOODS } from "./library";
+import { NOTE_MAX, normaliseTags, TAG_MAX_CHARS, TAGS_MAX, TITLE_MAX, ARTIST_MAX } from "./messages";
+
+export * from "./messages";
 
 // The partner's submission form and the admin's review forms: the zod schemas the browser and
 // the server share, the limits and the messages. The files themselves (audio, cover) are checked
 // by their bytes in submissions.server.ts (sniff.ts). Client-safe. docs/decisions/0110–0114.
 
-const MB = 1024 * 1024;
-export const AUDIO_MAX_BYTES = 50 * MB;
-export const COVER_MAX_BYTES = 5 * MB;
-/** The most a submission's body may be: both files at their caps and the text fields. */
-export const SUBMISSION_MAX_BYTES = AUDIO_MAX_BYTES + COVER_MAX_BYTES + MB;
-/** Audio and covers of a partner's tracks in review or published (docs/decisions/0112). */
-export const PARTNER_QUOTA_BYTES = 2 * 1024 * MB;
-/** Submissions a partner may file per hour. */
-export const SUBMIT_LIMIT = { maxAttempts: 10, windowMs: 60 * 60_000 };
-
-export const TITLE_MAX = 120;
-export const ARTIST_MAX = 120;
-export const TAGS_MAX = 12;
-export const TAG_MAX_CHARS = 30;
-export const NOTE_MAX = 1000;
-
-export const SUBMIT_MESSAGES = {
-  audioMissing: "Please choose the audio file (MP3 or WAV).",
-  audioType: "The audio must be an MP3 or WAV file.",
-  audioSize: "The audio must be 50 MB or smaller.",
-  audioEmpty: "The audio file is empty.",
-  audioLength: "The audio file looks damaged: its length does not match its size.",
-  coverMissing: "Please choose a cover image (JPEG, PNG or WebP).",
-  coverType: "The cover must be a JPEG, PNG or WebP image.",
-  coverSize: "The cover must be 5 MB or smaller.",
-  coverEmpty: "The cover image is empty.",
-  tooLarge: "The upload is too large: the audio may be up to 50 MB and the cover up to 5 MB.",
-  quota: (usedMb: number, quotaMb: number) =>
-    `Your storage is full: your tracks in review and published use ${usedMb} MB of your ${quotaMb} MB. Withdrawn and rejected tracks do not count; ask us to withdraw tracks you no longer need.`,
-  rateLimited: "You have submitted many tracks in the last hour. Please wait before submitting another.",
-  submitted: { title: "Track submitted", description: "Your track is in review. We will notify you when it is decided." },
-  failedTitle: "Submission failed",
-} as const;
-
 const trimmed = (max: number, required: string, tooLong: string) => z.string(required).trim().min(1, required).max(max, tooLong);
-
-/** Tags as typed (commas or spaces) → lower-case words of letters, digits and dashes, each once. */
-export function normaliseTags(raw: string): string[] {
-  const words = raw
-    .toLowerCase()
-    .split(/[\s,;#]+/)
-    .map((w) => w.replace(/[^\p{L}\p{N}-]+/gu, "").replace(/^-+|-+$/g, ""))
-    .filter(Boolean);
-  return [...new Set(words)];
-}
 
 const TAGS_ERROR = `Use at most ${TAGS_MAX} tags of up to ${TAG_MAX_CHARS} letters or digits each.`;
 
@@ -114,12 +73,3 @@ export const reviewSchema = z.discriminatedUnion("intent", [
 ]);
 
 export type ReviewDecision = z.output<typeof reviewSchema>;
-
-export const REVIEW_TITLES = { approve: "Approval failed", reject: "Rejection failed", withdraw: "Withdrawal failed" } as const;
-
-export const TRACK_STATUS_LABELS = {
-  in_review: "In review",
-  published: "Published",
-  rejected: "Rejected",
-  withdrawn: "Withdrawn",
-} as const;

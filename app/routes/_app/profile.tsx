@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Form, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/ui/field";
 import { Card } from "~/ui/card";

@@ -1,20 +1,12 @@
 import { useEffect } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { DomainError, isActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
 import { ConfirmActions } from "~/modules/admin/components/console";
-import {
-  AGENCY_ACTIONS,
-  AGENCY_ACTION_LABELS,
-  AGENCY_FILTERS,
-  REASON_MAX,
-  agencyActionSchema,
-  uuidSchema,
-  type AgencyAction,
-  type AgencyFilter,
-} from "~/modules/admin/schema";
-import { AGENCY_MESSAGES } from "~/modules/agencies/schema";
+import { agencyActionSchema, uuidSchema } from "~/modules/admin/schema";
+import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, type AgencyAction, type AgencyFilter } from "~/modules/admin/messages";
+import { AGENCY_MESSAGES } from "~/modules/agencies/messages";
 import { ApprovalBadge, Badge } from "~/ui/badge";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { Pagination } from "~/ui/pagination";

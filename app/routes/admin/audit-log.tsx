@@ -1,6 +1,7 @@
 import { Form, useLocation } from "react-router";
 import { FilterField } from "~/modules/admin/components/console";
-import { SEVERITY_FILTERS, auditQuerySchema } from "~/modules/admin/schema";
+import { auditQuerySchema } from "~/modules/admin/schema";
+import { SEVERITY_FILTERS } from "~/modules/admin/messages";
 import { Badge } from "~/ui/badge";
 import { Pagination } from "~/ui/pagination";
 import { buttonClass } from "~/ui/button";

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useActionData, useNavigation, useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/ui/field";
 import { FormError } from "~/ui/form-error";
@@ -9,10 +9,10 @@ import { TextArea } from "~/ui/textarea";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
 import { isActionFailure, type ActionFailure } from "~/lib/errors";
-import { fieldErrorsOf } from "~/lib/forms";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { broadcastFiles, recentBroadcasts, sendBroadcast } from "~/modules/notifications/notifications.server";
+import { broadcastSchema } from "~/modules/notifications/schema";
 import {
   AUDIENCE_ROLES,
   BROADCAST_EMAILS_MAX,
@@ -20,8 +20,7 @@ import {
   BROADCAST_TEXT_MAX,
   BROADCAST_TITLE_MAX,
   BROADCAST_VIDEO_MAX_MB,
-  broadcastSchema,
-} from "~/modules/notifications/schema";
+} from "~/modules/notifications/messages";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseFields, readForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
@@ -84,8 +83,18 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
     const form = event.currentTarget;
     const fd = new FormData(form);
     const fields = Object.fromEntries([...fd].filter(([, v]) => typeof v === "string")) as Record<string, string>;
-    const parsed = broadcastSchema.safeParse(fields);
-    const next: Errors = parsed.success ? {} : fieldErrorsOf(parsed.error);
+    // The schema loads on the first send, not with the page (docs/decisions/0086); if it cannot
+    // load, the server checks the same rules.
+    void Promise.all([import("~/modules/notifications/schema"), import("~/lib/forms")])
+      .then(([schema, forms]): Errors => {
+        const parsed = schema.broadcastSchema.safeParse(fields);
+        return parsed.success ? {} : forms.fieldErrorsOf(parsed.error);
+      })
+      .catch((): Errors => ({}))
+      .then((next) => send(form, fd, next));
+  }
+
+  function send(form: HTMLFormElement, fd: FormData, next: Errors) {
     const image = fd.get("image");
     const video = fd.get("video");
     if (image instanceof File && image.size > BROADCAST_IMAGE_MAX_MB * 1024 * 1024) {

@@ -14,6 +14,7 @@ export async function loader(args: Route.LoaderArgs) {
 const ADMIN_TABS = [
   { to: "/admin", label: "Users" },
   { to: "/admin/verifications", label: "Channel verifications" },
+  { to: "/admin/music", label: "Music review" },
   { to: "/admin/agencies", label: "Agencies" },
   { to: "/admin/broadcast", label: "Broadcast" },
   { to: "/admin/audit-log", label: "Audit log" },

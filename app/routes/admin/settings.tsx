@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 import { Form, useNavigation } from "react-router";
-import { toast } from "sonner";
-import { DEFAULT_SETTINGS, SETTING_KEYS, settingsSchema, type AppSettings } from "~/modules/admin/schema";
+import { toast } from "~/ui/toaster";
+import { settingsSchema } from "~/modules/admin/schema";
+import { DEFAULT_SETTINGS, SETTING_KEYS, type AppSettings } from "~/lib/settings";
 import { buttonClass } from "~/ui/button";
 import { formatDateTime } from "~/lib/dates";
 import { inputClass } from "~/ui/field";

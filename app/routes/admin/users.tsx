@@ -1,17 +1,8 @@
 import { useEffect } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
-import { toast } from "sonner";
-import {
-  ACTIONS_WITH_REASON,
-  REASON_MAX,
-  USER_ACTIONS,
-  USER_ACTION_LABELS,
-  USER_STATUS_FILTERS,
-  userActionSchema,
-  userListQuerySchema,
-  uuidSchema,
-  type UserAction,
-} from "~/modules/admin/schema";
+import { toast } from "~/ui/toaster";
+import { userActionSchema, userListQuerySchema, uuidSchema } from "~/modules/admin/schema";
+import { ACTIONS_WITH_REASON, REASON_MAX, USER_ACTIONS, USER_ACTION_LABELS, USER_STATUS_FILTERS, type UserAction } from "~/modules/admin/messages";
 import { ApprovalBadge, Badge } from "~/ui/badge";
 import { TableHead } from "~/ui/table";
 import { ConfirmDialog } from "~/ui/confirm-dialog";

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Section } from "~/ui/section";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/ui/toaster";
 import { Badge } from "~/ui/badge";
 import { ScrollRegion, TableHead } from "~/ui/table";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
@@ -17,7 +17,8 @@ import { requireAdmin } from "~/modules/accounts/guards.server";
 import { formatCount } from "~/modules/channels/analytics";
 import { ChannelHeading } from "~/modules/channels/components/channel-heading";
 import { reviewSubmission, verificationQueue, type QueueItem } from "~/modules/channels/channels.server";
-import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS, reviewSchema } from "~/modules/channels/schema";
+import { reviewSchema } from "~/modules/channels/schema";
+import { CHANNEL_TOASTS, REJECTION_REASON_MAX, SUBMISSION_STATUS_LABELS } from "~/modules/channels/messages";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";

@@ -40,7 +40,12 @@ beforeAll(async () => {
 /** Pages are posted as documents and as the `.data` request a page with JavaScript sends. */
 const variantsOf = (c: ActionCase): Variant[] => (c.resource ? ["page"] : ["page", "data"]);
 
-const endBannedSessions = () => env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(world.users.banned.id).run();
+/** The banned user's sessions end, and so does the record of why (the guard's own doing, not the action's). */
+const endBannedSessions = () =>
+  env.DB.batch([
+    env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(world.users.banned.id),
+    env.DB.prepare("DELETE FROM ended_sessions WHERE user_id = ?").bind(world.users.banned.id),
+  ]);
 
 const CASES = ACTIONS.filter((c) => !DEV_TOOL(c));
 

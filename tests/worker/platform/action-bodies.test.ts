@@ -36,6 +36,7 @@ const ACTOR: Record<Guard, Kind> = {
   public: "anonymous",
   "signed-in": "creator",
   approved: "creator",
+  partner: "partner",
   admin: "admin",
   agency: "agency",
   api: "creator",

@@ -18,7 +18,7 @@ const PENDING = "→/pending-approval";
 const DASH = "→/dashboard";
 const NO_AGENCY = "→/agency-application-signup";
 
-export type Guard = "public" | "signed-in" | "approved" | "admin" | "agency" | "api" | "api-admin" | "not-found";
+export type Guard = "public" | "signed-in" | "approved" | "partner" | "admin" | "agency" | "api" | "api-admin" | "not-found";
 
 /** Outcome per kind, as `outcome()` reports it: "→/path" for a redirect, else the status. */
 // biome-ignore format: one line per kind of guard reads as a table
@@ -37,6 +37,11 @@ export const GUARDS: Record<Guard, Record<Kind, string>> = {
   approved: {
     anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH,
     creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
+  },
+  // requireMusicPartner (music submissions): approved partners only, admins included in the refusal (docs/decisions/0070).
+  partner: {
+    anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH,
+    creator: DASH, clipper: DASH, partner: ALLOWED, agency: DASH, admin: DASH,
   },
   // requireAdmin: 'Authentication Required' → /auth, 'Account banned' → /auth, 'Access Denied' → /dashboard.
   admin: {
@@ -157,6 +162,49 @@ const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFc
   c.charCodeAt(0),
 );
 const png = (name: string) => new File([PNG_1X1], name, { type: "image/png" });
+
+/** A 1-second silent WAV (8 kHz, 8-bit mono): the smallest real track a partner can submit. */
+export function tinyWav(seconds = 1, name = "track.wav"): File {
+  const rate = 8000;
+  const samples = rate * seconds;
+  const bytes = new Uint8Array(44 + samples);
+  const view = new DataView(bytes.buffer);
+  const text = (o: number, t: string) => {
+    for (let i = 0; i < t.length; i++) view.setUint8(o + i, t.charCodeAt(i));
+  };
+  text(0, "RIFF");
+  view.setUint32(4, 36 + samples, true);
+  text(8, "WAVE");
+  text(12, "fmt ");
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true);
+  view.setUint32(28, rate, true);
+  view.setUint16(32, 1, true);
+  view.setUint16(34, 8, true);
+  text(36, "data");
+  view.setUint32(40, samples, true);
+  bytes.fill(128, 44);
+  return new File([bytes], name, { type: "audio/wav" });
+}
+
+const musicSubmission = (): Body => ({
+  fields: {
+    submissionKey: crypto.randomUUID(),
+    title: "Matrix Track",
+    artist: "Matrix Band",
+    genre: "Pop",
+    mood: "Happy",
+    bpm: "120",
+    tags: "matrix",
+    rights: "on",
+  },
+  files: { audio: tinyWav(), cover: png("cover.png") },
+});
+const musicReview =
+  (intent: string, extra: Record<string, string> = {}) =>
+  (): Body => ({ fields: { intent, trackId: uuid(), ...extra } });
 
 const PASSWORD = "Sup3r$ecret!pass";
 const uuid = () => crypto.randomUUID();
@@ -295,6 +343,32 @@ export const ACTIONS: ActionCase[] = [
     body: () => ({ fields: { intent: "sign-out-session", session: "0123456789ab" } }),
   },
   {
+    // A fresh user per request: sending is limited per user (3 an hour), and it sets the number.
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "phone-send",
+    takesFields: true,
+    fresh: "user",
+    body: () => ({ fields: { intent: "phone-send", phone: `+354${String(Math.floor(Math.random() * 9_000_000) + 1_000_000)}` } }),
+  },
+  {
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "phone-verify",
+    takesFields: true,
+    body: () => ({ fields: { intent: "phone-verify", code: "000000" } }),
+  },
+  {
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "phone-remove",
+    takesFields: true,
+    body: () => ({ fields: { intent: "phone-remove" } }),
+  },
+  {
     path: "/settings",
     module: "_app/settings.tsx",
     guard: "signed-in",
@@ -371,6 +445,28 @@ export const ACTIONS: ActionCase[] = [
     intent: "submit-verification",
     takesFields: true,
     body: () => ({ fields: { intent: "submit-verification", id: uuid() } }),
+  },
+
+  // ---- Music ----
+  {
+    path: "/music/submit",
+    module: "_app/music-submit.tsx",
+    guard: "partner",
+    intent: "submit",
+    main: true,
+    takesFields: true,
+    body: musicSubmission,
+  },
+  {
+    // 'Use this track' (the library's rows post here): an unknown track is 404 for the kinds let
+    // through; an unapproved attempt is audited (unauthorized_access_attempt) and sent to /pending-approval.
+    path: "/music/licences",
+    module: "_app/music-licences.tsx",
+    guard: "approved",
+    intent: "use",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "use", trackId: uuid() } }),
   },
 
   // ---- Admin console ----
@@ -499,6 +595,31 @@ export const ACTIONS: ActionCase[] = [
     intent: "reject",
     takesFields: true,
     body: () => ({ fields: { intent: "reject", id: uuid(), reason: "Matrix reason" } }),
+  },
+  {
+    path: "/admin/music",
+    module: "admin/music.tsx",
+    guard: "admin",
+    intent: "approve",
+    main: true,
+    takesFields: true,
+    body: musicReview("approve"),
+  },
+  {
+    path: "/admin/music",
+    module: "admin/music.tsx",
+    guard: "admin",
+    intent: "reject",
+    takesFields: true,
+    body: musicReview("reject", { note: "Matrix note" }),
+  },
+  {
+    path: "/admin/music",
+    module: "admin/music.tsx",
+    guard: "admin",
+    intent: "withdraw",
+    takesFields: true,
+    body: musicReview("withdraw", { reason: "Matrix reason" }),
   },
   {
     path: "/admin/broadcast",
@@ -674,6 +795,17 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     body: agencyForm("remove_manager", () => ({ id: uuid() })),
   },
+  {
+    // Accepting an agency manager invitation: signed in; the module checks the token, the e-mail
+    // and the account (an unknown token is a 404 with nothing changed).
+    path: "/agency-invitation",
+    module: "agency/agency-invitation.tsx",
+    guard: "signed-in",
+    intent: "accept",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { token: "no-such-invitation-token" } }),
+  },
 
   // ---- Everything else: the not-found page answers a POST with 404 ----
   {
@@ -772,7 +904,8 @@ export function post(path: string, variant: Variant, cookie: string | null, body
 /** The Cookie header for a kind; a fresh session or user where the case asks (see `fresh`). */
 export async function cookieFor(world: World, kind: Kind, fresh?: ActionCase["fresh"]): Promise<string | null> {
   if (kind === "anonymous") return null;
-  if (fresh === "user") return (await createUser(kind)).cookie;
+  // A banned user never reaches the action, so the world's banned user signs in afresh instead.
+  if (fresh === "user" && kind !== "banned") return (await createUser(kind)).cookie;
   if (kind === "banned" || fresh === "session") return (await signInAs(world.users[kind].id)).cookie;
   return world.users[kind].cookie;
 }

@@ -27,7 +27,7 @@ const SIGNED_IN: Record<Kind, string> = {
 // biome-ignore format: a table of the 9 kinds
 const PARTNER: Record<Kind, string> = {
   anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH,
-  creator: DASH, clipper: DASH, partner: OK, agency: DASH, admin: OK,
+  creator: DASH, clipper: DASH, partner: OK, agency: DASH, admin: DASH,
 };
 // biome-ignore format: a table of the 9 kinds
 const ADMIN: Record<Kind, string> = {
@@ -67,6 +67,7 @@ const MATRIX: [string, Record<Kind, string>][] = [
   ["/agency/signup", SIGNUP_PAGE],
   ["/agency-application-signup", SIGNUP_PAGE],
   ["/agency-application-status", AGENCY_STATUS],
+  ["/agency-invitation", SIGNED_IN],
   ["/music-signup", PUBLIC],
   ["/matrix-agency/music-signup", PUBLIC],
   ["/matrix-agency/signup", AUTH_PAGE],
@@ -76,6 +77,7 @@ const MATRIX: [string, Record<Kind, string>][] = [
   ["/admin/settings", ADMIN],
   ["/admin/agencies", ADMIN],
   ["/admin/verifications", ADMIN],
+  ["/admin/music", ADMIN],
   ["/admin/broadcast", ADMIN],
   ["/", PUBLIC],
   ["/terms-of-service", PUBLIC],
@@ -87,6 +89,9 @@ const MATRIX: [string, Record<Kind, string>][] = [
   ["/music", APPROVED],
   ["/music/submit", PARTNER],
   ["/music/submissions", PARTNER],
+  ["/music/licences", APPROVED],
+  // The public licence verification page: no sign-in; an unknown code is the not-found page for everyone.
+  ["/licences/SB-0000-0000-0000", NOT_FOUND],
   ["/campaigns", APPROVED],
   ["/channels", APPROVED],
   ["/analytics", APPROVED],

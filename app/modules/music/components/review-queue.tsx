@@ -6,7 +6,7 @@ import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { inputClass } from "~/ui/field";
 import { coverPath } from "../library";
 import { formatTime } from "../player";
-import { NOTE_MAX, TRACK_STATUS_LABELS } from "../submission-schema";
+import { NOTE_MAX, TRACK_STATUS_LABELS } from "../messages";
 import { PlayButton } from "./play-button";
 import { Waveform } from "./waveform";
 

@@ -1,7 +1,7 @@
 import { formatDate } from "~/lib/dates";
 import { Badge, type Tone } from "~/ui/badge";
 import { formatTime } from "../player";
-import { TRACK_STATUS_LABELS } from "../submission-schema";
+import { TRACK_STATUS_LABELS } from "../messages";
 
 // The partner's submissions as cards: status, the reviewer's note (or the withdrawal reason), and
 // for tracks that reached the library, licences and distinct creators.

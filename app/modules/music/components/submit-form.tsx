@@ -1,7 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
-import { fieldErrorsOf, formToObject } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
 import { Select } from "~/ui/select";
@@ -10,7 +9,7 @@ import { GENRES, MOODS } from "../library";
 import { browserPeaks } from "../peaks";
 import { formatTime } from "../player";
 import { SNIFF_BYTES, sniffAudio, sniffCover } from "../sniff";
-import { AUDIO_MAX_BYTES, COVER_MAX_BYTES, SUBMIT_MESSAGES as M, submissionSchema, TAGS_MAX } from "../submission-schema";
+import { AUDIO_MAX_BYTES, COVER_MAX_BYTES, SUBMIT_MESSAGES as M, TAGS_MAX } from "../messages";
 import { uploadForm } from "../upload";
 import { Waveform } from "./waveform";
 
@@ -86,8 +85,14 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
     const form = event.currentTarget;
     const data = new FormData(form);
     const errs: Record<string, string> = {};
-    const parsed = submissionSchema.safeParse(formToObject(data));
-    if (!parsed.success) Object.assign(errs, fieldErrorsOf(parsed.error));
+    // The schema (and zod) load on the first submit, not with the page (decision 0086); if the
+    // chunk cannot load, the server checks the same schema.
+    const check = await Promise.all([import("../submission-schema"), import("~/lib/forms")]).catch(() => null);
+    if (check) {
+      const [{ submissionSchema }, { fieldErrorsOf, formToObject }] = check;
+      const parsed = submissionSchema.safeParse(formToObject(data));
+      if (!parsed.success) Object.assign(errs, fieldErrorsOf(parsed.error));
+    }
     const audioProblem = await checkFileInBrowser(data.get("audio") as File | null, "audio");
     const coverProblem = await checkFileInBrowser(data.get("cover") as File | null, "cover");
     if (audioProblem) errs.audio = audioProblem;

@@ -1,0 +1,128 @@
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+
+// Toasts: short messages in the top-right corner that go away on their own. A small store and one
+// region instead of a toast library: it is on every page's first load (docs/decisions/0086).
+//
+//   toast("Saved")                                a message
+//   toast.success(title, { description, id })     success / error / info
+//   toast.dismiss(id?)                            one, or all
+//
+// The region is a polite live region that is always in the page, so screen readers announce each
+// toast as it is added; errors are role="alert". A toast stays while the pointer is on it or
+// focus is in it, and has a close button.
+
+export type ToastType = "message" | "success" | "error" | "info";
+export type ToastOptions = { id?: string; description?: string; duration?: number };
+type ToastItem = { id: string; type: ToastType; title: string; description?: string; duration: number };
+
+const DEFAULT_DURATION_MS = 4000;
+const MAX_VISIBLE = 3;
+
+let items: ToastItem[] = [];
+const listeners = new Set<() => void>();
+let counter = 0;
+
+function emit() {
+  for (const l of listeners) l();
+}
+
+function add(type: ToastType, title: string, options: ToastOptions = {}): string {
+  const id = options.id ?? `t${++counter}`;
+  const item: ToastItem = { id, type, title, description: options.description, duration: options.duration ?? DEFAULT_DURATION_MS };
+  // The same id replaces the toast in place (a flash toast shown again after a revalidation).
+  items = [...items.filter((t) => t.id !== id), item].slice(-MAX_VISIBLE);
+  emit();
+  return id;
+}
+
+function dismiss(id?: string) {
+  items = id === undefined ? [] : items.filter((t) => t.id !== id);
+  emit();
+}
+
+export const toast = Object.assign((title: string, options?: ToastOptions) => add("message", title, options), {
+  message: (title: string, options?: ToastOptions) => add("message", title, options),
+  success: (title: string, options?: ToastOptions) => add("success", title, options),
+  error: (title: string, options?: ToastOptions) => add("error", title, options),
+  info: (title: string, options?: ToastOptions) => add("info", title, options),
+  dismiss,
+});
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+const EMPTY: ToastItem[] = [];
+
+const TONE: Record<ToastType, { border: string; title: string }> = {
+  message: { border: "border-slate-300", title: "text-slate-900" },
+  info: { border: "border-sky-300", title: "text-slate-900" },
+  success: { border: "border-emerald-300", title: "text-emerald-800" },
+  error: { border: "border-red-300", title: "text-red-800" },
+};
+
+function ToastCard({ item }: { item: ToastItem }) {
+  const [paused, setPaused] = useState(false);
+  const remaining = useRef(item.duration);
+  useEffect(() => {
+    if (paused) return;
+    const started = Date.now();
+    const timer = window.setTimeout(() => dismiss(item.id), remaining.current);
+    return () => {
+      window.clearTimeout(timer);
+      remaining.current = Math.max(1000, remaining.current - (Date.now() - started));
+    };
+  }, [paused, item.id]);
+  const tone = TONE[item.type];
+  return (
+    <li
+      data-toast={item.type}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+      className={`pointer-events-auto flex w-full items-start gap-3 rounded-lg border bg-white p-4 text-sm text-slate-900 shadow-lg ${tone.border}`}
+    >
+      {/* An error is also an alert (on the content: a list item must stay a list item). */}
+      <div role={item.type === "error" ? "alert" : undefined} className="min-w-0 flex-1">
+        <p className={`font-semibold ${tone.title}`}>{item.title}</p>
+        {item.description ? <p className="mt-0.5 text-slate-700">{item.description}</p> : null}
+      </div>
+      <button
+        type="button"
+        aria-label="Close toast"
+        onClick={() => dismiss(item.id)}
+        className="-m-1 rounded p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
+          <path d="M18 6 6 18M6 6l12 12" />
+        </svg>
+      </button>
+    </li>
+  );
+}
+
+/** The one toast region; render it once, in the root layout. */
+export function Toaster() {
+  const list = useSyncExternalStore(
+    subscribe,
+    () => items,
+    () => EMPTY,
+  );
+  return (
+    <section
+      aria-label="Notifications"
+      aria-live="polite"
+      aria-relevant="additions text"
+      className="pointer-events-none fixed top-4 right-4 left-4 z-[100] sm:left-auto sm:w-[356px]"
+    >
+      <ol className="flex flex-col gap-2">
+        {list.map((item) => (
+          <ToastCard key={item.id} item={item} />
+        ))}
+      </ol>
+    </section>
+  );
+}
