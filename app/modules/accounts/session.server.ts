@@ -62,7 +62,9 @@ function sessionQuery(sessionId: string) {
     .where(and(eq(userNotifications.userId, users.id), eq(userNotifications.isRead, false)));
   return db()
     .select({
-      sessionId: sessions.id,
+      // Named apart from users.id: in a D1 batch, drizzle reads rows by column name, and two
+      // columns called "id" would collapse into one (alongsideSession).
+      sessionId: sql<string>`${sessions.id}`.as("session_id"),
       expiresAt: sessions.expiresAt,
       absoluteExpiresAt: sessions.absoluteExpiresAt,
       lastSeenAt: sessions.lastSeenAt,
@@ -100,10 +102,34 @@ function toUser({ emailVerifiedAt, userMetadata, ...row }: SessionRow): SessionU
   return { ...row, emailVerified: emailVerifiedAt !== null, metadataFullName };
 }
 
+/**
+ * A statement another module wants in the same D1 round trip as the session lookup (see
+ * `alongsideSession`), with the callbacks that hand its result back.
+ */
+type Companion = { build: (me: SQL<string | null>) => BatchItem<"sqlite">; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
+
+/** The user id of session `id`, as an SQL expression (NULL when there is no such session). */
+function sessionUserIdSql(id: string): SQL<string | null> {
+  return sql<string | null>`(select ${sessions.userId} from ${sessions} where ${sessions.id} = ${id})`;
+}
+
 /** Looks the session up by token; extends it when due. Null when absent or expired. */
-export async function validateSessionToken(token: string, now = Date.now()): Promise<SessionUser | null> {
+export async function validateSessionToken(token: string, now = Date.now(), companions: readonly Companion[] = []): Promise<SessionUser | null> {
   const id = sha256Hex(token);
-  const row = await sessionQuery(id).get();
+  let row: SessionRow | undefined;
+  if (companions.length === 0) row = await sessionQuery(id).get();
+  else {
+    // One round trip: the session and the page's own statements (docs/decisions/0083).
+    const me = sessionUserIdSql(id);
+    try {
+      const [rows, ...results] = await db().batch([sessionQuery(id), ...companions.map((c) => c.build(me))]);
+      for (const [i, c] of companions.entries()) c.resolve(results[i]);
+      row = (rows as SessionRow[])[0];
+    } catch (error) {
+      for (const c of companions) c.reject(error);
+      throw error;
+    }
+  }
   if (!row) return null;
   const absolute = Date.parse(row.absoluteExpiresAt);
   if (now >= Date.parse(row.expiresAt) || now >= absolute) {
@@ -139,6 +165,40 @@ async function banNoticeOfEndedSession(token: string): Promise<string | null> {
   return row?.isBanned ? bannedMessage(row.banReason) : null;
 }
 
+/** Statements waiting for this request's session lookup, until it starts. */
+const companionsOf = new WeakMap<object, Companion[]>();
+
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs `build(me)` in the same D1 batch as this request's session lookup (one round trip for the
+ * session and the page's data; docs/decisions/0083). `me` is the session's user id as an SQL
+ * expression. Call it at the start of a loader, before the first `await`, and await the guard
+ * before the result: the statement runs whoever is asking, and only the guard decides whether its
+ * rows may be shown (with no session, `me` is NULL and the promise rejects). Called after the
+ * lookup has started, it runs on its own once the session is known.
+ */
+export function alongsideSession<Q extends BatchItem<"sqlite">>(
+  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+  build: (me: SQL<string | null>) => Q,
+): Promise<Awaited<Q>> {
+  const rc = context.get(requestContext);
+  if (!rc.session) void getSessionUser(request, context).catch(() => undefined);
+  const waiting = companionsOf.get(rc);
+  const result: Promise<Awaited<Q>> = waiting
+    ? new Promise<Awaited<Q>>((resolve, reject) => {
+        waiting.push({ build, resolve: resolve as (rows: unknown) => void, reject });
+      })
+    : getSessionUser(request, context).then(async (user): Promise<Awaited<Q>> => {
+        if (!user) throw new Error("no session");
+        const [rows] = await db().batch([build(sql<string>`${user.id}`)]);
+        return rows as Awaited<Q>;
+      });
+  // The caller awaits its guard first; a failure here must not surface as an unhandled rejection.
+  result.catch(() => undefined);
+  return result;
+}
+
 /**
  * The signed-in user of this request (memoized per request: one session query), or null. A
  * session cookie that matches no live session (ended, expired, made up or unreadable) is cleared
@@ -149,13 +209,24 @@ export function getSessionUser(request: Request, context: Readonly<RouterContext
   const rc = context.get(requestContext);
   if (!rc.session) {
     const token = sessionToken(request);
-    rc.session = (token ? validateSessionToken(token) : Promise.resolve(null)).then(async (user) => {
-      if (user || !hasCookie(request, sessionCookieName(request))) return user;
-      const notice = token ? await banNoticeOfEndedSession(token) : null;
-      if (notice) banNotices.set(rc, notice);
-      else expireOnResponse(rc, clearSessionCookie(request));
-      return null;
-    });
+    const waiting: Companion[] = [];
+    companionsOf.set(rc, waiting);
+    // The lookup waits one turn of the event loop, so that every loader of the request (React Router
+    // starts them together) can add its statements to the same batch (alongsideSession).
+    rc.session = nextTurn()
+      .then(() => {
+        companionsOf.delete(rc);
+        if (token) return validateSessionToken(token, Date.now(), waiting);
+        for (const c of waiting) c.reject(new Error("no session"));
+        return null;
+      })
+      .then(async (user) => {
+        if (user || !hasCookie(request, sessionCookieName(request))) return user;
+        const notice = token ? await banNoticeOfEndedSession(token) : null;
+        if (notice) banNotices.set(rc, notice);
+        else expireOnResponse(rc, clearSessionCookie(request));
+        return null;
+      });
   }
   // Only this function stores it, always as a SessionUser.
   return rc.session as Promise<SessionUser | null>;

@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, type SQL, sql } from "drizzle-orm";
 import { manualChannelSubmissions, youtubeChannels } from "~/db/schema";
 import { db } from "~/platform/db.server";
 
@@ -6,9 +6,9 @@ import { db } from "~/platform/db.server";
 
 /**
  * The user's connected channels: linked channels plus manual submissions with status verified.
- * One row, `{ n }`.
+ * One row, `{ n }`. `userId` may be an SQL expression (the session's user, accounts alongsideSession).
  */
-export function connectedChannelCountQuery(userId: string) {
+export function connectedChannelCountQuery(userId: string | SQL<string | null>) {
   const verified = db()
     .select({ n: count() })
     .from(manualChannelSubmissions)

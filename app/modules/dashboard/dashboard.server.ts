@@ -1,20 +1,28 @@
+import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { connectedChannelCountQuery } from "~/modules/channels/channels.server";
 import { publishedTrackCountQuery } from "~/modules/music/music.server";
-import { db } from "~/platform/db.server";
 
 // The dashboard shows other domains' numbers; it owns no table. Each domain builds its count as
-// a query, and the page runs them in one D1 batch (one round trip).
+// a query, and both ride in the session lookup's D1 batch: a signed-in /dashboard is one round
+// trip (docs/decisions/0083).
 
 export type DashboardCounts = { trackCount: number; connectedChannels: number };
 
-/** Published tracks in the library, and the user's connected channels. */
-export async function dashboardCounts(userId: string): Promise<DashboardCounts> {
-  try {
-    const [tracks, channels] = await db().batch([publishedTrackCountQuery(), connectedChannelCountQuery(userId)]);
-    return { trackCount: tracks[0]?.n ?? 0, connectedChannels: channels[0]?.n ?? 0 };
-  } catch (error) {
-    // The track count shows 0 on failure (spec); so does the channel count.
-    console.error("dashboard counts failed", error);
-    return { trackCount: 0, connectedChannels: 0 };
-  }
+type Args = Parameters<typeof alongsideSession>[0];
+
+/**
+ * Published tracks in the library, and the user's connected channels. Call it before the guard
+ * (so it joins the session's batch) and await it after the guard has passed.
+ */
+export function dashboardCounts(args: Args): Promise<DashboardCounts> {
+  const tracks = alongsideSession(args, () => publishedTrackCountQuery());
+  const channels = alongsideSession(args, (me) => connectedChannelCountQuery(me));
+  return Promise.all([tracks, channels]).then(
+    ([t, c]) => ({ trackCount: t[0]?.n ?? 0, connectedChannels: c[0]?.n ?? 0 }),
+    (error) => {
+      // The track count shows 0 on failure (spec); so does the channel count.
+      console.error("dashboard counts failed", error);
+      return { trackCount: 0, connectedChannels: 0 };
+    },
+  );
 }

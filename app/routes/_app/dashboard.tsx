@@ -11,9 +11,9 @@ import type { Route } from "./+types/dashboard";
 export const meta = () => [{ title: "Dashboard | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
+  const counts = dashboardCounts(args); // joins the session lookup's batch: one D1 round trip
   const user = await requireApprovedUser(args);
-  const counts = await dashboardCounts(user.id);
-  return { userId: user.id, name: greetingName(user), ...counts };
+  return { userId: user.id, name: greetingName(user), ...(await counts) };
 }
 
 function useFavoritesCount(userId: string) {

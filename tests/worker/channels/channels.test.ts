@@ -2,13 +2,16 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { runDailyChannelRefresh } from "~/modules/channels/channels.server";
-import { dashboardCounts } from "~/modules/dashboard/dashboard.server";
+import { connectedChannelCountQuery } from "~/modules/channels/channels.server";
 import { handleDevOAuthApi } from "~/dev/dev-oauth.server";
 import { readToast } from "~/platform/toast.server";
 import { decryptToken } from "~/platform/token-crypto.server";
 import worker from "../../../workers/app";
 import { createUser, type TestUser } from "../../factories/users";
 import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
+
+/** The count the dashboard shows under Connected Channels. */
+const connectedCount = async (userId: string) => (await connectedChannelCountQuery(userId).all())[0]?.n ?? 0;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers: drive the OAuth flow exactly as a browser does, against the stand-in provider.
@@ -155,7 +158,7 @@ describe("linking a YouTube channel (OAuth code + PKCE + state, stand-in provide
     // The page lists it and the dashboard counts it.
     const page = await fetchApp("/channels", { headers: { Cookie: user.cookie } });
     expect(await page.text()).toContain("Sam&#x27;s Shorts");
-    expect((await dashboardCounts(user.id)).connectedChannels).toBe(1);
+    expect(await connectedCount(user.id)).toBe(1);
 
     // A second link later does not move the term's start.
     await link(user, { email: uniqueEmail("second") });
@@ -386,7 +389,7 @@ describe("refresh and disconnect", () => {
     // The grant was revoked at the provider.
     const renew = await standIn("token", { grant_type: "refresh_token", refresh_token: refresh!, client_id: "shortbeat-local" });
     expect(renew.status).toBe(400);
-    expect((await dashboardCounts(user.id)).connectedChannels).toBe(0);
+    expect(await connectedCount(user.id)).toBe(0);
   });
 });
 
@@ -577,7 +580,7 @@ describe("admin verification queue", () => {
     expect(html.indexOf("Oldest Channel")).toBeGreaterThan(-1);
     expect(html.indexOf("Oldest Channel")).toBeLessThan(html.indexOf("Newer Channel"));
 
-    expect((await dashboardCounts(a.creator.id)).connectedChannels).toBe(0);
+    expect(await connectedCount(a.creator.id)).toBe(0);
     const res = await postForm("/admin/verifications", { intent: "verify", id: a.id }, { headers: { Cookie: admin.cookie } });
     expect(res.status).toBe(302);
     expect((await toastOf(res))?.title).toBe("Channel verified");
@@ -586,7 +589,7 @@ describe("admin verification queue", () => {
       .first<Record<string, any>>();
     expect(row).toMatchObject({ status: "verified", reviewed_by: admin.id });
     expect(row?.reviewed_at).toBeTruthy();
-    expect((await dashboardCounts(a.creator.id)).connectedChannels).toBe(1);
+    expect(await connectedCount(a.creator.id)).toBe(1);
 
     const logged = await env.DB.prepare("SELECT user_id, target_user_id FROM security_audit_log WHERE event_type = 'channel_submission_verified'").first();
     expect(logged).toEqual({ user_id: admin.id, target_user_id: a.creator.id });
@@ -621,7 +624,7 @@ describe("admin verification queue", () => {
       .first<{ title: string; content: string }>();
     expect(note?.title).toBe("Channel verification rejected");
     expect(note?.content).toContain("Channel URL does not match.");
-    expect((await dashboardCounts(creator.id)).connectedChannels).toBe(0);
+    expect(await connectedCount(creator.id)).toBe(0);
     // The creator can send it again.
     const resend = await postForm("/channels", { intent: "submit-verification", id }, { headers: { Cookie: creator.cookie } });
     expect(resend.status).toBe(302);
