@@ -6,7 +6,8 @@
 // the broadcast request was sent, with a breakdown from the timestamps a devtools build puts in
 // the frame (PushTrace in app/modules/notifications/notifications.server.ts):
 //   D1 fan-out       request sent → D1 writes done (session, audience query, the fan-out batches)
-//   queue/dispatch   D1 done → push sent to the user's Durable Object (waitUntil, or the queue)
+//   queue/dispatch   D1 done → push sent to the user's Durable Object (up to 5,000 recipients: the
+//                    request's waitUntil and NotifyFanOut invocations, 500 pushes each; beyond: the queue)
 //   DO wake + RPC    push sent → the object runs push() (includes waking from hibernation)
 //   socket send      the object sends → the frame is read here
 // Round 1 follows an idle period (objects hibernated), later rounds follow at once (warm).

@@ -7,9 +7,12 @@ import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, re
 import { domainResource } from "../app/platform/http.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
+import { runPayoutDay } from "../app/modules/payments/payments.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
+// Slices of large notification fan-outs, each in an invocation of its own (decision 0088).
+export { NotifyFanOut } from "./notify-fan-out";
 
 // Given a function, React Router re-derives its routes and static handler on every request (so
 // that development picks up edits). Built, the server build never changes: derive once per isolate
@@ -55,6 +58,8 @@ export default {
   // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
   async scheduled(_controller, _env, ctx) {
     ctx.waitUntil(runDailyChannelRefresh());
+    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
+    ctx.waitUntil(runPayoutDay());
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.

@@ -1,4 +1,4 @@
-import { waitUntil } from "cloudflare:workers";
+import { exports as loopback, waitUntil } from "cloudflare:workers";
 import { and, count, desc, eq, gte, lte, not, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { notifications, userNotifications } from "~/db/schema";
@@ -38,15 +38,33 @@ export * from "./socket.server";
 export const FANOUT_CHUNK = 500;
 /** Statements per D1 batch (one transaction) of a fan-out: 10,000 rows per batch. */
 export const FANOUT_STATEMENTS_PER_BATCH = 20;
-/** Pushes in flight at once while fanning out to Durable Objects (most wait on an object waking). */
-export const PUSH_CONCURRENCY = 128;
+/**
+ * Durable Object calls one invocation makes for a fan-out. Each push is one RPC to a user's object,
+ * a subrequest to a Cloudflare service: Cloudflare documents at least 1,000 of those per invocation
+ * on every plan (Free: 1,000 to Cloudflare services; Paid: 10,000 by default), and the invocation's
+ * own D1 and R2 calls count too. 500 leaves room for them. See docs/decisions/0088.
+ */
+export const PUSHES_PER_INVOCATION = 500;
+/** Pushes in flight at once within one invocation (most wait on an object waking): all of a slice. */
+export const PUSH_CONCURRENCY = PUSHES_PER_INVOCATION;
+/**
+ * Audiences up to this size skip the queue: the request's waitUntil pushes the first
+ * PUSHES_PER_INVOCATION itself and hands every further slice to an invocation of its own
+ * (`NotifyFanOut`, workers/notify-fan-out.ts, through the loopback binding), all at once. A
+ * service binding chain allows 32 invocations per request; 5,000 recipients take 10.
+ */
+export const DIRECT_FANOUT_MAX = 5000;
 /**
  * From this many recipients on, pushes go through the NOTIFY_QUEUE (a Queue consumer delivers
  * them in batches, with retries) instead of the request's waitUntil, which has a 30-second budget
  * and would not reach 100,000 users.
  */
-export const QUEUE_FANOUT_THRESHOLD = 1000;
-/** Pushes per queue message (each is a few hundred bytes; a message may hold 128 KB). */
+export const QUEUE_FANOUT_THRESHOLD = DIRECT_FANOUT_MAX + 1;
+/**
+ * Pushes per queue message (each is a few hundred bytes; a message may hold 128 KB). The consumer
+ * delivers a batch's messages at once: max_batch_size (wrangler.toml, 10) × 50 = 500 Durable
+ * Object calls per consumer invocation, within PUSHES_PER_INVOCATION.
+ */
 export const PUSHES_PER_QUEUE_MESSAGE = 50;
 /** Messages per sendBatch call (at most 100 messages and 256 KB a call). */
 export const QUEUE_MESSAGES_PER_SEND = 4;
@@ -197,19 +215,78 @@ async function pushAll(items: PushItem[], concurrency = PUSH_CONCURRENCY): Promi
   const worker = async () => {
     while (next < items.length) {
       const item = items[next++];
-      delivered += await pushToUser(item.userId, item.message, item.trace);
+      // Not `delivered += await …`: that reads `delivered` before the await and loses the other workers' counts.
+      const sockets = await pushToUser(item.userId, item.message, item.trace);
+      delivered += sockets;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   return delivered;
 }
 
+function slicesOf<T>(items: T[], size: number): T[][] {
+  const slices: T[][] = [];
+  for (let i = 0; i < items.length; i += size) slices.push(items.slice(i, i + size));
+  return slices;
+}
+
+/**
+ * One slice of a fan-out, in the invocation that runs it (the request's waitUntil or a
+ * `NotifyFanOut` invocation). Refuses more than PUSHES_PER_INVOCATION, so no invocation passes
+ * the subrequest budget. Each item is pushed once; pushToUser never throws.
+ */
+export async function deliverSlice(pushes: PushItem[]): Promise<number> {
+  if (!Array.isArray(pushes) || pushes.length > PUSHES_PER_INVOCATION) {
+    throw new Error(`a fan-out slice holds at most ${PUSHES_PER_INVOCATION} pushes`);
+  }
+  return pushAll(pushes);
+}
+
+type FanOutEntrypoint = { deliver(pushes: PushItem[]): Promise<number> };
+
+/** The Worker's own `NotifyFanOut` entrypoint (workers/notify-fan-out.ts), when the runtime offers loopback bindings. */
+function fanOutEntrypoint(): FanOutEntrypoint | null {
+  try {
+    return (loopback as unknown as { NotifyFanOut?: FanOutEntrypoint } | undefined)?.NotifyFanOut ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A fan-out of up to DIRECT_FANOUT_MAX pushes without the queue: the first slice in this
+ * invocation, every other slice in an invocation of its own, all at the same time. Every push
+ * is in exactly one slice. A slice whose invocation cannot run (no loopback binding, or the call
+ * fails) goes to the queue instead: delivered late rather than lost; should an invocation fail
+ * after sending some of its pushes, those users get the same row again, which the client drops
+ * (notification-bell keeps one item per id).
+ */
+export async function deliverDirect(pushes: PushItem[], sliceSize = PUSHES_PER_INVOCATION): Promise<{ delivered: number; slices: number; queued: number }> {
+  const [own = [], ...others] = slicesOf(pushes, Math.min(Math.max(1, sliceSize), PUSHES_PER_INVOCATION));
+  // Let the request finish its response first: started at once, the calls' synchronous part (and,
+  // locally, the objects waking on the same thread) held the admin's answer back by up to seconds.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const entry = others.length > 0 ? fanOutEntrypoint() : null;
+  let queued = 0;
+  const counts = await Promise.all([
+    pushAll(own),
+    ...others.map(async (slice) => {
+      try {
+        if (!entry) throw new Error("no loopback binding for NotifyFanOut");
+        return await entry.deliver(slice);
+      } catch (error) {
+        console.error("fan-out slice failed, handing it to the queue", error);
+        queued += await enqueuePushes(slice);
+        return 0;
+      }
+    }),
+  ]);
+  return { delivered: counts.reduce((a, b) => a + b, 0), slices: 1 + others.length, queued };
+}
+
 /** Hands pushes to the queue in messages of PUSHES_PER_QUEUE_MESSAGE; returns messages sent. */
 export async function enqueuePushes(items: PushItem[]): Promise<number> {
-  const messages: { body: NotifyQueueMessage }[] = [];
-  for (let i = 0; i < items.length; i += PUSHES_PER_QUEUE_MESSAGE) {
-    messages.push({ body: { type: "push", pushes: items.slice(i, i + PUSHES_PER_QUEUE_MESSAGE) } });
-  }
+  const messages = slicesOf(items, PUSHES_PER_QUEUE_MESSAGE).map((pushes) => ({ body: { type: "push", pushes } satisfies NotifyQueueMessage }));
   for (let i = 0; i < messages.length; i += QUEUE_MESSAGES_PER_SEND) {
     await env.NOTIFY_QUEUE.sendBatch(messages.slice(i, i + QUEUE_MESSAGES_PER_SEND));
   }
@@ -217,23 +294,27 @@ export async function enqueuePushes(items: PushItem[]): Promise<number> {
 }
 
 /**
- * The queue consumer (workers/app.ts `queue()`): delivers each message's pushes through the
- * users' objects. A message whose delivery throws is retried (up to max_retries); D1 already
- * holds every notification, so a push that is finally dropped is still caught up by the client
- * on its next (re)connect.
+ * The queue consumer (workers/app.ts `queue()`): delivers the messages of a batch at the same
+ * time (a batch holds at most max_batch_size × PUSHES_PER_QUEUE_MESSAGE pushes, see above), each
+ * acked once its pushes went out. A message whose delivery throws is retried (up to max_retries);
+ * D1 already holds every notification, so a push that is finally dropped is still caught up by
+ * the client on its next (re)connect.
  */
 export async function consumeNotifyQueue(batch: MessageBatch<NotifyQueueMessage>): Promise<{ delivered: number }> {
-  let delivered = 0;
-  for (const msg of batch.messages) {
-    try {
-      if (msg.body?.type === "push") delivered += await pushAll(msg.body.pushes);
-      msg.ack();
-    } catch (error) {
-      console.error("notify queue delivery failed", error);
-      msg.retry();
-    }
-  }
-  return { delivered };
+  const counts = await Promise.all(
+    batch.messages.map(async (msg) => {
+      try {
+        const delivered = msg.body?.type === "push" ? await pushAll(msg.body.pushes) : 0;
+        msg.ack();
+        return delivered;
+      } catch (error) {
+        console.error("notify queue delivery failed", error);
+        msg.retry();
+        return 0;
+      }
+    }),
+  );
+  return { delivered: counts.reduce((a, b) => a + b, 0) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -405,8 +486,9 @@ type FanOutRow = { id: string; userId: string; createdAt: string };
  * Creates one notification for many users. D1 first: the notification row (with `extra`
  * statements such as the audit record) and the first chunk of user rows in one batch, the rest
  * in batches of FANOUT_STATEMENTS_PER_BATCH × FANOUT_CHUNK rows (no per-row statement). Then the
- * pushes, in the background (waitUntil) or through the queue for large audiences, so the response
- * does not wait for them.
+ * pushes, so the response does not wait for them: up to DIRECT_FANOUT_MAX recipients in the
+ * background (waitUntil), in slices of PUSHES_PER_INVOCATION sent at the same time (deliverDirect);
+ * larger audiences through the queue.
  */
 export async function createNotification(
   n: NewNotification,
@@ -416,6 +498,8 @@ export async function createNotification(
     audienceTag?: string;
     /** Recipients from which the pushes go through the queue (tests lower it). */
     queueThreshold?: number;
+    /** Pushes per invocation of a direct fan-out (tests lower it; never above PUSHES_PER_INVOCATION). */
+    sliceSize?: number;
   } = {},
 ): Promise<FanOutResult> {
   const userIds = await resolveAudience(audience);
@@ -452,7 +536,7 @@ export async function createNotification(
       ),
     );
     if (pushes.length >= (opts.queueThreshold ?? QUEUE_FANOUT_THRESHOLD)) await enqueuePushes(pushes);
-    else inBackground(pushAll(pushes));
+    else inBackground(deliverDirect(pushes, opts.sliceSize));
   }
   return { notificationId, recipients: inserted.length, d1WriteMs };
 }

@@ -2,12 +2,19 @@ import { createExecutionContext, evictDurableObject, runInDurableObject, waitOnE
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { NotificationList } from "~/modules/notifications/notifications";
-import type { NotifyQueueMessage } from "~/modules/notifications/notifications.server";
+import type { NotifyQueueMessage, PushItem } from "~/modules/notifications/notifications.server";
 import { parseSocketMessage, type NotificationItem, type SocketMessage } from "~/modules/notifications/protocol";
 import { sha256Hex } from "~/platform/crypto.server";
 import { userNotifier } from "~/platform/realtime.server";
 import {
+  DIRECT_FANOUT_MAX,
+  PUSHES_PER_INVOCATION,
+  PUSHES_PER_QUEUE_MESSAGE,
+  QUEUE_FANOUT_THRESHOLD,
+  consumeNotifyQueue,
   createNotification,
+  deliverDirect,
+  deliverSlice,
   listNotifications,
   markAllRead,
   markRead,
@@ -612,6 +619,96 @@ describe("large fan-outs through the queue", () => {
     expect(outcome.retryMessages.map((m) => m.msgId)).toEqual(["m2"]);
     const got = (await tab.next((x) => x.type === "notification")) as { notification: NotificationItem };
     expect(got.notification.title).toBe("Direct");
+  });
+});
+
+describe("direct fan-out in slices (decision 0088)", () => {
+  const pushFor = (userId: string, title: string): PushItem => ({
+    userId,
+    message: {
+      type: "notification",
+      notification: {
+        id: crypto.randomUUID(),
+        notificationId: crypto.randomUUID(),
+        title,
+        content: "sliced",
+        imageUrl: null,
+        videoUrl: null,
+        kind: "broadcast",
+        isRead: false,
+        readAt: null,
+        createdAt: new Date().toISOString(),
+      },
+    },
+  });
+  /** Every message with this title on the tab, after a control sent later has arrived (nothing is still on its way). */
+  const settledCount = async (user: TestUser, tab: Client, title: string) => {
+    await sendControl(user, tab);
+    return titlesOf(tab).filter((t) => t === title).length;
+  };
+
+  it("the default path keeps audiences of a few thousand off the queue, in slices within the subrequest budget", () => {
+    expect(QUEUE_FANOUT_THRESHOLD).toBeGreaterThan(DIRECT_FANOUT_MAX);
+    expect(DIRECT_FANOUT_MAX).toBeGreaterThanOrEqual(5000);
+    // Cloudflare: at least 1,000 subrequests to its services per invocation on every plan, 32 invocations per chain.
+    expect(PUSHES_PER_INVOCATION).toBeLessThanOrEqual(900);
+    expect(Math.ceil(DIRECT_FANOUT_MAX / PUSHES_PER_INVOCATION)).toBeLessThan(32);
+    expect(PUSHES_PER_QUEUE_MESSAGE * 10).toBeLessThanOrEqual(PUSHES_PER_INVOCATION);
+  });
+
+  it("a broadcast larger than one slice reaches every tab of every recipient exactly once", async () => {
+    const users: TestUser[] = [];
+    for (let i = 0; i < 7; i++) users.push(await createUser("creator"));
+    const tabs = await Promise.all(users.map(connect));
+    const second = await connect(users[0]);
+    const title = `Sliced ${crypto.randomUUID()}`;
+    // Slices of 2: the request's own slice and three NotifyFanOut invocations, all at once.
+    const result = await createNotification({ title, content: "in slices" }, { type: "ids", userIds: users.map((u) => u.id) }, { sliceSize: 2 });
+    expect(result.recipients).toBe(7);
+    // The pushes run after createNotification returns (waitUntil): wait for each, then prove no second one follows.
+    for (const tab of [...tabs, second]) await tab.next((m) => m.type === "notification" && m.notification.title === title, 10_000);
+    for (const [i, tab] of tabs.entries()) expect(await settledCount(users[i], tab, title)).toBe(1);
+    expect(await settledCount(users[0], second, title)).toBe(1);
+  });
+
+  it("1,001 pushes go out in three invocations of at most 500, none through the queue, each once", async () => {
+    const watched = await Promise.all([0, 1, 2].map(() => createUser("creator")));
+    const tabs = await Promise.all(watched.map(connect));
+    const title = `Thousand ${crypto.randomUUID()}`;
+    // Users without a socket fill the audience; the watched ones sit in the first, middle and last slice.
+    const pushes = Array.from({ length: 1001 }, () => pushFor(crypto.randomUUID(), title));
+    for (const [i, at] of [0, 500, 1000].entries()) pushes[at] = pushFor(watched[i].id, title);
+    const outcome = await deliverDirect(pushes);
+    expect(outcome).toEqual({ delivered: 3, slices: 3, queued: 0 });
+    for (const [i, tab] of tabs.entries()) expect(await settledCount(watched[i], tab, title)).toBe(1);
+  });
+
+  it("a slice larger than the budget is refused before anything is sent", async () => {
+    const user = await createUser("creator");
+    const tab = await connect(user);
+    const title = `Too big ${crypto.randomUUID()}`;
+    const pushes = [pushFor(user.id, title), ...Array.from({ length: PUSHES_PER_INVOCATION }, () => pushFor(crypto.randomUUID(), title))];
+    await expect(deliverSlice(pushes)).rejects.toThrow(/at most 500/);
+    expect(await settledCount(user, tab, title)).toBe(0);
+  });
+
+  it("the queue consumer delivers every message of a batch (now side by side): each acked, each push once", async () => {
+    const { createMessageBatch, getQueueResult } = await import("cloudflare:test");
+    const users = await Promise.all([0, 1, 2, 3].map(() => createUser("creator")));
+    const tabs = await Promise.all(users.map(connect));
+    const title = `Batch ${crypto.randomUUID()}`;
+    const batch = createMessageBatch<NotifyQueueMessage>(
+      "shortbeat-notify",
+      users.map((u, i) => ({ id: `b${i}`, timestamp: new Date(), attempts: 1, body: { type: "push", pushes: [pushFor(u.id, title)] } })),
+    );
+    const ctx = createExecutionContext();
+    const { delivered } = await consumeNotifyQueue(batch);
+    await waitOnExecutionContext(ctx);
+    expect(delivered).toBe(4);
+    const outcome = await getQueueResult(batch, ctx);
+    expect([...outcome.explicitAcks].sort()).toEqual(["b0", "b1", "b2", "b3"]);
+    expect(outcome.retryMessages).toEqual([]);
+    for (const [i, tab] of tabs.entries()) expect(await settledCount(users[i], tab, title)).toBe(1);
   });
 });
 
