@@ -48,6 +48,9 @@ export default [
   route("music/audio/:id", "routes/_app/music.audio.$id.ts"),
   route("music/cover/:id", "routes/_app/music.cover.$id.ts"),
   route("music/licences/:code/download", "routes/_app/music-licence-download.ts"),
+  // ---- Payments (issue 14): CSV downloads, outside the shell layout ----------------------------
+  route("payments/statement.csv", "routes/_app/payments-csv.ts"),
+  route("admin/payments/batches/:batch", "routes/admin/payments-batch-csv.ts"),
 
   // ---- Signed-in shell ----------------------------------------------------------------------
   layout("routes/_app/layout.tsx", [
@@ -78,6 +81,7 @@ export default [
     route("admin/verifications", "routes/admin/verifications.tsx"),
     route("admin/music", "routes/admin/music.tsx"),
     route("admin/broadcast", "routes/admin/broadcast.tsx"),
+    route("admin/payments", "routes/admin/payments.tsx"),
     route("chat-management", "routes/admin/chat-management.tsx"),
     route("user-retention", "routes/admin/user-retention.tsx"),
     route("ai-thumbnail-editor", "routes/admin/ai-thumbnail-editor.tsx"),

@@ -582,3 +582,120 @@ export const clipperLinks = sqliteTable(
     check("clipper_links_share_check", sql`clipper_share_bps between 0 and 10000`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Payments (issue 14): the earnings ledger in integer cents, shares in basis points. A month's
+// revenue arrives as an import: its entries are written while the import is staged (invisible),
+// then one guarded update of revenue_months.live_import_id switches it live. docs/decisions/0120.
+// ---------------------------------------------------------------------------------------------
+
+export const LEDGER_SOURCE_KINDS = ["music", "campaign", "clip", "referral", "adjustment"] as const;
+export const LEDGER_STATUSES = ["estimated", "finalized", "paid"] as const;
+export const REVENUE_IMPORT_STATUSES = ["staged", "live", "replaced", "discarded"] as const;
+export const PAYOUT_STATUSES = ["pending", "paid"] as const;
+
+export const revenueImports = sqliteTable(
+  "revenue_imports",
+  {
+    id: text("id").primaryKey(),
+    // YYYY-MM (UTC)
+    month: text("month").notNull(),
+    status: text("status", { enum: REVENUE_IMPORT_STATUSES }).notNull().default("staged"),
+    fileName: text("file_name"),
+    rowCount: integer("row_count").notNull().default(0),
+    entryCount: integer("entry_count").notNull().default(0),
+    netCents: integer("net_cents").notNull().default(0),
+    amountCents: integer("amount_cents").notNull().default(0),
+    shareBp: integer("share_bp").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    wentLiveAt: text("went_live_at"),
+  },
+  (t) => [
+    index("revenue_imports_month_idx").on(t.month, t.createdAt),
+    // At most one live import per month.
+    uniqueIndex("revenue_imports_month_live_unique").on(t.month).where(sql`status = 'live'`),
+    check("revenue_imports_status_check", inList("status", REVENUE_IMPORT_STATUSES)),
+    check("revenue_imports_month_check", sql`month glob '[0-9][0-9][0-9][0-9]-[0-1][0-9]'`),
+  ],
+);
+
+export const revenueMonths = sqliteTable(
+  "revenue_months",
+  {
+    month: text("month").primaryKey(),
+    // The import whose entries count; the switch is one guarded update of this column.
+    liveImportId: text("live_import_id").references(() => revenueImports.id),
+    fundsReceivedAt: text("funds_received_at"),
+    fundsReceivedBy: text("funds_received_by").references(() => users.id, { onDelete: "set null" }),
+    finalizedAt: text("finalized_at"),
+    finalizedBy: text("finalized_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  () => [
+    check("revenue_months_month_check", sql`month glob '[0-9][0-9][0-9][0-9]-[0-1][0-9]'`),
+    check("revenue_months_finalized_check", sql`finalized_at is null or funds_received_at is not null`),
+  ],
+);
+
+export const payouts = sqliteTable(
+  "payouts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    // The payout run: YYYY-MM of the payout day it was gathered on.
+    batch: text("batch").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    reference: text("reference"),
+    paidAt: text("paid_at"),
+    paidBy: text("paid_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One payout per person per run: the job gathers once however often it runs.
+    uniqueIndex("payouts_user_batch_unique").on(t.userId, t.batch),
+    index("payouts_batch_idx").on(t.batch, t.status),
+    index("payouts_user_idx").on(t.userId, t.createdAt),
+    check("payouts_status_check", inList("status", PAYOUT_STATUSES)),
+    check("payouts_amount_check", sql`amount_cents > 0`),
+    check("payouts_paid_check", sql`status = 'pending' or (reference is not null and paid_at is not null)`),
+  ],
+);
+
+export const ledgerEntries = sqliteTable(
+  "ledger_entries",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    month: text("month").notNull(),
+    sourceKind: text("source_kind", { enum: LEDGER_SOURCE_KINDS }).notNull(),
+    // The source item: a channel id (music), a campaign, clip or referred user id; '' for a creator-level line.
+    sourceId: text("source_id").notNull().default(""),
+    // What the source earned this month (net of platform taxes and fees), the person's share, and their part.
+    netCents: integer("net_cents").notNull(),
+    shareBp: integer("share_bp").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    status: text("status", { enum: LEDGER_STATUSES }).notNull().default("estimated"),
+    payoutId: text("payout_id").references(() => payouts.id),
+    // The import that wrote it (null for an adjustment made by hand).
+    importId: text("import_id").references(() => revenueImports.id),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A month, person and source is written once per import.
+    uniqueIndex("ledger_entries_import_source_unique").on(t.importId, t.userId, t.month, t.sourceKind, t.sourceId),
+    index("ledger_entries_user_month_idx").on(t.userId, t.month),
+    index("ledger_entries_month_status_idx").on(t.month, t.status),
+    index("ledger_entries_payout_idx").on(t.payoutId),
+    check("ledger_entries_source_kind_check", inList("source_kind", LEDGER_SOURCE_KINDS)),
+    check("ledger_entries_status_check", inList("status", LEDGER_STATUSES)),
+    check("ledger_entries_share_check", sql`share_bp between 0 and 10000`),
+    check("ledger_entries_month_check", sql`month glob '[0-9][0-9][0-9][0-9]-[0-1][0-9]'`),
+    check("ledger_entries_paid_check", sql`status <> 'paid' or payout_id is not null`),
+  ],
+);

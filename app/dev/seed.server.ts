@@ -4,6 +4,7 @@
 // It takes plain bindings and a hasher so the Node seed script (through wrangler's platform
 // proxy) and the worker tests (inside workerd) run the very same code.
 import { musicSeed } from "./music-seed.ts";
+import { paymentsSeed } from "./payments-seed.ts";
 import { demoChannelSnapshots } from "./demo-channel.ts";
 import { signUpMetadata } from "../modules/accounts/sign-up-metadata.ts";
 
@@ -279,6 +280,16 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
   });
   statements.push(...music.statements);
   const tracksUploaded = music.tracksUploaded;
+
+  // Three months of earnings, a paid and a pending payout (app/dev/payments-seed.ts).
+  statements.push(
+    ...paymentsSeed({
+      db,
+      adminId: DEMO_ACCOUNTS[0].id,
+      creator: { userId: creator.id, sourceId: "UCdemoCaseyCreates0001", net: [18342, 24517, 21099] },
+      clipper: { userId: clipper.id, sourceId: "", net: [2150, 3075, 2890] },
+    }),
+  );
 
   // One batch: all or nothing.
   await db.batch(statements);

@@ -202,6 +202,14 @@ export const PERMISSIONS = {
     /** The licensed file: its owner only. */
     downloadLicensed: isApprovedOwner,
   },
+  payments: {
+    /** /payments: one's own statement, balances and payouts (CSV export included). */
+    readOwn: isApprovedActor,
+    /** The admin's revenue import, month finalization and payout batches. */
+    manage: isAdmin,
+    /** Marking a payout paid with the bank reference. */
+    markPaid: isAdmin,
+  },
 } as const satisfies Record<string, Record<string, Rule>>;
 
 export type Entity = keyof typeof PERMISSIONS;

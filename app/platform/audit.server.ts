@@ -1,3 +1,4 @@
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { securityAuditLog } from "~/db/schema";
 import { db } from "./db.server";
 import { env } from "./env.server";
@@ -48,6 +49,20 @@ export function auditStatement(e: AuditEvent): D1PreparedStatement {
 /** The audit row as a drizzle query (not executed), to join a `db().batch([...])` with the change it records. */
 export function auditQuery(e: AuditEvent) {
   return db().insert(securityAuditLog).values(auditRow(e));
+}
+
+/**
+ * The audit row as a drizzle INSERT ... SELECT (not executed) that writes only if `condition` holds when
+ * it runs, e.g. `changes() = 1` right after a guarded update in the same batch (nothing aborts).
+ */
+export function auditQueryWhen(e: AuditEvent, condition: SQL) {
+  const r: Record<string, unknown> = auditRow(e);
+  const values = Object.keys(getTableColumns(securityAuditLog)).map((k) =>
+    k === "createdAt" ? (securityAuditLog.createdAt.default as SQL) : sql`${r[k] ?? null}`,
+  );
+  return db()
+    .insert(securityAuditLog)
+    .select(sql`select ${sql.join(values, sql`, `)} where ${condition}`);
 }
 
 /** Writes an audit record. Failures are logged, never shown to the user (spec: ignored). */

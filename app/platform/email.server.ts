@@ -1,3 +1,4 @@
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { emailOutbox } from "~/db/schema";
 import { db } from "./db.server";
 import { env } from "./env.server";
@@ -40,6 +41,15 @@ export function emailStatement(mail: Email): D1PreparedStatement {
 /** The outbox row as a drizzle query (not executed), to join a `db().batch([...])` with its change. */
 export function emailQuery(mail: Email) {
   return db().insert(emailOutbox).values({ id: crypto.randomUUID(), toEmail: mail.to, subject: mail.subject, bodyText: mail.text, kind: mail.kind });
+}
+
+/** The outbox row as an INSERT ... SELECT that writes only if `condition` holds when it runs (e.g. `changes() = 1`). */
+export function emailQueryWhen(mail: Email, condition: SQL) {
+  const r: Record<string, unknown> = { id: crypto.randomUUID(), toEmail: mail.to, subject: mail.subject, bodyText: mail.text, kind: mail.kind, sentAt: null };
+  const values = Object.keys(getTableColumns(emailOutbox)).map((k) => (k === "createdAt" ? (emailOutbox.createdAt.default as SQL) : sql`${r[k] ?? null}`));
+  return db()
+    .insert(emailOutbox)
+    .select(sql`select ${sql.join(values, sql`, `)} where ${condition}`);
 }
 
 export async function sendEmail(mail: Email): Promise<void> {

@@ -45,6 +45,10 @@ const TABLE_OWNERS: Record<string, string> = {
   music_licences: "music",
   music_licence_channels: "music",
   clipper_links: "clipping",
+  ledger_entries: "payments",
+  revenue_imports: "payments",
+  revenue_months: "payments",
+  payouts: "payments",
 };
 
 /** The drizzle table objects of app/db/schema.ts, by their TypeScript name. */
@@ -74,6 +78,10 @@ const TABLE_EXPORTS: Record<string, string> = {
   musicLicences: "music_licences",
   musicLicenceChannels: "music_licence_channels",
   clipperLinks: "clipper_links",
+  ledgerEntries: "ledger_entries",
+  revenueImports: "revenue_imports",
+  revenueMonths: "revenue_months",
+  payouts: "payouts",
 };
 
 /**

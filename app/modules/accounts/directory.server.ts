@@ -60,3 +60,27 @@ export async function peopleByIds(ids: readonly string[]): Promise<Map<string, P
   }
   return out;
 }
+
+/** The users behind these public creator ids (profiles.creator_id, upper case): the revenue import matches rows with it. */
+export async function peopleByCreatorIds(creatorIds: readonly string[]): Promise<Map<string, PersonSummary>> {
+  const unique = [...new Set(creatorIds.map((c) => c.toUpperCase()))];
+  const out = new Map<string, PersonSummary>();
+  for (let i = 0; i < unique.length; i += 90) {
+    const rows = await db()
+      .select({
+        id: users.id,
+        email: users.email,
+        fullName: profiles.fullName,
+        avatarUrl: profiles.avatarUrl,
+        creatorId: profiles.creatorId,
+        approvalStatus: profiles.approvalStatus,
+        isBanned: profiles.isBanned,
+      })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .where(inArray(profiles.creatorId, unique.slice(i, i + 90)))
+      .all();
+    for (const r of rows) out.set(r.creatorId, r);
+  }
+  return out;
+}

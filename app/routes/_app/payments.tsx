@@ -1,19 +1,168 @@
+import { Form, Link } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
-import { comingSoonPage } from "~/modules/dashboard/components/coming-soon";
+import { isMonth, monthLabel } from "~/modules/payments/calendar";
+import { LocalTime } from "~/modules/payments/components/local-time";
+import { formatPayoutDay } from "~/modules/payments/local-time";
+import { formatCents } from "~/modules/payments/money";
+import { paymentsPage } from "~/modules/payments/payments.server";
+import { formatBp } from "~/modules/payments/split";
+import { domainLoader } from "~/platform/http.server";
+import { Badge, type Tone } from "~/ui/badge";
+import { buttonClass } from "~/ui/button";
+import { EmptyState } from "~/ui/empty-state";
+import { PageHeader } from "~/ui/page-header";
+import { Section } from "~/ui/section";
+import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import type { Route } from "./+types/payments";
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireApprovedUser(args);
-  return null;
-}
+// /payments (issue 14, phase 1): the next payout, balances by status, the monthly statement
+// (printable), payout history with references, and the CSV of every line. Amounts in USD cents,
+// dates stored in UTC.
 
-const page = comingSoonPage({
-  title: "Payments",
-  description: "Your earnings and payouts.",
-  empty: "No earnings yet",
-  text: "Payouts are made on or around the 18th of each month, once we have received the funds from the platform. Your statement will be shown here.",
+export const meta = () => [{ title: "Payments | Shortbeat" }];
+
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  const user = await requireApprovedUser(args);
+  const month = new URL(args.request.url).searchParams.get("month");
+  return paymentsPage(actorOf(user), month && isMonth(month) ? month : null);
 });
 
-export const meta = page.meta;
-export const ErrorBoundary = page.ErrorBoundary;
-export default page.Page;
+const STATUS_TONE: Record<string, Tone> = { estimated: "amber", finalized: "blue", paid: "green", pending: "amber" };
+const STATUS_LABEL: Record<string, string> = { estimated: "Estimated", finalized: "Finalized", paid: "Paid", pending: "Pending" };
+
+export default function Payments({ loaderData }: Route.ComponentProps) {
+  const { nextPayoutDate, expectedCents, shareBp, balances, months, month, lines, payouts } = loaderData;
+  const total = lines.reduce((s, l) => s + l.amountCents, 0);
+  return (
+    <>
+      <PageHeader
+        title="Payments"
+        description={`Your earnings and payouts. Your share is ${formatBp(shareBp)} of net revenue; payouts are made on or around the 18th of each month, once we have received the funds from the platform.`}
+        actions={
+          <a className={`${buttonClass.secondary} print:hidden`} href="/payments/statement.csv" download>
+            Export CSV
+          </a>
+        }
+      />
+
+      <section aria-label="Summary" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
+        <Stat label="Next payout" value={formatPayoutDay(nextPayoutDate)} hint={`Expected ${formatCents(expectedCents)}`} />
+        <Stat label="Estimated" value={formatCents(balances.estimated)} hint="Imported, funds not yet final" />
+        <Stat label="Finalized" value={formatCents(balances.finalized)} hint="Funds received, to be paid" />
+        <Stat label="Paid" value={formatCents(balances.paid)} hint="Sent to you" />
+      </section>
+
+      <Section id="statement-heading" title={month ? `Statement: ${monthLabel(month)}` : "Statement"} className="mt-10">
+        {months.length === 0 ? (
+          <div className="mt-3">
+            <EmptyState title="No earnings yet">
+              <p>Your monthly statement appears here once a month's revenue has been imported.</p>
+            </EmptyState>
+          </div>
+        ) : (
+          <>
+            <Form method="get" className="mt-3 flex flex-wrap items-end gap-2 print:hidden">
+              <label className="text-sm font-medium text-slate-800">
+                Month
+                <select name="month" defaultValue={month ?? ""} className="mt-1 block rounded-md border border-slate-300 px-3 py-2 text-sm">
+                  {months.map((m) => (
+                    <option key={m.month} value={m.month}>
+                      {m.label} · {formatCents(m.amountCents)} · {STATUS_LABEL[m.status]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" className={buttonClass.secondary}>
+                Show
+              </button>
+              <button type="button" className={buttonClass.secondary} onClick={() => window.print()}>
+                Print
+              </button>
+            </Form>
+            <TableRegion labelledBy="statement-heading" className="mt-3">
+              <Table>
+                <TableHead
+                  columns={[
+                    "Source",
+                    { label: "Net revenue", className: "text-right" },
+                    { label: "Share", className: "text-right" },
+                    { label: "Amount", className: "text-right" },
+                    "Status",
+                  ]}
+                />
+                <TableBody>
+                  {lines.map((l) => (
+                    <tr key={l.id}>
+                      <Td>{l.source}</Td>
+                      <Td className="text-right tabular-nums">{formatCents(l.netCents)}</Td>
+                      <Td className="text-right tabular-nums">{formatBp(l.shareBp)}</Td>
+                      <Td className="text-right tabular-nums font-medium">{formatCents(l.amountCents)}</Td>
+                      <Td>
+                        <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge>
+                      </Td>
+                    </tr>
+                  ))}
+                  <tr>
+                    <Td className="font-semibold">Total</Td>
+                    <Td />
+                    <Td />
+                    <Td className="text-right tabular-nums font-semibold">{formatCents(total)}</Td>
+                    <Td />
+                  </tr>
+                </TableBody>
+              </Table>
+            </TableRegion>
+          </>
+        )}
+      </Section>
+
+      <Section id="payouts-heading" title="Payout history" className="mt-10">
+        {payouts.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No payouts yet.</p>
+        ) : (
+          <TableRegion labelledBy="payouts-heading" className="mt-3">
+            <Table>
+              <TableHead columns={["Payout run", { label: "Amount", className: "text-right" }, "Status", "Reference", "Paid on"]} />
+              <TableBody>
+                {payouts.map((p) => (
+                  <tr key={p.id}>
+                    <Td>{monthLabel(p.batch)}</Td>
+                    <Td className="text-right tabular-nums">{formatCents(p.amountCents)}</Td>
+                    <Td>
+                      <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
+                    </Td>
+                    <Td>{p.reference ?? "—"}</Td>
+                    <Td>
+                      <LocalTime iso={p.paidAt} withTime />
+                    </Td>
+                  </tr>
+                ))}
+              </TableBody>
+            </Table>
+          </TableRegion>
+        )}
+      </Section>
+      <p className="mt-8 text-sm text-slate-600 print:hidden">
+        Questions about a statement? See the{" "}
+        <Link to="/terms-of-service" className="underline">
+          Creator Agreement
+        </Link>
+        .
+      </p>
+    </>
+  );
+}
+
+function Stat({ label, value, hint }: { label: string; value: string; hint: string }) {
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-4">
+      <p className="text-sm text-slate-600">{label}</p>
+      <p className="mt-1 text-xl font-semibold text-slate-900 tabular-nums">{value}</p>
+      <p className="mt-1 text-xs text-slate-500">{hint}</p>
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

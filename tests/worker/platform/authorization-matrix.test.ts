@@ -79,6 +79,7 @@ const MATRIX: [string, Record<Kind, string>][] = [
   ["/admin/verifications", ADMIN],
   ["/admin/music", ADMIN],
   ["/admin/broadcast", ADMIN],
+  ["/admin/payments", ADMIN],
   ["/", PUBLIC],
   ["/terms-of-service", PUBLIC],
   ["/privacy-policy", PUBLIC],

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// Money ledger benchmark on workerd (issue 14): N approved creators, each with a linked channel, go
+// straight into a fresh local state (through wrangler's getPlatformProxy, as bench-notifications
+// does); the BUILT Worker is then served by workerd itself (scripts/bench-server.mjs) and an admin
+// imports M months of platform revenue through /admin/payments exactly as in the browser: preview
+// (parse the CSV, match every row, compute each share and stage the entries) then commit (the import
+// goes live in one statement), then funds received and finalize. Prints the time per month and
+// per step, measured from Node around each request (so it includes the HTTP hop, which is small).
+// Figures only; asserts nothing. Target (issue 14): ≤ 2 s per month of 10,000 rows.
+//   npm run bench:ledger [-- --creators 10000 --months 12 --port 4236]
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { benchArgs, pct } from "./bench-lib.mjs";
+import { startBenchServer } from "./bench-server.mjs";
+
+const { values, base: _base } = benchArgs({
+  creators: { type: "string", default: "10000" },
+  months: { type: "string", default: "12" },
+  port: { type: "string", default: "4236" },
+});
+const N = Number(values.creators);
+const MONTHS = Number(values.months);
+const TARGET_MS = 2000;
+const log = (...args) => console.error("[bench:ledger]", ...args);
+const sha256 = (s) => createHash("sha256").update(s).digest("hex");
+const token = () =>
+  randomBytes(20)
+    .toString("base64url")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "a");
+
+// ---------------------------------------------------------------------------------------------
+// 1. State: N approved creators with one channel each (half the rows name the channel, half the creator), an admin session
+// ---------------------------------------------------------------------------------------------
+let prepared;
+async function addCreators(stateDir) {
+  const config = join(mkdtempSync(join(tmpdir(), "shortbeat-bench-")), "wrangler.json");
+  const d1 = [{ binding: "DB", database_name: "shortbeat", database_id: "00000000-0000-0000-0000-000000000000" }];
+  writeFileSync(config, JSON.stringify({ name: "shortbeat-bench", compatibility_date: "2026-10-01", d1_databases: d1 }));
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy({ configPath: config, persist: { path: join(stateDir, "v3") } });
+  const db = proxy.env.DB;
+  try {
+    const now = Date.now();
+    const iso = (ms) => new Date(ms).toISOString();
+    const creators = Array.from({ length: N }, (_, i) => ({
+      id: randomUUID(),
+      email: `ledger-${i}@bench.test`,
+      creator_id: `L${String(i).padStart(7, "0")}`,
+      channel: `UCledger${String(i).padStart(8, "0")}`,
+    }));
+    const CHUNK = 500;
+    for (let i = 0; i < creators.length; i += CHUNK) {
+      const json = JSON.stringify(creators.slice(i, i + CHUNK));
+      await db.batch([
+        db
+          .prepare(
+            `INSERT INTO users (id, email, email_verified_at, user_metadata)
+             SELECT json_extract(value, '$.id'), json_extract(value, '$.email'), ?, '{"full_name":"Ledger Creator"}' FROM json_each(?)`,
+          )
+          .bind(iso(now), json),
+        db
+          .prepare(
+            `INSERT INTO profiles (user_id, creator_id, full_name, approval_status)
+             SELECT json_extract(value, '$.id'), json_extract(value, '$.creator_id'), 'Ledger Creator', 'approved' FROM json_each(?)`,
+          )
+          .bind(json),
+        db
+          .prepare(
+            `INSERT INTO youtube_channels (id, user_id, channel_id, channel_title)
+             SELECT json_extract(value, '$.id'), json_extract(value, '$.id'), json_extract(value, '$.channel'), 'Ledger Channel' FROM json_each(?)`,
+          )
+          .bind(json),
+      ]);
+    }
+    const admin = await db.prepare("SELECT id FROM users WHERE email = 'admin@shortbeat.test'").first();
+    const adminToken = token();
+    await db
+      .prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(sha256(adminToken), admin.id, iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now))
+      .run();
+    prepared = { creators, adminToken };
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. One month: preview (parse, match, compute, stage) → commit → funds received → finalize
+// ---------------------------------------------------------------------------------------------
+function csvFor(month, creators, m) {
+  const lines = ["month,channel_id,creator_id,video_id,net_revenue,currency"];
+  creators.forEach((c, i) => {
+    const cents = 100 + ((i * 7919 + m * 104729) % 500_000); // $1.00 … $5,001.00, integer cents
+    const amount = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+    lines.push(i % 2 === 0 ? `${month},${c.channel},,,${amount},USD` : `${month},,${c.creator_id},,${amount},USD`);
+  });
+  return `${lines.join("\n")}\n`;
+}
+
+async function post(base, cookie, body) {
+  const started = performance.now();
+  const res = await fetch(`${base}/admin/payments`, { method: "POST", headers: { Cookie: cookie, Origin: base }, body, redirect: "manual" });
+  const text = await res.text();
+  return { ms: performance.now() - started, status: res.status, text, location: res.headers.get("Location") };
+}
+
+const form = (fields) => {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.set(k, v);
+  return f;
+};
+
+async function month(base, cookie, month, creators, m) {
+  const csv = csvFor(month, creators, m);
+  const preview = await post(base, cookie, form({ intent: "preview", month, file: new File([csv], `revenue-${month}.csv`, { type: "text/csv" }) }));
+  const importId = /name="importId" value="([^"]+)"/.exec(preview.text)?.[1];
+  if (preview.status !== 200 || !importId) throw new Error(`preview of ${month} failed: ${preview.status} ${preview.text.slice(0, 300)}`);
+  const commit = await post(base, cookie, form({ intent: "commit", importId, replaces: "" }));
+  const funds = await post(base, cookie, form({ intent: "funds_received", month }));
+  const finalize = await post(base, cookie, form({ intent: "finalize", month }));
+  for (const [step, r] of Object.entries({ commit, funds, finalize })) {
+    if (r.status >= 400) throw new Error(`${step} of ${month} failed: ${r.status} ${r.text.slice(0, 300)}`);
+  }
+  return { preview: preview.ms, commit: commit.ms, funds: funds.ms, finalize: finalize.ms, bytes: csv.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Run
+// ---------------------------------------------------------------------------------------------
+let server;
+try {
+  server = await startBenchServer({ stateDir: ".state-bench-ledger", port: values.port, prepare: addCreators, reuse: process.env.BENCH_REUSE === "1" });
+  if (!prepared) throw new Error("BENCH_REUSE needs the creators of this run: run without it");
+  const { creators, adminToken } = prepared;
+  const cookie = `sb_session=${adminToken}`;
+  const base = server.url.replace(/\/$/, "");
+  // Warm the Worker (first request compiles the module).
+  await fetch(`${base}/admin/payments`, { headers: { Cookie: cookie } });
+  log(`${N} creators × ${MONTHS} months on ${server.kind}`);
+  const rows = [];
+  for (let m = 0; m < MONTHS; m++) {
+    const label = `2030-${String(m + 1).padStart(2, "0")}`;
+    const r = await month(base, cookie, label, creators, m);
+    const importMs = r.preview + r.commit;
+    rows.push({ ...r, importMs, totalMs: importMs + r.funds + r.finalize });
+    console.log(
+      `${label}  ${N} rows (${(r.bytes / 1024).toFixed(0)} KiB)  import ${importMs.toFixed(0)} ms (preview ${r.preview.toFixed(0)} + commit ${r.commit.toFixed(0)})  funds ${r.funds.toFixed(0)} ms  finalize ${r.finalize.toFixed(0)} ms  month total ${(importMs + r.funds + r.finalize).toFixed(0)} ms`,
+    );
+  }
+  const totals = rows.map((r) => r.totalMs).sort((a, b) => a - b);
+  const imports = rows.map((r) => r.importMs).sort((a, b) => a - b);
+  const mean = totals.reduce((s, x) => s + x, 0) / totals.length;
+  console.log(
+    `per month of ${N} rows: mean ${mean.toFixed(0)} ms, p50 ${pct(totals, 50).toFixed(0)} ms, max ${totals.at(-1).toFixed(0)} ms (import only: p50 ${pct(imports, 50).toFixed(0)} ms, max ${imports.at(-1).toFixed(0)} ms); target ≤ ${TARGET_MS} ms per month: ${totals.at(-1) <= TARGET_MS ? "met" : "NOT met"}`,
+  );
+  console.log(`ledger entries: ${N * MONTHS} over ${MONTHS} months`);
+} finally {
+  await server?.dispose();
+}
