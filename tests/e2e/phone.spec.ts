@@ -69,7 +69,7 @@ test("add a phone number in Settings, verify it with the texted code, sign in wi
   // Sign out, then in with the number (typed with spaces) and the password.
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await page.getByRole("dialog", { name: "Account" }).getByRole("button", { name: "Sign out", exact: true }).click(); // Settings lists a "Sign out" per session too
   await page.waitForURL("**/auth");
   await signIn(page, TYPED);
   await page.waitForURL("**/dashboard");

@@ -168,6 +168,14 @@ async function banNoticeOfEndedSession(token: string): Promise<string | null> {
 /** Statements waiting for this request's session lookup, until it starts. */
 const companionsOf = new WeakMap<object, Companion[]>();
 
+/** How `alongsideSession` fails when the request has no session: expected, not worth a log line. */
+export class NoSessionError extends Error {
+  constructor() {
+    super("no session");
+    this.name = "NoSessionError";
+  }
+}
+
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
@@ -190,7 +198,7 @@ export function alongsideSession<Q extends BatchItem<"sqlite">>(
         waiting.push({ build, resolve: resolve as (rows: unknown) => void, reject });
       })
     : getSessionUser(request, context).then(async (user): Promise<Awaited<Q>> => {
-        if (!user) throw new Error("no session");
+        if (!user) throw new NoSessionError();
         const [rows] = await db().batch([build(sql<string>`${user.id}`)]);
         return rows as Awaited<Q>;
       });
@@ -217,7 +225,7 @@ export function getSessionUser(request: Request, context: Readonly<RouterContext
       .then(() => {
         companionsOf.delete(rc);
         if (token) return validateSessionToken(token, Date.now(), waiting);
-        for (const c of waiting) c.reject(new Error("no session"));
+        for (const c of waiting) c.reject(new NoSessionError());
         return null;
       })
       .then(async (user) => {
