@@ -8,11 +8,8 @@
 // per step, measured from Node around each request (so it includes the HTTP hop, which is small).
 // Figures only; asserts nothing. Target (issue 14): ≤ 2 s per month of 10,000 rows.
 //   npm run bench:ledger [-- --creators 10000 --months 12 --port 4236]
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { benchArgs, pct } from "./bench-lib.mjs";
+import { randomUUID } from "node:crypto";
+import { adminSession, benchArgs, pct, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base: _base } = benchArgs({
@@ -24,25 +21,13 @@ const N = Number(values.creators);
 const MONTHS = Number(values.months);
 const TARGET_MS = 2000;
 const log = (...args) => console.error("[bench:ledger]", ...args);
-const sha256 = (s) => createHash("sha256").update(s).digest("hex");
-const token = () =>
-  randomBytes(20)
-    .toString("base64url")
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, "a");
 
 // ---------------------------------------------------------------------------------------------
 // 1. State: N approved creators with one channel each (half the rows name the channel, half the creator), an admin session
 // ---------------------------------------------------------------------------------------------
 let prepared;
 async function addCreators(stateDir) {
-  const config = join(mkdtempSync(join(tmpdir(), "shortbeat-bench-")), "wrangler.json");
-  const d1 = [{ binding: "DB", database_name: "shortbeat", database_id: "00000000-0000-0000-0000-000000000000" }];
-  writeFileSync(config, JSON.stringify({ name: "shortbeat-bench", compatibility_date: "2026-10-01", d1_databases: d1 }));
-  const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy({ configPath: config, persist: { path: join(stateDir, "v3") } });
-  const db = proxy.env.DB;
-  try {
+  await withStateD1(stateDir, async (db) => {
     const now = Date.now();
     const iso = (ms) => new Date(ms).toISOString();
     const creators = Array.from({ length: N }, (_, i) => ({
@@ -75,16 +60,8 @@ async function addCreators(stateDir) {
           .bind(json),
       ]);
     }
-    const admin = await db.prepare("SELECT id FROM users WHERE email = 'admin@shortbeat.test'").first();
-    const adminToken = token();
-    await db
-      .prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)")
-      .bind(sha256(adminToken), admin.id, iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now))
-      .run();
-    prepared = { creators, adminToken };
-  } finally {
-    await proxy.dispose();
-  }
+    prepared = { creators, adminToken: await adminSession(db, now) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,10 @@
 // Shared by the bench scripts: command-line options, the repository root, waiting for the app,
-// signing the demo accounts in, percentiles.
-import { resolve } from "node:path";
+// signing the demo accounts in, percentiles, and writing a bench's own rows (users, sessions)
+// into its fresh state folder before the server opens it.
+import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 export const root = resolve(import.meta.dirname, "..");
@@ -43,3 +47,42 @@ export async function signIn(base, email, password = DEMO_PASSWORD) {
 
 /** The p-th percentile of an ascending array (nearest rank). */
 export const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : Number.NaN);
+
+/** sha256 hex: sessions are stored by the hash of their token. */
+export const sha256 = (s) => createHash("sha256").update(s).digest("hex");
+
+/** A random session token (lower-case letters and digits, as the app makes them). */
+export const sessionToken = () =>
+  randomBytes(20)
+    .toString("base64url")
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "a");
+
+/**
+ * Runs `fn(db)` on the D1 database of a bench's state folder (wrangler's getPlatformProxy, D1 only:
+ * wrangler.toml itself would make it warn about the Durable Objects), before the server opens it.
+ */
+export async function withStateD1(stateDir, fn) {
+  const config = join(mkdtempSync(join(tmpdir(), "shortbeat-bench-")), "wrangler.json");
+  const d1 = [{ binding: "DB", database_name: "shortbeat", database_id: "00000000-0000-0000-0000-000000000000" }];
+  writeFileSync(config, JSON.stringify({ name: "shortbeat-bench", compatibility_date: "2026-10-01", d1_databases: d1 }));
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy({ configPath: config, persist: { path: join(stateDir, "v3") } });
+  try {
+    return await fn(proxy.env.DB);
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+/** A fresh session for the seeded admin (admin@shortbeat.test); returns its token. */
+export async function adminSession(db, now = Date.now()) {
+  const iso = (ms) => new Date(ms).toISOString();
+  const admin = await db.prepare("SELECT id FROM users WHERE email = 'admin@shortbeat.test'").first();
+  const adminToken = sessionToken();
+  await db
+    .prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(sha256(adminToken), admin.id, iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now))
+    .run();
+  return adminToken;
+}

@@ -16,11 +16,8 @@
 //
 // The N users and their sessions go straight into the fresh state folder (through wrangler's
 // getPlatformProxy) before the server opens it.
-import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { benchArgs, pct } from "./bench-lib.mjs";
+import { randomUUID } from "node:crypto";
+import { adminSession, benchArgs, pct, sessionToken as token, sha256, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -34,12 +31,6 @@ const { values, base } = benchArgs({
 const N = Number(values.sockets);
 const ROUNDS = Math.max(1, Number(values.rounds));
 
-const sha256 = (s) => createHash("sha256").update(s).digest("hex");
-const token = () =>
-  randomBytes(20)
-    .toString("base64url")
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, "a");
 const log = (...args) => console.error("[bench]", ...args);
 
 // ---------------------------------------------------------------------------------------------
@@ -47,14 +38,7 @@ const log = (...args) => console.error("[bench]", ...args);
 // ---------------------------------------------------------------------------------------------
 let prepared;
 async function addUsers(stateDir) {
-  // D1 only: wrangler.toml itself would make getPlatformProxy warn about the Durable Objects.
-  const config = join(mkdtempSync(join(tmpdir(), "shortbeat-bench-")), "wrangler.json");
-  const d1 = [{ binding: "DB", database_name: "shortbeat", database_id: "00000000-0000-0000-0000-000000000000" }];
-  writeFileSync(config, JSON.stringify({ name: "shortbeat-bench", compatibility_date: "2026-10-01", d1_databases: d1 }));
-  const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy({ configPath: config, persist: { path: join(stateDir, "v3") } });
-  const db = proxy.env.DB;
-  try {
+  await withStateD1(stateDir, async (db) => {
     const now = Date.now();
     const iso = (ms) => new Date(ms).toISOString();
     const users = Array.from({ length: N }, (_, i) => ({
@@ -88,16 +72,8 @@ async function addUsers(stateDir) {
           .bind(iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now), json),
       ]);
     }
-    const admin = await db.prepare("SELECT id FROM users WHERE email = 'admin@shortbeat.test'").first();
-    const adminToken = token();
-    await db
-      .prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?)")
-      .bind(sha256(adminToken), admin.id, iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now))
-      .run();
-    prepared = { users, adminToken };
-  } finally {
-    await proxy.dispose();
-  }
+    prepared = { users, adminToken: await adminSession(db, now) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -34,7 +34,12 @@ export type SeedTrack = {
   sampleRate?: number;
 };
 
-const SEED_EPOCH = Date.parse("2025-11-20T12:00:00.000Z");
+// The seed's dates count back from yesterday noon (UTC) of the day it runs, so the partner's
+// "licences per week" chart and the recent dates have something to show whenever the demo is
+// seeded (a fixed date drifted out of the chart's 12 weeks). Rows are INSERT OR IGNORE: a second
+// run changes no date.
+const DAY_MS = 86_400_000;
+const SEED_EPOCH = Math.floor(Date.now() / DAY_MS) * DAY_MS - 12 * 3_600_000;
 const PARTNER_ARTIST = "Morgan & The Loops";
 
 // The five tracks every earlier seed had (same ids, same notes, so their audio stays the same).
@@ -261,7 +266,7 @@ const LICENCES: { id: string; trackId: string; age: number }[] = [
   { id: uuid(2006), trackId: uuid(102), age: 2 },
 ];
 
-const iso = (daysAgo: number, hour = 10) => new Date(SEED_EPOCH - daysAgo * 86_400_000 + (hour - 12) * 3_600_000).toISOString();
+const iso = (daysAgo: number, hour = 10) => new Date(SEED_EPOCH - daysAgo * DAY_MS + (hour - 12) * 3_600_000).toISOString();
 
 // Covers: a diagonal gradient from the genre's hue to the mood's, with a record's rings.
 function hsl(h: number, s: number, l: number): [number, number, number] {

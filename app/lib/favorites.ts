@@ -16,3 +16,16 @@ export function readFavoritesCount(userId: string): number {
     return 0;
   }
 }
+
+/** Calls `onChange` when the user's favorites change in this tab (`favorites-updated`) or another one (`storage`). */
+export function subscribeFavorites(userId: string, onChange: () => void): () => void {
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === null || e.key === favoritesKey(userId)) onChange();
+  };
+  window.addEventListener("storage", onStorage);
+  window.addEventListener(FAVORITES_UPDATED_EVENT, onChange);
+  return () => {
+    window.removeEventListener("storage", onStorage);
+    window.removeEventListener(FAVORITES_UPDATED_EVENT, onChange);
+  };
+}

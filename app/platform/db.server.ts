@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
+import type { BatchItem } from "drizzle-orm/batch";
 import * as schema from "~/db/schema";
 import { env } from "./env.server";
 
@@ -17,3 +18,20 @@ export function db() {
 
 export type Db = ReturnType<typeof db>;
 export { schema };
+
+/** D1 binds at most 100 parameters per statement; an IN list of this many leaves room for a few more. */
+export const IN_LIST_MAX = 90;
+
+/**
+ * `query` over `values` cut into IN lists D1 accepts, all chunks in one batch (one round trip);
+ * the rows of every chunk, in order. No values, no query.
+ */
+export async function selectInChunks<Row>(values: readonly string[], query: (chunk: string[]) => BatchItem<"sqlite"> & PromiseLike<Row[]>): Promise<Row[]> {
+  const unique = [...new Set(values)];
+  if (unique.length === 0) return [];
+  const [first, ...rest] = Array.from({ length: Math.ceil(unique.length / IN_LIST_MAX) }, (_, i) =>
+    query(unique.slice(i * IN_LIST_MAX, (i + 1) * IN_LIST_MAX)),
+  );
+  const results = (await db().batch([first, ...rest])) as Row[][];
+  return results.flat();
+}

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { profiles, userRoles, users } from "~/db/schema";
 import type { Actor } from "~/lib/permissions";
-import { db } from "~/platform/db.server";
+import { db, selectInChunks } from "~/platform/db.server";
 import type { SessionUser } from "./session.server";
 
 // What other modules ask the accounts module about people: the actor a guard proved, the
@@ -36,51 +36,34 @@ export type PersonSummary = {
   isBanned: boolean;
 };
 
+const personColumns = {
+  id: users.id,
+  email: users.email,
+  fullName: profiles.fullName,
+  avatarUrl: profiles.avatarUrl,
+  creatorId: profiles.creatorId,
+  approvalStatus: profiles.approvalStatus,
+  isBanned: profiles.isBanned,
+};
+
+/** The people whose `column` is one of `values`, keyed by `keyOf` (one round trip). */
+async function peopleWhere(column: SQLiteColumn, values: readonly string[], keyOf: (p: PersonSummary) => string): Promise<Map<string, PersonSummary>> {
+  const rows = await selectInChunks(values, (chunk) =>
+    db().select(personColumns).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(inArray(column, chunk)),
+  );
+  return new Map(rows.map((r) => [keyOf(r), r]));
+}
+
 /** Names and statuses of the given users, for lists that show people; unknown ids are absent. */
-export async function peopleByIds(ids: readonly string[]): Promise<Map<string, PersonSummary>> {
-  const unique = [...new Set(ids)];
-  const out = new Map<string, PersonSummary>();
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < unique.length; i += 90) {
-    const rows = await db()
-      .select({
-        id: users.id,
-        email: users.email,
-        fullName: profiles.fullName,
-        avatarUrl: profiles.avatarUrl,
-        creatorId: profiles.creatorId,
-        approvalStatus: profiles.approvalStatus,
-        isBanned: profiles.isBanned,
-      })
-      .from(users)
-      .innerJoin(profiles, eq(profiles.userId, users.id))
-      .where(inArray(users.id, unique.slice(i, i + 90)))
-      .all();
-    for (const r of rows) out.set(r.id, r);
-  }
-  return out;
+export function peopleByIds(ids: readonly string[]): Promise<Map<string, PersonSummary>> {
+  return peopleWhere(users.id, ids, (p) => p.id);
 }
 
 /** The users behind these public creator ids (profiles.creator_id, upper case): the revenue import matches rows with it. */
-export async function peopleByCreatorIds(creatorIds: readonly string[]): Promise<Map<string, PersonSummary>> {
-  const unique = [...new Set(creatorIds.map((c) => c.toUpperCase()))];
-  const out = new Map<string, PersonSummary>();
-  for (let i = 0; i < unique.length; i += 90) {
-    const rows = await db()
-      .select({
-        id: users.id,
-        email: users.email,
-        fullName: profiles.fullName,
-        avatarUrl: profiles.avatarUrl,
-        creatorId: profiles.creatorId,
-        approvalStatus: profiles.approvalStatus,
-        isBanned: profiles.isBanned,
-      })
-      .from(profiles)
-      .innerJoin(users, eq(users.id, profiles.userId))
-      .where(inArray(profiles.creatorId, unique.slice(i, i + 90)))
-      .all();
-    for (const r of rows) out.set(r.creatorId, r);
-  }
-  return out;
+export function peopleByCreatorIds(creatorIds: readonly string[]): Promise<Map<string, PersonSummary>> {
+  return peopleWhere(
+    profiles.creatorId,
+    creatorIds.map((c) => c.toUpperCase()),
+    (p) => p.creatorId,
+  );
 }

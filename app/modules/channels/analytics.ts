@@ -1,6 +1,8 @@
 // Pure analytics rules (client-safe, unit-tested): the date range, the daily series built from
 // channel snapshots, growth over the range, and the CSV of what is shown.
 
+import { csvCell, toCsv } from "~/lib/csv";
+
 export const ANALYTICS_RANGES = [7, 30, 90] as const;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
 export const DEFAULT_RANGE: AnalyticsRange = 30;
@@ -107,13 +109,8 @@ export function buildAnalytics(
   return { range, days, channels: series, total: summarize(totalPoints, totalCarried), hasData };
 }
 
-/** A CSV cell: quoted when needed, and never read as a formula by a spreadsheet. */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  if (typeof value === "number") return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+/** A CSV cell (app/lib/csv.ts, shared with the payments downloads). */
+export { csvCell };
 
 /** The visible range as CSV: one row per channel and day with a snapshot, then the daily totals. */
 export function analyticsCsv(data: AnalyticsData): string {
@@ -128,7 +125,7 @@ export function analyticsCsv(data: AnalyticsData): string {
     if (p.subscribers === null) continue;
     rows.push([p.day, "All channels", "", p.subscribers, p.views, p.videos]);
   }
-  return `${rows.map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
+  return toCsv(rows);
 }
 
 const whole = new Intl.NumberFormat("en-US");

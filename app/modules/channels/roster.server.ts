@@ -1,7 +1,7 @@
 import { Column, getTableName, inArray, is, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { manualChannelSubmissions, youtubeChannels } from "~/db/schema";
-import { db } from "~/platform/db.server";
+import { db, selectInChunks } from "~/platform/db.server";
 
 // The channel statistics another module shows next to a person (the agency roster), as
 // correlated SQL to put in its own query: one statement per page, not one per person.
@@ -31,16 +31,11 @@ export function channelStatsOf(userId: Ref): { channels: SQL<number>; views: SQL
  * title: the payments module's revenue import matches its rows with it. Unknown ids are absent.
  */
 export async function channelOwnersByChannelIds(channelIds: readonly string[]): Promise<Map<string, { userId: string; title: string }>> {
-  const unique = [...new Set(channelIds)];
-  const out = new Map<string, { userId: string; title: string }>();
-  // D1 binds at most 100 parameters per statement.
-  for (let i = 0; i < unique.length; i += 90) {
-    const rows = await db()
+  const rows = await selectInChunks(channelIds, (chunk) =>
+    db()
       .select({ channelId: youtubeChannels.channelId, userId: youtubeChannels.userId, title: youtubeChannels.channelTitle })
       .from(youtubeChannels)
-      .where(inArray(youtubeChannels.channelId, unique.slice(i, i + 90)))
-      .all();
-    for (const r of rows) out.set(r.channelId, { userId: r.userId, title: r.title });
-  }
-  return out;
+      .where(inArray(youtubeChannels.channelId, chunk)),
+  );
+  return new Map(rows.map((r) => [r.channelId, { userId: r.userId, title: r.title }]));
 }

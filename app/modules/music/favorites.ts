@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from "react";
-import { FAVORITES_UPDATED_EVENT, favoritesKey } from "~/lib/favorites";
+import { FAVORITES_UPDATED_EVENT, favoritesKey, subscribeFavorites } from "~/lib/favorites";
 
 // Favorites, exactly as the spec keeps them: a JSON array of track ids in the browser's local
 // storage under FAVORITES_KEY_PREFIX + the user id (~/lib/favorites, which the dashboard's
@@ -72,19 +72,6 @@ export function toggleFavorite(userId: string, trackId: string): boolean {
   const next = toggledFavorites(readFavorites(userId), trackId);
   writeFavorites(userId, next);
   return next.includes(trackId);
-}
-
-/** Calls `onChange` when the user's favorites change in this tab or another one. */
-export function subscribeFavorites(userId: string, onChange: () => void): () => void {
-  const onStorage = (e: StorageEvent) => {
-    if (e.key === null || e.key === favoritesKey(userId)) onChange();
-  };
-  window.addEventListener("storage", onStorage);
-  window.addEventListener(FAVORITES_UPDATED_EVENT, onChange);
-  return () => {
-    window.removeEventListener("storage", onStorage);
-    window.removeEventListener(FAVORITES_UPDATED_EVENT, onChange);
-  };
 }
 
 const EMPTY = "[]";

@@ -1,10 +1,12 @@
 import { authorize, type Actor } from "~/lib/permissions";
+import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
-import { LIBRARY_PAGE_SIZE, toLibraryTrack, type LibraryQuery, type LibraryTrack } from "./library";
+import { LIBRARY_PAGE_SIZE, toLibraryTrack, type LibraryQuery, type LibraryRow, type LibraryTrack } from "./library";
 import { libraryStatements } from "./search.server";
 
 // What /music shows: one page of published tracks for the URL's search, filters and sort, and how
-// many there are, in one D1 round trip (the page and the count in one batch).
+// many there are. The page and the count ride in the session lookup's D1 batch (accounts
+// alongsideSession, docs/decisions/0083): a signed-in /music is one round trip.
 
 export type LibraryPage = {
   tracks: LibraryTrack[];
@@ -14,10 +16,32 @@ export type LibraryPage = {
   pageSize: number;
 };
 
+type SessionArgs = Parameters<typeof alongsideSession>[0];
+
+/**
+ * Starts reading the library page in the session lookup's batch. Call it before the guard (so it
+ * joins that batch) and hand the guard's actor to the function it returns: only then are the rows
+ * used (the statements read published tracks only, whoever asks).
+ */
+export function startLibraryPage(args: SessionArgs, query: LibraryQuery): (actor: Actor) => Promise<LibraryPage> {
+  const [rowsQuery, countQuery] = libraryStatements(db(), query);
+  const rows = alongsideSession(args, () => rowsQuery);
+  const counted = alongsideSession(args, () => countQuery);
+  return async (actor) => {
+    authorize(actor, "music", "browse");
+    return finishPage(query, await rows, await counted);
+  };
+}
+
+/** The same page on its own round trip (callers without a request: tests, tools). */
 export async function libraryPage(actor: Actor, query: LibraryQuery): Promise<LibraryPage> {
   authorize(actor, "music", "browse");
-  const d = db();
-  let [rows, counted] = await d.batch(libraryStatements(d, query));
+  const [rows, counted] = await db().batch(libraryStatements(db(), query));
+  return finishPage(query, rows, counted);
+}
+
+async function finishPage(query: LibraryQuery, firstRows: LibraryRow[], counted: { n: number }[]): Promise<LibraryPage> {
+  let rows = firstRows;
   const total = counted[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / LIBRARY_PAGE_SIZE));
   let page = query.page;
@@ -25,7 +49,7 @@ export async function libraryPage(actor: Actor, query: LibraryQuery): Promise<Li
   // page rather than an empty one: the one case that costs a second round trip.
   if (rows.length === 0 && total > 0 && page > pageCount) {
     page = pageCount;
-    [rows] = await d.batch([libraryStatements(d, query, page)[0]]);
+    rows = await libraryStatements(db(), query, page)[0];
   }
   return { tracks: rows.map(toLibraryTrack), total, page, pageCount, pageSize: LIBRARY_PAGE_SIZE };
 }

@@ -99,11 +99,47 @@ export function libraryHref(query: LibraryQuery, changes: Partial<LibraryQuery> 
   return qs ? `${pathname}?${qs}` : pathname;
 }
 
-/** 95 → "1:35". */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+/** "m:ss" (or "h:mm:ss"); "0:00" for anything that is not a finite, positive number. */
+export function formatTime(seconds: number): string {
+  const s = Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
 }
+
+/** Peaks as numbers 0..255; anything malformed counts as no peaks. */
+export function parsePeaks(peaks: readonly number[] | string | null | undefined): number[] {
+  let list: unknown = peaks;
+  if (typeof peaks === "string") {
+    try {
+      list = JSON.parse(peaks);
+    } catch {
+      return [];
+    }
+  }
+  if (!Array.isArray(list)) return [];
+  return list.map((v) => (typeof v === "number" && Number.isFinite(v) ? Math.min(255, Math.max(0, v)) : 0));
+}
+
+/**
+ * `count` bar heights (0..1) from the peaks: each bar is the loudest peak of its share, so short
+ * loud moments stay visible when a long waveform is drawn small. Empty peaks → a flat line.
+ */
+export function barsFrom(peaks: readonly number[], count: number): number[] {
+  const n = Math.max(1, Math.floor(count));
+  if (peaks.length === 0) return Array.from({ length: n }, () => 0);
+  return Array.from({ length: n }, (_, i) => {
+    const from = Math.floor((i * peaks.length) / n);
+    const to = Math.max(from + 1, Math.floor(((i + 1) * peaks.length) / n));
+    let max = 0;
+    for (let j = from; j < to && j < peaks.length; j++) max = Math.max(max, peaks[j]);
+    return max / 255;
+  });
+}
+
+/** 95 → "1:35" (the player's clock, on whole seconds). */
+export const formatDuration = (seconds: number): string => formatTime(Math.round(seconds));
 
 /** "1 min 35 s", for screen readers and labels. */
 export function spokenDuration(seconds: number): string {
@@ -120,7 +156,8 @@ export function spokenDuration(seconds: number): string {
 /** How many waveform bars the list and the player draw. */
 export const WAVEFORM_BARS = 64;
 
-export type LibraryTrack = {
+/** What every view of a track shows (library, player, review queue, a partner's submissions). */
+export type TrackFacts = {
   id: string;
   title: string;
   artist: string;
@@ -128,55 +165,53 @@ export type LibraryTrack = {
   mood: string | null;
   bpm: number | null;
   durationSeconds: number;
-  tags: string[];
-  /** WAVEFORM_BARS values 0..255 (empty when the track has none). */
-  peaks: number[];
-  /** The cover's address (served by the cover route), or null for the placeholder. */
-  coverUrl: string | null;
-  licenceCount: number;
-  publishedAt: string | null;
 };
 
 /** The columns a library row needs, as stored. */
-export type LibraryRow = {
-  id: string;
-  title: string;
-  artist: string;
-  genre: string | null;
-  mood: string | null;
-  bpm: number | null;
-  durationSeconds: number;
+export type LibraryRow = TrackFacts & {
   coverKey: string | null;
+  /** Space-separated. */
   tags: string;
+  /** JSON array of 0..255. */
   peaks: string;
   licenceCount: number;
   publishedAt: string | null;
 };
 
+/** A library row as the page gets it. */
+export type LibraryTrack = Omit<LibraryRow, "coverKey" | "tags" | "peaks"> & {
+  tags: string[];
+  /** WAVEFORM_BARS values 0..255 (empty when the track has none). */
+  peaks: number[];
+  /** The cover's address (served by the cover route), or null for the placeholder. */
+  coverUrl: string | null;
+};
+
+/** Where a submitted track stands, and what its reviewer said (the review queue, a partner's submissions). */
+export type TrackHistory = {
+  status: "in_review" | "published" | "rejected" | "withdrawn";
+  reviewNote: string | null;
+  withdrawReason: string | null;
+  createdAt: string;
+  reviewedAt: string | null;
+  publishedAt: string | null;
+  withdrawnAt: string | null;
+};
+
+/** "Pop · Happy · 120 BPM", and the length when asked: the line under a track's title. */
+export function trackFactsLine(track: Omit<TrackFacts, "id" | "title" | "artist">, withLength = false): string {
+  return [track.genre, track.mood, track.bpm ? `${track.bpm} BPM` : null, withLength ? formatDuration(track.durationSeconds) : null]
+    .filter(Boolean)
+    .join(" · ");
+}
+
 /** The address the cover route serves a track's cover at. */
 export const coverPath = (trackId: string) => `/music/cover/${encodeURIComponent(trackId)}`;
 
-/** Stored peaks (a JSON array of 0..255) resampled to `bars` values by taking each span's maximum; [] when unreadable. */
+/** Stored peaks (a JSON array of 0..255) reduced to `bars` values 0..255 (each span's loudest); [] when there are none. */
 export function resamplePeaks(stored: string | readonly number[], bars = WAVEFORM_BARS): number[] {
-  let values: unknown = stored;
-  if (typeof stored === "string") {
-    try {
-      values = JSON.parse(stored);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(values) || values.length === 0) return [];
-  const clean = values.map((v) => (typeof v === "number" && Number.isFinite(v) ? Math.max(0, Math.min(255, Math.round(v))) : 0));
-  const out: number[] = [];
-  for (let i = 0; i < bars; i++) {
-    const from = Math.floor((i * clean.length) / bars);
-    const to = Math.max(from + 1, Math.floor(((i + 1) * clean.length) / bars));
-    let max = 0;
-    for (let j = from; j < to && j < clean.length; j++) max = Math.max(max, clean[j]);
-    out.push(max);
-  }
-  return out;
+  const peaks = parsePeaks(stored);
+  return peaks.length ? barsFrom(peaks, bars).map((h) => Math.round(h * 255)) : [];
 }
 
 export function toLibraryTrack(row: LibraryRow): LibraryTrack {

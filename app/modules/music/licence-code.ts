@@ -69,14 +69,8 @@ export type LicenceCertificate = LicenceSummary & {
 };
 
 /** What the public verification page shows: no e-mail, no ids, channel titles only. */
-export type LicenceVerification = {
-  code: string;
-  createdAt: string;
-  title: string;
-  artist: string;
-  creatorName: string;
-  channels: { kind: "youtube" | "manual"; title: string }[];
-  withdrawnAt: string | null;
+export type LicenceVerification = Pick<LicenceCertificate, "code" | "createdAt" | "title" | "artist" | "withdrawnAt" | "creatorName"> & {
+  channels: Pick<LicenceChannel, "kind" | "title">[];
 };
 
 /** The address of a licence's file download. */

@@ -49,7 +49,9 @@ const summaryColumns = {
   code: musicLicences.code,
   createdAt: musicLicences.createdAt,
   userId: musicLicences.userId,
-  trackId: musicTracks.id,
+  // Not music_tracks.id: in a D1 batch drizzle reads a row by column name, and two columns named
+  // "id" would collapse into one (the join makes them equal anyway).
+  trackId: musicLicences.trackId,
   title: musicTracks.title,
   artist: musicTracks.artist,
   status: musicTracks.status,
@@ -82,14 +84,9 @@ export type TakenLicence = { licence: LicenceSummary; created: boolean; download
  */
 export async function takeLicence(actor: Actor, trackId: string): Promise<TakenLicence> {
   authorize(actor, "music", "license");
-  const [track] = await db()
-    .select({ id: musicTracks.id, status: musicTracks.status })
-    .from(musicTracks)
-    .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
-    .limit(1);
+  // The track and an earlier licence in one round trip (a second click reads nothing more).
+  const [[track], [existing]] = await db().batch([publishedTrackQuery(trackId), licenceOfQuery(actor.id, trackId)]);
   if (!track) throw notFound("Track not found.");
-
-  const existing = await licenceOf(actor.id, trackId);
   if (existing) return { licence: summaryOf(existing), created: false, downloadUrl: licenceDownloadPath(existing.code) };
 
   const channels = await licensableChannels(actor);
@@ -147,23 +144,31 @@ export async function takeLicence(actor: Actor, trackId: string): Promise<TakenL
     const row = await licenceOf(actor.id, trackId);
     if (row) return { licence: summaryOf(row), created: row.id === id, downloadUrl: licenceDownloadPath(row.code) };
     // No row: the track left the library in between (404), or the code collided (draw again).
-    const still = await db()
-      .select({ id: musicTracks.id })
-      .from(musicTracks)
-      .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
-      .limit(1);
+    const still = await publishedTrackQuery(trackId);
     if (still.length === 0) throw notFound("Track not found.");
   }
   throw conflict("The licence could not be recorded. Please try again.");
 }
 
-async function licenceOf(userId: string, trackId: string) {
-  const [row] = await db()
+function publishedTrackQuery(trackId: string) {
+  return db()
+    .select({ id: musicTracks.id })
+    .from(musicTracks)
+    .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
+    .limit(1);
+}
+
+function licenceOfQuery(userId: string, trackId: string) {
+  return db()
     .select(summaryColumns)
     .from(musicLicences)
     .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
     .where(and(eq(musicLicences.userId, userId), eq(musicLicences.trackId, trackId)))
     .limit(1);
+}
+
+async function licenceOf(userId: string, trackId: string) {
+  const [row] = await licenceOfQuery(userId, trackId);
   return row ?? null;
 }
 
@@ -180,22 +185,25 @@ export async function myLicences(actor: Actor, limit = 200): Promise<LicenceSumm
   return rows.map(summaryOf);
 }
 
-/** A licence by its code (any case, dashes optional) with its channels, or null. */
+/** A licence by its code (any case, dashes optional) with its channels, or null: one D1 round trip. */
 async function licenceByCode(input: string) {
   const code = normalizeLicenceCode(input);
   if (!code) return null;
-  const [row] = await db()
-    .select({ ...summaryColumns, creatorName: creatorNameOf(musicLicences.userId) })
-    .from(musicLicences)
-    .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
-    .where(eq(musicLicences.code, code))
-    .limit(1);
+  const d = db();
+  const [[row], channels] = await d.batch([
+    d
+      .select({ ...summaryColumns, creatorName: creatorNameOf(musicLicences.userId) })
+      .from(musicLicences)
+      .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
+      .where(eq(musicLicences.code, code))
+      .limit(1),
+    d
+      .select({ kind: musicLicenceChannels.channelKind, title: musicLicenceChannels.title, url: musicLicenceChannels.url })
+      .from(musicLicenceChannels)
+      .where(eq(musicLicenceChannels.licenceId, d.select({ id: musicLicences.id }).from(musicLicences).where(eq(musicLicences.code, code))))
+      .orderBy(asc(musicLicenceChannels.channelKind), asc(musicLicenceChannels.title)),
+  ]);
   if (!row) return null;
-  const channels = await db()
-    .select({ kind: musicLicenceChannels.channelKind, title: musicLicenceChannels.title, url: musicLicenceChannels.url })
-    .from(musicLicenceChannels)
-    .where(eq(musicLicenceChannels.licenceId, row.id))
-    .orderBy(asc(musicLicenceChannels.channelKind), asc(musicLicenceChannels.title));
   return { row, channels: channels as LicenceChannel[] };
 }
 

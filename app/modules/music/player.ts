@@ -14,6 +14,10 @@ export type PlayerTrack = {
   coverUrl?: string | null;
 };
 
+// The time label and the waveform's bars are shared with the library list (../library.ts, which
+// Node loads on its own for the seed and the bench, so it imports nothing).
+export { barsFrom, formatTime, parsePeaks } from "./library";
+
 export const audioUrl = (trackId: string) => `/music/audio/${encodeURIComponent(trackId)}`;
 
 /** Arrow keys move this many seconds; Page Up/Down six times as far. */
@@ -48,45 +52,6 @@ export function seekTargetForKey(key: string, current: number, duration: number)
 export function fractionAt(clientX: number, left: number, width: number): number {
   if (!(width > 0)) return 0;
   return Math.min(1, Math.max(0, (clientX - left) / width));
-}
-
-/** "m:ss" (or "h:mm:ss"); "0:00" for anything that is not a finite, positive number. */
-export function formatTime(seconds: number): string {
-  const s = Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds) : 0;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const rest = String(s % 60).padStart(2, "0");
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
-}
-
-/** Peaks as numbers 0..255; anything malformed counts as no peaks. */
-export function parsePeaks(peaks: PlayerTrack["peaks"]): number[] {
-  let list: unknown = peaks;
-  if (typeof peaks === "string") {
-    try {
-      list = JSON.parse(peaks);
-    } catch {
-      return [];
-    }
-  }
-  if (!Array.isArray(list)) return [];
-  return list.map((v) => (typeof v === "number" && Number.isFinite(v) ? Math.min(255, Math.max(0, v)) : 0));
-}
-
-/**
- * `count` bar heights (0..1) from the peaks: each bar is the loudest peak of its share, so short
- * loud moments stay visible when a long waveform is drawn small. Empty peaks → a flat line.
- */
-export function barsFrom(peaks: readonly number[], count: number): number[] {
-  const n = Math.max(1, Math.floor(count));
-  if (peaks.length === 0) return Array.from({ length: n }, () => 0);
-  return Array.from({ length: n }, (_, i) => {
-    const from = Math.floor((i * peaks.length) / n);
-    const to = Math.max(from + 1, Math.floor(((i + 1) * peaks.length) / n));
-    let max = 0;
-    for (let j = from; j < to && j < peaks.length; j++) max = Math.max(max, peaks[j]);
-    return max / 255;
-  });
 }
 
 /** A stored volume (0..1), or 1 when none or malformed. */

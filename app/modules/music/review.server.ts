@@ -9,6 +9,7 @@ import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { libraryColumns, trackHistoryColumns } from "./search.server";
 import type { ReviewDecision } from "./submission-schema";
 
 // The admin's review of partner submissions (/admin/music): the queue of tracks in review, the
@@ -21,29 +22,13 @@ import type { ReviewDecision } from "./submission-schema";
 const tracks = musicTracks;
 
 const trackColumns = () => ({
-  id: tracks.id,
-  title: tracks.title,
-  artist: tracks.artist,
-  genre: tracks.genre,
-  mood: tracks.mood,
-  bpm: tracks.bpm,
-  durationSeconds: tracks.durationSeconds,
-  tags: tracks.tags,
-  peaks: tracks.peaks,
-  status: tracks.status,
-  coverKey: tracks.coverKey,
+  ...libraryColumns,
+  ...trackHistoryColumns,
   audioSize: tracks.audioSize,
   submittedBy: tracks.submittedBy,
   partnerName: fullNameOfUser(tracks.submittedBy),
   partnerEmail: emailOfUser(tracks.submittedBy),
-  reviewNote: tracks.reviewNote,
-  reviewedAt: tracks.reviewedAt,
   reviewedByEmail: emailOfUser(tracks.reviewedBy),
-  publishedAt: tracks.publishedAt,
-  withdrawnAt: tracks.withdrawnAt,
-  withdrawReason: tracks.withdrawReason,
-  licenceCount: tracks.licenceCount,
-  createdAt: tracks.createdAt,
 });
 
 export const REVIEW_PUBLISHED_LIMIT = 50;

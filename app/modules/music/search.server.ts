@@ -37,8 +37,8 @@ const FTS_TABLE = sql`music_tracks_fts`;
 const FTS_ON = sql`music_tracks_fts.rowid = ${musicTracks}.rowid`;
 const BM25 = sql`bm25(music_tracks_fts, 10.0, 5.0, 1.0)`;
 
-/** The columns a library row shows (LibraryRow). */
-export const libraryColumns = {
+/** The columns of a track's facts (TrackFacts): every list of tracks starts with them. */
+export const trackFactColumns = {
   id: musicTracks.id,
   title: musicTracks.title,
   artist: musicTracks.artist,
@@ -46,11 +46,27 @@ export const libraryColumns = {
   mood: musicTracks.mood,
   bpm: musicTracks.bpm,
   durationSeconds: musicTracks.durationSeconds,
+};
+
+/** The columns a library row shows (LibraryRow). */
+export const libraryColumns = {
+  ...trackFactColumns,
   coverKey: musicTracks.coverKey,
   tags: musicTracks.tags,
   peaks: musicTracks.peaks,
   licenceCount: musicTracks.licenceCount,
   publishedAt: musicTracks.publishedAt,
+};
+
+/** The columns of a track's history (TrackHistory). */
+export const trackHistoryColumns = {
+  status: musicTracks.status,
+  reviewNote: musicTracks.reviewNote,
+  withdrawReason: musicTracks.withdrawReason,
+  createdAt: musicTracks.createdAt,
+  reviewedAt: musicTracks.reviewedAt,
+  publishedAt: musicTracks.publishedAt,
+  withdrawnAt: musicTracks.withdrawnAt,
 };
 
 /**

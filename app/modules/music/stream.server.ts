@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { musicTracks } from "~/db/schema";
 import { notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
+import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { serveObject } from "~/platform/storage.server";
@@ -19,10 +20,8 @@ const AUDIO_TYPES = /^audio\/(mpeg|wav|wave|x-wav|vnd\.wave|mp3|ogg|webm|aac|mp4
 
 type Playable = Pick<typeof musicTracks.$inferSelect, "id" | "status" | "submittedBy" | "audioKey" | "audioContentType" | "coverKey">;
 
-/** The track if the actor may play it; 404 for anything else (never reveal an unpublished track). */
-async function playableTrack(actor: Actor, trackId: string): Promise<Playable> {
-  authorize(actor, "music", "browse");
-  const [track] = await db()
+function playableQuery(trackId: string) {
+  return db()
     .select({
       id: musicTracks.id,
       status: musicTracks.status,
@@ -34,6 +33,11 @@ async function playableTrack(actor: Actor, trackId: string): Promise<Playable> {
     .from(musicTracks)
     .where(eq(musicTracks.id, trackId))
     .limit(1);
+}
+
+/** The track if the actor may play it; 404 for anything else (never reveal an unpublished track). */
+function playableFor(actor: Actor, track: Playable | undefined): Playable {
+  authorize(actor, "music", "browse");
   if (!track) throw notFound("Track not found.");
   if (track.status === "published") return track;
   if (track.status === "in_review") {
@@ -44,8 +48,7 @@ async function playableTrack(actor: Actor, trackId: string): Promise<Playable> {
 }
 
 /** GET/HEAD of a track's audio with HTTP Range (200 / 206 / 416 / 304). */
-export async function streamTrackAudio(actor: Actor, trackId: string, request: Request): Promise<Response> {
-  const track = await playableTrack(actor, trackId);
+async function audioResponse(track: Playable, request: Request): Promise<Response> {
   const response = await serveObject(env.MEDIA, track.audioKey, request, PREVIEW_CACHE);
   // An object stored without a content type (older seeds) still plays: the row knows its type.
   if (response.headers.get("Content-Type") === "application/octet-stream" && AUDIO_TYPES.test(track.audioContentType)) {
@@ -56,8 +59,21 @@ export async function streamTrackAudio(actor: Actor, trackId: string, request: R
 }
 
 /** GET/HEAD of a track's cover image (type from the object's R2 metadata, nosniff); 404 without one. */
-export async function streamTrackCover(actor: Actor, trackId: string, request: Request): Promise<Response> {
-  const track = await playableTrack(actor, trackId);
+function coverResponse(track: Playable, request: Request): Promise<Response> {
   if (!track.coverKey) throw notFound("This track has no cover.");
   return serveObject(env.MEDIA, track.coverKey, request, PREVIEW_CACHE);
+}
+
+/**
+ * A preview request (/music/audio/:id, /music/cover/:id): the track's row rides in the session
+ * lookup's D1 batch (one round trip per Range request while the player seeks; docs/decisions/0083).
+ * Call it before the guard; the returned functions take the guard's actor and decide who may hear.
+ */
+export function startTrackPreview(args: Parameters<typeof alongsideSession>[0], trackId: string) {
+  const row = alongsideSession(args, () => playableQuery(trackId));
+  const playable = async (actor: Actor) => playableFor(actor, (await row)[0]);
+  return {
+    audio: async (actor: Actor) => audioResponse(await playable(actor), args.request),
+    cover: async (actor: Actor) => coverResponse(await playable(actor), args.request),
+  };
 }

@@ -33,6 +33,7 @@ import {
   submissionSchema,
 } from "./submission-schema";
 import { DURATION_LIMIT } from "./library";
+import { trackFactColumns, trackHistoryColumns } from "./search.server";
 
 // A music partner's submissions: the upload (/music/submit) and their list with usage
 // (/music/submissions). An upload is checked whole before anything is stored (fields, the files'
@@ -60,14 +61,19 @@ const head = async (file: File) => new Uint8Array(await file.slice(0, SNIFF_BYTE
 type CheckedAudio = { file: File; info: AudioInfo; durationSeconds: number };
 type CheckedCover = { file: File; type: CoverType };
 
-async function checkAudio(value: FormDataEntryValue | null, browserSeconds: number | null, errors: FieldErrors): Promise<CheckedAudio | null> {
-  if (!(value instanceof File) || (value.size === 0 && !value.name)) {
-    errors.audio = M.audioMissing;
+/** The file of a form field, or the field's message: none chosen, empty, or too large. */
+function presentFile(value: FormDataEntryValue | null, maxBytes: number, messages: { missing: string; empty: string; size: string }): File | string {
+  if (!(value instanceof File) || (value.size === 0 && !value.name)) return messages.missing;
+  if (value.size === 0) return messages.empty;
+  return value.size > maxBytes ? messages.size : value;
+}
+
+async function checkAudio(entry: FormDataEntryValue | null, browserSeconds: number | null, errors: FieldErrors): Promise<CheckedAudio | null> {
+  const value = presentFile(entry, AUDIO_MAX_BYTES, { missing: M.audioMissing, empty: M.audioEmpty, size: M.audioSize });
+  if (typeof value === "string") {
+    errors.audio = value;
     return null;
   }
-  if (value.size === 0) errors.audio = M.audioEmpty;
-  else if (value.size > AUDIO_MAX_BYTES) errors.audio = M.audioSize;
-  if (errors.audio) return null;
   let info = sniffAudio(await head(value));
   // An ID3 tag larger than the sniffed head (a big embedded picture): the first frame must follow it.
   if (info?.type === "audio/mpeg" && !info.frame) {
@@ -104,14 +110,12 @@ async function checkAudio(value: FormDataEntryValue | null, browserSeconds: numb
   return { file: value, info, durationSeconds: Math.max(1, Math.round(seconds)) };
 }
 
-async function checkCover(value: FormDataEntryValue | null, errors: FieldErrors): Promise<CheckedCover | null> {
-  if (!(value instanceof File) || (value.size === 0 && !value.name)) {
-    errors.cover = M.coverMissing;
+async function checkCover(entry: FormDataEntryValue | null, errors: FieldErrors): Promise<CheckedCover | null> {
+  const value = presentFile(entry, COVER_MAX_BYTES, { missing: M.coverMissing, empty: M.coverEmpty, size: M.coverSize });
+  if (typeof value === "string") {
+    errors.cover = value;
     return null;
   }
-  if (value.size === 0) errors.cover = M.coverEmpty;
-  else if (value.size > COVER_MAX_BYTES) errors.cover = M.coverSize;
-  if (errors.cover) return null;
   const type = sniffCover(await head(value));
   if (!type) {
     errors.cover = M.coverType;
@@ -121,11 +125,6 @@ async function checkCover(value: FormDataEntryValue | null, errors: FieldErrors)
 }
 
 /** Bytes of audio and covers of the partner's tracks in review or published (what the quota counts). */
-function usedBytesSql(userId: string) {
-  return sql<number>`(select coalesce(sum(${musicTracks.audioSize} + ${musicTracks.coverSize}), 0) from ${musicTracks}
-    where ${musicTracks.submittedBy} = ${userId} and ${musicTracks.status} in ('in_review', 'published'))`.mapWith(Number);
-}
-
 function usedBytesQuery(userId: string) {
   return db()
     .select({ used: sql<number>`coalesce(sum(${musicTracks.audioSize} + ${musicTracks.coverSize}), 0)`.mapWith(Number) })
@@ -254,7 +253,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
           updatedAt: now,
         }),
       // The quota holds with this track counted, whatever other submissions landed meanwhile.
-      precondition(sql`${usedBytesSql(actor.id)} <= ${PARTNER_QUOTA_BYTES}`),
+      precondition(sql`(${usedBytesQuery(actor.id)}) <= ${PARTNER_QUOTA_BYTES}`),
       auditQuery({
         eventType: "music_track_submitted",
         severity: "low",
@@ -294,20 +293,8 @@ export async function partnerSubmissions(actor: Actor, now = new Date()) {
   const [tracks, daily, [storage]] = await db().batch([
     db()
       .select({
-        id: musicTracks.id,
-        title: musicTracks.title,
-        artist: musicTracks.artist,
-        genre: musicTracks.genre,
-        mood: musicTracks.mood,
-        bpm: musicTracks.bpm,
-        durationSeconds: musicTracks.durationSeconds,
-        status: musicTracks.status,
-        reviewNote: musicTracks.reviewNote,
-        withdrawReason: musicTracks.withdrawReason,
-        createdAt: musicTracks.createdAt,
-        reviewedAt: musicTracks.reviewedAt,
-        publishedAt: musicTracks.publishedAt,
-        withdrawnAt: musicTracks.withdrawnAt,
+        ...trackFactColumns,
+        ...trackHistoryColumns,
         // "music_tracks"."id" spelled out: drizzle leaves one-table select columns bare, which inside
         // the subquery would mean music_licences.id.
         licences: sql<number>`(select count(*) from ${musicLicences} where ${musicLicences.trackId} = "music_tracks"."id")`.mapWith(Number),

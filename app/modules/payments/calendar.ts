@@ -48,3 +48,17 @@ export function monthLabel(month: string): string {
   const [y, m] = month.split("-").map(Number);
   return new Date(Date.UTC(y, m - 1, 1)).toLocaleString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
 }
+
+/** A payout-calendar day (YYYY-MM-DD) as "Mon, 20 Oct 2031": a day, the same in every zone (never shifted). */
+export function formatPayoutDay(day: string): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return "—";
+  return new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(d);
+}
+
+/** 18 → "18th", 1 → "1st", 22 → "22nd", 11 → "11th": the payout day as the agreement words it. */
+export function ordinalDay(day: number): string {
+  const tens = day % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : (({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[day % 10] ?? "th");
+  return `${day}${suffix}`;
+}

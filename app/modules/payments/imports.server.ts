@@ -6,6 +6,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByCreatorIds, peopleByIds } from "~/modules/accounts/accounts.server";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { auditQuery } from "~/platform/audit.server";
+import type { BodyLimit } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { PAYMENT_MESSAGES as M } from "./messages";
@@ -61,6 +62,14 @@ function monthRowQuery(month: string) {
 
 async function monthRow(month: string) {
   return db().select().from(revenueMonths).where(eq(revenueMonths.month, month)).get();
+}
+
+/**
+ * The body cap of the admin's payments action (readForm's limit): the largest revenue file plus the
+ * form's fields. A bigger body is refused before it is read, with the file's own message.
+ */
+export function paymentsBodyLimit(): BodyLimit {
+  return { maxBytes: MAX_IMPORT_BYTES + 64 * 1024, tooLarge: invalid(M.fileTooLarge, { fieldErrors: { file: M.fileTooLarge } }) };
 }
 
 /** Reads the uploaded file, refusing what cannot be a revenue CSV. */

@@ -1,11 +1,11 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { ledgerEntries, payouts, revenueMonths } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
-import { monthLabel, nextPayoutDate } from "./calendar";
-import { centsToDecimal } from "./money";
-import { toCsv } from "./payouts.server";
+import { toCsv } from "~/lib/csv";
+import { monthLabel, monthOf, nextPayoutDate } from "./calendar";
+import { CURRENCY, centsToDecimal } from "./money";
 import { creatorShareBpAt, payoutDay } from "./share.server";
 import type { LedgerStatus, PayoutRow, SourceKind, StatementLine } from "./types";
 
@@ -24,23 +24,29 @@ const SOURCE_LABEL: Record<SourceKind, string> = {
   adjustment: "Adjustment",
 };
 
-async function linesOf(userId: string, month?: string): Promise<StatementLine[]> {
-  const rows = await db()
-    .select({
-      id: ledgerEntries.id,
-      month: ledgerEntries.month,
-      sourceKind: ledgerEntries.sourceKind,
-      sourceId: ledgerEntries.sourceId,
-      netCents: ledgerEntries.netCents,
-      shareBp: ledgerEntries.shareBp,
-      amountCents: ledgerEntries.amountCents,
-      status: ledgerEntries.status,
-      note: ledgerEntries.note,
-    })
+const lineColumns = {
+  id: ledgerEntries.id,
+  month: ledgerEntries.month,
+  sourceKind: ledgerEntries.sourceKind,
+  sourceId: ledgerEntries.sourceId,
+  netCents: ledgerEntries.netCents,
+  shareBp: ledgerEntries.shareBp,
+  amountCents: ledgerEntries.amountCents,
+  status: ledgerEntries.status,
+  note: ledgerEntries.note,
+};
+
+/** The person's counted entries of one month (an SQL expression) or of every month. */
+function linesQuery(userId: string, month?: SQL) {
+  return db()
+    .select(lineColumns)
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.userId, userId), month ? eq(ledgerEntries.month, month) : undefined, counts()))
-    .orderBy(desc(ledgerEntries.month), ledgerEntries.sourceKind, ledgerEntries.sourceId)
-    .all();
+    .where(and(eq(ledgerEntries.userId, userId), month ? sql`${ledgerEntries.month} = ${month}` : undefined, counts()))
+    .orderBy(desc(ledgerEntries.month), ledgerEntries.sourceKind, ledgerEntries.sourceId);
+}
+
+/** Statement lines with their source named (a channel's music share by the channel's title). */
+async function labelLines(rows: Awaited<ReturnType<typeof linesQuery>>): Promise<StatementLine[]> {
   const channels = await channelOwnersByChannelIds(rows.filter((r) => r.sourceKind === "music" && r.sourceId).map((r) => r.sourceId));
   return rows.map((r) => ({
     id: r.id,
@@ -59,6 +65,8 @@ async function linesOf(userId: string, month?: string): Promise<StatementLine[]>
 
 export type PaymentsPage = {
   nextPayoutDate: string;
+  /** The payout day setting (18 by default): "on or around the 18th". */
+  payoutDay: number;
   expectedCents: number;
   shareBp: number;
   balances: Record<LedgerStatus, number>;
@@ -68,69 +76,78 @@ export type PaymentsPage = {
   payouts: PayoutRow[];
 };
 
-/** The signed-in person's money: next payout, balances, statement of `month` (default: the latest), payouts. */
+const STATUS_ORDER: LedgerStatus[] = ["estimated", "finalized", "paid"];
+
+/**
+ * The signed-in person's money: next payout, balances, statement of `month` (default: the latest),
+ * payouts. One D1 batch (the statement's month is chosen in SQL), then the channel titles.
+ */
 export async function paymentsPage(actor: Actor, month: string | null, today = new Date()): Promise<PaymentsPage> {
   authorize(actor, "payments", "readOwn");
-  const [byStatus, byMonth, own, unpaid] = await db().batch([
-    db()
-      .select({ status: ledgerEntries.status, total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.userId, actor.id), counts()))
-      .groupBy(ledgerEntries.status),
-    db()
-      .select({
-        month: ledgerEntries.month,
-        total: sql<number>`sum(${ledgerEntries.amountCents})`.mapWith(Number),
-        // The least advanced status of the month's lines.
-        rank: sql<number>`min(case ${ledgerEntries.status} when 'estimated' then 0 when 'finalized' then 1 else 2 end)`.mapWith(Number),
-      })
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.userId, actor.id), counts()))
-      .groupBy(ledgerEntries.month)
-      .orderBy(desc(ledgerEntries.month)),
-    db()
-      .select({
-        id: payouts.id,
-        batch: payouts.batch,
-        amountCents: payouts.amountCents,
-        status: payouts.status,
-        reference: payouts.reference,
-        paidAt: payouts.paidAt,
-        createdAt: payouts.createdAt,
-      })
-      .from(payouts)
-      .where(eq(payouts.userId, actor.id))
-      .orderBy(desc(payouts.createdAt)),
-    // What the next payout will hold: finalized entries not yet paid (gathered or about to be).
-    db()
-      .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
-      .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.userId, actor.id), eq(ledgerEntries.status, "finalized"))),
+  const own = and(eq(ledgerEntries.userId, actor.id), counts());
+  // The asked month when the person has lines in it, else their latest. The subquery's
+  // ledger_entries shadows the outer one, so it is not correlated.
+  const chosenMonth = sql`(select coalesce(max(case when ${ledgerEntries.month} = ${month ?? ""} then ${ledgerEntries.month} end), max(${ledgerEntries.month})) from ${ledgerEntries} where ${own})`;
+  const [[byStatus, byMonth, payoutRows, lineRows], day, shareBp] = await Promise.all([
+    db().batch([
+      db()
+        .select({ status: ledgerEntries.status, total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+        .from(ledgerEntries)
+        .where(own)
+        .groupBy(ledgerEntries.status),
+      db()
+        .select({
+          month: ledgerEntries.month,
+          total: sql<number>`sum(${ledgerEntries.amountCents})`.mapWith(Number),
+          // The least advanced status of the month's lines.
+          rank: sql<number>`min(case ${ledgerEntries.status} when 'estimated' then 0 when 'finalized' then 1 else 2 end)`.mapWith(Number),
+        })
+        .from(ledgerEntries)
+        .where(own)
+        .groupBy(ledgerEntries.month)
+        .orderBy(desc(ledgerEntries.month)),
+      db()
+        .select({
+          id: payouts.id,
+          batch: payouts.batch,
+          amountCents: payouts.amountCents,
+          status: payouts.status,
+          reference: payouts.reference,
+          paidAt: payouts.paidAt,
+          createdAt: payouts.createdAt,
+        })
+        .from(payouts)
+        .where(eq(payouts.userId, actor.id))
+        .orderBy(desc(payouts.createdAt)),
+      linesQuery(actor.id, chosenMonth),
+    ]),
+    payoutDay(),
+    creatorShareBpAt(monthOf(today), actor.id),
   ]);
   const balances: Record<LedgerStatus, number> = { estimated: 0, finalized: 0, paid: 0 };
   for (const r of byStatus) balances[r.status] = r.total;
-  const STATUS: LedgerStatus[] = ["estimated", "finalized", "paid"];
-  const months = byMonth.map((m) => ({ month: m.month, label: monthLabel(m.month), amountCents: m.total, status: STATUS[m.rank] ?? "estimated" }));
-  const chosen = month && months.some((m) => m.month === month) ? month : (months[0]?.month ?? null);
+  const months = byMonth.map((m) => ({ month: m.month, label: monthLabel(m.month), amountCents: m.total, status: STATUS_ORDER[m.rank] ?? "estimated" }));
   return {
-    nextPayoutDate: nextPayoutDate(today, await payoutDay()),
-    expectedCents: Math.max(0, unpaid[0]?.total ?? 0),
-    shareBp: await creatorShareBpAt(chosen ?? today.toISOString().slice(0, 7), actor.id),
+    nextPayoutDate: nextPayoutDate(today, day),
+    payoutDay: day,
+    // What the next payout will hold: the finalized balance (entries stay finalized until paid).
+    expectedCents: Math.max(0, balances.finalized),
+    shareBp,
     balances,
     months,
-    month: chosen,
-    lines: chosen ? await linesOf(actor.id, chosen) : [],
-    payouts: own,
+    month: lineRows[0]?.month ?? null,
+    lines: await labelLines(lineRows),
+    payouts: payoutRows,
   };
 }
 
 /** Every line of the person's statement as CSV. */
 export async function statementCsv(actor: Actor): Promise<{ filename: string; csv: string }> {
   authorize(actor, "payments", "readOwn");
-  const lines = await linesOf(actor.id);
-  const csv = toCsv(
+  const lines = await labelLines(await linesQuery(actor.id));
+  const csv = toCsv([
     ["month", "source", "net_revenue", "share_percent", "amount", "currency", "status"],
-    lines.map((l) => [l.month, l.source, centsToDecimal(l.netCents), (l.shareBp / 100).toFixed(2), centsToDecimal(l.amountCents), "USD", l.status]),
-  );
+    ...lines.map((l) => [l.month, l.source, centsToDecimal(l.netCents), (l.shareBp / 100).toFixed(2), centsToDecimal(l.amountCents), CURRENCY, l.status]),
+  ]);
   return { filename: "shortbeat-statement.csv", csv };
 }

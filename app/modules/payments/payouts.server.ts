@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, isNull, sql, sum } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
+import { toCsv } from "~/lib/csv";
 import { conflict, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
@@ -10,7 +11,7 @@ import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, emailQueryWhen } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { monthLabel, payoutDateIn, payoutRunDue } from "./calendar";
+import { isMonth, monthLabel, payoutDateIn, payoutRunDue } from "./calendar";
 import { PAYMENT_MESSAGES as M } from "./messages";
 import { centsToDecimal, formatCents } from "./money";
 import { payoutDay } from "./share.server";
@@ -98,6 +99,17 @@ export async function runPayoutDay(now = new Date()): Promise<PayoutRun> {
   return { batch, payouts: made?.n ?? 0, totalCents: made?.total ?? 0 };
 }
 
+/** The e-mail a person gets when their payout is marked paid (one payout or a whole run). */
+function payoutPaidEmail(to: string, amountCents: number, reference: string) {
+  const amount = formatCents(amountCents);
+  return {
+    to,
+    kind: "payout_paid",
+    subject: `Your ${appName()} payout of ${amount} has been sent`,
+    text: `We have sent your payout of ${amount} (reference ${reference}).\n\nSee your statement and payout history at ${appOrigin()}/payments.\n`,
+  };
+}
+
 /** Marks a pending payout paid with the bank transfer's reference: its entries become paid, the person is told. */
 export async function markPayoutPaid(actor: Actor, request: Request, input: { payoutId: string; reference: string }): Promise<{ amountCents: number }> {
   authorize(actor, "payments", "markPaid");
@@ -126,16 +138,7 @@ export async function markPayoutPaid(actor: Actor, request: Request, input: { pa
         request,
         details: { payout_id: payout.id, batch: payout.batch, amount_cents: payout.amountCents, reference: input.reference },
       }),
-      ...(person
-        ? [
-            emailQuery({
-              to: person.email,
-              kind: "payout_paid",
-              subject: `Your ${appName()} payout of ${amount} has been sent`,
-              text: `We have sent your payout of ${amount} (reference ${input.reference}).\n\nSee your statement and payout history at ${appOrigin()}/payments.\n`,
-            }),
-          ]
-        : []),
+      ...(person ? [emailQuery(payoutPaidEmail(person.email, payout.amountCents, input.reference))] : []),
     ]);
   } catch (error) {
     if (isPreconditionFailure(error)) throw conflict(M.paidAlready);
@@ -185,7 +188,6 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
     const statements: BatchItem<"sqlite">[] = [];
     for (const p of rows.slice(i, i + PAYOUTS_PER_PAID_BATCH)) {
       const person = people.get(p.userId);
-      const amount = formatCents(p.amountCents);
       statements.push(
         db()
           .update(payouts)
@@ -205,12 +207,7 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
         ),
         // After the audit row: it was written exactly when the payout changed.
         emailQueryWhen(
-          {
-            to: person?.email ?? "",
-            kind: "payout_paid",
-            subject: `Your ${appName()} payout of ${amount} has been sent`,
-            text: `We have sent your payout of ${amount} (reference ${input.reference}).\n\nSee your statement and payout history at ${appOrigin()}/payments.\n`,
-          },
+          payoutPaidEmail(person?.email ?? "", p.amountCents, input.reference),
           sql`${previousStatementChanged(1)} and ${person?.email ?? ""} <> ''`,
         ),
         db()
@@ -276,26 +273,17 @@ export async function payoutBatches(actor: Actor) {
   return rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? null }));
 }
 
-const csvCell = (v: string | number | null) => {
-  const s = v === null ? "" : String(v);
-  // Quote as RFC 4180 asks, and defuse spreadsheet formulas.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
-export function toCsv(header: string[], rows: (string | number | null)[][]): string {
-  return `${[header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n")}\r\n`;
-}
-
 /** A batch as CSV for the bank: one line per payout. */
 export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ filename: string; csv: string }> {
   authorize(actor, "payments", "manage");
+  if (!isMonth(batch)) throw notFound(M.batchNotFound);
   const rows = await db().select().from(payouts).where(eq(payouts.batch, batch)).orderBy(desc(payouts.amountCents)).all();
+  if (rows.length === 0) throw notFound(M.batchNotFound);
   const people = await peopleByIds(rows.map((r) => r.userId));
   const day = await payoutDay();
-  const csv = toCsv(
+  const csv = toCsv([
     ["payout_id", "batch", "payout_date", "name", "email", "creator_id", "amount", "currency", "status", "reference", "paid_at"],
-    rows.map((r) => {
+    ...rows.map((r) => {
       const p = people.get(r.userId);
       return [
         r.id,
@@ -311,6 +299,6 @@ export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ fil
         r.paidAt,
       ];
     }),
-  );
+  ]);
   return { filename: `payouts-${batch}.csv`, csv };
 }

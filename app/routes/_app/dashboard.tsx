@@ -3,7 +3,7 @@ import { Section } from "~/ui/section";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { FAVORITES_UPDATED_EVENT, favoritesKey, readFavoritesCount } from "~/lib/favorites";
+import { readFavoritesCount, subscribeFavorites } from "~/lib/favorites";
 import { dashboardCounts } from "~/modules/dashboard/dashboard.server";
 import { greetingName, requireApprovedUser } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/dashboard";
@@ -21,15 +21,7 @@ function useFavoritesCount(userId: string) {
   useEffect(() => {
     const refresh = () => setCount(readFavoritesCount(userId));
     refresh();
-    const onStorage = (e: StorageEvent) => {
-      if (e.key === null || e.key === favoritesKey(userId)) refresh();
-    };
-    window.addEventListener("storage", onStorage);
-    window.addEventListener(FAVORITES_UPDATED_EVENT, refresh);
-    return () => {
-      window.removeEventListener("storage", onStorage);
-      window.removeEventListener(FAVORITES_UPDATED_EVENT, refresh);
-    };
+    return subscribeFavorites(userId, refresh);
   }, [userId]);
   return count;
 }

@@ -8,7 +8,7 @@ import { LibraryResults } from "~/modules/music/components/library-results";
 import { FavoriteButton, FavoritesToggle, NO_FAVORITES } from "~/modules/music/components/favorite-button";
 import { usePlayer } from "~/modules/music/components/player-provider";
 import { MyLicencesLink, UseTrackButton } from "~/modules/music/components/use-track-button";
-import { libraryPage } from "~/modules/music/music.server";
+import { startLibraryPage } from "~/modules/music/music.server";
 import { parseLibraryQuery } from "~/modules/music/schema";
 import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/music";
@@ -17,10 +17,13 @@ export const meta = () => [{ title: "Music Library | Shortbeat" }];
 
 // The music library (approved users): the URL is the whole state (search, filters, sort, page);
 // the page is a GET form that works without JavaScript. docs/decisions/0101-library-url-state.md.
+// The page's statements ride in the session lookup's batch (one D1 round trip); the guard decides
+// before any row is used.
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
-  const user = await requireApprovedUser(args);
   const query = parseLibraryQuery(new URL(args.request.url).searchParams);
-  const page = await libraryPage(actorOf(user), query);
+  const libraryPage = startLibraryPage(args, query);
+  const user = await requireApprovedUser(args);
+  const page = await libraryPage(actorOf(user));
   return { ...page, query: { ...query, page: page.page } };
 });
 

@@ -2,18 +2,18 @@ import { Form, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
-import { isMonth, monthLabel } from "~/modules/payments/calendar";
-import { LocalTime } from "~/modules/payments/components/local-time";
-import { formatPayoutDay } from "~/modules/payments/local-time";
+import { formatPayoutDay, isMonth, monthLabel, ordinalDay } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
 import { paymentsPage } from "~/modules/payments/payments.server";
 import { formatBp } from "~/modules/payments/split";
 import { domainLoader } from "~/platform/http.server";
 import { Badge, type Tone } from "~/ui/badge";
-import { buttonClass } from "~/ui/button";
+import { Button, buttonClass } from "~/ui/button";
 import { EmptyState } from "~/ui/empty-state";
+import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
+import { Select } from "~/ui/select";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import type { Route } from "./+types/payments";
 
@@ -33,15 +33,15 @@ const STATUS_TONE: Record<string, Tone> = { estimated: "amber", finalized: "blue
 const STATUS_LABEL: Record<string, string> = { estimated: "Estimated", finalized: "Finalized", paid: "Paid", pending: "Pending" };
 
 export default function Payments({ loaderData }: Route.ComponentProps) {
-  const { nextPayoutDate, expectedCents, shareBp, balances, months, month, lines, payouts } = loaderData;
+  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts } = loaderData;
   const total = lines.reduce((s, l) => s + l.amountCents, 0);
   return (
     <>
       <PageHeader
         title="Payments"
-        description={`Your earnings and payouts. Your share is ${formatBp(shareBp)} of net revenue; payouts are made on or around the 18th of each month, once we have received the funds from the platform.`}
+        description={`Your earnings and payouts. Your share is ${formatBp(shareBp)} of net revenue; payouts are made on or around the ${ordinalDay(payoutDay)} of each month, once we have received the funds from the platform.`}
         actions={
-          <a className={`${buttonClass.secondary} print:hidden`} href="/payments/statement.csv" download>
+          <a className={`${buttonClass.secondary} whitespace-nowrap print:hidden`} href="/payments/statement.csv" download>
             Export CSV
           </a>
         }
@@ -64,22 +64,15 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <Form method="get" className="mt-3 flex flex-wrap items-end gap-2 print:hidden">
-              <label className="text-sm font-medium text-slate-800">
-                Month
-                <select name="month" defaultValue={month ?? ""} className="mt-1 block rounded-md border border-slate-300 px-3 py-2 text-sm">
-                  {months.map((m) => (
-                    <option key={m.month} value={m.month}>
-                      {m.label} · {formatCents(m.amountCents)} · {STATUS_LABEL[m.status]}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <button type="submit" className={buttonClass.secondary}>
-                Show
-              </button>
-              <button type="button" className={buttonClass.secondary} onClick={() => window.print()}>
-                Print
-              </button>
+              <Select
+                label="Month"
+                name="month"
+                defaultValue={month ?? ""}
+                className="w-full sm:w-auto"
+                options={months.map((m) => ({ value: m.month, label: `${m.label} · ${formatCents(m.amountCents)} · ${STATUS_LABEL[m.status]}` }))}
+              />
+              <Button type="submit">Show</Button>
+              <Button onClick={() => window.print()}>Print</Button>
             </Form>
             <TableRegion labelledBy="statement-heading" className="mt-3">
               <Table>

@@ -1,16 +1,14 @@
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
-import { isMonth } from "~/modules/payments/calendar";
 import { payoutBatchCsv } from "~/modules/payments/payments.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/payments-batch-csv";
 
-// A payout batch as CSV for the bank (admins only).
+// GET /admin/payments/batches/:batch(.csv) — a payout run as CSV for the bank: admins only (401/403
+// JSON like the other resource routes); an unknown or malformed run is the module's JSON 404.
 export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const user = await requireApiUser(args, { admin: true });
-  const batch = args.params.batch.replace(/\.csv$/, "");
-  if (!isMonth(batch)) return new Response("Not found", { status: 404 });
-  const { filename, csv } = await payoutBatchCsv(actorOf(user), batch);
+  const { filename, csv } = await payoutBatchCsv(actorOf(user), args.params.batch.replace(/\.csv$/, ""));
   return new Response(csv, {
     headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "private, no-store" },
   });

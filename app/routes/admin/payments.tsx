@@ -5,7 +5,6 @@ import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { monthLabel, monthOf } from "~/modules/payments/calendar";
-import { LocalTime } from "~/modules/payments/components/local-time";
 import { formatCents } from "~/modules/payments/money";
 import {
   commitImport,
@@ -15,18 +14,20 @@ import {
   markBatchPaid,
   markPayoutPaid,
   payoutBatches,
+  paymentsBodyLimit,
   previewImport,
   revenueOverview,
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
 import type { ImportPreview } from "~/modules/payments/types";
-import { parseForm } from "~/platform/body.server";
+import { parseFields, readForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
-import { Badge } from "~/ui/badge";
+import { Badge, type Tone } from "~/ui/badge";
 import { Button, buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
+import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
@@ -48,10 +49,17 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
 
 const BACK = "/admin/payments";
 
+const IMPORT_STATUS: Record<"staged" | "live" | "replaced" | "discarded", { label: string; tone: Tone }> = {
+  staged: { label: "Waiting to commit", tone: "amber" },
+  live: { label: "Live", tone: "green" },
+  replaced: { label: "Replaced", tone: "slate" },
+  discarded: { label: "Discarded", tone: "slate" },
+};
+
 export const action = domainAction(async (args: Route.ActionArgs) => {
   const admin = await requireAdmin(args);
   const actor = actorOf(admin);
-  const input = await parseForm(args.request, paymentsAdminSchema);
+  const input = parseFields(await readForm(args.request, paymentsBodyLimit()), paymentsAdminSchema);
   switch (input.intent) {
     case "preview":
       return { ok: true as const, preview: await previewImport(actor, args.request, input) };
@@ -125,7 +133,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
         <p className="mt-1 text-sm text-slate-600">
           CSV columns: month, channel_id or creator_id, video_id (optional), net_revenue (two decimals), currency (USD).
         </p>
-        <Form method="post" encType="multipart/form-data" className="mt-3 grid gap-3 sm:grid-cols-[10rem_1fr_auto] sm:items-end">
+        <Form method="post" encType="multipart/form-data" className="mt-3 grid gap-3 sm:grid-cols-[13rem_1fr_auto] sm:items-end">
           <input type="hidden" name="intent" value="preview" />
           <Field
             label="Month"
@@ -203,7 +211,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
                   {monthLabel(i.month)} · {i.fileName ?? "file"} · {i.entryCount} lines · {formatCents(i.netCents)} · <LocalTime iso={i.createdAt} withTime />
                 </span>
                 <span className="flex items-center gap-2">
-                  <Badge tone={i.status === "live" ? "green" : i.status === "staged" ? "amber" : "slate"}>{i.status}</Badge>
+                  <Badge tone={IMPORT_STATUS[i.status].tone}>{IMPORT_STATUS[i.status].label}</Badge>
                   {i.status === "staged" ? (
                     <Form method="post">
                       <input type="hidden" name="intent" value="discard" />
@@ -228,7 +236,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
             <div key={batch} className="mt-4">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <h3 className="font-semibold text-slate-900">Payout run {monthLabel(batch)}</h3>
-                <a className={buttonClass.secondary} href={`/admin/payments/batches/${batch}.csv`} download>
+                <a className={`${buttonClass.secondary} whitespace-nowrap`} href={`/admin/payments/batches/${batch}.csv`} download>
                   Export CSV <span className="sr-only">of the {monthLabel(batch)} run</span>
                 </a>
               </div>
@@ -258,11 +266,17 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
                           </span>
                         </span>
                       ) : (
-                        <Form method="post" className="flex items-end gap-2">
+                        <Form method="post" className="flex w-full items-end gap-2 sm:w-auto">
                           <input type="hidden" name="intent" value="mark_paid" />
                           <input type="hidden" name="payoutId" value={p.id} />
-                          <Field label={`Reference for ${p.name ?? p.email ?? "payout"}`} name="reference" required maxLength={100} className="w-48" />
-                          <Button type="submit" variant="primary" disabled={busy}>
+                          <Field
+                            label={`Reference for ${p.name ?? p.email ?? "payout"}`}
+                            name="reference"
+                            required
+                            maxLength={100}
+                            className="min-w-0 flex-1 sm:w-64 sm:flex-none"
+                          />
+                          <Button type="submit" variant="primary" disabled={busy} className="shrink-0 whitespace-nowrap">
                             Mark paid
                           </Button>
                         </Form>

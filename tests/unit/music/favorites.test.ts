@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FAVORITES_KEY_PREFIX } from "~/lib/constants";
 import { FAVORITES_UPDATED_EVENT, favoritesKey, readFavoritesCount } from "~/lib/favorites";
-import { parseFavorites, readFavorites, subscribeFavorites, toggleFavorite, toggledFavorites, writeFavorites } from "~/modules/music/favorites";
+import { subscribeFavorites } from "~/lib/favorites";
+import { parseFavorites, readFavorites, toggleFavorite, toggledFavorites, writeFavorites } from "~/modules/music/favorites";
 
 class MemoryStorage {
   map = new Map<string, string>();

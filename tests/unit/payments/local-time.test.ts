@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatInZone, formatPayoutDay, formatUtc } from "~/modules/payments/local-time";
+import { formatPayoutDay } from "~/modules/payments/calendar";
+import { formatInZone, formatUtc } from "~/ui/local-time";
 
 // Money instants in the viewer's zone; payout days are days (docs/decisions/0125).
 describe("money dates", () => {

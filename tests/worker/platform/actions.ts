@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { CREATOR_SHARE_PERCENT, GENERIC_LIMIT, PAYOUT_DAY_OF_MONTH, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "~/lib/constants";
 import { ALL_KINDS, createUser, signInAs, type TestUser, type UserKind } from "../../factories/users";
 import { fetchApp, ORIGIN } from "../helpers";
+import { PNG_1X1 } from "../admin-agency-helpers";
 
 export type Kind = "anonymous" | UserKind;
 export const KINDS: Kind[] = ["anonymous", ...ALL_KINDS];
@@ -158,9 +159,6 @@ export function freshIp(): string {
   return `203.0.${100 + (Math.floor(ipCounter / 250) % 100)}.${(ipCounter % 250) + 1}`;
 }
 
-const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
-  c.charCodeAt(0),
-);
 const png = (name: string) => new File([PNG_1X1], name, { type: "image/png" });
 
 /** A 1-second silent WAV (8 kHz, 8-bit mono): the smallest real track a partner can submit. */

@@ -178,76 +178,14 @@ export function LibraryFilters({ query, resultsLabel }: { query: LibraryQuery; r
           </Link>
         ) : null}
       </div>
-      <fieldset className="col-span-2 min-w-0">
-        <legend className="text-sm font-medium text-slate-800">BPM</legend>
-        <div className="flex items-center gap-2">
-          <label className="sr-only" htmlFor="library-bpm-min">
-            Lowest BPM
-          </label>
-          <input
-            id="library-bpm-min"
-            name={LIBRARY_PARAMS.bpmMin}
-            type="number"
-            inputMode="numeric"
-            min={BPM_MIN}
-            max={BPM_MAX}
-            step={1}
-            placeholder={`${BPM_MIN}`}
-            value={draft.bpmMin}
-            onChange={change("typed")}
-            className={inputClass}
-          />
-          <span className="mt-1 text-slate-500" aria-hidden="true">
-            –
-          </span>
-          <label className="sr-only" htmlFor="library-bpm-max">
-            Highest BPM
-          </label>
-          <input
-            id="library-bpm-max"
-            name={LIBRARY_PARAMS.bpmMax}
-            type="number"
-            inputMode="numeric"
-            min={BPM_MIN}
-            max={BPM_MAX}
-            step={1}
-            placeholder={`${BPM_MAX}`}
-            value={draft.bpmMax}
-            onChange={change("typed")}
-            className={inputClass}
-          />
-        </div>
-      </fieldset>
-      <fieldset className="col-span-2 min-w-0">
-        <legend className="text-sm font-medium text-slate-800">Length</legend>
-        <div className="flex items-center gap-2">
-          <label className="sr-only" htmlFor="library-dur-min">
-            Shortest length
-          </label>
-          <select id="library-dur-min" name={LIBRARY_PARAMS.durMin} value={draft.durMin} onChange={change("now")} className={`${inputClass} bg-white`}>
-            <option value="">Any</option>
-            {durationOptions(draft.durMin).map((s) => (
-              <option key={s} value={s}>
-                {`from ${formatDuration(s)}`}
-              </option>
-            ))}
-          </select>
-          <span className="mt-1 text-slate-500" aria-hidden="true">
-            –
-          </span>
-          <label className="sr-only" htmlFor="library-dur-max">
-            Longest length
-          </label>
-          <select id="library-dur-max" name={LIBRARY_PARAMS.durMax} value={draft.durMax} onChange={change("now")} className={`${inputClass} bg-white`}>
-            <option value="">Any</option>
-            {durationOptions(draft.durMax).map((s) => (
-              <option key={s} value={s}>
-                {`up to ${formatDuration(s)}`}
-              </option>
-            ))}
-          </select>
-        </div>
-      </fieldset>
+      <RangeFieldset legend="BPM">
+        <BpmInput bound="min" label="Lowest BPM" value={draft.bpmMin} onChange={change("typed")} />
+        <BpmInput bound="max" label="Highest BPM" value={draft.bpmMax} onChange={change("typed")} />
+      </RangeFieldset>
+      <RangeFieldset legend="Length">
+        <LengthSelect bound="min" label="Shortest length" value={draft.durMin} onChange={change("now")} />
+        <LengthSelect bound="max" label="Longest length" value={draft.durMax} onChange={change("now")} />
+      </RangeFieldset>
       <p id="library-results-count" className="col-span-2 self-end text-sm text-slate-600 md:col-span-4 xl:col-span-1" role="status">
         {resultsLabel}
       </p>
@@ -261,6 +199,73 @@ function durationOptions(current: string): number[] {
   const steps: number[] = [...DURATION_STEPS];
   if (n !== null && !steps.includes(n)) steps.push(n);
   return steps.sort((a, b) => a - b);
+}
+
+/** A lower and an upper bound side by side, under one legend. */
+function RangeFieldset({ legend, children: [from, to] }: { legend: string; children: [ReactNode, ReactNode] }) {
+  return (
+    <fieldset className="col-span-2 min-w-0">
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      <div className="flex items-center gap-2">
+        {from}
+        <span className="mt-1 text-slate-500" aria-hidden="true">
+          –
+        </span>
+        {to}
+      </div>
+    </fieldset>
+  );
+}
+
+type BoundProps<E> = { bound: "min" | "max"; label: string; value: string; onChange: (e: ChangeEvent<E>) => void };
+
+function BpmInput({ bound, label, value, onChange }: BoundProps<HTMLInputElement>) {
+  const id = `library-bpm-${bound}`;
+  return (
+    <>
+      <label className="sr-only" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        name={bound === "min" ? LIBRARY_PARAMS.bpmMin : LIBRARY_PARAMS.bpmMax}
+        type="number"
+        inputMode="numeric"
+        min={BPM_MIN}
+        max={BPM_MAX}
+        step={1}
+        placeholder={`${bound === "min" ? BPM_MIN : BPM_MAX}`}
+        value={value}
+        onChange={onChange}
+        className={inputClass}
+      />
+    </>
+  );
+}
+
+function LengthSelect({ bound, label, value, onChange }: BoundProps<HTMLSelectElement>) {
+  const id = `library-dur-${bound}`;
+  return (
+    <>
+      <label className="sr-only" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        name={bound === "min" ? LIBRARY_PARAMS.durMin : LIBRARY_PARAMS.durMax}
+        value={value}
+        onChange={onChange}
+        className={`${inputClass} bg-white`}
+      >
+        <option value="">Any</option>
+        {durationOptions(value).map((s) => (
+          <option key={s} value={s}>
+            {`${bound === "min" ? "from" : "up to"} ${formatDuration(s)}`}
+          </option>
+        ))}
+      </select>
+    </>
+  );
 }
 
 const PARAM_KEYS = Object.fromEntries(Object.entries(LIBRARY_PARAMS).map(([k, v]) => [v, k])) as Record<string, keyof Draft>;

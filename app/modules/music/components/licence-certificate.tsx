@@ -2,7 +2,7 @@ import { Download, ExternalLink, Printer } from "lucide-react";
 import { Link } from "react-router";
 import { buttonClass } from "~/ui/button";
 import { formatLicenceDate, type LicenceCertificate, licenceDownloadPath, licenceVerificationPath } from "../licence-code";
-import { LicenceChannelList } from "./licence-channels";
+import { LicenceFacts } from "./licence-channels";
 import { LicenceTerms } from "./licence-terms";
 
 // The licence certificate (its owner; admins may read it): track, artist, creator, channels,
@@ -30,7 +30,6 @@ const PRINT_CSS = `
 
 export function LicenceCertificateView({ licence, appName, origin }: { licence: LicenceCertificate; appName: string; origin: string }) {
   const verifyUrl = `${origin}${licenceVerificationPath(licence.code)}`;
-  const issued = formatLicenceDate(licence.createdAt);
   return (
     <div className="licence-print-root mx-auto max-w-3xl">
       <style>{PRINT_CSS}</style>
@@ -71,20 +70,7 @@ export function LicenceCertificateView({ licence, appName, origin }: { licence: 
           </p>
         ) : null}
 
-        <dl className="mt-5 grid grid-cols-1 gap-x-8 gap-y-4 sm:grid-cols-2">
-          <Item label="Track">{licence.title}</Item>
-          <Item label="Artist">{licence.artist}</Item>
-          <Item label="Licensed to">{licence.creatorName}</Item>
-          <Item label="Date issued">
-            <time dateTime={licence.createdAt}>{issued}</time>
-          </Item>
-          <div className="sm:col-span-2">
-            <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Channels covered</dt>
-            <dd className="mt-1">
-              <LicenceChannelList channels={licence.channels} links />
-            </dd>
-          </div>
-        </dl>
+        <LicenceFacts licence={licence} dateLabel="Date issued" links />
 
         <div className="mt-6 border-t border-slate-200 pt-5">
           <LicenceTerms appName={appName} title={licence.title} artist={licence.artist} />
@@ -117,15 +103,6 @@ export function LicenceCertificateView({ licence, appName, origin }: { licence: 
           Public verification page
         </Link>
       </div>
-    </div>
-  );
-}
-
-function Item({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">{label}</dt>
-      <dd className="mt-1 text-base font-medium break-words text-slate-900">{children}</dd>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { BadgeCheck, Clock } from "lucide-react";
 import { formatLicenceDate, type LicenceVerification } from "../licence-code";
-import { LicenceChannelList } from "./licence-channels";
+import { LicenceFacts } from "./licence-channels";
 
 // The public verification page's answer (/licences/:code): valid, or valid only for videos
 // published before the track's withdrawal; for which track and channels, since when. Only the
@@ -40,32 +40,7 @@ export function LicenceVerificationView({ licence, appName }: { licence: Licence
         </div>
       )}
 
-      <dl className="mt-6 grid grid-cols-1 gap-x-8 gap-y-4 sm:grid-cols-2">
-        <div>
-          <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Track</dt>
-          <dd className="mt-1 text-base font-medium break-words text-slate-900">{licence.title}</dd>
-        </div>
-        <div>
-          <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Artist</dt>
-          <dd className="mt-1 text-base font-medium break-words text-slate-900">{licence.artist}</dd>
-        </div>
-        <div>
-          <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Licensed to</dt>
-          <dd className="mt-1 text-base font-medium break-words text-slate-900">{licence.creatorName}</dd>
-        </div>
-        <div>
-          <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Valid since</dt>
-          <dd className="mt-1 text-base font-medium text-slate-900">
-            <time dateTime={licence.createdAt}>{since}</time>
-          </dd>
-        </div>
-        <div className="sm:col-span-2">
-          <dt className="text-xs font-semibold tracking-wide text-slate-600 uppercase">Channels covered</dt>
-          <dd className="mt-1">
-            <LicenceChannelList channels={licence.channels.map((c) => ({ ...c, url: null }))} />
-          </dd>
-        </div>
-      </dl>
+      <LicenceFacts licence={licence} dateLabel="Valid since" />
       <p className="mt-6 border-t border-slate-200 pt-4 text-sm text-slate-600">
         The licence lets this creator use the track in short-form videos published on the channels listed. Questions about a claim? Contact {appName} support
         and quote the licence code.

@@ -4,8 +4,7 @@ import { Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { inputClass } from "~/ui/field";
-import { coverPath } from "../library";
-import { formatTime } from "../player";
+import { coverPath, type LibraryRow, type TrackHistory, trackFactsLine } from "../library";
 import { NOTE_MAX, TRACK_STATUS_LABELS } from "../messages";
 import { PlayButton } from "./play-button";
 import { Waveform } from "./waveform";
@@ -15,29 +14,13 @@ import { Waveform } from "./waveform";
 // approve / reject links that open the confirm step as a page state (?review=<id>&decision=…),
 // so it works without JavaScript. Published tracks can be withdrawn the same way.
 
-export type ReviewTrackView = {
-  id: string;
-  title: string;
-  artist: string;
-  genre: string | null;
-  mood: string | null;
-  bpm: number | null;
-  durationSeconds: number;
-  tags: string;
-  peaks: string;
-  status: keyof typeof TRACK_STATUS_LABELS;
-  coverKey: string | null;
-  partnerName: string | null;
-  partnerEmail: string | null;
-  reviewNote: string | null;
-  reviewedAt: string | null;
-  reviewedByEmail: string | null;
-  publishedAt: string | null;
-  withdrawnAt: string | null;
-  withdrawReason: string | null;
-  licenceCount: number;
-  createdAt: string;
-};
+/** A library row with its history, the partner and the reviewer (review.server.ts reviewQueue). */
+export type ReviewTrackView = LibraryRow &
+  TrackHistory & {
+    partnerName: string | null;
+    partnerEmail: string | null;
+    reviewedByEmail: string | null;
+  };
 
 export type Decision = "approve" | "reject" | "withdraw";
 
@@ -55,7 +38,7 @@ function Facts({ track }: { track: ReviewTrackView }) {
   return (
     <>
       <p className="text-sm text-slate-700">
-        {track.artist} · {[track.genre, track.mood, track.bpm ? `${track.bpm} BPM` : null, formatTime(track.durationSeconds)].filter(Boolean).join(" · ")}
+        {track.artist} · {trackFactsLine(track, true)}
       </p>
       {track.tags ? <p className="mt-0.5 text-xs text-slate-600">Tags: {track.tags.split(" ").join(", ")}</p> : null}
       <p className="mt-0.5 text-xs text-slate-600">

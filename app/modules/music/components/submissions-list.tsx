@@ -1,29 +1,13 @@
 import { formatDate } from "~/lib/dates";
 import { Badge, type Tone } from "~/ui/badge";
-import { formatTime } from "../player";
+import { type TrackFacts, type TrackHistory, trackFactsLine } from "../library";
 import { TRACK_STATUS_LABELS } from "../messages";
 
 // The partner's submissions as cards: status, the reviewer's note (or the withdrawal reason), and
 // for tracks that reached the library, licences and distinct creators.
 
-export type SubmissionView = {
-  id: string;
-  title: string;
-  artist: string;
-  genre: string | null;
-  mood: string | null;
-  bpm: number | null;
-  durationSeconds: number;
-  status: keyof typeof TRACK_STATUS_LABELS;
-  reviewNote: string | null;
-  withdrawReason: string | null;
-  createdAt: string;
-  reviewedAt: string | null;
-  publishedAt: string | null;
-  withdrawnAt: string | null;
-  licences: number;
-  creators: number;
-};
+/** A partner's track: its facts, its history and its use (submissions.server.ts partnerSubmissions). */
+export type SubmissionView = TrackFacts & TrackHistory & { licences: number; creators: number };
 
 const TONE: Record<SubmissionView["status"], Tone> = { in_review: "amber", published: "green", rejected: "red", withdrawn: "slate" };
 
@@ -40,7 +24,7 @@ export function SubmissionsList({ tracks }: { tracks: SubmissionView[] }) {
               <div className="min-w-0">
                 <h3 className="truncate text-base font-semibold text-slate-900">{t.title}</h3>
                 <p className="text-sm text-slate-700">
-                  {t.artist} · {[t.genre, t.mood, t.bpm ? `${t.bpm} BPM` : null, formatTime(t.durationSeconds)].filter(Boolean).join(" · ")}
+                  {t.artist} · {trackFactsLine(t, true)}
                 </p>
                 <p className="mt-1 text-xs text-slate-600">
                   Submitted {formatDate(t.createdAt)}

@@ -1,14 +1,8 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { UsagePointView } from "./submissions-usage";
+import { shortWeek, type UsagePointView } from "./submissions-usage";
 
 // The drawing of the usage chart (submissions-usage.tsx): recharts in its own chunk, loaded with
 // React.lazy after hydration, so /music/submissions' first load does not carry it.
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-export const shortWeek = (week: string) => {
-  const [, m, d] = week.split("-");
-  return `${Number(d)} ${MONTHS[Number(m) - 1]}`;
-};
 
 export default function SubmissionsUsageBars({ usage }: { usage: UsagePointView[] }) {
   return (

@@ -11,10 +11,13 @@ const SubmissionsUsageBars = lazy(() => import("./submissions-usage-bars"));
 export type UsagePointView = { week: string; licences: number };
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-const weekLabel = (week: string) => {
-  const [y, m, d] = week.split("-");
-  return `${Number(d)} ${MONTHS[Number(m) - 1]} ${y}`;
+/** "2026-03-02" → "2 Mar" (the chart's axis). */
+export const shortWeek = (week: string) => {
+  const [, m, d] = week.split("-");
+  return `${Number(d)} ${MONTHS[Number(m) - 1]}`;
 };
+/** "2026-03-02" → "2 Mar 2026" (the table). */
+const weekLabel = (week: string) => `${shortWeek(week)} ${week.slice(0, 4)}`;
 
 export function SubmissionsUsage({ usage }: { usage: UsagePointView[] }) {
   const [hydrated, setHydrated] = useState(false);

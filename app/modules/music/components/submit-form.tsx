@@ -199,16 +199,9 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
           required
           defaultValue={values.genre ?? ""}
           error={errors.genre || undefined}
-          options={[{ value: "", label: "Choose a genre" }, ...GENRES.map((g) => ({ value: g, label: g }))]}
+          options={choices("Choose a genre", GENRES)}
         />
-        <Select
-          label="Mood"
-          name="mood"
-          required
-          defaultValue={values.mood ?? ""}
-          error={errors.mood || undefined}
-          options={[{ value: "", label: "Choose a mood" }, ...MOODS.map((m) => ({ value: m, label: m }))]}
-        />
+        <Select label="Mood" name="mood" required defaultValue={values.mood ?? ""} error={errors.mood || undefined} options={choices("Choose a mood", MOODS)} />
         <Field
           label="BPM"
           name="bpm"
@@ -281,3 +274,6 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
     </form>
   );
 }
+
+/** A select's options: the prompt (no value), then the list. */
+const choices = (prompt: string, list: readonly string[]) => [{ value: "", label: prompt }, ...list.map((v) => ({ value: v, label: v }))];

@@ -1,8 +1,8 @@
 import { Pause, Play } from "lucide-react";
 import type { ReactNode } from "react";
-import { formatDuration, spokenDuration, type LibraryTrack } from "../library";
+import { formatDuration, type LibraryTrack, spokenDuration, trackFactsLine, WAVEFORM_BARS } from "../library";
 import { LibraryCover } from "./library-cover";
-import { LibraryWaveform } from "./library-waveform";
+import { Waveform } from "./waveform";
 
 // One track of the library table. The player, favorites and licence buttons plug in through
 // `onPlay`/`playing` and `actions`; the columns match LIBRARY_COLUMNS (library-results.tsx).
@@ -20,7 +20,7 @@ export type TrackRowProps = {
 };
 
 export function TrackRow({ track, onPlay, playing = false, actions, waveform }: TrackRowProps) {
-  const meta = [track.genre, track.mood, track.bpm ? `${track.bpm} BPM` : null].filter(Boolean).join(" · ");
+  const meta = trackFactsLine(track);
   return (
     <tr className={playing ? "bg-violet-50" : "hover:bg-slate-50"} data-track-id={track.id}>
       <td className="py-2 pr-2 pl-3 sm:pl-4">
@@ -57,7 +57,9 @@ export function TrackRow({ track, onPlay, playing = false, actions, waveform }: 
         <span aria-hidden="true">{formatDuration(track.durationSeconds)}</span>
         <span className="sr-only">{spokenDuration(track.durationSeconds)}</span>
       </td>
-      <td className="hidden px-3 py-2 lg:table-cell">{waveform ?? <LibraryWaveform peaks={track.peaks} />}</td>
+      <td className="hidden px-3 py-2 lg:table-cell">
+        {waveform ?? <Waveform peaks={track.peaks} bars={WAVEFORM_BARS} className="h-8 w-32" data-testid="track-waveform" />}
+      </td>
       <td className="py-2 pr-3 pl-1 text-right sm:pr-4">
         <div className="flex items-center justify-end gap-1.5">{actions}</div>
       </td>

@@ -1,0 +1,89 @@
+// D1 round trips on music's hot paths: a signed-in /music and each Range request of the player's
+// <audio> ride in the session lookup's batch (accounts alongsideSession, docs/decisions/0083);
+// the public verification page reads a licence and its channels in one batch. Counted by
+// wrapping the binding's batch and the statements' own execution for the length of one request.
+import { env } from "cloudflare:workers";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createUser, type TestUser } from "../../factories/users";
+import { fetchApp, okText, withCookie } from "../helpers";
+
+let creator: TestUser;
+let pending: TestUser;
+const trackId = crypto.randomUUID();
+const AUDIO = Uint8Array.from({ length: 4000 }, (_, i) => i % 251);
+
+type Fn = (...args: unknown[]) => unknown;
+const restore: (() => void)[] = [];
+afterEach(() => {
+  for (const undo of restore.splice(0)) undo();
+});
+
+/** Counts D1 calls (a batch, or one statement run alone) while `run` goes. */
+async function roundTrips(run: () => Promise<unknown>): Promise<number> {
+  let n = 0;
+  const wrap = (target: Record<string, unknown>, name: string) => {
+    const original = target[name] as Fn;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      n++;
+      return original.apply(this, args);
+    };
+    restore.push(() => {
+      target[name] = original;
+    });
+  };
+  const db = env.DB as unknown as Record<string, unknown>;
+  const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
+  wrap(db, "batch");
+  for (const name of ["all", "raw", "run", "first"]) wrap(statement, name);
+  try {
+    await run();
+  } finally {
+    for (const undo of restore.splice(0)) undo();
+  }
+  return n;
+}
+
+beforeAll(async () => {
+  [creator, pending] = await Promise.all([createUser("creator"), createUser("pending")]);
+  const audioKey = `music/audio/${trackId}.wav`;
+  await env.MEDIA.put(audioKey, AUDIO, { httpMetadata: { contentType: "audio/wav" } });
+  await env.DB.prepare(
+    `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, audio_size, tags, peaks, status, published_at)
+     VALUES (?, 'Round Trip Anthem', 'Batch Band', 'Pop', 'Happy', 120, 30, ?, 'audio/wav', ?, 'batch', '[1,2,3]', 'published', ?)`,
+  )
+    .bind(trackId, audioKey, AUDIO.length, new Date().toISOString())
+    .run();
+});
+
+describe("music's hot paths: one D1 round trip", () => {
+  it("a signed-in /music (search, page and count) is one round trip, and shows the page", async () => {
+    let html = "";
+    const calls = await roundTrips(async () => {
+      html = await okText(fetchApp("/music?q=round%20trip", withCookie(creator.cookie)));
+    });
+    expect(html).toContain("Round Trip Anthem");
+    expect(html).toContain("1 track");
+    expect(calls).toBe(1);
+  });
+
+  it("a pending user is still refused /music (the guard decides; the batched rows are never shown)", async () => {
+    const res = await fetchApp("/music?q=round%20trip", withCookie(pending.cookie));
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toContain("/pending-approval");
+    expect(await res.text()).not.toContain("Round Trip Anthem");
+  });
+
+  it("each Range request of the preview is one round trip; signed out it is still 401", async () => {
+    let res: Response | null = null;
+    const calls = await roundTrips(async () => {
+      res = await fetchApp(`/music/audio/${trackId}`, withCookie(creator.cookie, { headers: { Range: "bytes=100-199" } }));
+    });
+    const answer = res as unknown as Response;
+    expect(answer.status).toBe(206);
+    expect(answer.headers.get("Content-Range")).toBe(`bytes 100-199/${AUDIO.length}`);
+    expect(new Uint8Array(await answer.arrayBuffer())).toEqual(AUDIO.slice(100, 200));
+    expect(calls).toBe(1);
+    expect((await fetchApp(`/music/audio/${trackId}`, { headers: { Range: "bytes=0-9" } })).status).toBe(401);
+    expect((await fetchApp(`/music/audio/${trackId}`, withCookie(pending.cookie, { headers: { Range: "bytes=0-9" } }))).status).toBe(403);
+  });
+});
