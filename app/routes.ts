@@ -40,6 +40,8 @@ export default [
 
   // ---- Notifications and media (issue 4) -----------------------------------------------------
   route("api/notifications", "routes/api/notifications.ts"),
+  // ---- Community chat (issue 17): history, catch-up, sends; the socket is answered in workers/app.ts
+  route("api/chat", "routes/api/chat.ts"),
   route("media/avatars/*", "routes/api/media-avatars.ts"),
   route("media/signed/*", "routes/api/media-signed.ts"),
   route("api/analytics.csv", "routes/api/analytics-csv.ts"),
@@ -51,6 +53,15 @@ export default [
   // ---- Payments (issue 14): CSV downloads, outside the shell layout ----------------------------
   route("payments/statement.csv", "routes/_app/payments-csv.ts"),
   route("admin/payments/batches/:batch", "routes/admin/payments-batch-csv.ts"),
+  // ---- Thumbnail editor (issue 19): its JSON endpoints, outside the shell layout --------------------
+  route("ai-thumbnail-editor/api", "routes/admin/thumbnails-api.ts"),
+  // ---- Clipping (issue 16): source uploads in parts, downloads through signed URLs -------------
+  route("clipping/upload", "routes/_app/clipping-upload.ts"),
+  route("clipping/sources/:id/download", "routes/_app/clipping-download.ts"),
+  route("clipping/files/*", "routes/_app/clipping-file.ts"),
+  // ---- Growth (issue 18): the referral QR code and the inactive users' CSV ------------------------
+  route("referrals/qr.svg", "routes/_app/referrals-qr.ts"),
+  route("user-retention/inactive.csv", "routes/admin/user-retention-csv.ts"),
 
   // ---- Signed-in shell ----------------------------------------------------------------------
   layout("routes/_app/layout.tsx", [
@@ -82,6 +93,7 @@ export default [
     route("admin/music", "routes/admin/music.tsx"),
     route("admin/broadcast", "routes/admin/broadcast.tsx"),
     route("admin/payments", "routes/admin/payments.tsx"),
+    route("admin/campaigns", "routes/admin/campaigns.tsx"),
     route("chat-management", "routes/admin/chat-management.tsx"),
     route("user-retention", "routes/admin/user-retention.tsx"),
     route("ai-thumbnail-editor", "routes/admin/ai-thumbnail-editor.tsx"),
@@ -93,6 +105,7 @@ export default [
         route("dev/throw", "routes/dev/throw.tsx"),
         route("dev/mailbox", "routes/dev/mailbox.tsx"),
         route("dev/factory", "routes/dev/factory.ts"),
+        route("dev/payout-day", "routes/dev/payout-day.ts"),
         route("dev/bench/password", "routes/dev/bench.ts"),
         route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
         route("dev/oauth/*", "routes/dev/oauth.ts"),

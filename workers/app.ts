@@ -3,14 +3,21 @@ import { requestContext } from "../app/platform/context.server";
 import { withResponseCookies } from "../app/platform/cookies.server";
 import { consumeNotifyQueue, openNotificationSocket, type NotifyQueueMessage } from "../app/modules/notifications/notifications.server";
 import { NOTIFICATIONS_SOCKET_PATH } from "../app/modules/notifications/protocol";
+import { openChatSocket } from "../app/modules/chat/chat.server";
+import { CHAT_SOCKET_PATH } from "../app/modules/chat/protocol";
 import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
 import { domainResource } from "../app/platform/http.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
-import { runPayoutDay } from "../app/modules/payments/payments.server";
+import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
+import { runRetentionAggregates } from "../app/modules/growth/growth.server";
+import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
+import { abortStaleUploads } from "../app/modules/clipping/clipping.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
+// One object per chat room (issue 17, docs/decisions/0160).
+export { ChatRoom } from "./chat-room";
 // Slices of large notification fan-outs, each in an invocation of its own (decision 0088).
 export { NotifyFanOut } from "./notify-fan-out";
 
@@ -48,6 +55,12 @@ export default {
       return applySecurityHeaders(answer, null, url, requestId);
     }
 
+    // A chat room's WebSocket (Origin, session, approval, ban and room checked there).
+    if (url.pathname === CHAT_SOCKET_PATH) {
+      const answer = refuseNonUpgrade(request) ?? (await domainResource(openChatSocket)(request));
+      return applySecurityHeaders(answer, null, url, requestId);
+    }
+
     const nonce = makeNonce();
     const context = new RouterContextProvider();
     context.set(requestContext, { nonce, requestId, ctx });
@@ -60,6 +73,14 @@ export default {
     ctx.waitUntil(runDailyChannelRefresh());
     // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
     ctx.waitUntil(runPayoutDay());
+    // Revenue previews left staged for over a day are discarded with their entries (issue 14).
+    ctx.waitUntil(discardAbandonedImports());
+    // /user-retention: the people snapshot, and weekly active users and cohorts of completed weeks (issue 18).
+    ctx.waitUntil(runRetentionAggregates());
+    // Participants of campaigns that ended by their date are told once (issue 15).
+    ctx.waitUntil(notifyEndedCampaigns());
+    // Source uploads left incomplete for 24 h are aborted in R2 and dropped (issue 16).
+    ctx.waitUntil(abortStaleUploads());
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.

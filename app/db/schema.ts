@@ -646,6 +646,8 @@ export const payouts = sqliteTable(
       .references(() => users.id),
     // The payout run: YYYY-MM of the payout day it was gathered on.
     batch: text("batch").notNull(),
+    // YYYY-MM-DD: the run's payout date on the calendar (decision 0122); null for runs before it was kept.
+    payoutDate: text("payout_date"),
     amountCents: integer("amount_cents").notNull(),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
     reference: text("reference"),
@@ -697,5 +699,567 @@ export const ledgerEntries = sqliteTable(
     check("ledger_entries_share_check", sql`share_bp between 0 and 10000`),
     check("ledger_entries_month_check", sql`month glob '[0-9][0-9][0-9][0-9]-[0-1][0-9]'`),
     check("ledger_entries_paid_check", sql`status <> 'paid' or payout_id is not null`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Community chat (issue 17): rooms, messages (the record; the room's Durable Object orders them
+// with `seq`), mutes and read markers for unread counts. docs/decisions/0160.
+// ---------------------------------------------------------------------------------------------
+
+export const CHAT_ROOM_KINDS = ["general", "announcements"] as const;
+
+export const chatRooms = sqliteTable(
+  "chat_rooms",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    // 'announcements': only admins post.
+    kind: text("kind", { enum: CHAT_ROOM_KINDS }).notNull().default("general"),
+    position: integer("position").notNull().default(0),
+    // Archived rooms are read-only and listed last.
+    archivedAt: text("archived_at"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("chat_rooms_slug_unique").on(t.slug),
+    index("chat_rooms_position_idx").on(t.position),
+    check("chat_rooms_kind_check", inList("kind", CHAT_ROOM_KINDS)),
+  ],
+);
+
+export const chatMessages = sqliteTable(
+  "chat_messages",
+  {
+    id: text("id").primaryKey(),
+    roomId: text("room_id")
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: "cascade" }),
+    // The room object's order: 1, 2, 3 … per room (gaps allowed), the same for every reader.
+    seq: integer("seq").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    // JSON array of the mentioned user ids.
+    mentions: text("mentions").notNull().default("[]"),
+    createdAt: createdAt(),
+    editedAt: text("edited_at"),
+    deletedAt: text("deleted_at"),
+    deletedBy: text("deleted_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("chat_messages_room_seq_unique").on(t.roomId, t.seq),
+    index("chat_messages_created_idx").on(t.createdAt),
+    index("chat_messages_user_idx").on(t.userId, t.createdAt),
+    check("chat_messages_body_check", sql`length(body) between 1 and 1000`),
+  ],
+);
+
+export const chatMutes = sqliteTable(
+  "chat_mutes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    mutedUntil: text("muted_until").notNull(),
+    mutedBy: text("muted_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    // Set by 'Unmute'; a mute counts while ended_at is null and muted_until is in the future.
+    endedAt: text("ended_at"),
+    endedBy: text("ended_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    // One open mute per user: muting again while muted is refused (unmute first).
+    uniqueIndex("chat_mutes_open_unique").on(t.userId).where(sql`ended_at is null`),
+    index("chat_mutes_until_idx").on(t.mutedUntil),
+  ],
+);
+
+export const chatReads = sqliteTable(
+  "chat_reads",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roomId: text("room_id")
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: "cascade" }),
+    lastReadSeq: integer("last_read_seq").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.roomId] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Thumbnails (issue 19): the admins' thumbnail editor — projects (layers JSON, images in MEDIA),
+// their images, and exports (PNG/JPEG in MEDIA, signed downloads; optionally sent to a creator).
+// ---------------------------------------------------------------------------------------------
+
+export const THUMBNAIL_FORMATS = ["landscape", "portrait"] as const;
+export const THUMBNAIL_EXPORT_TYPES = ["image/png", "image/jpeg"] as const;
+
+export const thumbnailProjects = sqliteTable(
+  "thumbnail_projects",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    // 'landscape' 1280×720 (16:9) or 'portrait' 1080×1920 (9:16).
+    format: text("format").notNull(),
+    // The editor's document (layers, adjustments) as JSON; images are referenced by asset id.
+    document: text("document").notNull(),
+    // Optimistic concurrency: a save names the version it started from (guarded update).
+    version: integer("version").notNull().default(1),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("thumbnail_projects_updated_idx").on(t.updatedAt),
+    check("thumbnail_projects_format_check", inList("format", THUMBNAIL_FORMATS)),
+    check("thumbnail_projects_name_check", sql`length(name) between 1 and 120`),
+  ],
+);
+
+export const thumbnailAssets = sqliteTable(
+  "thumbnail_assets",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => thumbnailProjects.id, { onDelete: "cascade" }),
+    // Private MEDIA key made by the server (thumbnails/assets/<uuid>.<ext>).
+    storageKey: text("storage_key").notNull(),
+    contentType: text("content_type").notNull(),
+    bytes: integer("bytes").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("thumbnail_assets_project_idx").on(t.projectId), uniqueIndex("thumbnail_assets_key_unique").on(t.storageKey)],
+);
+
+export const thumbnailExports = sqliteTable(
+  "thumbnail_exports",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id").references(() => thumbnailProjects.id, { onDelete: "set null" }),
+    name: text("name").notNull(),
+    storageKey: text("storage_key").notNull(),
+    contentType: text("content_type").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    // 'Send to creator': the recipient and when (one send per export; a second is refused).
+    sentTo: text("sent_to").references(() => users.id, { onDelete: "set null" }),
+    sentAt: text("sent_at"),
+  },
+  (t) => [
+    index("thumbnail_exports_created_idx").on(t.createdAt),
+    uniqueIndex("thumbnail_exports_key_unique").on(t.storageKey),
+    check("thumbnail_exports_type_check", inList("content_type", THUMBNAIL_EXPORT_TYPES)),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Payments, phase 2 (issue 14): the Creator Agreement's state per person (notice, termination for
+// cause, a hold on payouts) and the admin's revised-share offers. docs/decisions/0127-0130.
+// ---------------------------------------------------------------------------------------------
+
+export const AGREEMENT_STATUSES = ["active", "notice", "terminated"] as const;
+export const SHARE_OFFER_STATUSES = ["offered", "accepted", "declined", "withdrawn"] as const;
+
+export const paymentAgreements = sqliteTable(
+  "payment_agreements",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // active; notice (the creator gave notice: ends_on is the end of the term it takes effect at);
+    // terminated (for cause by an admin, with immediate effect: ends_on is that day).
+    status: text("status", { enum: AGREEMENT_STATUSES }).notNull().default("active"),
+    // YYYY-MM-DD: the start of the current run of 12-month terms when an accepted revised share
+    // started a new one; null → the first channel link (profiles.term_started_at).
+    termStart: text("term_start"),
+    noticeGivenAt: text("notice_given_at"),
+    // YYYY-MM-DD (UTC): the last day the account earns.
+    endsOn: text("ends_on"),
+    terminatedAt: text("terminated_at"),
+    terminatedBy: text("terminated_by").references(() => users.id, { onDelete: "set null" }),
+    terminationReason: text("termination_reason"),
+    // An admin's hold: the payout-day job leaves the person's balance where it is.
+    heldAt: text("held_at"),
+    heldBy: text("held_by").references(() => users.id, { onDelete: "set null" }),
+    holdReason: text("hold_reason"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("payment_agreements_status_idx").on(t.status, t.endsOn),
+    check("payment_agreements_status_check", inList("status", AGREEMENT_STATUSES)),
+    check("payment_agreements_ends_check", sql`(status = 'active') = (ends_on is null)`),
+    check("payment_agreements_reason_check", sql`status <> 'terminated' or termination_reason is not null`),
+    check("payment_agreements_hold_check", sql`(held_at is null) = (hold_reason is null)`),
+  ],
+);
+
+export const shareOffers = sqliteTable(
+  "share_offers",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    shareBp: integer("share_bp").notNull(),
+    note: text("note"),
+    status: text("status", { enum: SHARE_OFFER_STATUSES }).notNull().default("offered"),
+    offeredBy: text("offered_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    respondedAt: text("responded_at"),
+    // Set on acceptance: the first month (YYYY-MM) the share applies to, and the new term's start (YYYY-MM-DD).
+    effectiveMonth: text("effective_month"),
+    termStart: text("term_start"),
+  },
+  (t) => [
+    // One open offer per person.
+    uniqueIndex("share_offers_open_unique").on(t.userId).where(sql`status = 'offered'`),
+    index("share_offers_user_idx").on(t.userId, t.status, t.effectiveMonth),
+    check("share_offers_status_check", inList("status", SHARE_OFFER_STATUSES)),
+    check("share_offers_share_check", sql`share_bp between 1 and 10000`),
+    check("share_offers_accepted_check", sql`status <> 'accepted' or (effective_month is not null and term_start is not null)`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Campaigns (issue 15): paid promotions. A campaign is 'draft' until an admin launches it
+// ('launched'); live and ended follow from starts_at/ends_at (or ended_at, an early end) when read;
+// 'settled' once an admin writes its approved amounts to the ledger. spent_cents is the sum of the
+// approved submissions' amounts, kept in the same batch as every review (CHECK: never over budget).
+// docs/decisions/0140.
+// ---------------------------------------------------------------------------------------------
+
+export const CAMPAIGN_STATUSES = ["draft", "launched", "settled"] as const;
+export const CAMPAIGN_PLATFORMS = ["youtube", "tiktok", "instagram"] as const;
+export const CAMPAIGN_SUBMISSION_STATUSES = ["pending", "approved", "rejected"] as const;
+
+export const campaigns = sqliteTable(
+  "campaigns",
+  {
+    id: text("id").primaryKey(),
+    slug: text("slug").notNull(),
+    brand: text("brand").notNull(),
+    title: text("title").notNull(),
+    brief: text("brief").notNull(),
+    // Per 1,000 verified views, for submissions made from now on (each submission keeps its own rate).
+    rateCents: integer("rate_cents").notNull(),
+    budgetCents: integer("budget_cents").notNull(),
+    spentCents: integer("spent_cents").notNull().default(0),
+    // ISO instants (UTC): live from starts_at (inclusive) to ends_at (exclusive).
+    startsAt: text("starts_at").notNull(),
+    endsAt: text("ends_at").notNull(),
+    requiredTrackId: text("required_track_id").references(() => musicTracks.id, { onDelete: "set null" }),
+    minSubscribers: integer("min_subscribers").notNull().default(0),
+    status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
+    launchedAt: text("launched_at"),
+    // An admin's early end (otherwise ends_at decides).
+    endedAt: text("ended_at"),
+    // When the participants were told it ended (the daily job or the early end), so they are told once.
+    endNotifiedAt: text("end_notified_at"),
+    settledAt: text("settled_at"),
+    settledBy: text("settled_by").references(() => users.id, { onDelete: "set null" }),
+    fundsReceivedAt: text("funds_received_at"),
+    fundsReceivedBy: text("funds_received_by").references(() => users.id, { onDelete: "set null" }),
+    // YYYY-MM-DD: the first payout date after settled + funds received.
+    payableOn: text("payable_on"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("campaigns_slug_unique").on(t.slug),
+    index("campaigns_status_ends_idx").on(t.status, t.endsAt),
+    check("campaigns_status_check", inList("status", CAMPAIGN_STATUSES)),
+    check("campaigns_rate_check", sql`rate_cents > 0`),
+    check("campaigns_budget_check", sql`budget_cents > 0 and spent_cents between 0 and budget_cents`),
+    check("campaigns_dates_check", sql`ends_at > starts_at`),
+    check("campaigns_min_subscribers_check", sql`min_subscribers >= 0`),
+    check("campaigns_settled_check", sql`status <> 'settled' or settled_at is not null`),
+  ],
+);
+
+// A creator's opt-in: the campaign terms (payout up to 60 days after the end) accepted once.
+export const campaignParticipants = sqliteTable(
+  "campaign_participants",
+  {
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    termsAcceptedAt: text("terms_accepted_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.userId] }), index("campaign_participants_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const campaignSubmissions = sqliteTable(
+  "campaign_submissions",
+  {
+    id: text("id").primaryKey(),
+    campaignId: text("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    platform: text("platform", { enum: CAMPAIGN_PLATFORMS }).notNull(),
+    // platform + ':' + the platform's video id: one submission per video, whichever campaign.
+    videoKey: text("video_key").notNull(),
+    // The YouTube channel the provider named for the video (null for other platforms).
+    channelId: text("channel_id"),
+    // The campaign's rate when the submission was made: a later rate change does not touch it.
+    rateCents: integer("rate_cents").notNull(),
+    status: text("status", { enum: CAMPAIGN_SUBMISSION_STATUSES }).notNull().default("pending"),
+    views: integer("views").notNull().default(0),
+    // The estimated payout: views / 1,000 × rate, capped by the budget left when it was set.
+    amountCents: integer("amount_cents").notNull().default(0),
+    reason: text("reason"),
+    reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: text("reviewed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("campaign_submissions_video_unique").on(t.videoKey),
+    index("campaign_submissions_campaign_idx").on(t.campaignId, t.status, t.createdAt),
+    index("campaign_submissions_user_idx").on(t.userId, t.createdAt),
+    check("campaign_submissions_status_check", inList("status", CAMPAIGN_SUBMISSION_STATUSES)),
+    check("campaign_submissions_platform_check", inList("platform", CAMPAIGN_PLATFORMS)),
+    check("campaign_submissions_amounts_check", sql`views >= 0 and amount_cents >= 0 and rate_cents > 0`),
+    check("campaign_submissions_approved_check", sql`status = 'approved' or amount_cents = 0`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Growth (issue 18): activity per user per day (written with the session's sliding-expiry write),
+// the weekly aggregates the scheduled job precomputes for /user-retention, and the record of
+// 'notify' nudges to inactive users (once per user per ISO week). docs/decisions/0170.
+// ---------------------------------------------------------------------------------------------
+
+// A user was active on a UTC day (signed in or used the product). At most one row per user and day.
+export const userActivityDays = sqliteTable(
+  "user_activity_days",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // YYYY-MM-DD (UTC)
+    day: text("day").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] }), index("user_activity_days_day_idx").on(t.day, t.userId)],
+);
+
+// Weekly active users of a completed ISO week (UTC), precomputed by the scheduled job.
+export const retentionWeeks = sqliteTable(
+  "retention_weeks",
+  {
+    // ISO week's Monday, YYYY-MM-DD (UTC)
+    week: text("week").primaryKey(),
+    activeUsers: integer("active_users").notNull(),
+    computedAt: createdAt(),
+  },
+  () => [check("retention_weeks_week_check", sql`week glob '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'`)],
+);
+
+// Cohort cells of completed weeks: of the people who signed up in `cohort` (by source), how many
+// were active in the week `weeks_since` weeks later. Precomputed by the scheduled job.
+export const retentionCohortCells = sqliteTable(
+  "retention_cohort_cells",
+  {
+    cohort: text("cohort").notNull(),
+    source: text("source", { enum: ["direct", "referral", "agency"] }).notNull(),
+    weeksSince: integer("weeks_since").notNull(),
+    active: integer("active").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.cohort, t.source, t.weeksSince] }),
+    check("retention_cohort_cells_source_check", sql`source in ('direct', 'referral', 'agency')`),
+    check("retention_cohort_cells_weeks_check", sql`weeks_since >= 0`),
+  ],
+);
+
+// An inactive user nudged by an admin ('notify': bell and e-mail). One per user per ISO week.
+export const retentionNotices = sqliteTable(
+  "retention_notices",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // ISO week's Monday, YYYY-MM-DD (UTC), of the sending
+    week: text("week").notNull(),
+    inactiveDays: integer("inactive_days").notNull(),
+    sentBy: text("sent_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("retention_notices_user_week_unique").on(t.userId, t.week), index("retention_notices_week_idx").on(t.week)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Clipping (issue 16): the creator's source folder in R2 (uploaded in parts), the clips a clipper
+// submits, and the history of split requests of a clipper link. docs/decisions/0150.
+// ---------------------------------------------------------------------------------------------
+
+export const CLIP_SOURCE_STATUSES = ["uploading", "ready"] as const;
+export const CLIP_PLATFORMS = ["youtube_shorts", "tiktok", "instagram_reels"] as const;
+export const CLIP_STATUSES = ["pending", "approved", "rejected", "removal_requested", "removed"] as const;
+export const CLIP_SPLIT_STATUSES = ["pending", "approved", "declined"] as const;
+
+// A source video in a creator's folder. 'uploading': an R2 multipart upload in progress (parts in
+// clip_source_parts); 'ready': completed. size_bytes is the declared size (counted against the quota
+// from the start, so two uploads cannot both pass it).
+export const clipSources = sqliteTable(
+  "clip_sources",
+  {
+    id: text("id").primaryKey(),
+    creatorUserId: text("creator_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    objectKey: text("object_key").notNull(),
+    contentType: text("content_type").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    partBytes: integer("part_bytes").notNull(),
+    partCount: integer("part_count").notNull(),
+    status: text("status", { enum: CLIP_SOURCE_STATUSES }).notNull().default("uploading"),
+    uploadId: text("upload_id"),
+    createdAt: createdAt(),
+    completedAt: text("completed_at"),
+  },
+  (t) => [
+    uniqueIndex("clip_sources_object_key_unique").on(t.objectKey),
+    index("clip_sources_creator_idx").on(t.creatorUserId, t.status, t.createdAt),
+    index("clip_sources_status_idx").on(t.status, t.createdAt),
+    check("clip_sources_status_check", inList("status", CLIP_SOURCE_STATUSES)),
+    check("clip_sources_size_check", sql`size_bytes > 0 and part_bytes > 0 and part_count between 1 and 10000`),
+  ],
+);
+
+// The parts of a multipart upload received so far (resuming asks which are missing).
+export const clipSourceParts = sqliteTable(
+  "clip_source_parts",
+  {
+    sourceId: text("source_id")
+      .notNull()
+      .references(() => clipSources.id, { onDelete: "cascade" }),
+    partNumber: integer("part_number").notNull(),
+    etag: text("etag").notNull(),
+    sizeBytes: integer("size_bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.partNumber] })],
+);
+
+// A clip a clipper cut from a creator's source and posted. video_id is the platform's id of the
+// posted video (from its URL): the revenue import names it. Kept after revocation, for accounting.
+export const clips = sqliteTable(
+  "clips",
+  {
+    id: text("id").primaryKey(),
+    creatorUserId: text("creator_user_id")
+      .notNull()
+      .references(() => users.id),
+    clipperUserId: text("clipper_user_id")
+      .notNull()
+      .references(() => users.id),
+    sourceId: text("source_id").references(() => clipSources.id, { onDelete: "set null" }),
+    sourceName: text("source_name").notNull().default(""),
+    platform: text("platform", { enum: CLIP_PLATFORMS }).notNull(),
+    url: text("url").notNull(),
+    videoId: text("video_id").notNull(),
+    status: text("status", { enum: CLIP_STATUSES }).notNull().default("pending"),
+    views: integer("views").notNull().default(0),
+    viewsUpdatedAt: text("views_updated_at"),
+    approvedAt: text("approved_at"),
+    reviewedAt: text("reviewed_at"),
+    removalRequestedAt: text("removal_requested_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("clips_platform_video_unique").on(t.platform, t.videoId),
+    index("clips_video_idx").on(t.videoId),
+    index("clips_creator_idx").on(t.creatorUserId, t.createdAt),
+    index("clips_clipper_idx").on(t.clipperUserId, t.createdAt),
+    check("clips_status_check", inList("status", CLIP_STATUSES)),
+    check("clips_platform_check", inList("platform", CLIP_PLATFORMS)),
+    check("clips_views_check", sql`views >= 0`),
+  ],
+);
+
+// A clipper's request for a higher share, and the creator's answer. An approved row is a split in
+// force from decided_at (the moment of confirmation); the rows are the history of the link's splits.
+export const clipSplitRequests = sqliteTable(
+  "clip_split_requests",
+  {
+    id: text("id").primaryKey(),
+    linkId: text("link_id")
+      .notNull()
+      .references(() => clipperLinks.id, { onDelete: "cascade" }),
+    fromBps: integer("from_bps").notNull(),
+    shareBps: integer("share_bps").notNull(),
+    status: text("status", { enum: CLIP_SPLIT_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+    decidedAt: text("decided_at"),
+    decidedBy: text("decided_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    // One open request per link.
+    uniqueIndex("clip_split_requests_pending_unique").on(t.linkId).where(sql`status = 'pending'`),
+    index("clip_split_requests_link_idx").on(t.linkId, t.status, t.decidedAt),
+    check("clip_split_requests_status_check", inList("status", CLIP_SPLIT_STATUSES)),
+    check("clip_split_requests_share_check", sql`share_bps between 0 and 10000 and from_bps between 0 and 10000`),
+    check("clip_split_requests_decided_check", sql`status = 'pending' or decided_at is not null`),
+  ],
+);
+
+// Growth (issue 18), second part: one row per person as of the daily job's last run (its facts
+// for the funnel, source and the last active day), so /user-retention reads 50,000 people in a
+// few milliseconds; people who signed up since are read live. docs/decisions/0172.
+export const retentionPeople = sqliteTable(
+  "retention_people",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    joinedAt: text("joined_at").notNull(),
+    // ISO week's Monday of the sign-up, YYYY-MM-DD (UTC)
+    week: text("week").notNull(),
+    source: text("source", { enum: ["direct", "referral", "agency"] }).notNull(),
+    status: text("status", { enum: APPROVAL_STATUSES }).notNull(),
+    banned: bool("banned"),
+    verified: bool("verified"),
+    approved: bool("approved"),
+    linked: bool("linked"),
+    licensed: bool("licensed"),
+    earning: bool("earning"),
+    // YYYY-MM-DD of the last activity, or null
+    lastDay: text("last_day"),
+    computedAt: text("computed_at").notNull(),
+  },
+  (t) => [
+    // Covering the funnel's group by (the page reads no table row for it).
+    index("retention_people_week_idx").on(t.week, t.source, t.verified, t.approved, t.linked, t.licensed, t.earning),
+    index("retention_people_last_day_idx").on(t.lastDay, t.joinedAt),
   ],
 );

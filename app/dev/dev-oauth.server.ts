@@ -61,6 +61,21 @@ export const STAND_IN_CHANNELS: Record<string, StandInChannel> = {
   },
 };
 
+/**
+ * Fake YouTube videos and the channel each is on (the videos?id= answer, issue 15's campaign check).
+ * Tests and demos add more with `registerStandInVideo` (KV devoauth:video:<id>).
+ */
+export const STAND_IN_VIDEOS: Record<string, string> = {
+  caseyShort1: DEMO_CHANNEL.channelId,
+  caseyShort2: DEMO_CHANNEL.channelId,
+  caseyShort3: DEMO_CHANNEL.channelId,
+  samShorts01: "UCstandinSamShorts00001",
+};
+
+export async function registerStandInVideo(videoId: string, channelId: string): Promise<void> {
+  await kv().put(`devoauth:video:${videoId}`, channelId, { expirationTtl: 60 * 60 * 24 * 30 });
+}
+
 type CodeRecord = {
   account: StandInAccount;
   challenge: string;
@@ -221,6 +236,15 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
           },
         },
       ],
+    });
+  }
+  if (path === "youtube/videos") {
+    // Public video data (an API key in production): no bearer needed. Unknown ids: no items, as YouTube answers.
+    const id = new URL(request.url).searchParams.get("id") ?? "";
+    const channelId = id ? ((await kv().get(`devoauth:video:${id}`)) ?? STAND_IN_VIDEOS[id] ?? null) : null;
+    return json({
+      kind: "youtube#videoListResponse",
+      items: channelId ? [{ kind: "youtube#video", id, snippet: { channelId, title: `Stand-in video ${id}` } }] : [],
     });
   }
   return json({ error: "not_found" }, 404);

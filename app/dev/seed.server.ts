@@ -5,6 +5,10 @@
 // proxy) and the worker tests (inside workerd) run the very same code.
 import { musicSeed } from "./music-seed.ts";
 import { paymentsSeed } from "./payments-seed.ts";
+import { campaignsSeed } from "./campaigns-seed.ts";
+import { chatSeed } from "./chat-seed.ts";
+import { growthSeed } from "./growth-seed.ts";
+import { clippingSeed } from "./clipping-seed.ts";
 import { demoChannelSnapshots } from "./demo-channel.ts";
 import { signUpMetadata } from "../modules/accounts/sign-up-metadata.ts";
 
@@ -290,6 +294,18 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
       clipper: { userId: clipper.id, sourceId: "", net: [2150, 3075, 2890] },
     }),
   );
+
+  // The community chat's rooms and a few messages (app/dev/chat-seed.ts).
+  statements.push(...chatSeed({ db, adminId: DEMO_ACCOUNTS[0].id, creatorId: creator.id, clipperId: clipper.id }));
+
+  // People at every step of the funnel, some referred by the demo creator, with activity (app/dev/growth-seed.ts).
+  statements.push(...growthSeed({ db, referrerId: creator.id, agencyId: null }));
+
+  // A live campaign with submissions in each state, an ended one and a draft (app/dev/campaigns-seed.ts).
+  statements.push(...campaignsSeed({ db, adminId: DEMO_ACCOUNTS[0].id, creatorId: creator.id, channelId: "UCdemoCaseyCreates0001", trackId: uuid(101) }));
+
+  // The creator's source folder, the clipper's clips in each state and a split history (app/dev/clipping-seed.ts).
+  statements.push(...(await clippingSeed({ db, media, creatorId: creator.id, clipperId: clipper.id, linkId: uuid(401) })));
 
   // One batch: all or nothing.
   await db.batch(statements);

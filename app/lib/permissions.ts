@@ -202,14 +202,53 @@ export const PERMISSIONS = {
     /** The licensed file: its owner only. */
     downloadLicensed: isApprovedOwner,
   },
+  campaign: {
+    /** /campaigns: live campaigns, joining one (its terms), submitting videos, one's own submissions. */
+    participate: isApprovedActor,
+    /** The admin console's campaigns: create, edit, launch, end, review submissions, settle, funds received. */
+    manage: isAdmin,
+  },
+  chat: {
+    /** /community-chat: read rooms and history, mark read, find members to mention. */
+    read: isApprovedActor,
+    /** Post and edit (the room's own rules — archived, announcements, mutes — are the chat module's). */
+    post: isApprovedActor,
+    editMessage: isApprovedOwner,
+    /** Its author, or an admin (audit-logged). */
+    deleteMessage: (a, c) => isAdmin(a, c) || isApprovedOwner(a, c),
+    /** /chat-management: rooms, the feed, mutes. */
+    manage: isAdmin,
+  },
+  clipping: {
+    /** /clipping: one's own invite link, clippers, source folder, clips and splits (ownership is the module's). */
+    use: isApprovedActor,
+    /** A source video, a clip under review, a clipper link: its creator. */
+    manageOwn: isApprovedOwner,
+    /** Views of TikTok and Instagram Reels clips are entered by an admin. */
+    setViews: isAdmin,
+  },
   payments: {
     /** /payments: one's own statement, balances and payouts (CSV export included). */
     readOwn: isApprovedActor,
+    /** One's own Creator Agreement: give or withdraw notice, answer a revised-share offer. */
+    agreement: isApprovedActor,
     /** The admin's revenue import, month finalization and payout batches. */
     manage: isAdmin,
     /** Marking a payout paid with the bank reference. */
     markPaid: isAdmin,
   },
+  growth: {
+    /** /referrals: one's own referral code, link, QR code, counts, referred people and bonus total. */
+    readOwnReferrals: isApprovedActor,
+    /** /user-retention: sign-ups, funnel, active users, cohorts, inactive users and their CSV. */
+    readRetention: isAdmin,
+    /** 'Notify' inactive users (bell and e-mail, once per user per week). */
+    notifyInactive: isAdmin,
+    /** 'Refresh figures': run the daily job's retention work now. */
+    refreshRetention: isAdmin,
+  },
+  /** The AI thumbnail editor (issue 19): projects, exports, sending an export to a creator. */
+  thumbnail: { use: isAdmin },
 } as const satisfies Record<string, Record<string, Rule>>;
 
 export type Entity = keyof typeof PERMISSIONS;

@@ -10,6 +10,8 @@ export type AppSettings = {
   signupLimitPerHour: number;
   genericLimitPer15Min: number;
   suspiciousLimitPer15Min: number;
+  /** Referral bonus in basis points of the referred creator's music earnings (issue 18); 0 = off. */
+  referralBonusBp: number;
 };
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -18,6 +20,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   signupLimitPerHour: SIGNUP_LIMIT.maxAttempts,
   genericLimitPer15Min: GENERIC_LIMIT.maxAttempts,
   suspiciousLimitPer15Min: SUSPICIOUS_LIMIT.maxAttempts,
+  referralBonusBp: 0,
 };
 
 /** The app_settings row key of each setting. */
@@ -27,4 +30,5 @@ export const SETTING_KEYS: Record<keyof AppSettings, string> = {
   signupLimitPerHour: "signup_limit_per_hour",
   genericLimitPer15Min: "generic_limit_per_15_min",
   suspiciousLimitPer15Min: "suspicious_limit_per_15_min",
+  referralBonusBp: "referral_bonus_bp",
 };

@@ -38,9 +38,13 @@ export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">
   });
 }
 
-export function contentSecurityPolicy(nonce: string | null, dev: boolean): string {
+/** Pages whose policy adds directives (only these pages): the thumbnail editor's model runs in a Web Worker (docs/decisions/0183). */
+const ROUTE_CSP: Record<string, string[]> = { "/ai-thumbnail-editor": ["worker-src 'self'"] };
+
+export function contentSecurityPolicy(nonce: string | null, dev: boolean, pathname = ""): string {
   const script = nonce ? `'self' 'nonce-${nonce}' 'strict-dynamic'` : "'none'";
   return [
+    ...(ROUTE_CSP[pathname] ?? []),
     "default-src 'self'",
     `script-src ${script}`,
     // Tailwind's CSS is a file; React's style attributes need 'unsafe-inline' for styles only.
@@ -86,7 +90,7 @@ export function applySecurityHeaders(response: Response, nonce: string | null, u
   res.headers.set("Cross-Origin-Opener-Policy", "same-origin");
   res.headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   if (!res.headers.has("Content-Security-Policy")) {
-    res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, dev));
+    res.headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, dev, url.pathname));
   }
   if (requestId) res.headers.set(REQUEST_ID_HEADER, requestId);
   return res;

@@ -7,6 +7,7 @@ export * from "./csp-reports.server";
 export * from "./directory.server";
 export * from "./forms.server";
 export * from "./google.server";
+export * from "./growth-queries.server";
 export * from "./moderation.server";
 export * from "./outcomes.server";
 export * from "./password.server";

@@ -12,6 +12,7 @@ import { db } from "~/platform/db.server";
 export const audienceColumns = {
   userId: profiles.userId,
   email: users.email,
+  fullName: profiles.fullName,
   approvalStatus: profiles.approvalStatus,
   isMusicPartner: profiles.isMusicPartner,
   isBanned: profiles.isBanned,

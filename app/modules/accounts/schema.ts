@@ -226,6 +226,11 @@ export const googleStartSchema = z.object({
     .optional()
     .transform((v) => (v ?? "").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64) || null),
   redirectTo: z.string().optional(),
+  /** The clipper option with its agreement, both ticked on the sign-up form (issue 16). */
+  clipper: z
+    .string()
+    .optional()
+    .transform((v) => (v === "1" || v === "on" ? true : undefined)),
 });
 
 export const forgotPasswordSchema = z.object({ email });

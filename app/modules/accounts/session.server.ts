@@ -4,6 +4,7 @@ import type { RouterContextProvider } from "react-router";
 import { endedSessions, profiles, SESSION_END_REASONS, sessions, userNotifications, users } from "~/db/schema";
 import { authorize } from "~/lib/permissions";
 import { managesActiveAgency } from "~/modules/agencies/agencies.server";
+import { recordActivityQuery } from "~/modules/growth/growth.server";
 import { auditQuery } from "~/platform/audit.server";
 import { requestContext } from "~/platform/context.server";
 import { expireOnResponse, hasCookie, readCookie, serializeCookie } from "~/platform/cookies.server";
@@ -14,6 +15,7 @@ import { clientIp, userAgent } from "~/platform/request-info.server";
 import { isSecureRequest } from "~/platform/toast.server";
 import { actorOf, isAdminUser } from "./directory.server";
 import { bannedMessage } from "./schema";
+import { closeChatSocketsOf } from "~/modules/chat/chat.server";
 
 // Sessions live in D1. The cookie carries a random 160-bit token; D1 stores only its SHA-256.
 // Sliding expiry: a session idle for 7 days ends; none lives past 30 days. See
@@ -140,7 +142,11 @@ export async function validateSessionToken(token: string, now = Date.now(), comp
   if (now - Date.parse(row.lastSeenAt) > SESSION_TOUCH_MS) {
     user.expiresAt = new Date(Math.min(now + SESSION_IDLE_MS, absolute)).toISOString();
     user.lastSeenAt = new Date(now).toISOString();
-    await db().update(sessions).set({ expiresAt: user.expiresAt, lastSeenAt: user.lastSeenAt }).where(eq(sessions.id, id)).run();
+    // The day's activity rides in the same write (issue 18: at most once per user per day, no extra round trip).
+    await db().batch([
+      db().update(sessions).set({ expiresAt: user.expiresAt, lastSeenAt: user.lastSeenAt }).where(eq(sessions.id, id)),
+      recordActivityQuery(row.id, now),
+    ]);
   }
   return user;
 }
@@ -269,6 +275,7 @@ export async function createSession(request: Request, userId: string, now = Date
         ip: clientIp(request),
       }),
     db().update(profiles).set({ lastSignInAt: at }).where(eq(profiles.userId, userId)),
+    recordActivityQuery(userId, now),
   ]);
   return sessionCookie(request, token, SESSION_ABSOLUTE_MS / 1000);
 }
@@ -377,6 +384,8 @@ export async function afterSessionsEnded(userId: string): Promise<void> {
   } catch (error) {
     console.error("closing sockets failed", error);
   }
+  // The same for the user's chat room sockets (issue 17; the rooms' objects log their own failures).
+  await closeChatSocketsOf(userId).catch((error) => console.error("closing chat sockets failed", error));
 }
 
 /** 'Sign out other sessions': every session of the user but this one ends, and their sockets close. */

@@ -12,3 +12,9 @@ export function startTermQuery(userId: string, at: string) {
     .set({ termStartedAt: sql`coalesce(${profiles.termStartedAt}, ${at})` })
     .where(eq(profiles.userId, userId));
 }
+
+/** When the user's term started (their first channel link), or null: the payments module's agreement reads it. */
+export async function termStartedAtOf(userId: string): Promise<string | null> {
+  const row = await db().select({ at: profiles.termStartedAt }).from(profiles).where(eq(profiles.userId, userId)).get();
+  return row?.at ?? null;
+}

@@ -104,6 +104,12 @@ export const settingsSchema = z.object({
   signupLimitPerHour: wholeNumber("Sign-up attempts per hour", 1, 1000),
   genericLimitPer15Min: wholeNumber("Attempts per 15 minutes", 1, 100),
   suspiciousLimitPer15Min: wholeNumber("Suspicious-activity threshold", 1, 1000),
+  // Off (0) by default; paid from the platform's side, so never above its 30% (issue 18).
+  referralBonusBp: z
+    .string()
+    .optional()
+    .default("0")
+    .pipe(wholeNumber("Referral bonus", 0, 3000)),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import { conflict, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { agencyMembersQuery, agencyMemberTotalQuery, emailOfUser, fullNameOfUser, signupCountOfToken } from "~/modules/accounts/accounts.server";
 import { channelStatsOf } from "~/modules/channels/channels.server";
+import { earningsOf } from "~/modules/payments/payments.server";
 import { avatarUrl, checkUpload, putPublicImage, type ImageType } from "~/modules/media/media.server";
 import { auditQuery } from "~/platform/audit.server";
 import { randomToken } from "~/platform/crypto.server";
@@ -84,7 +85,11 @@ function dashboardBatch(agencyId: string, rosterPage: number) {
       .innerJoin(agencies, eq(agencies.id, agencyUsers.agencyId))
       .where(eq(agencyUsers.agencyId, agencyId))
       .orderBy(asc(agencyUsers.createdAt)),
-    agencyMembersQuery(agencyId, { limit: ROSTER_PAGE_SIZE, offset: (rosterPage - 1) * ROSTER_PAGE_SIZE }, channelStatsOf),
+    agencyMembersQuery(agencyId, { limit: ROSTER_PAGE_SIZE, offset: (rosterPage - 1) * ROSTER_PAGE_SIZE }, (userId) => ({
+      ...channelStatsOf(userId),
+      // Each member's earnings this month and in total (payments module; the roster's own people only).
+      ...earningsOf(userId),
+    })),
     agencyMemberTotalQuery(agencyId),
     pendingInvitationsQuery(agencyId),
   ]);

@@ -1,5 +1,6 @@
-import { count, eq } from "drizzle-orm";
-import { musicTracks } from "~/db/schema";
+import { count, eq, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { musicLicences, musicTracks } from "~/db/schema";
 import { db } from "~/platform/db.server";
 
 // The Music module's public surface: routes and other modules import from here, never from the
@@ -17,4 +18,9 @@ export * from "./licences.server";
 /** Published tracks, as a query other modules can put in their page batch. */
 export function publishedTrackCountQuery() {
   return db().select({ n: count() }).from(musicTracks).where(eq(musicTracks.status, "published"));
+}
+
+/** The user has taken a licence: the growth funnel's 'first licence' step (issue 18), as a predicate for a query. */
+export function hasLicence(userId: SQLiteColumn | SQL): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${musicLicences} where ${musicLicences.userId} = ${userId})`;
 }

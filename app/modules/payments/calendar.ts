@@ -62,3 +62,68 @@ export function ordinalDay(day: number): string {
   const suffix = tens >= 11 && tens <= 13 ? "th" : (({ 1: "st", 2: "nd", 3: "rd" } as Record<number, string>)[day % 10] ?? "th");
   return `${day}${suffix}`;
 }
+
+// --- The agreement's terms (spec section 1: 12 months from the first channel link, auto-renewing;
+// notice of 90 days, effective only at the end of a term). Days are YYYY-MM-DD, UTC.
+
+export const TERM_MONTHS = 12;
+export const NOTICE_DAYS = 90;
+
+/** YYYY-MM-DD plus `n` days. */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+/** YYYY-MM-DD plus `n` months; a day the month lacks rolls over (29 Feb + 12 months → 1 Mar). */
+export function addMonthsToDay(day: string, n: number): string {
+  const [y, m, d] = day.split("-").map(Number);
+  return new Date(Date.UTC(y, m - 1 + n, d)).toISOString().slice(0, 10);
+}
+
+/** The day (YYYY-MM-DD, UTC) of an instant. */
+export function dayOf(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+/** The start of the term running on `today` and the next renewal, for terms starting at `anchor` (every 12 months). */
+export function termOn(anchor: string, today: string): { currentStart: string; renewsOn: string } {
+  let k = 0;
+  while (addMonthsToDay(anchor, TERM_MONTHS * (k + 1)) <= today) k += 1;
+  return { currentStart: addMonthsToDay(anchor, TERM_MONTHS * k), renewsOn: addMonthsToDay(anchor, TERM_MONTHS * (k + 1)) };
+}
+
+/**
+ * The day a notice given on `noticeDay` takes effect: the last day of the first term that ends at
+ * least 90 days after the notice. Without a term (no channel linked yet) nothing is locked in: 90
+ * days after the notice (docs/decisions/0127).
+ */
+export function noticeEndsOn(anchor: string | null, noticeDay: string): string {
+  const earliest = addDays(noticeDay, NOTICE_DAYS);
+  if (!anchor) return earliest;
+  let k = 1;
+  while (addDays(addMonthsToDay(anchor, TERM_MONTHS * k), -1) < earliest) k += 1;
+  return addDays(addMonthsToDay(anchor, TERM_MONTHS * k), -1);
+}
+
+/** Days in a month (YYYY-MM). */
+export function daysInMonth(month: string): number {
+  const [y, m] = month.split("-").map(Number);
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/**
+ * The part of a month's net revenue an account earns when its agreement ends on `endsOn` (the last
+ * day it earns, YYYY-MM-DD; null: no end): the whole before the end month, nothing after it, and in
+ * the month that holds the end date the days up to and including it, pro rata, rounded toward zero
+ * (the rest stays with the platform; docs/decisions/0128).
+ */
+export function earnedPart(netCents: number, month: string, endsOn: string | null): { netCents: number; days: number | null } {
+  if (!endsOn || endsOn.slice(0, 7) > month) return { netCents, days: null };
+  if (endsOn.slice(0, 7) < month) return { netCents: 0, days: 0 };
+  const dim = daysInMonth(month);
+  const days = Number(endsOn.slice(8, 10));
+  if (days >= dim) return { netCents, days: null };
+  return { netCents: Number((BigInt(netCents) * BigInt(days)) / BigInt(dim)), days };
+}

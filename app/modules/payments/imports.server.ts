@@ -6,12 +6,16 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByCreatorIds, peopleByIds } from "~/modules/accounts/accounts.server";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { auditQuery } from "~/platform/audit.server";
+import { clipSplitPlan } from "./clip-split.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { PAYMENT_MESSAGES as M } from "./messages";
 import { MAX_IMPORT_BYTES, parseRevenueCsv, type RowProblem } from "./revenue-csv";
-import { creatorShareBpAt } from "./share.server";
+import { agreementEnds } from "./agreement.server";
+import { daysInMonth, earnedPart } from "./calendar";
+import { creatorShareBpAt, revisedSharesAt } from "./share.server";
+import { referralBonusEntries } from "./referral-bonus.server";
 import { split } from "./split";
 import type { ImportPreview } from "./types";
 
@@ -36,7 +40,7 @@ const STATEMENTS_PER_BATCH = 10;
 type Entry = typeof ledgerEntries.$inferInsert;
 
 /** Fields of an entry in the JSON rows, by position. */
-const ENTRY_FIELDS = ["id", "userId", "month", "sourceKind", "sourceId", "netCents", "shareBp", "amountCents", "importId"] as const;
+const ENTRY_FIELDS = ["id", "userId", "month", "sourceKind", "sourceId", "netCents", "shareBp", "amountCents", "importId", "note"] as const;
 
 /** One INSERT … SELECT … FROM json_each(?) for a chunk of entries: every column of ledger_entries in table order. */
 function entryInsertQuery(rows: Entry[]) {
@@ -44,7 +48,6 @@ function entryInsertQuery(rows: Entry[]) {
   const fixed: Partial<Record<keyof typeof ledgerEntries.$inferSelect, SQL>> = {
     status: sql`'estimated'`,
     payoutId: sql`null`,
-    note: sql`null`,
     createdAt: ledgerEntries.createdAt.default as SQL,
   };
   const columns = Object.keys(getTableColumns(ledgerEntries)).map((k) => {
@@ -99,6 +102,8 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
     peopleByCreatorIds(parsed.rows.flatMap((r) => (r.creatorId ? [r.creatorId] : []))),
   ]);
   const totals = new Map<string, { userId: string; sourceId: string; netCents: number }>();
+  // Rows that name a clip's video are split between clipper and creator (docs/decisions/0150).
+  const clipPlan = await clipSplitPlan(parsed.rows);
   let matched = 0;
   for (const row of parsed.rows) {
     const channel = row.channelId ? channels.get(row.channelId) : undefined;
@@ -117,6 +122,7 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
     }
     matched += 1;
     const userId = channel?.userId ?? creator?.id ?? "";
+    if (clipPlan.claim(row, userId)) continue;
     // The music share of a channel; a creator-level row (no channel) is the creator's own line.
     const sourceId = row.channelId ?? "";
     const key = `${userId}\u0000${sourceId}`;
@@ -126,7 +132,9 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
   }
   problems.sort((a, b) => a.line - b.line);
   const rowCount = parsed.rows.length + parsed.problems.length;
-  const shareBp = await creatorShareBpAt(month);
+  // The share at the month: the standard share, or a person's accepted revised share in force
+  // (docs/decisions/0129); an ended agreement earns nothing after its end date (0128).
+  const [shareBp, revised, ends] = await Promise.all([creatorShareBpAt(month), revisedSharesAt(month), agreementEnds()]);
   const base: ImportPreview = {
     month,
     fileName: name,
@@ -139,24 +147,40 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
     netCents: 0,
     amountCents: 0,
     shareBp,
+    notCredited: 0,
     people: [],
   };
   if (problems.length > 0) return base;
 
   const importId = crypto.randomUUID();
-  const entries: Entry[] = [...totals.values()].map((t) => ({
-    id: crypto.randomUUID(),
-    userId: t.userId,
-    month,
-    sourceKind: "music",
-    sourceId: t.sourceId,
-    netCents: t.netCents,
-    shareBp,
-    amountCents: split(t.netCents, shareBp).share,
-    importId,
-  }));
+  let notCredited = 0;
+  const entries: Entry[] = [...totals.values()].flatMap((t): Entry[] => {
+    const earned = earnedPart(t.netCents, month, ends.get(t.userId) ?? null);
+    if (earned.days === 0) {
+      notCredited += 1;
+      return [];
+    }
+    const bp = revised.get(t.userId) ?? shareBp;
+    return [
+      {
+        id: crypto.randomUUID(),
+        userId: t.userId,
+        month,
+        sourceKind: "music",
+        sourceId: t.sourceId,
+        netCents: earned.netCents,
+        shareBp: bp,
+        amountCents: split(earned.netCents, bp).share,
+        importId,
+        // The month holds the agreement's end: the days up to it, pro rata.
+        note: earned.days ? `${earned.days} of ${daysInMonth(month)} days, to the agreement's end on ${ends.get(t.userId)}` : null,
+      },
+    ];
+  });
+  entries.push(...(await clipPlan.entries(month, (userId) => revised.get(userId) ?? shareBp, importId)));
   const netCents = entries.reduce((s, e) => s + e.netCents, 0);
   const amountCents = entries.reduce((s, e) => s + e.amountCents, 0);
+  entries.push(...(await referralBonusEntries(entries, month, importId))); // issue 18: paid from the platform's side
 
   await db().batch([
     monthRowQuery(month),
@@ -205,6 +229,7 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
     ...base,
     matched,
     importId,
+    notCredited,
     entryCount: entries.length,
     netCents,
     amountCents,
@@ -340,6 +365,8 @@ export async function finalizeMonth(actor: Actor, request: Request, month: strin
             eq(ledgerEntries.month, month),
             eq(ledgerEntries.status, "estimated"),
             sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} = ${row.liveImportId})`,
+            // Campaign entries are finalized by their campaign (settled + the brand's funds received), never by a music month.
+            sql`${ledgerEntries.sourceKind} <> 'campaign'`,
           ),
         )
         .returning({ id: ledgerEntries.id }),

@@ -4,7 +4,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
 import { toCsv } from "~/lib/csv";
-import { monthLabel, monthOf, nextPayoutDate } from "./calendar";
+import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
 import { CURRENCY, centsToDecimal } from "./money";
 import { creatorShareBpAt, payoutDay } from "./share.server";
 import type { LedgerStatus, PayoutRow, SourceKind, StatementLine } from "./types";
@@ -54,7 +54,7 @@ async function labelLines(rows: Awaited<ReturnType<typeof linesQuery>>): Promise
     sourceKind: r.sourceKind,
     source:
       r.sourceKind === "music"
-        ? `${SOURCE_LABEL.music}: ${r.sourceId ? (channels.get(r.sourceId)?.title ?? r.sourceId) : "all channels"}`
+        ? `${SOURCE_LABEL.music}: ${r.sourceId ? (channels.get(r.sourceId)?.title ?? r.sourceId) : "all channels"}${r.note ? ` (${r.note})` : ""}`
         : `${SOURCE_LABEL[r.sourceKind]}${r.note ? `: ${r.note}` : ""}`,
     netCents: r.netCents,
     shareBp: r.shareBp,
@@ -115,6 +115,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
           reference: payouts.reference,
           paidAt: payouts.paidAt,
           createdAt: payouts.createdAt,
+          payoutDate: payouts.payoutDate,
         })
         .from(payouts)
         .where(eq(payouts.userId, actor.id))
@@ -137,7 +138,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
     months,
     month: lineRows[0]?.month ?? null,
     lines: await labelLines(lineRows),
-    payouts: payoutRows,
+    payouts: payoutRows.map((p) => ({ ...p, payoutDate: p.payoutDate ?? payoutDateIn(p.batch, day) })),
   };
 }
 

@@ -33,4 +33,34 @@ export const PAYMENT_TITLES = {
   finalize: "Could not finalize",
   mark_paid: "Could not mark paid",
   mark_batch_paid: "Could not mark the run paid",
+  offer_share: "Could not make the offer",
+  withdraw_offer: "Could not withdraw the offer",
+  terminate: "Could not terminate",
+  hold: "Could not hold payouts",
+  release_hold: "Could not release the hold",
+} as const;
+
+/** Toast titles per intent of the creator's /payments. */
+export const AGREEMENT_TITLES = {
+  give_notice: "Could not give notice",
+  withdraw_notice: "Could not withdraw notice",
+  accept_offer: "Could not accept the offer",
+  decline_offer: "Could not decline the offer",
+} as const;
+
+/** What the agreement steps say (the creator's /payments and the admin's Agreements). */
+export const AGREEMENT_MESSAGES = {
+  noticeAlready: "You have already given notice. It is shown under Agreement.",
+  terminatedAlready: "Your Creator Agreement has ended.",
+  noNotice: "There is no notice to withdraw.",
+  noticeTookEffect: "Your notice has already taken effect: the agreement has ended.",
+  withdrawNoticeFirst: "Withdraw your notice before accepting a revised share: accepting starts a new 12-month term.",
+  offerNotFound: "Offer not found.",
+  offerAnswered: "This offer has already been answered or withdrawn.",
+  personNotFound: "No account has that e-mail or creator ID.",
+  offerOpen: (name: string) => `${name} already has an open offer. Withdraw it before making another.`,
+  offerNotActive: (name: string) => `${name}'s agreement is under notice or has ended: no revised share can be offered.`,
+  endedAlready: (name: string) => `${name}'s agreement has already ended.`,
+  heldAlready: (name: string) => `Payouts to ${name} are already on hold.`,
+  notHeld: (name: string) => `Payouts to ${name} are not on hold.`,
 } as const;

@@ -3,7 +3,17 @@
 //   imports.server.ts  the admin's revenue import (preview/stage, commit), funds received, finalize
 //   payouts.server.ts  the payout-day job, marking payouts paid, the batch CSV
 //   ledger.server.ts   what /payments shows, and its CSV
-//   share.server.ts    the creator's share at a month (from the admin settings)
+//   share.server.ts    the creator's share at a month (the admin settings, accepted revised shares)
+//   agreement.server.ts the Creator Agreement: notice, termination for cause, holds, revised-share offers
+//   cleanup.server.ts  the daily job's discarding of abandoned staged imports
+//   earnings.server.ts earnings by month (/analytics) and per roster member (agency dashboard)
+//   credits.server.ts  ledger entries other domains write (campaigns, later clips, referrals)
 export * from "./imports.server";
 export * from "./payouts.server";
 export * from "./ledger.server";
+export * from "./agreement.server";
+export * from "./cleanup.server";
+export * from "./earnings.server";
+export * from "./credits.server";
+export * from "./referral-bonus.server";
+export { creatorShareBpAt } from "./share.server";

@@ -14,6 +14,7 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { isMonth, monthLabel, payoutDateIn, payoutRunDue } from "./calendar";
 import { PAYMENT_MESSAGES as M } from "./messages";
 import { centsToDecimal, formatCents } from "./money";
+import { heldUserIds } from "./agreement.server";
 import { payoutDay } from "./share.server";
 
 // Payouts (docs/decisions/0122-payout-calendar.md). The daily cron calls `runPayoutDay`: from the
@@ -31,8 +32,10 @@ const USERS_PER_CHUNK = 90;
 export type PayoutRun = { batch: string | null; payouts: number; totalCents: number };
 
 export async function runPayoutDay(now = new Date()): Promise<PayoutRun> {
-  const batch = payoutRunDue(now, await payoutDay());
+  const day = await payoutDay();
+  const batch = payoutRunDue(now, day);
   if (!batch) return { batch: null, payouts: 0, totalCents: 0 };
+  const payoutDate = payoutDateIn(batch, day);
 
   const balances = await db()
     .select({ userId: ledgerEntries.userId, total: sum(ledgerEntries.amountCents).mapWith(Number) })
@@ -41,8 +44,9 @@ export async function runPayoutDay(now = new Date()): Promise<PayoutRun> {
     .groupBy(ledgerEntries.userId)
     .having(sql`sum(${ledgerEntries.amountCents}) > 0`)
     .all();
-  const people = await peopleByIds(balances.map((b) => b.userId));
-  const payable = balances.filter((b) => people.get(b.userId) && !people.get(b.userId)?.isBanned).map((b) => b.userId);
+  const [people, held] = await Promise.all([peopleByIds(balances.map((b) => b.userId)), heldUserIds(balances.map((b) => b.userId))]);
+  // Banned people and people an admin holds (with a reason; decision 0130) are left out: their balance waits.
+  const payable = balances.filter((b) => people.get(b.userId) && !people.get(b.userId)?.isBanned && !held.has(b.userId)).map((b) => b.userId);
 
   // One id prefix per run: an entry joins only a payout this run created (never an older one of the same batch).
   const token = crypto.randomUUID();
@@ -59,6 +63,7 @@ export async function runPayoutDay(now = new Date()): Promise<PayoutRun> {
       id: sql`${token} || ':' || user_id`,
       userId: sql`user_id`,
       batch: sql`${batch}`,
+      payoutDate: sql`${payoutDate}`,
       amountCents: sql`sum(amount_cents)`,
       status: sql`'pending'`,
       reference: sql`null`,
@@ -288,7 +293,7 @@ export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ fil
       return [
         r.id,
         r.batch,
-        payoutDateIn(r.batch, day),
+        r.payoutDate ?? payoutDateIn(r.batch, day),
         p?.fullName ?? "",
         p?.email ?? "",
         p?.creatorId ?? "",

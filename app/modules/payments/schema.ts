@@ -16,6 +16,31 @@ const reference = z
   .min(1, { message: "Reference is required." })
   .max(REFERENCE_MAX, { message: `Reference must be ${REFERENCE_MAX} characters or less.` });
 
+export const REASON_MAX = 500;
+
+const person = z
+  .string({ message: "Enter the person's e-mail or creator ID." })
+  .trim()
+  .min(1, { message: "Enter the person's e-mail or creator ID." })
+  .max(254, { message: "E-mail or creator ID must be 254 characters or less." });
+
+const reason = z
+  .string({ message: "Reason is required." })
+  .trim()
+  .min(1, { message: "Reason is required." })
+  .max(REASON_MAX, { message: `Reason must be ${REASON_MAX} characters or less.` });
+
+/** "72.5" → 7250 basis points: a share of 0.01 to 100 percent with at most two decimals. */
+const sharePercent = z
+  .string({ message: "Share is required." })
+  .trim()
+  .regex(/^\d{1,3}(\.\d{1,2})?$/, { message: "Share must be a percentage with at most two decimals, e.g. 72.5." })
+  .transform((v) => {
+    const [whole, frac = ""] = v.split(".");
+    return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+  })
+  .refine((bp) => bp >= 1 && bp <= 10000, { message: "Share must be between 0.01 and 100." });
+
 export const paymentsAdminSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("preview"), month, file: z.unknown() }),
   z.object({ intent: z.literal("commit"), importId: id, replaces: z.string().trim().max(200).optional().default("") }),
@@ -24,5 +49,28 @@ export const paymentsAdminSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("finalize"), month }),
   z.object({ intent: z.literal("mark_paid"), payoutId: id, reference }),
   z.object({ intent: z.literal("mark_batch_paid"), batch: month, reference }),
+  z.object({
+    intent: z.literal("offer_share"),
+    person,
+    sharePercent,
+    note: z.string().trim().max(200, { message: "Note must be 200 characters or less." }).optional().default(""),
+  }),
+  z.object({ intent: z.literal("withdraw_offer"), offerId: id }),
+  z.object({ intent: z.literal("terminate"), person, reason }),
+  z.object({ intent: z.literal("hold"), person, reason }),
+  z.object({ intent: z.literal("release_hold"), person }),
 ]);
 export type PaymentsAdminInput = z.infer<typeof paymentsAdminSchema>;
+
+/** The creator's own agreement steps on /payments. Acceptance of a revised share must be express (a ticked box). */
+export const agreementSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("give_notice"), confirm: z.literal("yes", { message: "Tick the box to confirm your notice." }) }),
+  z.object({ intent: z.literal("withdraw_notice") }),
+  z.object({
+    intent: z.literal("accept_offer"),
+    offerId: id,
+    confirm: z.literal("yes", { message: "Tick the box to accept the revised share and the new 12-month term." }),
+  }),
+  z.object({ intent: z.literal("decline_offer"), offerId: id }),
+]);
+export type AgreementInput = z.infer<typeof agreementSchema>;

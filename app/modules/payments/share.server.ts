@@ -1,15 +1,45 @@
+import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
+import { shareOffers } from "~/db/schema";
+import { db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { percentToBp } from "./split";
 
-// The creator's share at a month (docs/decisions/0123-share-at-a-month.md): the standard share of
-// the admin settings (app_settings 'creator_share_percent', 70 by default) stays the single source;
-// it is read when a month's revenue is imported and stored on each entry in basis points, so a
-// later change of the setting never rewrites a month already imported. Revised shares (accepted
-// offers from their effective date) come with the agreement work and will be looked up here.
+// The creator's share at a month (docs/decisions/0123-share-at-a-month.md, 0129): the standard
+// share of the admin settings (app_settings 'creator_share_percent', 70 by default) stays the single
+// source; a revised share the creator expressly accepted applies from its effective month (the
+// month after acceptance) on. It is read when a month's revenue is imported and stored on each
+// entry in basis points, so a later change never rewrites a month already imported.
 
-export async function creatorShareBpAt(_month: string, _userId?: string): Promise<number> {
-  const settings = await getSettings();
-  return percentToBp(settings.creatorSharePercent);
+export async function standardShareBp(): Promise<number> {
+  return percentToBp((await getSettings()).creatorSharePercent);
+}
+
+/** The share (basis points) of `userId` for revenue of `month`: their latest accepted revised share in force, else the standard share. */
+export async function creatorShareBpAt(month: string, userId?: string): Promise<number> {
+  if (userId) {
+    const revised = await db()
+      .select({ shareBp: shareOffers.shareBp })
+      .from(shareOffers)
+      .where(and(eq(shareOffers.userId, userId), eq(shareOffers.status, "accepted"), lte(shareOffers.effectiveMonth, month)))
+      .orderBy(desc(shareOffers.effectiveMonth), desc(shareOffers.respondedAt))
+      .get();
+    if (revised) return revised.shareBp;
+  }
+  return standardShareBp();
+}
+
+/**
+ * Every revised share in force at `month`, by person (the import's bulk form of creatorShareBpAt):
+ * one statement over the accepted offers, which are few; people on the standard share are absent.
+ */
+export async function revisedSharesAt(month: string): Promise<Map<string, number>> {
+  const rows = await db()
+    .select({ userId: shareOffers.userId, shareBp: shareOffers.shareBp })
+    .from(shareOffers)
+    .where(and(eq(shareOffers.status, "accepted"), isNotNull(shareOffers.effectiveMonth), lte(shareOffers.effectiveMonth, month)))
+    .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
+  // Ascending, so the latest in force wins.
+  return new Map(rows.map((r) => [r.userId, r.shareBp]));
 }
 
 export async function payoutDay(): Promise<number> {

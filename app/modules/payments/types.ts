@@ -19,6 +19,8 @@ export type ImportPreview = {
   netCents: number;
   amountCents: number;
   shareBp: number;
+  /** People matched whose agreement had ended before the month: nothing credited to them (decision 0128). */
+  notCredited: number;
   people: { name: string; netCents: number; amountCents: number }[];
 };
 
@@ -41,4 +43,40 @@ export type PayoutRow = {
   reference: string | null;
   paidAt: string | null;
   createdAt: string;
+  /** YYYY-MM-DD: the run's payout date on the calendar. */
+  payoutDate: string;
+};
+
+export type AgreementView = {
+  /** ended: a notice that has taken effect. */
+  status: "active" | "notice" | "terminated" | "ended";
+  /** The share for revenue of this month (a revised share in force, else the standard share). */
+  shareBp: number;
+  standardBp: number;
+  /** First day of the run of 12-month terms (the first channel link, or an accepted revised share); null before any channel. */
+  termStart: string | null;
+  currentTermStart: string | null;
+  renewsOn: string | null;
+  noticeGivenAt: string | null;
+  /** The last day the account earns (notice or termination). */
+  endsOn: string | null;
+  /** When a notice given today would take effect. */
+  noticeWouldEndOn: string;
+  terminationReason: string | null;
+  holdReason: string | null;
+  offer: { id: string; shareBp: number; note: string | null; createdAt: string; effectiveMonth: string } | null;
+  /** An accepted revised share that applies from a later month. */
+  upcoming: { shareBp: number; effectiveMonth: string } | null;
+};
+
+export type AgreementAdminRow = {
+  userId: string;
+  name: string;
+  email: string;
+  creatorId: string;
+  status: "active" | "notice" | "terminated";
+  endsOn: string | null;
+  terminationReason: string | null;
+  holdReason: string | null;
+  offer: { id: string; shareBp: number; createdAt: string } | null;
 };

@@ -9,6 +9,8 @@ import { EmptyState } from "~/ui/empty-state";
 import { PageHeader } from "~/ui/page-header";
 import { ANALYTICS_RANGES, METRICS, METRIC_LABELS, formatCount, formatGrowth, parseRange, type Growth, type Metric } from "~/modules/channels/analytics";
 import { analyticsFor } from "~/modules/channels/channels.server";
+import { EarningsByMonth } from "~/modules/payments/components/earnings-by-month";
+import { earningsByMonth } from "~/modules/payments/payments.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { domainLoader } from "~/platform/http.server";
@@ -19,7 +21,8 @@ export const meta = () => [{ title: "Analytics | Shortbeat" }];
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
   const range = parseRange(new URL(args.request.url).searchParams.get("range"));
-  return analyticsFor(actorOf(user), range);
+  const [data, earnings] = await Promise.all([analyticsFor(actorOf(user), range), earningsByMonth(actorOf(user))]);
+  return { ...data, earnings };
 });
 
 function GrowthText({ growth, range, compact = false }: { growth: Growth; range: number; compact?: boolean }) {
@@ -36,7 +39,8 @@ function GrowthText({ growth, range, compact = false }: { growth: Growth; range:
 }
 
 export default function Analytics({ loaderData }: Route.ComponentProps) {
-  const { range, days, channels, total, hasData } = loaderData;
+  const { range, days, channels, total, hasData, earnings } = loaderData;
+  const earningsSection = <EarningsByMonth earnings={earnings} />;
 
   const rangeNav = (
     <nav aria-label="Date range" className="flex flex-wrap items-center gap-2">
@@ -74,6 +78,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         <EmptyState title="No channels linked yet" action={{ to: "/channels", label: "Connect a channel" }}>
           <p>Link your YouTube channel on the Channels page to follow its subscribers, views and videos here.</p>
         </EmptyState>
+        <div className="mt-8">{earningsSection}</div>
       </>
     );
   }
@@ -85,6 +90,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
         <EmptyState title={`No data in the last ${range} days`} action={{ to: "/channels", label: "Refresh your channels" }}>
           <p>A snapshot is recorded every time a channel is refreshed, and once a day automatically. Refresh your channels to record today's numbers.</p>
         </EmptyState>
+        <div className="mt-8">{earningsSection}</div>
       </>
     );
   }
@@ -167,6 +173,7 @@ export default function Analytics({ loaderData }: Route.ComponentProps) {
           </Link>
         </p>
       </Section>
+      {earningsSection}
     </div>
   );
 }

@@ -1,12 +1,19 @@
-import { Form, Link } from "react-router";
+import { useEffect } from "react";
+import { Form, Link, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
+import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { formatPayoutDay, isMonth, monthLabel, ordinalDay } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
-import { paymentsPage } from "~/modules/payments/payments.server";
+import { AgreementPanel } from "~/modules/payments/components/agreement-panel";
+import { STATEMENT_PRINT_CSS } from "~/modules/payments/components/statement-print";
+import { agreementView, answerOffer, giveNotice, paymentsPage, withdrawNotice } from "~/modules/payments/payments.server";
+import { AGREEMENT_TITLES, agreementSchema } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
-import { domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import { Badge, type Tone } from "~/ui/badge";
 import { Button, buttonClass } from "~/ui/button";
 import { EmptyState } from "~/ui/empty-state";
@@ -15,6 +22,7 @@ import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/payments";
 
 // /payments (issue 14, phase 1): the next payout, balances by status, the monthly statement
@@ -25,18 +33,62 @@ export const meta = () => [{ title: "Payments | Shortbeat" }];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
+  const actor = actorOf(user);
   const month = new URL(args.request.url).searchParams.get("month");
-  return paymentsPage(actorOf(user), month && isMonth(month) ? month : null);
+  const [page, agreement] = await Promise.all([paymentsPage(actor, month && isMonth(month) ? month : null), agreementView(actor)]);
+  return { ...page, agreement };
 });
+
+// The creator's agreement steps (docs/decisions/0127-0130): each a guarded change, audit-logged and e-mailed.
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const user = await requireApprovedUser(args);
+  const actor = actorOf(user);
+  const input = await parseForm(args.request, agreementSchema);
+  switch (input.intent) {
+    case "give_notice": {
+      const done = await giveNotice(actor, args.request);
+      return redirectWithToast(args.request, "/payments", {
+        type: "success",
+        title: "Notice given",
+        description: `Your agreement ends on ${formatPayoutDay(done.endsOn)}. You can withdraw your notice before then.`,
+      });
+    }
+    case "withdraw_notice":
+      await withdrawNotice(actor, args.request);
+      return redirectWithToast(args.request, "/payments", {
+        type: "success",
+        title: "Notice withdrawn",
+        description: "Your agreement continues and renews as before.",
+      });
+    case "accept_offer": {
+      const done = await answerOffer(actor, args.request, { offerId: input.offerId, accept: true });
+      return redirectWithToast(args.request, "/payments", {
+        type: "success",
+        title: "Revised share accepted",
+        description: `${formatBp(done.shareBp)} applies from ${monthLabel(done.effectiveMonth ?? "")}. A new 12-month term started today.`,
+      });
+    }
+    case "decline_offer":
+      await answerOffer(actor, args.request, { offerId: input.offerId, accept: false });
+      return redirectWithToast(args.request, "/payments", { type: "success", title: "Offer declined", description: "Your current share stays." });
+  }
+}, AGREEMENT_TITLES);
 
 const STATUS_TONE: Record<string, Tone> = { estimated: "amber", finalized: "blue", paid: "green", pending: "amber" };
 const STATUS_LABEL: Record<string, string> = { estimated: "Estimated", finalized: "Finalized", paid: "Paid", pending: "Pending" };
 
-export default function Payments({ loaderData }: Route.ComponentProps) {
-  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts } = loaderData;
+export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
+  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement } = loaderData;
   const total = lines.reduce((s, l) => s + l.amountCents, 0);
+  const failure = isActionFailure(actionData) ? actionData : null;
+  const busy = useNavigation().state !== "idle";
+  useEffect(() => {
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
   return (
     <>
+      {/* The printable statement: the page's content alone, tables unclipped (print only). */}
+      <style>{STATEMENT_PRINT_CSS}</style>
       <PageHeader
         title="Payments"
         description={`Your earnings and payouts. Your share is ${formatBp(shareBp)} of net revenue; payouts are made on or around the ${ordinalDay(payoutDay)} of each month, once we have received the funds from the platform.`}
@@ -53,6 +105,13 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
         <Stat label="Finalized" value={formatCents(balances.finalized)} hint="Funds received, to be paid" />
         <Stat label="Paid" value={formatCents(balances.paid)} hint="Sent to you" />
       </section>
+
+      {failure ? (
+        <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900 print:hidden">
+          <p className="font-semibold">{failure.toast.title}</p>
+          <p className="mt-1">{failure.toast.description}</p>
+        </div>
+      ) : null}
 
       <Section id="statement-heading" title={month ? `Statement: ${monthLabel(month)}` : "Statement"} className="mt-10">
         {months.length === 0 ? (
@@ -117,11 +176,12 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
         ) : (
           <TableRegion labelledBy="payouts-heading" className="mt-3">
             <Table>
-              <TableHead columns={["Payout run", { label: "Amount", className: "text-right" }, "Status", "Reference", "Paid on"]} />
+              <TableHead columns={["Payout run", "Payout date", { label: "Amount", className: "text-right" }, "Status", "Reference", "Paid on"]} />
               <TableBody>
                 {payouts.map((p) => (
                   <tr key={p.id}>
                     <Td>{monthLabel(p.batch)}</Td>
+                    <Td className="whitespace-nowrap">{formatPayoutDay(p.payoutDate)}</Td>
                     <Td className="text-right tabular-nums">{formatCents(p.amountCents)}</Td>
                     <Td>
                       <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
@@ -137,6 +197,8 @@ export default function Payments({ loaderData }: Route.ComponentProps) {
           </TableRegion>
         )}
       </Section>
+      <AgreementPanel agreement={agreement} busy={busy} errors={failure?.errors ?? {}} />
+
       <p className="mt-8 text-sm text-slate-600 print:hidden">
         Questions about a statement? See the{" "}
         <Link to="/terms-of-service" className="underline">

@@ -1,6 +1,7 @@
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { authFieldTitle, authParams, authenticate, cookieHeaders, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { AuthScreen } from "~/modules/accounts/components/auth-screen";
+import { keepClipperInvite } from "~/modules/clipping/clipping.server";
 import { requireSignedOut } from "~/modules/accounts/guards.server";
 import { AUTH_FORM_TITLES, authFormSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
@@ -10,7 +11,8 @@ import type { Route } from "./+types/auth";
 export const meta = () => [{ title: "Sign in | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireSignedOut(args);
+  // A signed-in visitor goes to /dashboard; a clipper invite link is kept for /clipping (issue 16).
+  await requireSignedOut(args).catch(keepClipperInvite(args.request));
   return { params: authParams(args.request) };
 }
 

@@ -1,19 +1,238 @@
+import { useEffect } from "react";
+import { Form, useNavigation } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-screen";
+import { isActionFailure } from "~/lib/errors";
+import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { comingSoonPage } from "~/modules/dashboard/components/coming-soon";
+import { chatAdminAction, chatAdminPage } from "~/modules/chat/chat.server";
+import { MessageText } from "~/modules/chat/components/message-text";
+import { chatAdminSchema, MUTE_PERIODS, MUTE_REASON_MAX, ROOM_DESCRIPTION_MAX, ROOM_KIND_OPTIONS, ROOM_NAME_MAX } from "~/modules/chat/schema";
+import type { AdminFeedItem, AdminRoom } from "~/modules/chat/types";
+import { parseForm } from "~/platform/body.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { redirectWithToast } from "~/platform/toast.server";
+import { Badge } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import { Field } from "~/ui/field";
+import { LocalTime } from "~/ui/local-time";
+import { PageHeader } from "~/ui/page-header";
+import { Section } from "~/ui/section";
+import { Select } from "~/ui/select";
+import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/chat-management";
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
-  return null;
-}
+// /chat-management (admins): rooms (create, rename, describe, archive, restore, reorder), the
+// recent messages across rooms with delete, mutes with a period and a reason. Every action is
+// audit-logged by the chat module. docs/decisions/0160.
 
-const page = comingSoonPage({
-  title: "Chat Management",
-  description: "Rooms, messages and mutes.",
-  empty: "Chat management opens soon",
-  text: "Room management and moderation arrive with the chat feature.",
+export const meta = () => [{ title: "Chat Management | Shortbeat" }];
+
+export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  const admin = await requireAdmin(args);
+  return chatAdminPage(actorOf(admin));
 });
 
-export const meta = page.meta;
-export const ErrorBoundary = page.ErrorBoundary;
-export default page.Page;
+const TITLES = {
+  "create-room": "Room not created",
+  "update-room": "Room not saved",
+  "archive-room": "Room not archived",
+  "restore-room": "Room not restored",
+  "move-room": "Room not moved",
+  "delete-message": "Message not deleted",
+  mute: "User not muted",
+  unmute: "Mute not ended",
+};
+
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const admin = await requireAdmin(args);
+  const input = await parseForm(args.request, chatAdminSchema);
+  const { message } = await chatAdminAction(actorOf(admin), input, args.request);
+  return redirectWithToast(args.request, "/chat-management", { type: "success", title: "Done", description: message });
+}, TITLES);
+
+export default function ChatManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { rooms, feed, mutes } = loaderData;
+  const failure = isActionFailure(actionData) ? actionData : null;
+  useEffect(() => {
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
+  const createErrors = failure?.intent === "create-room" ? failure.errors : {};
+
+  return (
+    <>
+      <PageHeader title="Chat Management" description="Rooms, recent messages and mutes. Every action is recorded in the audit log." />
+      {failure ? (
+        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+          <p className="font-semibold">{failure.toast.title}</p>
+          <p className="mt-1">{failure.toast.description}</p>
+        </div>
+      ) : null}
+
+      <Section id="chat-rooms-heading" title="Rooms">
+        <ul className="mt-3 space-y-3">
+          {rooms.map((room, i) => (
+            <RoomRow key={room.id} room={room} first={i === 0} last={i === rooms.length - 1} />
+          ))}
+        </ul>
+        <Form method="post" className="mt-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_2fr_1fr_auto] sm:items-end">
+          <input type="hidden" name="intent" value="create-room" />
+          <Field
+            label="New room name"
+            name="name"
+            required
+            maxLength={ROOM_NAME_MAX}
+            error={createErrors.name}
+            defaultValue={failure?.intent === "create-room" ? failure.values?.name : undefined}
+          />
+          <Field label="Description" name="description" maxLength={ROOM_DESCRIPTION_MAX} error={createErrors.description} />
+          <Select label="Who posts" name="kind" options={ROOM_KIND_OPTIONS} defaultValue="general" />
+          <Button type="submit" variant="primary">
+            Create room
+          </Button>
+        </Form>
+      </Section>
+
+      <Section id="chat-mutes-heading" title="Muted users" className="mt-10">
+        {mutes.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">Nobody is muted.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4">
+            {mutes.map((m) => (
+              <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+                <div>
+                  <p className="font-medium text-slate-900">{m.name}</p>
+                  <p className="text-slate-600">
+                    Until <LocalTime iso={m.until} withTime /> · {m.reason}
+                    {m.mutedByName ? ` · by ${m.mutedByName}` : ""}
+                  </p>
+                </div>
+                <Form method="post">
+                  <input type="hidden" name="intent" value="unmute" />
+                  <input type="hidden" name="userId" value={m.userId} />
+                  <Button type="submit" aria-label={`Unmute ${m.name}`}>
+                    Unmute
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+
+      <Section id="chat-feed-heading" title="Recent messages" className="mt-10">
+        {feed.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No messages yet.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4">
+            {feed.map((m) => (
+              <FeedRow key={m.id} item={m} muted={mutes.some((x) => x.userId === m.userId)} />
+            ))}
+          </ul>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function RoomRow({ room, first, last }: { room: AdminRoom; first: boolean; last: boolean }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <p className="font-semibold text-slate-900">
+            #{room.name} {room.kind === "announcements" ? <Badge tone="violet">Admins post</Badge> : null}{" "}
+            {room.archived ? <Badge tone="amber">Archived</Badge> : null}
+          </p>
+          <p className="text-sm text-slate-600">{room.description || "No description."}</p>
+          <p className="text-xs text-slate-500">
+            {room.messageCount} {room.messageCount === 1 ? "message" : "messages"}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Form method="post">
+            <input type="hidden" name="intent" value="move-room" />
+            <input type="hidden" name="roomId" value={room.id} />
+            <input type="hidden" name="direction" value="up" />
+            <Button type="submit" disabled={first || busy} aria-label={`Move #${room.name} up`}>
+              ↑
+            </Button>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value="move-room" />
+            <input type="hidden" name="roomId" value={room.id} />
+            <input type="hidden" name="direction" value="down" />
+            <Button type="submit" disabled={last || busy} aria-label={`Move #${room.name} down`}>
+              ↓
+            </Button>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value={room.archived ? "restore-room" : "archive-room"} />
+            <input type="hidden" name="roomId" value={room.id} />
+            <Button type="submit" variant={room.archived ? "secondary" : "dangerOutline"} disabled={busy}>
+              {room.archived ? `Restore #${room.name}` : `Archive #${room.name}`}
+            </Button>
+          </Form>
+        </div>
+      </div>
+      <details className="mt-3">
+        <summary className="cursor-pointer text-sm font-medium text-slate-800">Edit #{room.name}</summary>
+        <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-[1fr_2fr_1fr_auto] sm:items-end">
+          <input type="hidden" name="intent" value="update-room" />
+          <input type="hidden" name="roomId" value={room.id} />
+          <Field label="Name" name="name" required maxLength={ROOM_NAME_MAX} defaultValue={room.name} />
+          <Field label="Description" name="description" maxLength={ROOM_DESCRIPTION_MAX} defaultValue={room.description} />
+          <Select label="Who posts" name="kind" options={ROOM_KIND_OPTIONS} defaultValue={room.kind} />
+          <Button type="submit" variant="primary">
+            Save
+          </Button>
+        </Form>
+      </details>
+    </li>
+  );
+}
+
+function FeedRow({ item, muted }: { item: AdminFeedItem; muted: boolean }) {
+  return (
+    <li className="py-3 text-sm" data-testid="feed-message">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1">
+          <p className="text-slate-600">
+            <span className="font-medium text-slate-900">{item.authorName}</span> in #{item.roomName} · <LocalTime iso={item.createdAt} withTime />
+            {item.editedAt ? " · edited" : ""}
+          </p>
+          <p className={`mt-1 whitespace-pre-wrap break-words ${item.deletedAt ? "text-slate-400 line-through" : "text-slate-900"}`}>
+            <MessageText body={item.body} mentions={item.mentions} />
+          </p>
+          {item.deletedAt ? <p className="text-xs text-slate-500">Deleted</p> : null}
+        </div>
+        {item.deletedAt ? null : (
+          <Form method="post">
+            <input type="hidden" name="intent" value="delete-message" />
+            <input type="hidden" name="id" value={item.id} />
+            <Button type="submit" variant="dangerOutline" aria-label={`Delete message by ${item.authorName}: ${item.body.slice(0, 40)}`}>
+              Delete
+            </Button>
+          </Form>
+        )}
+      </div>
+      {muted ? null : (
+        <details className="mt-2">
+          <summary className="cursor-pointer text-sm text-slate-700">Mute {item.authorName}</summary>
+          <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
+            <input type="hidden" name="intent" value="mute" />
+            <input type="hidden" name="userId" value={item.userId} />
+            <Select label="For" name="minutes" options={MUTE_PERIODS} defaultValue="60" />
+            <Field label="Reason" name="reason" required maxLength={MUTE_REASON_MAX} />
+            <Button type="submit" variant="danger">
+              Mute {item.authorName}
+            </Button>
+          </Form>
+        </details>
+      )}
+    </li>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

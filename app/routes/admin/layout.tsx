@@ -17,6 +17,7 @@ const ADMIN_TABS = [
   { to: "/admin/music", label: "Music review" },
   { to: "/admin/agencies", label: "Agencies" },
   { to: "/admin/payments", label: "Payments" },
+  { to: "/admin/campaigns", label: "Campaigns" },
   { to: "/admin/broadcast", label: "Broadcast" },
   { to: "/admin/audit-log", label: "Audit log" },
   { to: "/admin/settings", label: "Settings" },

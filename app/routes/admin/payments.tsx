@@ -4,10 +4,15 @@ import { GeneralErrorBoundary } from "~/components/error-screen";
 import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { monthLabel, monthOf } from "~/modules/payments/calendar";
+import { formatPayoutDay, monthLabel, monthOf } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
 import {
+  agreementsOverview,
   commitImport,
+  offerShare,
+  setHold,
+  terminateForCause,
+  withdrawOffer,
   discardImport,
   finalizeMonth,
   markFundsReceived,
@@ -20,7 +25,7 @@ import {
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
-import type { ImportPreview } from "~/modules/payments/types";
+import type { AgreementAdminRow, ImportPreview } from "~/modules/payments/types";
 import { parseFields, readForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
@@ -31,6 +36,7 @@ import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { TextArea } from "~/ui/textarea";
 import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/payments";
 
@@ -43,11 +49,12 @@ export const meta = () => [{ title: "Payments | Shortbeat" }];
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
   const actor = actorOf(admin);
-  const [overview, payouts] = await Promise.all([revenueOverview(actor), payoutBatches(actor)]);
-  return { ...overview, payouts };
+  const [overview, payouts, agreements] = await Promise.all([revenueOverview(actor), payoutBatches(actor), agreementsOverview(actor)]);
+  return { ...overview, payouts, agreements };
 });
 
 const BACK = "/admin/payments";
+const AGREEMENTS = "/admin/payments#agreements-heading";
 
 const IMPORT_STATUS: Record<"staged" | "live" | "replaced" | "discarded", { label: string; tone: Tone }> = {
   staged: { label: "Waiting to commit", tone: "amber" },
@@ -105,11 +112,46 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
         description: `${monthLabel(input.batch)}: ${done.paid} payouts, ${formatCents(done.amountCents)}, recorded as paid${done.alreadyPaid ? ` (${done.alreadyPaid} were already paid)` : ""}. The creators have been notified.`,
       });
     }
+    case "offer_share": {
+      const done = await offerShare(actor, args.request, { person: input.person, shareBp: input.sharePercent, note: input.note });
+      return redirectWithToast(args.request, AGREEMENTS, {
+        type: "success",
+        title: "Revised share offered",
+        description: `${done.name} is offered ${formatBp(input.sharePercent)}. It applies once they accept it on their Payments page.`,
+      });
+    }
+    case "withdraw_offer":
+      await withdrawOffer(actor, args.request, input.offerId);
+      return redirectWithToast(args.request, AGREEMENTS, { type: "success", title: "Offer withdrawn", description: "The current share stays." });
+    case "terminate": {
+      const done = await terminateForCause(actor, args.request, input);
+      return redirectWithToast(args.request, AGREEMENTS, {
+        type: "success",
+        title: "Agreement terminated",
+        description: `${done.name}: terminated for cause with immediate effect. Nothing is earned after today.`,
+      });
+    }
+    case "hold": {
+      const done = await setHold(actor, args.request, { person: input.person, reason: input.reason });
+      return redirectWithToast(args.request, AGREEMENTS, {
+        type: "success",
+        title: "Payouts on hold",
+        description: `${done.name}: the payout day leaves their balance alone.`,
+      });
+    }
+    case "release_hold": {
+      const done = await setHold(actor, args.request, { person: input.person, reason: null });
+      return redirectWithToast(args.request, AGREEMENTS, {
+        type: "success",
+        title: "Hold released",
+        description: `${done.name} is paid on the next payout day.`,
+      });
+    }
   }
 }, PAYMENT_TITLES);
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
-  const { months, imports, payouts } = loaderData;
+  const { months, imports, payouts, agreements } = loaderData;
   const failure = isActionFailure(actionData) ? actionData : null;
   const preview = actionData && !isActionFailure(actionData) && "preview" in actionData ? actionData.preview : null;
   const navigation = useNavigation();
@@ -288,7 +330,125 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           ))
         )}
       </Section>
+
+      <AgreementsSection rows={agreements} busy={busy} errors={failure?.errors ?? {}} values={failure?.values ?? {}} />
     </>
+  );
+}
+
+const AGREEMENT_STATUS: Record<AgreementAdminRow["status"], { label: string; tone: Tone }> = {
+  active: { label: "Active", tone: "green" },
+  notice: { label: "Notice given", tone: "amber" },
+  terminated: { label: "Terminated", tone: "red" },
+};
+
+/** The Creator Agreements: revised-share offers, termination for cause, holds on payouts (decisions 0127-0130). */
+function AgreementsSection({
+  rows,
+  busy,
+  errors,
+  values,
+}: {
+  rows: AgreementAdminRow[];
+  busy: boolean;
+  errors: Record<string, string>;
+  values: Record<string, string>;
+}) {
+  return (
+    <Section id="agreements-heading" title="Agreements" className="mt-10">
+      <p className="mt-1 text-sm text-slate-600">
+        Name a person by e-mail or creator ID. Offers need the creator's express acceptance on their Payments page; termination for cause takes effect today.
+      </p>
+      <div className="mt-3 grid gap-4 lg:grid-cols-3">
+        <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
+          <h3 className="font-semibold text-slate-900">Offer a revised share</h3>
+          <input type="hidden" name="intent" value="offer_share" />
+          <Field
+            label="E-mail or creator ID"
+            name="person"
+            required
+            maxLength={254}
+            defaultValue={values.intent === "offer_share" ? values.person : undefined}
+            error={values.intent === "offer_share" ? errors.person : undefined}
+          />
+          <Field label="Share (%)" name="sharePercent" required inputMode="decimal" placeholder="75" error={errors.sharePercent} />
+          <Field label="Note (optional)" name="note" maxLength={200} error={errors.note} />
+          <Button type="submit" variant="primary" disabled={busy}>
+            Make offer
+          </Button>
+        </Form>
+        <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
+          <h3 className="font-semibold text-slate-900">Terminate for cause</h3>
+          <input type="hidden" name="intent" value="terminate" />
+          <Field
+            label="E-mail or creator ID"
+            name="person"
+            required
+            maxLength={254}
+            defaultValue={values.intent === "terminate" ? values.person : undefined}
+            error={values.intent === "terminate" ? errors.person : undefined}
+          />
+          <TextArea label="Reason" name="reason" required maxLength={500} rows={2} error={values.intent === "terminate" ? errors.reason : undefined} />
+          <Button type="submit" variant="danger" disabled={busy}>
+            Terminate now
+          </Button>
+        </Form>
+        <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
+          <h3 className="font-semibold text-slate-900">Hold payouts</h3>
+          <input type="hidden" name="intent" value="hold" />
+          <Field
+            label="E-mail or creator ID"
+            name="person"
+            required
+            maxLength={254}
+            defaultValue={values.intent === "hold" ? values.person : undefined}
+            error={values.intent === "hold" ? errors.person : undefined}
+          />
+          <TextArea label="Reason" name="reason" required maxLength={500} rows={2} error={values.intent === "hold" ? errors.reason : undefined} />
+          <Button type="submit" disabled={busy}>
+            Hold payouts
+          </Button>
+        </Form>
+      </div>
+      {rows.length === 0 ? (
+        <p className="mt-4 text-sm text-slate-600">Every agreement is active, with no open offer and no hold.</p>
+      ) : (
+        <ul className="mt-4 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4 text-sm">
+          {rows.map((r) => (
+            <li key={r.userId} className="flex flex-col gap-2 py-3 lg:flex-row lg:items-center lg:justify-between">
+              <div>
+                <span className="font-medium">{r.name}</span> <span className="text-slate-600">{r.email}</span>{" "}
+                <Badge tone={AGREEMENT_STATUS[r.status].tone}>{AGREEMENT_STATUS[r.status].label}</Badge>
+                {r.endsOn ? <span className="text-slate-700"> · ends {formatPayoutDay(r.endsOn)}</span> : null}
+                {r.terminationReason ? <span className="block text-slate-700">Reason: {r.terminationReason}</span> : null}
+                {r.holdReason ? <span className="block text-amber-800">On hold: {r.holdReason}</span> : null}
+                {r.offer ? <span className="block text-blue-800">Open offer: {formatBp(r.offer.shareBp)}</span> : null}
+              </div>
+              <div className="flex flex-wrap gap-2">
+                {r.holdReason ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="release_hold" />
+                    <input type="hidden" name="person" value={r.email} />
+                    <Button type="submit" disabled={busy}>
+                      Release hold <span className="sr-only">for {r.name}</span>
+                    </Button>
+                  </Form>
+                ) : null}
+                {r.offer ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="withdraw_offer" />
+                    <input type="hidden" name="offerId" value={r.offer.id} />
+                    <Button type="submit" disabled={busy}>
+                      Withdraw offer <span className="sr-only">to {r.name}</span>
+                    </Button>
+                  </Form>
+                ) : null}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
   );
 }
 
@@ -344,6 +504,9 @@ function PreviewPanel({ preview, busy }: { preview: ImportPreview; busy: boolean
           <p className="mt-3 text-sm text-slate-700">
             {preview.entryCount} statement lines; creators' share {formatBp(preview.shareBp)} = {formatCents(preview.amountCents)}.
             {preview.replaces ? " Committing replaces the month's current import." : ""}
+            {preview.notCredited
+              ? ` ${preview.notCredited} matched ${preview.notCredited === 1 ? "person's agreement" : "people's agreements"} had ended before the month: nothing is credited to them.`
+              : ""}
           </p>
           <div className="mt-3 flex flex-wrap gap-2">
             <Form method="post">

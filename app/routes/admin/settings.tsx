@@ -59,6 +59,14 @@ const SECTIONS: { title: string; description: string; fields: FieldDef[] }[] = [
         max: 28,
         suffix: "of the month",
       },
+      {
+        name: "referralBonusBp",
+        label: "Referral bonus",
+        hint: "Share of a referred creator's music earnings in the first 12 months of their term, paid from the platform's side. 0 = off; 100 = 1%.",
+        min: 0,
+        max: 3000,
+        suffix: "basis points",
+      },
     ],
   },
   {

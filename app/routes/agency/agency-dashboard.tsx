@@ -25,6 +25,7 @@ import { requireAgencyAccess } from "~/modules/agencies/guards.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
+import { formatCents } from "~/modules/payments/money";
 import type { Route } from "./+types/agency-dashboard";
 
 // /agency-dashboard: managers of an approved, active agency (and admins, who see every agency
@@ -348,10 +349,18 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
           </Card>
         ) : (
           <TableRegion labelledBy="roster-heading">
-            <table className="w-full min-w-[40rem] text-left text-sm">
+            <table className="w-full min-w-[52rem] text-left text-sm">
               <caption className="sr-only">Creators who joined through {agency.name}</caption>
               <TableHead
-                columns={["Creator", "Status", { label: "Channels", className: "text-right" }, { label: "Views", className: "text-right" }, "Joined"]}
+                columns={[
+                  "Creator",
+                  "Status",
+                  { label: "Channels", className: "text-right" },
+                  { label: "Views", className: "text-right" },
+                  { label: "Earned this month", className: "text-right" },
+                  { label: "Earned in total", className: "text-right" },
+                  "Joined",
+                ]}
               />
               <tbody className="divide-y divide-slate-100">
                 {d.roster.map((r) => (
@@ -360,6 +369,8 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
                     <StandingCell person={r}>{r.viaToken ? <Badge>Token</Badge> : null}</StandingCell>
                     <td className="px-4 py-3 text-right tabular-nums">{r.channels}</td>
                     <td className="px-4 py-3 text-right tabular-nums">{Number(r.views).toLocaleString("en-US")}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">{formatCents(r.earnedThisMonthCents)}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">{formatCents(r.earnedTotalCents)}</td>
                     <td className="px-4 py-3 whitespace-nowrap">{formatDate(r.joinedAt)}</td>
                   </tr>
                 ))}

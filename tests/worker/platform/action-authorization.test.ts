@@ -83,7 +83,7 @@ describe.each(CASES.map((c) => [labelOf(c), c] as const))("%s", (label, c) => {
 
     expect(got, what).toBe(want);
     if (kind === "banned") {
-      if (c.guard !== "api" && c.guard !== "api-admin" && c.guard !== "not-found") {
+      if (c.guard !== "api" && c.guard !== "api-approved" && c.guard !== "api-admin" && c.guard !== "not-found") {
         // The guard signs a banned user out everywhere.
         const left = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(world.users.banned.id).first<{ n: number }>();
         expect(left?.n, `${what}: sessions left`).toBe(0);

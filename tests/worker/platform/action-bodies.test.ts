@@ -40,6 +40,7 @@ const ACTOR: Record<Guard, Kind> = {
   admin: "admin",
   agency: "agency",
   api: "creator",
+  "api-approved": "creator",
   "api-admin": "admin",
   "not-found": "anonymous",
 };

@@ -80,6 +80,7 @@ const MATRIX: [string, Record<Kind, string>][] = [
   ["/admin/music", ADMIN],
   ["/admin/broadcast", ADMIN],
   ["/admin/payments", ADMIN],
+  ["/admin/campaigns", ADMIN],
   ["/", PUBLIC],
   ["/terms-of-service", PUBLIC],
   ["/privacy-policy", PUBLIC],

@@ -138,8 +138,19 @@ export function AuthScreen({ params, actionData, action }: { params: AuthScreenP
       <div className="my-6 flex items-center gap-3 text-xs text-slate-500">
         <span className="h-px flex-1 bg-slate-200" aria-hidden="true" /> or <span className="h-px flex-1 bg-slate-200" aria-hidden="true" />
       </div>
-      <Form method="post" action="/auth/google" reloadDocument>
+      <Form
+        method="post"
+        action="/auth/google"
+        reloadDocument
+        onSubmit={(e) => {
+          // The clipper choice of the sign-up form rides along (both boxes ticked), as with a password sign-up.
+          const ticked = (id: string) => (document.getElementById(id) as HTMLInputElement | null)?.checked === true;
+          const field = e.currentTarget.elements.namedItem("clipper") as HTMLInputElement | null;
+          if (field) field.value = ticked("wantsToBeClipper") && ticked("acceptClipperAgreement") ? "1" : "";
+        }}
+      >
         {params.referralCode ? <input type="hidden" name="ref" value={params.referralCode} /> : null}
+        {params.referralCode && params.clipper ? <input type="hidden" name="clipper" value="" /> : null}
         {params.redirectTo ? <input type="hidden" name="redirectTo" value={params.redirectTo} /> : null}
         <button
           type="submit"

@@ -1,0 +1,130 @@
+// Demo clipping (issue 16): the demo creator's source folder with two videos (tiny MP4 files put
+// in MEDIA), the demo clipper's clips in each state with views, and a split history (one declined
+// request, one waiting for the creator). Fixed ids and INSERT OR IGNORE: idempotent.
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
+
+/** A small file whose first bytes are an MP4 'ftyp' box (what the upload's type check accepts). */
+function tinyMp4(size: number): Uint8Array {
+  const b = new Uint8Array(size);
+  b.set([0, 0, 0, 0x18, ...new TextEncoder().encode("ftypisom")]);
+  return b;
+}
+
+export async function clippingSeed({
+  db,
+  media,
+  creatorId,
+  clipperId,
+  linkId,
+}: {
+  db: D1Database;
+  media: R2Bucket;
+  creatorId: string;
+  clipperId: string;
+  linkId: string;
+}): Promise<D1PreparedStatement[]> {
+  const sources = [
+    { id: uuid(6001), name: "Studio session - full take.mp4", size: 180_000, at: "2025-10-02T14:00:00.000Z" },
+    { id: uuid(6002), name: "Behind the scenes vlog.mp4", size: 120_000, at: "2025-10-20T09:30:00.000Z" },
+  ];
+  const out: D1PreparedStatement[] = [];
+  for (const s of sources) {
+    const key = `clipping/${creatorId}/${s.id}.mp4`;
+    if (!(await media.head(key))) {
+      await media.put(key, tinyMp4(s.size), {
+        httpMetadata: { contentType: "video/mp4" },
+        customMetadata: { filename: s.name.replace(/[^A-Za-z0-9._-]+/g, "-") },
+      });
+    }
+    out.push(
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO clip_sources (id, creator_user_id, name, object_key, content_type, size_bytes, part_bytes, part_count, status, created_at, completed_at)
+           VALUES (?, ?, ?, ?, 'video/mp4', ?, 8388608, 1, 'ready', ?, ?)`,
+        )
+        .bind(s.id, creatorId, s.name, key, s.size, s.at, s.at),
+    );
+  }
+  const clips = [
+    {
+      n: 6101,
+      platform: "youtube_shorts",
+      url: "https://www.youtube.com/shorts/DemoClip001",
+      videoId: "DemoClip001",
+      status: "approved",
+      views: 48_210,
+      source: 0,
+    },
+    {
+      n: 6102,
+      platform: "tiktok",
+      url: "https://www.tiktok.com/@charlieclips/video/7300000000000000001",
+      videoId: "7300000000000000001",
+      status: "pending",
+      views: 0,
+      source: 1,
+    },
+    { n: 6103, platform: "instagram_reels", url: "https://www.instagram.com/reel/DemoReel01/", videoId: "DemoReel01", status: "rejected", views: 0, source: 1 },
+    {
+      n: 6104,
+      platform: "youtube_shorts",
+      url: "https://www.youtube.com/shorts/DemoClip002",
+      videoId: "DemoClip002",
+      status: "removal_requested",
+      views: 9_870,
+      source: 0,
+    },
+    {
+      n: 6105,
+      platform: "tiktok",
+      url: "https://www.tiktok.com/@charlieclips/video/7300000000000000002",
+      videoId: "7300000000000000002",
+      status: "removed",
+      views: 2_310,
+      source: 0,
+    },
+  ] as const;
+  clips.forEach((c, i) => {
+    const at = `2025-11-${String(3 + i * 2).padStart(2, "0")}T10:00:00.000Z`;
+    const approved = c.status === "approved" || c.status === "removal_requested" || c.status === "removed" ? at : null;
+    out.push(
+      db
+        .prepare(
+          `INSERT OR IGNORE INTO clips (id, creator_user_id, clipper_user_id, source_id, source_name, platform, url, video_id, status, views, views_updated_at, approved_at, reviewed_at, removal_requested_at, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          uuid(c.n),
+          creatorId,
+          clipperId,
+          sources[c.source].id,
+          sources[c.source].name,
+          c.platform,
+          c.url,
+          c.videoId,
+          c.status,
+          c.views,
+          c.views ? at : null,
+          approved,
+          c.status === "pending" ? null : at,
+          c.status === "removal_requested" || c.status === "removed" ? at : null,
+          at,
+        ),
+    );
+  });
+  out.push(
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at, decided_at, decided_by)
+         VALUES (?, ?, 7000, 8500, 'declined', '2025-10-05T10:00:00.000Z', '2025-10-06T09:00:00.000Z', ?)`,
+      )
+      .bind(uuid(6201), linkId, creatorId),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at) VALUES (?, ?, 7000, 7500, 'pending', '2025-11-20T10:00:00.000Z')`,
+      )
+      .bind(uuid(6202), linkId),
+  );
+  return out;
+}

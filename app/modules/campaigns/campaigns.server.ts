@@ -1,0 +1,10 @@
+// The Campaigns module's public surface (issue 15): routes, the sitemap and the Worker's scheduled
+// handler import from here, never from the files behind it. See docs/how-a-request-flows.md.
+//   admin.server.ts        the admin console: create, edit, launch, end, review, settle, funds received
+//   participate.server.ts  the creator's /campaigns: live campaigns, join, submit, own submissions
+//   public.server.ts       /campaigns/{slug}, the sitemap's live campaigns, the daily end notice
+//   store.server.ts        shared reads, the state in SQL, telling participants
+//   provider.server.ts     which channel a YouTube video is on (the provider, or the local stand-in)
+export * from "./admin.server";
+export * from "./participate.server";
+export * from "./public.server";

@@ -1,0 +1,59 @@
+import { formatCents } from "~/modules/payments/money";
+
+// What the campaign screens say. Client-safe. The spec leaves campaign messages to us
+// (section 8: "Messages for errors of the … campaign … areas: not shown").
+
+export const CAMPAIGN_MESSAGES = {
+  notFound: "Campaign not found.",
+  notLive: "This campaign is not live: it has ended or has not started yet.",
+  notJoined: "Join the campaign before submitting videos.",
+  termsRequired: "Accept the campaign terms to join.",
+  alreadyJoined: "You have already joined this campaign.",
+  tooFewSubscribers: (min: number) => `This campaign needs a linked channel with at least ${min.toLocaleString("en-US")} subscribers.`,
+  badUrl: "Enter the link of a video on YouTube, TikTok or Instagram.",
+  duplicateVideo: "This video has already been submitted.",
+  youtubeNotLinked: "Link your YouTube channel on the Channels page before submitting YouTube videos.",
+  youtubeNotYours: "This video is not on one of your linked YouTube channels.",
+  youtubeUnknown: "YouTube has no public video at this link.",
+  youtubeUnavailable: "YouTube could not be reached to check the video. Nothing was submitted: try again in a moment.",
+  slugTaken: "Another campaign already uses this address.",
+  draftOnly: "Only a draft can be launched.",
+  launchEnded: "The end date has passed: move it later before launching.",
+  notEditable: "An ended or settled campaign can no longer be edited.",
+  slugLocked: "The address of a launched campaign cannot change.",
+  budgetBelowSpent: (spent: number) => `The budget cannot be less than the ${formatCents(spent)} already approved.`,
+  cannotEnd: "Only a live or scheduled campaign can be ended early.",
+  notEnded: "A campaign is settled after it ends.",
+  pendingLeft: "Approve or reject every pending submission before settling.",
+  settledAlready: "This campaign is already settled.",
+  fundsAlready: "The brand's funds are already marked as received.",
+  fundsDraft: "A draft has no funds to receive.",
+  submissionNotFound: "Submission not found.",
+  frozen: "The campaign is settled: its views and amounts are frozen.",
+  reviewedAlready: "This submission has already been reviewed.",
+  notApproved: "Only an approved submission's views can be updated.",
+  rejectedAlready: "This submission is already rejected.",
+  changed: "The campaign changed while you were settling it. Nothing was written: check the amounts and settle again.",
+  trackUnknown: "Choose a published track from the library.",
+} as const;
+
+/** Toast titles per intent. */
+export const CAMPAIGN_TITLES = {
+  join: "Could not join",
+  submit: "Could not submit",
+  create: "Could not create the campaign",
+  update: "Could not save the campaign",
+  launch: "Could not launch",
+  end: "Could not end the campaign",
+  settle: "Could not settle",
+  funds_received: "Could not mark funds received",
+  approve: "Could not approve",
+  views: "Could not update the views",
+  reject: "Could not reject",
+} as const;
+
+export const SUBMISSION_STATUS_LABELS = { pending: "Pending review", approved: "Approved", rejected: "Rejected" } as const;
+
+/** The campaign terms a creator accepts when joining (recorded once, with the time). */
+export const CAMPAIGN_TERMS =
+  "I accept the campaign terms: payout is per 1,000 verified views at the rate in force when I submit, up to the campaign budget, and is made up to 60 days after the campaign ends.";

@@ -1,0 +1,223 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { campaignParticipants, campaignSubmissions, campaigns } from "~/db/schema";
+import { conflict, invalid, notFound, rateLimited } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { listChannels } from "~/modules/channels/channels.server";
+import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library";
+import { libraryPage } from "~/modules/music/music.server";
+import { db } from "~/platform/db.server";
+import { consume, type Limit } from "~/platform/rate-limit.server";
+import { CAMPAIGN_MESSAGES as M } from "./messages";
+import { youtubeVideoChannel } from "./provider.server";
+import { effectiveEnd, payoutDeadline, type CampaignState } from "./rules";
+import { campaignById, liveAt, stateOf } from "./store.server";
+import { parseVideoUrl } from "./video-url";
+
+// The creator's /campaigns (docs/decisions/0140, 0142): live campaigns, joining one (the terms,
+// once), submitting video links to a joined live campaign, and their own submissions and ended
+// campaigns with the payout date.
+
+export type LiveCampaign = {
+  id: string;
+  slug: string;
+  brand: string;
+  title: string;
+  brief: string;
+  rateCents: number;
+  budgetLeftCents: number;
+  budgetReached: boolean;
+  endsAt: string;
+  minSubscribers: number;
+  track: LibraryTrack | null;
+  joined: boolean;
+};
+
+export type MySubmission = {
+  id: string;
+  campaignTitle: string;
+  url: string;
+  platform: "youtube" | "tiktok" | "instagram";
+  status: "pending" | "approved" | "rejected";
+  views: number;
+  amountCents: number;
+  rateCents: number;
+  reason: string | null;
+  createdAt: string;
+};
+
+export type EndedCampaign = {
+  id: string;
+  brand: string;
+  title: string;
+  state: CampaignState;
+  endedAt: string;
+  amountCents: number;
+  payableOn: string | null;
+  deadline: string;
+};
+
+export type CampaignsPage = { live: LiveCampaign[]; submissions: MySubmission[]; ended: EndedCampaign[] };
+
+export async function campaignsPage(actor: Actor, now = new Date()): Promise<CampaignsPage> {
+  authorize(actor, "campaign", "participate");
+  const t = now.toISOString();
+  const [live, joined, subs] = await db().batch([
+    db().select().from(campaigns).where(liveAt(t)).orderBy(campaigns.endsAt).limit(100),
+    db()
+      .select({ campaign: campaigns })
+      .from(campaignParticipants)
+      .innerJoin(campaigns, eq(campaigns.id, campaignParticipants.campaignId))
+      .where(eq(campaignParticipants.userId, actor.id))
+      .orderBy(desc(campaigns.endsAt))
+      .limit(200),
+    db()
+      .select({ s: campaignSubmissions, title: campaigns.title })
+      .from(campaignSubmissions)
+      .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))
+      .where(eq(campaignSubmissions.userId, actor.id))
+      .orderBy(desc(campaignSubmissions.createdAt))
+      .limit(500),
+  ]);
+  const joinedIds = new Set(joined.map((j) => j.campaign.id));
+  const trackIds = [...new Set(live.flatMap((c) => (c.requiredTrackId ? [c.requiredTrackId] : [])))].slice(0, 80);
+  const tracks = trackIds.length ? (await libraryPage(actor, { ...EMPTY_LIBRARY_QUERY, ids: trackIds })).tracks : [];
+  const byId = new Map(tracks.map((tr) => [tr.id, tr]));
+  const earned = new Map<string, number>();
+  for (const { s } of subs) if (s.status === "approved") earned.set(s.campaignId, (earned.get(s.campaignId) ?? 0) + s.amountCents);
+  return {
+    live: live.map((c) => ({
+      id: c.id,
+      slug: c.slug,
+      brand: c.brand,
+      title: c.title,
+      brief: c.brief,
+      rateCents: c.rateCents,
+      budgetLeftCents: c.budgetCents - c.spentCents,
+      budgetReached: c.spentCents >= c.budgetCents,
+      endsAt: c.endsAt,
+      minSubscribers: c.minSubscribers,
+      track: c.requiredTrackId ? (byId.get(c.requiredTrackId) ?? null) : null,
+      joined: joinedIds.has(c.id),
+    })),
+    submissions: subs.map(({ s, title }) => ({
+      id: s.id,
+      campaignTitle: title,
+      url: s.url,
+      platform: s.platform,
+      status: s.status,
+      views: s.views,
+      amountCents: s.amountCents,
+      rateCents: s.rateCents,
+      reason: s.reason,
+      createdAt: s.createdAt,
+    })),
+    ended: joined
+      .map((j) => j.campaign)
+      .filter((c) => {
+        const st = stateOf(c, now);
+        return st === "ended" || st === "settled";
+      })
+      .map((c) => ({
+        id: c.id,
+        brand: c.brand,
+        title: c.title,
+        state: stateOf(c, now),
+        endedAt: effectiveEnd(c),
+        amountCents: earned.get(c.id) ?? 0,
+        payableOn: c.payableOn,
+        deadline: payoutDeadline(c),
+      })),
+  };
+}
+
+/** Joins a live campaign: the terms and the 60-day payout rule are accepted once, with the time. */
+export async function joinCampaign(actor: Actor, campaignId: string): Promise<{ title: string }> {
+  authorize(actor, "campaign", "participate");
+  const row = await campaignById(campaignId);
+  if (!row || row.status === "draft") throw notFound(M.notFound);
+  if (stateOf(row) !== "live") throw conflict(M.notLive);
+  if (row.minSubscribers > 0) {
+    const channels = await listChannels(actor);
+    const best = Math.max(0, ...channels.map((c) => c.subscriberCount));
+    if (best < row.minSubscribers) throw conflict(M.tooFewSubscribers(row.minSubscribers));
+  }
+  const t = new Date().toISOString();
+  const inserted = await db()
+    .insert(campaignParticipants)
+    .select(sql`select ${campaignId}, ${actor.id}, ${t}, ${t} where exists (select 1 from ${campaigns} where ${campaigns.id} = ${campaignId} and ${liveAt(t)})`)
+    .onConflictDoNothing()
+    .returning({ userId: campaignParticipants.userId });
+  if (inserted.length === 0) {
+    const already = await db()
+      .select({ at: campaignParticipants.termsAcceptedAt })
+      .from(campaignParticipants)
+      .where(and(eq(campaignParticipants.campaignId, campaignId), eq(campaignParticipants.userId, actor.id)))
+      .get();
+    throw conflict(already ? M.alreadyJoined : M.notLive);
+  }
+  return { title: row.title };
+}
+
+/** Video submissions per person: 60 per 15 minutes (a creator posting a day's Shorts never meets it). */
+export const SUBMIT_LIMIT: Limit = { maxAttempts: 60, windowMs: 15 * 60_000 };
+
+const isVideoClash = (error: unknown) =>
+  /UNIQUE constraint failed: campaign_submissions\.video_key/.test(
+    String((error as Error)?.message ?? "") + String((error as { cause?: Error })?.cause?.message ?? ""),
+  );
+
+/**
+ * Submits a video link to a joined, live campaign. The link must name a video on a supported
+ * platform; one submission per video (a unique index); a YouTube video must be on one of the
+ * creator's linked channels (asked of the provider). The campaign's rate is copied onto the
+ * submission by the INSERT itself, which also re-checks that the campaign is live and joined.
+ */
+export async function submitCampaignVideo(actor: Actor, request: Request, input: { campaignId: string; url: string }): Promise<{ title: string }> {
+  authorize(actor, "campaign", "participate");
+  const video = parseVideoUrl(input.url);
+  if (!video) throw invalid(M.badUrl, { fieldErrors: { url: M.badUrl } });
+  const row = await campaignById(input.campaignId);
+  if (!row || row.status === "draft") throw notFound(M.notFound);
+  if (stateOf(row) !== "live") throw conflict(M.notLive);
+  const [joined, dup] = await db().batch([
+    db()
+      .select({ at: campaignParticipants.termsAcceptedAt })
+      .from(campaignParticipants)
+      .where(and(eq(campaignParticipants.campaignId, row.id), eq(campaignParticipants.userId, actor.id))),
+    db().select({ id: campaignSubmissions.id }).from(campaignSubmissions).where(eq(campaignSubmissions.videoKey, video.key)),
+  ]);
+  if (joined.length === 0) throw conflict(M.notJoined);
+  if (dup.length > 0) throw conflict(M.duplicateVideo, { fieldErrors: { url: M.duplicateVideo } });
+
+  // Each submission may ask the provider: at most SUBMIT_LIMIT per person per window.
+  const limit = await consume("campaign-submit", `user:${actor.id}`, SUBMIT_LIMIT);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, "You have submitted many videos in a short time. Please wait before submitting more.");
+
+  let channelId: string | null = null;
+  if (video.platform === "youtube") {
+    const mine = (await listChannels(actor)).map((c) => c.channelId);
+    if (mine.length === 0) throw conflict(M.youtubeNotLinked, { fieldErrors: { url: M.youtubeNotLinked } });
+    channelId = await youtubeVideoChannel(request, video.videoId);
+    if (!channelId) throw invalid(M.youtubeUnknown, { fieldErrors: { url: M.youtubeUnknown } });
+    if (!mine.includes(channelId)) throw conflict(M.youtubeNotYours, { fieldErrors: { url: M.youtubeNotYours } });
+  }
+
+  const t = new Date().toISOString();
+  const id = crypto.randomUUID();
+  let inserted: { id: string }[];
+  try {
+    inserted = await db()
+      .insert(campaignSubmissions)
+      .select(
+        sql`select ${id}, ${campaigns.id}, ${actor.id}, ${video.url}, ${video.platform}, ${video.key}, ${channelId}, ${campaigns.rateCents}, 'pending', 0, 0, null, null, null, ${t}, ${t}
+            from ${campaigns} where ${campaigns.id} = ${row.id} and ${liveAt(t)}
+            and exists (select 1 from ${campaignParticipants} where ${campaignParticipants.campaignId} = ${row.id} and ${campaignParticipants.userId} = ${actor.id})`,
+      )
+      .returning({ id: campaignSubmissions.id });
+  } catch (error) {
+    if (isVideoClash(error)) throw conflict(M.duplicateVideo, { fieldErrors: { url: M.duplicateVideo } });
+    throw error;
+  }
+  if (inserted.length === 0) throw conflict(M.notLive);
+  return { title: row.title };
+}

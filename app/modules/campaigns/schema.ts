@@ -1,0 +1,134 @@
+import { z } from "zod";
+import "~/lib/zod-config";
+import { checkbox } from "~/lib/forms";
+import { sanitizeText } from "~/lib/sanitize";
+import { VIDEO_URL_MAX } from "./video-url";
+
+// The campaign forms: the creator's /campaigns (join, submit) and the admin console's
+// /admin/campaigns (create, edit, transitions, review). Client-safe.
+export * from "./messages";
+
+export const BRAND_MAX = 100;
+export const TITLE_MAX = 120;
+export const BRIEF_MAX = 4000;
+export const SLUG_MAX = 60;
+export const REASON_MAX = 500;
+/** $100,000 per 1,000 views / $10 million budget: far above any real campaign, far below overflow. */
+export const RATE_MAX_CENTS = 10_000_000;
+export const BUDGET_MAX_CENTS = 1_000_000_000;
+export const VIEWS_MAX = 10_000_000_000;
+
+const id = z.string({ message: "Missing id." }).trim().uuid({ message: "Invalid id." });
+
+const text = (label: string, max: number) =>
+  z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => sanitizeText(v).trim())
+    .pipe(
+      z
+        .string()
+        .min(1, { message: `${label} is required.` })
+        .max(max, { message: `${label} must be ${max} characters or less.` }),
+    );
+
+/** "12", "12.5", "12.50", "1,200.00" (USD) → cents; must be positive. */
+const money = (label: string, max: number) =>
+  z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim().replace(/^\$/, "").replace(/,/g, ""))
+    .refine((v) => /^\d{1,8}(\.\d{1,2})?$/.test(v), { message: `${label} must be a positive amount in dollars, e.g. 12.50.` })
+    .transform((v) => {
+      const [whole, frac = ""] = v.split(".");
+      return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+    })
+    .refine((c) => c > 0, { message: `${label} must be a positive amount.` })
+    .refine((c) => c <= max, { message: `${label} is too large.` });
+
+/** A datetime-local value (YYYY-MM-DDTHH:MM), read as UTC → ISO instant. */
+const instant = (label: string) =>
+  z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim())
+    .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(v) && !Number.isNaN(Date.parse(`${v}Z`)), {
+      message: `${label} must be a date and time (UTC).`,
+    })
+    .transform((v) => new Date(`${v}Z`).toISOString());
+
+const campaignFields = z.object({
+  brand: text("Brand", BRAND_MAX),
+  title: text("Title", TITLE_MAX),
+  slug: z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim().toLowerCase())
+    .refine((v) => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(v) && v.length >= 3 && v.length <= SLUG_MAX, {
+      message: `Address must be 3 to ${SLUG_MAX} lower-case letters, digits and single hyphens.`,
+    }),
+  brief: text("Brief", BRIEF_MAX),
+  rate: money("Rate", RATE_MAX_CENTS),
+  budget: money("Budget", BUDGET_MAX_CENTS),
+  startsAt: instant("Start"),
+  endsAt: instant("End"),
+  requiredTrackId: z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim())
+    .refine((v) => v === "" || /^[A-Za-z0-9_-]{1,64}$/.test(v), { message: "Choose a published track from the library." })
+    .transform((v) => v || null),
+  minSubscribers: z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim().replace(/[,_\s]/g, ""))
+    .refine((v) => v === "" || /^\d{1,10}$/.test(v), { message: "Minimum subscribers must be a whole number of 0 or more." })
+    .transform((v) => (v === "" ? 0 : Number(v))),
+});
+
+/** The campaign's fields (the end after the start is checked by the module, which names the field). */
+export type CampaignFields = z.output<typeof campaignFields>;
+
+const views = z
+  .string({ message: "Verified views are required." })
+  .trim()
+  .transform((v) => v.replace(/[,_\s]/g, ""))
+  .refine((v) => /^\d{1,11}$/.test(v) && Number(v) <= VIEWS_MAX, { message: "Verified views must be a whole number of 0 or more." })
+  .transform(Number);
+
+export const campaignAdminSchema = z.discriminatedUnion("intent", [
+  campaignFields.extend({ intent: z.literal("create") }),
+  campaignFields.extend({ intent: z.literal("update"), id }),
+  z.object({ intent: z.literal("launch"), id }),
+  z.object({ intent: z.literal("end"), id }),
+  z.object({ intent: z.literal("settle"), id }),
+  z.object({ intent: z.literal("funds_received"), id }),
+  z.object({ intent: z.literal("approve"), submissionId: id, views }),
+  z.object({ intent: z.literal("views"), submissionId: id, views }),
+  z.object({ intent: z.literal("reject"), submissionId: id, reason: text("Reason", REASON_MAX) }),
+]);
+export type CampaignAdminInput = z.output<typeof campaignAdminSchema>;
+
+export const campaignParticipateSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("join"),
+    campaignId: id,
+    accept: checkbox.refine((v) => v, { message: "Accept the campaign terms to join." }),
+  }),
+  z.object({
+    intent: z.literal("submit"),
+    campaignId: id,
+    url: z
+      .string({ message: "Enter the video's link." })
+      .trim()
+      .min(1, { message: "Enter the video's link." })
+      .max(VIDEO_URL_MAX, { message: `The link must be ${VIDEO_URL_MAX} characters or less.` }),
+  }),
+]);
+export type CampaignParticipateInput = z.output<typeof campaignParticipateSchema>;

@@ -1,0 +1,67 @@
+import { eq, sql } from "drizzle-orm";
+import { campaignParticipants, campaigns } from "~/db/schema";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { createNotification } from "~/modules/notifications/notifications.server";
+import { db } from "~/platform/db.server";
+import { emailQuery } from "~/platform/email.server";
+import { getSettings } from "~/platform/settings.server";
+import { nextPayoutDate } from "~/modules/payments/calendar";
+import { campaignState } from "./rules";
+
+// What the campaign files share: the state conditions in SQL (the same as rules.ts says in
+// TypeScript), reading a campaign, the payout date, and telling participants (bell + e-mail).
+
+export type CampaignRow = typeof campaigns.$inferSelect;
+
+/** Live at `now`: launched, started, not ended (by date or early). */
+export const liveAt = (now: string) =>
+  sql`(${campaigns.status} = 'launched' and ${campaigns.startsAt} <= ${now} and ${campaigns.endsAt} > ${now} and (${campaigns.endedAt} is null or ${campaigns.endedAt} > ${now}))`;
+
+/** Ended at `now` and not settled yet. */
+export const endedAt = (now: string) =>
+  sql`(${campaigns.status} = 'launched' and (${campaigns.endsAt} <= ${now} or (${campaigns.endedAt} is not null and ${campaigns.endedAt} <= ${now})))`;
+
+export async function campaignById(id: string): Promise<CampaignRow | undefined> {
+  return db().select().from(campaigns).where(eq(campaigns.id, id)).get();
+}
+
+export function stateOf(row: CampaignRow, now = new Date()) {
+  return campaignState(row, now);
+}
+
+/** The first payout date (YYYY-MM-DD) on or after `now`: the payout day setting, Monday after a weekend. */
+export async function payoutDateFrom(now: Date): Promise<string> {
+  return nextPayoutDate(now, (await getSettings()).payoutDayOfMonth);
+}
+
+export async function participantIds(campaignId: string): Promise<string[]> {
+  const rows = await db().select({ userId: campaignParticipants.userId }).from(campaignParticipants).where(eq(campaignParticipants.campaignId, campaignId));
+  return rows.map((r) => r.userId);
+}
+
+const EMAILS_PER_BATCH = 50;
+
+/**
+ * Tells people about a campaign: one bell notification to all of them (the notifications fan-out)
+ * and an e-mail each. Runs after the change is stored; a failure here is logged, never undoes it.
+ */
+export async function tell(userIds: readonly string[], message: { title: string; content: string; kind: string; subject: string }): Promise<void> {
+  if (userIds.length === 0) return;
+  try {
+    const people = await peopleByIds(userIds);
+    const mails = [...people.values()]
+      .filter((p) => !p.isBanned)
+      .map((p) => emailQuery({ to: p.email, kind: message.kind, subject: message.subject, text: `${message.content}\n` }));
+    for (let i = 0; i < mails.length; i += EMAILS_PER_BATCH) {
+      const chunk = mails.slice(i, i + EMAILS_PER_BATCH) as [ReturnType<typeof emailQuery>, ...ReturnType<typeof emailQuery>[]];
+      await db().batch(chunk);
+    }
+    await createNotification(
+      { title: message.title, content: message.content, kind: message.kind },
+      { type: "ids", userIds: [...userIds] },
+      { audienceTag: "users" },
+    );
+  } catch (error) {
+    console.error("campaign notification failed", error);
+  }
+}

@@ -1,0 +1,61 @@
+// A submitted video link: which supported platform, which video (client-safe, unit-tested).
+// The key (platform:id) is what "one submission per video" is checked on, so the same video
+// pasted as youtu.be/…, /shorts/… or /watch?v=… is one video. docs/decisions/0142.
+
+export type VideoPlatform = "youtube" | "tiktok" | "instagram";
+
+export const PLATFORM_LABELS: Record<VideoPlatform, string> = {
+  youtube: "YouTube",
+  tiktok: "TikTok",
+  instagram: "Instagram",
+};
+
+export type ParsedVideo = { platform: VideoPlatform; videoId: string; key: string; url: string };
+
+export const VIDEO_URL_MAX = 500;
+
+const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
+
+function youtube(u: URL): string | null {
+  const host = u.hostname;
+  if (host === "youtu.be") return u.pathname.split("/")[1] ?? null;
+  if (!["youtube.com", "m.youtube.com", "music.youtube.com"].includes(host)) return null;
+  const parts = u.pathname.split("/").filter(Boolean);
+  if (parts[0] === "watch") return u.searchParams.get("v");
+  if (["shorts", "embed", "live", "v"].includes(parts[0] ?? "")) return parts[1] ?? null;
+  return null;
+}
+
+/** The video a link names, or null when it is not a video link of a supported platform. */
+export function parseVideoUrl(raw: string): ParsedVideo | null {
+  const text = raw.trim();
+  if (!text || text.length > VIDEO_URL_MAX) return null;
+  let u: URL;
+  try {
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return null;
+  if (u.username || u.password) return null;
+  const host = u.hostname.toLowerCase().replace(/^www\./, "");
+  const hostUrl = new URL(u.toString());
+  hostUrl.hostname = host;
+
+  const yt = youtube(hostUrl);
+  if (yt !== null) {
+    if (!YOUTUBE_ID.test(yt)) return null;
+    return { platform: "youtube", videoId: yt, key: `youtube:${yt}`, url: `https://www.youtube.com/shorts/${yt}` };
+  }
+  if (host === "tiktok.com" || host === "m.tiktok.com") {
+    const m = /^\/@([A-Za-z0-9._]{1,40})\/video\/(\d{5,25})\/?$/.exec(u.pathname);
+    if (!m) return null;
+    return { platform: "tiktok", videoId: m[2], key: `tiktok:${m[2]}`, url: `https://www.tiktok.com/@${m[1]}/video/${m[2]}` };
+  }
+  if (host === "instagram.com") {
+    const m = /^\/(?:[A-Za-z0-9._]{1,40}\/)?(?:reel|reels|p)\/([A-Za-z0-9_-]{5,40})\/?$/.exec(u.pathname);
+    if (!m) return null;
+    return { platform: "instagram", videoId: m[1], key: `instagram:${m[1]}`, url: `https://www.instagram.com/reel/${m[1]}/` };
+  }
+  return null;
+}

@@ -1,0 +1,45 @@
+// Chat limits, labels and messages without zod (client-safe; the page's first load reads them).
+
+export const CHAT_MESSAGE_MAX = 1000;
+export const CHAT_HISTORY_PAGE = 50;
+/** A user edits their own message within 15 minutes of sending it. */
+export const CHAT_EDIT_WINDOW_MS = 15 * 60 * 1000;
+/** Per user and room, kept in the room's Durable Object: 5 messages per 10 s. */
+export const CHAT_RATE_LIMIT = 5;
+export const CHAT_RATE_WINDOW_MS = 10_000;
+/** Mentions per message (each rings one bell). */
+export const CHAT_MENTIONS_MAX = 10;
+export const ROOM_NAME_MAX = 60;
+export const ROOM_DESCRIPTION_MAX = 300;
+export const MUTE_REASON_MAX = 300;
+
+/** Mute periods the admin picks from, in minutes. */
+export const MUTE_PERIODS = [
+  { value: "15", label: "15 minutes" },
+  { value: "60", label: "1 hour" },
+  { value: "1440", label: "1 day" },
+  { value: "10080", label: "7 days" },
+  { value: "43200", label: "30 days" },
+] as const;
+
+export const CHAT_TEXT = {
+  tooFast: "You're sending messages too fast. Wait a few seconds, then send again; your text is still in the box.",
+  tooFastTitle: "Slow down",
+  archived: "This room is archived. It is read-only.",
+  announcementsOnly: "Only admins post in announcements.",
+  editWindow: "Messages can be edited for 15 minutes after sending.",
+  notYours: "You can only change your own messages.",
+  messageGone: "This message no longer exists.",
+  emptyMessage: "Write a message first.",
+  alreadyMuted: "This user is already muted. Unmute them first to change the mute.",
+  notMuted: "This user is not muted.",
+  unsent: "Not sent",
+} as const;
+
+/** What a muted user reads instead of the message box. */
+export function mutedText(untilLabel: string, reason: string): string {
+  return `You are muted until ${untilLabel}. Reason: ${reason}`;
+}
+
+/** `body` message length, as the spec words length errors. */
+export const messageTooLong = `Message must be ${CHAT_MESSAGE_MAX} characters or less.`;

@@ -1,0 +1,217 @@
+import { and, desc, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { clipperLinks, clips } from "~/db/schema";
+import { conflict, invalid, notFound } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { notifyUser } from "~/modules/notifications/notifications.server";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { CLIP_PLATFORM_LABELS, type ClipPlatform, CLIPPING_MESSAGES as M } from "./messages";
+import { readySource } from "./sources.server";
+import { parseClipUrl, platformOfUrl } from "./urls";
+
+// Clips: the clipper submits (platform, URL, source video); the creator approves or rejects and
+// may later ask for removal (the clipper is told, per the agreement); the clipper marks it removed.
+// Views: the provider's for YouTube, an admin's for the others. Clips stay after revocation.
+
+export async function submitClip(
+  actor: Actor,
+  request: Request,
+  input: { linkId: string; platform: ClipPlatform; url: string; sourceId: string },
+): Promise<string> {
+  authorize(actor, "clipping", "use");
+  const link = await db().select().from(clipperLinks).where(eq(clipperLinks.id, input.linkId)).get();
+  if (!link || link.clipperUserId !== actor.id) throw notFound(M.notYourCreator);
+  if (link.status !== "active") throw conflict(M.revoked, { title: "Clip not submitted" });
+  const host = platformOfUrl(input.url);
+  if (!host) throw invalid(M.unsupportedPlatform, { fieldErrors: { url: M.unsupportedPlatform } });
+  const parsed = parseClipUrl(input.url, input.platform);
+  if (!parsed) {
+    const message = M.urlNotPlatform(CLIP_PLATFORM_LABELS[input.platform]);
+    throw invalid(message, { fieldErrors: { url: message } });
+  }
+  const source = await readySource(link.creatorUserId, input.sourceId);
+  if (!source) throw invalid(M.sourceRequired, { fieldErrors: { sourceId: M.sourceRequired } });
+  const id = crypto.randomUUID();
+  const [inserted] = await db().batch([
+    db()
+      .insert(clips)
+      .values({
+        id,
+        creatorUserId: link.creatorUserId,
+        clipperUserId: actor.id,
+        sourceId: source.id,
+        sourceName: source.name,
+        platform: parsed.platform,
+        url: parsed.url,
+        videoId: parsed.videoId,
+      })
+      .onConflictDoNothing()
+      .returning({ id: clips.id }),
+    auditQuery({
+      eventType: "clip_submitted",
+      userId: actor.id,
+      targetUserId: link.creatorUserId,
+      request,
+      details: { platform: parsed.platform, video_id: parsed.videoId },
+    }),
+  ]);
+  if (inserted.length === 0) throw conflict(M.duplicateClip, { fieldErrors: { url: M.duplicateClip } });
+  await notifyUser(link.creatorUserId, {
+    title: "New clip to review",
+    content: `A clipper submitted a ${CLIP_PLATFORM_LABELS[parsed.platform]} clip.`,
+    kind: "clipping",
+  });
+  return id;
+}
+
+async function clipRow(clipId: string) {
+  return db().select().from(clips).where(eq(clips.id, clipId)).get();
+}
+
+/** One guarded status change; the loser of two learns it was already done. */
+async function transition(
+  actor: Actor,
+  request: Request,
+  clip: typeof clips.$inferSelect,
+  from: (typeof clip.status)[],
+  set: Partial<typeof clips.$inferInsert>,
+  event: string,
+  severity: "low" | "medium",
+  alreadyMessage: string,
+): Promise<void> {
+  try {
+    await db().batch([
+      db()
+        .update(clips)
+        .set(set)
+        .where(and(eq(clips.id, clip.id), inArray(clips.status, from))),
+      precondition(previousStatementChanged()),
+      auditQuery({
+        eventType: event,
+        severity,
+        userId: actor.id,
+        targetUserId: actor.id === clip.creatorUserId ? clip.clipperUserId : clip.creatorUserId,
+        request,
+        details: { clip_id: clip.id },
+      }),
+    ]);
+  } catch (error) {
+    if (isPreconditionFailure(error)) throw conflict(alreadyMessage);
+    throw error;
+  }
+}
+
+export async function reviewClip(actor: Actor, request: Request, input: { clipId: string; decision: "approve" | "reject" }): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const clip = await clipRow(input.clipId);
+  authorize(actor, "clipping", "manageOwn", { ownerId: clip?.creatorUserId ?? null });
+  if (!clip) throw notFound(M.clipNotFound);
+  const now = new Date().toISOString();
+  const approve = input.decision === "approve";
+  await transition(
+    actor,
+    request,
+    clip,
+    ["pending"],
+    approve ? { status: "approved", approvedAt: now, reviewedAt: now } : { status: "rejected", reviewedAt: now },
+    approve ? "clip_approved" : "clip_rejected",
+    "low",
+    M.alreadyReviewed,
+  );
+  await notifyUser(clip.clipperUserId, {
+    title: approve ? "Clip approved" : "Clip rejected",
+    content: approve ? `Your clip ${clip.url} was approved.` : `Your clip ${clip.url} was rejected.`,
+    kind: "clipping",
+  });
+}
+
+export async function requestRemoval(actor: Actor, request: Request, clipId: string): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const clip = await clipRow(clipId);
+  authorize(actor, "clipping", "manageOwn", { ownerId: clip?.creatorUserId ?? null });
+  if (!clip) throw notFound(M.clipNotFound);
+  if (clip.status !== "approved") throw conflict(M.notApproved);
+  await transition(
+    actor,
+    request,
+    clip,
+    ["approved"],
+    { status: "removal_requested", removalRequestedAt: new Date().toISOString() },
+    "clip_removal_requested",
+    "medium",
+    M.notApproved,
+  );
+  await notifyUser(clip.clipperUserId, {
+    title: "Clip removal requested",
+    content: `The creator asks you to remove your clip ${clip.url}, as the Clipper Agreement provides. Mark it removed once it is down.`,
+    kind: "clipping",
+  });
+}
+
+export async function markRemoved(actor: Actor, request: Request, clipId: string): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const clip = await clipRow(clipId);
+  if (!clip || clip.clipperUserId !== actor.id) throw notFound(M.clipNotFound);
+  await transition(actor, request, clip, ["removal_requested"], { status: "removed" }, "clip_removed", "low", M.clipNotFound);
+  await notifyUser(clip.creatorUserId, { title: "Clip removed", content: `The clipper removed the clip ${clip.url}.`, kind: "clipping" });
+}
+
+/** An admin enters the views of a TikTok or Instagram Reels clip (YouTube's come from the provider). */
+export async function setClipViews(actor: Actor, request: Request, input: { clipId: string; views: number }): Promise<void> {
+  authorize(actor, "clipping", "setViews");
+  const clip = await clipRow(input.clipId);
+  if (!clip) throw notFound(M.clipNotFound);
+  await db().batch([
+    db().update(clips).set({ views: input.views, viewsUpdatedAt: new Date().toISOString() }).where(eq(clips.id, clip.id)),
+    auditQuery({ eventType: "clip_views_set", userId: actor.id, request, details: { clip_id: clip.id, views: input.views } }),
+  ]);
+}
+
+export type ClipItem = typeof clips.$inferSelect;
+
+/** Clips where the user is the creator or the clipper, newest first. */
+export function clipsOfUser(userId: string): Promise<ClipItem[]> {
+  return db()
+    .select()
+    .from(clips)
+    .where(or(eq(clips.creatorUserId, userId), eq(clips.clipperUserId, userId)))
+    .orderBy(desc(clips.createdAt))
+    .limit(500);
+}
+
+/** For the admin: clips whose views are entered by hand (not YouTube), approved at some point. */
+export function clipsNeedingViews(): Promise<ClipItem[]> {
+  return db()
+    .select()
+    .from(clips)
+    .where(and(inArray(clips.platform, ["tiktok", "instagram_reels"]), isNotNull(clips.approvedAt)))
+    .orderBy(desc(clips.createdAt))
+    .limit(100);
+}
+
+/**
+ * The clips the revenue import names by video id (any platform), with their link: only clips the
+ * creator approved at some point share revenue (docs/decisions/0150).
+ */
+export async function clipsByVideoIds(videoIds: readonly string[]) {
+  const ids = [...new Set(videoIds)].filter(Boolean);
+  if (ids.length === 0) return [];
+  const out: { clipId: string; videoId: string; url: string; creatorUserId: string; clipperUserId: string; linkId: string | null }[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    const rows = await db()
+      .select({
+        clipId: clips.id,
+        videoId: clips.videoId,
+        url: clips.url,
+        creatorUserId: clips.creatorUserId,
+        clipperUserId: clips.clipperUserId,
+        linkId: clipperLinks.id,
+      })
+      .from(clips)
+      .leftJoin(clipperLinks, and(eq(clipperLinks.creatorUserId, clips.creatorUserId), eq(clipperLinks.clipperUserId, clips.clipperUserId)))
+      .where(and(inArray(clips.videoId, ids.slice(i, i + 90)), isNotNull(clips.approvedAt)));
+    out.push(...rows);
+  }
+  return out;
+}

@@ -1,0 +1,279 @@
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { clipperLinks, clipSplitRequests } from "~/db/schema";
+import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
+import { conflict, invalid, notFound } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { peopleByIds, referrerQuery } from "~/modules/accounts/accounts.server";
+import { notifyUser } from "~/modules/notifications/notifications.server";
+import { formatBp } from "~/modules/payments/split";
+import { auditQuery } from "~/platform/audit.server";
+import { readCookie, serializeCookie } from "~/platform/cookies.server";
+import { db } from "~/platform/db.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { CLIPPING_MESSAGES as M } from "./messages";
+import type { SplitChange } from "./split-days";
+
+// Clipper links: the invite, accepting it when already signed in, revocation, and the split
+// requests (docs/decisions/0150-0152).
+
+/** The creator's clipper invite link (spec: /auth?ref=CODE&clipper=1). */
+export function clipperInvitePath(creatorCode: string): string {
+  return `/auth?ref=${encodeURIComponent(creatorCode)}&clipper=1`;
+}
+
+/** Links a clipper to the creator who invited them; a second link of the same pair is ignored. */
+export function linkClipperQuery(creatorUserId: string, clipperUserId: string) {
+  return db()
+    .insert(clipperLinks)
+    .values({ id: crypto.randomUUID(), creatorUserId, clipperUserId, clipperShareBps: CLIPPER_DEFAULT_SHARE_BPS })
+    .onConflictDoNothing();
+}
+
+/** "This user clips for at least one creator", for a WHERE over another table's user id column. */
+export function isActiveClipper(userId: SQLiteColumn | SQL): SQL {
+  return sql`exists (select 1 from ${clipperLinks} where ${and(eq(clipperLinks.clipperUserId, userId), eq(clipperLinks.status, "active"))})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The invite kept for a signed-in visitor (docs/decisions/0151-pending-clipper-invite.md)
+// ---------------------------------------------------------------------------------------------
+
+export const CLIPPER_INVITE_COOKIE = "sb_clipper_invite";
+const CODE = /^[A-Za-z0-9_-]{1,32}$/;
+
+function inviteCookie(request: Request, code: string, maxAge: number): string {
+  return serializeCookie(CLIPPER_INVITE_COOKIE, code, { maxAge, secure: new URL(request.url).protocol === "https:", path: "/" });
+}
+
+/**
+ * For /auth's loader: a signed-in visitor is sent to /dashboard (spec); when they came by a
+ * clipper invite link, the invite is kept in a cookie for /clipping to offer. Rethrows `thrown`.
+ */
+export function keepClipperInvite(request: Request): (thrown: unknown) => never {
+  return (thrown) => {
+    const url = new URL(request.url);
+    const code = url.searchParams.get("ref") ?? "";
+    const toDashboard = thrown instanceof Response && thrown.status >= 300 && thrown.status < 400 && thrown.headers.get("Location") === "/dashboard";
+    if (toDashboard && url.searchParams.get("clipper") === "1" && CODE.test(code)) {
+      thrown.headers.append("Set-Cookie", inviteCookie(request, code.toUpperCase(), 7 * 24 * 3600));
+    }
+    throw thrown;
+  };
+}
+
+export function clearClipperInviteCookie(request: Request): string {
+  return inviteCookie(request, "", 0);
+}
+
+export type PendingInvite = { code: string; creatorName: string };
+
+/** The invite kept from a link, when it names a creator the actor does not clip for yet. */
+export async function pendingInvite(actor: Actor, request: Request): Promise<PendingInvite | null> {
+  const code = readCookie(request, CLIPPER_INVITE_COOKIE) ?? "";
+  if (!CODE.test(code)) return null;
+  const creator = await referrerQuery(code).get();
+  if (!creator || creator.userId === actor.id) return null;
+  const existing = await db()
+    .select({ id: clipperLinks.id })
+    .from(clipperLinks)
+    .where(and(eq(clipperLinks.creatorUserId, creator.userId), eq(clipperLinks.clipperUserId, actor.id)))
+    .get();
+  if (existing) return null;
+  const person = (await peopleByIds([creator.userId])).get(creator.userId);
+  return { code: code.toUpperCase(), creatorName: person?.fullName || "A creator" };
+}
+
+/** A signed-in user accepts a kept invite with the Clipper Agreement ticked. */
+export async function acceptInvite(actor: Actor, request: Request, input: { code: string; acceptClipperAgreement: boolean }): Promise<void> {
+  authorize(actor, "clipping", "use");
+  if (!input.acceptClipperAgreement) {
+    throw invalid(M.agreementRequired, { title: "Clipper Agreement Required", fieldErrors: { acceptClipperAgreement: M.agreementRequired } });
+  }
+  const creator = CODE.test(input.code) ? await referrerQuery(input.code).get() : undefined;
+  if (!creator) throw notFound(M.inviteInvalid);
+  if (creator.userId === actor.id) throw invalid(M.inviteSelf);
+  const [inserted] = await db().batch([
+    linkClipperQuery(creator.userId, actor.id).returning({ id: clipperLinks.id }),
+    auditQuery({ eventType: "clipper_invite_accepted", userId: actor.id, targetUserId: creator.userId, request, details: { creator_user_id: creator.userId } }),
+  ]);
+  if (inserted.length === 0) {
+    const link = await linkBetween(creator.userId, actor.id);
+    throw conflict(link?.status === "revoked" ? M.revoked : M.alreadyLinked);
+  }
+  await notifyUser(creator.userId, { title: "New clipper", content: "A clipper accepted your invite and can now use your source folder.", kind: "clipping" });
+}
+
+export function linkBetween(creatorUserId: string, clipperUserId: string) {
+  return db()
+    .select()
+    .from(clipperLinks)
+    .where(and(eq(clipperLinks.creatorUserId, creatorUserId), eq(clipperLinks.clipperUserId, clipperUserId)))
+    .get();
+}
+
+/** Whether `userId` may use `creatorUserId`'s folder now: the creator, or a clipper with an active link. */
+export async function hasFolderAccess(creatorUserId: string, userId: string): Promise<boolean> {
+  if (creatorUserId === userId) return true;
+  const link = await linkBetween(creatorUserId, userId);
+  return link?.status === "active";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Revoke
+// ---------------------------------------------------------------------------------------------
+
+export async function revokeClipper(actor: Actor, request: Request, linkId: string): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const link = await db().select().from(clipperLinks).where(eq(clipperLinks.id, linkId)).get();
+  authorize(actor, "clipping", "manageOwn", { ownerId: link?.creatorUserId ?? null });
+  if (!link) throw notFound(M.notLinked);
+  try {
+    await db().batch([
+      db()
+        .update(clipperLinks)
+        .set({ status: "revoked", revokedAt: new Date().toISOString() })
+        .where(and(eq(clipperLinks.id, linkId), eq(clipperLinks.status, "active"))),
+      precondition(previousStatementChanged()),
+      // An open split request ends with the access.
+      db()
+        .update(clipSplitRequests)
+        .set({ status: "declined", decidedAt: new Date().toISOString(), decidedBy: actor.id })
+        .where(and(eq(clipSplitRequests.linkId, linkId), eq(clipSplitRequests.status, "pending"))),
+      auditQuery({
+        eventType: "clipper_access_revoked",
+        severity: "medium",
+        userId: actor.id,
+        targetUserId: link.clipperUserId,
+        request,
+        details: { link_id: linkId },
+      }),
+    ]);
+  } catch (error) {
+    if (isPreconditionFailure(error)) throw conflict(M.alreadyRevoked);
+    throw error;
+  }
+  await notifyUser(link.clipperUserId, {
+    title: "Clipping access revoked",
+    content: "A creator revoked your access to their source folder. Stop using their videos and remove clips if they ask.",
+    kind: "clipping",
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Splits
+// ---------------------------------------------------------------------------------------------
+
+export async function requestSplit(actor: Actor, request: Request, input: { linkId: string; sharePercent: number }): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const bps = input.sharePercent;
+  if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw invalid(M.shareRange, { fieldErrors: { sharePercent: M.shareRange } });
+  const link = await db().select().from(clipperLinks).where(eq(clipperLinks.id, input.linkId)).get();
+  if (!link || link.clipperUserId !== actor.id) throw notFound(M.notYourCreator);
+  if (link.status !== "active") throw conflict(M.revoked);
+  if (bps <= link.clipperShareBps) {
+    const message = M.shareNotHigher(formatBp(link.clipperShareBps));
+    throw invalid(message, { fieldErrors: { sharePercent: message } });
+  }
+  const id = crypto.randomUUID();
+  const [inserted] = await db().batch([
+    db()
+      .insert(clipSplitRequests)
+      .values({ id, linkId: link.id, fromBps: link.clipperShareBps, shareBps: bps })
+      .onConflictDoNothing()
+      .returning({ id: clipSplitRequests.id }),
+    auditQuery({
+      eventType: "clip_split_requested",
+      userId: actor.id,
+      targetUserId: link.creatorUserId,
+      request,
+      details: { link_id: link.id, share_bps: bps },
+    }),
+  ]);
+  if (inserted.length === 0) throw conflict(M.requestOpen);
+  await notifyUser(link.creatorUserId, {
+    title: "Split request",
+    content: `A clipper asks for ${formatBp(bps)} of clip revenue (now ${formatBp(link.clipperShareBps)}). Approve or decline it on Clipping.`,
+    kind: "clipping",
+  });
+}
+
+/** The creator approves or declines; an approval is the split from this moment on (one winner of two answers). */
+export async function answerSplit(actor: Actor, request: Request, input: { requestId: string; decision: "approve" | "decline" }): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const row = await db()
+    .select({ req: clipSplitRequests, link: clipperLinks })
+    .from(clipSplitRequests)
+    .innerJoin(clipperLinks, eq(clipperLinks.id, clipSplitRequests.linkId))
+    .where(eq(clipSplitRequests.id, input.requestId))
+    .get();
+  authorize(actor, "clipping", "manageOwn", { ownerId: row?.link.creatorUserId ?? null });
+  if (!row) throw notFound(M.requestGone);
+  const approve = input.decision === "approve";
+  const now = new Date().toISOString();
+  try {
+    await db().batch([
+      db()
+        .update(clipSplitRequests)
+        .set({ status: approve ? "approved" : "declined", decidedAt: now, decidedBy: actor.id })
+        .where(and(eq(clipSplitRequests.id, row.req.id), eq(clipSplitRequests.status, "pending"))),
+      precondition(previousStatementChanged()),
+      ...(approve
+        ? [
+            db()
+              .update(clipperLinks)
+              .set({ clipperShareBps: row.req.shareBps })
+              .where(and(eq(clipperLinks.id, row.link.id), eq(clipperLinks.status, "active"))),
+            precondition(previousStatementChanged()),
+          ]
+        : []),
+      auditQuery({
+        eventType: approve ? "clip_split_approved" : "clip_split_declined",
+        severity: approve ? "medium" : "low",
+        userId: actor.id,
+        targetUserId: row.link.clipperUserId,
+        request,
+        details: { request_id: row.req.id, link_id: row.link.id, from_bps: row.req.fromBps, share_bps: row.req.shareBps, effective_at: approve ? now : null },
+      }),
+    ]);
+  } catch (error) {
+    if (isPreconditionFailure(error)) throw conflict(M.requestGone);
+    throw error;
+  }
+  await notifyUser(row.link.clipperUserId, {
+    title: approve ? "Split approved" : "Split declined",
+    content: approve
+      ? `Your share of clip revenue is ${formatBp(row.req.shareBps)} from ${now.slice(0, 16).replace("T", " ")} UTC on.`
+      : `Your request for ${formatBp(row.req.shareBps)} was declined; the split stays ${formatBp(row.req.fromBps)}.`,
+    kind: "clipping",
+  });
+}
+
+/** Approved split changes per link (the moment of confirmation and the new share), oldest first. */
+export async function splitChangesByLink(linkIds: readonly string[]): Promise<Map<string, SplitChange[]>> {
+  const out = new Map<string, SplitChange[]>();
+  if (linkIds.length === 0) return out;
+  const rows = await db()
+    .select({ linkId: clipSplitRequests.linkId, at: clipSplitRequests.decidedAt, bps: clipSplitRequests.shareBps })
+    .from(clipSplitRequests)
+    .where(and(inArray(clipSplitRequests.linkId, [...linkIds]), eq(clipSplitRequests.status, "approved")))
+    .orderBy(clipSplitRequests.decidedAt);
+  for (const r of rows) {
+    if (!r.at) continue;
+    const list = out.get(r.linkId) ?? [];
+    list.push({ at: r.at, bps: r.bps });
+    out.set(r.linkId, list);
+  }
+  return out;
+}
+
+/** Every split request of these links, newest first (the history the page shows). */
+export function splitHistoryOf(linkIds: readonly string[]) {
+  if (linkIds.length === 0) return Promise.resolve([]);
+  return db()
+    .select()
+    .from(clipSplitRequests)
+    .where(inArray(clipSplitRequests.linkId, [...linkIds]))
+    .orderBy(desc(clipSplitRequests.createdAt))
+    .limit(200);
+}

@@ -1,0 +1,89 @@
+import { desc, eq, or } from "drizzle-orm";
+import { clipperLinks } from "~/db/schema";
+import { type Actor, authorize } from "~/lib/permissions";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { db } from "~/platform/db.server";
+import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
+import { clipperInvitePath, type PendingInvite, pendingInvite, splitHistoryOf } from "./links.server";
+import { SOURCE_QUOTA_BYTES } from "./messages";
+import { folderUsage, type SourceItem, sourcesOf } from "./sources.server";
+import type { ClippingPage, ClipRow, LinkRow, SplitRow } from "./types";
+
+// What /clipping shows: the creator's side (invite link, clippers, folder, clips to review, split
+// requests) and the clipper's side (creators, their folders, own clips, splits) for the same person.
+
+function clipRow(c: ClipItem, names: Map<string, string>): ClipRow {
+  return {
+    id: c.id,
+    platform: c.platform,
+    url: c.url,
+    status: c.status,
+    views: c.views,
+    sourceName: c.sourceName,
+    createdAt: c.createdAt,
+    creatorUserId: c.creatorUserId,
+    clipperUserId: c.clipperUserId,
+    creatorName: names.get(c.creatorUserId) ?? "",
+    clipperName: names.get(c.clipperUserId) ?? "",
+  };
+}
+
+export async function clippingPage(actor: Actor, request: Request): Promise<ClippingPage> {
+  authorize(actor, "clipping", "use");
+  const [links, clipList, invite, usage] = await Promise.all([
+    db()
+      .select()
+      .from(clipperLinks)
+      .where(or(eq(clipperLinks.creatorUserId, actor.id), eq(clipperLinks.clipperUserId, actor.id)))
+      .orderBy(desc(clipperLinks.createdAt)),
+    clipsOfUser(actor.id),
+    pendingInvite(actor, request),
+    folderUsage(actor.id),
+  ]);
+  const mine = links.filter((l) => l.creatorUserId === actor.id);
+  const theirs = links.filter((l) => l.clipperUserId === actor.id);
+  const activeCreators = theirs.filter((l) => l.status === "active").map((l) => l.creatorUserId);
+  const [people, folders, history, needingViews] = await Promise.all([
+    peopleByIds([actor.id, ...links.flatMap((l) => [l.creatorUserId, l.clipperUserId]), ...clipList.flatMap((c) => [c.creatorUserId, c.clipperUserId])]),
+    sourcesOf([actor.id, ...activeCreators], actor.id),
+    splitHistoryOf(links.map((l) => l.id)),
+    actor.isAdmin ? clipsNeedingViews() : Promise.resolve([]),
+  ]);
+  const names = new Map([...people.entries()].map(([id, p]) => [id, p.fullName || p.email]));
+  const needingNames = actor.isAdmin ? await peopleByIds(needingViews.flatMap((c) => [c.creatorUserId, c.clipperUserId])) : new Map();
+  for (const [id, p] of needingNames) names.set(id, p.fullName || p.email);
+
+  const splitRows = (linkId: string): SplitRow[] =>
+    history
+      .filter((h) => h.linkId === linkId)
+      .map((h) => ({ id: h.id, fromBps: h.fromBps, shareBps: h.shareBps, status: h.status, createdAt: h.createdAt, decidedAt: h.decidedAt }));
+  const linkRow = (l: (typeof links)[number], otherId: string): LinkRow => {
+    const own = clipList.filter((c) => c.creatorUserId === l.creatorUserId && c.clipperUserId === l.clipperUserId);
+    return {
+      id: l.id,
+      personId: otherId,
+      personName: names.get(otherId) ?? "",
+      status: l.status,
+      shareBps: l.clipperShareBps,
+      createdAt: l.createdAt,
+      revokedAt: l.revokedAt,
+      clipCount: own.length,
+      views: own.reduce((s, c) => s + c.views, 0),
+      splits: splitRows(l.id),
+    };
+  };
+  const me = people.get(actor.id);
+  const sourceList = (id: string): SourceItem[] => folders.get(id) ?? [];
+  const invitePending: PendingInvite | null = invite;
+  return {
+    invitePath: me?.creatorId ? clipperInvitePath(me.creatorId) : null,
+    pendingInvite: invitePending,
+    clippers: mine.map((l) => linkRow(l, l.clipperUserId)),
+    creators: theirs.map((l) => ({ ...linkRow(l, l.creatorUserId), sources: l.status === "active" ? sourceList(l.creatorUserId) : [] })),
+    sources: sourceList(actor.id),
+    usage: { usedBytes: usage, quotaBytes: SOURCE_QUOTA_BYTES },
+    clipsToReview: clipList.filter((c) => c.creatorUserId === actor.id).map((c) => clipRow(c, names)),
+    myClips: clipList.filter((c) => c.clipperUserId === actor.id).map((c) => clipRow(c, names)),
+    viewsToEnter: needingViews.map((c) => clipRow(c, names)),
+  };
+}

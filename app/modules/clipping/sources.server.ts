@@ -1,0 +1,291 @@
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { clipSourceParts, clipSources } from "~/db/schema";
+import { conflict, invalid, notFound } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { env } from "~/platform/env.server";
+import { fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
+import { hasFolderAccess } from "./links.server";
+import { DOWNLOAD_URL_SECONDS, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, SOURCE_PART_BYTES, SOURCE_QUOTA_BYTES, STALE_UPLOAD_MS } from "./messages";
+
+// The creator's source folder in the private MEDIA bucket (docs/decisions/0153-source-uploads.md).
+// Uploads go through the Worker as an R2 multipart upload in equal parts of SOURCE_PART_BYTES:
+//   start     the first part comes with it: its bytes decide the type (MP4, MOV, WebM) before
+//             anything is created; the declared size is counted against the quota in the same
+//             INSERT (two uploads cannot both pass it); the same name and size resume an upload.
+//   part      part n (exactly its size), recorded with its etag: a dropped connection resends it.
+//   complete  every part recorded → R2 completes → 'ready'.
+//   abort     R2 aborts, the row goes. The scheduled job aborts uploads idle for 24 h.
+// Downloads: URLs signed for a short time for one user, and the access checked again at each
+// request, so a revoked clipper's URLs stop at once.
+
+const EXT: Record<VideoType, string> = { "video/mp4": "mp4", "video/quicktime": "mov", "video/webm": "webm" };
+
+export type UploadState = { sourceId: string; partBytes: number; partCount: number; uploaded: number[] };
+
+const partCountOf = (size: number) => Math.ceil(size / SOURCE_PART_BYTES);
+const partSize = (size: number, n: number) => (n < partCountOf(size) ? SOURCE_PART_BYTES : size - (partCountOf(size) - 1) * SOURCE_PART_BYTES);
+
+function safeName(name: string, type: VideoType): string {
+  const base = name
+    .replace(/\.[^.]*$/, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80);
+  return `${base || "source"}.${EXT[type]}`;
+}
+
+/** The bytes used in a creator's folder (uploads in progress count with their declared size). */
+export async function folderUsage(creatorUserId: string): Promise<number> {
+  const row = await db()
+    .select({ used: sql<number>`coalesce(sum(${clipSources.sizeBytes}), 0)` })
+    .from(clipSources)
+    .where(eq(clipSources.creatorUserId, creatorUserId))
+    .get();
+  return row?.used ?? 0;
+}
+
+async function uploadedParts(sourceId: string): Promise<number[]> {
+  const rows = await db().select({ n: clipSourceParts.partNumber }).from(clipSourceParts).where(eq(clipSourceParts.sourceId, sourceId));
+  return rows.map((r) => r.n).sort((a, b) => a - b);
+}
+
+async function ownUpload(actor: Actor, sourceId: string) {
+  const row = await db().select().from(clipSources).where(eq(clipSources.id, sourceId)).get();
+  authorize(actor, "clipping", "manageOwn", { ownerId: row?.creatorUserId ?? null });
+  if (!row) throw notFound(M.sourceNotFound);
+  return row;
+}
+
+export async function startUpload(actor: Actor, _request: Request, input: { name: string; size: number; chunk: File }): Promise<UploadState> {
+  authorize(actor, "clipping", "use");
+  if (input.size > MAX_SOURCE_BYTES) throw invalid(M.tooLarge, { fieldErrors: { file: M.tooLarge } });
+  if (input.chunk.size !== partSize(input.size, 1)) throw invalid(M.badPart, { fieldErrors: { file: M.badPart } });
+  const type = sniffType(new Uint8Array(await input.chunk.slice(0, 16).arrayBuffer()));
+  if (!type || !(VIDEO_TYPES as readonly string[]).includes(type)) throw invalid(M.wrongType, { fieldErrors: { file: M.wrongType } });
+  const videoType = type as VideoType;
+
+  // The same file again (name and size) resumes its upload.
+  const open = await db()
+    .select()
+    .from(clipSources)
+    .where(
+      and(
+        eq(clipSources.creatorUserId, actor.id),
+        eq(clipSources.status, "uploading"),
+        eq(clipSources.name, input.name),
+        eq(clipSources.sizeBytes, input.size),
+      ),
+    )
+    .orderBy(desc(clipSources.createdAt))
+    .get();
+  if (open) return { sourceId: open.id, partBytes: open.partBytes, partCount: open.partCount, uploaded: await uploadedParts(open.id) };
+
+  const id = crypto.randomUUID();
+  const objectKey = `clipping/${actor.id}/${id}.${EXT[videoType]}`;
+  const mpu = await env.MEDIA.createMultipartUpload(objectKey, {
+    httpMetadata: { contentType: videoType },
+    customMetadata: { filename: safeName(input.name, videoType) },
+  });
+  const partCount = partCountOf(input.size);
+  // One statement: the row only if the folder has room for the declared size.
+  const values = [id, actor.id, input.name, objectKey, videoType, input.size, SOURCE_PART_BYTES, partCount, "uploading", mpu.uploadId];
+  const inserted = await db()
+    .insert(clipSources)
+    .select(
+      sql`select ${sql.join(
+        values.map((v) => sql`${v}`),
+        sql`, `,
+      )}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), null where (select coalesce(sum(${clipSources.sizeBytes}), 0) from ${clipSources} where ${clipSources.creatorUserId} = ${actor.id}) + ${input.size} <= ${SOURCE_QUOTA_BYTES}`,
+    )
+    .returning({ id: clipSources.id });
+  if (inserted.length === 0) {
+    await mpu.abort().catch(() => {});
+    const used = await folderUsage(actor.id);
+    throw invalid(M.quota(used), { title: "Source folder full", fieldErrors: { file: M.quota(used) } });
+  }
+  try {
+    const part = await mpu.uploadPart(1, input.chunk);
+    await db().insert(clipSourceParts).values({ sourceId: id, partNumber: 1, etag: part.etag, sizeBytes: input.chunk.size });
+  } catch (error) {
+    await discardUpload(id, objectKey, mpu.uploadId);
+    throw error;
+  }
+  return { sourceId: id, partBytes: SOURCE_PART_BYTES, partCount, uploaded: [1] };
+}
+
+export async function uploadPart(actor: Actor, input: { sourceId: string; partNumber: number; chunk: File }): Promise<UploadState> {
+  authorize(actor, "clipping", "use");
+  const row = await ownUpload(actor, input.sourceId);
+  if (row.status !== "uploading" || !row.uploadId) throw conflict(M.uploadGone);
+  if (input.partNumber > row.partCount || input.chunk.size !== partSize(row.sizeBytes, input.partNumber)) {
+    throw invalid(M.badPart, { fieldErrors: { file: M.badPart } });
+  }
+  if (input.partNumber === 1) {
+    const type = sniffType(new Uint8Array(await input.chunk.slice(0, 16).arrayBuffer()));
+    if (type !== row.contentType) throw invalid(M.wrongType, { fieldErrors: { file: M.wrongType } });
+  }
+  const mpu = env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId);
+  const part = await mpu.uploadPart(input.partNumber, input.chunk);
+  await db()
+    .insert(clipSourceParts)
+    .values({ sourceId: row.id, partNumber: input.partNumber, etag: part.etag, sizeBytes: input.chunk.size })
+    .onConflictDoUpdate({ target: [clipSourceParts.sourceId, clipSourceParts.partNumber], set: { etag: part.etag, sizeBytes: input.chunk.size } });
+  return { sourceId: row.id, partBytes: row.partBytes, partCount: row.partCount, uploaded: await uploadedParts(row.id) };
+}
+
+export async function completeUpload(actor: Actor, request: Request, sourceId: string): Promise<{ sourceId: string }> {
+  authorize(actor, "clipping", "use");
+  const row = await ownUpload(actor, sourceId);
+  if (row.status === "ready") return { sourceId };
+  if (!row.uploadId) throw conflict(M.uploadGone);
+  const parts = await db().select().from(clipSourceParts).where(eq(clipSourceParts.sourceId, sourceId)).orderBy(clipSourceParts.partNumber);
+  if (parts.length !== row.partCount) throw conflict(M.partsMissing, { details: { uploaded: parts.map((p) => p.partNumber).join(",") } });
+  const mpu = env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId);
+  await mpu.complete(parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })));
+  await db().batch([
+    db()
+      .update(clipSources)
+      .set({ status: "ready", uploadId: null, completedAt: new Date().toISOString() })
+      .where(and(eq(clipSources.id, sourceId), eq(clipSources.status, "uploading"))),
+    db().delete(clipSourceParts).where(eq(clipSourceParts.sourceId, sourceId)),
+    auditQuery({ eventType: "clip_source_uploaded", userId: actor.id, request, details: { source_id: sourceId, size: row.sizeBytes } }),
+  ]);
+  return { sourceId };
+}
+
+async function discardUpload(sourceId: string, objectKey: string, uploadId: string | null): Promise<void> {
+  if (uploadId)
+    await env.MEDIA.resumeMultipartUpload(objectKey, uploadId)
+      .abort()
+      .catch(() => {});
+  await db()
+    .delete(clipSources)
+    .where(and(eq(clipSources.id, sourceId), eq(clipSources.status, "uploading")));
+}
+
+export async function abortUpload(actor: Actor, sourceId: string): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const row = await ownUpload(actor, sourceId);
+  if (row.status !== "uploading") throw conflict(M.uploadGone);
+  await discardUpload(row.id, row.objectKey, row.uploadId);
+}
+
+/** The scheduled job: uploads left incomplete for 24 h are aborted (their parts go with them). */
+export async function abortStaleUploads(now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - STALE_UPLOAD_MS).toISOString();
+  const stale = await db()
+    .select({ id: clipSources.id, objectKey: clipSources.objectKey, uploadId: clipSources.uploadId })
+    .from(clipSources)
+    .where(and(eq(clipSources.status, "uploading"), lt(clipSources.createdAt, cutoff)))
+    .limit(200);
+  for (const s of stale) await discardUpload(s.id, s.objectKey, s.uploadId);
+  return stale.length;
+}
+
+export async function renameSource(actor: Actor, sourceId: string, name: string): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const row = await ownUpload(actor, sourceId);
+  await db().update(clipSources).set({ name }).where(eq(clipSources.id, row.id));
+}
+
+export async function deleteSource(actor: Actor, request: Request, sourceId: string): Promise<void> {
+  authorize(actor, "clipping", "use");
+  const row = await ownUpload(actor, sourceId);
+  if (row.uploadId)
+    await env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId)
+      .abort()
+      .catch(() => {});
+  await env.MEDIA.delete(row.objectKey);
+  await db().batch([
+    db().delete(clipSources).where(eq(clipSources.id, row.id)),
+    auditQuery({ eventType: "clip_source_deleted", userId: actor.id, request, details: { source_id: row.id } }),
+  ]);
+}
+
+export type SourceItem = {
+  id: string;
+  name: string;
+  sizeBytes: number;
+  status: "uploading" | "ready";
+  createdAt: string;
+  uploadedParts: number;
+  partCount: number;
+};
+
+/** The folders of these creators (ready videos; the creator's own uploads in progress too). */
+export async function sourcesOf(creatorUserIds: readonly string[], viewerId: string): Promise<Map<string, SourceItem[]>> {
+  const out = new Map<string, SourceItem[]>();
+  if (creatorUserIds.length === 0) return out;
+  const rows = await db()
+    .select({
+      id: clipSources.id,
+      creatorUserId: clipSources.creatorUserId,
+      name: clipSources.name,
+      sizeBytes: clipSources.sizeBytes,
+      status: clipSources.status,
+      createdAt: clipSources.createdAt,
+      partCount: clipSources.partCount,
+      uploadedParts: sql<number>`(select count(*) from ${clipSourceParts} where ${clipSourceParts.sourceId} = ${clipSources.id})`,
+    })
+    .from(clipSources)
+    .where(inArray(clipSources.creatorUserId, [...creatorUserIds]))
+    .orderBy(desc(clipSources.createdAt));
+  for (const r of rows) {
+    if (r.status !== "ready" && r.creatorUserId !== viewerId) continue;
+    const list = out.get(r.creatorUserId) ?? [];
+    list.push(r);
+    out.set(r.creatorUserId, list);
+  }
+  return out;
+}
+
+/** A ready source of this creator (a clip names the video it was cut from). */
+export function readySource(creatorUserId: string, sourceId: string) {
+  return db()
+    .select({ id: clipSources.id, name: clipSources.name })
+    .from(clipSources)
+    .where(and(eq(clipSources.id, sourceId), eq(clipSources.creatorUserId, creatorUserId), eq(clipSources.status, "ready")))
+    .get();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Downloads
+// ---------------------------------------------------------------------------------------------
+
+export const DOWNLOAD_PREFIX = "/clipping/files/";
+
+/** A URL for this user to download a source, signed for DOWNLOAD_URL_SECONDS, while their access lasts. */
+export async function downloadUrl(actor: Actor, sourceId: string, now = Date.now()): Promise<string> {
+  authorize(actor, "clipping", "use");
+  const row = await db().select().from(clipSources).where(eq(clipSources.id, sourceId)).get();
+  if (row?.status !== "ready") throw notFound(M.sourceNotFound);
+  if (!(await hasFolderAccess(row.creatorUserId, actor.id))) throw notFound(M.sourceNotFound);
+  return signUrl(`${DOWNLOAD_PREFIX}${actor.id}/`, row.objectKey, DOWNLOAD_URL_SECONDS, now);
+}
+
+/**
+ * Answers a signed download: the signature (user, key, expiry) first, then the access as it is
+ * now — the user still approved and not banned, the creator themselves or a clipper with an active
+ * link — so a URL issued before a revocation stops working at once. 404 alike for every refusal.
+ */
+export async function serveDownload(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const rest = url.pathname.slice(DOWNLOAD_PREFIX.length);
+  const userId = rest.split("/")[0] ?? "";
+  if (!/^[0-9a-f-]{36}$/.test(userId)) return fileNotFound();
+  const check = await verifySignedUrl(url, `${DOWNLOAD_PREFIX}${userId}/`);
+  if (!check.ok) return fileNotFound();
+  const row = await db()
+    .select({ creatorUserId: clipSources.creatorUserId, status: clipSources.status })
+    .from(clipSources)
+    .where(eq(clipSources.objectKey, check.key))
+    .get();
+  if (row?.status !== "ready") return fileNotFound();
+  const person = (await peopleByIds([userId])).get(userId);
+  if (!person || person.isBanned || person.approvalStatus !== "approved") return fileNotFound();
+  if (!(await hasFolderAccess(row.creatorUserId, userId))) return fileNotFound();
+  return serveObject(env.MEDIA, check.key, request, "private, no-store");
+}

@@ -1,0 +1,66 @@
+import type { ClipPlatform } from "./messages";
+
+// A clip's URL, per platform: the video's id on the platform is what the revenue import names
+// (its video_id column). Pure and client-safe; tests/unit/clipping/urls.test.ts.
+
+export type ParsedClipUrl = { platform: ClipPlatform; videoId: string; url: string };
+
+const HOSTS: Record<ClipPlatform, RegExp> = {
+  youtube_shorts: /^(?:www\.|m\.)?youtube\.com$/,
+  tiktok: /^(?:www\.|m\.)?tiktok\.com$/,
+  instagram_reels: /^(?:www\.)?instagram\.com$/,
+};
+
+/** The platform a URL's host belongs to, or null for any other host (or not a URL). */
+export function platformOfUrl(raw: string): ClipPlatform | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const host = url.hostname.toLowerCase();
+  for (const [platform, re] of Object.entries(HOSTS) as [ClipPlatform, RegExp][]) if (re.test(host)) return platform;
+  if (host === "youtu.be") return "youtube_shorts";
+  return null;
+}
+
+/**
+ * The platform's id of the video a clip URL points at, or null when the URL is not a clip of that
+ * platform: youtube.com/shorts/<11 chars>, tiktok.com/@user/video/<digits>, instagram.com/reel(s)/<code>.
+ */
+export function parseClipUrl(raw: string, platform: ClipPlatform): ParsedClipUrl | null {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.username || url.password || url.port) return null;
+  const host = url.hostname.toLowerCase();
+  if (!HOSTS[platform].test(host)) return null;
+  const path = url.pathname;
+  let m: RegExpMatchArray | null = null;
+  switch (platform) {
+    case "youtube_shorts":
+      m = path.match(/^\/shorts\/([A-Za-z0-9_-]{11})\/?$/);
+      break;
+    case "tiktok":
+      m = path.match(/^\/@[A-Za-z0-9._]{1,64}\/video\/(\d{5,25})\/?$/);
+      break;
+    case "instagram_reels":
+      m = path.match(/^\/reels?\/([A-Za-z0-9_-]{5,40})\/?$/);
+      break;
+  }
+  if (!m) return null;
+  const videoId = m[1];
+  const canonical =
+    platform === "youtube_shorts"
+      ? `https://www.youtube.com/shorts/${videoId}`
+      : platform === "tiktok"
+        ? `https://www.tiktok.com${path.replace(/\/$/, "")}`
+        : `https://www.instagram.com/reel/${videoId}/`;
+  return { platform, videoId, url: canonical };
+}

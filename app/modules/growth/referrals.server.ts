@@ -1,0 +1,72 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { renderSVG } from "uqr";
+import { type Actor, authorize } from "~/lib/permissions";
+import { growthPeople } from "~/modules/accounts/accounts.server";
+import { hasEarnings, referralBonusTotalsQuery } from "~/modules/payments/payments.server";
+import { db } from "~/platform/db.server";
+import { appLink } from "~/platform/email.server";
+import { getSettings } from "~/platform/settings.server";
+import type { ReferralStage, ReferralsPage } from "./types";
+
+// /referrals (issue 18; docs/decisions/0171-referral-rules.md): the approved user's code (their
+// profile's creator_id, fixed), the link /auth?ref=CODE and its QR code, how many people joined
+// through it and how far they got, the people (name, stage, join date: never e-mail or earnings),
+// and the referral bonus in total (earned and upcoming), never per person.
+
+/** The people listed on the page (the counts cover everyone). */
+export const REFERRALS_LISTED = 200;
+
+export function referralLink(code: string): string {
+  return appLink(`/auth?ref=${encodeURIComponent(code)}`);
+}
+
+export async function referralsPage(actor: Actor, code: string): Promise<ReferralsPage> {
+  authorize(actor, "growth", "readOwnReferrals");
+  // Narrowed by the stored referrer (indexed), decided by the referral rules (genuineReferrer).
+  const p = growthPeople();
+  const mine = and(eq(p.referredBy, actor.id), sql`${p.referrerId} = ${actor.id}`);
+  const [counts, people, totals] = await db().batch([
+    db()
+      .select({
+        signedUp: sql<number>`count(*)`.mapWith(Number),
+        approved: sql<number>`coalesce(sum(${p.approvalStatus} = 'approved'), 0)`.mapWith(Number),
+        channelLinked: sql<number>`coalesce(sum(${p.channelLinkedAt} is not null), 0)`.mapWith(Number),
+        earning: sql<number>`coalesce(sum(${hasEarnings(p.userId)}), 0)`.mapWith(Number),
+      })
+      .from(p)
+      .where(mine),
+    db()
+      .select({
+        id: p.userId,
+        fullName: p.fullName,
+        approvalStatus: p.approvalStatus,
+        isBanned: p.isBanned,
+        channelLinked: sql<boolean>`${p.channelLinkedAt} is not null`.mapWith(Boolean),
+        earning: sql<boolean>`${hasEarnings(p.userId)}`.mapWith(Boolean),
+        joinedAt: p.joinedAt,
+      })
+      .from(p)
+      .where(mine)
+      .orderBy(desc(p.joinedAt))
+      .limit(REFERRALS_LISTED),
+    referralBonusTotalsQuery(actor.id),
+  ]);
+  const c = counts[0] ?? { signedUp: 0, approved: 0, channelLinked: 0, earning: 0 };
+  const stage = (p: (typeof people)[number]): ReferralStage =>
+    p.isBanned ? "inactive" : p.approvalStatus !== "approved" ? p.approvalStatus : p.earning ? "earning" : p.channelLinked ? "channel_linked" : "approved";
+  const settings = await getSettings();
+  return {
+    code,
+    link: referralLink(code),
+    counts: c,
+    people: people.map((p) => ({ id: p.id, name: p.fullName?.trim() || "Creator", stage: stage(p), joinedAt: p.joinedAt })),
+    more: Math.max(0, c.signedUp - people.length),
+    bonus: { bp: settings.referralBonusBp, earnedCents: totals[0]?.earnedCents ?? 0, upcomingCents: totals[0]?.upcomingCents ?? 0 },
+  };
+}
+
+/** The referral link as a QR code (SVG, black on white, with a quiet zone). */
+export function referralQrSvg(actor: Actor, code: string): string {
+  authorize(actor, "growth", "readOwnReferrals");
+  return renderSVG(referralLink(code), { ecc: "M", border: 2, pixelSize: 8, whiteColor: "#ffffff", blackColor: "#000000" });
+}

@@ -1,0 +1,361 @@
+import { and, desc, eq, gte, inArray, isNull, lt, not, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { retentionCohortCells, retentionNotices, retentionPeople, retentionWeeks, userActivityDays } from "~/db/schema";
+import { toCsv } from "~/lib/csv";
+import { type Actor, authorize } from "~/lib/permissions";
+import { type GrowthPeople, growthPeople } from "~/modules/accounts/accounts.server";
+import { hasLicence } from "~/modules/music/music.server";
+import { createNotification } from "~/modules/notifications/notifications.server";
+import { hasEarnings } from "~/modules/payments/payments.server";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { appLink, emailQueryWhen } from "~/platform/email.server";
+import { appName } from "~/platform/env.server";
+import { activeBetween, activityByDay, dayLiteral } from "./activity.server";
+import { computeMissingWeeks, rebuildRetentionPeople, retentionSnapshotAt, weekSql } from "./aggregates.server";
+import { GROWTH_MESSAGES as M } from "./messages";
+import { INACTIVE_PAGE_SIZE, type NotifyInput, type RetentionQuery } from "./schema";
+import { SOURCES, type CohortRow, type FunnelStep, type InactiveUser, type RetentionPage, type Source } from "./types";
+import { addDays, isoWeekLabel, lastWeeks, utcDay, weekOf, weeksBetween } from "./weeks";
+
+// /user-retention (issue 18; docs/decisions/0172-retention-aggregates.md). Live, over indexes:
+// sign-ups per ISO week (UTC) by source with each funnel step reached, the current week's active
+// users and cohort cells, and the inactive users. Precomputed by the scheduled job: the completed
+// weeks' active users and cohort cells (aggregates.server.ts). Admins only.
+
+/** Cohort rows and week columns shown. */
+export const COHORT_WEEKS = 12;
+
+const n = (expr: SQL | SQLiteColumn) => sql<number>`coalesce(sum(${expr}), 0)`.mapWith(Number);
+const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
+
+function sourceIs(p: GrowthPeople, source: RetentionQuery["source"]): SQL | undefined {
+  return source === "all" ? undefined : sql`${p.source} = ${source}`;
+}
+
+/** The inactive users' predicate, live (notify re-checks with it): signed up before the cutoff, not banned, no activity since. */
+function inactiveWhere(p: GrowthPeople, q: RetentionQuery, now: number) {
+  const cutoff = addDays(utcDay(now), -q.inactiveDays);
+  return and(
+    lt(p.joinedAt, cutoff),
+    eq(p.isBanned, false),
+    not(activeBetween(p.userId, cutoff)),
+    q.status === "all" ? undefined : eq(p.approvalStatus, q.status),
+    sourceIs(p, q.source),
+  );
+}
+
+/** The same over the daily snapshot (indexed on the last active day): what the list and its count read. */
+function inactiveInSnapshot(q: RetentionQuery, now: number) {
+  const cutoff = addDays(utcDay(now), -q.inactiveDays);
+  const r = retentionPeople;
+  return and(
+    lt(r.joinedAt, cutoff),
+    eq(r.banned, false),
+    or(isNull(r.lastDay), lt(r.lastDay, cutoff)),
+    q.status === "all" ? undefined : eq(r.status, q.status),
+    q.source === "all" ? undefined : eq(r.source, q.source),
+  );
+}
+
+/**
+ * Inactive people of the snapshot, most recently active first (never-active last: SQLite sorts
+ * NULL lowest), with their name and e-mail joined live for the rows of the page only.
+ */
+function inactiveListQuery(q: RetentionQuery, now: number, week: string, page: { limit: number; offset: number }) {
+  const r = retentionPeople;
+  const cutoff = addDays(utcDay(now), -q.inactiveDays);
+  const top = db()
+    .select({ id: r.userId, status: r.status, source: r.source, joinedAt: r.joinedAt, lastActive: r.lastDay })
+    .from(r)
+    .where(inactiveInSnapshot(q, now))
+    .orderBy(desc(r.lastDay), desc(r.joinedAt))
+    .limit(page.limit)
+    .offset(page.offset)
+    .as("top");
+  const p = growthPeople();
+  return db()
+    .select({
+      id: top.id,
+      fullName: p.fullName,
+      email: p.email,
+      status: top.status,
+      source: top.source,
+      joinedAt: top.joinedAt,
+      lastActive: top.lastActive,
+      // Active again since the snapshot: left out of the list.
+      activeAgain: sql<boolean>`${activeBetween(top.id, cutoff)}`.mapWith(Boolean),
+      notifiedThisWeek:
+        sql<boolean>`exists (select 1 from ${retentionNotices} where ${retentionNotices.userId} = ${top.id} and ${retentionNotices.week} = ${week})`.mapWith(
+          Boolean,
+        ),
+    })
+    .from(top)
+    .innerJoin(p, eq(p.userId, top.id))
+    .orderBy(desc(top.lastActive), desc(top.joinedAt));
+}
+
+export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.now()): Promise<RetentionPage> {
+  authorize(actor, "growth", "readRetention");
+  // The daily job's snapshot; before its first run everyone is read live (slower, still correct).
+  const snapshotAt = (await retentionSnapshotAt()) ?? "";
+  const current = weekOf(now);
+  const weeks = lastWeeks(now, q.weeks);
+  const from = weeks[0];
+  const cohortWeeks = lastWeeks(now, Math.min(COHORT_WEEKS, q.weeks));
+  const cohortFrom = cohortWeeks[0];
+  const pageSize = INACTIVE_PAGE_SIZE;
+  const p = growthPeople();
+  const r = retentionPeople;
+  const funnelColumns = {
+    signedUp: sql<number>`count(*)`.mapWith(Number),
+    verified: n(r.verified),
+    approved: n(r.approved),
+    linked: n(r.linked),
+    licensed: n(r.licensed),
+    earning: n(r.earning),
+  };
+
+  const [snapshot, live, wauDone, wauNow, cellsDone, cellsNow, cellsNowLive, computed, inactiveRows, inactiveTotal] = await db().batch([
+    // Sign-ups per week and source with the funnel steps: the snapshot, and live for those who joined since.
+    db()
+      .select({ week: r.week, source: r.source, ...funnelColumns })
+      .from(r)
+      .where(gte(r.week, from))
+      .groupBy(r.week, r.source),
+    db()
+      .select({
+        week: weekSql(p.joinedAt),
+        source: p.source,
+        signedUp: sql<number>`count(*)`.mapWith(Number),
+        verified: n(sql`${p.emailVerifiedAt} is not null`),
+        approved: n(sql`${p.approvalStatus} = 'approved'`),
+        linked: n(sql`${p.channelLinkedAt} is not null`),
+        licensed: n(hasLicence(p.userId)),
+        earning: n(hasEarnings(p.userId)),
+      })
+      .from(p)
+      // The status list lets SQLite use profiles' (approval_status, created_at) index.
+      .where(and(inArray(p.approvalStatus, ["pending", "approved", "rejected"]), gte(p.joinedAt, snapshotAt)))
+      .groupBy(sql`1`, sql`2`),
+    db()
+      .select({ week: retentionWeeks.week, active: retentionWeeks.activeUsers })
+      .from(retentionWeeks)
+      .where(and(gte(retentionWeeks.week, from), lt(retentionWeeks.week, current))),
+    db()
+      .select({ active: sql<number>`count(distinct ${userActivityDays.userId})`.mapWith(Number) })
+      .from(activityByDay())
+      .where(gte(userActivityDays.day, dayLiteral(current))),
+    db()
+      .select({
+        cohort: retentionCohortCells.cohort,
+        weeksSince: retentionCohortCells.weeksSince,
+        active: sql<number>`sum(${retentionCohortCells.active})`.mapWith(Number),
+      })
+      .from(retentionCohortCells)
+      .where(
+        and(
+          gte(retentionCohortCells.cohort, cohortFrom),
+          q.source === "all" ? undefined : eq(retentionCohortCells.source, q.source),
+          sql`${retentionCohortCells.weeksSince} < ${COHORT_WEEKS}`,
+        ),
+      )
+      .groupBy(retentionCohortCells.cohort, retentionCohortCells.weeksSince),
+    // This week's active people by cohort: from the week's activity rows (index on day) to the snapshot
+    // (primary key); those who joined since the snapshot are few, read live.
+    db()
+      .select({ cohort: r.week, active: sql<number>`count(*)`.mapWith(Number) })
+      .from(r)
+      .where(
+        and(
+          // Not DISTINCT: with it SQLite scans the whole primary key instead of the day index.
+          inArray(
+            r.userId,
+            db()
+              .select({ id: userActivityDays.userId })
+              .from(userActivityDays)
+              .where(gte(userActivityDays.day, dayLiteral(current))),
+          ),
+          gte(r.week, cohortFrom),
+          q.source === "all" ? undefined : eq(r.source, q.source),
+        ),
+      )
+      .groupBy(r.week),
+    db()
+      .select({ cohort: weekSql(p.joinedAt), active: sql<number>`count(*)`.mapWith(Number) })
+      .from(p)
+      .where(
+        and(
+          inArray(p.approvalStatus, ["pending", "approved", "rejected"]),
+          gte(p.joinedAt, snapshotAt),
+          sourceIs(p, q.source),
+          activeBetween(p.userId, current),
+        ),
+      )
+      .groupBy(sql`1`),
+    db()
+      .select({ at: sql<string | null>`max(${retentionWeeks.computedAt})` })
+      .from(retentionWeeks),
+    inactiveListQuery(q, now, current, { limit: pageSize, offset: (q.page - 1) * pageSize }),
+    db()
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(r)
+      .where(inactiveInSnapshot(q, now)),
+  ]);
+
+  // Sign-ups per week by source, and the funnel and source breakdown over the range.
+  const perWeek = new Map(weeks.map((w) => [w, { direct: 0, referral: 0, agency: 0 }]));
+  const bySource = new Map(SOURCES.map((s) => [s, { signedUp: 0, approved: 0, channelLinked: 0, earning: 0 }]));
+  const totals = { signedUp: 0, verified: 0, approved: 0, linked: 0, licensed: 0, earning: 0 };
+  for (const r of [...snapshot, ...live]) {
+    const w = perWeek.get(r.week);
+    if (w) w[r.source] += r.signedUp;
+    const s = bySource.get(r.source);
+    if (s) {
+      s.signedUp += r.signedUp;
+      s.approved += r.approved;
+      s.channelLinked += r.linked;
+      s.earning += r.earning;
+    }
+    if (q.source !== "all" && r.source !== q.source) continue;
+    totals.signedUp += r.signedUp;
+    totals.verified += r.verified;
+    totals.approved += r.approved;
+    totals.linked += r.linked;
+    totals.licensed += r.licensed;
+    totals.earning += r.earning;
+  }
+  const steps: [string, string, number][] = [
+    ["signed_up", "Signed up", totals.signedUp],
+    ["email_verified", "E-mail verified", totals.verified],
+    ["approved", "Approved", totals.approved],
+    ["channel_linked", "Channel linked", totals.linked],
+    ["first_licence", "First licence", totals.licensed],
+    ["first_earnings", "First earnings", totals.earning],
+  ];
+  const funnel: FunnelStep[] = steps.map(([key, label, count], i) => ({ key, label, count, conversion: i === 0 ? null : pct(count, steps[i - 1][2]) }));
+
+  // Weekly active users: completed weeks precomputed, the current one live.
+  const wauByWeek = new Map(wauDone.map((r) => [r.week, r.active]));
+  wauByWeek.set(current, wauNow[0]?.active ?? 0);
+
+  // Cohorts: sign-up week rows, weeks-since columns, % of the cohort active that week.
+  const cells = new Map<string, number>();
+  for (const c of cellsDone) cells.set(`${c.cohort}|${c.weeksSince}`, c.active);
+  for (const c of [...cellsNow, ...cellsNowLive]) {
+    const key = `${c.cohort}|${weeksBetween(c.cohort, current)}`;
+    cells.set(key, (cells.get(key) ?? 0) + c.active);
+  }
+  const cohorts: CohortRow[] = cohortWeeks.map((cohort) => {
+    const w = perWeek.get(cohort) ?? { direct: 0, referral: 0, agency: 0 };
+    const size = q.source === "all" ? w.direct + w.referral + w.agency : w[q.source];
+    const reached = weeksBetween(cohort, current);
+    return {
+      cohort,
+      label: isoWeekLabel(cohort),
+      size,
+      cells: Array.from({ length: COHORT_WEEKS }, (_, k) => ({ weeksSince: k, pct: k > reached ? null : pct(cells.get(`${cohort}|${k}`) ?? 0, size) })),
+    };
+  });
+
+  return {
+    filters: q,
+    currentWeek: current,
+    signups: weeks.map((week) => {
+      const w = perWeek.get(week) ?? { direct: 0, referral: 0, agency: 0 };
+      return { week, label: isoWeekLabel(week), ...w, total: w.direct + w.referral + w.agency };
+    }),
+    funnel,
+    sources: SOURCES.map((source) => ({ source, ...(bySource.get(source) ?? { signedUp: 0, approved: 0, channelLinked: 0, earning: 0 }) })),
+    wau: weeks.map((week) => ({ week, label: isoWeekLabel(week), active: wauByWeek.get(week) ?? 0 })),
+    cohorts,
+    inactive: { total: inactiveTotal[0]?.n ?? 0, rows: inactiveRows.filter((x) => !x.activeAgain).map(toInactive), pageSize },
+    computedAt: snapshotAt || (computed[0]?.at ?? null),
+  };
+}
+
+function toInactive(r: {
+  id: string;
+  fullName: string | null;
+  email: string;
+  status: string;
+  source: Source;
+  joinedAt: string;
+  lastActive: string | null;
+  notifiedThisWeek: boolean;
+}): InactiveUser {
+  return {
+    id: r.id,
+    name: r.fullName?.trim() || "—",
+    email: r.email,
+    status: r.status,
+    source: r.source,
+    joinedAt: r.joinedAt,
+    lastActive: r.lastActive,
+    notifiedThisWeek: r.notifiedThisWeek,
+  };
+}
+
+/** The inactive users matching the filters as CSV (every page, up to 50,000 rows). */
+export async function inactiveUsersCsv(actor: Actor, q: RetentionQuery, now = Date.now()): Promise<string> {
+  authorize(actor, "growth", "readRetention");
+  const rows = (await inactiveListQuery(q, now, weekOf(now), { limit: 50_000, offset: 0 }).all()).filter((x) => !x.activeAgain);
+  return toCsv([
+    ["name", "email", "status", "source", "signed_up", "last_active", "notified_this_week"],
+    ...rows.map((r) => [r.fullName ?? "", r.email, r.status, r.source, r.joinedAt.slice(0, 10), r.lastActive ?? "", r.notifiedThisWeek ? "yes" : "no"]),
+  ]);
+}
+
+/**
+ * 'Notify': a bell notification and an e-mail to each chosen user who is still inactive for the
+ * given days, at most once per user per ISO week (the unique (user, week) row decides, so two
+ * admins at once notify each person once). Recorded in retention_notices and the audit log.
+ */
+export async function notifyInactive(actor: Actor, request: Request, input: NotifyInput, now = Date.now()): Promise<{ sent: number; skipped: number }> {
+  authorize(actor, "growth", "notifyInactive");
+  const week = weekOf(now);
+  const ids = [...new Set(input.userIds)];
+  const q: RetentionQuery = { weeks: 12, source: "all", inactiveDays: input.inactiveDays, status: "all", page: 1 };
+  const p = growthPeople();
+  const eligible = await db()
+    .select({ id: p.userId, email: p.email })
+    .from(p)
+    .where(and(inArray(p.userId, ids), inactiveWhere(p, q, now)))
+    .all();
+  if (eligible.length === 0) return { sent: 0, skipped: ids.length };
+  const app = appName();
+  const mail = (to: string) => ({ to, kind: "retention_nudge", subject: M.notifyTitle, text: `${M.notifyContent(app)}\n\nSign in: ${appLink("/dashboard")}` });
+  const statements = eligible.flatMap((u) => [
+    db()
+      .insert(retentionNotices)
+      .values({ id: crypto.randomUUID(), userId: u.id, week, inactiveDays: input.inactiveDays, sentBy: actor.id })
+      .onConflictDoNothing()
+      .returning({ userId: retentionNotices.userId }),
+    // The e-mail only when the notice row was written (changes() of the statement before).
+    emailQueryWhen(mail(u.email), sql`changes() = 1`),
+  ]);
+  const results = await db().batch([
+    statements[0],
+    ...statements.slice(1),
+    auditQuery({
+      eventType: "retention_notify",
+      severity: "low",
+      userId: actor.id,
+      request,
+      details: { week, inactive_days: input.inactiveDays, asked: ids.length },
+    }),
+  ]);
+  const sentTo = results.flatMap((r, i) => (i % 2 === 0 && i < statements.length ? (r as { userId: string }[]).map((x) => x.userId) : []));
+  if (sentTo.length > 0)
+    await createNotification({ title: M.notifyTitle, content: M.notifyContent(app), createdBy: actor.id }, { type: "ids", userIds: sentTo });
+  return { sent: sentTo.length, skipped: ids.length - sentTo.length };
+}
+
+/** 'Refresh figures': what the daily job does (the people snapshot, the completed weeks), now. */
+export async function refreshRetention(actor: Actor, request: Request, now = Date.now()): Promise<{ weeks: number }> {
+  authorize(actor, "growth", "refreshRetention");
+  await rebuildRetentionPeople(now);
+  const weeks = await computeMissingWeeks(now);
+  await db().batch([auditQuery({ eventType: "retention_refreshed", severity: "low", userId: actor.id, request, details: { weeks } })]);
+  return { weeks };
+}

@@ -1,0 +1,33 @@
+import type { SegmentReply } from "./protocol";
+
+// The page's side of the segmentation worker: created on the first AI action, kept for the next.
+
+export type Mask = { mask: Float32Array; width: number; height: number; loadMs: number; runMs: number };
+let worker: Worker | null = null;
+let nextId = 1;
+
+export function segment(image: ImageBitmap, onProgress: (stage: "loading" | "running", percent: number) => void): Promise<Mask> {
+  worker ??= new Worker(new URL("./segment.worker.ts", import.meta.url), { name: "thumbnail-segmenter" });
+  const w = worker;
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    const onMessage = (e: MessageEvent<SegmentReply>) => {
+      const m = e.data;
+      if (m.type === "progress") return onProgress(m.stage, m.percent);
+      if (m.id !== id) return;
+      w.removeEventListener("message", onMessage);
+      w.removeEventListener("error", onError);
+      if (m.type === "error") reject(new Error(m.message));
+      else resolve({ mask: m.mask, width: m.width, height: m.height, loadMs: m.loadMs, runMs: m.runMs });
+    };
+    const onError = (e: ErrorEvent) => {
+      w.removeEventListener("message", onMessage);
+      w.removeEventListener("error", onError);
+      worker = null;
+      reject(new Error(e.message || "The background removal could not start."));
+    };
+    w.addEventListener("message", onMessage);
+    w.addEventListener("error", onError);
+    w.postMessage({ id, image }, [image]);
+  });
+}

@@ -1,0 +1,154 @@
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
+
+// The clipping journey (issue 16): the demo creator's invite link → a new person signs up as a
+// clipper (with the Clipper Agreement) → approved → downloads a source through a signed URL →
+// submits a clip → asks for a higher split → the creator approves the clip and the split → the
+// admin imports revenue naming the clip's video → both statements show the right cents.
+
+const DEMO_PASSWORD = "Shortbeat#2026";
+const PASSWORD = "Str0ng!Passw0rd";
+const MONTH = "2031-05"; // after the split's confirmation: the whole month at the new split
+
+async function factory(request: APIRequestContext, baseURL: string, intent: string, email: string) {
+  const res = await request.post("/dev/factory", { form: { intent, email }, headers: { Origin: baseURL } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+async function signedIn(browser: Browser, baseURL: string, email: string, password = DEMO_PASSWORD): Promise<Page> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return page;
+}
+
+async function visit(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForLoadState("networkidle");
+  await expectAccessible(page, path);
+}
+
+test("invite → sign up as clipper → download a source → submit a clip → higher split → creator approves → revenue imported → both statements", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const stamp = Date.now().toString(36);
+  const email = `clipper-${stamp}@example.com`;
+  const name = `Clara Clipper ${stamp}`;
+  const videoId = `E2e${stamp}`.padEnd(11, "x").slice(0, 11);
+
+  // 1. The demo creator's invite link.
+  const creator = await signedIn(browser, baseURL!, "creator@shortbeat.test");
+  await visit(creator, "/clipping");
+  const invite = await creator.getByLabel("Invite link", { exact: true }).inputValue();
+  expect(invite).toMatch(/\/auth\?ref=CASEY123&clipper=1$/);
+
+  // 2. A new person signs up through it as a clipper, with both agreements; verified and approved.
+  const context = await browser.newContext({ baseURL });
+  const clipper = await context.newPage();
+  await clipper.goto(`${new URL(invite).pathname + new URL(invite).search}&mode=signup`);
+  await fillNewAccount(clipper, { fullName: name, email, password: PASSWORD });
+  await fillCreatorChannel(clipper, { url: `https://www.youtube.com/@clara${stamp}`, subscribers: "10", monthlyViews: "100" });
+  await expect(clipper.getByLabel("I want to join as a clipper and cut clips from my referring creator's videos")).toBeChecked();
+  await clipper.getByLabel("I accept the Clipper Agreement").check();
+  await clipper.getByRole("button", { name: "Create Account" }).click();
+  await expect(clipper.getByText("Account created!")).toBeVisible();
+  await factory(request, baseURL!, "verify-email", email);
+  await factory(request, baseURL!, "approve", email);
+  await clipper.goto("/auth");
+  await clipper.getByLabel("Email").fill(email);
+  await clipper.getByLabel("Password").fill(PASSWORD);
+  await clipper.getByRole("button", { name: "Sign In" }).click();
+  await expect(clipper).toHaveURL(/\/dashboard$/);
+
+  // 3. The clipper's /clipping: Casey's folder; a download through a signed URL.
+  await visit(clipper, "/clipping");
+  const card = clipper.getByRole("listitem").filter({ has: clipper.getByRole("heading", { name: "Casey Creator" }) });
+  await expect(card.getByText("Studio session - full take.mp4", { exact: true }).first()).toBeVisible();
+  const href = await card.getByRole("link", { name: "Download Studio session - full take.mp4" }).getAttribute("href");
+  const file = await context.request.get(href ?? "");
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toBe("video/mp4");
+  expect(file.url()).toMatch(/\/clipping\/files\/.+\?exp=\d+&sig=/);
+
+  // 4. A clip of an unsupported platform is refused; then a YouTube Short is submitted.
+  await card.getByLabel("Clip URL").fill("https://vimeo.com/12345");
+  await card.getByLabel("Source video").selectOption({ label: "Studio session - full take.mp4" });
+  await card.getByRole("button", { name: "Submit clip" }).click();
+  await expect(clipper.getByText("Clips can be submitted for YouTube Shorts, TikTok or Instagram Reels only.").first()).toBeVisible();
+  const card2 = clipper.getByRole("listitem").filter({ has: clipper.getByRole("heading", { name: "Casey Creator" }) });
+  await card2.getByLabel("Platform").selectOption({ label: "YouTube Shorts" });
+  await card2.getByLabel("Clip URL").fill(`https://www.youtube.com/shorts/${videoId}`);
+  await card2.getByLabel("Source video").selectOption({ label: "Studio session - full take.mp4" });
+  await card2.getByRole("button", { name: "Submit clip" }).click();
+  await expect(clipper.getByText("Clip submitted")).toBeVisible();
+  await expect(clipper.getByRole("row", { name: new RegExp(videoId) })).toContainText("Pending review");
+
+  // 5. The clipper asks for 80%.
+  await card2.getByLabel("Your share (%)").fill("80");
+  await card2.getByRole("button", { name: "Request split" }).click();
+  await expect(clipper.getByText("Split requested")).toBeVisible();
+  await expectAccessible(clipper, "/clipping (clipper)");
+
+  // 6. The creator approves the clip and the split.
+  await visit(creator, "/clipping");
+  const request80 = creator.getByRole("listitem").filter({ hasText: `${name} asks for 80%` });
+  await request80.getByRole("button", { name: "Approve 80%" }).click();
+  await expect(creator.getByText("Split approved")).toBeVisible();
+  await creator
+    .getByRole("row", { name: new RegExp(videoId) })
+    .getByRole("button", { name: "Approve" })
+    .click();
+  await expect(creator.getByText("Clip approved")).toBeVisible();
+  await expect(creator.getByRole("region", { name: "Clippers linked to you" }).getByRole("row", { name: new RegExp(name) })).toContainText("80% clipper");
+  await creator.setViewportSize({ width: 1440, height: 900 });
+  await creator.screenshot({ path: "/tmp/clipping-creator-1440.png", fullPage: true });
+
+  // 7. The admin imports a month's revenue naming the clip's video.
+  const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
+  await admin.goto("/admin/payments");
+  await admin.waitForLoadState("networkidle");
+  await admin.getByLabel("Month", { exact: true }).fill(MONTH);
+  await admin.getByLabel("Revenue file (CSV)").setInputFiles({
+    name: "revenue.csv",
+    mimeType: "text/csv",
+    buffer: Buffer.from(`month,channel_id,creator_id,video_id,net_revenue,currency\n${MONTH},,CASEY123,${videoId},100.00,USD\n`),
+  });
+  await admin.getByRole("button", { name: "Preview" }).click();
+  await expect(admin.getByRole("heading", { name: /^Preview: May 2031/ })).toBeVisible();
+  await admin.getByRole("button", { name: "Commit import" }).click();
+  await expect(admin.getByText("Revenue imported")).toBeVisible();
+
+  // 8. Both statements: the pool 70.00 (70% of 100.00) → clipper 80% = 56.00, creator 14.00.
+  await visit(clipper, `/payments?month=${MONTH}`);
+  const mine = clipper.getByRole("row", { name: new RegExp(`Clip: .*${videoId}`) });
+  await expect(mine).toContainText("$56.00");
+  await visit(creator, `/payments?month=${MONTH}`);
+  const theirs = creator.getByRole("row", { name: new RegExp(`Clip: .*${videoId}`) });
+  await expect(theirs).toContainText(`by ${name}: $56.00 to the clipper`);
+  await expect(theirs).toContainText("$14.00");
+  await context.close();
+});
+
+test("/clipping at 375 px: no sideways scroll, the folder and clips usable", async ({ browser, baseURL }) => {
+  const page = await signedIn(browser, baseURL!, "clipper@shortbeat.test");
+  await page.setViewportSize({ width: 375, height: 800 });
+  await visit(page, "/clipping");
+  await expect(page.getByRole("heading", { name: "Creators you clip for" })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll("main *")]
+      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 8)
+      .map((e) => `${e.tagName}.${String(e.className).slice(0, 60)} ${Math.round(e.getBoundingClientRect().right)}`),
+  );
+  await page.screenshot({ path: "/tmp/clipping-clipper-375-before.png", fullPage: true });
+  expect(overflow, wide.join("\n")).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: "/tmp/clipping-clipper-375.png", fullPage: true });
+});

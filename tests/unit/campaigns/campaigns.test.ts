@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { campaignState, cappedPayout, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "~/modules/campaigns/rules";
+import { campaignAdminSchema, campaignParticipateSchema } from "~/modules/campaigns/schema";
+import { parseVideoUrl } from "~/modules/campaigns/video-url";
+
+const base = { status: "launched" as const, startsAt: "2031-05-01T00:00:00.000Z", endsAt: "2031-06-01T00:00:00.000Z", endedAt: null };
+const at = (iso: string) => new Date(iso);
+
+describe("campaign state", () => {
+  it("follows the dates when read: scheduled, live from the start (inclusive), ended at the end (exclusive)", () => {
+    expect(campaignState({ ...base, status: "draft" }, at("2031-05-10T00:00:00Z"))).toBe("draft");
+    expect(campaignState(base, at("2031-04-30T23:59:59Z"))).toBe("scheduled");
+    expect(campaignState(base, at("2031-05-01T00:00:00Z"))).toBe("live");
+    expect(campaignState(base, at("2031-05-31T23:59:59.999Z"))).toBe("live");
+    expect(campaignState(base, at("2031-06-01T00:00:00Z"))).toBe("ended");
+    expect(campaignState({ ...base, status: "settled" }, at("2031-06-02T00:00:00Z"))).toBe("settled");
+  });
+
+  it("an early end by an admin ends it then", () => {
+    const early = { ...base, endedAt: "2031-05-15T12:00:00.000Z" };
+    expect(campaignState(early, at("2031-05-15T11:59:00Z"))).toBe("live");
+    expect(campaignState(early, at("2031-05-15T12:00:00Z"))).toBe("ended");
+    expect(effectiveEnd(early)).toBe("2031-05-15T12:00:00.000Z");
+    expect(ledgerMonthOf(early)).toBe("2031-05");
+  });
+});
+
+describe("payout", () => {
+  it("is views / 1,000 × rate, rounded down to the cent, and capped by the budget left", () => {
+    expect(payoutFor(12_345, 200)).toBe(2469);
+    expect(payoutFor(999, 1)).toBe(0);
+    expect(payoutFor(10_000_000_000, 10_000_000)).toBe(100_000_000_000_000);
+    expect(cappedPayout(3000, 100, 100)).toBe(100);
+    expect(cappedPayout(3000, 100, -5)).toBe(0);
+    expect(() => payoutFor(-1, 100)).toThrow(RangeError);
+  });
+
+  it("is due up to 60 days after the end", () => {
+    expect(payoutDeadline(base)).toBe("2031-07-31");
+    expect(daysUntil("2031-07-31", at("2031-07-21T18:00:00Z"))).toBe(10);
+    expect(daysUntil("2031-07-31", at("2031-08-02T01:00:00Z"))).toBe(-2);
+  });
+});
+
+describe("video links", () => {
+  it("names the same YouTube video however it is written", () => {
+    for (const url of [
+      "https://www.youtube.com/shorts/abcDEF12345",
+      "youtube.com/shorts/abcDEF12345/",
+      "https://m.youtube.com/watch?v=abcDEF12345&t=3",
+      "https://youtu.be/abcDEF12345?si=x",
+      "http://www.youtube.com/embed/abcDEF12345",
+    ]) {
+      expect(parseVideoUrl(url), url).toMatchObject({ platform: "youtube", videoId: "abcDEF12345", key: "youtube:abcDEF12345" });
+    }
+  });
+
+  it("reads TikTok and Instagram links and refuses everything else", () => {
+    expect(parseVideoUrl("https://www.tiktok.com/@some.one/video/7300000000000000001?lang=en")).toMatchObject({ key: "tiktok:7300000000000000001" });
+    expect(parseVideoUrl("https://instagram.com/reel/Cxyz123AbC/")).toMatchObject({ key: "instagram:Cxyz123AbC" });
+    expect(parseVideoUrl("https://www.instagram.com/p/Cxyz123AbC")).toMatchObject({ key: "instagram:Cxyz123AbC" });
+    for (const bad of [
+      "",
+      "https://vimeo.com/1234",
+      "https://www.youtube.com/@channel",
+      "https://www.youtube.com/shorts/short",
+      "https://youtube.com.evil.example/shorts/abcDEF12345",
+      "javascript:alert(1)",
+      "ftp://youtube.com/shorts/abcDEF12345",
+      "https://user:pw@youtube.com/shorts/abcDEF12345",
+      "https://vm.tiktok.com/ZMabc/",
+      `https://youtu.be/${"a".repeat(600)}`,
+    ]) {
+      expect(parseVideoUrl(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe("forms", () => {
+  const fields = {
+    intent: "create",
+    brand: "Brand",
+    title: "Title",
+    slug: "a-campaign",
+    brief: "Brief",
+    rate: "$1,200.5",
+    budget: "10",
+    startsAt: "2031-05-01T00:00",
+    endsAt: "2031-06-01T00:00",
+  };
+  it("reads money in dollars into cents, datetime-local as UTC", () => {
+    const parsed = campaignAdminSchema.parse(fields);
+    expect(parsed).toMatchObject({ rate: 120050, budget: 1000, startsAt: "2031-05-01T00:00:00.000Z", minSubscribers: 0, requiredTrackId: null });
+  });
+  it("refuses amounts that are not positive", () => {
+    for (const rate of ["0", "0.00", "-1", "1.234", "abc", ""]) expect(campaignAdminSchema.safeParse({ ...fields, rate }).success, rate).toBe(false);
+  });
+  it("needs the terms ticked to join", () => {
+    const id = crypto.randomUUID();
+    expect(campaignParticipateSchema.safeParse({ intent: "join", campaignId: id }).success).toBe(false);
+    expect(campaignParticipateSchema.safeParse({ intent: "join", campaignId: id, accept: "on" }).success).toBe(true);
+  });
+});

@@ -1,0 +1,96 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import { chatAdminAction } from "~/modules/chat/chat.server";
+import { parseChatFrame, type ChatSocketMessage } from "~/modules/chat/protocol";
+import type { ChatRoom } from "../../../workers/chat-room";
+import { actorFor } from "../../factories/actors";
+import type { TestUser } from "../../factories/users";
+import { ORIGIN, fetchApp, postForm } from "../helpers";
+
+// A small socket client for the chat room sockets, and helpers to post through /api/chat.
+
+export type ChatClient = {
+  ws: WebSocket;
+  messages: ChatSocketMessage[];
+  closed: { code: number; reason: string } | null;
+  next: (predicate?: (m: ChatSocketMessage) => boolean, timeoutMs?: number) => Promise<ChatSocketMessage>;
+  waitClosed: (timeoutMs?: number) => Promise<{ code: number; reason: string }>;
+};
+
+export function chatSocketRequest(roomId: string, cookie: string | null, origin: string | null = ORIGIN) {
+  const headers = new Headers({ Upgrade: "websocket" });
+  if (cookie) headers.set("Cookie", cookie);
+  if (origin) headers.set("Origin", origin);
+  return fetchApp(`/api/chat/socket?room=${roomId}`, { headers });
+}
+
+export async function waitFor<T>(get: () => T | null | undefined, timeoutMs = 3000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = get();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export async function connectChat(roomId: string, user: { cookie: string }): Promise<ChatClient> {
+  const res = await chatSocketRequest(roomId, user.cookie);
+  expect(res.status).toBe(101);
+  const ws = res.webSocket!;
+  ws.accept();
+  const client: ChatClient = {
+    ws,
+    messages: [],
+    closed: null,
+    next(predicate = () => true, timeoutMs = 3000) {
+      return waitFor(() => client.messages.find(predicate), timeoutMs);
+    },
+    waitClosed(timeoutMs = 3000) {
+      return waitFor(() => client.closed, timeoutMs);
+    },
+  };
+  ws.addEventListener("message", (e) => {
+    if (typeof e.data !== "string" || e.data === "pong") return;
+    // Every frame must be a message of the protocol: a drifted shape fails the test here.
+    const message = parseChatFrame(e.data);
+    if (!message) throw new Error(`not a chat protocol message: ${e.data}`);
+    client.messages.push(message);
+  });
+  ws.addEventListener("close", (e) => {
+    client.closed = { code: e.code, reason: e.reason };
+  });
+  return client;
+}
+
+export const bodiesOf = (c: ChatClient) => c.messages.flatMap((m) => (m.type === "message" ? [m.message.body] : []));
+
+export async function createRoom(admin: TestUser, name: string, kind: "general" | "announcements" = "general"): Promise<string> {
+  await chatAdminAction(actorFor(admin, { isAdmin: true }), { intent: "create-room", name, description: `About ${name}`, kind });
+  const row = await env.DB.prepare("SELECT id FROM chat_rooms WHERE name = ? ORDER BY created_at DESC LIMIT 1").bind(name).first<{ id: string }>();
+  return row!.id;
+}
+
+export function send(user: { cookie: string }, roomId: string, body: string, extra: Record<string, string> = {}) {
+  return postForm("/api/chat", { intent: "send", roomId, body, ...extra }, { headers: { Cookie: user.cookie } });
+}
+
+export async function sendOk(user: { cookie: string }, roomId: string, body: string, extra: Record<string, string> = {}) {
+  const res = await send(user, roomId, body, extra);
+  const json = (await res.json()) as { ok: boolean; message: { id: string; seq: number; body: string } };
+  expect(res.status, JSON.stringify(json)).toBe(200);
+  return json.message;
+}
+
+export const roomStub = (roomId: string) => env.CHAT_ROOM.get(env.CHAT_ROOM.idFromName(roomId));
+
+/** Forgets the send-rate counts of a room (storage and the object's memory), so a test starts fresh. */
+export async function resetRates(roomId: string): Promise<void> {
+  await runInDurableObject(roomStub(roomId), async (o: ChatRoom, state) => {
+    // biome-ignore lint/complexity/useLiteralKeys: the object's private count, reached by tests only
+    o["rates"].clear();
+    const keys = [...(await state.storage.list({ prefix: "rate:" })).keys()];
+    if (keys.length) await state.storage.delete(keys);
+  });
+}

@@ -1,0 +1,313 @@
+// Clipping (issue 16): invites (password and Google sign-up, a signed-in visitor's kept invite),
+// access and revocation (already-signed URLs stop at once), clips and their review, split requests
+// and their one-winner approval, bad input (nothing stored).
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createUser, type TestUser } from "../../factories/users";
+import { count, fetchApp, outcome, postForm, setCookieValue, withCookie } from "../helpers";
+import { act, mp4Bytes, pair, uploadSource } from "./helpers";
+
+let n = 0;
+const ip = () => `198.51.101.${++n}`;
+const PASSWORD = "Str0ng!Passw0rd";
+
+const linkOf = (creatorId: string, clipperId: string) =>
+  env.DB.prepare("SELECT * FROM clipper_links WHERE creator_user_id = ? AND clipper_user_id = ?").bind(creatorId, clipperId).first<Record<string, unknown>>();
+const notificationsOf = (userId: string, title: string) =>
+  count("SELECT count(*) AS n FROM user_notifications u JOIN notifications x ON x.id = u.notification_id WHERE u.user_id = ? AND x.title = ?", userId, title);
+
+describe("invites", () => {
+  let creator: TestUser;
+  beforeAll(async () => {
+    creator = await createUser("creator");
+  });
+
+  it("a password sign-up through the invite link with the Clipper Agreement links the clipper to the creator", async () => {
+    const email = `clip-signup-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const res = await postForm(
+      `/auth?mode=signup&ref=${creator.creatorId}&clipper=1`,
+      {
+        intent: "signup",
+        fullName: "New Clipper",
+        email,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        channelUrl: "https://www.youtube.com/@newclipper",
+        subscribers: "1",
+        monthlyViews: "1",
+        referralCode: creator.creatorId,
+        acceptTerms: "on",
+        wantsToBeClipper: "on",
+        acceptClipperAgreement: "on",
+      },
+      { headers: { "CF-Connecting-IP": ip() } },
+    );
+    expect(res.status, await res.clone().text()).toBeLessThan(400);
+    const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
+    expect(user).not.toBeNull();
+    expect(await linkOf(creator.id, user?.id ?? "")).toMatchObject({ status: "active", clipper_share_bps: 7000 });
+  });
+
+  it("a Google sign-up carries the clipper choice through the provider's round trip", async () => {
+    const start = await postForm("/auth/google", { ref: creator.creatorId, clipper: "1" });
+    const authorizeUrl = new URL(start.headers.get("Location") ?? "");
+    const flowCookie = start.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const email = `clip-google-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const picked = await postForm(authorizeUrl.pathname + authorizeUrl.search, { email, name: "Google Clipper" });
+    const callback = new URL(picked.headers.get("Location") ?? "");
+    await fetchApp(callback.pathname + callback.search, withCookie(flowCookie));
+    const user = await env.DB.prepare("SELECT id, user_metadata FROM users WHERE email = ?").bind(email).first<{ id: string; user_metadata: string }>();
+    expect(JSON.parse(user?.user_metadata ?? "{}")).toMatchObject({ wants_to_be_clipper: true, clipper_agreement_accepted: true });
+    expect(await linkOf(creator.id, user?.id ?? "")).toMatchObject({ status: "active" });
+  });
+
+  it("a Google sign-up without the clipper choice is no clipper link (a referral only)", async () => {
+    const start = await postForm("/auth/google", { ref: creator.creatorId });
+    const authorizeUrl = new URL(start.headers.get("Location") ?? "");
+    const flowCookie = start.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const email = `ref-google-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const picked = await postForm(authorizeUrl.pathname + authorizeUrl.search, { email, name: "Google Referral" });
+    const callback = new URL(picked.headers.get("Location") ?? "");
+    await fetchApp(callback.pathname + callback.search, withCookie(flowCookie));
+    const user = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).first<{ id: string }>();
+    expect(user).not.toBeNull();
+    expect(await linkOf(creator.id, user?.id ?? "")).toBeNull();
+  });
+
+  it("a signed-in user who opens the link lands on /dashboard; /clipping then offers the invite with the agreement to accept", async () => {
+    const visitor = await createUser("creator");
+    const res = await fetchApp(`/auth?ref=${creator.creatorId}&clipper=1`, withCookie(visitor.cookie));
+    expect(await outcome(res)).toBe("→/dashboard");
+    const kept = setCookieValue(res, "sb_clipper_invite");
+    expect(kept).toBe(creator.creatorId);
+    const cookie = `${visitor.cookie}; sb_clipper_invite=${kept}`;
+    const page = await (await fetchApp("/clipping", withCookie(cookie))).text();
+    expect(page).toContain("Clipper invite from Test creator");
+    expect(page).toContain("I accept the Clipper Agreement");
+
+    // Without the agreement: refused with the spec's message, nothing stored.
+    const refused = await postForm("/clipping", { intent: "accept-invite", code: creator.creatorId }, withCookie(cookie));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Please accept the Clipper Agreement to continue as a Clipper.");
+    expect(await linkOf(creator.id, visitor.id)).toBeNull();
+
+    const accepted = await postForm("/clipping", { intent: "accept-invite", code: creator.creatorId, acceptClipperAgreement: "on" }, withCookie(cookie));
+    expect(await outcome(accepted)).toBe("→/clipping");
+    expect(setCookieValue(accepted, "sb_clipper_invite")).toBe("");
+    expect(await linkOf(creator.id, visitor.id)).toMatchObject({ status: "active" });
+    // Twice: told, still one link.
+    const again = await postForm("/clipping", { intent: "accept-invite", code: creator.creatorId, acceptClipperAgreement: "on" }, withCookie(cookie));
+    expect(again.status).toBe(409);
+    expect(await count("SELECT count(*) AS n FROM clipper_links WHERE clipper_user_id = ?", visitor.id)).toBe(1);
+  });
+
+  it("one's own invite link cannot be accepted, and a clipper can clip for several creators", async () => {
+    const own = await postForm("/clipping", { intent: "accept-invite", code: creator.creatorId, acceptClipperAgreement: "on" }, withCookie(creator.cookie));
+    expect(own.status).toBe(400);
+    const second = await createUser("creator");
+    const clipper = await createUser("creator");
+    for (const c of [creator, second]) {
+      expect(
+        await outcome(await postForm("/clipping", { intent: "accept-invite", code: c.creatorId, acceptClipperAgreement: "on" }, withCookie(clipper.cookie))),
+      ).toBe("→/clipping");
+    }
+    expect(await count("SELECT count(*) AS n FROM clipper_links WHERE clipper_user_id = ? AND status = 'active'", clipper.id)).toBe(2);
+  });
+});
+
+describe("access and revocation", () => {
+  it("the clipper downloads through a signed URL; revoking stops it at once, already-issued URLs too; the clipper is notified", async () => {
+    const { creator, clipper, linkId } = await pair();
+    const sourceId = await uploadSource(creator, mp4Bytes(4096), "talk.mp4");
+    const signed = await fetchApp(`/clipping/sources/${sourceId}/download`, withCookie(clipper.cookie));
+    expect(signed.status).toBe(302);
+    const url = signed.headers.get("Location") ?? "";
+    expect(url).toMatch(new RegExp(`^/clipping/files/${clipper.id}/clipping/${creator.id}/.+\\?exp=\\d+&sig=[0-9a-f]{64}$`));
+    // The URL works without a session (a download manager), while access lasts.
+    expect((await fetchApp(url)).status).toBe(200);
+    // Another user's session cannot turn it into theirs: the signature names the user.
+    const stranger = await createUser("creator");
+    expect((await fetchApp(url.replace(clipper.id, stranger.id))).status).toBe(404);
+    expect((await fetchApp(`/clipping/sources/${sourceId}/download`, withCookie(stranger.cookie))).status).toBe(404);
+
+    const revoked = await act(creator, { intent: "revoke", linkId });
+    expect(await outcome(revoked)).toBe("→/clipping");
+    expect((await fetchApp(url)).status).toBe(404);
+    expect((await fetchApp(`/clipping/sources/${sourceId}/download`, withCookie(clipper.cookie))).status).toBe(404);
+    expect(await notificationsOf(clipper.id, "Clipping access revoked")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'clipper_access_revoked' AND target_user_id = ?", clipper.id)).toBe(1);
+    // The clipper's page no longer lists the folder.
+    expect(await (await fetchApp("/clipping", withCookie(clipper.cookie))).text()).toContain("This creator revoked your access.");
+  });
+
+  it("two revocations at once: one wins, the other is told; a clipper cannot revoke, a stranger gets 404", async () => {
+    const { creator, clipper, linkId } = await pair();
+    expect((await act(clipper, { intent: "revoke", linkId })).status).toBe(404);
+    const answers = await Promise.all([act(creator, { intent: "revoke", linkId }), act(creator, { intent: "revoke", linkId })]);
+    expect((await Promise.all(answers.map(outcome))).sort()).toEqual(["409", "→/clipping"]);
+    expect(await notificationsOf(clipper.id, "Clipping access revoked")).toBe(1);
+  });
+
+  it("a banned clipper's signed URL stops too", async () => {
+    const { creator, clipper } = await pair();
+    const sourceId = await uploadSource(creator, mp4Bytes(1024));
+    const url = (await fetchApp(`/clipping/sources/${sourceId}/download`, withCookie(clipper.cookie))).headers.get("Location") ?? "";
+    expect((await fetchApp(url)).status).toBe(200);
+    await env.DB.prepare("UPDATE profiles SET is_banned = 1 WHERE user_id = ?").bind(clipper.id).run();
+    expect((await fetchApp(url)).status).toBe(404);
+  });
+});
+
+describe("clips", () => {
+  let creator: TestUser;
+  let clipper: TestUser;
+  let linkId: string;
+  let sourceId: string;
+  beforeAll(async () => {
+    ({ creator, clipper, linkId } = await pair());
+    sourceId = await uploadSource(creator, mp4Bytes(2048), "podcast.mp4");
+  }, 60_000);
+
+  const submit = (url: string, platform = "youtube_shorts", user = clipper, link = linkId) =>
+    act(user, { intent: "submit-clip", linkId: link, platform, url, sourceId });
+
+  it("submit → creator approves → removal requested (clipper notified) → clipper marks removed; both see status and views", async () => {
+    const res = await submit("https://www.youtube.com/shorts/AbCdEfGhIj1");
+    expect(await outcome(res)).toBe("→/clipping");
+    const clip = await env.DB.prepare("SELECT * FROM clips WHERE video_id = 'AbCdEfGhIj1'").first<Record<string, unknown>>();
+    expect(clip).toMatchObject({
+      status: "pending",
+      creator_user_id: creator.id,
+      clipper_user_id: clipper.id,
+      source_id: sourceId,
+      source_name: "podcast.mp4",
+    });
+    expect(await notificationsOf(creator.id, "New clip to review")).toBe(1);
+    const clipId = String(clip?.id);
+    // The clipper cannot approve their own clip.
+    expect((await act(clipper, { intent: "review-clip", clipId, decision: "approve" })).status).toBe(404);
+    // Two approvals at once: one wins.
+    const both = await Promise.all([
+      act(creator, { intent: "review-clip", clipId, decision: "approve" }),
+      act(creator, { intent: "review-clip", clipId, decision: "reject" }),
+    ]);
+    expect((await Promise.all(both.map(outcome))).sort()).toEqual(["409", "→/clipping"]);
+    await env.DB.prepare("UPDATE clips SET status = 'approved', approved_at = ? WHERE id = ?").bind(new Date().toISOString(), clipId).run();
+    expect(await outcome(await act(creator, { intent: "request-removal", clipId }))).toBe("→/clipping");
+    expect(await notificationsOf(clipper.id, "Clip removal requested")).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'clip_removal_requested' AND user_id = ?", creator.id)).toBe(1);
+    expect(await outcome(await act(clipper, { intent: "mark-removed", clipId }))).toBe("→/clipping");
+    for (const user of [creator, clipper]) {
+      const html = await (await fetchApp("/clipping", withCookie(user.cookie))).text();
+      expect(html).toContain("https://www.youtube.com/shorts/AbCdEfGhIj1");
+      expect(html).toContain("Removed");
+    }
+  });
+
+  it("refuses an unsupported platform, a URL of another platform, a duplicate, a missing source — nothing stored", async () => {
+    const before = await count("SELECT count(*) AS n FROM clips WHERE clipper_user_id = ?", clipper.id);
+    const vimeo = await submit("https://vimeo.com/123456");
+    expect(vimeo.status).toBe(400);
+    expect(await vimeo.text()).toContain("Clips can be submitted for YouTube Shorts, TikTok or Instagram Reels only.");
+    const wrong = await submit("https://www.tiktok.com/@someone/video/7234567890123456789", "youtube_shorts");
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("This URL is not a YouTube Shorts link.");
+    const badPlatform = await submit("https://www.youtube.com/shorts/AbCdEfGhIj2", "vimeo");
+    expect(badPlatform.status).toBe(400);
+    expect(await outcome(await submit("https://www.tiktok.com/@someone/video/7234567890123456789", "tiktok"))).toBe("→/clipping");
+    const dup = await submit("https://tiktok.com/@someone/video/7234567890123456789", "tiktok");
+    expect(dup.status).toBe(409);
+    expect(await dup.text()).toContain("This clip has already been submitted.");
+    const noSource = await act(clipper, {
+      intent: "submit-clip",
+      linkId,
+      platform: "instagram_reels",
+      url: "https://www.instagram.com/reel/Cx1aB9zQ/",
+      sourceId: "",
+    });
+    expect(noSource.status).toBe(400);
+    expect(await count("SELECT count(*) AS n FROM clips WHERE clipper_user_id = ?", clipper.id)).toBe(before + 1);
+  });
+
+  it("a clip for a revoked creator is refused with a clear message", async () => {
+    const p = await pair();
+    const src = await uploadSource(p.creator, mp4Bytes(1500));
+    await act(p.creator, { intent: "revoke", linkId: p.linkId });
+    const res = await act(p.clipper, {
+      intent: "submit-clip",
+      linkId: p.linkId,
+      platform: "youtube_shorts",
+      url: "https://www.youtube.com/shorts/ZZZZZZZZZZ1",
+      sourceId: src,
+    });
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("Your access to this creator&#x27;s source folder has been revoked.");
+    expect(await count("SELECT count(*) AS n FROM clips WHERE clipper_user_id = ?", p.clipper.id)).toBe(0);
+  });
+
+  it("an admin enters views of a TikTok clip; others may not", async () => {
+    const clip = await env.DB.prepare("SELECT id FROM clips WHERE platform = 'tiktok' AND clipper_user_id = ?").bind(clipper.id).first<{ id: string }>();
+    const admin = await createUser("admin");
+    expect((await act(creator, { intent: "set-views", clipId: clip?.id ?? "", views: "5" })).status).toBe(403);
+    expect(await outcome(await act(admin, { intent: "set-views", clipId: clip?.id ?? "", views: "12,345" }))).toBe("→/clipping");
+    expect((await env.DB.prepare("SELECT views FROM clips WHERE id = ?").bind(clip?.id).first<{ views: number }>())?.views).toBe(12345);
+  });
+});
+
+describe("split requests", () => {
+  it("the clipper asks for more; two approvals at once: one wins; the split is in force from the confirmation, kept in history, audited", async () => {
+    const { creator, clipper, linkId } = await pair();
+    for (const v of ["101", "-5", "abc"]) {
+      const bad = await act(clipper, { intent: "request-split", linkId, sharePercent: v });
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toContain("The share must be between 0% and 100%.");
+    }
+    const lower = await act(clipper, { intent: "request-split", linkId, sharePercent: "60" });
+    expect(lower.status).toBe(400);
+    expect(await count("SELECT count(*) AS n FROM clip_split_requests WHERE link_id = ?", linkId)).toBe(0);
+
+    // Two requests at once: one stays open.
+    const asks = await Promise.all([
+      act(clipper, { intent: "request-split", linkId, sharePercent: "80" }),
+      act(clipper, { intent: "request-split", linkId, sharePercent: "85" }),
+    ]);
+    expect((await Promise.all(asks.map(outcome))).sort()).toEqual(["409", "→/clipping"]);
+    expect(await notificationsOf(creator.id, "Split request")).toBe(1);
+    const req = await env.DB.prepare("SELECT id, share_bps FROM clip_split_requests WHERE link_id = ? AND status = 'pending'")
+      .bind(linkId)
+      .first<{ id: string; share_bps: number }>();
+    // The clipper cannot answer their own request.
+    expect((await act(clipper, { intent: "answer-split", requestId: req?.id ?? "", decision: "approve" })).status).toBe(404);
+
+    const before = new Date().toISOString();
+    const answers = await Promise.all([
+      act(creator, { intent: "answer-split", requestId: req?.id ?? "", decision: "approve" }),
+      act(creator, { intent: "answer-split", requestId: req?.id ?? "", decision: "approve" }),
+    ]);
+    expect((await Promise.all(answers.map(outcome))).sort()).toEqual(["409", "→/clipping"]);
+    const row = await env.DB.prepare("SELECT status, decided_at, from_bps FROM clip_split_requests WHERE id = ?")
+      .bind(req?.id)
+      .first<{ status: string; decided_at: string; from_bps: number }>();
+    expect(row?.status).toBe("approved");
+    expect(row?.from_bps).toBe(7000);
+    expect(row && row.decided_at >= before).toBe(true);
+    expect(await linkOf(creator.id, clipper.id)).toMatchObject({ clipper_share_bps: req?.share_bps });
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'clip_split_approved' AND target_user_id = ?", clipper.id)).toBe(1);
+    expect(await notificationsOf(clipper.id, "Split approved")).toBe(1);
+
+    // A declined request is history too.
+    await act(clipper, { intent: "request-split", linkId, sharePercent: "90" });
+    const second = await env.DB.prepare("SELECT id FROM clip_split_requests WHERE link_id = ? AND status = 'pending'").bind(linkId).first<{ id: string }>();
+    expect(await outcome(await act(creator, { intent: "answer-split", requestId: second?.id ?? "", decision: "decline" }))).toBe("→/clipping");
+    expect(await count("SELECT count(*) AS n FROM clip_split_requests WHERE link_id = ?", linkId)).toBe(2);
+    const html = await (await fetchApp("/clipping", withCookie(clipper.cookie))).text();
+    expect(html).toContain("Split history");
+    expect(html).toContain("Declined");
+  });
+});

@@ -1,0 +1,122 @@
+// Clip revenue in the import (issue 16, docs/decisions/0150): a row naming a clip's video is
+// music-pool revenue split between clipper and creator by the split in force, pro rata by UTC days
+// in the month it changed, to the cent; each side's entry is paid in their own payout and both
+// statements show it (the creator's names what went to the clipper).
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { splitClipMonth } from "~/modules/clipping/split-days";
+import { runPayoutDay } from "~/modules/payments/payments.server";
+import { createUser, type TestUser } from "../../factories/users";
+import { fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
+import { pair } from "./helpers";
+
+const HEADER = "month,channel_id,creator_id,video_id,net_revenue,currency";
+let admin: TestUser;
+beforeAll(async () => {
+  admin = await createUser("admin");
+}, 60_000);
+
+async function importMonth(month: string, csv: string) {
+  const form = new FormData();
+  form.set("intent", "preview");
+  form.set("month", month);
+  form.set("file", new File([csv], "revenue.csv", { type: "text/csv" }));
+  const res = await fetchApp("/admin/payments", { method: "POST", headers: { Origin: ORIGIN, Cookie: admin.cookie }, body: form });
+  expect(res.status).toBe(200);
+  const staged = await env.DB.prepare("SELECT id FROM revenue_imports WHERE month = ? AND status = 'staged' ORDER BY created_at DESC LIMIT 1")
+    .bind(month)
+    .first<{ id: string }>();
+  const live = await env.DB.prepare("SELECT live_import_id FROM revenue_months WHERE month = ?").bind(month).first<{ live_import_id: string | null }>();
+  const post = (fields: Record<string, string>) => postForm("/admin/payments", fields, withCookie(admin.cookie));
+  expect(await outcome(await post({ intent: "commit", importId: staged?.id ?? "", replaces: live?.live_import_id ?? "" }))).toBe("→/admin/payments");
+  return staged?.id ?? "";
+}
+
+async function approvedClip(creatorId: string, clipperId: string, videoId: string) {
+  const id = crypto.randomUUID();
+  await env.DB.prepare(
+    "INSERT INTO clips (id, creator_user_id, clipper_user_id, platform, url, video_id, status, approved_at) VALUES (?, ?, ?, 'youtube_shorts', ?, ?, 'approved', '2020-01-01T00:00:00.000Z')",
+  )
+    .bind(id, creatorId, clipperId, `https://www.youtube.com/shorts/${videoId}`, videoId)
+    .run();
+  return id;
+}
+
+const clipEntries = (importId: string, clipId: string) =>
+  env.DB.prepare("SELECT user_id, net_cents, amount_cents, share_bp, note FROM ledger_entries WHERE import_id = ? AND source_kind = 'clip' AND source_id = ?")
+    .bind(importId, clipId)
+    .all<{ user_id: string; net_cents: number; amount_cents: number; share_bp: number; note: string }>();
+
+describe("clip revenue in the import", () => {
+  it("the default 70/30 of the creator's 70% share: no cent created or lost; other rows stay music", async () => {
+    const { creator, clipper } = await pair();
+    const videoId = `V${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    const clipId = await approvedClip(creator.id, clipper.id, videoId);
+    const month = "2032-01";
+    const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.01,USD\n${month},,${creator.creatorId},,10.00,USD\n`);
+    const rows = (await clipEntries(importId, clipId)).results;
+    const mine = rows.find((r) => r.user_id === clipper.id);
+    const theirs = rows.find((r) => r.user_id === creator.id);
+    // Pool: floor(10001 × 0.7) = 7000; clipper floor(7000 × 0.7) = 4900; creator 2100.
+    expect(mine?.amount_cents).toBe(4900);
+    expect(theirs?.amount_cents).toBe(2100);
+    expect((mine?.net_cents ?? 0) + (theirs?.net_cents ?? 0)).toBe(10001);
+    expect(theirs?.note).toContain("$49.00 to the clipper");
+    expect(theirs?.note).toContain("Test creator");
+    const music = await env.DB.prepare("SELECT amount_cents FROM ledger_entries WHERE import_id = ? AND user_id = ? AND source_kind = 'music'")
+      .bind(importId, creator.id)
+      .first<{ amount_cents: number }>();
+    expect(music?.amount_cents).toBe(700);
+  });
+
+  it("a split approved mid-month applies from the next UTC day: pro rata, to the cent; paid in each side's own payout; both statements show it", async () => {
+    const { creator, clipper, linkId } = await pair();
+    const videoId = `W${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    const clipId = await approvedClip(creator.id, clipper.id, videoId);
+    const month = "2032-03";
+    await env.DB.prepare(
+      "INSERT INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at, decided_at, decided_by) VALUES (?, ?, 7000, 8000, 'approved', ?, ?, ?)",
+    )
+      .bind(crypto.randomUUID(), linkId, "2032-03-09T00:00:00.000Z", "2032-03-10T15:00:00.000Z", creator.id)
+      .run();
+    const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.00,USD\n`);
+    const rows = (await clipEntries(importId, clipId)).results;
+    // Pool 7000: days 1–10 → floor(7000 × 10 / 31) = 2258 at 70% = 1580; days 11–31 → 4742 at 80% = 3793.
+    expect(rows.find((r) => r.user_id === clipper.id)?.amount_cents).toBe(5373);
+    expect(rows.find((r) => r.user_id === creator.id)?.amount_cents).toBe(1627);
+    expect(splitClipMonth(10000, 7000, month, [{ at: "2032-03-10T15:00:00.000Z", bps: 8000 }], 7000).clipperCents).toBe(5373);
+
+    const post = (fields: Record<string, string>) => postForm("/admin/payments", fields, withCookie(admin.cookie));
+    await post({ intent: "funds_received", month });
+    expect(await outcome(await post({ intent: "finalize", month }))).toBe("→/admin/payments");
+    await runPayoutDay(new Date("2032-04-30T03:00:00Z"));
+    const payouts = await env.DB.prepare("SELECT user_id, amount_cents FROM payouts WHERE user_id IN (?, ?) ORDER BY amount_cents")
+      .bind(creator.id, clipper.id)
+      .all<{ user_id: string; amount_cents: number }>();
+    expect(payouts.results).toEqual([
+      { user_id: creator.id, amount_cents: 1627 },
+      { user_id: clipper.id, amount_cents: 5373 },
+    ]);
+    const creatorPage = await (await fetchApp("/payments", withCookie(creator.cookie))).text();
+    expect(creatorPage).toContain("$53.73 to the clipper");
+    expect(creatorPage).toContain("$16.27");
+    const clipperPage = await (await fetchApp("/payments", withCookie(clipper.cookie))).text();
+    expect(clipperPage).toContain("$53.73");
+    expect(clipperPage).toContain(`https://www.youtube.com/shorts/${videoId}`);
+  });
+
+  it("a clip never approved, or a row of someone else naming the video, is ordinary music revenue", async () => {
+    const { creator, clipper } = await pair();
+    const videoId = `X${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    await env.DB.prepare(
+      "INSERT INTO clips (id, creator_user_id, clipper_user_id, platform, url, video_id, status) VALUES (?, ?, ?, 'youtube_shorts', ?, ?, 'pending')",
+    )
+      .bind(crypto.randomUUID(), creator.id, clipper.id, `https://www.youtube.com/shorts/${videoId}`, videoId)
+      .run();
+    const month = "2032-05";
+    const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},10.00,USD\n`);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM ledger_entries WHERE import_id = ? AND source_kind = 'clip'").bind(importId).first<{ n: number }>(),
+    ).toEqual({ n: 0 });
+  });
+});

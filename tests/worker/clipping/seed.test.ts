@@ -1,0 +1,28 @@
+// The demo seed's clipping (issue 16): the demo creator's two source videos (in R2 too) and the
+// demo clipper's clips in each state, idempotent, shown on /clipping to both.
+import { env } from "cloudflare:workers";
+import { expect, it } from "vitest";
+import { DEMO_ACCOUNTS, seedDemoData } from "~/dev/seed.server";
+import { hashPassword } from "~/modules/accounts/accounts.server";
+import { signInAs } from "../../factories/users";
+import { count, fetchApp, withCookie } from "../helpers";
+
+it("seeds two source videos and clips in every state, once however often it runs", async () => {
+  await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
+  await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
+  const creator = DEMO_ACCOUNTS.find((a) => a.kind === "creator");
+  const clipper = DEMO_ACCOUNTS.find((a) => a.kind === "clipper");
+  expect(await count("SELECT count(*) AS n FROM clip_sources WHERE creator_user_id = ? AND status = 'ready'", creator?.id)).toBe(2);
+  expect(await count("SELECT count(DISTINCT status) AS n FROM clips WHERE clipper_user_id = ?", clipper?.id)).toBe(5);
+  const key = (await env.DB.prepare("SELECT object_key FROM clip_sources WHERE creator_user_id = ? LIMIT 1").bind(creator?.id).first<{ object_key: string }>())
+    ?.object_key;
+  expect(await env.MEDIA.head(key ?? "")).not.toBeNull();
+  const { cookie } = await signInAs(clipper?.id ?? "");
+  const html = await (await fetchApp("/clipping", withCookie(cookie))).text();
+  expect(html).toContain("Studio session - full take.mp4");
+  expect(html).toContain("Removal requested");
+  // The seeded download works for the clipper.
+  const source = await env.DB.prepare("SELECT id FROM clip_sources WHERE creator_user_id = ? LIMIT 1").bind(creator?.id).first<{ id: string }>();
+  const signed = await fetchApp(`/clipping/sources/${source?.id}/download`, withCookie(cookie));
+  expect((await fetchApp(signed.headers.get("Location") ?? "")).status).toBe(200);
+}, 180_000);

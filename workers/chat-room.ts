@@ -1,0 +1,277 @@
+import { DurableObject } from "cloudflare:workers";
+import { socketSessionState } from "../app/modules/accounts/accounts.server";
+import { CHAT_RATE_LIMIT, CHAT_RATE_WINDOW_MS } from "../app/modules/chat/messages";
+import {
+  CHAT_CLOSE_BANNED,
+  CHAT_CLOSE_SESSION_ENDED,
+  CHAT_PING,
+  CHAT_PONG,
+  type ChatMessageItem,
+  type ChatRoomState,
+  type ChatSocketMessage,
+} from "../app/modules/chat/protocol";
+import { CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER, maxSeqOf, storeMessage } from "../app/modules/chat/chat.server";
+import type { RoomPost, RoomPostResult } from "../app/modules/chat/types";
+
+// One object per chat room (idFromName(roomId)): it orders the room's messages (seq), counts each
+// member's send rate, stores the message in D1 (the record) and fans it out to every open socket.
+//
+// Nothing that matters lives only in memory: the next seq and the send-rate timestamps are in the
+// object's storage (written before the message is stored and delivered), the sockets' identities
+// in their attachments (hibernation API). An object evicted or redeployed resumes numbering after
+// the last seq and keeps counting the rate; history is read from D1.
+//
+// Callers use its typed RPC methods (`chatRoom(id).post(...)`, app/modules/chat/room-object.server.ts);
+// only the WebSocket upgrade comes through fetch(), built by the worker after it checked Origin,
+// session, approval, ban and room, so the identity headers cannot come from a browser.
+// See docs/decisions/0160.
+
+export type ChatSocketAttachment = { userId: string; sessionId: string; roomId: string; connectedAt: string };
+
+const SESSION_CHECK_MAX_MS = 6 * 60 * 60 * 1000;
+/** Presence changes are sent at most this often (500 sockets opening must not send 250,000 frames). */
+const PRESENCE_DELAY_MS = 250;
+
+export class ChatRoom extends DurableObject<Env> {
+  /** The last seq handed out (mirrors storage "seq"; null until loaded). */
+  private seqValue: number | null = null;
+  private seqLoading: Promise<void> | null = null;
+  /** Each author's send times in the window, loaded from storage once (written back after each stored message). */
+  private rates = new Map<string, number[]>();
+  private presenceTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(CHAT_PING, CHAT_PONG));
+  }
+
+  /** The WebSocket upgrade only (built by app/modules/chat/socket.server.ts). */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
+    const userId = request.headers.get(CHAT_USER_HEADER) ?? "";
+    const sessionId = request.headers.get(CHAT_SESSION_HEADER) ?? "";
+    const roomId = request.headers.get(CHAT_ROOM_HEADER) ?? "";
+    if (!userId || !sessionId || !roomId) return new Response("Missing identity", { status: 400 });
+    const [client, server] = Object.values(new WebSocketPair());
+    // Tagged with the user and the session: a user's sockets are found without reading them all.
+    this.ctx.acceptWebSocket(server, [`u:${userId}`, `s:${sessionId}`]);
+    const attachment: ChatSocketAttachment = { userId, sessionId, roomId, connectedAt: new Date().toISOString() };
+    server.serializeAttachment(attachment);
+    server.send(JSON.stringify({ type: "presence", count: this.presence() } satisfies ChatSocketMessage));
+    this.schedulePresence();
+    const endsAt = Date.parse(request.headers.get(CHAT_SESSION_ENDS_HEADER) ?? "");
+    await this.scheduleSessionCheck(Number.isFinite(endsAt) ? endsAt : Date.now() + SESSION_CHECK_MAX_MS);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // RPC
+  // -------------------------------------------------------------------------------------------
+
+  /**
+   * A message: counts the author's rate (5 per 10 s), takes the next seq, writes the message to D1
+   * with one INSERT that also holds the room's rules (room open, announcements, mutes), stores the
+   * count and the seq in the object's storage and sends the message to every socket. The result
+   * says why when it was not sent; a refused message is not counted.
+   */
+  async post(post: RoomPost): Promise<RoomPostResult> {
+    await this.loadSeq(post.roomId);
+    const recent = await this.recentSends(post.userId);
+    // From here to the storage write nothing awaits: the check, the count and the seq are one step.
+    const now = Date.now();
+    while (recent.length > 0 && now - recent[0] >= CHAT_RATE_WINDOW_MS) recent.shift();
+    if (recent.length >= CHAT_RATE_LIMIT) return { ok: false, code: "rate_limited", retryAfterMs: recent[0] + CHAT_RATE_WINDOW_MS - now };
+    recent.push(now);
+    // Taken synchronously: two posts in flight never get the same number.
+    const seq = (this.seqValue ?? 0) + 1;
+    this.seqValue = seq;
+
+    let row: Awaited<ReturnType<typeof storeMessage>>;
+    try {
+      row = await storeMessage(post, seq);
+    } catch (error) {
+      recent.splice(recent.indexOf(now), 1);
+      // The same message id twice (a retried send): the first one stands.
+      if (/UNIQUE constraint failed: chat_messages\.id/i.test(`${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`)) {
+        return { ok: false, code: "duplicate" };
+      }
+      throw error;
+    }
+    if (!row) {
+      // Refused by the room's rules (archived, announcements, muted, no such room): not counted.
+      recent.splice(recent.indexOf(now), 1);
+      return { ok: false, code: "refused" };
+    }
+    // Persisted before the answer leaves (output gate): the next seq (the highest handed out) and the count.
+    this.ctx.storage.put<number[] | number>({ [`rate:${post.userId}`]: recent, seq: this.seqValue ?? seq });
+    const message: ChatMessageItem = {
+      id: row.id,
+      roomId: row.roomId,
+      seq: row.seq,
+      userId: row.userId,
+      authorName: post.authorName,
+      authorAvatarUrl: post.authorAvatarUrl,
+      body: row.body,
+      mentions: post.mentions,
+      createdAt: row.createdAt,
+      editedAt: null,
+    };
+    const frame: ChatSocketMessage = post.trace ? { type: "message", message, trace: { ...post.trace, doAt: Date.now() } } : { type: "message", message };
+    this.send(JSON.stringify(frame));
+    return { ok: true, message };
+  }
+
+  /** An edit stored in D1: every socket replaces the message. */
+  edited(message: ChatMessageItem): number {
+    return this.send(JSON.stringify({ type: "edited", message } satisfies ChatSocketMessage));
+  }
+
+  /** A deletion stored in D1: the message disappears from every socket at once. */
+  deleted(id: string, seq: number): number {
+    return this.send(JSON.stringify({ type: "deleted", id, seq } satisfies ChatSocketMessage));
+  }
+
+  /** The room was renamed, described, archived or restored. */
+  roomChanged(room: ChatRoomState): number {
+    return this.send(JSON.stringify({ type: "room", room } satisfies ChatSocketMessage));
+  }
+
+  /** A message for one user's sockets in this room (their mute, or its end). */
+  toUser(userId: string, message: ChatSocketMessage): number {
+    return this.send(JSON.stringify(message), this.ctx.getWebSockets(`u:${userId}`));
+  }
+
+  /**
+   * Closes the user's sockets whose session no longer exists, or all of them when the user is
+   * banned (after a 'banned' frame). Called when sessions end (accounts' afterSessionsEnded) and by the alarm.
+   */
+  async closeEndedSessions(userId: string): Promise<number> {
+    const sockets = this.ctx.getWebSockets(`u:${userId}`);
+    if (sockets.length === 0) return 0;
+    const attachments = sockets.map((ws) => ws.deserializeAttachment() as ChatSocketAttachment | null);
+    const { live, banned, banReason } = await socketSessionState(
+      userId,
+      attachments.flatMap((a) => (a ? [a.sessionId] : [])),
+    );
+    const alive = new Set(live.map((s) => s.id));
+    const ended = sockets.filter((_, i) => banned || !attachments[i] || !alive.has(attachments[i].sessionId));
+    if (ended.length === 0) return 0;
+    if (banned) this.send(JSON.stringify({ type: "banned", reason: banReason } satisfies ChatSocketMessage), ended);
+    for (const ws of ended) {
+      try {
+        ws.close(banned ? CHAT_CLOSE_BANNED : CHAT_CLOSE_SESSION_ENDED, banned ? "banned" : "session ended");
+      } catch {
+        // already closed
+      }
+    }
+    this.schedulePresence();
+    return ended.length;
+  }
+
+  /** Open sockets (tests, the benchmark). */
+  socketCount(): number {
+    return this.ctx.getWebSockets().length;
+  }
+
+  /** How many people have the room open now (distinct users). */
+  presence(except?: WebSocket): number {
+    const users = new Set<string>();
+    for (const ws of this.ctx.getWebSockets()) {
+      if (ws === except) continue;
+      const a = ws.deserializeAttachment() as ChatSocketAttachment | null;
+      if (a) users.add(a.userId);
+    }
+    return users.size;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async recentSends(userId: string): Promise<number[]> {
+    let recent = this.rates.get(userId);
+    if (!recent) {
+      const stored = (await this.ctx.storage.get<number[]>(`rate:${userId}`)) ?? [];
+      // Another call may have loaded it meanwhile: keep the first.
+      recent = this.rates.get(userId) ?? stored;
+      this.rates.set(userId, recent);
+    }
+    return recent;
+  }
+
+  /** Loads the last seq once: from storage, or the newest in D1 when the storage is empty (seeded rooms). */
+  private async loadSeq(roomId: string): Promise<number> {
+    if (this.seqValue === null) {
+      this.seqLoading ??= (async () => {
+        // The stored seq, or the newest in D1 if higher (a seeded room; a write lost with an eviction).
+        const stored = (await this.ctx.storage.get<number>("seq")) ?? 0;
+        const loaded = Math.max(stored, await maxSeqOf(roomId));
+        this.seqValue = Math.max(this.seqValue ?? 0, loaded);
+      })().finally(() => {
+        this.seqLoading = null;
+      });
+      await this.seqLoading;
+    }
+    return this.seqValue ?? 0;
+  }
+
+  private send(frame: string, sockets = this.ctx.getWebSockets()): number {
+    let delivered = 0;
+    for (const ws of sockets) {
+      try {
+        ws.send(frame);
+        delivered++;
+      } catch {
+        // A closing socket: the tab catches up from D1 when it reconnects.
+      }
+    }
+    return delivered;
+  }
+
+  private schedulePresence(except?: WebSocket): void {
+    if (this.presenceTimer) return;
+    this.presenceTimer = setTimeout(() => {
+      this.presenceTimer = null;
+      this.send(JSON.stringify({ type: "presence", count: this.presence(except) } satisfies ChatSocketMessage));
+    }, PRESENCE_DELAY_MS);
+  }
+
+  private async scheduleSessionCheck(at: number): Promise<void> {
+    const next = Math.min(at + 1000, Date.now() + SESSION_CHECK_MAX_MS);
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Sessions also end by expiring: re-check every user with an open socket. */
+  async alarm(): Promise<void> {
+    const users = new Set<string>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const a = ws.deserializeAttachment() as ChatSocketAttachment | null;
+      if (a) users.add(a.userId);
+    }
+    for (const userId of users) await this.closeEndedSessions(userId);
+    if (this.ctx.getWebSockets().length > 0) await this.ctx.storage.setAlarm(Date.now() + SESSION_CHECK_MAX_MS);
+  }
+
+  async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    // The browser only pings (answered by the auto-response); anything else is ignored.
+    if (message === CHAT_PING) ws.send(CHAT_PONG);
+  }
+
+  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    const reply = code === 1000 || (code >= 4000 && code <= 4999) ? code : 1000;
+    try {
+      ws.close(reply, "closing");
+    } catch {
+      // already closed
+    }
+    this.schedulePresence(ws);
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    try {
+      ws.close(1000, "error");
+    } catch {
+      // already closed
+    }
+    this.schedulePresence(ws);
+  }
+}
