@@ -9,7 +9,7 @@
 // Figures only; asserts nothing. Goals: 100% delivered, p99 ≤ 250 ms.
 //   npm run bench:chat [-- --sockets 500 --messages 100 --gap 20]
 import { randomUUID } from "node:crypto";
-import { benchArgs, pct, sessionToken as token, sha256, withStateD1 } from "./bench-lib.mjs";
+import { benchArgs, insertApprovedUsers, pct, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -31,39 +31,8 @@ const log = (...args) => console.error("[bench]", ...args);
 let prepared;
 async function addUsers(stateDir) {
   await withStateD1(stateDir, async (db) => {
-    const now = Date.now();
-    const iso = (ms) => new Date(ms).toISOString();
     // One more member than needed: the warm-up message's sender.
-    const users = Array.from({ length: Math.max(N, M) + 1 }, (_, i) => ({
-      id: randomUUID(),
-      email: `chat-bench-${i}@bench.test`,
-      creator_id: `C${String(i).padStart(7, "0")}`,
-      token: token(),
-    }));
-    const CHUNK = 500;
-    for (let i = 0; i < users.length; i += CHUNK) {
-      const json = JSON.stringify(users.slice(i, i + CHUNK).map((u) => ({ ...u, session: sha256(u.token) })));
-      await db.batch([
-        db
-          .prepare(
-            `INSERT INTO users (id, email, email_verified_at, user_metadata)
-             SELECT json_extract(value, '$.id'), json_extract(value, '$.email'), ?, '{"full_name":"Bench Member"}' FROM json_each(?)`,
-          )
-          .bind(iso(now), json),
-        db
-          .prepare(
-            `INSERT INTO profiles (user_id, creator_id, full_name, approval_status)
-             SELECT json_extract(value, '$.id'), json_extract(value, '$.creator_id'), 'Bench Member', 'approved' FROM json_each(?)`,
-          )
-          .bind(json),
-        db
-          .prepare(
-            `INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at)
-             SELECT json_extract(value, '$.session'), json_extract(value, '$.id'), ?, ?, ? FROM json_each(?)`,
-          )
-          .bind(iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now), json),
-      ]);
-    }
+    const users = await insertApprovedUsers(db, { count: Math.max(N, M) + 1, email: (i) => `chat-bench-${i}@bench.test`, prefix: "C", name: "Bench Member" });
     const room = await db.prepare("SELECT id FROM chat_rooms WHERE id = ?").bind(ROOM).first();
     if (!room) throw new Error("the seeded room 'general' is missing (app/dev/chat-seed.ts)");
     prepared = { users };

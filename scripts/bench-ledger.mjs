@@ -8,8 +8,7 @@
 // per step, measured from Node around each request (so it includes the HTTP hop, which is small).
 // Figures only; asserts nothing. Target (issue 14): ≤ 2 s per month of 10,000 rows.
 //   npm run bench:ledger [-- --creators 10000 --months 12 --port 4236]
-import { randomUUID } from "node:crypto";
-import { adminSession, benchArgs, pct, withStateD1 } from "./bench-lib.mjs";
+import { adminSession, benchArgs, insertApprovedUsers, pct, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base: _base } = benchArgs({
@@ -29,37 +28,23 @@ let prepared;
 async function addCreators(stateDir) {
   await withStateD1(stateDir, async (db) => {
     const now = Date.now();
-    const iso = (ms) => new Date(ms).toISOString();
-    const creators = Array.from({ length: N }, (_, i) => ({
-      id: randomUUID(),
-      email: `ledger-${i}@bench.test`,
-      creator_id: `L${String(i).padStart(7, "0")}`,
-      channel: `UCledger${String(i).padStart(8, "0")}`,
-    }));
-    const CHUNK = 500;
-    for (let i = 0; i < creators.length; i += CHUNK) {
-      const json = JSON.stringify(creators.slice(i, i + CHUNK));
-      await db.batch([
-        db
-          .prepare(
-            `INSERT INTO users (id, email, email_verified_at, user_metadata)
-             SELECT json_extract(value, '$.id'), json_extract(value, '$.email'), ?, '{"full_name":"Ledger Creator"}' FROM json_each(?)`,
-          )
-          .bind(iso(now), json),
-        db
-          .prepare(
-            `INSERT INTO profiles (user_id, creator_id, full_name, approval_status)
-             SELECT json_extract(value, '$.id'), json_extract(value, '$.creator_id'), 'Ledger Creator', 'approved' FROM json_each(?)`,
-          )
-          .bind(json),
+    const creators = await insertApprovedUsers(db, {
+      count: N,
+      email: (i) => `ledger-${i}@bench.test`,
+      prefix: "L",
+      name: "Ledger Creator",
+      sessions: false,
+      more: (i) => ({ channel: `UCledger${String(i).padStart(8, "0")}` }),
+      extra: (db, json) => [
         db
           .prepare(
             `INSERT INTO youtube_channels (id, user_id, channel_id, channel_title)
              SELECT json_extract(value, '$.id'), json_extract(value, '$.id'), json_extract(value, '$.channel'), 'Ledger Channel' FROM json_each(?)`,
           )
           .bind(json),
-      ]);
-    }
+      ],
+      now,
+    });
     prepared = { creators, adminToken: await adminSession(db, now) };
   });
 }

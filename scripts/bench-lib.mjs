@@ -1,7 +1,7 @@
 // Shared by the bench scripts: command-line options, the repository root, waiting for the app,
 // signing the demo accounts in, percentiles, and writing a bench's own rows (users, sessions)
 // into its fresh state folder before the server opens it.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -85,4 +85,51 @@ export async function adminSession(db, now = Date.now()) {
     .bind(sha256(adminToken), admin.id, iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now))
     .run();
   return adminToken;
+}
+
+/**
+ * Inserts `count` approved bench users (users + profiles) in chunks of 500 through json_each, each
+ * with one session unless `sessions` is false. User i is `{ id, email: email(i), creator_id, token, ...more(i) }`
+ * (creator_id: `prefix` and i in 7 digits; no token without sessions); `extra(db, json)` adds a chunk's
+ * own statements to its batch (`json`: the chunk's users). Returns the users.
+ */
+export async function insertApprovedUsers(db, { count, email, prefix, name, sessions = true, more = () => ({}), extra = () => [], now = Date.now() }) {
+  const iso = (ms) => new Date(ms).toISOString();
+  const users = Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(),
+    email: email(i),
+    creator_id: `${prefix}${String(i).padStart(7, "0")}`,
+    ...(sessions ? { token: sessionToken() } : {}),
+    ...more(i),
+  }));
+  const CHUNK = 500;
+  for (let i = 0; i < users.length; i += CHUNK) {
+    const json = JSON.stringify(users.slice(i, i + CHUNK).map((u) => (sessions ? { ...u, session: sha256(u.token) } : u)));
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO users (id, email, email_verified_at, user_metadata)
+           SELECT json_extract(value, '$.id'), json_extract(value, '$.email'), ?, ? FROM json_each(?)`,
+        )
+        .bind(iso(now), JSON.stringify({ full_name: name }), json),
+      db
+        .prepare(
+          `INSERT INTO profiles (user_id, creator_id, full_name, approval_status)
+           SELECT json_extract(value, '$.id'), json_extract(value, '$.creator_id'), ?, 'approved' FROM json_each(?)`,
+        )
+        .bind(name, json),
+      ...(sessions
+        ? [
+            db
+              .prepare(
+                `INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at)
+                 SELECT json_extract(value, '$.session'), json_extract(value, '$.id'), ?, ?, ? FROM json_each(?)`,
+              )
+              .bind(iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now), json),
+          ]
+        : []),
+      ...extra(db, json),
+    ]);
+  }
+  return users;
 }

@@ -16,8 +16,7 @@
 //
 // The N users and their sessions go straight into the fresh state folder (through wrangler's
 // getPlatformProxy) before the server opens it.
-import { randomUUID } from "node:crypto";
-import { adminSession, benchArgs, pct, sessionToken as token, sha256, withStateD1 } from "./bench-lib.mjs";
+import { adminSession, benchArgs, insertApprovedUsers, pct, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -40,38 +39,7 @@ let prepared;
 async function addUsers(stateDir) {
   await withStateD1(stateDir, async (db) => {
     const now = Date.now();
-    const iso = (ms) => new Date(ms).toISOString();
-    const users = Array.from({ length: N }, (_, i) => ({
-      id: randomUUID(),
-      email: `bench-${i}@bench.test`,
-      creator_id: `B${String(i).padStart(7, "0")}`,
-      token: token(),
-    }));
-    const CHUNK = 500;
-    for (let i = 0; i < users.length; i += CHUNK) {
-      const chunk = users.slice(i, i + CHUNK);
-      const json = JSON.stringify(chunk.map((u) => ({ ...u, session: sha256(u.token) })));
-      await db.batch([
-        db
-          .prepare(
-            `INSERT INTO users (id, email, email_verified_at, user_metadata)
-             SELECT json_extract(value, '$.id'), json_extract(value, '$.email'), ?, '{"full_name":"Bench User"}' FROM json_each(?)`,
-          )
-          .bind(iso(now), json),
-        db
-          .prepare(
-            `INSERT INTO profiles (user_id, creator_id, full_name, approval_status)
-             SELECT json_extract(value, '$.id'), json_extract(value, '$.creator_id'), 'Bench User', 'approved' FROM json_each(?)`,
-          )
-          .bind(json),
-        db
-          .prepare(
-            `INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at, last_seen_at)
-             SELECT json_extract(value, '$.session'), json_extract(value, '$.id'), ?, ?, ? FROM json_each(?)`,
-          )
-          .bind(iso(now + 7 * 864e5), iso(now + 30 * 864e5), iso(now), json),
-      ]);
-    }
+    const users = await insertApprovedUsers(db, { count: N, email: (i) => `bench-${i}@bench.test`, prefix: "B", name: "Bench User", now });
     prepared = { users, adminToken: await adminSession(db, now) };
   });
 }

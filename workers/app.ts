@@ -12,7 +12,7 @@ import { runDailyChannelRefresh } from "../app/modules/channels/channels.server"
 import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
-import { abortStaleUploads } from "../app/modules/clipping/clipping.server";
+import { abortStaleUploads, refreshClipViews } from "../app/modules/clipping/clipping.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
@@ -81,6 +81,8 @@ export default {
     ctx.waitUntil(notifyEndedCampaigns());
     // Source uploads left incomplete for 24 h are aborted in R2 and dropped (issue 16).
     ctx.waitUntil(abortStaleUploads());
+    // Approved YouTube Shorts clips: their views from the provider (issue 16, decision 0154).
+    ctx.waitUntil(refreshClipViews());
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.

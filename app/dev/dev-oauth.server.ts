@@ -72,8 +72,17 @@ export const STAND_IN_VIDEOS: Record<string, string> = {
   samShorts01: "UCstandinSamShorts00001",
 };
 
-export async function registerStandInVideo(videoId: string, channelId: string): Promise<void> {
+export async function registerStandInVideo(videoId: string, channelId: string, views?: number | "unavailable"): Promise<void> {
   await kv().put(`devoauth:video:${videoId}`, channelId, { expirationTtl: 60 * 60 * 24 * 30 });
+  // Its view count (clipping, issue 16), or "unavailable": the stand-in then answers 503 for it.
+  if (views !== undefined) await kv().put(`devoauth:video-views:${videoId}`, String(views), { expirationTtl: 60 * 60 * 24 * 30 });
+}
+
+/** A stand-in video's views when none were registered: a stable number from its id. */
+function standInViews(id: string): number {
+  let n = 0;
+  for (const ch of id) n = (n * 31 + ch.charCodeAt(0)) % 100_000;
+  return 1_000 + n;
 }
 
 type CodeRecord = {
@@ -242,9 +251,13 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
     // Public video data (an API key in production): no bearer needed. Unknown ids: no items, as YouTube answers.
     const id = new URL(request.url).searchParams.get("id") ?? "";
     const channelId = id ? ((await kv().get(`devoauth:video:${id}`)) ?? STAND_IN_VIDEOS[id] ?? null) : null;
+    const views = channelId ? await kv().get(`devoauth:video-views:${id}`) : null;
+    if (views === "unavailable") return json({ error: { code: 503, message: "The service is currently unavailable." } }, 503);
     return json({
       kind: "youtube#videoListResponse",
-      items: channelId ? [{ kind: "youtube#video", id, snippet: { channelId, title: `Stand-in video ${id}` } }] : [],
+      items: channelId
+        ? [{ kind: "youtube#video", id, snippet: { channelId, title: `Stand-in video ${id}` }, statistics: { viewCount: views ?? String(standInViews(id)) } }]
+        : [],
     });
   }
   return json({ error: "not_found" }, 404);

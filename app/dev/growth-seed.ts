@@ -25,7 +25,7 @@ export function growthSeed({ db, referrerId, agencyId }: { db: D1Database; refer
     out.push(
       db
         .prepare("INSERT OR IGNORE INTO users (id, email, email_verified_at, user_metadata, created_at) VALUES (?, ?, ?, ?, ?)")
-        .bind(id, `growth-${i}@shortbeat.test`, verified ? joined : null, JSON.stringify({ full_name: name }), joined),
+        .bind(id, `growth-${i}@people.shortbeat.test`, verified ? joined : null, JSON.stringify({ full_name: name }), joined),
       db
         .prepare(
           `INSERT OR IGNORE INTO profiles (user_id, creator_id, full_name, approval_status, referred_by, agency_id, term_started_at, created_at)

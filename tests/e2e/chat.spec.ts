@@ -111,6 +111,11 @@ test("two members talk live; an admin mutes one and deletes a message from every
   // The admin deletes Casey's first message: gone from both open tabs at once.
   const caseyRow = admin.getByTestId("feed-message").filter({ hasText: hello.slice(0, 20) });
   await caseyRow.getByRole("button", { name: /^Delete message by Casey Creator/ }).click();
+  // Deleting asks first, in an accessible dialog.
+  await admin
+    .getByRole("dialog", { name: /^Delete this message by Casey Creator/ })
+    .getByRole("button", { name: "Delete message" })
+    .click();
   await expect(admin.getByText("Message deleted.")).toBeVisible();
   await expect(log(casey).getByText(hello.slice(0, 20))).toHaveCount(0);
   await expect(log(charlie).getByText(hello.slice(0, 20))).toHaveCount(0);

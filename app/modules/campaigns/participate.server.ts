@@ -130,6 +130,16 @@ export async function campaignsPage(actor: Actor, now = new Date()): Promise<Cam
   };
 }
 
+/** Whether the person has joined this campaign (the public page shows the join form or "joined"). */
+export async function hasJoinedCampaign(actor: Actor, campaignId: string): Promise<boolean> {
+  const row = await db()
+    .select({ at: campaignParticipants.termsAcceptedAt })
+    .from(campaignParticipants)
+    .where(and(eq(campaignParticipants.campaignId, campaignId), eq(campaignParticipants.userId, actor.id)))
+    .get();
+  return !!row;
+}
+
 /** Joins a live campaign: the terms and the 60-day payout rule are accepted once, with the time. */
 export async function joinCampaign(actor: Actor, campaignId: string): Promise<{ title: string }> {
   authorize(actor, "campaign", "participate");

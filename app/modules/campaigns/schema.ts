@@ -115,12 +115,15 @@ export const campaignAdminSchema = z.discriminatedUnion("intent", [
 ]);
 export type CampaignAdminInput = z.output<typeof campaignAdminSchema>;
 
+/** Joining: on /campaigns and on the public page /campaigns/{slug}, the same fields. */
+export const campaignJoinSchema = z.object({
+  intent: z.literal("join"),
+  campaignId: id,
+  accept: checkbox.refine((v) => v, { message: "Accept the campaign terms to join." }),
+});
+
 export const campaignParticipateSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("join"),
-    campaignId: id,
-    accept: checkbox.refine((v) => v, { message: "Accept the campaign terms to join." }),
-  }),
+  campaignJoinSchema,
   z.object({
     intent: z.literal("submit"),
     campaignId: id,

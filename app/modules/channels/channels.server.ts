@@ -15,4 +15,7 @@ export * from "./links.server";
 export * from "./page.server";
 export * from "./submissions.server";
 export * from "./licensing.server";
-export type { ProviderChannel } from "./provider.server";
+export * from "./thumbnail-sources.server";
+export type { ProviderChannel, ProviderVideo } from "./provider.server";
+// A public YouTube video (channel, views): campaigns and clipping read it through here.
+export { fetchYouTubeVideo } from "./provider.server";

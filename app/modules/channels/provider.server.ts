@@ -105,3 +105,43 @@ export function expiresAtOf(tokens: OAuth2Tokens): string | null {
     return null;
   }
 }
+
+// A public YouTube video: the YouTube Data API v3 videos?part=snippet,statistics&id=… (public data;
+// YOUTUBE_API_KEY when set). The endpoint sits beside the channels endpoint, which is a setting
+// (…/channels → …/videos), so locally and in the tests the stand-in provider answers
+// (app/dev/dev-oauth.server.ts, /dev/oauth/youtube/videos). Campaigns (which channel a video is on,
+// docs/decisions/0142) and clipping (a Short's views, docs/decisions/0154) both read it here.
+
+export type ProviderVideo = { id: string; channelId: string; viewCount: number | null };
+
+function videosEndpoint(request: Request): string {
+  const settings = env as unknown as Record<string, unknown>;
+  const override = settings.YOUTUBE_VIDEOS_URL;
+  if (typeof override === "string" && override) return new URL(override, request.url).toString();
+  return endpoints(request).youtubeChannels.replace(/\/channels(\?.*)?$/, "/videos");
+}
+
+/** A public YouTube video (its channel and view count), or null when YouTube has no such video. Throws "unavailable" on a provider failure. */
+export async function fetchYouTubeVideo(request: Request, videoId: string): Promise<ProviderVideo | null> {
+  const url = new URL(videosEndpoint(request));
+  url.searchParams.set("part", "snippet,statistics");
+  url.searchParams.set("id", videoId);
+  const key = (env as unknown as Record<string, unknown>).YOUTUBE_API_KEY;
+  if (typeof key === "string" && key) url.searchParams.set("key", key);
+  let res: Response;
+  try {
+    res = await providerFetch(request, url.toString(), { headers: { Accept: "application/json" } });
+  } catch (error) {
+    throw unavailable(`YouTube could not be reached: ${(error as Error).message}`);
+  }
+  if (!res.ok) throw unavailable(`YouTube answered with an error: HTTP ${res.status}`);
+  const body = (await res.json().catch(() => null)) as {
+    items?: { id?: unknown; snippet?: { channelId?: unknown }; statistics?: { viewCount?: unknown } }[];
+  } | null;
+  if (!body || !Array.isArray(body.items)) throw unavailable("YouTube answered with an error: no items");
+  const item = body.items.find((i) => i?.id === videoId) ?? body.items[0];
+  const channelId = item?.snippet?.channelId;
+  if (typeof channelId !== "string" || !channelId) return null;
+  const views = item?.statistics?.viewCount;
+  return { id: videoId, channelId, viewCount: views === undefined || views === null ? null : toCount(views) };
+}

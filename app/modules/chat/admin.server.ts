@@ -2,7 +2,7 @@ import { and, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import { chatMutes, chatRooms } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { isAdminUser, peopleByIds, userIdsWhere } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -155,6 +155,9 @@ export async function chatAdminAction(actor: Actor, input: ChatAdminInput, reque
       const target = (await peopleByIds([input.userId])).get(input.userId);
       if (!target) throw notFound("This user does not exist.");
       if (input.userId === actor.id) throw invalid("You cannot mute yourself.");
+      // Admins moderate the chat; a mute would only hide their announcements. Refused, nothing stored.
+      if ((await userIdsWhere((p) => isAdminUser(p.userId), { among: [input.userId], includeBanned: true })).length > 0)
+        throw invalid(CHAT_TEXT.cannotMuteAdmin);
       const now = nowIso();
       const until = new Date(Date.now() + input.minutes * 60_000).toISOString();
       await guarded(

@@ -32,6 +32,7 @@ export const CHAT_TEXT = {
   messageGone: "This message no longer exists.",
   emptyMessage: "Write a message first.",
   alreadyMuted: "This user is already muted. Unmute them first to change the mute.",
+  cannotMuteAdmin: "Admins cannot be muted. Remove the admin role first if this person should not post.",
   notMuted: "This user is not muted.",
   unsent: "Not sent",
 } as const;

@@ -1,10 +1,12 @@
-import { and, desc, eq, inArray, isNotNull, or } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
 import { clipperLinks, clips } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
+import { fetchYouTubeVideo } from "~/modules/channels/channels.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
+import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CLIP_PLATFORM_LABELS, type ClipPlatform, CLIPPING_MESSAGES as M } from "./messages";
 import { readySource } from "./sources.server";
@@ -119,6 +121,8 @@ export async function reviewClip(actor: Actor, request: Request, input: { clipId
     "low",
     M.alreadyReviewed,
   );
+  // A YouTube Short's views are read from the provider at once (and then by the daily job).
+  if (approve && clip.platform === "youtube_shorts") await refreshYouTubeViews(request, [clip]);
   await notifyUser(clip.clipperUserId, {
     title: approve ? "Clip approved" : "Clip rejected",
     content: approve ? `Your clip ${clip.url} was approved.` : `Your clip ${clip.url} was rejected.`,
@@ -214,4 +218,59 @@ export async function clipsByVideoIds(videoIds: readonly string[]) {
     out.push(...rows);
   }
   return out;
+}
+
+// YouTube Shorts views (docs/decisions/0154): read from the provider through the channels module's
+// videos lookup (the one campaigns use; the stand-in locally), when the creator approves the clip
+// and by the daily job. TikTok and Instagram Reels views stay entered by an admin. A failure of the
+// provider (or a video it no longer has) keeps the last views: nothing is written for that clip.
+
+/** YouTube clips the job refreshes per run, least recently refreshed first. */
+export const CLIP_VIEWS_MAX = 400;
+const CLIP_VIEWS_PARALLEL = 10;
+
+type ViewsTarget = Pick<ClipItem, "id" | "videoId">;
+
+async function refreshYouTubeViews(request: Request, targets: readonly ViewsTarget[]): Promise<{ updated: number; failed: number }> {
+  let updated = 0;
+  let failed = 0;
+  for (let i = 0; i < targets.length; i += CLIP_VIEWS_PARALLEL) {
+    const batch = targets.slice(i, i + CLIP_VIEWS_PARALLEL);
+    const results = await Promise.allSettled(batch.map((c) => fetchYouTubeVideo(request, c.videoId)));
+    const now = new Date().toISOString();
+    const writes = results.flatMap((r, j) => {
+      if (r.status !== "fulfilled" || !r.value || r.value.viewCount === null) {
+        failed++;
+        return [];
+      }
+      updated++;
+      const views = Math.min(r.value.viewCount, Number.MAX_SAFE_INTEGER);
+      return [db().update(clips).set({ views, viewsUpdatedAt: now }).where(eq(clips.id, batch[j].id))];
+    });
+    if (writes.length > 0) await db().batch(writes as [(typeof writes)[number], ...typeof writes]);
+  }
+  return { updated, failed };
+}
+
+/** The provider calls resolve relative endpoint settings against the app's origin, so the job runs as a request to it. */
+function jobRequest(): Request {
+  let origin = "http://localhost";
+  try {
+    origin = new URL(env.APP_ORIGIN).origin;
+  } catch {
+    // keep the fallback
+  }
+  return new Request(new URL("/__cron/clip-views", origin));
+}
+
+/** The daily job: the views of approved YouTube Shorts clips (approved, or asked to be removed but still up). */
+export async function refreshClipViews(opts: { limit?: number } = {}): Promise<{ total: number; updated: number; failed: number }> {
+  const targets = await db()
+    .select({ id: clips.id, videoId: clips.videoId })
+    .from(clips)
+    .where(and(eq(clips.platform, "youtube_shorts"), inArray(clips.status, ["approved", "removal_requested"])))
+    .orderBy(asc(sql`coalesce(${clips.viewsUpdatedAt}, '')`), asc(clips.id))
+    .limit(opts.limit ?? CLIP_VIEWS_MAX);
+  const { updated, failed } = await refreshYouTubeViews(jobRequest(), targets);
+  return { total: targets.length, updated, failed };
 }

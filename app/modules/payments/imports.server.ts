@@ -177,7 +177,15 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
       },
     ];
   });
-  entries.push(...(await clipPlan.entries(month, (userId) => revised.get(userId) ?? shareBp, importId)));
+  entries.push(
+    ...(await clipPlan.entries(
+      month,
+      (userId) => revised.get(userId) ?? shareBp,
+      importId,
+      (userId) => ends.get(userId) ?? null,
+    )),
+  );
+  notCredited += clipPlan.notCredited();
   const netCents = entries.reduce((s, e) => s + e.netCents, 0);
   const amountCents = entries.reduce((s, e) => s + e.amountCents, 0);
   entries.push(...(await referralBonusEntries(entries, month, importId))); // issue 18: paid from the platform's side

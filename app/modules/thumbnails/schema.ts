@@ -113,3 +113,13 @@ export const captionSchema = z.object({
   intent: z.literal("caption-ideas"),
   title: z.string().trim().min(1, { message: "Enter the video title." }).max(200),
 });
+
+export const channelThumbnailSchema = z.object({
+  intent: z.literal("channel-thumbnail"),
+  channelId: z.string().trim().min(1, { message: "Choose a channel." }).max(64),
+});
+
+export const backgroundSchema = z.object({
+  intent: z.literal("generate-background"),
+  prompt: z.string().trim().min(1, { message: "Describe the background." }).max(300),
+});

@@ -3,6 +3,7 @@ import { thumbnailAssets, thumbnailExports, thumbnailProjects } from "~/db/schem
 import { conflict, DomainError, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { userIdsByEmail } from "~/modules/accounts/accounts.server";
+import { channelThumbnailSource, channelThumbnailSources } from "~/modules/channels/channels.server";
 import { putPublicImage, signMediaUrl } from "~/modules/media/media.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
@@ -13,7 +14,7 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { FORMATS, type Format, type ThumbnailDocument } from "./layers";
 import { imageKindOf, imageProblem, imageSizeOf, MAX_IMAGE_BYTES, RECENT_EXPORTS, THUMBNAIL_MESSAGES } from "./messages";
 import type { ExportInput, SaveProjectInput, SendExportInput } from "./schema";
-import type { AiStatus, EditorPage, ExportSummary, LoadedProject } from "./types";
+import type { AiStatus, ChannelSource, EditorPage, ExportSummary, LoadedProject } from "./types";
 
 export type * from "./types";
 
@@ -327,4 +328,80 @@ export async function captionIdeas(actor: Actor, title: string): Promise<string[
     .map((l) => l.replace(/^[\s\-*\d.]+/, "").trim())
     .filter(Boolean)
     .slice(0, 5);
+}
+
+// ---- A creator's channel thumbnail (decision 0184) ------------------------------------------------
+
+/** Hosts YouTube serves channel thumbnails from; a stored URL elsewhere is not fetched. */
+const CHANNEL_IMAGE_HOSTS = /^(?:[a-z0-9-]+\.)*(?:ggpht\.com|googleusercontent\.com|ytimg\.com)$/;
+
+/** Linked channels to open a thumbnail from: by channel title/handle, or the creator's e-mail. */
+export async function channelSources(actor: Actor, search: string): Promise<ChannelSource[]> {
+  authorize(actor, "thumbnail", "use");
+  const term = search.trim().slice(0, 200);
+  const filter = term.includes("@") ? { userIds: [...(await userIdsByEmail([term.toLowerCase()])).values()] } : { search: term };
+  const rows = await channelThumbnailSources(actor, filter);
+  return rows.map((r) => ({ id: r.id, title: r.title, handle: r.handle, hasThumbnail: r.thumbnailUrl !== null }));
+}
+
+/**
+ * A linked channel's thumbnail, fetched server-side from the URL the channels module stored for it
+ * (never a URL from the client): https on YouTube's image hosts only, no redirects, checked by its
+ * bytes and the upload limits. Returns the image bytes and type.
+ */
+export async function channelThumbnail(actor: Actor, channelRowId: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
+  authorize(actor, "thumbnail", "use");
+  const channel = /^[A-Za-z0-9_-]{1,64}$/.test(channelRowId) ? await channelThumbnailSource(actor, channelRowId) : null;
+  if (!channel) throw notFound("Channel not found.");
+  const url = channel.thumbnailUrl && URL.canParse(channel.thumbnailUrl) ? new URL(channel.thumbnailUrl) : null;
+  if (url?.protocol !== "https:" || url.username || url.port || !CHANNEL_IMAGE_HOSTS.test(url.hostname)) {
+    throw invalid(THUMBNAIL_MESSAGES.noChannelThumbnail, { title: "Image not opened" });
+  }
+  let res: Response;
+  try {
+    res = await fetch(url.toString(), { redirect: "manual", headers: { Accept: "image/*" } });
+  } catch {
+    throw new DomainError("unavailable", THUMBNAIL_MESSAGES.channelThumbnailFailed, { title: "Image not opened" });
+  }
+  if (res.status !== 200 || !res.body) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.channelThumbnailFailed, { title: "Image not opened" });
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > MAX_IMAGE_BYTES) throw invalid(THUMBNAIL_MESSAGES.tooLarge, { title: "Image not opened" });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_IMAGE_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw invalid(THUMBNAIL_MESSAGES.tooLarge, { title: "Image not opened" });
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  const problem = imageProblem(size, bytes.subarray(0, 512 * 1024));
+  if (problem) throw invalid(problem, { title: "Image not opened" });
+  return { bytes, type: imageKindOf(bytes) as string };
+}
+
+// ---- Background generation (decision 0184) ---------------------------------------------------------
+
+export const BACKGROUND_MODEL = "@cf/black-forest-labs/flux-1-schnell";
+
+/** A background image from a prompt, through Workers AI where bound (503 with the reason otherwise). */
+export async function generateBackground(actor: Actor, prompt: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
+  authorize(actor, "thumbnail", "use");
+  const ai = (env as unknown as { AI?: { run(model: string, input: unknown): Promise<{ image?: string }> } }).AI;
+  if (!ai) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.aiUnavailable, { title: "AI not available" });
+  const answer = await ai.run(BACKGROUND_MODEL, { prompt: `${prompt}. Wide background for a video thumbnail, no text.`, steps: 4 });
+  const bytes = answer.image ? Uint8Array.from(atob(answer.image), (c) => c.charCodeAt(0)) : new Uint8Array();
+  const problem = imageProblem(bytes.byteLength, bytes.subarray(0, 512 * 1024));
+  if (problem) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.generateFailed, { title: "No background" });
+  return { bytes, type: imageKindOf(bytes) as string };
 }

@@ -17,3 +17,5 @@ export type ExportSummary = {
 export type AiStatus = { available: boolean; reason: string | null };
 export type EditorPage = { projects: ProjectSummary[]; exports: ExportSummary[]; ai: AiStatus };
 export type LoadedProject = ProjectSummary & { document: ThumbnailDocument; assets: Record<string, string> };
+/** A creator's linked channel the editor can open the thumbnail of (decision 0184). */
+export type ChannelSource = { id: string; title: string; handle: string | null; hasThumbnail: boolean };

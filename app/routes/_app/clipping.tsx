@@ -43,7 +43,7 @@ import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
-import { Table, TableRegion } from "~/ui/table";
+import { Table, TableHead, TableRegion } from "~/ui/table";
 import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/clipping";
 
@@ -197,28 +197,11 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
         ) : (
           <TableRegion label="Clippers linked to you" className="mt-3">
             <Table caption="Clippers linked to you">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={head}>
-                    Clipper
-                  </th>
-                  <th scope="col" className={head}>
-                    Split
-                  </th>
-                  <th scope="col" className={head}>
-                    Clips
-                  </th>
-                  <th scope="col" className={head}>
-                    Views
-                  </th>
-                  <th scope="col" className={head}>
-                    Status
-                  </th>
-                  <th scope="col" className={head}>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                className="bg-slate-50"
+                cellClassName={head}
+                columns={["Clipper", "Split", "Clips", "Views", "Status", { key: "actions", label: <span className="sr-only">Actions</span> }]}
+              />
               <tbody className="divide-y divide-slate-100">
                 {page.clippers.map((c) => (
                   <tr key={c.id}>
@@ -513,28 +496,18 @@ function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" | "clipp
   return (
     <TableRegion label={side === "creator" ? "Clips of your videos" : "Your clips"} className="mt-3">
       <Table caption={side === "creator" ? "Clips of your videos" : "Your clips"}>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={head}>
-              Clip
-            </th>
-            <th scope="col" className={head}>
-              {side === "creator" ? "Clipper" : "Creator"}
-            </th>
-            <th scope="col" className={head}>
-              Source
-            </th>
-            <th scope="col" className={head}>
-              Status
-            </th>
-            <th scope="col" className={head}>
-              Views
-            </th>
-            <th scope="col" className={head}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          className="bg-slate-50"
+          cellClassName={head}
+          columns={[
+            "Clip",
+            { key: "who", label: side === "creator" ? "Clipper" : "Creator" },
+            "Source",
+            "Status",
+            "Views",
+            { key: "actions", label: <span className="sr-only">Actions</span> },
+          ]}
+        />
         <tbody className="divide-y divide-slate-100">
           {clips.map((c) => (
             <tr key={c.id}>

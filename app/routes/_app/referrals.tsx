@@ -115,24 +115,48 @@ export default function Referrals({ loaderData }: Route.ComponentProps) {
         {people.length === 0 ? (
           <EmptyState title="No referrals yet">Share your link: the people who sign up with it appear here.</EmptyState>
         ) : (
-          <TableRegion labelledBy="people-heading" className="mt-3">
-            <Table>
-              <TableHead columns={["Name", "Status", "Joined"]} />
-              <TableBody>
-                {people.map((p) => (
-                  <tr key={p.id}>
-                    <Td className="font-medium text-slate-900">{p.name}</Td>
-                    <Td>
+          <>
+            {/* Narrow screens: one card per person with its labels (the table would scroll sideways). */}
+            <ul
+              className="mt-3 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white sm:hidden"
+              aria-labelledby="people-heading"
+              data-testid="referred-list"
+            >
+              {people.map((p) => (
+                <li key={p.id} className="px-4 py-3">
+                  <p className="font-medium break-words text-slate-900">{p.name}</p>
+                  <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+                    <dt className="text-slate-600">Status</dt>
+                    <dd>
                       <Badge tone={STAGE_TONE[p.stage]}>{STAGE_LABELS[p.stage]}</Badge>
-                    </Td>
-                    <Td className="whitespace-nowrap">
+                    </dd>
+                    <dt className="text-slate-600">Joined</dt>
+                    <dd className="text-slate-900">
                       <LocalTime iso={p.joinedAt} />
-                    </Td>
-                  </tr>
-                ))}
-              </TableBody>
-            </Table>
-          </TableRegion>
+                    </dd>
+                  </dl>
+                </li>
+              ))}
+            </ul>
+            <TableRegion labelledBy="people-heading" className="mt-3 hidden sm:block">
+              <Table>
+                <TableHead columns={["Name", "Status", "Joined"]} />
+                <TableBody>
+                  {people.map((p) => (
+                    <tr key={p.id}>
+                      <Td className="font-medium text-slate-900">{p.name}</Td>
+                      <Td>
+                        <Badge tone={STAGE_TONE[p.stage]}>{STAGE_LABELS[p.stage]}</Badge>
+                      </Td>
+                      <Td className="whitespace-nowrap">
+                        <LocalTime iso={p.joinedAt} />
+                      </Td>
+                    </tr>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableRegion>
+          </>
         )}
         {more > 0 ? <p className="mt-2 text-sm text-slate-600">{`and ${more} more (the newest are listed).`}</p> : null}
       </Section>

@@ -1,13 +1,21 @@
-import { data, Link } from "react-router";
+import { useEffect } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
 import { PublicLayout } from "~/components/public-layout";
-import { getOptionalUser } from "~/modules/accounts/guards.server";
-import { publicCampaign } from "~/modules/campaigns/campaigns.server";
+import { isActionFailure, notFound } from "~/lib/errors";
+import { isApproved } from "~/lib/permissions";
+import { actorOf } from "~/modules/accounts/accounts.server";
+import { getOptionalUser, requireApprovedUser, viewerOf } from "~/modules/accounts/guards.server";
+import { hasJoinedCampaign, joinCampaign, publicCampaign } from "~/modules/campaigns/campaigns.server";
+import { CAMPAIGN_TERMS, CAMPAIGN_TITLES, campaignJoinSchema } from "~/modules/campaigns/schema";
 import { STATE_LABELS, formatRate } from "~/modules/campaigns/rules";
 import { formatCents } from "~/modules/payments/money";
-import { domainLoader } from "~/platform/http.server";
+import { parseForm } from "~/platform/body.server";
+import { domainAction, domainLoader } from "~/platform/http.server";
+import { redirectWithToast } from "~/platform/toast.server";
 import { Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { LocalTime } from "~/ui/local-time";
+import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/campaign";
 
 export { NotFoundScreen as ErrorBoundary } from "~/components/error-screen";
@@ -24,12 +32,34 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const campaign = await publicCampaign(args.params.slug);
   if (!campaign) throw data("Not Found", { status: 404 });
   const user = await getOptionalUser(args);
-  return { campaign, signedIn: !!user };
+  // A signed-in approved person joins here directly (the same domain function as /campaigns).
+  const canJoin = !!user && isApproved(viewerOf(user));
+  const joined = canJoin && campaign.state === "live" ? await hasJoinedCampaign(actorOf(user), campaign.id) : false;
+  return { campaign, signedIn: !!user, canJoin, joined };
 });
 
-export default function Campaign({ loaderData }: Route.ComponentProps) {
-  const { campaign: c, signedIn } = loaderData;
+/** Join from the public page: the terms ticked, recorded once by `joinCampaign`; then on to /campaigns to submit. */
+export const action = domainAction(async (args: Route.ActionArgs) => {
+  const user = await requireApprovedUser(args);
+  const campaign = await publicCampaign(args.params.slug);
+  if (!campaign) throw notFound("This campaign does not exist.");
+  await parseForm(args.request, campaignJoinSchema);
+  const { title } = await joinCampaign(actorOf(user), campaign.id);
+  return redirectWithToast(args.request, "/campaigns", {
+    type: "success",
+    title: "Campaign joined",
+    description: `You joined "${title}". Submit your videos below.`,
+  });
+}, CAMPAIGN_TITLES);
+
+export default function Campaign({ loaderData, actionData }: Route.ComponentProps) {
+  const { campaign: c, signedIn, canJoin, joined } = loaderData;
   const live = c.state === "live";
+  const failure = isActionFailure(actionData) ? actionData : null;
+  const busy = useNavigation().state === "submitting";
+  useEffect(() => {
+    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure]);
   return (
     <PublicLayout>
       <main id="main" className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
@@ -64,10 +94,32 @@ export default function Campaign({ loaderData }: Route.ComponentProps) {
         <div className="mt-6 flex flex-wrap gap-3">
           {!live ? (
             <p className="text-sm font-medium text-slate-700">This campaign has ended.</p>
+          ) : joined ? (
+            <>
+              <p className="text-sm font-medium text-slate-700">You joined this campaign.</p>
+              <Link to="/campaigns" className={buttonClass.primary}>
+                Submit your videos
+              </Link>
+            </>
+          ) : canJoin ? (
+            <Form method="post" className="w-full space-y-2">
+              <input type="hidden" name="intent" value="join" />
+              <input type="hidden" name="campaignId" value={c.id} />
+              {failure ? (
+                <p role="alert" className="text-sm text-red-700">
+                  {failure.errors.accept ?? failure.toast.description}
+                </p>
+              ) : null}
+              <label className="flex items-start gap-2 text-sm text-slate-700">
+                <input type="checkbox" name="accept" required className="mt-1 h-4 w-4" />
+                <span>{CAMPAIGN_TERMS}</span>
+              </label>
+              <button type="submit" className={buttonClass.primary} disabled={busy}>
+                Join this campaign
+              </button>
+            </Form>
           ) : signedIn ? (
-            <Link to="/campaigns" className={buttonClass.primary}>
-              Join this campaign
-            </Link>
+            <p className="text-sm text-slate-700">You can join campaigns once your account is approved.</p>
           ) : (
             <>
               <Link to="/auth" className={buttonClass.primary}>

@@ -13,6 +13,7 @@ import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogTrigger } from "~/ui/dialog";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
@@ -208,13 +209,31 @@ function FeedRow({ item, muted }: { item: AdminFeedItem; muted: boolean }) {
           {item.deletedAt ? <p className="text-xs text-slate-500">Deleted</p> : null}
         </div>
         {item.deletedAt ? null : (
-          <Form method="post">
-            <input type="hidden" name="intent" value="delete-message" />
-            <input type="hidden" name="id" value={item.id} />
-            <Button type="submit" variant="dangerOutline" aria-label={`Delete message by ${item.authorName}: ${item.body.slice(0, 40)}`}>
-              Delete
-            </Button>
-          </Form>
+          <Dialog>
+            <DialogTrigger asChild>
+              <Button type="button" variant="dangerOutline" aria-label={`Delete message by ${item.authorName}: ${item.body.slice(0, 40)}`}>
+                Delete
+              </Button>
+            </DialogTrigger>
+            <DialogContent title={`Delete this message by ${item.authorName}?`}>
+              <p className="mt-3 whitespace-pre-wrap break-words text-sm text-slate-700">
+                {item.body.length > 200 ? `${item.body.slice(0, 200)}…` : item.body}
+              </p>
+              <p className="mt-2 text-sm text-slate-600">It disappears at once from every open chat. This cannot be undone.</p>
+              <Form method="post" className="mt-4 flex flex-wrap justify-end gap-2">
+                <input type="hidden" name="intent" value="delete-message" />
+                <input type="hidden" name="id" value={item.id} />
+                <DialogClose asChild>
+                  <Button type="button" variant="secondary">
+                    Keep it
+                  </Button>
+                </DialogClose>
+                <Button type="submit" variant="danger">
+                  Delete message
+                </Button>
+              </Form>
+            </DialogContent>
+          </Dialog>
         )}
       </div>
       {muted ? null : (

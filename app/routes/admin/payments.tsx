@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
 import { Form, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { isActionFailure } from "~/lib/errors";
@@ -342,6 +342,47 @@ const AGREEMENT_STATUS: Record<AgreementAdminRow["status"], { label: string; ton
   terminated: { label: "Terminated", tone: "red" },
 };
 
+/** One agreement action: the person (e-mail or creator ID; its value and error kept for this form's intent only), the action's own fields, its button. */
+function AgreementForm({
+  title,
+  intent,
+  submit,
+  variant,
+  busy,
+  errors,
+  values,
+  children,
+}: {
+  title: string;
+  intent: string;
+  submit: string;
+  variant?: "primary" | "danger";
+  busy: boolean;
+  errors: Record<string, string>;
+  values: Record<string, string>;
+  children: ReactNode;
+}) {
+  const mine = values.intent === intent;
+  return (
+    <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
+      <h3 className="font-semibold text-slate-900">{title}</h3>
+      <input type="hidden" name="intent" value={intent} />
+      <Field
+        label="E-mail or creator ID"
+        name="person"
+        required
+        maxLength={254}
+        defaultValue={mine ? values.person : undefined}
+        error={mine ? errors.person : undefined}
+      />
+      {children}
+      <Button type="submit" variant={variant} disabled={busy}>
+        {submit}
+      </Button>
+    </Form>
+  );
+}
+
 /** The Creator Agreements: revised-share offers, termination for cause, holds on payouts (decisions 0127-0130). */
 function AgreementsSection({
   rows,
@@ -360,55 +401,16 @@ function AgreementsSection({
         Name a person by e-mail or creator ID. Offers need the creator's express acceptance on their Payments page; termination for cause takes effect today.
       </p>
       <div className="mt-3 grid gap-4 lg:grid-cols-3">
-        <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
-          <h3 className="font-semibold text-slate-900">Offer a revised share</h3>
-          <input type="hidden" name="intent" value="offer_share" />
-          <Field
-            label="E-mail or creator ID"
-            name="person"
-            required
-            maxLength={254}
-            defaultValue={values.intent === "offer_share" ? values.person : undefined}
-            error={values.intent === "offer_share" ? errors.person : undefined}
-          />
+        <AgreementForm title="Offer a revised share" intent="offer_share" submit="Make offer" variant="primary" busy={busy} errors={errors} values={values}>
           <Field label="Share (%)" name="sharePercent" required inputMode="decimal" placeholder="75" error={errors.sharePercent} />
           <Field label="Note (optional)" name="note" maxLength={200} error={errors.note} />
-          <Button type="submit" variant="primary" disabled={busy}>
-            Make offer
-          </Button>
-        </Form>
-        <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
-          <h3 className="font-semibold text-slate-900">Terminate for cause</h3>
-          <input type="hidden" name="intent" value="terminate" />
-          <Field
-            label="E-mail or creator ID"
-            name="person"
-            required
-            maxLength={254}
-            defaultValue={values.intent === "terminate" ? values.person : undefined}
-            error={values.intent === "terminate" ? errors.person : undefined}
-          />
+        </AgreementForm>
+        <AgreementForm title="Terminate for cause" intent="terminate" submit="Terminate now" variant="danger" busy={busy} errors={errors} values={values}>
           <TextArea label="Reason" name="reason" required maxLength={500} rows={2} error={values.intent === "terminate" ? errors.reason : undefined} />
-          <Button type="submit" variant="danger" disabled={busy}>
-            Terminate now
-          </Button>
-        </Form>
-        <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
-          <h3 className="font-semibold text-slate-900">Hold payouts</h3>
-          <input type="hidden" name="intent" value="hold" />
-          <Field
-            label="E-mail or creator ID"
-            name="person"
-            required
-            maxLength={254}
-            defaultValue={values.intent === "hold" ? values.person : undefined}
-            error={values.intent === "hold" ? errors.person : undefined}
-          />
+        </AgreementForm>
+        <AgreementForm title="Hold payouts" intent="hold" submit="Hold payouts" busy={busy} errors={errors} values={values}>
           <TextArea label="Reason" name="reason" required maxLength={500} rows={2} error={values.intent === "hold" ? errors.reason : undefined} />
-          <Button type="submit" disabled={busy}>
-            Hold payouts
-          </Button>
-        </Form>
+        </AgreementForm>
       </div>
       {rows.length === 0 ? (
         <p className="mt-4 text-sm text-slate-600">Every agreement is active, with no open offer and no hold.</p>

@@ -523,3 +523,35 @@ describe("admin console", () => {
     expect(html).toContain("Settle campaign");
   });
 });
+
+describe("joining from the public page", () => {
+  it("a signed-in approved creator joins on /campaigns/{slug} with the terms ticked; anonymous visitors keep the sign-up link", async () => {
+    const row = await live();
+    const path = `/campaigns/${row.slug}`;
+    const publicPost = (who: TestUser | null, f: Record<string, string>) => postForm(path, f, who ? withCookie(who.cookie) : {});
+    // Anonymous: the sign-up link, no join form.
+    const anon = await (await fetchApp(path)).text();
+    expect(anon).toContain("Sign up to join");
+    expect(anon).not.toContain('name="accept"');
+    expect(await outcome(await publicPost(null, { intent: "join", campaignId: row.id, accept: "on" }))).toMatch(/^→\/auth/);
+    // Signed in and approved: the terms and a tick box, joining here.
+    const page = await (await fetchApp(path, withCookie(robin.cookie))).text();
+    expect(page).toContain('name="accept"');
+    expect(page).not.toContain("Sign up to join");
+    const noTerms = await publicPost(robin, { intent: "join", campaignId: row.id });
+    expect(noTerms.status).toBe(400);
+    expect(await noTerms.text()).toContain("Accept the campaign terms to join.");
+    expect(await count("SELECT count(*) AS n FROM campaign_participants WHERE campaign_id = ?", row.id)).toBe(0);
+    expect(await outcome(await publicPost(robin, { intent: "join", campaignId: row.id, accept: "on" }))).toBe("→/campaigns");
+    expect(
+      await count("SELECT count(*) AS n FROM campaign_participants WHERE campaign_id = ? AND user_id = ? AND terms_accepted_at IS NOT NULL", row.id, robin.id),
+    ).toBe(1);
+    expect(await (await fetchApp(path, withCookie(robin.cookie))).text()).toContain("You joined this campaign.");
+    // Once only; a pending person is refused by the guard; an unknown slug is not found.
+    expect((await publicPost(robin, { intent: "join", campaignId: row.id, accept: "on" })).status).toBe(409);
+    const pending = await createUser("pending");
+    expect(await outcome(await publicPost(pending, { intent: "join", campaignId: row.id, accept: "on" }))).not.toBe("→/campaigns");
+    expect(await count("SELECT count(*) AS n FROM campaign_participants WHERE campaign_id = ?", row.id)).toBe(1);
+    expect((await postForm("/campaigns/no-such-campaign", { intent: "join", campaignId: row.id, accept: "on" }, withCookie(robin.cookie))).status).toBe(404);
+  });
+});

@@ -278,6 +278,18 @@ describe("mutes", () => {
     tab.ws.close(1000);
   });
 
+  it("muting an admin is refused with a clear message and nothing is stored", async () => {
+    const other = await createUser("admin", { fullName: "Otto Admin" });
+    const res = await postForm("/chat-management", { intent: "mute", userId: other.id, minutes: "60", reason: "test" }, { headers: { Cookie: admin.cookie } });
+    expect(res.status).toBe(400);
+    await expect(chatAdminAction(adminActor(), { intent: "mute", userId: other.id, minutes: 60, reason: "test" })).rejects.toThrow(
+      "Admins cannot be muted. Remove the admin role first if this person should not post.",
+    );
+    expect(await count("SELECT count(*) AS n FROM chat_mutes WHERE user_id = ?", other.id)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'chat_user_muted' AND target_user_id = ?", other.id)).toBe(0);
+    await sendOk(other, general, "still posting");
+  });
+
   it("an expired mute no longer counts and a new one can be set", async () => {
     const fay = await createUser("creator", { fullName: "Fay" });
     await chatAdminAction(adminActor(), { intent: "mute", userId: fay.id, minutes: 15, reason: "cool down" });
@@ -287,6 +299,19 @@ describe("mutes", () => {
     await sendOk(fay, general, "back");
     await chatAdminAction(adminActor(), { intent: "mute", userId: fay.id, minutes: 15, reason: "again" });
     expect((await send(fay, general, "no")).status).toBe(403);
+  });
+});
+
+describe("delete asks first", () => {
+  it("the admin feed's Delete opens a confirm dialog instead of deleting at once", async () => {
+    await sendOk(alice, general, "confirm me first");
+    const html = await (await fetchApp("/chat-management", { headers: { Cookie: admin.cookie } })).text();
+    expect(html).toContain("Delete message by Alice Archer");
+    // The Delete button only opens the dialog; the deleting form lives inside it (not in the page until opened).
+    expect(html).toMatch(
+      /aria-haspopup="dialog"[^>]*aria-label="Delete message by Alice Archer|aria-label="Delete message by Alice Archer[^"]*"[^>]*aria-haspopup="dialog"/,
+    );
+    expect(html).not.toContain('value="delete-message"');
   });
 });
 

@@ -120,3 +120,55 @@ describe("clip revenue in the import", () => {
     ).toEqual({ n: 0 });
   });
 });
+
+describe("clip revenue after the creator's agreement ends (decisions 0128, 0154)", () => {
+  async function terminated(creatorId: string, endsOn: string) {
+    await env.DB.prepare("INSERT INTO payment_agreements (user_id, status, ends_on, terminated_at, termination_reason) VALUES (?, 'terminated', ?, ?, 'test')")
+      .bind(creatorId, endsOn, `${endsOn}T12:00:00Z`)
+      .run();
+  }
+
+  it("a month after the end date credits neither side: no clip entries", async () => {
+    const { creator, clipper } = await pair();
+    const videoId = `E${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    const clipId = await approvedClip(creator.id, clipper.id, videoId);
+    await terminated(creator.id, "2033-05-20");
+    const month = "2033-06";
+    const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.00,USD\n`);
+    expect((await clipEntries(importId, clipId)).results).toEqual([]);
+    const total = await env.DB.prepare("SELECT coalesce(sum(amount_cents), 0) AS c FROM ledger_entries WHERE import_id = ? AND user_id IN (?, ?)")
+      .bind(importId, creator.id, clipper.id)
+      .first<{ c: number }>();
+    expect(total?.c).toBe(0);
+  });
+
+  it("the month holding the end date is pro rata as for music, then split: the clipper's part follows the creator's", async () => {
+    const { creator, clipper } = await pair();
+    const videoId = `F${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    const clipId = await approvedClip(creator.id, clipper.id, videoId);
+    await terminated(creator.id, "2033-09-15");
+    const month = "2033-09";
+    const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.01,USD\n`);
+    const rows = (await clipEntries(importId, clipId)).results;
+    // Earned: floor(10001 × 15 / 30) = 5000; pool floor(5000 × 0.7) = 3500; clipper 70% = 2450; creator 1050.
+    const mine = rows.find((r) => r.user_id === clipper.id);
+    const theirs = rows.find((r) => r.user_id === creator.id);
+    expect(mine?.amount_cents).toBe(2450);
+    expect(theirs?.amount_cents).toBe(1050);
+    expect((mine?.net_cents ?? 0) + (theirs?.net_cents ?? 0)).toBe(5000);
+    expect(theirs?.note).toContain("15 of 30 days, to the agreement's end on 2033-09-15");
+    expect(mine?.note).toContain("15 of 30 days");
+  });
+
+  it("a month whose last day is the end date is credited in full", async () => {
+    const { creator, clipper } = await pair();
+    const videoId = `G${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    const clipId = await approvedClip(creator.id, clipper.id, videoId);
+    await terminated(creator.id, "2033-11-30");
+    const month = "2033-11";
+    const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.00,USD\n`);
+    const rows = (await clipEntries(importId, clipId)).results;
+    expect(rows.find((r) => r.user_id === clipper.id)?.amount_cents).toBe(4900);
+    expect(rows.find((r) => r.user_id === creator.id)?.amount_cents).toBe(2100);
+  });
+});

@@ -95,6 +95,13 @@ describe("/referrals", () => {
     expect(html).toMatch(/data-testid="count-channel-linked"[^>]*>1</);
     expect(html).toContain("Channel linked");
     expect(html).toContain("Pending approval");
+    // Narrow screens get a stacked list with labels (the table, kept for wide screens, scrolled sideways at 375 px).
+    const list = html.match(/<ul[^>]*data-testid="referred-list"[^>]*>([\s\S]*?)<\/ul>/)?.[1] ?? "";
+    expect(html).toMatch(/<ul[^>]*class="[^"]*sm:hidden[^"]*"[^>]*data-testid="referred-list"/);
+    expect(list).toContain("Ada Referred");
+    expect(list).toMatch(/<dt[^>]*>Status<\/dt>/);
+    expect(list).toMatch(/<dt[^>]*>Joined<\/dt>/);
+    expect(html).toMatch(/<section[^>]*class="[^"]*hidden sm:block[^"]*"[^>]*>\s*<table/);
   });
 
   it("clipper invites, the same e-mail (+tag) and the same phone are not referrals", async () => {

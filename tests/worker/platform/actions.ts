@@ -425,6 +425,15 @@ export const ACTIONS: ActionCase[] = [
       fields: { intent: "submit", campaignId: uuid(), url: `https://www.tiktok.com/@matrix/video/79000000000000${String(n).padStart(5, "0")}` },
     }),
   },
+  {
+    // The public campaign page's join (an unknown slug: not found, nothing written).
+    path: "/campaigns/matrix-no-such-campaign",
+    module: "_public/campaign.tsx",
+    guard: "approved",
+    intent: "join",
+    takesFields: true,
+    body: () => ({ fields: { intent: "join", campaignId: uuid(), accept: "on" } }),
+  },
   // ---- Clipping (issue 16): unknown ids are not found, nothing written ----
   {
     path: "/clipping",
@@ -1107,6 +1116,26 @@ export const ACTIONS: ActionCase[] = [
     resource: true,
     takesFields: true,
     body: () => ({ fields: { intent: "caption-ideas", title: "" } }),
+  },
+  {
+    // An unknown channel: 404 for an admin (decision 0184; tests/worker/thumbnails/sources.test.ts).
+    path: "/ai-thumbnail-editor/api",
+    module: "admin/thumbnails-api.ts",
+    guard: "api-admin",
+    intent: "channel-thumbnail",
+    resource: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "channel-thumbnail", channelId: crypto.randomUUID() } }),
+  },
+  {
+    // An empty prompt: 400 for an admin (with one and no Workers AI binding: 503 with the reason).
+    path: "/ai-thumbnail-editor/api",
+    module: "admin/thumbnails-api.ts",
+    guard: "api-admin",
+    intent: "generate-background",
+    resource: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "generate-background", prompt: "" } }),
   },
   // ---- Community chat (issue 17): the chat API (sends go to the room's object) and the admin's page ----
   {

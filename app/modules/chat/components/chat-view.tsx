@@ -2,6 +2,7 @@ import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useR
 import { Link, useRevalidator } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogTrigger } from "~/ui/dialog";
 import { LocalTime } from "~/ui/local-time";
 import { CHAT_EDIT_WINDOW_MS, CHAT_MESSAGE_MAX, CHAT_TEXT, messageTooLong } from "../messages";
 import type { ChatSocketMessage } from "../protocol";
@@ -484,9 +485,31 @@ export function ChatView({ page }: { page: ChatPage }) {
                               Edit<span className="sr-only"> your message</span>
                             </button>
                           ) : null}
-                          <button type="button" className="text-red-700 underline hover:text-red-900" onClick={() => void removeMessage(m)}>
-                            Delete<span className="sr-only">{mine ? " your message" : ` message by ${m.authorName}`}</span>
-                          </button>
+                          <Dialog>
+                            <DialogTrigger asChild>
+                              <button type="button" className="text-red-700 underline hover:text-red-900">
+                                Delete<span className="sr-only">{mine ? " your message" : ` message by ${m.authorName}`}</span>
+                              </button>
+                            </DialogTrigger>
+                            <DialogContent title={mine ? "Delete your message?" : `Delete this message by ${m.authorName}?`}>
+                              <p className="mt-3 whitespace-pre-wrap break-words text-sm text-slate-700">
+                                {m.body.length > 200 ? `${m.body.slice(0, 200)}…` : m.body}
+                              </p>
+                              <p className="mt-2 text-sm text-slate-600">It disappears for everyone in the room. This cannot be undone.</p>
+                              <div className="mt-4 flex flex-wrap justify-end gap-2">
+                                <DialogClose asChild>
+                                  <Button type="button" variant="secondary">
+                                    Keep it
+                                  </Button>
+                                </DialogClose>
+                                <DialogClose asChild>
+                                  <Button type="button" variant="danger" onClick={() => void removeMessage(m)}>
+                                    Delete message
+                                  </Button>
+                                </DialogClose>
+                              </div>
+                            </DialogContent>
+                          </Dialog>
                         </div>
                       ) : null}
                     </div>

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, useId, useState } from "react";
-import { TableHead } from "~/ui/table";
+import { lazy } from "react";
+import { ChartFigure } from "~/ui/chart-figure";
 
 /** recharts, loaded when the chart is first drawn: never on the page's first load. */
 const SubmissionsUsageBars = lazy(() => import("./submissions-usage-bars"));
@@ -20,64 +20,33 @@ export const shortWeek = (week: string) => {
 const weekLabel = (week: string) => `${shortWeek(week)} ${week.slice(0, 4)}`;
 
 export function SubmissionsUsage({ usage }: { usage: UsagePointView[] }) {
-  const [hydrated, setHydrated] = useState(false);
-  const [showTable, setShowTable] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const id = useId();
   const total = usage.reduce((sum, p) => sum + p.licences, 0);
-  const tableVisible = !hydrated || showTable;
   return (
-    <figure className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-5" aria-labelledby={`${id}-caption`}>
-      <div className="flex min-h-7 flex-wrap items-center justify-between gap-2">
-        <figcaption id={`${id}-caption`} className="text-base font-semibold text-slate-900">
+    <ChartFigure
+      caption={
+        <>
           Licences per week{" "}
           <span className="font-normal text-slate-600">
             ({total} in the last {usage.length} weeks)
           </span>
-        </figcaption>
-        {hydrated ? (
-          <button
-            type="button"
-            aria-expanded={showTable}
-            aria-controls={`${id}-table`}
-            onClick={() => setShowTable((v) => !v)}
-            className="rounded-md px-2 py-1 text-sm font-medium text-slate-700 underline underline-offset-2 hover:bg-slate-100"
-          >
-            {showTable ? "Hide data table" : "Show data table"}
-          </button>
-        ) : null}
-      </div>
-      {hydrated ? (
-        <div aria-hidden="true" className="mt-3 h-48 w-full" data-testid="usage-chart">
-          <Suspense fallback={<div className="h-full w-full animate-pulse rounded-md bg-slate-50 motion-reduce:animate-none" />}>
-            <SubmissionsUsageBars usage={usage} />
-          </Suspense>
-        </div>
-      ) : null}
-      <div
-        id={`${id}-table`}
-        className={!hydrated ? "mt-3 h-48 overflow-auto" : showTable ? "mt-3 max-h-64 overflow-auto" : "sr-only"}
-        {...(tableVisible ? { tabIndex: 0, role: "region", "aria-label": "Licences per week, data table" } : {})}
-      >
-        <table className="min-w-full text-sm">
-          <caption className="sr-only">Licences of your tracks, one row per week</caption>
-          <TableHead
-            className="sticky top-0 bg-slate-50 text-left text-slate-700"
-            cellClassName="px-3 py-2 font-semibold"
-            columns={["Week of", { key: "licences", label: "Licences", className: "text-right" }]}
-          />
-          <tbody className="divide-y divide-slate-100">
-            {usage.map((p) => (
-              <tr key={p.week}>
-                <th scope="row" className="px-3 py-1.5 text-left font-normal whitespace-nowrap text-slate-700">
-                  {weekLabel(p.week)}
-                </th>
-                <td className="px-3 py-1.5 text-right tabular-nums text-slate-900">{p.licences}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </figure>
+        </>
+      }
+      tableLabel="Licences per week"
+      tableCaption="Licences of your tracks, one row per week"
+      height="h-48"
+      tableMaxHeight="max-h-64"
+      chartTestId="usage-chart"
+      chart={<SubmissionsUsageBars usage={usage} />}
+      columns={["Week of", { key: "licences", label: "Licences", className: "text-right" }]}
+    >
+      {usage.map((p) => (
+        <tr key={p.week}>
+          <th scope="row" className="px-3 py-1.5 text-left font-normal whitespace-nowrap text-slate-700">
+            {weekLabel(p.week)}
+          </th>
+          <td className="px-3 py-1.5 text-right tabular-nums text-slate-900">{p.licences}</td>
+        </tr>
+      ))}
+    </ChartFigure>
   );
 }

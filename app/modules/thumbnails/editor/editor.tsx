@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type PointerEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type PointerEvent } from "react";
 import { useRevalidator } from "react-router";
 import { Button } from "~/ui/button";
 import { inputClass } from "~/ui/field";
@@ -37,7 +37,7 @@ import {
   updateLayer,
 } from "../layers";
 import { imageProblem, THUMBNAIL_MESSAGES } from "../messages";
-import type { AiStatus, ExportSummary, LoadedProject, ProjectSummary } from "../types";
+import type { AiStatus, ChannelSource, ExportSummary, LoadedProject, ProjectSummary } from "../types";
 import { loadDraft, saveDraft } from "./draft-store";
 import { type Asset, cutOut, HANDLE_SIZE, loadFonts, measureText, renderDocument, renderOverlay, rotationHandle } from "./render";
 import { segment } from "./segmenter";
@@ -101,6 +101,9 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
   const [lastExport, setLastExport] = useState<ExportSummary | null>(null);
   const [fontsReady, setFontsReady] = useState(false);
   const [videoTitle, setVideoTitle] = useState("");
+  const [bgPrompt, setBgPrompt] = useState("");
+  const [channelSearch, setChannelSearch] = useState("");
+  const [channels, setChannels] = useState<ChannelSource[] | null>(null);
   const [captions, setCaptions] = useState<string[]>([]);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -236,6 +239,62 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
       setCaptions(body.captions as string[]);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  /** Adds an image the API answers (a channel thumbnail, a generated background) as a layer. */
+  async function imageFromApi(form: FormData, failure: string) {
+    const res = await fetch(API, { method: "POST", body: form });
+    if (!res.ok || !(res.headers.get("Content-Type") ?? "").startsWith("image/")) {
+      const body = await readJson(res);
+      throw new Error(body.error ?? failure);
+    }
+    await addImage(await res.blob());
+  }
+
+  async function findChannels(e: FormEvent) {
+    e.preventDefault();
+    setBusy("channels");
+    setError(null);
+    try {
+      const res = await fetch(`${API}?channels=${encodeURIComponent(channelSearch)}`);
+      const body = await readJson(res);
+      if (!res.ok) throw new Error(body.error ?? "No channels found.");
+      setChannels(body.channels as ChannelSource[]);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function openChannelThumbnail(channelId: string) {
+    setBusy("channel");
+    setError(null);
+    try {
+      const form = new FormData();
+      form.set("intent", "channel-thumbnail");
+      form.set("channelId", channelId);
+      await imageFromApi(form, "The channel's thumbnail could not be opened.");
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function generateBackground() {
+    setBusy("ai");
+    setError(null);
+    try {
+      const form = new FormData();
+      form.set("intent", "generate-background");
+      form.set("prompt", bgPrompt);
+      await imageFromApi(form, "No background was generated.");
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(null);
     }
@@ -638,6 +697,50 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
         </div>
 
         <aside className="space-y-4" aria-label="Properties">
+          <section className="rounded-md border border-slate-200 p-3" aria-labelledby="thumb-channel-heading">
+            <h2 id="thumb-channel-heading" className="text-sm font-semibold text-slate-900">
+              Creator's channel thumbnail
+            </h2>
+            <form className="mt-1 flex gap-2" onSubmit={findChannels}>
+              <label className="sr-only" htmlFor="thumb-channel-search">
+                Channel name or creator's e-mail
+              </label>
+              <input
+                id="thumb-channel-search"
+                className={inputClass}
+                placeholder="Channel name or e-mail"
+                value={channelSearch}
+                maxLength={200}
+                onChange={(e) => setChannelSearch(e.target.value)}
+              />
+              <Button type="submit" disabled={busy !== null}>
+                Find
+              </Button>
+            </form>
+            {channels ? (
+              channels.length ? (
+                <ul className="mt-2 space-y-1" aria-label="Linked channels">
+                  {channels.map((c) => (
+                    <li key={c.id} className="flex items-center justify-between gap-2 text-sm text-slate-800">
+                      <span className="min-w-0 truncate">
+                        {c.title}
+                        {c.handle ? <span className="text-slate-600"> {c.handle}</span> : null}
+                      </span>
+                      {c.hasThumbnail ? (
+                        <Button disabled={busy !== null} onClick={() => openChannelThumbnail(c.id)} aria-label={`Open the thumbnail of ${c.title}`}>
+                          Open
+                        </Button>
+                      ) : (
+                        <span className="shrink-0 text-xs text-slate-600">No thumbnail stored</span>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="mt-2 text-sm text-slate-700">No linked channel matches.</p>
+              )
+            ) : null}
+          </section>
           <section className="rounded-md border border-slate-200 p-3">
             <h2 className="text-sm font-semibold text-slate-900">Layers</h2>
             {layersTopFirst.length === 0 ? <p className="mt-2 text-sm text-slate-600">Open, paste or drop an image to start.</p> : null}
@@ -727,11 +830,17 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
                 <input className={inputClass} value={videoTitle} maxLength={200} onChange={(e) => setVideoTitle(e.target.value)} />
               </label>
             ) : null}
+            {ai.available ? (
+              <label className="mt-1 block text-sm text-slate-700">
+                Background description
+                <input className={inputClass} value={bgPrompt} maxLength={300} onChange={(e) => setBgPrompt(e.target.value)} />
+              </label>
+            ) : null}
             <div className="mt-1 flex flex-wrap gap-2">
               <Button disabled={!ai.available || !videoTitle.trim() || busy !== null} aria-describedby="ai-server-reason" onClick={captionIdeas}>
                 Caption ideas
               </Button>
-              <Button disabled={!ai.available} aria-describedby="ai-server-reason">
+              <Button disabled={!ai.available || !bgPrompt.trim() || busy !== null} aria-describedby="ai-server-reason" onClick={generateBackground}>
                 Generate background
               </Button>
             </div>

@@ -1,0 +1,96 @@
+// YouTube Shorts clip views from the provider (issue 16, docs/decisions/0154): read through the
+// channels module's videos lookup (the one campaigns use; the local stand-in answers
+// /dev/oauth/youtube/videos) when the creator approves the clip and by the daily job. TikTok and
+// Instagram Reels views stay admin-entered. A provider failure keeps the last views, never a 500.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { registerStandInVideo } from "~/dev/dev-oauth.server";
+import { refreshClipViews } from "~/modules/clipping/clipping.server";
+import { outcome } from "../helpers";
+import { act, pair } from "./helpers";
+
+const shortId = (p: string) => `${p}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+
+async function insertClip(
+  creatorId: string,
+  clipperId: string,
+  o: { platform?: "youtube_shorts" | "tiktok"; videoId: string; status: string; views?: number; viewsUpdatedAt?: string | null },
+) {
+  const id = crypto.randomUUID();
+  const platform = o.platform ?? "youtube_shorts";
+  const url = platform === "tiktok" ? `https://www.tiktok.com/@someone/video/${o.videoId}` : `https://www.youtube.com/shorts/${o.videoId}`;
+  await env.DB.prepare(
+    "INSERT INTO clips (id, creator_user_id, clipper_user_id, platform, url, video_id, status, views, views_updated_at, approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  )
+    .bind(
+      id,
+      creatorId,
+      clipperId,
+      platform,
+      url,
+      o.videoId,
+      o.status,
+      o.views ?? 0,
+      o.viewsUpdatedAt ?? null,
+      o.status === "pending" ? null : "2030-01-01T00:00:00.000Z",
+    )
+    .run();
+  return id;
+}
+
+const viewsOf = (id: string) =>
+  env.DB.prepare("SELECT views, views_updated_at FROM clips WHERE id = ?").bind(id).first<{ views: number; views_updated_at: string | null }>();
+
+describe("YouTube clip views from the provider", () => {
+  it("approving a YouTube Shorts clip reads its views from the provider", async () => {
+    const { creator, clipper } = await pair();
+    const videoId = shortId("A");
+    await registerStandInVideo(videoId, "UCstandinClipViews000001", 12_345);
+    const clipId = await insertClip(creator.id, clipper.id, { videoId, status: "pending" });
+    expect(await outcome(await act(creator, { intent: "review-clip", clipId, decision: "approve" }))).toBe("→/clipping");
+    expect(await viewsOf(clipId)).toMatchObject({ views: 12_345 });
+    expect((await viewsOf(clipId))?.views_updated_at).toBeTruthy();
+  });
+
+  it("the daily job refreshes approved YouTube clips (and those asked to be removed), not pending ones nor admin-entered platforms", async () => {
+    const { creator, clipper } = await pair();
+    const [a, b, p] = [shortId("B"), shortId("C"), shortId("D")];
+    for (const id of [a, b, p]) await registerStandInVideo(id, "UCstandinClipViews000001", 40_000);
+    const approved = await insertClip(creator.id, clipper.id, { videoId: a, status: "approved", views: 10 });
+    const removal = await insertClip(creator.id, clipper.id, { videoId: b, status: "removal_requested", views: 10 });
+    const pending = await insertClip(creator.id, clipper.id, { videoId: p, status: "pending", views: 0 });
+    const tiktok = await insertClip(creator.id, clipper.id, { platform: "tiktok", videoId: `7${Date.now()}`, status: "approved", views: 77 });
+    const summary = await refreshClipViews({ limit: 10_000 });
+    expect(summary.updated).toBeGreaterThanOrEqual(2);
+    expect((await viewsOf(approved))?.views).toBe(40_000);
+    expect((await viewsOf(removal))?.views).toBe(40_000);
+    expect((await viewsOf(pending))?.views).toBe(0);
+    expect((await viewsOf(tiktok))?.views).toBe(77);
+    // The next day the provider has more views.
+    await registerStandInVideo(a, "UCstandinClipViews000001", 41_500);
+    await refreshClipViews({ limit: 10_000 });
+    expect((await viewsOf(approved))?.views).toBe(41_500);
+  });
+
+  it("a provider failure keeps the last views: the job goes on with the other clips; approving still succeeds (no 500)", async () => {
+    const { creator, clipper } = await pair();
+    const [down, up, gone, toApprove] = [shortId("E"), shortId("F"), shortId("G"), shortId("H")];
+    await registerStandInVideo(down, "UCstandinClipViews000001", "unavailable");
+    await registerStandInVideo(up, "UCstandinClipViews000001", 900);
+    await registerStandInVideo(toApprove, "UCstandinClipViews000001", "unavailable");
+    const kept = await insertClip(creator.id, clipper.id, { videoId: down, status: "approved", views: 500, viewsUpdatedAt: "2030-01-02T00:00:00.000Z" });
+    const fresh = await insertClip(creator.id, clipper.id, { videoId: up, status: "approved", views: 1 });
+    // A video the provider no longer has: its last views stay too.
+    const missing = await insertClip(creator.id, clipper.id, { videoId: gone, status: "approved", views: 321 });
+    const summary = await refreshClipViews({ limit: 10_000 });
+    expect(summary.failed).toBeGreaterThanOrEqual(2);
+    expect(await viewsOf(kept)).toEqual({ views: 500, views_updated_at: "2030-01-02T00:00:00.000Z" });
+    expect((await viewsOf(missing))?.views).toBe(321);
+    expect((await viewsOf(fresh))?.views).toBe(900);
+
+    const pendingId = await insertClip(creator.id, clipper.id, { videoId: toApprove, status: "pending" });
+    expect(await outcome(await act(creator, { intent: "review-clip", clipId: pendingId, decision: "approve" }))).toBe("→/clipping");
+    const row = await env.DB.prepare("SELECT status, views FROM clips WHERE id = ?").bind(pendingId).first();
+    expect(row).toEqual({ status: "approved", views: 0 });
+  });
+});
