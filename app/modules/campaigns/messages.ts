@@ -57,3 +57,14 @@ export const SUBMISSION_STATUS_LABELS = { pending: "Pending review", approved: "
 /** The campaign terms a creator accepts when joining (recorded once, with the time). */
 export const CAMPAIGN_TERMS =
   "I accept the campaign terms: payout is per 1,000 verified views at the rate in force when I submit, up to the campaign budget, and is made up to 60 days after the campaign ends.";
+
+// Field limits (client-safe; the schema enforces them).
+export const BRAND_MAX = 100;
+export const TITLE_MAX = 120;
+export const BRIEF_MAX = 4000;
+export const SLUG_MAX = 60;
+export const REASON_MAX = 500;
+/** $100,000 per 1,000 views / $10 million budget: far above any real campaign, far below overflow. */
+export const RATE_MAX_CENTS = 10_000_000;
+export const BUDGET_MAX_CENTS = 1_000_000_000;
+export const VIEWS_MAX = 10_000_000_000;

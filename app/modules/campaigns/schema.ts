@@ -7,16 +7,7 @@ import { VIDEO_URL_MAX } from "./video-url";
 // The campaign forms: the creator's /campaigns (join, submit) and the admin console's
 // /admin/campaigns (create, edit, transitions, review). Client-safe.
 export * from "./messages";
-
-export const BRAND_MAX = 100;
-export const TITLE_MAX = 120;
-export const BRIEF_MAX = 4000;
-export const SLUG_MAX = 60;
-export const REASON_MAX = 500;
-/** $100,000 per 1,000 views / $10 million budget: far above any real campaign, far below overflow. */
-export const RATE_MAX_CENTS = 10_000_000;
-export const BUDGET_MAX_CENTS = 1_000_000_000;
-export const VIEWS_MAX = 10_000_000_000;
+import { BRAND_MAX, TITLE_MAX, BRIEF_MAX, SLUG_MAX, REASON_MAX, RATE_MAX_CENTS, BUDGET_MAX_CENTS, VIEWS_MAX } from "./messages";
 
 const id = z.string({ message: "Missing id." }).trim().uuid({ message: "Invalid id." });
 

@@ -22,3 +22,7 @@ export const STAGE_LABELS = {
   channel_linked: "Channel linked",
   earning: "Earning",
 } as const;
+
+// The page's choices (client-safe; the schema checks them).
+export const RETENTION_WEEK_RANGES = [12, 26, 52] as const;
+export const INACTIVE_DAY_CHOICES = [7, 14, 30, 60, 90] as const;

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { many } from "~/lib/forms";
-import { GROWTH_MESSAGES as M } from "./messages";
+import { GROWTH_MESSAGES as M, INACTIVE_DAY_CHOICES, RETENTION_WEEK_RANGES } from "./messages";
+
+export { INACTIVE_DAY_CHOICES, RETENTION_WEEK_RANGES };
 
 // The growth pages' forms and query strings (issue 18). Client-safe.
 
-export const RETENTION_WEEK_RANGES = [12, 26, 52] as const;
-export const INACTIVE_DAY_CHOICES = [7, 14, 30, 60, 90] as const;
 export const INACTIVE_PAGE_SIZE = 50;
 
 const oneOf = <T extends string>(values: readonly T[], fallback: T) =>

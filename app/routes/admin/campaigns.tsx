@@ -17,7 +17,8 @@ import {
   updateCampaign,
 } from "~/modules/campaigns/campaigns.server";
 import { STATE_LABELS, type CampaignState, formatRate } from "~/modules/campaigns/rules";
-import { BRIEF_MAX, CAMPAIGN_TITLES, SUBMISSION_STATUS_LABELS, campaignAdminSchema } from "~/modules/campaigns/schema";
+import { BRIEF_MAX, CAMPAIGN_TITLES, SUBMISSION_STATUS_LABELS } from "~/modules/campaigns/messages";
+import { campaignAdminSchema } from "~/modules/campaigns/schema";
 import { PLATFORM_LABELS } from "~/modules/campaigns/video-url";
 import { formatPayoutDay } from "~/modules/payments/calendar";
 import { centsToDecimal, formatCents } from "~/modules/payments/money";
