@@ -9,7 +9,7 @@
 // Figures only; asserts nothing. Goals: 100% delivered, p99 ≤ 250 ms.
 //   npm run bench:chat [-- --sockets 500 --messages 100 --gap 20]
 import { randomUUID } from "node:crypto";
-import { benchArgs, insertApprovedUsers, pct, withStateD1 } from "./bench-lib.mjs";
+import { benchArgs, closeSockets, insertApprovedUsers, ms, openSockets, pct, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -39,44 +39,6 @@ async function addUsers(stateDir) {
   });
 }
 
-function openSocket(user) {
-  return new Promise((done) => {
-    const ws = new WebSocket(`${base.replace(/^http/, "ws")}/api/chat/socket?room=${ROOM}`, { headers: { Cookie: `sb_session=${user.token}`, Origin: base } });
-    const s = { ws, open: false, received: new Map() };
-    const timer = setTimeout(() => done(s), 20_000);
-    ws.onopen = () => {
-      s.open = true;
-      clearTimeout(timer);
-      done(s);
-    };
-    ws.onmessage = (e) => {
-      if (typeof e.data !== "string" || e.data === "pong") return;
-      const m = JSON.parse(e.data);
-      if (m.type === "message") s.received.set(m.message.body, performance.now());
-    };
-    ws.onerror = () => {};
-    ws.onclose = () => {
-      if (!s.open) {
-        clearTimeout(timer);
-        done(s);
-      }
-      s.open = false;
-    };
-  });
-}
-
-async function openAll(users, concurrency) {
-  const sockets = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < users.length) sockets.push(await openSocket(users[next++]));
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return sockets;
-}
-
-const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : "-");
-
 let server;
 try {
   log(`preparing state with ${Math.max(N, M)} members, building and starting the app…`);
@@ -86,10 +48,14 @@ try {
 
   log(`opening ${N} sockets to #general…`);
   const t = performance.now();
-  const sockets = await openAll(users.slice(0, N), Number(values["open-concurrency"]));
-  const openSockets = sockets.filter((s) => s.open);
+  const sockets = await openSockets(base, users.slice(0, N), {
+    path: `/api/chat/socket?room=${ROOM}`,
+    concurrency: Number(values["open-concurrency"]),
+    onFrame: (s, m) => m.type === "message" && s.received.set(m.message.body, performance.now()),
+  });
+  const live = sockets.filter((s) => s.open);
   const openSeconds = (performance.now() - t) / 1000;
-  log(`${openSockets.length} of ${N} sockets open in ${openSeconds.toFixed(1)} s`);
+  log(`${live.length} of ${N} sockets open in ${openSeconds.toFixed(1)} s`);
   await new Promise((r) => setTimeout(r, 1000));
 
   // One unmeasured message first: the first request of the built Worker compiles and warms the
@@ -120,23 +86,23 @@ try {
     if (Number(values.gap) > 0) await new Promise((r) => setTimeout(r, Number(values.gap)));
   }
   const deadline = Date.now() + Number(values.timeout) * 1000;
-  const expected = sent.length * openSockets.length;
-  const got = () => openSockets.reduce((n, s) => n + sent.filter((m) => s.received.has(m.body)).length, 0);
+  const expected = sent.length * live.length;
+  const got = () => live.reduce((n, s) => n + sent.filter((m) => s.received.has(m.body)).length, 0);
   while (Date.now() < deadline && got() < expected) await new Promise((r) => setTimeout(r, 50));
 
   const latencies = [];
-  for (const s of openSockets) for (const m of sent) if (s.received.has(m.body)) latencies.push(s.received.get(m.body) - m.t0);
+  for (const s of live) for (const m of sent) if (s.received.has(m.body)) latencies.push(s.received.get(m.body) - m.t0);
   latencies.sort((a, b) => a - b);
   responseMs.sort((a, b) => a - b);
   // The same order everywhere: each socket received the messages in seq order.
-  const inOrder = openSockets.every((s) => {
+  const inOrder = live.every((s) => {
     const order = sent.filter((m) => s.received.has(m.body)).sort((a, b) => s.received.get(a.body) - s.received.get(b.body));
     return order.every((m, i) => i === 0 || order[i - 1].seq < m.seq);
   });
 
   console.log(`\nCommunity chat on ${server.kind}`);
   console.log(
-    `${openSockets.length} of ${N} sockets open in one room (in ${openSeconds.toFixed(1)} s); ${sent.length} of ${M} messages sent by ${Math.min(M, users.length - 1)} members, one after another (${values.gap} ms apart), after one unmeasured warm-up message.`,
+    `${live.length} of ${N} sockets open in one room (in ${openSeconds.toFixed(1)} s); ${sent.length} of ${M} messages sent by ${Math.min(M, users.length - 1)} members, one after another (${values.gap} ms apart), after one unmeasured warm-up message.`,
   );
   console.log("Fan-out latency = from sending POST /api/chat to the message frame arriving on a socket.");
   console.table([
@@ -153,7 +119,7 @@ try {
   // Where the tail comes from: the slowest messages (median over the sockets that got them).
   const perMessage = sent
     .map((m, i) => {
-      const xs = openSockets
+      const xs = live
         .filter((s) => s.received.has(m.body))
         .map((s) => s.received.get(m.body) - m.t0)
         .sort((a, b) => a - b);
@@ -165,11 +131,7 @@ try {
   console.log("Slowest messages:");
   console.table(perMessage);
   if (failures.length) console.log(`${failures.length} sends refused, first: ${failures[0]}`);
-  for (const s of sockets) {
-    try {
-      s.ws.close(1000, "bench done");
-    } catch {}
-  }
+  closeSockets(sockets);
 } finally {
   await server?.dispose();
 }

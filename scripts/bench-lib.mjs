@@ -133,3 +133,53 @@ export async function insertApprovedUsers(db, { count, email, prefix, name, sess
   }
   return users;
 }
+
+/**
+ * Opens one WebSocket per user to `path` (the user's session cookie, our Origin), `concurrency` at a
+ * time. Each socket is `{ ws, user, open, received: Map, ...state() }`; `onFrame(s, message)` gets
+ * every JSON frame (pongs skipped). A socket not open after 20 s is returned with `open: false`.
+ */
+export async function openSockets(base, users, { path, concurrency, state = () => ({}), onFrame }) {
+  const openOne = (user) =>
+    new Promise((done) => {
+      const ws = new WebSocket(`${base.replace(/^http/, "ws")}${path}`, { headers: { Cookie: `sb_session=${user.token}`, Origin: base } });
+      const s = { ws, user, open: false, received: new Map(), ...state() };
+      const timer = setTimeout(() => done(s), 20_000);
+      ws.onopen = () => {
+        s.open = true;
+        clearTimeout(timer);
+        done(s);
+      };
+      ws.onmessage = (e) => {
+        if (typeof e.data !== "string" || e.data === "pong") return;
+        onFrame(s, JSON.parse(e.data));
+      };
+      ws.onerror = () => {};
+      ws.onclose = () => {
+        if (!s.open) {
+          clearTimeout(timer);
+          done(s);
+        }
+        s.open = false;
+      };
+    });
+  const sockets = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < users.length) sockets.push(await openOne(users[next++]));
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return sockets;
+}
+
+/** Closes every socket of a bench (1000, "bench done"). */
+export function closeSockets(sockets) {
+  for (const s of sockets) {
+    try {
+      s.ws.close(1000, "bench done");
+    } catch {}
+  }
+}
+
+/** A duration for the tables: "12.3 ms", or "-". */
+export const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : "-");

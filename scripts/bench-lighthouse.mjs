@@ -5,6 +5,8 @@
 // cookie. Prints the performance score and its main metrics per page (median of --runs runs).
 // Figures only; asserts nothing. Goal (issue 12): performance ≥ 95 on /, /auth and /dashboard.
 //   npm run bench:lighthouse [-- --runs 3 --only /dashboard]
+// --state <folder> serves another state folder (with BENCH_REUSE=1, its build too): an A/B of two
+// builds, alternated in the same minutes, is the only fair comparison on a busy machine.
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { benchArgs, signIn } from "./bench-lib.mjs";
@@ -16,6 +18,7 @@ const { values, base } = benchArgs({
   port: { type: "string", default: "4185" },
   mode: { type: "string", default: "production" },
   only: { type: "string" },
+  state: { type: "string", default: ".state-bench-lighthouse" },
 });
 
 const PAGES = [{ path: "/" }, { path: "/auth" }, { path: "/dashboard", as: "creator@shortbeat.test" }];
@@ -25,7 +28,7 @@ const median = (xs) => {
   return s[Math.floor((s.length - 1) / 2)];
 };
 
-const server = await startBenchServer({ stateDir: ".state-bench-lighthouse", port: values.port, mode: values.mode, reuse: process.env.BENCH_REUSE === "1" });
+const server = await startBenchServer({ stateDir: values.state, port: values.port, mode: values.mode, reuse: process.env.BENCH_REUSE === "1" });
 // Lighthouse drives its own Chrome over the DevTools protocol; chrome-launcher starts Debian's.
 const chrome = await chromeLauncher.launch({
   chromePath: chromiumLaunchOptions.executablePath,
@@ -34,6 +37,7 @@ const chrome = await chromeLauncher.launch({
 try {
   const rows = [];
   const heaviest = [];
+  const tasks = [];
   for (const page of PAGES.filter((p) => !values.only || values.only.split(",").includes(p.path))) {
     const extraHeaders = page.as ? { Cookie: await signIn(base, page.as) } : undefined;
     const runs = [];
@@ -62,6 +66,16 @@ try {
           .slice(0, 2)
           .map((i) => `${String(i.url).split("/").pop()} ${Math.round(i.scripting)} ms`)
           .join(", "),
+        // The long tasks behind the blocking time (Lighthouse's long-tasks audit, simulated): what ran, when, how long.
+        tasks: (a["long-tasks"]?.details?.items ?? [])
+          .slice(0, 3)
+          .map((i) => `${String(i.url).split("/").pop() || "?"} @${Math.round(i.startTime)} ${Math.round(i.duration)} ms`)
+          .join(", "),
+        // Main-thread time by kind (Lighthouse's mainthread-work-breakdown audit): the three largest.
+        kinds: (a["mainthread-work-breakdown"]?.details?.items ?? [])
+          .slice(0, 3)
+          .map((i) => `${i.group} ${Math.round(i.duration)}`)
+          .join(", "),
       });
     }
     const m = (k) => median(runs.map((r) => r[k]));
@@ -79,6 +93,7 @@ try {
       "benchmark index": Math.round(m("benchmarkIndex")),
     });
     heaviest.push({ page: page.path, "scripting per run (bootup-time)": runs.map((r) => r.scripts).join(" | ") });
+    for (const [i, r] of runs.entries()) tasks.push({ page: page.path, run: i + 1, "long tasks (file @start duration)": r.tasks, "main thread ms": r.kinds });
     console.error(`[bench] ${page.path}: ${runs.map((r) => r.score).join(" ")}`);
   }
   console.log(
@@ -87,6 +102,7 @@ try {
   console.log(`Server: ${server.kind}`);
   console.table(rows);
   console.table(heaviest);
+  console.table(tasks);
   console.log("Benchmark index: Lighthouse's CPU speed score of this machine at the time (its throttling assumes ~1000+); lower = busier machine, higher TBT.");
 } finally {
   await chrome.kill();

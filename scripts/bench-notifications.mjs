@@ -13,10 +13,15 @@
 // Round 1 follows an idle period (objects hibernated), later rounds follow at once (warm).
 // Figures only; asserts nothing. Goals (issue 12): 100% delivered, warm p99 ≤ 250 ms, ≤ 1 s from hibernation.
 //   npm run bench:notifications [-- --sockets 1000 --rounds 3 --idle 15]
+// A/B of two builds: run once with --state <folder> for each, then alternate
+//   BENCH_REUSE=1 npm run bench:notifications -- --state <folder>
+// which serves that folder's build and users again (no rebuild; the earlier broadcasts stay in its D1).
 //
 // The N users and their sessions go straight into the fresh state folder (through wrangler's
 // getPlatformProxy) before the server opens it.
-import { adminSession, benchArgs, insertApprovedUsers, pct, withStateD1 } from "./bench-lib.mjs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { adminSession, benchArgs, closeSockets, insertApprovedUsers, ms, openSockets, pct, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -26,6 +31,7 @@ const { values, base } = benchArgs({
   "open-concurrency": { type: "string", default: "50" },
   timeout: { type: "string", default: "60" },
   idle: { type: "string", default: "15" },
+  state: { type: "string", default: ".state-bench-notifications" },
 });
 const N = Number(values.sockets);
 const ROUNDS = Math.max(1, Number(values.rounds));
@@ -42,53 +48,12 @@ async function addUsers(stateDir) {
     const users = await insertApprovedUsers(db, { count: N, email: (i) => `bench-${i}@bench.test`, prefix: "B", name: "Bench User", now });
     prepared = { users, adminToken: await adminSession(db, now) };
   });
+  writeFileSync(join(stateDir, "bench-users.json"), JSON.stringify(prepared));
 }
 
 // ---------------------------------------------------------------------------------------------
 // 3. Sockets
 // ---------------------------------------------------------------------------------------------
-function openSocket(user) {
-  return new Promise((resolvePromise) => {
-    const ws = new WebSocket(`${base.replace(/^http/, "ws")}/api/notifications/socket`, {
-      headers: { Cookie: `sb_session=${user.token}`, Origin: base },
-    });
-    const s = { ws, user, open: false, received: new Map(), traces: new Map() };
-    const timer = setTimeout(() => resolvePromise(s), 20_000);
-    ws.onopen = () => {
-      s.open = true;
-      clearTimeout(timer);
-      resolvePromise(s);
-    };
-    ws.onmessage = (e) => {
-      if (typeof e.data !== "string" || e.data === "pong") return;
-      const m = JSON.parse(e.data);
-      if (m.type !== "notification") return;
-      s.received.set(m.notification.title, performance.now());
-      if (m.trace) s.traces.set(m.notification.title, { ...m.trace, readAt: Date.now() });
-    };
-    ws.onerror = () => {};
-    ws.onclose = () => {
-      if (!s.open) {
-        clearTimeout(timer);
-        resolvePromise(s);
-      }
-      s.open = false;
-    };
-  });
-}
-
-async function openAll(users, concurrency) {
-  const sockets = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < users.length) sockets.push(await openSocket(users[next++]));
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return sockets;
-}
-
-const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : "-");
-
 async function broadcastRound(round, sockets, adminToken) {
   const title = `Bench broadcast ${round} ${Date.now()}`;
   const body = new URLSearchParams({ title, content: "Benchmark message", audience: "all" });
@@ -136,12 +101,24 @@ async function broadcastRound(round, sockets, adminToken) {
 let server;
 try {
   log(`preparing state with ${N} users, building and starting the app…`);
-  server = await startBenchServer({ stateDir: ".state-bench-notifications", port: values.port, prepare: addUsers });
+  const reuse = process.env.BENCH_REUSE === "1" && existsSync(join(values.state, "bench-users.json"));
+  server = await startBenchServer({ stateDir: values.state, port: values.port, prepare: addUsers, reuse });
+  prepared ??= JSON.parse(readFileSync(join(values.state, "bench-users.json"), "utf8"));
+  if (prepared.users.length !== N) throw new Error(`${values.state} holds ${prepared.users.length} bench users, not ${N}`);
   const { users, adminToken } = prepared;
 
   log(`opening ${N} sockets…`);
   const t = performance.now();
-  const sockets = await openAll(users, Number(values["open-concurrency"]));
+  const sockets = await openSockets(base, users, {
+    path: "/api/notifications/socket",
+    concurrency: Number(values["open-concurrency"]),
+    state: () => ({ traces: new Map() }),
+    onFrame: (s, m) => {
+      if (m.type !== "notification") return;
+      s.received.set(m.notification.title, performance.now());
+      if (m.trace) s.traces.set(m.notification.title, { ...m.trace, readAt: Date.now() });
+    },
+  });
   const opened = sockets.filter((s) => s.open).length;
   const openSeconds = (performance.now() - t) / 1000;
   log(`${opened} of ${N} sockets open in ${openSeconds.toFixed(1)} s`);
@@ -165,11 +142,7 @@ try {
   console.table(rows);
   console.log("Breakdown per socket (timestamps in the frame; devtools build):");
   console.table(breakdown);
-  for (const s of sockets) {
-    try {
-      s.ws.close(1000, "bench done");
-    } catch {}
-  }
+  closeSockets(sockets);
 } finally {
   await server?.dispose();
 }

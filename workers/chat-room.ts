@@ -12,6 +12,7 @@ import {
 } from "../app/modules/chat/protocol";
 import { CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER, maxSeqOf, storeMessage } from "../app/modules/chat/chat.server";
 import type { RoomPost, RoomPostResult } from "../app/modules/chat/types";
+import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
 
 // One object per chat room (idFromName(roomId)): it orders the room's messages (seq), counts each
 // member's send rate, stores the message in D1 (the record) and fans it out to every open socket.
@@ -131,6 +132,11 @@ export class ChatRoom extends DurableObject<Env> {
     return this.send(JSON.stringify({ type: "deleted", id, seq } satisfies ChatSocketMessage));
   }
 
+  /** A message was stored in another room: this room's readers see that room's unread count grow. */
+  activity(roomId: string, seq: number, userId: string): number {
+    return this.send(JSON.stringify({ type: "activity", roomId, seq, userId } satisfies ChatSocketMessage));
+  }
+
   /** The room was renamed, described, archived or restored. */
   roomChanged(room: ChatRoomState): number {
     return this.send(JSON.stringify({ type: "room", room } satisfies ChatSocketMessage));
@@ -157,13 +163,7 @@ export class ChatRoom extends DurableObject<Env> {
     const ended = sockets.filter((_, i) => banned || !attachments[i] || !alive.has(attachments[i].sessionId));
     if (ended.length === 0) return 0;
     if (banned) this.send(JSON.stringify({ type: "banned", reason: banReason } satisfies ChatSocketMessage), ended);
-    for (const ws of ended) {
-      try {
-        ws.close(banned ? CHAT_CLOSE_BANNED : CHAT_CLOSE_SESSION_ENDED, banned ? "banned" : "session ended");
-      } catch {
-        // already closed
-      }
-    }
+    for (const ws of ended) closeQuietly(ws, banned ? CHAT_CLOSE_BANNED : CHAT_CLOSE_SESSION_ENDED, banned ? "banned" : "session ended");
     this.schedulePresence();
     return ended.length;
   }
@@ -173,11 +173,16 @@ export class ChatRoom extends DurableObject<Env> {
     return this.ctx.getWebSockets().length;
   }
 
-  /** How many people have the room open now (distinct users). */
-  presence(except?: WebSocket): number {
+  /**
+   * How many people have the room open now (distinct users). Open sockets only: getWebSockets()
+   * also lists a socket whose close is under way or was never answered (a tab that went away while
+   * the object closed it, a close frame lost on the way), and such a socket stays listed until the
+   * runtime gives up on it. docs/decisions/0161.
+   */
+  presence(): number {
     const users = new Set<string>();
     for (const ws of this.ctx.getWebSockets()) {
-      if (ws === except) continue;
+      if (ws.readyState !== WebSocket.OPEN) continue;
       const a = ws.deserializeAttachment() as ChatSocketAttachment | null;
       if (a) users.add(a.userId);
     }
@@ -214,23 +219,14 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   private send(frame: string, sockets = this.ctx.getWebSockets()): number {
-    let delivered = 0;
-    for (const ws of sockets) {
-      try {
-        ws.send(frame);
-        delivered++;
-      } catch {
-        // A closing socket: the tab catches up from D1 when it reconnects.
-      }
-    }
-    return delivered;
+    return sendFrame(frame, sockets);
   }
 
-  private schedulePresence(except?: WebSocket): void {
+  private schedulePresence(): void {
     if (this.presenceTimer) return;
     this.presenceTimer = setTimeout(() => {
       this.presenceTimer = null;
-      this.send(JSON.stringify({ type: "presence", count: this.presence(except) } satisfies ChatSocketMessage));
+      this.send(JSON.stringify({ type: "presence", count: this.presence() } satisfies ChatSocketMessage));
     }, PRESENCE_DELAY_MS);
   }
 
@@ -257,21 +253,12 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    const reply = code === 1000 || (code >= 4000 && code <= 4999) ? code : 1000;
-    try {
-      ws.close(reply, "closing");
-    } catch {
-      // already closed
-    }
-    this.schedulePresence(ws);
+    answerClose(ws, code);
+    this.schedulePresence();
   }
 
   async webSocketError(ws: WebSocket): Promise<void> {
-    try {
-      ws.close(1000, "error");
-    } catch {
-      // already closed
-    }
-    this.schedulePresence(ws);
+    closeQuietly(ws, 1000, "error");
+    this.schedulePresence();
   }
 }

@@ -10,6 +10,7 @@ import {
   type SocketMessage,
 } from "../app/modules/notifications/protocol";
 import { NOTIFIER_SESSION_ENDS_HEADER, NOTIFIER_SESSION_HEADER, NOTIFIER_USER_HEADER } from "../app/platform/realtime.server";
+import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
 
 // One object per user (idFromName(userId)): the delivery channel for realtime notifications and
 // account events. D1 is the record; this object only pushes, so nothing is lost when it
@@ -72,7 +73,16 @@ export class UserNotifier extends DurableObject<Env> {
    * benchmark's timestamps, devtools builds only) travels in the frame with when this object got it.
    */
   push(message: SocketMessage, trace?: Record<string, number>): number {
-    return this.send(JSON.stringify(trace ? { ...message, trace: { ...trace, doAt: Date.now() } } : message));
+    return this.pushFrame(JSON.stringify(message), trace);
+  }
+
+  /**
+   * The same with the message already serialized (`frameOf` in notifications.server.ts): what
+   * every push of the app uses, so the frame is built once by the caller and sent as it is. The
+   * trace goes in as the frame's last key.
+   */
+  pushFrame(frame: string, trace?: Record<string, number>): number {
+    return this.send(trace ? `${frame.slice(0, -1)},"trace":${JSON.stringify({ ...trace, doAt: Date.now() })}}` : frame);
   }
 
   /**
@@ -119,26 +129,11 @@ export class UserNotifier extends DurableObject<Env> {
 
   /** One text frame to each socket (all of this user's by default); returns how many got it. */
   private send(frame: string, sockets = this.ctx.getWebSockets()): number {
-    let delivered = 0;
-    for (const ws of sockets) {
-      try {
-        ws.send(frame);
-        delivered++;
-      } catch {
-        // A socket that is closing: the client catches up from D1 on reconnect.
-      }
-    }
-    return delivered;
+    return sendFrame(frame, sockets);
   }
 
   private closeSockets(code: number, reason: string, sockets = this.ctx.getWebSockets()): number {
-    for (const ws of sockets) {
-      try {
-        ws.close(code, reason);
-      } catch {
-        // already closed
-      }
-    }
+    for (const ws of sockets) closeQuietly(ws, code, reason);
     return sockets.length;
   }
 
@@ -162,20 +157,10 @@ export class UserNotifier extends DurableObject<Env> {
   }
 
   async webSocketClose(ws: WebSocket, code: number, _reason: string, _wasClean: boolean): Promise<void> {
-    // Reply to the client's close. 1005/1006 are reserved and throw if echoed: answer 1000.
-    const reply = code === 1000 || (code >= 4000 && code <= 4999) ? code : 1000;
-    try {
-      ws.close(reply, "closing");
-    } catch {
-      // already closed
-    }
+    answerClose(ws, code);
   }
 
   async webSocketError(ws: WebSocket, _error: unknown): Promise<void> {
-    try {
-      ws.close(1000, "error");
-    } catch {
-      // already closed
-    }
+    closeQuietly(ws, 1000, "error");
   }
 }

@@ -72,17 +72,12 @@ export type ShellProps = {
   children: ReactNode;
 };
 
-function useIsMobile() {
-  const [mobile, setMobile] = useState(false);
-  useEffect(() => {
-    const mq = window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`);
-    const update = () => setMobile(mq.matches);
-    update();
-    mq.addEventListener("change", update);
-    return () => mq.removeEventListener("change", update);
-  }, []);
-  return mobile;
-}
+/**
+ * Whether the window is under the `md:` breakpoint, asked at the moment of a key press or click.
+ * Never rendered from: the layout of both widths comes from CSS (`md:` classes), so the server's
+ * HTML is already right at 375 and 1440 px and nothing flips after hydration (docs/decisions/0095).
+ */
+const isNarrow = () => window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`).matches;
 
 /** Calls `reset` when the page (pathname) changes: the mobile sidebar and the menus close on navigation. */
 function useResetOnNavigate(reset: () => void) {
@@ -110,7 +105,8 @@ export function Shell(props: ShellProps) {
 function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProps) {
   const [open, setOpen] = useState(sidebarOpen);
   const [mobileOpen, setMobileOpen] = useState(false);
-  const isMobile = useIsMobile();
+  const mobileToggleRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
   const revalidator = useRevalidator();
 
   const setDesktopOpen = useCallback((value: boolean) => {
@@ -120,21 +116,32 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
   }, []);
 
   const toggle = useCallback(() => {
-    if (window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`).matches) setMobileOpen((v) => !v);
+    if (isNarrow()) setMobileOpen((v) => !v);
     else setDesktopOpen(!open);
   }, [open, setDesktopOpen]);
 
-  // Ctrl/Cmd + B toggles the sidebar.
+  /** Closes the slide-over and gives focus back to the button that opened it. */
+  const closeMobile = useCallback(() => {
+    setMobileOpen(false);
+    mobileToggleRef.current?.focus();
+  }, []);
+
+  // Ctrl/Cmd + B toggles the sidebar; Escape closes the slide-over (its backdrop covers the header's menus).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key.toLowerCase() === "b" && (e.ctrlKey || e.metaKey)) {
         e.preventDefault();
         toggle();
-      }
+      } else if (e.key === "Escape" && mobileOpen && isNarrow()) closeMobile();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [toggle]);
+  }, [toggle, mobileOpen, closeMobile]);
+
+  // Focus moves into the slide-over when it opens.
+  useEffect(() => {
+    if (mobileOpen) closeRef.current?.focus();
+  }, [mobileOpen]);
 
   // Re-read the profile every 30 s: an approval or a ban shows without a reload (the server's
   // guards redirect on revalidation).
@@ -147,24 +154,24 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
 
   useResetOnNavigate(() => setMobileOpen(false));
 
-  const expanded = isMobile ? mobileOpen : open;
-
   return (
     <div className="min-h-screen bg-slate-50">
       <a href="#main" className="sr-only z-50 rounded bg-white px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
         Skip to content
       </a>
       {/* Mobile slide-over backdrop */}
-      {isMobile && mobileOpen ? <div className="fixed inset-0 z-30 bg-slate-900/40" aria-hidden="true" onClick={() => setMobileOpen(false)} /> : null}
+      {mobileOpen ? <div className="fixed inset-0 z-30 bg-slate-900/40 md:hidden" aria-hidden="true" onClick={closeMobile} /> : null}
+      {/* data-state: the wide layout (expanded, or icons only); the slide-over under 768 px is mobileOpen. */}
       <aside
         id="app-sidebar"
         aria-label="Sidebar"
-        data-state={expanded ? "expanded" : "collapsed"}
+        data-state={open ? "expanded" : "collapsed"}
         className={[
-          "fixed inset-y-0 left-0 z-40 flex flex-col border-r border-slate-200 bg-white transition-[width,transform] duration-200",
-          // under 768 px a slide-over of 18rem; from 768 px 16rem, or 3rem in icon mode
-          "w-[18rem] md:translate-x-0",
-          mobileOpen ? "translate-x-0" : "-translate-x-full",
+          "fixed inset-y-0 left-0 z-40 flex flex-col border-r border-slate-200 bg-white duration-200",
+          // under 768 px a slide-over of 18rem, out of the tab order while closed (visible at once when it opens, so
+          // focus can move in; hidden only once it has slid out); from 768 px 16rem, or 3rem in icon mode
+          "w-[18rem] md:visible md:translate-x-0",
+          mobileOpen ? "translate-x-0 transition-[width,transform]" : "invisible -translate-x-full transition-[width,transform,visibility]",
           open ? "md:w-64" : "md:w-12",
         ].join(" ")}
       >
@@ -173,7 +180,7 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
             <span className="inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-md bg-brand-600 text-xs font-black text-white">
               {appName.slice(0, 1).toUpperCase()}
             </span>
-            <span className={`min-w-0 ${expanded ? "" : "md:hidden"}`}>
+            <span className={`min-w-0 ${open ? "" : "md:hidden"}`}>
               <span className="flex items-center gap-1.5">
                 <span className="truncate text-sm font-extrabold tracking-wider text-slate-900">{appName.toUpperCase()}</span>
                 <span className="rounded bg-brand-100 px-1.5 py-0.5 text-[10px] font-bold text-brand-700">BETA</span>
@@ -181,23 +188,22 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
               <span className="block truncate text-xs text-slate-500">Creator Dashboard</span>
             </span>
           </Link>
-          {isMobile ? (
-            <button
-              type="button"
-              onClick={() => setMobileOpen(false)}
-              className="ml-auto rounded p-1 text-slate-500 hover:bg-slate-100"
-              aria-label="Close sidebar"
-            >
-              <X className="h-5 w-5" aria-hidden="true" />
-            </button>
-          ) : null}
+          <button
+            ref={closeRef}
+            type="button"
+            onClick={closeMobile}
+            className="ml-auto rounded p-1 text-slate-500 hover:bg-slate-100 md:hidden"
+            aria-label="Close sidebar"
+          >
+            <X className="h-5 w-5" aria-hidden="true" />
+          </button>
         </div>
         <nav aria-label="Main" className="flex-1 overflow-y-auto px-2 py-3">
-          <SidebarGroup items={sidebar.main} expanded={expanded} />
+          <SidebarGroup items={sidebar.main} expanded={open} />
           {sidebar.admin.length > 0 ? (
             <div className="mt-4 border-t border-slate-200 pt-3">
-              <p className={`px-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${expanded ? "" : "md:sr-only"}`}>Management</p>
-              <SidebarGroup items={sidebar.admin} expanded={expanded} />
+              <p className={`px-2 pb-1 text-xs font-semibold tracking-wide text-slate-500 uppercase ${open ? "" : "md:sr-only"}`}>Management</p>
+              <SidebarGroup items={sidebar.admin} expanded={open} />
             </div>
           ) : null}
         </nav>
@@ -205,18 +211,13 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
 
       <div className={`flex min-h-screen flex-col transition-[padding] duration-200 ${open ? "md:pl-64" : "md:pl-12"}`}>
         <header className="sticky top-0 z-20 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-3 backdrop-blur sm:px-4">
-          <Tooltip content="Toggle sidebar (Ctrl+B)">
-            <button
-              type="button"
-              onClick={toggle}
-              aria-controls="app-sidebar"
-              aria-expanded={expanded}
-              aria-label="Toggle sidebar"
-              className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
-            >
-              <PanelLeft className="h-5 w-5" aria-hidden="true" />
-            </button>
-          </Tooltip>
+          {/* One toggle per width, the other one display:none: each says aria-expanded of its own sidebar from the first paint. */}
+          <span className="inline-flex md:hidden">
+            <SidebarToggle buttonRef={mobileToggleRef} expanded={mobileOpen} onClick={() => setMobileOpen((v) => !v)} />
+          </span>
+          <span className="hidden md:inline-flex">
+            <SidebarToggle expanded={open} onClick={() => setDesktopOpen(!open)} />
+          </span>
           <p className="min-w-0 truncate text-sm text-slate-700 sm:text-base">
             Welcome back, <span className="font-semibold text-slate-900">{user.displayName}</span>
           </p>
@@ -245,6 +246,25 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
   );
 }
 
+function SidebarToggle({ expanded, onClick, buttonRef }: { expanded: boolean; onClick: () => void; buttonRef?: React.Ref<HTMLButtonElement> }) {
+  return (
+    <Tooltip content="Toggle sidebar (Ctrl+B)">
+      <button
+        ref={buttonRef}
+        type="button"
+        onClick={onClick}
+        aria-controls="app-sidebar"
+        aria-expanded={expanded}
+        aria-label="Toggle sidebar"
+        className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
+      >
+        <PanelLeft className="h-5 w-5" aria-hidden="true" />
+      </button>
+    </Tooltip>
+  );
+}
+
+/** The links; `expanded` is the wide layout's state: under 768 px the labels always show (the classes are `md:` only). */
 function SidebarGroup({ items, expanded }: { items: AppRoute[]; expanded: boolean }) {
   return (
     <ul className="space-y-0.5">

@@ -1,6 +1,10 @@
 // Demo clipping (issue 16): the demo creator's source folder with two videos (tiny MP4 files put
 // in MEDIA), the demo clipper's clips in each state with views, and a split history (one declined
-// request, one waiting for the creator). Fixed ids and INSERT OR IGNORE: idempotent.
+// request, one waiting for the creator). Dates relative to the day it runs (music-seed's iso(): days
+// before yesterday): sources uploaded ~50 and ~33 days ago, clips over the last three weeks, a split
+// request declined ~7 weeks ago and one waiting since ~3 days ago. Fixed ids and INSERT OR IGNORE:
+// idempotent, and a later run changes no date.
+import { iso } from "./music-seed.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
 
@@ -25,8 +29,8 @@ export async function clippingSeed({
   linkId: string;
 }): Promise<D1PreparedStatement[]> {
   const sources = [
-    { id: uuid(6001), name: "Studio session - full take.mp4", size: 180_000, at: "2025-10-02T14:00:00.000Z" },
-    { id: uuid(6002), name: "Behind the scenes vlog.mp4", size: 120_000, at: "2025-10-20T09:30:00.000Z" },
+    { id: uuid(6001), name: "Studio session - full take.mp4", size: 180_000, at: iso(49, 14) },
+    { id: uuid(6002), name: "Behind the scenes vlog.mp4", size: 120_000, at: iso(32, 9) },
   ];
   const out: D1PreparedStatement[] = [];
   for (const s of sources) {
@@ -86,7 +90,7 @@ export async function clippingSeed({
     },
   ] as const;
   clips.forEach((c, i) => {
-    const at = `2025-11-${String(3 + i * 2).padStart(2, "0")}T10:00:00.000Z`;
+    const at = iso(19 - i * 2); // 20, 18, … 12 days ago
     const approved = c.status === "approved" || c.status === "removal_requested" || c.status === "removed" ? at : null;
     out.push(
       db
@@ -117,14 +121,12 @@ export async function clippingSeed({
     db
       .prepare(
         `INSERT OR IGNORE INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at, decided_at, decided_by)
-         VALUES (?, ?, 7000, 8500, 'declined', '2025-10-05T10:00:00.000Z', '2025-10-06T09:00:00.000Z', ?)`,
+         VALUES (?, ?, 7000, 8500, 'declined', ?, ?, ?)`,
       )
-      .bind(uuid(6201), linkId, creatorId),
+      .bind(uuid(6201), linkId, iso(48), iso(47, 9), creatorId),
     db
-      .prepare(
-        `INSERT OR IGNORE INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at) VALUES (?, ?, 7000, 7500, 'pending', '2025-11-20T10:00:00.000Z')`,
-      )
-      .bind(uuid(6202), linkId),
+      .prepare(`INSERT OR IGNORE INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at) VALUES (?, ?, 7000, 7500, 'pending', ?)`)
+      .bind(uuid(6202), linkId, iso(2)),
   );
   return out;
 }

@@ -4,6 +4,7 @@ import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { z } from "zod";
 import { invalid } from "~/lib/errors";
 import { DEMO_CHANNEL, demoChannelSnapshots } from "./demo-channel";
+import { encodePng, hsl } from "./png";
 import { randomToken } from "~/platform/crypto.server";
 import { env } from "~/platform/env.server";
 
@@ -235,7 +236,7 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
             title: channel.title,
             description: channel.description,
             customUrl: channel.customUrl,
-            thumbnails: { default: { url: "" } },
+            thumbnails: { default: { url: standInThumbnailUrl("channel", channel.id) }, medium: { url: standInThumbnailUrl("channel", channel.id) } },
           },
           statistics: {
             subscriberCount: String(channel.subscriberCount),
@@ -256,11 +257,59 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
     return json({
       kind: "youtube#videoListResponse",
       items: channelId
-        ? [{ kind: "youtube#video", id, snippet: { channelId, title: `Stand-in video ${id}` }, statistics: { viewCount: views ?? String(standInViews(id)) } }]
+        ? [
+            {
+              kind: "youtube#video",
+              id,
+              snippet: { channelId, title: `Stand-in video ${id}`, thumbnails: { medium: { url: standInThumbnailUrl("video", id) } } },
+              statistics: { viewCount: views ?? String(standInViews(id)) },
+            },
+          ]
         : [],
     });
   }
+  const thumbnail = /^youtube\/thumbnails\/(channel|video)\/([A-Za-z0-9_-]{1,64})\.png$/.exec(path);
+  if (thumbnail && (request.method === "GET" || request.method === "HEAD")) {
+    const png = await standInThumbnail(thumbnail[1] as "channel" | "video", thumbnail[2]);
+    return new Response(request.method === "HEAD" ? null : (png as Uint8Array<ArrayBuffer>), {
+      headers: {
+        "Content-Type": "image/png",
+        "Content-Length": String(png.byteLength),
+        "Cache-Control": "public, max-age=86400",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  }
   return json({ error: "not_found" }, 404);
+}
+
+// ---- Thumbnails (decision 0185) ----------------------------------------------------------------
+// YouTube answers image URLs on its own hosts; the stand-in answers a path on our own origin
+// (no network locally), which the channels module keeps only in development builds with
+// DEV_TOOLS=1 (channelImageUrl). The images are drawn here: a channel's is a 240×240 avatar (a
+// head-and-shoulders silhouette on a colour of its id), a video's a 320×180 frame in its channel's colours.
+
+/** The stand-in's thumbnail of a channel or a video (a root-relative path on our own origin). */
+export function standInThumbnailUrl(kind: "channel" | "video", id: string): string {
+  return `/dev/oauth/youtube/thumbnails/${kind}/${encodeURIComponent(id)}.png`;
+}
+
+function hueOf(id: string): number {
+  let n = 7;
+  for (const ch of id) n = (n * 31 + ch.charCodeAt(0)) % 360;
+  return n;
+}
+
+async function standInThumbnail(kind: "channel" | "video", id: string): Promise<Uint8Array> {
+  const hue = hueOf(kind === "video" ? (STAND_IN_VIDEOS[id] ?? id) : id);
+  const [width, height] = kind === "channel" ? [240, 240] : [320, 180];
+  const figure = hsl((hue + 180) % 360, 0.35, 0.88);
+  const [cx, unit] = [width / 2, height / 240];
+  return encodePng(width, height, (x, y) => {
+    const head = (x - cx) ** 2 + (y - 96 * unit) ** 2 <= (46 * unit) ** 2;
+    const shoulders = ((x - cx) / (92 * unit)) ** 2 + ((y - 244 * unit) / (96 * unit)) ** 2 <= 1;
+    return head || shoulders ? figure : hsl(hue, 0.55, 0.3 + 0.25 * (y / height));
+  });
 }
 
 function standInChannelFor(account: StandInAccount): StandInChannel {

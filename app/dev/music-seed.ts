@@ -6,7 +6,7 @@
 // docs/decisions/0102-music-seed.md.
 import { GENRES, MOODS } from "../modules/music/library.ts";
 import { newLicenceCode } from "../modules/music/licence-code.ts";
-import { encodePng } from "./png.ts";
+import { encodePng, hsl } from "./png.ts";
 import { pattern, peaksOf, synthesize, type Note } from "./wav.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
@@ -266,18 +266,10 @@ const LICENCES: { id: string; trackId: string; age: number }[] = [
   { id: uuid(2006), trackId: uuid(102), age: 2 },
 ];
 
-const iso = (daysAgo: number, hour = 10) => new Date(SEED_EPOCH - daysAgo * DAY_MS + (hour - 12) * 3_600_000).toISOString();
+/** An instant of a demo seed's story: `hour`:00 UTC, `daysAgo` days before yesterday (iso(0) is yesterday, so it is never in the future). Other seeds use it too. */
+export const iso = (daysAgo: number, hour = 10) => new Date(SEED_EPOCH - daysAgo * DAY_MS + (hour - 12) * 3_600_000).toISOString();
 
 // Covers: a diagonal gradient from the genre's hue to the mood's, with a record's rings.
-function hsl(h: number, s: number, l: number): [number, number, number] {
-  const a = s * Math.min(l, 1 - l);
-  const f = (n: number) => {
-    const k = (n + h / 30) % 12;
-    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
-  };
-  return [f(0), f(8), f(4)];
-}
-
 export function coverPng(track: Pick<SeedTrack, "genre" | "mood" | "bpm">, size = 96): Promise<Uint8Array> {
   const h1 = (GENRES.indexOf(track.genre) * 360) / GENRES.length;
   const h2 = (h1 + 40 + (MOODS.indexOf(track.mood) * 300) / MOODS.length) % 360;

@@ -1,37 +1,76 @@
-// Demo money history (issue 14): three months of the demo creator's music share — September paid
-// (with a bank reference), October finalized and gathered into a pending payout, November
-// estimated — plus the clipper's creator-level lines. Fixed ids and INSERT OR IGNORE: idempotent.
+// Demo money history (issue 14), relative to the day it runs: three months back is paid (gathered
+// by the latest payout run and paid that day, with a bank reference), two months back finalized
+// after that run and payable on the next payout day, last month estimated — the demo creator's
+// music share plus the clipper's creator-level lines. The payout dates follow the payout-day rule
+// (the setting, 18 by default; Monday from a weekend: app/modules/payments/calendar.ts). Fixed ids
+// and INSERT OR IGNORE: idempotent, and the first run's months stay (a month's revenue_months row
+// is written only alongside its own import).
+// The agreement's other states, on demo accounts no browser journey uses: one person has given
+// notice (with the date it takes effect), another has an open revised-share offer, so /payments
+// (as them) and /admin/payments show both. Dates relative to today.
+import { PAYOUT_DAY_OF_MONTH } from "../lib/constants.ts";
+import { addDays, addMonths, dayOf, monthOf, noticeEndsOn, payoutDateIn } from "../modules/payments/calendar.ts";
 import { split } from "../modules/payments/split.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
 
 type SeedPerson = { userId: string; sourceId: string; net: [number, number, number] };
 
+/**
+ * The seed's calendar on `now`: the latest payout run before today (its month and date), and the
+ * three months (oldest first) with their status and the days their funds came in and they were
+ * finalized. The paid month was finalized before the run; the finalized one the day after it, so
+ * the run left it for the next one.
+ */
+function paymentsSeedCalendar(now: Date, payoutDay: number = PAYOUT_DAY_OF_MONTH) {
+  const today = dayOf(now);
+  const thisMonth = monthOf(now);
+  const runMonth = payoutDateIn(thisMonth, payoutDay) < today ? thisMonth : addMonths(thisMonth, -1);
+  const runDate = payoutDateIn(runMonth, payoutDay);
+  const months = [
+    { month: addMonths(thisMonth, -3), status: "paid", funds: addDays(runDate, -8), finalized: addDays(runDate, -6) },
+    { month: addMonths(thisMonth, -2), status: "finalized", funds: addDays(runDate, 1), finalized: addDays(runDate, 1) },
+    { month: addMonths(thisMonth, -1), status: "estimated", funds: null, finalized: null },
+  ] as const;
+  return { runMonth, runDate, months };
+}
+
 export function paymentsSeed({
   db,
   adminId,
   creator,
   clipper,
+  agreements,
+  now = new Date(),
+  payoutDay = PAYOUT_DAY_OF_MONTH,
 }: {
   db: D1Database;
   adminId: string;
   creator: SeedPerson;
   clipper: SeedPerson;
+  /** Who has given notice and who has an open revised-share offer (accounts the e2e journeys leave alone). */
+  agreements?: { noticeUserId: string; offerUserId: string };
+  now?: Date;
+  /** The payout-day setting (a fresh database has the default). */
+  payoutDay?: number;
 }): D1PreparedStatement[] {
   const shareBp = 7000;
-  const months = [
-    { month: "2025-09", status: "paid", funds: "2025-10-10T09:00:00.000Z", finalized: "2025-10-12T09:00:00.000Z" },
-    { month: "2025-10", status: "finalized", funds: "2025-11-10T09:00:00.000Z", finalized: "2025-11-12T09:00:00.000Z" },
-    { month: "2025-11", status: "estimated", funds: null, finalized: null },
-  ] as const;
+  const nowIso = now.toISOString();
+  // An instant of the seed's story, never later than now (a day of the story may be today).
+  const at = (day: string, time: string) => {
+    const iso = `${day}T${time}.000Z`;
+    return iso < nowIso ? iso : nowIso;
+  };
+  const { runMonth, runDate, months } = paymentsSeedCalendar(now, payoutDay);
   const out: D1PreparedStatement[] = [];
-  const payoutOf = (i: number, person: number) => (i < 2 ? uuid(5100 + i * 10 + person) : null);
   months.forEach((m, i) => {
     const importId = uuid(5000 + i);
     const people = [creator, clipper];
     const entries = people.map((p) => ({ p, net: p.net[i], amount: split(p.net[i], shareBp).share }));
     const net = entries.reduce((s, e) => s + e.net, 0);
     const amount = entries.reduce((s, e) => s + e.amount, 0);
+    // Imported on the 1st of the month after.
+    const importedOn = `${addMonths(m.month, 1)}-01`;
     out.push(
       db
         .prepare(
@@ -48,35 +87,44 @@ export function paymentsSeed({
           amount,
           shareBp,
           adminId,
-          `${m.month}-28T09:00:00.000Z`,
-          `${m.month}-28T09:05:00.000Z`,
+          at(importedOn, "09:00:00"),
+          at(importedOn, "09:05:00"),
         ),
       db
         .prepare(
-          `INSERT OR IGNORE INTO revenue_months (month, live_import_id, funds_received_at, funds_received_by, finalized_at, finalized_by) VALUES (?, ?, ?, ?, ?, ?)`,
+          `INSERT OR IGNORE INTO revenue_months (month, live_import_id, funds_received_at, funds_received_by, finalized_at, finalized_by)
+           SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM revenue_imports WHERE id = ? AND month = ?)`,
         )
-        .bind(m.month, importId, m.funds, m.funds ? adminId : null, m.finalized, m.finalized ? adminId : null),
+        .bind(
+          m.month,
+          importId,
+          m.funds && at(m.funds, "08:00:00"),
+          m.funds ? adminId : null,
+          m.finalized && at(m.finalized, "09:00:00"),
+          m.finalized ? adminId : null,
+          importId,
+          m.month,
+        ),
     );
     entries.forEach((e, person) => {
-      const payoutId = payoutOf(i, person);
+      const payoutId = m.status === "paid" ? uuid(5100 + person) : null;
       if (payoutId) {
-        const paid = m.status === "paid";
-        const batch = i === 0 ? "2025-10" : "2025-11";
         out.push(
           db
             .prepare(
-              `INSERT OR IGNORE INTO payouts (id, user_id, batch, amount_cents, status, reference, paid_at, paid_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              `INSERT OR IGNORE INTO payouts (id, user_id, batch, payout_date, amount_cents, status, reference, paid_at, paid_by, created_at)
+               VALUES (?, ?, ?, ?, ?, 'paid', ?, ?, ?, ?)`,
             )
             .bind(
               payoutId,
               e.p.userId,
-              batch,
+              runMonth,
+              runDate,
               e.amount,
-              paid ? "paid" : "pending",
-              paid ? `SB-PAY-${batch}-${person + 1}` : null,
-              paid ? `${batch}-20T10:00:00.000Z` : null,
-              paid ? adminId : null,
-              `${batch}-20T03:17:00.000Z`,
+              `SB-PAY-${runMonth}-${person + 1}`,
+              at(runDate, "10:00:00"),
+              adminId,
+              at(runDate, "03:17:00"),
             ),
         );
       }
@@ -97,10 +145,26 @@ export function paymentsSeed({
             m.status,
             payoutId,
             importId,
-            `${m.month}-28T09:00:00.000Z`,
+            at(importedOn, "09:00:00"),
           ),
       );
     });
   });
+  if (agreements) out.push(...agreementSeed(db, adminId, agreements, now));
   return out;
+}
+
+function agreementSeed(db: D1Database, adminId: string, who: { noticeUserId: string; offerUserId: string }, now: Date): D1PreparedStatement[] {
+  const today = dayOf(now);
+  // Terms since 200 days ago; notice given 12 days ago: it takes effect at the end of the first term ending ≥ 90 days later.
+  const termStart = addDays(today, -200);
+  const noticeDay = addDays(today, -12);
+  return [
+    db
+      .prepare("INSERT OR IGNORE INTO payment_agreements (user_id, status, term_start, notice_given_at, ends_on) VALUES (?, 'notice', ?, ?, ?)")
+      .bind(who.noticeUserId, termStart, `${noticeDay}T10:30:00.000Z`, noticeEndsOn(termStart, noticeDay)),
+    db
+      .prepare("INSERT OR IGNORE INTO share_offers (id, user_id, share_bp, note, status, offered_by, created_at) VALUES (?, ?, 7500, ?, 'offered', ?, ?)")
+      .bind(uuid(5300), who.offerUserId, "Thank you for a strong year: 75% from next month.", adminId, `${addDays(today, -3)}T09:00:00.000Z`),
+  ];
 }

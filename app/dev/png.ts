@@ -59,3 +59,13 @@ export async function encodePng(width: number, height: number, pixel: (x: number
   }
   return out;
 }
+
+/** An RGB colour from hue (degrees), saturation and lightness (0–1), for the drawn demo images. */
+export function hsl(h: number, s: number, l: number): [number, number, number] {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => {
+    const k = (n + h / 30) % 12;
+    return Math.round(255 * (l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))));
+  };
+  return [f(0), f(8), f(4)];
+}

@@ -3,12 +3,13 @@
 // Idempotent: fixed ids and INSERT OR IGNORE, so running it twice adds nothing.
 // It takes plain bindings and a hasher so the Node seed script (through wrangler's platform
 // proxy) and the worker tests (inside workerd) run the very same code.
-import { musicSeed } from "./music-seed.ts";
+import { iso, musicSeed } from "./music-seed.ts";
 import { paymentsSeed } from "./payments-seed.ts";
 import { campaignsSeed } from "./campaigns-seed.ts";
 import { chatSeed } from "./chat-seed.ts";
 import { growthSeed } from "./growth-seed.ts";
 import { clippingSeed } from "./clipping-seed.ts";
+import { thumbnailsSeed } from "./thumbnails-seed.ts";
 import { demoChannelSnapshots } from "./demo-channel.ts";
 import { signUpMetadata } from "../modules/accounts/sign-up-metadata.ts";
 
@@ -147,7 +148,9 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
   // Hashing is the slow part; only new accounts need it. One hash serves them all, since
   // the demo accounts share a password (a random salt per hash would not add anything here).
   const hash = missing.length ? await hashPassword(DEMO_PASSWORD) : "";
-  const verifiedAt = "2025-09-01T09:00:00.000Z";
+  // Dates count back from the day it runs (music-seed's iso()). The creator has been with the agency and
+  // its channel since ~125 days ago: before the oldest month of the payments seed's earnings (three back).
+  const verifiedAt = iso(129, 9);
   const statements: D1PreparedStatement[] = [];
 
   for (const a of DEMO_ACCOUNTS) {
@@ -202,7 +205,7 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
     // The creator joined through the agency and started their term with the channel link.
     db
       .prepare(`UPDATE profiles SET agency_id = ?, term_started_at = COALESCE(term_started_at, ?) WHERE user_id = ?`)
-      .bind(DEMO_AGENCY.id, "2025-09-15T10:00:00.000Z", creator.id),
+      .bind(DEMO_AGENCY.id, iso(124), creator.id),
     db.prepare(`UPDATE profiles SET referred_by = ? WHERE user_id = ? AND referred_by IS NULL`).bind(creator.id, clipper.id),
     db
       .prepare(
@@ -219,8 +222,8 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
         9120000,
         312,
         "Daily Shorts about cooking fails and wins.",
-        "2025-11-20T06:00:00.000Z",
-        "2025-09-15T10:00:00.000Z",
+        iso(0, 6),
+        iso(124),
       ),
     db
       .prepare(
@@ -235,10 +238,10 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
         "https://www.youtube.com/@caseycreatesclips",
         5400,
         210000,
-        "2025-10-01T12:00:00.000Z",
+        iso(52, 12),
         DEMO_ACCOUNTS[0].id,
-        "2025-10-02T09:30:00.000Z",
-        "2025-10-01T11:00:00.000Z",
+        iso(51, 9),
+        iso(52, 11),
       ),
     db
       .prepare(`INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id, clipper_share_bps) VALUES (?, ?, ?, 7000)`)
@@ -292,6 +295,7 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
       adminId: DEMO_ACCOUNTS[0].id,
       creator: { userId: creator.id, sourceId: "UCdemoCaseyCreates0001", net: [18342, 24517, 21099] },
       clipper: { userId: clipper.id, sourceId: "", net: [2150, 3075, 2890] },
+      agreements: { noticeUserId: manager.id, offerUserId: partner.id },
     }),
   );
 
@@ -306,6 +310,9 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
 
   // The creator's source folder, the clipper's clips in each state and a split history (app/dev/clipping-seed.ts).
   statements.push(...(await clippingSeed({ db, media, creatorId: creator.id, clipperId: clipper.id, linkId: uuid(401) })));
+
+  // A thumbnail project and export of the admin's; the demo channel's stand-in thumbnail (app/dev/thumbnails-seed.ts).
+  statements.push(...(await thumbnailsSeed({ db, media, adminId: DEMO_ACCOUNTS[0].id, channelRowId: uuid(201), channelId: "UCdemoCaseyCreates0001" })));
 
   // One batch: all or nothing.
   await db.batch(statements);

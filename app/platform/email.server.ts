@@ -52,6 +52,30 @@ export function emailQueryWhen(mail: Email, condition: SQL) {
     .select(sql`select ${sql.join(values, sql`, `)} where ${condition}`);
 }
 
+/** E-mails per emailsQuery statement: a JSON parameter of some tens of kB at most. */
+export const EMAILS_PER_STATEMENT = 200;
+
+/**
+ * Many outbox rows (one subject and kind, a text each) as one INSERT … SELECT per EMAILS_PER_STATEMENT
+ * over a JSON parameter (D1 allows 100 bound parameters per statement, so no VALUES list), to join a
+ * batch: a thousand e-mails are five statements, not a thousand.
+ */
+export function emailsQuery(mails: readonly { to: string; text: string }[], subject: string, kind: string) {
+  const createdAt = emailOutbox.createdAt.default as SQL;
+  const out = [];
+  for (let i = 0; i < mails.length; i += EMAILS_PER_STATEMENT) {
+    const json = JSON.stringify(mails.slice(i, i + EMAILS_PER_STATEMENT));
+    out.push(
+      db()
+        .insert(emailOutbox)
+        .select(
+          sql`select ${crypto.randomUUID()} || '-' || key, json_extract(value, '$.to'), ${subject}, json_extract(value, '$.text'), ${kind}, ${createdAt}, null from json_each(${json})`,
+        ),
+    );
+  }
+  return out;
+}
+
 export async function sendEmail(mail: Email): Promise<void> {
   await emailStatement(mail).run();
 }

@@ -67,6 +67,7 @@ export const ATOMIC_BUCKETS = new Set([
   "music-submit",
   "admin-recovery",
   "suspicious",
+  "thumbnail-ai",
 ]);
 
 const HOUR_MS = 60 * 60_000;
@@ -91,6 +92,15 @@ export const PHONE_CODE_LIMITS = {
  * (docs/decisions/0118).
  */
 export const LICENCE_LOOKUP_LIMIT = { maxAttempts: 60, windowMs: 15 * 60_000 } as const satisfies Limit;
+
+/**
+ * The thumbnail editor's server AI (buckets "thumbnail-ai:captions" / "thumbnail-ai:backgrounds",
+ * per admin, counted exactly): each call runs a billed Workers AI model (docs/decisions/0187).
+ */
+export const THUMBNAIL_AI_LIMITS = {
+  captions: { maxAttempts: 30, windowMs: HOUR_MS },
+  backgrounds: { maxAttempts: 10, windowMs: HOUR_MS },
+} as const satisfies Record<string, Limit>;
 
 export function isAtomicBucket(bucket: string): boolean {
   return ATOMIC_BUCKETS.has(bucket) || ATOMIC_BUCKETS.has(bucket.split(":")[0]);

@@ -29,10 +29,6 @@ const SIGNED_IN_LAYOUTS = ["routes/_app/layout", "routes/admin/layout"];
  */
 const BUDGET_EXCLUSIONS: { routeId: string; why: string }[] = [
   { routeId: "routes/admin/ai-thumbnail-editor", why: "the AI thumbnail editor and its model (issue 12: excluded, loaded lazily)" },
-  // Known debt (session 5 note): the chat socket parses frames with the zod protocol module (+25.7 KB gzip);
-  // a hand-written validator like notifications/protocol.ts brings it back under 160 KB and removes this line.
-  { routeId: "routes/_app/community-chat", why: "the chat frame parser still pulls zod into first load (to be replaced)" },
-  { routeId: "routes/admin/chat-management", why: "the chat frame parser and the zod forms of chat management in first load (to be replaced)" },
 ];
 
 const root = resolve(import.meta.dirname, "../..");

@@ -49,7 +49,16 @@ test("create and launch → public page and sitemap → join and submit → appr
   await expect(admin.getByText("Campaign created")).toBeVisible();
   const detail = admin.getByRole("region", { name: `${title} (Draft)` });
   await expect(detail).toBeVisible();
-  await detail.getByRole("button", { name: "Launch campaign" }).click();
+  // Launch, end early and settle ask first (a dialog that Escape or Cancel closes).
+  await detail.getByRole("link", { name: "Launch campaign" }).click();
+  const asking = admin.getByRole("dialog", { name: `Launch campaign: ${title}` });
+  await expect(asking).toBeVisible();
+  await admin.keyboard.press("Escape");
+  await expect(asking).toBeHidden();
+  await expect(detail).toBeVisible();
+  await detail.getByRole("link", { name: "Launch campaign" }).click();
+  await expectAccessible(admin, "/admin/campaigns (confirm launch)");
+  await admin.getByRole("dialog").getByRole("button", { name: "Launch campaign" }).click();
   await expect(admin.getByText("It is live now.")).toBeVisible();
   await expectAccessible(admin, "/admin/campaigns (a live campaign)");
 
@@ -84,9 +93,11 @@ test("create and launch → public page and sitemap → join and submit → appr
   await review.getByLabel("Verified views").fill("12345");
   await review.getByRole("button", { name: "Approve" }).click();
   await expect(admin.getByText("12,345 views: $24.69.")).toBeVisible();
-  await admin.getByRole("button", { name: "End campaign now" }).click();
+  await admin.getByRole("link", { name: "End campaign now" }).click();
+  await admin.getByRole("dialog").getByRole("button", { name: "End campaign now" }).click();
   await expect(admin.getByText("Its participants have been told.")).toBeVisible();
-  await admin.getByRole("button", { name: "Settle campaign" }).click();
+  await admin.getByRole("link", { name: "Settle campaign" }).click();
+  await admin.getByRole("dialog").getByRole("button", { name: "Settle campaign" }).click();
   await expect(admin.getByText(/1 ledger entries, \$24\.69/)).toBeVisible();
   await admin.getByRole("button", { name: "Mark brand's funds received" }).click();
   await expect(admin.getByText(/The entries are payable on/)).toBeVisible();

@@ -124,6 +124,16 @@ test("two members talk live; an admin mutes one and deletes a message from every
   await expect(log(casey).getByText(hello.slice(0, 20))).toHaveCount(0);
   await expect(log(charlie).getByText(hello.slice(0, 20))).toHaveCount(0);
 
+  // A post in #announcements: Casey, reading #general, sees its unread count grow without a reload.
+  const unread = casey.getByTestId("unread-announcements");
+  const unreadBefore = (await unread.count()) ? Number.parseInt((await unread.textContent()) ?? "0", 10) : 0;
+  const posted = await admin.request.post("/api/chat", {
+    form: { intent: "send", roomId: "00000000-0000-4000-8000-000000006001", body: `News ${Date.now()}` },
+    headers: { Origin: new URL(baseURL!).origin, Accept: "application/json" },
+  });
+  expect(posted.status()).toBe(200);
+  await expect(unread).toHaveText(`${unreadBefore + 1} unread`);
+
   await expectAccessible(charlie, "/community-chat (muted)");
   await adminContext.close();
   await casey.context().close();

@@ -1,3 +1,5 @@
+import { resolve } from "node:path";
+import type { Page } from "@playwright/test";
 import { expect, expectAccessible, test } from "./fixtures";
 
 // Issue 19: the admin's thumbnail editor. Opens an image, adds text with an outline, crops 9:16,
@@ -5,36 +7,25 @@ import { expect, expectAccessible, test } from "./fixtures";
 // exports a PNG and checks its size and that its corners are transparent; bad files get a clear
 // message; the server-AI buttons are disabled with their reason.
 //
-// The test image is a synthetic figure (head and shoulders drawn on a canvas by this test), not a
-// photograph: no licence is involved. See tests/e2e/thumbnail-editor.README.md.
+// The test image is a photograph of a person: NASA's public-domain portrait of the astronaut
+// Eileen Collins, as shipped in Debian's python3-skimage package, placed on a plain backdrop at
+// 1280×720 (tests/e2e/fixtures/person-eileen-collins.jpg; source and licence in
+// tests/e2e/thumbnail-editor.README.md). The journey also opens the demo creator's channel
+// thumbnail through the panel (the seed's channel, served by the local stand-in provider).
 
-/** A 1280×720 PNG of a drawn person (skin-tone head, dark torso) on a green backdrop. */
-async function syntheticPerson(page: import("@playwright/test").Page): Promise<Buffer> {
-  const dataUrl = await page.evaluate(() => {
-    const c = document.createElement("canvas");
-    c.width = 1280;
-    c.height = 720;
-    const g = c.getContext("2d") as CanvasRenderingContext2D;
-    g.fillStyle = "#33aa77";
-    g.fillRect(0, 0, 1280, 720);
-    g.fillStyle = "#e0b090";
-    g.beginPath();
-    g.arc(640, 260, 90, 0, Math.PI * 2);
-    g.fill();
-    g.fillStyle = "#222244";
-    g.fillRect(520, 360, 240, 360);
-    return c.toDataURL("image/png");
-  });
-  return Buffer.from(dataUrl.split(",")[1], "base64");
-}
+const PERSON = resolve(import.meta.dirname, "fixtures/person-eileen-collins.jpg");
 
-test("an admin makes a 9:16 thumbnail with a cut-out subject and exports it as PNG", async ({ page, visit, consoleErrors }) => {
-  test.setTimeout(180_000);
+async function signInAsAdmin(page: Page) {
   await page.goto("/auth");
   await page.getByLabel("Email").fill("admin@shortbeat.test");
   await page.getByLabel("Password").fill("Shortbeat#2026");
   await page.getByRole("button", { name: "Sign In" }).click();
   await page.waitForURL((url) => !url.pathname.startsWith("/auth"));
+}
+
+test("an admin makes a 9:16 thumbnail with a cut-out subject and exports it as PNG", async ({ page, visit, consoleErrors }) => {
+  test.setTimeout(180_000);
+  await signInAsAdmin(page);
 
   await visit("/ai-thumbnail-editor");
   await expect(page.getByRole("heading", { name: "AI Thumbnail Editor", level: 1 })).toBeVisible();
@@ -44,17 +35,24 @@ test("an admin makes a 9:16 thumbnail with a cut-out subject and exports it as P
     if (/\.(wasm|tflite)(\?|$)/.test(r.url()) || /segment/.test(r.url())) modelRequests.push(r.url());
   });
 
-  // Server AI: disabled, with the reason.
+  // The seeded project and export are listed (app/dev/thumbnails-seed.ts).
+  await expect(page.getByRole("button", { name: "Open Casey Creates - kitchen fail" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Casey Creates - kitchen fail thumbnail" })).toBeVisible();
+
+  // Server AI: disabled, with the reason (shown, and the buttons' accessible description).
+  const noAi = "Needs the Workers AI binding (AI), which is not configured on this deployment.";
   await expect(page.getByRole("button", { name: "Caption ideas" })).toBeDisabled();
   await expect(page.getByRole("button", { name: "Generate background" })).toBeDisabled();
-  await expect(page.getByText("Needs the Workers AI binding (AI), which is not configured on this deployment.")).toBeVisible();
+  await expect(page.getByText(noAi)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Generate background" })).toHaveAccessibleDescription(noAi);
+  await expect(page.getByRole("button", { name: "Caption ideas" })).toHaveAccessibleDescription(noAi);
 
   // Bad input: a text file named .png.
   await page.locator("#thumb-file").setInputFiles({ name: "fake.png", mimeType: "image/png", buffer: Buffer.from("this is not an image at all") });
   await expect(page.locator("#main p[role=alert]")).toHaveText("This file is not an image. Choose a PNG, JPEG, WebP or GIF file.");
 
   // Open the test image, add text with an outline.
-  await page.locator("#thumb-file").setInputFiles({ name: "person.png", mimeType: "image/png", buffer: await syntheticPerson(page) });
+  await page.locator("#thumb-file").setInputFiles(PERSON);
   await expect(page.getByRole("button", { name: "Image", exact: true })).toBeVisible();
   expect(modelRequests).toEqual([]);
   await page.getByRole("button", { name: "Add text" }).click();
@@ -122,11 +120,80 @@ test("an admin makes a 9:16 thumbnail with a cut-out subject and exports it as P
   await page.getByRole("button", { name: "Open Journey thumbnail" }).click();
   await expect(page.getByRole("button", { name: "Text: WATCH THIS" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Cut-out", exact: true })).toBeVisible();
+
+  // A creator's channel thumbnail through the panel: the demo channel, found by its creator's
+  // e-mail, its image served by the local stand-in provider and added as an image layer.
+  await page.getByLabel("Channel name or creator's e-mail").fill("creator@shortbeat.test");
+  await page.getByRole("button", { name: "Find", exact: true }).click();
+  const channelList = page.getByRole("list", { name: "Linked channels" });
+  await expect(channelList.getByText("Casey Creates")).toBeVisible();
+  const thumbnailAnswer = page.waitForResponse((r) => r.url().endsWith("/ai-thumbnail-editor/api") && r.request().method() === "POST");
+  await channelList.getByRole("button", { name: "Open the thumbnail of Casey Creates" }).click();
+  const answer = await thumbnailAnswer;
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()["content-type"]).toBe("image/png");
+  await expect(page.getByRole("button", { name: "Image", exact: true })).toBeVisible();
+  await expect(page.locator("#main p[role=alert]")).toHaveCount(0);
+  // The image is the stand-in's 240×240 channel avatar, decoded by the browser.
+  const opened = await page.evaluate(async () => {
+    const found = (await (await fetch("/ai-thumbnail-editor/api?channels=creator%40shortbeat.test")).json()) as { channels: { id: string }[] };
+    const form = new FormData();
+    form.set("intent", "channel-thumbnail");
+    form.set("channelId", found.channels[0].id);
+    const bmp = await createImageBitmap(await (await fetch("/ai-thumbnail-editor/api", { method: "POST", body: form })).blob());
+    return [bmp.width, bmp.height];
+  });
+  expect(opened).toEqual([240, 240]);
   await expectAccessible(page, "/ai-thumbnail-editor (editing)");
 
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.getByText(noAi)).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
   await page.screenshot({ path: "/tmp/thumbnail-editor-1440.png", fullPage: true });
   await page.setViewportSize({ width: 375, height: 800 });
   await expectAccessible(page, "/ai-thumbnail-editor at 375 px");
+  // Nothing wider than the phone's screen: no sideways scrolling.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.getByRole("button", { name: "Generate background" }).scrollIntoViewIfNeeded();
+  await expect(page.getByText(noAi)).toBeVisible();
   await page.screenshot({ path: "/tmp/thumbnail-editor-375.png", fullPage: true });
   expect(consoleErrors.filter((e) => /Content Security Policy|Refused/i.test(e))).toEqual([]);
 });
+
+// A toast must not cover the toolbar's Undo/Redo (used right after an action that toasts): on this
+// page the toasts sit at the bottom (decision 0188). The toolbar is scrolled to just under the
+// sticky header, where the top-right toasts used to cover it at both widths.
+for (const width of [1440, 375]) {
+  test(`at ${width} px a toast leaves Undo and Redo uncovered`, async ({ page, visit }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await signInAsAdmin(page);
+    await visit("/ai-thumbnail-editor");
+    // A draft kept in this browser: reopening the page restores it with a toast.
+    await page.getByRole("button", { name: "Add text" }).click();
+    await expect(page.getByRole("button", { name: "Text: YOUR TITLE" })).toBeVisible();
+    await page.waitForTimeout(1500);
+    await page.reload();
+    const toastCard = page.locator("[data-toast]").filter({ hasText: "Draft restored" });
+    await expect(toastCard).toBeVisible();
+    await page.getByRole("button", { name: "Add text" }).click();
+    const undo = page.getByRole("button", { name: "Undo", exact: true });
+    const redo = page.getByRole("button", { name: "Redo", exact: true });
+    await undo.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 80));
+    await expect(toastCard).toBeVisible();
+    const covered = await page.evaluate(() =>
+      ["Undo", "Redo"].map((name) => {
+        const button = [...document.querySelectorAll("[role=toolbar] button")].find((b) => b.textContent?.trim() === name) as HTMLElement;
+        const r = button.getBoundingClientRect();
+        return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest("button") !== button;
+      }),
+    );
+    expect(covered).toEqual([false, false]);
+    const toastBox = await toastCard.boundingBox();
+    const undoBox = await undo.boundingBox();
+    expect(toastBox && undoBox && toastBox.y).toBeGreaterThan((undoBox?.y ?? 0) + (undoBox?.height ?? 0));
+    await undo.click({ timeout: 2000 });
+    await redo.click({ timeout: 2000 });
+    await expect(page.getByRole("button", { name: "Text: YOUR TITLE" })).toHaveCount(2);
+    await page.screenshot({ path: `/tmp/thumbnail-editor-toast-${width}.png` });
+  });
+}

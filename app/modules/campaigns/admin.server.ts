@@ -254,6 +254,9 @@ export async function updateCampaign(actor: Actor, request: Request, id: string,
           ),
         ),
       precondition(previousStatementChanged(1)),
+      // A larger budget frees money for the submissions it capped.
+      raiseCapped(id, now),
+      resumSpent(id, now),
       auditQuery({
         eventType: "campaign_updated",
         severity: "medium",
@@ -416,17 +419,22 @@ export async function settleCampaign(actor: Actor, request: Request, id: string)
     if (again?.status === "settled") throw conflict(M.settledAlready);
     throw conflict(M.changed);
   }
-  for (const c of credits) {
-    const when = payableOn
-      ? `It is payable on ${payableOn}.`
-      : `It is paid on the first payout date after the brand's funds arrive, by ${payoutDeadline(row)} at the latest.`;
-    await tell([c.userId], {
+  // One notification for everyone (the bell shows the amount on /payments), an e-mail each with its amount: one batch.
+  const when = payableOn
+    ? `It is payable on ${payableOn}.`
+    : `It is paid on the first payout date after the brand's funds arrive, by ${payoutDeadline(row)} at the latest.`;
+  const amountOf = new Map(credits.map((c) => [c.userId, c.amountCents]));
+  const settled = `${row.brand}: "${row.title}" is settled.`;
+  await tell(
+    credits.map((c) => c.userId),
+    {
       title: "Campaign settled",
-      content: `${row.brand}: "${row.title}" is settled. Your approved amount is ${formatCents(c.amountCents)}. ${when}`,
+      content: `${settled} Your approved amount is on your Payments page. ${when}`,
       kind: "campaign_settled",
       subject: `Campaign settled: ${row.title}`,
-    });
-  }
+    },
+    (userId) => `${settled} Your approved amount is ${formatCents(amountOf.get(userId) ?? 0)}. ${when}`,
+  );
   return { entries: credits.length, totalCents, payableOn };
 }
 
@@ -467,14 +475,17 @@ export async function markCampaignFundsReceived(actor: Actor, request: Request, 
   }
   if (payableOn) {
     const credits = await creditsOfSourceQuery("campaign", id);
-    for (const c of credits) {
-      await tell([c.userId], {
+    const amountOf = new Map(credits.map((c) => [c.userId, c.amountCents]));
+    await tell(
+      [...amountOf.keys()],
+      {
         title: "Campaign payout scheduled",
-        content: `${row.brand}: "${row.title}" — your ${formatCents(c.amountCents)} is payable on ${payableOn}.`,
+        content: `${row.brand}: "${row.title}" — your approved amount is payable on ${payableOn}.`,
         kind: "campaign_payable",
         subject: `Campaign payout scheduled: ${row.title}`,
-      });
-    }
+      },
+      (userId) => `${row.brand}: "${row.title}" — your ${formatCents(amountOf.get(userId) ?? 0)} is payable on ${payableOn}.`,
+    );
   }
   return { payableOn };
 }
@@ -496,6 +507,40 @@ const resumSpent = (campaignId: string, at: string) =>
       updatedAt: at,
     })
     .where(eq(campaigns.id, campaignId));
+
+/**
+ * Freed budget goes back to the capped submissions (docs/decisions/0143): every approved submission
+ * holding less than it earned is raised, oldest review first, by what is free (budget − the sum of
+ * the approved amounts), each at most to what it earned. One statement in the review's (or the
+ * edit's) batch, before spent_cents is re-summed: the same transaction, so it never spends twice.
+ */
+const raiseCapped = (campaignId: string, at: string) => {
+  const earned = sql`(${campaignSubmissions.views} * ${campaignSubmissions.rateCents}) / 1000`;
+  // Both subqueries are correlated with the row being updated (named by its table: drizzle writes an
+  // UPDATE's columns unqualified, which inside them would mean f or o), so SQLite evaluates them per
+  // row on the table as it is then, never once for all rows. Raising a row reviewed earlier lowers
+  // both by the same amount; free − before is the same whichever row SQLite visits first.
+  const free = sql`((select ${campaigns.budgetCents} from ${campaigns} where ${campaigns.id} = campaign_submissions.campaign_id)
+    - (select coalesce(sum(f.amount_cents), 0) from ${campaignSubmissions} f where f.campaign_id = campaign_submissions.campaign_id and f.status = 'approved'))`;
+  // What the capped submissions reviewed before this one still lack.
+  const before = sql`(select coalesce(sum((o.views * o.rate_cents) / 1000 - o.amount_cents), 0) from ${campaignSubmissions} o
+    where o.campaign_id = campaign_submissions.campaign_id and o.status = 'approved' and o.amount_cents < (o.views * o.rate_cents) / 1000
+    and (o.reviewed_at < campaign_submissions.reviewed_at or (o.reviewed_at = campaign_submissions.reviewed_at and o.id < campaign_submissions.id)))`;
+  return db()
+    .update(campaignSubmissions)
+    .set({
+      amountCents: sql`${campaignSubmissions.amountCents} + max(0, min(${earned} - ${campaignSubmissions.amountCents}, ${free} - ${before}))`,
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(campaignSubmissions.campaignId, campaignId),
+        eq(campaignSubmissions.status, "approved"),
+        sql`${campaignSubmissions.amountCents} < ${earned}`,
+        sql`${free} - ${before} > 0`,
+      ),
+    );
+};
 
 type Review = { kind: "approve" | "views"; views: number } | { kind: "reject"; reason: string };
 
@@ -533,10 +578,14 @@ export async function reviewCampaignSubmission(
   review: Review,
 ): Promise<{ status: string; views: number; amountCents: number; capped: boolean; budgetReached: boolean }> {
   authorize(actor, "campaign", "manage");
-  const sub = await db().select().from(campaignSubmissions).where(eq(campaignSubmissions.id, submissionId)).get();
-  if (!sub) throw notFound(M.submissionNotFound);
-  const row = await campaignById(sub.campaignId);
-  if (!row) throw notFound(M.submissionNotFound);
+  const found = await db()
+    .select({ sub: campaignSubmissions, row: campaigns })
+    .from(campaignSubmissions)
+    .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))
+    .where(eq(campaignSubmissions.id, submissionId))
+    .get();
+  if (!found) throw notFound(M.submissionNotFound);
+  const { sub, row } = found;
   if (row.status === "settled") throw conflict(M.frozen);
   const from = review.kind === "approve" ? ["pending"] : review.kind === "views" ? ["approved"] : ["pending", "approved"];
   const at = nowIso();
@@ -546,6 +595,7 @@ export async function reviewCampaignSubmission(
       : { status: "approved" as const, views: review.views, amountCents: cappedAmount(review.views), reason: null };
   const person = (await peopleByIds([sub.userId])).get(sub.userId);
   let updated: { status: string; views: number; amountCents: number }[] = [];
+  let budget: { spentCents: number; budgetCents: number }[] = [];
   try {
     const results = await db().batch([
       db()
@@ -560,7 +610,8 @@ export async function reviewCampaignSubmission(
         )
         .returning({ status: campaignSubmissions.status, views: campaignSubmissions.views, amountCents: campaignSubmissions.amountCents }),
       precondition(previousStatementChanged(1)),
-      resumSpent(sub.campaignId, at),
+      raiseCapped(sub.campaignId, at),
+      resumSpent(sub.campaignId, at).returning({ spentCents: campaigns.spentCents, budgetCents: campaigns.budgetCents }),
       ...(person && !person.isBanned ? [reviewEmail(person.email, row, review, sub)] : []),
       auditQuery({
         eventType:
@@ -582,6 +633,7 @@ export async function reviewCampaignSubmission(
       }),
     ]);
     updated = results[0] as typeof updated;
+    budget = results[3] as typeof budget;
   } catch (error) {
     if (!isPreconditionFailure(error)) throw error;
     const campaign = await campaignById(sub.campaignId);
@@ -591,7 +643,7 @@ export async function reviewCampaignSubmission(
     throw conflict(M.rejectedAlready);
   }
   const result = updated[0] ?? { status: set.status, views: sub.views, amountCents: 0 };
-  const after = await campaignById(sub.campaignId);
+  const after = budget[0];
   const earned = review.kind === "reject" ? 0 : payoutFor(review.views, sub.rateCents);
   const capped = review.kind !== "reject" && result.amountCents < earned;
   const budgetReached = !!after && after.spentCents >= after.budgetCents;

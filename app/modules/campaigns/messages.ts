@@ -52,6 +52,26 @@ export const CAMPAIGN_TITLES = {
   reject: "Could not reject",
 } as const;
 
+/** The confirm step of the admin's weighty transitions (launch, end early, settle): the dialog's button and text. */
+export const CAMPAIGN_CONFIRM = {
+  launch: {
+    label: "Launch campaign",
+    danger: false,
+    text: "The campaign's public page opens and creators can join it from its start date. Its address cannot change after launch.",
+  },
+  end: {
+    label: "End campaign now",
+    danger: true,
+    text: "The campaign stops taking submissions now and every participant is told. This cannot be undone.",
+  },
+  settle: {
+    label: "Settle campaign",
+    danger: false,
+    text: "The views freeze and every approved amount is written to the ledger as a campaign entry. This cannot be undone.",
+  },
+} as const;
+export type CampaignConfirm = keyof typeof CAMPAIGN_CONFIRM;
+
 export const SUBMISSION_STATUS_LABELS = { pending: "Pending review", approved: "Approved", rejected: "Rejected" } as const;
 
 /** The campaign terms a creator accepts when joining (recorded once, with the time). */

@@ -9,7 +9,7 @@ import { db } from "~/platform/db.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M } from "./messages";
 import { youtubeVideoChannel } from "./provider.server";
-import { effectiveEnd, payoutDeadline, type CampaignState } from "./rules";
+import { budgetLeft, effectiveEnd, payoutDeadline, type CampaignState } from "./rules";
 import { campaignById, liveAt, stateOf } from "./store.server";
 import { parseVideoUrl } from "./video-url";
 
@@ -92,8 +92,7 @@ export async function campaignsPage(actor: Actor, now = new Date()): Promise<Cam
       title: c.title,
       brief: c.brief,
       rateCents: c.rateCents,
-      budgetLeftCents: c.budgetCents - c.spentCents,
-      budgetReached: c.spentCents >= c.budgetCents,
+      ...budgetLeft(c),
       endsAt: c.endsAt,
       minSubscribers: c.minSubscribers,
       track: c.requiredTrackId ? (byId.get(c.requiredTrackId) ?? null) : null,
@@ -157,14 +156,7 @@ export async function joinCampaign(actor: Actor, campaignId: string): Promise<{ 
     .select(sql`select ${campaignId}, ${actor.id}, ${t}, ${t} where exists (select 1 from ${campaigns} where ${campaigns.id} = ${campaignId} and ${liveAt(t)})`)
     .onConflictDoNothing()
     .returning({ userId: campaignParticipants.userId });
-  if (inserted.length === 0) {
-    const already = await db()
-      .select({ at: campaignParticipants.termsAcceptedAt })
-      .from(campaignParticipants)
-      .where(and(eq(campaignParticipants.campaignId, campaignId), eq(campaignParticipants.userId, actor.id)))
-      .get();
-    throw conflict(already ? M.alreadyJoined : M.notLive);
-  }
+  if (inserted.length === 0) throw conflict((await hasJoinedCampaign(actor, campaignId)) ? M.alreadyJoined : M.notLive);
   return { title: row.title };
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { campaigns } from "~/db/schema";
 import { db } from "~/platform/db.server";
-import { effectiveEnd, type CampaignState } from "./rules";
+import { budgetLeft, effectiveEnd, type CampaignState } from "./rules";
 import { tellEnded } from "./admin.server";
 import { liveAt, stateOf } from "./store.server";
 
@@ -40,8 +40,7 @@ export async function publicCampaign(slug: string, now = new Date()): Promise<Pu
     title: row.title,
     brief: row.brief,
     rateCents: row.rateCents,
-    budgetLeftCents: row.budgetCents - row.spentCents,
-    budgetReached: row.spentCents >= row.budgetCents,
+    ...budgetLeft(row),
     startsAt: row.startsAt,
     endsAt: effectiveEnd(row),
     state,

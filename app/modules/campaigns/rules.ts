@@ -50,6 +50,11 @@ export function cappedPayout(views: number, rateCents: number, budgetLeftCents: 
   return Math.max(0, Math.min(payoutFor(views, rateCents), budgetLeftCents));
 }
 
+/** What is left of the budget, and whether it is reached ('budget reached' on the pages). */
+export function budgetLeft(c: { budgetCents: number; spentCents: number }): { budgetLeftCents: number; budgetReached: boolean } {
+  return { budgetLeftCents: Math.max(0, c.budgetCents - c.spentCents), budgetReached: c.spentCents >= c.budgetCents };
+}
+
 /** The last day (YYYY-MM-DD, UTC) the campaign's payout may be made: 60 days after it ended. */
 export function payoutDeadline(c: Pick<Dated, "endsAt" | "endedAt">): string {
   const d = new Date(effectiveEnd(c));

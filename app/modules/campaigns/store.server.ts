@@ -3,7 +3,7 @@ import { campaignParticipants, campaigns } from "~/db/schema";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { createNotification } from "~/modules/notifications/notifications.server";
 import { db } from "~/platform/db.server";
-import { emailQuery } from "~/platform/email.server";
+import { emailsQuery } from "~/platform/email.server";
 import { getSettings } from "~/platform/settings.server";
 import { nextPayoutDate } from "~/modules/payments/calendar";
 import { campaignState } from "./rules";
@@ -39,27 +39,25 @@ export async function participantIds(campaignId: string): Promise<string[]> {
   return rows.map((r) => r.userId);
 }
 
-const EMAILS_PER_BATCH = 50;
-
 /**
- * Tells people about a campaign: one bell notification to all of them (the notifications fan-out)
- * and an e-mail each. Runs after the change is stored; a failure here is logged, never undoes it.
+ * Tells people about a campaign: ONE bell notification for all of them and their e-mails, written
+ * in one D1 batch (the notifications fan-out: user rows in chunks, pushes in slices afterwards).
+ * `emailText` personalises each e-mail (e.g. the person's amount); the bell says the shared
+ * `content`. Runs after the change is stored; a failure here is logged, never undoes it.
  */
-export async function tell(userIds: readonly string[], message: { title: string; content: string; kind: string; subject: string }): Promise<void> {
+export async function tell(
+  userIds: readonly string[],
+  message: { title: string; content: string; kind: string; subject: string },
+  emailText: (userId: string) => string = () => message.content,
+): Promise<void> {
   if (userIds.length === 0) return;
   try {
     const people = await peopleByIds(userIds);
-    const mails = [...people.values()]
-      .filter((p) => !p.isBanned)
-      .map((p) => emailQuery({ to: p.email, kind: message.kind, subject: message.subject, text: `${message.content}\n` }));
-    for (let i = 0; i < mails.length; i += EMAILS_PER_BATCH) {
-      const chunk = mails.slice(i, i + EMAILS_PER_BATCH) as [ReturnType<typeof emailQuery>, ...ReturnType<typeof emailQuery>[]];
-      await db().batch(chunk);
-    }
+    const mails = [...people.entries()].filter(([, p]) => !p.isBanned).map(([id, p]) => ({ to: p.email, text: `${emailText(id)}\n` }));
     await createNotification(
       { title: message.title, content: message.content, kind: message.kind },
       { type: "ids", userIds: [...userIds] },
-      { audienceTag: "users" },
+      { audienceTag: "users", extra: () => emailsQuery(mails, message.subject, message.kind) },
     );
   } catch (error) {
     console.error("campaign notification failed", error);

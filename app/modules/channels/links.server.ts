@@ -22,6 +22,7 @@ import { decryptToken, encryptToken } from "~/platform/token-crypto.server";
 import { YOUTUBE_SCOPE, ProviderUnauthorized, expiresAtOf, fetchOwnChannel, revokeAtProvider, type ProviderChannel } from "./provider.server";
 import { CHANNEL_TOASTS } from "./schema";
 import { channelStatsQuery, dayOf, nowIso, providerFields, snapshotQuery, storeTokensQuery } from "./statements.server";
+import { channelImageUrl } from "./thumbnail-sources.server";
 
 // Linked YouTube channels: the link (OAuth code + PKCE through oauth.server.ts), refreshing the
 // statistics into dated snapshots (the user's button and the daily job), and disconnecting.
@@ -67,7 +68,7 @@ export async function listChannels(actor: Actor) {
     .where(eq(youtubeChannels.userId, actor.id))
     .orderBy(desc(youtubeChannels.createdAt), asc(youtubeChannels.id))
     .all();
-  return rows.map((r) => ({ ...r, thumbnailUrl: r.thumbnailUrl && /^https:\/\//.test(r.thumbnailUrl) ? r.thumbnailUrl : null }));
+  return rows.map((r) => ({ ...r, thumbnailUrl: channelImageUrl(r.thumbnailUrl) }));
 }
 
 export type LinkedChannel = Awaited<ReturnType<typeof listChannels>>[number];

@@ -2,6 +2,7 @@ import type { OAuth2Tokens } from "arctic";
 import { DomainError } from "~/lib/errors";
 import { env } from "~/platform/env.server";
 import { endpoints, providerFetch } from "~/platform/oauth.server";
+import { channelImageUrl } from "./thumbnail-sources.server";
 
 // The provider: the YouTube Data API v3 channels?mine=true (snippet, statistics) and Google's
 // token revocation. Endpoints are settings (the stand-in provider locally), see oauth.server.ts.
@@ -70,7 +71,7 @@ export async function fetchOwnChannel(request: Request, accessToken: string): Pr
     title: text(snippet.title, 200) ?? item.id,
     handle: text(snippet.customUrl, 100),
     description: text(snippet.description, 1000),
-    thumbnailUrl: thumb && /^https:\/\//.test(thumb) ? thumb : null,
+    thumbnailUrl: channelImageUrl(thumb),
     subscriberCount: toCount(stats.subscriberCount),
     viewCount: toCount(stats.viewCount),
     videoCount: toCount(stats.videoCount),

@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, like, or } from "drizzle-orm";
+import { and, asc, eq, inArray, like, or, type SQL } from "drizzle-orm";
 import { youtubeChannels } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { db } from "~/platform/db.server";
+import { devToolsEnabled } from "~/platform/env.server";
 
 // The thumbnail editor's "open a creator's channel thumbnail" (issue 19, decision 0184): linked
 // channels with the thumbnail URL this module stored from the provider. Only this module reads
@@ -9,7 +10,33 @@ import { db } from "~/platform/db.server";
 
 export type ChannelThumbnailSource = { id: string; title: string; handle: string | null; userId: string; thumbnailUrl: string | null };
 
-const httpsOnly = (url: string | null) => (url && /^https:\/\//.test(url) ? url : null);
+/** Where the local stand-in provider serves its channels' thumbnails, on our own origin (app/dev/dev-oauth.server.ts, decision 0185). */
+export const STAND_IN_THUMBNAIL_PATH = "/dev/oauth/youtube/thumbnails/";
+
+/**
+ * A stored channel image URL the app may show and fetch, or null: YouTube's (https), or, only in a
+ * development build running with DEV_TOOLS=1, the stand-in provider's path on our own origin. The
+ * production bundle drops the second branch (__DEV_TOOLS_BUILD__ is a build-time constant).
+ */
+export function channelImageUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  if (/^https:\/\//.test(url)) return url;
+  if (__DEV_TOOLS_BUILD__ && devToolsEnabled() && url.startsWith(STAND_IN_THUMBNAIL_PATH) && /^[\w/.-]+$/.test(url) && !url.includes("..")) return url;
+  return null;
+}
+
+const sourceColumns = {
+  id: youtubeChannels.id,
+  title: youtubeChannels.channelTitle,
+  handle: youtubeChannels.channelHandle,
+  userId: youtubeChannels.userId,
+  thumbnailUrl: youtubeChannels.thumbnailUrl,
+};
+
+async function selectSources(where: SQL | undefined, limit: number): Promise<ChannelThumbnailSource[]> {
+  const rows = await db().select(sourceColumns).from(youtubeChannels).where(where).orderBy(asc(youtubeChannels.channelTitle)).limit(limit).all();
+  return rows.map((r) => ({ ...r, thumbnailUrl: channelImageUrl(r.thumbnailUrl) }));
+}
 
 /** Linked channels by title/handle (or of the given creators), at most 20, A→Z. Admins (thumbnail.use). */
 export async function channelThumbnailSources(actor: Actor, filter: { search?: string; userIds?: string[] }): Promise<ChannelThumbnailSource[]> {
@@ -24,36 +51,11 @@ export async function channelThumbnailSources(actor: Actor, filter: { search?: s
     conditions.push(inArray(youtubeChannels.userId, filter.userIds));
   }
   if (term) conditions.push(or(like(youtubeChannels.channelTitle, `%${term}%`), like(youtubeChannels.channelHandle, `%${term}%`)));
-  const rows = await db()
-    .select({
-      id: youtubeChannels.id,
-      title: youtubeChannels.channelTitle,
-      handle: youtubeChannels.channelHandle,
-      userId: youtubeChannels.userId,
-      thumbnailUrl: youtubeChannels.thumbnailUrl,
-    })
-    .from(youtubeChannels)
-    .where(conditions.length ? and(...conditions) : undefined)
-    .orderBy(asc(youtubeChannels.channelTitle))
-    .limit(20)
-    .all();
-  return rows.map((r) => ({ ...r, thumbnailUrl: httpsOnly(r.thumbnailUrl) }));
+  return selectSources(conditions.length ? and(...conditions) : undefined, 20);
 }
 
 /** One linked channel's stored thumbnail source, or null when there is no such channel. */
 export async function channelThumbnailSource(actor: Actor, channelRowId: string): Promise<ChannelThumbnailSource | null> {
   authorize(actor, "thumbnail", "use");
-  const rows = await db()
-    .select({
-      id: youtubeChannels.id,
-      title: youtubeChannels.channelTitle,
-      handle: youtubeChannels.channelHandle,
-      userId: youtubeChannels.userId,
-      thumbnailUrl: youtubeChannels.thumbnailUrl,
-    })
-    .from(youtubeChannels)
-    .where(eq(youtubeChannels.id, channelRowId))
-    .limit(1)
-    .all();
-  return rows[0] ? { ...rows[0], thumbnailUrl: httpsOnly(rows[0].thumbnailUrl) } : null;
+  return (await selectSources(eq(youtubeChannels.id, channelRowId), 1))[0] ?? null;
 }

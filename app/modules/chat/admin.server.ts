@@ -34,7 +34,12 @@ export async function chatAdminPage(actor: Actor): Promise<ChatAdminPage> {
       messageCount: r.messageCount,
       createdAt: r.room.createdAt,
     })),
-    feed: items.map((item, i) => ({ ...item, roomName: feed[i].roomName, deletedAt: feed[i].message.deletedAt })),
+    feed: items.map((item, i) => ({
+      ...item,
+      roomName: feed[i].roomName,
+      deletedAt: feed[i].message.deletedAt,
+      authorIsAdmin: Boolean(feed[i].authorIsAdmin),
+    })),
     mutes: mutes.map((m) => ({
       id: m.id,
       userId: m.userId,

@@ -11,16 +11,14 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { catchUpRows, displayName, historyQuery, itemsOf, messageById, pageOf } from "./messages.server";
 import { CHAT_EDIT_WINDOW_MS, CHAT_TEXT, mutedText } from "./messages";
 import { activeMuteQuery, muteStateOf } from "./mutes.server";
-import { chatRoom } from "./room-object.server";
-import { roomById, roomsWithUnreadQuery, summaryOf, type RoomRow } from "./rooms.server";
+import { chatRoom, eachRoom } from "./room-object.server";
+import { UUID, allRoomIds, roomById, roomsWithUnreadQuery, summaryOf, type RoomRow } from "./rooms.server";
 import type { ChatActionInput } from "./schema";
 import type { ChatCatchUp, ChatHistory, ChatMember, ChatMessageItem, ChatMuteState, ChatPage, RoomPost } from "./types";
 
 // What members do in /community-chat: read a room, post, edit and delete their own messages, mark
 // a room read, find members to mention. D1 is the record; the room's object orders new messages,
 // counts the send rate and fans everything out (docs/decisions/0160).
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** "until 23 Nov 2026, 20:15 UTC": how a mute's end reads in a toast (the page shows local time). */
 const untilLabel = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -150,6 +148,16 @@ export async function postMessage(
     const retryAfterMs = "retryAfterMs" in result ? result.retryAfterMs : 1000;
     throw rateLimited(retryAfterMs / 1000, CHAT_TEXT.tooFast, CHAT_TEXT.tooFastTitle);
   }
+  // The other rooms' open pages count it as unread (after the answer; a lost one is caught up by the page's refresh).
+  const { seq } = result.message;
+  waitUntil(
+    allRoomIds().then((ids) =>
+      eachRoom(
+        ids.filter((id) => id !== input.roomId),
+        (room) => room.activity(input.roomId, seq, actor.id),
+      ),
+    ),
+  );
   if (mentions.length > 0) {
     const excerpt = input.body.length > 140 ? `${input.body.slice(0, 139)}…` : input.body;
     waitUntil(

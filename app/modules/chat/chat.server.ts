@@ -2,7 +2,7 @@
 // room's Durable Object and other modules import from here. See docs/decisions/0160.
 export * from "./admin.server";
 export * from "./chat-actions.server";
-export { maxSeqOf } from "./rooms.server";
+export { maxSeqOf, roomIdParam } from "./rooms.server";
 export { storeMessage, itemsOf } from "./messages.server";
 export { chatRoom, CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER } from "./room-object.server";
 export * from "./socket.server";

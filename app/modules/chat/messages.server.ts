@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { chatMessages, chatMutes, chatRooms } from "~/db/schema";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { isAdminUser, peopleByIds } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { CHAT_HISTORY_PAGE } from "./messages";
 import type { ChatMessageItem, RoomPost } from "./types";
@@ -129,7 +129,7 @@ export async function messageById(id: string): Promise<MessageRow | undefined> {
 /** The admin feed: the newest messages across rooms (deleted ones included, marked). */
 export function feedQuery(limit = 50) {
   return db()
-    .select({ message: chatMessages, roomName: chatRooms.name })
+    .select({ message: chatMessages, roomName: chatRooms.name, authorIsAdmin: sql<number>`${isAdminUser(chatMessages.userId)}` })
     .from(chatMessages)
     .innerJoin(chatRooms, eq(chatRooms.id, chatMessages.roomId))
     .orderBy(desc(chatMessages.createdAt))

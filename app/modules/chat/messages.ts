@@ -22,6 +22,12 @@ export const MUTE_PERIODS = [
   { value: "43200", label: "30 days" },
 ] as const;
 
+/** Who posts in a room (the admin's room form). */
+export const ROOM_KIND_OPTIONS = [
+  { value: "general", label: "Everyone posts" },
+  { value: "announcements", label: "Announcements (admins post)" },
+] as const;
+
 export const CHAT_TEXT = {
   tooFast: "You're sending messages too fast. Wait a few seconds, then send again; your text is still in the box.",
   tooFastTitle: "Slow down",

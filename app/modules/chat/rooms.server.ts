@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, max, sql } from "drizzle-orm";
 import { chatMessages, chatReads, chatRooms } from "~/db/schema";
-import { conflict, notFound } from "~/lib/errors";
+import { conflict, invalid, notFound } from "~/lib/errors";
 import { db } from "~/platform/db.server";
 import type { ChatRoomState, ChatRoomSummary } from "./types";
 
@@ -45,6 +45,14 @@ export async function roomById(roomId: string): Promise<RoomRow> {
   const row = await db().select().from(chatRooms).where(eq(chatRooms.id, roomId)).get();
   if (!row) throw notFound("This room does not exist.");
   return row;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A room id from a query string (the socket, the history), or "Unknown room." (400). */
+export function roomIdParam(value: string | null): string {
+  if (value === null || !UUID.test(value)) throw invalid("Unknown room.");
+  return value;
 }
 
 export async function allRoomIds(): Promise<string[]> {

@@ -49,11 +49,6 @@ export const chatActionSchema = z.discriminatedUnion("intent", [
 ]);
 export type ChatActionInput = z.infer<typeof chatActionSchema>;
 
-export const ROOM_KIND_OPTIONS = [
-  { value: "general", label: "Everyone posts" },
-  { value: "announcements", label: "Announcements (admins post)" },
-] as const;
-
 const roomFields = {
   name: text("Name", ROOM_NAME_MAX),
   description: text("Description", ROOM_DESCRIPTION_MAX, false),

@@ -1,13 +1,11 @@
-import { DomainError, forbidden, invalid } from "~/lib/errors";
+import { DomainError, forbidden } from "~/lib/errors";
 import { isApproved } from "~/lib/permissions";
 import { actorOf, sessionCookieName, validateSessionToken } from "~/modules/accounts/accounts.server";
 import { readCookie } from "~/platform/cookies.server";
 import { env } from "~/platform/env.server";
 import { allowedOrigins } from "~/platform/headers.server";
 import { CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER, chatRoom } from "./room-object.server";
-import { roomById } from "./rooms.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { roomById, roomIdParam } from "./rooms.server";
 
 /**
  * GET /api/chat/socket?room=<id> (a WebSocket upgrade; workers/app.ts checks it is one with
@@ -26,8 +24,7 @@ export async function openChatSocket(request: Request): Promise<Response> {
   if (user.isBanned) throw forbidden("Account banned");
   if (!isApproved(actorOf(user))) throw forbidden("Approval required");
 
-  const roomId = new URL(request.url).searchParams.get("room") ?? "";
-  if (!UUID.test(roomId)) throw invalid("Unknown room.");
+  const roomId = roomIdParam(new URL(request.url).searchParams.get("room"));
   await roomById(roomId);
 
   const endsAt = Date.parse(user.expiresAt) < Date.parse(user.absoluteExpiresAt) ? user.expiresAt : user.absoluteExpiresAt;

@@ -44,6 +44,7 @@ export type RoomPostResult =
   | { ok: false; code: "refused" | "duplicate" };
 
 export type AdminRoom = ChatRoomState & { slug: string; position: number; messageCount: number; createdAt: string };
-export type AdminFeedItem = ChatMessageItem & { roomName: string; deletedAt: string | null };
+/** `authorIsAdmin`: admins cannot be muted, so their messages offer no mute. */
+export type AdminFeedItem = ChatMessageItem & { roomName: string; deletedAt: string | null; authorIsAdmin: boolean };
 export type AdminMute = { id: string; userId: string; name: string; reason: string; until: string; mutedByName: string | null; createdAt: string };
 export type ChatAdminPage = { rooms: AdminRoom[]; feed: AdminFeedItem[]; mutes: AdminMute[] };

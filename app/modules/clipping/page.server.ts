@@ -6,8 +6,8 @@ import { db } from "~/platform/db.server";
 import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
 import { clipperInvitePath, type PendingInvite, pendingInvite, splitHistoryOf } from "./links.server";
 import { SOURCE_QUOTA_BYTES } from "./messages";
-import { folderUsage, type SourceItem, sourcesOf } from "./sources.server";
-import type { ClippingPage, ClipRow, LinkRow, SplitRow } from "./types";
+import { folderUsage, sourcesOf } from "./sources.server";
+import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./types";
 
 // What /clipping shows: the creator's side (invite link, clippers, folder, clips to review, split
 // requests) and the clipper's side (creators, their folders, own clips, splits) for the same person.
@@ -73,7 +73,7 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
     };
   };
   const me = people.get(actor.id);
-  const sourceList = (id: string): SourceItem[] => folders.get(id) ?? [];
+  const sourceList = (id: string): SourceRow[] => folders.get(id) ?? [];
   const invitePending: PendingInvite | null = invite;
   return {
     invitePath: me?.creatorId ? clipperInvitePath(me.creatorId) : null,

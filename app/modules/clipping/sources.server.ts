@@ -8,6 +8,7 @@ import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
 import { hasFolderAccess } from "./links.server";
+import type { SourceRow } from "./types";
 import { DOWNLOAD_URL_SECONDS, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, SOURCE_PART_BYTES, SOURCE_QUOTA_BYTES, STALE_UPLOAD_MS } from "./messages";
 
 // The creator's source folder in the private MEDIA bucket (docs/decisions/0153-source-uploads.md).
@@ -205,19 +206,9 @@ export async function deleteSource(actor: Actor, request: Request, sourceId: str
   ]);
 }
 
-export type SourceItem = {
-  id: string;
-  name: string;
-  sizeBytes: number;
-  status: "uploading" | "ready";
-  createdAt: string;
-  uploadedParts: number;
-  partCount: number;
-};
-
 /** The folders of these creators (ready videos; the creator's own uploads in progress too). */
-export async function sourcesOf(creatorUserIds: readonly string[], viewerId: string): Promise<Map<string, SourceItem[]>> {
-  const out = new Map<string, SourceItem[]>();
+export async function sourcesOf(creatorUserIds: readonly string[], viewerId: string): Promise<Map<string, SourceRow[]>> {
+  const out = new Map<string, SourceRow[]>();
   if (creatorUserIds.length === 0) return out;
   const rows = await db()
     .select({

@@ -11,15 +11,21 @@ const HOSTS: Record<ClipPlatform, RegExp> = {
   instagram_reels: /^(?:www\.)?instagram\.com$/,
 };
 
-/** The platform a URL's host belongs to, or null for any other host (or not a URL). */
-export function platformOfUrl(raw: string): ClipPlatform | null {
+/** The text as an http(s) URL, or null. */
+function webUrl(raw: string): URL | null {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
     return null;
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  return url.protocol === "https:" || url.protocol === "http:" ? url : null;
+}
+
+/** The platform a URL's host belongs to, or null for any other host (or not a URL). */
+export function platformOfUrl(raw: string): ClipPlatform | null {
+  const url = webUrl(raw);
+  if (!url) return null;
   const host = url.hostname.toLowerCase();
   for (const [platform, re] of Object.entries(HOSTS) as [ClipPlatform, RegExp][]) if (re.test(host)) return platform;
   if (host === "youtu.be") return "youtube_shorts";
@@ -31,13 +37,8 @@ export function platformOfUrl(raw: string): ClipPlatform | null {
  * platform: youtube.com/shorts/<11 chars>, tiktok.com/@user/video/<digits>, instagram.com/reel(s)/<code>.
  */
 export function parseClipUrl(raw: string, platform: ClipPlatform): ParsedClipUrl | null {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const url = webUrl(raw);
+  if (!url) return null;
   if (url.username || url.password || url.port) return null;
   const host = url.hostname.toLowerCase();
   if (!HOSTS[platform].test(host)) return null;

@@ -29,6 +29,23 @@ export const COHORT_WEEKS = 12;
 const n = (expr: SQL | SQLiteColumn) => sql<number>`coalesce(sum(${expr}), 0)`.mapWith(Number);
 const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / whole) * 1000) / 10 : 0);
 
+/**
+ * The funnel's counts by the furthest step reached: a person counts at a step when they reached it
+ * or any later one (an approved person whose e-mail is not verified still passed that step), so
+ * each step is at most the one before (a first earnings without a licence once showed as 200%).
+ */
+function funnelSums([verified, approved, linked, licensed, earning]: (SQL | SQLiteColumn)[]) {
+  const any = (...steps: (SQL | SQLiteColumn)[]) => sql`(${sql.join(steps, sql` or `)})`;
+  return {
+    signedUp: sql<number>`count(*)`.mapWith(Number),
+    verified: n(any(verified, approved, linked, licensed, earning)),
+    approved: n(any(approved, linked, licensed, earning)),
+    linked: n(any(linked, licensed, earning)),
+    licensed: n(any(licensed, earning)),
+    earning: n(earning),
+  };
+}
+
 function sourceIs(p: GrowthPeople, source: RetentionQuery["source"]): SQL | undefined {
   return source === "all" ? undefined : sql`${p.source} = ${source}`;
 }
@@ -107,14 +124,7 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
   const pageSize = INACTIVE_PAGE_SIZE;
   const p = growthPeople();
   const r = retentionPeople;
-  const funnelColumns = {
-    signedUp: sql<number>`count(*)`.mapWith(Number),
-    verified: n(r.verified),
-    approved: n(r.approved),
-    linked: n(r.linked),
-    licensed: n(r.licensed),
-    earning: n(r.earning),
-  };
+  const funnelColumns = funnelSums([r.verified, r.approved, r.linked, r.licensed, r.earning]);
 
   const [snapshot, live, wauDone, wauNow, cellsDone, cellsNow, cellsNowLive, computed, inactiveRows, inactiveTotal] = await db().batch([
     // Sign-ups per week and source with the funnel steps: the snapshot, and live for those who joined since.
@@ -127,12 +137,13 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
       .select({
         week: weekSql(p.joinedAt),
         source: p.source,
-        signedUp: sql<number>`count(*)`.mapWith(Number),
-        verified: n(sql`${p.emailVerifiedAt} is not null`),
-        approved: n(sql`${p.approvalStatus} = 'approved'`),
-        linked: n(sql`${p.channelLinkedAt} is not null`),
-        licensed: n(hasLicence(p.userId)),
-        earning: n(hasEarnings(p.userId)),
+        ...funnelSums([
+          sql`${p.emailVerifiedAt} is not null`,
+          sql`${p.approvalStatus} = 'approved'`,
+          sql`${p.channelLinkedAt} is not null`,
+          hasLicence(p.userId),
+          hasEarnings(p.userId),
+        ]),
       })
       .from(p)
       // The status list lets SQLite use profiles' (approval_status, created_at) index.

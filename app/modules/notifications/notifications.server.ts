@@ -45,7 +45,10 @@ export const FANOUT_STATEMENTS_PER_BATCH = 20;
  * own D1 and R2 calls count too. 500 leaves room for them. See docs/decisions/0088.
  */
 export const PUSHES_PER_INVOCATION = 500;
-/** Pushes in flight at once within one invocation (most wait on an object waking): all of a slice. */
+/**
+ * Pushes in flight at once within one invocation (most wait on an object waking): all of a slice.
+ * 50 was measured against 500 (docs/decisions/0090): no better p99, warm or from hibernation.
+ */
 export const PUSH_CONCURRENCY = PUSHES_PER_INVOCATION;
 /**
  * Audiences up to this size skip the queue: the request's waitUntil pushes the first
@@ -75,7 +78,11 @@ export const QUEUE_MESSAGES_PER_SEND = 4;
  * when it got the push. The browser's parser drops the field (protocol.ts reads known keys only).
  */
 export type PushTrace = { d1DoneAt: number; pushAt?: number };
-export type PushItem = { userId: string; message: SocketMessage; trace?: PushTrace };
+/**
+ * One push of a fan-out: the frame is the message already serialized (`frameOf`), so neither the
+ * slice's invocation nor the queue nor the user's object serializes it again (docs/decisions/0090).
+ */
+export type PushItem = { userId: string; frame: string; trace?: PushTrace };
 export type NotifyQueueMessage = { type: "push"; pushes: PushItem[] };
 
 /** image_url holds an AVATARS key (or, from older rows, a full URL). */
@@ -180,10 +187,16 @@ export async function markAllRead(actor: Actor, before?: string | null): Promise
 // Delivery through the user's Durable Object (RPC)
 // ---------------------------------------------------------------------------------------------
 
-/** Sends one message to every open socket of the user. Never throws: D1 already holds the record. */
-export async function pushToUser(userId: string, message: SocketMessage, trace?: PushTrace): Promise<number> {
+/** A message as the text frame the sockets get (the object sends it as it is). */
+export function frameOf(message: SocketMessage): string {
+  return JSON.stringify(message);
+}
+
+/** Sends one message (or its frame, see `frameOf`) to every open socket of the user. Never throws: D1 already holds the record. */
+export async function pushToUser(userId: string, message: SocketMessage | string, trace?: PushTrace): Promise<number> {
+  const frame = typeof message === "string" ? message : frameOf(message);
   try {
-    return await (trace ? userNotifier(userId).push(message, { ...trace, pushAt: Date.now() }) : userNotifier(userId).push(message));
+    return await (trace ? userNotifier(userId).pushFrame(frame, { ...trace, pushAt: Date.now() }) : userNotifier(userId).pushFrame(frame));
   } catch (error) {
     console.error("notification push failed", error);
     return 0;
@@ -215,8 +228,10 @@ async function pushAll(items: PushItem[], concurrency = PUSH_CONCURRENCY): Promi
   const worker = async () => {
     while (next < items.length) {
       const item = items[next++];
+      // A queue message written before pushes carried frames (a deploy during a large fan-out) has the message instead.
+      const frame = item.frame ?? frameOf((item as { message?: SocketMessage }).message as SocketMessage);
       // Not `delivered += await …`: that reads `delivered` before the await and loses the other workers' counts.
-      const sockets = await pushToUser(item.userId, item.message, item.trace);
+      const sockets = await pushToUser(item.userId, frame, item.trace);
       delivered += sockets;
     }
   };
@@ -347,7 +362,7 @@ function insertNotificationQuery(id: string, n: NewNotification, audience: strin
     });
 }
 
-async function itemFor(row: { id: string; createdAt: string }, notificationId: string, n: NewNotification, videoUrl: string | null): Promise<NotificationItem> {
+function itemFor(row: { id: string; createdAt: string }, notificationId: string, n: NewNotification, videoUrl: string | null): NotificationItem {
   return {
     id: row.id,
     notificationId,
@@ -376,7 +391,7 @@ export async function notifyUser(userId: string, n: NewNotification): Promise<No
       .values({ id: crypto.randomUUID(), userId, notificationId })
       .returning({ id: userNotifications.id, createdAt: userNotifications.createdAt }),
   ]);
-  const item = await itemFor(inserted, notificationId, notification, await videoUrlOf(n.videoKey ?? null));
+  const item = itemFor(inserted, notificationId, notification, await videoUrlOf(n.videoKey ?? null));
   await pushToUser(userId, { type: "notification", notification: item });
   return item;
 }
@@ -526,14 +541,12 @@ export async function createNotification(
 
   if (inserted.length > 0) {
     const videoUrl = await videoUrlOf(n.videoKey ?? null);
-    const pushes = await Promise.all(
-      inserted.map(
-        async (row): Promise<PushItem> => ({
-          userId: row.userId,
-          message: { type: "notification", notification: await itemFor(row, notificationId, n, videoUrl) },
-          ...(trace ? { trace } : {}),
-        }),
-      ),
+    const pushes = inserted.map(
+      (row): PushItem => ({
+        userId: row.userId,
+        frame: frameOf({ type: "notification", notification: itemFor(row, notificationId, n, videoUrl) }),
+        ...(trace ? { trace } : {}),
+      }),
     );
     if (pushes.length >= (opts.queueThreshold ?? QUEUE_FANOUT_THRESHOLD)) await enqueuePushes(pushes);
     else inBackground(deliverDirect(pushes, opts.sliceSize));

@@ -46,24 +46,28 @@ async function termAnchor(userId: string, row?: { termStart: string | null } | n
 export async function agreementView(actor: Actor, today = new Date()): Promise<AgreementView> {
   authorize(actor, "payments", "readOwn");
   const day = dayOf(today);
-  const [row, offer, upcoming, shareBp, standardBp] = await Promise.all([
-    agreementRow(actor.id),
-    db()
-      .select({ id: shareOffers.id, shareBp: shareOffers.shareBp, note: shareOffers.note, createdAt: shareOffers.createdAt })
-      .from(shareOffers)
-      .where(and(eq(shareOffers.userId, actor.id), eq(shareOffers.status, "offered")))
-      .get(),
-    // An accepted share that applies from a later month.
-    db()
-      .select({ shareBp: shareOffers.shareBp, effectiveMonth: shareOffers.effectiveMonth })
-      .from(shareOffers)
-      .where(and(eq(shareOffers.userId, actor.id), eq(shareOffers.status, "accepted"), sql`${shareOffers.effectiveMonth} > ${monthOf(today)}`))
-      .orderBy(desc(shareOffers.respondedAt))
-      .get(),
+  // The agreement's own rows in one batch; the shares and the first channel link alongside (no read waits on another).
+  const [[[row], [offer], [upcoming]], shareBp, standardBp, linkedAt] = await Promise.all([
+    db().batch([
+      db().select().from(paymentAgreements).where(eq(paymentAgreements.userId, actor.id)).limit(1),
+      db()
+        .select({ id: shareOffers.id, shareBp: shareOffers.shareBp, note: shareOffers.note, createdAt: shareOffers.createdAt })
+        .from(shareOffers)
+        .where(and(eq(shareOffers.userId, actor.id), eq(shareOffers.status, "offered")))
+        .limit(1),
+      // An accepted share that applies from a later month.
+      db()
+        .select({ shareBp: shareOffers.shareBp, effectiveMonth: shareOffers.effectiveMonth })
+        .from(shareOffers)
+        .where(and(eq(shareOffers.userId, actor.id), eq(shareOffers.status, "accepted"), sql`${shareOffers.effectiveMonth} > ${monthOf(today)}`))
+        .orderBy(desc(shareOffers.respondedAt))
+        .limit(1),
+    ]),
     creatorShareBpAt(monthOf(today), actor.id),
     standardShareBp(),
+    termStartedAtOf(actor.id),
   ]);
-  const anchor = await termAnchor(actor.id, row);
+  const anchor = row?.termStart ?? (linkedAt ? linkedAt.slice(0, 10) : null);
   const term = anchor ? termOn(anchor, day) : null;
   const status = row?.status ?? "active";
   const ended = status !== "active" && !!row?.endsOn && row.endsOn < day;

@@ -9,7 +9,8 @@ import { split } from "./split";
 
 // The referral bonus, the payments module's part (issue 18; docs/decisions/0173-referral-bonus.md).
 // When an admin's revenue import is staged, each referrer whose referred creators earned music
-// revenue that month, within the first 12 months of the referred creator's term, gets ONE
+// revenue that month (their 'music' entries and their side of 'clip' entries: clip revenue is
+// music-pool revenue, docs/decisions/0155-referral-bonus-on-clip-earnings.md), within the first 12 months of the referred creator's term, gets ONE
 // 'referral' entry under the same import: the referred creators' net summed, the bonus share (the
 // admin setting, off by default) and the amount. It is paid from the platform's side: the referred
 // creator's own music entries (their 70%) are not touched, and the bonus never exceeds the
@@ -23,14 +24,15 @@ type Entry = typeof ledgerEntries.$inferInsert;
 const counts = () =>
   sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
 
-/** The referral entries of a staged import, from its music entries. Empty when the bonus is off. */
+/** The referral entries of a staged import, from its music and clip entries. Empty when the bonus is off. */
 export async function referralBonusEntries(music: readonly Entry[], month: string, importId: string): Promise<Entry[]> {
   const settingBp = (await getSettings()).referralBonusBp;
   if (settingBp <= 0 || music.length === 0) return [];
   const netByUser = new Map<string, number>();
   let creatorShareBp = 0;
   for (const e of music) {
-    if (e.sourceKind !== "music") continue;
+    // A clip entry's net is the part of the clip's music-pool revenue attributed to that side.
+    if (e.sourceKind !== "music" && e.sourceKind !== "clip") continue;
     netByUser.set(e.userId, (netByUser.get(e.userId) ?? 0) + e.netCents);
     creatorShareBp = Math.max(creatorShareBp, e.shareBp);
   }

@@ -1,16 +1,18 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { thumbnailAssets, thumbnailExports, thumbnailProjects } from "~/db/schema";
-import { conflict, DomainError, invalid, notFound } from "~/lib/errors";
+import { conflict, DomainError, invalid, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { userIdsByEmail } from "~/modules/accounts/accounts.server";
-import { channelThumbnailSource, channelThumbnailSources } from "~/modules/channels/channels.server";
+import { channelThumbnailSource, channelThumbnailSources, STAND_IN_THUMBNAIL_PATH } from "~/modules/channels/channels.server";
 import { putPublicImage, signMediaUrl } from "~/modules/media/media.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
+import { providerFetch } from "~/platform/oauth.server";
 import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { consume, logRateLimitHit, THUMBNAIL_AI_LIMITS } from "~/platform/rate-limit.server";
 import { FORMATS, type Format, type ThumbnailDocument } from "./layers";
 import { imageKindOf, imageProblem, imageSizeOf, MAX_IMAGE_BYTES, RECENT_EXPORTS, THUMBNAIL_MESSAGES } from "./messages";
 import type { ExportInput, SaveProjectInput, SendExportInput } from "./schema";
@@ -43,7 +45,8 @@ export function aiStatus(): AiStatus {
 
 export async function editorPage(actor: Actor): Promise<EditorPage> {
   authorize(actor, "thumbnail", "use");
-  const [projects, exports] = await Promise.all([
+  // One D1 round trip for both lists.
+  const [projects, exports] = await db().batch([
     db()
       .select({
         id: thumbnailProjects.id,
@@ -54,16 +57,13 @@ export async function editorPage(actor: Actor): Promise<EditorPage> {
       })
       .from(thumbnailProjects)
       .orderBy(desc(thumbnailProjects.updatedAt))
-      .limit(50)
-      .all(),
-    recentExports(actor),
+      .limit(50),
+    db().select().from(thumbnailExports).orderBy(desc(thumbnailExports.createdAt)).limit(RECENT_EXPORTS),
   ]);
-  return { projects: projects.map((p) => ({ ...p, format: p.format as Format })), exports, ai: aiStatus() };
+  return { projects: projects.map((p) => ({ ...p, format: p.format as Format })), exports: await exportSummaries(exports), ai: aiStatus() };
 }
 
-export async function recentExports(actor: Actor): Promise<ExportSummary[]> {
-  authorize(actor, "thumbnail", "use");
-  const rows = await db().select().from(thumbnailExports).orderBy(desc(thumbnailExports.createdAt)).limit(RECENT_EXPORTS).all();
+function exportSummaries(rows: (typeof thumbnailExports.$inferSelect)[]): Promise<ExportSummary[]> {
   return Promise.all(
     rows.map(async (r) => ({
       id: r.id,
@@ -82,15 +82,12 @@ export async function recentExports(actor: Actor): Promise<ExportSummary[]> {
 export async function loadProject(actor: Actor, id: string): Promise<LoadedProject> {
   authorize(actor, "thumbnail", "use");
   if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound("Project not found.");
-  const row = await db().select().from(thumbnailProjects).where(eq(thumbnailProjects.id, id)).get();
+  const [[row], assets] = await db().batch([
+    db().select().from(thumbnailProjects).where(eq(thumbnailProjects.id, id)).limit(1),
+    db().select({ id: thumbnailAssets.id, key: thumbnailAssets.storageKey }).from(thumbnailAssets).where(eq(thumbnailAssets.projectId, id)),
+  ]);
   if (!row) throw notFound("Project not found.");
-  const assets = await db()
-    .select({ id: thumbnailAssets.id, key: thumbnailAssets.storageKey })
-    .from(thumbnailAssets)
-    .where(eq(thumbnailAssets.projectId, id))
-    .all();
-  const urls: Record<string, string> = {};
-  for (const a of assets) urls[a.id] = await signMediaUrl(a.key);
+  const urls = Object.fromEntries(await Promise.all(assets.map(async (a) => [a.id, await signMediaUrl(a.key)] as const)));
   return {
     id: row.id,
     name: row.name,
@@ -309,11 +306,25 @@ export async function sendExport(actor: Actor, request: Request, input: SendExpo
   return { userId };
 }
 
+/**
+ * Spends one of the admin's server-AI calls of this kind (THUMBNAIL_AI_LIMITS, counted exactly in
+ * the RateLimiter object, decision 0187); past the hour's limit: audited, 429 with the spec's server
+ * rate-limit message. Called only once the model is known to be bound, right before it runs.
+ */
+export async function spendAiCall(actor: Actor, request: Request, kind: keyof typeof THUMBNAIL_AI_LIMITS): Promise<void> {
+  const bucket = `thumbnail-ai:${kind}`;
+  const limit = await consume(bucket, `user:${actor.id}`, THUMBNAIL_AI_LIMITS[kind]);
+  if (limit.allowed) return;
+  await logRateLimitHit(request, bucket, actor.id);
+  throw rateLimited(limit.retryAfterSeconds);
+}
+
 /** Caption ideas from a video title, through Workers AI where bound (docs/decisions/0182). */
-export async function captionIdeas(actor: Actor, title: string): Promise<string[]> {
+export async function captionIdeas(actor: Actor, request: Request, title: string): Promise<string[]> {
   authorize(actor, "thumbnail", "use");
   const ai = (env as unknown as { AI?: { run(model: string, input: unknown): Promise<{ response?: string }> } }).AI;
   if (!ai) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.aiUnavailable, { title: "AI not available" });
+  await spendAiCall(actor, request, "captions");
   const answer = await ai.run("@cf/meta/llama-3.1-8b-instruct", {
     messages: [
       {
@@ -349,17 +360,20 @@ export async function channelSources(actor: Actor, search: string): Promise<Chan
  * (never a URL from the client): https on YouTube's image hosts only, no redirects, checked by its
  * bytes and the upload limits. Returns the image bytes and type.
  */
-export async function channelThumbnail(actor: Actor, channelRowId: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
+export async function channelThumbnail(actor: Actor, request: Request, channelRowId: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
   authorize(actor, "thumbnail", "use");
   const channel = /^[A-Za-z0-9_-]{1,64}$/.test(channelRowId) ? await channelThumbnailSource(actor, channelRowId) : null;
   if (!channel) throw notFound("Channel not found.");
-  const url = channel.thumbnailUrl && URL.canParse(channel.thumbnailUrl) ? new URL(channel.thumbnailUrl) : null;
-  if (url?.protocol !== "https:" || url.username || url.port || !CHANNEL_IMAGE_HOSTS.test(url.hostname)) {
+  // channelImageUrl (channels module) let through https or, in development builds with DEV_TOOLS=1,
+  // the stand-in provider's path on our own origin, which providerFetch answers in-process (decision 0185).
+  const standIn = __DEV_TOOLS_BUILD__ && channel.thumbnailUrl?.startsWith(STAND_IN_THUMBNAIL_PATH);
+  const url = channel.thumbnailUrl && URL.canParse(channel.thumbnailUrl, request.url) ? new URL(channel.thumbnailUrl, request.url) : null;
+  if (!url || (!standIn && (url.protocol !== "https:" || url.username || url.port || !CHANNEL_IMAGE_HOSTS.test(url.hostname)))) {
     throw invalid(THUMBNAIL_MESSAGES.noChannelThumbnail, { title: "Image not opened" });
   }
   let res: Response;
   try {
-    res = await fetch(url.toString(), { redirect: "manual", headers: { Accept: "image/*" } });
+    res = await providerFetch(request, url.toString(), { redirect: "manual", headers: { Accept: "image/*" } });
   } catch {
     throw new DomainError("unavailable", THUMBNAIL_MESSAGES.channelThumbnailFailed, { title: "Image not opened" });
   }
@@ -395,10 +409,11 @@ export async function channelThumbnail(actor: Actor, channelRowId: string): Prom
 export const BACKGROUND_MODEL = "@cf/black-forest-labs/flux-1-schnell";
 
 /** A background image from a prompt, through Workers AI where bound (503 with the reason otherwise). */
-export async function generateBackground(actor: Actor, prompt: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
+export async function generateBackground(actor: Actor, request: Request, prompt: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
   authorize(actor, "thumbnail", "use");
   const ai = (env as unknown as { AI?: { run(model: string, input: unknown): Promise<{ image?: string }> } }).AI;
   if (!ai) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.aiUnavailable, { title: "AI not available" });
+  await spendAiCall(actor, request, "backgrounds");
   const answer = await ai.run(BACKGROUND_MODEL, { prompt: `${prompt}. Wide background for a video thumbnail, no text.`, steps: 4 });
   const bytes = answer.image ? Uint8Array.from(atob(answer.image), (c) => c.charCodeAt(0)) : new Uint8Array();
   const problem = imageProblem(bytes.byteLength, bytes.subarray(0, 512 * 1024));

@@ -1,7 +1,6 @@
-import { useEffect } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { type ActionFailure, isActionFailure } from "~/lib/errors";
+import type { ActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { campaignsPage, joinCampaign, submitCampaignVideo, type LiveCampaign } from "~/modules/campaigns/campaigns.server";
@@ -22,8 +21,8 @@ import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/campaigns";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 // The creator's campaigns (issue 15): live campaigns to join and submit videos to, their own
 // submissions with verified views and estimated payout, and the ended campaigns they joined with
@@ -64,20 +63,12 @@ const STATUS_TONE: Record<"pending" | "approved" | "rejected", Tone> = { pending
 
 export default function Campaigns({ loaderData, actionData }: Route.ComponentProps) {
   const { live, submissions, ended } = loaderData;
-  const failure = isActionFailure(actionData) ? actionData : null;
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+  const failure = useActionFailure(actionData);
 
   return (
     <div className="space-y-10">
       <PageHeader title="Campaigns" description="Optional paid promotions, usually paid per 1,000 views. Payout is up to 60 days after a campaign ends." />
-      {failure ? (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={failure} className="" />
 
       <Section id="live-campaigns" title="Live campaigns">
         {live.length === 0 ? (
@@ -101,13 +92,13 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
         ) : (
           <TableRegion labelledBy="my-submissions" className="mt-3">
             <Table>
-              <TableHead columns={["Campaign", "Video", "Status", "Verified views", "Estimated payout"]} />
+              <TableHead columns={["Campaign", { label: "Video", className: "min-w-[11rem]" }, "Status", "Verified views", "Estimated payout"]} />
               <TableBody>
                 {submissions.map((s) => (
                   <tr key={s.id}>
                     <Td className="font-medium">{s.campaignTitle}</Td>
                     <Td>
-                      <a href={s.url} target="_blank" rel="noreferrer noopener" className="break-all text-brand-700 underline">
+                      <a href={s.url} target="_blank" rel="noreferrer noopener" className="whitespace-nowrap text-brand-700 underline">
                         {PLATFORM_LABELS[s.platform]} video
                       </a>
                       <div className="text-xs text-slate-500">

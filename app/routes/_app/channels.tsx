@@ -4,13 +4,14 @@ import { Form, Link, redirect, useNavigation, useSearchParams } from "react-rout
 import { toast } from "~/ui/toaster";
 import { Badge } from "~/ui/badge";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { ConfirmForm } from "~/ui/confirm-form";
 import { buttonClass } from "~/ui/button";
 import { formatDateTime } from "~/lib/dates";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/ui/field";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
-import { DomainError, isActionFailure, type ActionFailure } from "~/lib/errors";
+import { DomainError, type ActionFailure } from "~/lib/errors";
 import type { ToastInput } from "~/lib/toast";
 import { actorOf, type SessionUser } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
@@ -34,6 +35,7 @@ import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseForm } from "~/platform/body.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 import type { Route } from "./+types/channels";
+import { useActionFailure } from "~/ui/action-failure";
 
 export const meta = () => [{ title: "Channels | Shortbeat" }];
 
@@ -104,16 +106,12 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 export default function Channels({ loaderData, actionData }: Route.ComponentProps) {
   const { channels, submissions, channelsError, submissionsError } = loaderData;
   const [params] = useSearchParams();
-  const failure = isActionFailure(actionData) ? actionData : null;
+  const failure = useActionFailure(actionData);
 
   useEffect(() => {
     if (channelsError) toast.error(CHANNEL_TOASTS.loadChannelsFailedTitle, { description: channelsError });
     if (submissionsError) toast.error(CHANNEL_TOASTS.loadSubmissionsFailedTitle, { description: submissionsError });
   }, [channelsError, submissionsError]);
-
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
 
   // A refresh failure belongs to its channel's card (the module names it in `details`).
   const failureChannel = typeof failure?.details?.channelId === "string" ? failure.details.channelId : null;
@@ -188,16 +186,7 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
             <strong>{confirming.title}</strong> will be removed from your account with its stored statistics, and Shortbeat's access to it will be revoked. You
             can connect it again later.
           </p>
-          <Form method="post" action="/channels" className="mt-4 flex flex-wrap justify-end gap-2">
-            <input type="hidden" name="intent" value="disconnect" />
-            <input type="hidden" name="channelId" value={confirming.id} />
-            <Link to="/channels" className={buttonClass.secondary} preventScrollReset replace>
-              Cancel
-            </Link>
-            <button type="submit" className={buttonClass.danger}>
-              Disconnect channel
-            </button>
-          </Form>
+          <ConfirmForm action="/channels" fields={{ intent: "disconnect", channelId: confirming.id }} label="Disconnect channel" />
         </ConfirmDialog>
       ) : null}
     </div>
@@ -257,7 +246,7 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
   const refreshing = navigation.state === "submitting" && navigation.formData?.get("intent") === "refresh" && navigation.formData?.get("channelId") === c.id;
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
-      <div className="flex items-start gap-3">
+      <div className="flex flex-wrap items-start gap-3">
         {c.thumbnailUrl ? (
           <img src={c.thumbnailUrl} alt="" className="h-12 w-12 shrink-0 rounded-full object-cover" />
         ) : (
@@ -265,7 +254,7 @@ function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; failure:
             {c.title.charAt(0).toUpperCase()}
           </span>
         )}
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 flex-1 basis-40">
           <h3 className="truncate text-base font-semibold text-slate-900">{c.title}</h3>
           <p className="truncate text-sm text-slate-600">
             {c.handle ? (

@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { type ActionFailure, isActionFailure } from "~/lib/errors";
+import type { ActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import {
@@ -38,14 +38,15 @@ import { redirectWithToast } from "~/platform/toast.server";
 import { Badge, type Tone } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { ConfirmForm } from "~/ui/confirm-form";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { Table, TableHead, TableRegion } from "~/ui/table";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/clipping";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 export const meta = () => [{ title: "Clipping | Shortbeat" }];
 
@@ -124,12 +125,8 @@ function failureFor(failure: ActionFailure | null, intent: string, key?: string,
 
 export default function Clipping({ loaderData, actionData }: Route.ComponentProps) {
   const page = loaderData;
-  const failure = isActionFailure(actionData) ? actionData : null;
+  const failure = useActionFailure(actionData);
   const [params] = useSearchParams();
-
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
 
   const revoking = page.clippers.find((c) => c.id === params.get("revoke"));
   const deleting = page.sources.find((s) => s.id === params.get("delete"));
@@ -142,12 +139,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
         description="Clippers cut clips from your source videos. Clip revenue comes from the music monetization pool: 70% clipper, 30% creator by default."
       />
 
-      {failure ? (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={failure} className="" />
 
       {page.pendingInvite ? <PendingInvite invite={page.pendingInvite} failure={failureFor(failure, "accept-invite")} /> : null}
 
@@ -295,16 +287,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
             <strong>{revoking.personName}</strong> will no longer be able to download your source videos (links already given stop working at once) and will be
             notified. Their clips stay recorded for accounting.
           </p>
-          <Form method="post" action="/clipping" className="mt-4 flex flex-wrap justify-end gap-2">
-            <input type="hidden" name="intent" value="revoke" />
-            <input type="hidden" name="linkId" value={revoking.id} />
-            <Link to="/clipping" className={buttonClass.secondary} preventScrollReset replace>
-              Cancel
-            </Link>
-            <button type="submit" className={buttonClass.danger}>
-              Revoke access
-            </button>
-          </Form>
+          <ConfirmForm action="/clipping" fields={{ intent: "revoke", linkId: revoking.id }} label="Revoke access" />
         </ConfirmDialog>
       ) : null}
 
@@ -313,22 +296,14 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
           <p className="text-sm text-slate-700">
             <strong>{deleting.name}</strong> will be deleted from your folder and storage. Clips cut from it stay recorded.
           </p>
-          <Form method="post" action="/clipping" className="mt-4 flex flex-wrap justify-end gap-2">
-            <input type="hidden" name="intent" value="delete" />
-            <input type="hidden" name="sourceId" value={deleting.id} />
-            <Link to="/clipping" className={buttonClass.secondary} preventScrollReset replace>
-              Cancel
-            </Link>
-            <button type="submit" className={buttonClass.danger}>
-              Delete video
-            </button>
-          </Form>
+          <ConfirmForm action="/clipping" fields={{ intent: "delete", sourceId: deleting.id }} label="Delete video" />
         </ConfirmDialog>
       ) : null}
     </div>
   );
 }
 
+/** A confirm dialog's form: the action's fields, Cancel back to the page, and the destructive submit. */
 function PendingInvite({ invite, failure }: { invite: { code: string; creatorName: string }; failure: ActionFailure | null }) {
   const [accepted, setAccepted] = useState(false);
   return (
@@ -513,8 +488,10 @@ function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" | "clipp
             <tr key={c.id}>
               <td className={cell}>
                 <span className="block text-xs text-slate-600">{CLIP_PLATFORM_LABELS[c.platform]}</span>
-                <a href={c.url} target="_blank" rel="noreferrer noopener" className="break-all text-blue-800 underline">
-                  {c.url}
+                {/* One line, cut with an ellipsis (the full URL is the link and its title): at 375 px a
+                    wrapped URL made the row a column of fragments. */}
+                <a href={c.url} target="_blank" rel="noreferrer noopener" title={c.url} className="block max-w-48 truncate text-blue-800 underline">
+                  {c.url.replace(/^https?:\/\/(www\.)?/, "")}
                 </a>
               </td>
               <td className={cell}>{side === "creator" ? c.clipperName : c.creatorName}</td>

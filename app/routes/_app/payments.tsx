@@ -1,12 +1,11 @@
-import { useEffect } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { formatPayoutDay, isMonth, monthLabel, ordinalDay } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
 import { AgreementPanel } from "~/modules/payments/components/agreement-panel";
+import { LEDGER_STATUS_LABEL, LEDGER_STATUS_TONE } from "~/modules/payments/components/earnings-by-month";
 import { STATEMENT_PRINT_CSS } from "~/modules/payments/components/statement-print";
 import { agreementView, answerOffer, giveNotice, paymentsPage, withdrawNotice } from "~/modules/payments/payments.server";
 import { AGREEMENT_TITLES, agreementSchema } from "~/modules/payments/schema";
@@ -22,8 +21,8 @@ import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/payments";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 // /payments (issue 14, phase 1): the next payout, balances by status, the monthly statement
 // (printable), payout history with references, and the CSV of every line. Amounts in USD cents,
@@ -74,17 +73,14 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
   }
 }, AGREEMENT_TITLES);
 
-const STATUS_TONE: Record<string, Tone> = { estimated: "amber", finalized: "blue", paid: "green", pending: "amber" };
-const STATUS_LABEL: Record<string, string> = { estimated: "Estimated", finalized: "Finalized", paid: "Paid", pending: "Pending" };
+const STATUS_TONE: Record<string, Tone> = { ...LEDGER_STATUS_TONE, pending: "amber" };
+const STATUS_LABEL: Record<string, string> = { ...LEDGER_STATUS_LABEL, pending: "Pending" };
 
 export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
   const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement } = loaderData;
   const total = lines.reduce((s, l) => s + l.amountCents, 0);
-  const failure = isActionFailure(actionData) ? actionData : null;
+  const failure = useActionFailure(actionData);
   const busy = useNavigation().state !== "idle";
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
   return (
     <>
       {/* The printable statement: the page's content alone, tables unclipped (print only). */}
@@ -106,12 +102,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
         <Stat label="Paid" value={formatCents(balances.paid)} hint="Sent to you" />
       </section>
 
-      {failure ? (
-        <div role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900 print:hidden">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={failure} className="mt-4 print:hidden" />
 
       <Section id="statement-heading" title={month ? `Statement: ${monthLabel(month)}` : "Statement"} className="mt-10">
         {months.length === 0 ? (

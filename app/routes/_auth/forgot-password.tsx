@@ -1,16 +1,14 @@
-import { useEffect } from "react";
 import { Form, redirect } from "react-router";
-import { toast } from "~/ui/toaster";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/ui/field";
 import { SubmitButton } from "~/ui/button";
-import { isActionFailure } from "~/lib/errors";
 import { parseAccountForm, requestPasswordReset } from "~/modules/accounts/accounts.server";
 import { AuthLayout, BackToSignIn } from "~/modules/accounts/components/auth-layout";
 import { getOptionalUser } from "~/modules/accounts/guards.server";
 import { forgotPasswordSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
 import type { Route } from "./+types/forgot-password";
+import { useActionFailure } from "~/ui/action-failure";
 
 export const meta = () => [{ title: "Forgot password | Shortbeat" }];
 
@@ -28,10 +26,7 @@ export const action = domainAction(async ({ request }: Route.ActionArgs) => {
 });
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
-  const failure = isActionFailure(actionData) ? actionData : null;
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+  const failure = useActionFailure(actionData);
   return (
     <AuthLayout title="Forgot password?" subtitle="We'll e-mail you a link to choose a new one." footer={<BackToSignIn />}>
       {actionData && !failure ? (

@@ -1,12 +1,11 @@
-import { useEffect } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { PublicLayout } from "~/components/public-layout";
-import { isActionFailure, notFound } from "~/lib/errors";
+import { notFound } from "~/lib/errors";
 import { isApproved } from "~/lib/permissions";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { getOptionalUser, requireApprovedUser, viewerOf } from "~/modules/accounts/guards.server";
 import { hasJoinedCampaign, joinCampaign, publicCampaign } from "~/modules/campaigns/campaigns.server";
-import { CAMPAIGN_TERMS, CAMPAIGN_TITLES } from "~/modules/campaigns/messages";
+import { CAMPAIGN_MESSAGES, CAMPAIGN_TERMS, CAMPAIGN_TITLES } from "~/modules/campaigns/messages";
 import { campaignJoinSchema } from "~/modules/campaigns/schema";
 import { STATE_LABELS, formatRate } from "~/modules/campaigns/rules";
 import { formatCents } from "~/modules/payments/money";
@@ -16,8 +15,8 @@ import { redirectWithToast } from "~/platform/toast.server";
 import { Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { LocalTime } from "~/ui/local-time";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/campaign";
+import { useActionFailure } from "~/ui/action-failure";
 
 export { NotFoundScreen as ErrorBoundary } from "~/components/error-screen";
 
@@ -30,9 +29,9 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 ];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
-  const campaign = await publicCampaign(args.params.slug);
+  // The campaign and the session are independent reads: at the same time.
+  const [campaign, user] = await Promise.all([publicCampaign(args.params.slug), getOptionalUser(args)]);
   if (!campaign) throw data("Not Found", { status: 404 });
-  const user = await getOptionalUser(args);
   // A signed-in approved person joins here directly (the same domain function as /campaigns).
   const canJoin = !!user && isApproved(viewerOf(user));
   const joined = canJoin && campaign.state === "live" ? await hasJoinedCampaign(actorOf(user), campaign.id) : false;
@@ -43,7 +42,7 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
 export const action = domainAction(async (args: Route.ActionArgs) => {
   const user = await requireApprovedUser(args);
   const campaign = await publicCampaign(args.params.slug);
-  if (!campaign) throw notFound("This campaign does not exist.");
+  if (!campaign) throw notFound(CAMPAIGN_MESSAGES.notFound);
   await parseForm(args.request, campaignJoinSchema);
   const { title } = await joinCampaign(actorOf(user), campaign.id);
   return redirectWithToast(args.request, "/campaigns", {
@@ -56,11 +55,8 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 export default function Campaign({ loaderData, actionData }: Route.ComponentProps) {
   const { campaign: c, signedIn, canJoin, joined } = loaderData;
   const live = c.state === "live";
-  const failure = isActionFailure(actionData) ? actionData : null;
+  const failure = useActionFailure(actionData);
   const busy = useNavigation().state === "submitting";
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
   return (
     <PublicLayout>
       <main id="main" className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-12">

@@ -6,6 +6,8 @@ import { editorPage } from "~/modules/thumbnails/thumbnails.server";
 import { domainLoader } from "~/platform/http.server";
 import { PageHeader } from "~/ui/page-header";
 import type { Route } from "./+types/ai-thumbnail-editor";
+// Toasts at the bottom on this page: the editor's Undo/Redo toolbar stays uncovered (decision 0188).
+import "~/modules/thumbnails/editor/toasts.css";
 
 // /ai-thumbnail-editor (issue 19, admins): the thumbnail editor. Its code (and, on first use, the
 // background-removal model in a Web Worker) loads only on this route; its JSON endpoints are

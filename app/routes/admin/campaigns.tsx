@@ -1,7 +1,8 @@
-import { useEffect } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { type ActionFailure, isActionFailure } from "~/lib/errors";
+import type { ActionFailure } from "~/lib/errors";
+import { hrefWith } from "~/lib/href";
+import { ConfirmActions } from "~/modules/admin/components/console";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import {
@@ -17,7 +18,7 @@ import {
   updateCampaign,
 } from "~/modules/campaigns/campaigns.server";
 import { STATE_LABELS, type CampaignState, formatRate } from "~/modules/campaigns/rules";
-import { BRIEF_MAX, CAMPAIGN_TITLES, SUBMISSION_STATUS_LABELS } from "~/modules/campaigns/messages";
+import { BRIEF_MAX, CAMPAIGN_CONFIRM, CAMPAIGN_TITLES, type CampaignConfirm, SUBMISSION_STATUS_LABELS } from "~/modules/campaigns/messages";
 import { campaignAdminSchema } from "~/modules/campaigns/schema";
 import { PLATFORM_LABELS } from "~/modules/campaigns/video-url";
 import { formatPayoutDay } from "~/modules/payments/calendar";
@@ -27,6 +28,7 @@ import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import { Badge, type Tone } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
+import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
@@ -34,8 +36,8 @@ import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { TextArea } from "~/ui/textarea";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/campaigns";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 // The admin console's campaigns (issue 15): create and edit, launch, end early, review the
 // submissions (approve with verified views, update views, reject with a reason), settle (the
@@ -47,8 +49,11 @@ export const meta = () => [{ title: "Campaigns | Admin | Shortbeat" }];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
-  const selected = new URL(args.request.url).searchParams.get("campaign");
-  return adminCampaigns(actorOf(admin), selected && /^[0-9a-f-]{36}$/i.test(selected) ? selected : null);
+  const url = new URL(args.request.url);
+  const selected = url.searchParams.get("campaign");
+  const confirmRaw = url.searchParams.get("confirm") ?? "";
+  const confirm = Object.hasOwn(CAMPAIGN_CONFIRM, confirmRaw) ? (confirmRaw as CampaignConfirm) : null;
+  return { ...(await adminCampaigns(actorOf(admin), selected && /^[0-9a-f-]{36}$/i.test(selected) ? selected : null)), confirm };
 });
 
 const back = (id?: string) => (id ? `/admin/campaigns?campaign=${id}` : "/admin/campaigns");
@@ -109,22 +114,14 @@ const STATE_TONE: Record<CampaignState, Tone> = { draft: "slate", scheduled: "bl
 const SUBMISSION_TONE: Record<"pending" | "approved" | "rejected", Tone> = { pending: "amber", approved: "green", rejected: "red" };
 
 export default function AdminCampaigns({ loaderData, actionData }: Route.ComponentProps) {
-  const { campaigns, selected, tracks } = loaderData;
-  const failure = isActionFailure(actionData) ? actionData : null;
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+  const { campaigns, selected, tracks, confirm } = loaderData;
+  const failure = useActionFailure(actionData);
   const warnings = campaigns.filter((c) => c.deadlineWarning !== null);
 
   return (
     <>
       <PageHeader title="Campaigns" description="Paid promotions: create, launch, review submissions, settle, and pay out within 60 days of the end." />
-      {failure ? (
-        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={failure} />
       {warnings.length > 0 ? (
         <div role="status" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
           <p className="font-semibold">Payout deadlines</p>
@@ -186,7 +183,7 @@ export default function AdminCampaigns({ loaderData, actionData }: Route.Compone
         )}
       </Section>
 
-      {selected ? <CampaignDetail c={selected} tracks={tracks} failure={failure} /> : null}
+      {selected ? <CampaignDetail c={selected} tracks={tracks} failure={failure} confirm={confirm} /> : null}
 
       <Section id="new-campaign" title="New campaign" className="mt-10">
         <CampaignForm intent="create" tracks={tracks} failure={failure?.intent === "create" ? failure : null} />
@@ -195,8 +192,29 @@ export default function AdminCampaigns({ loaderData, actionData }: Route.Compone
   );
 }
 
-function CampaignDetail({ c, tracks, failure }: { c: AdminCampaignDetail; tracks: TrackOption[]; failure: ActionFailure | null }) {
+/** The transitions that ask first (each through ConfirmDialog), by the state they start from. */
+const CONFIRM_FROM: Record<CampaignConfirm, readonly CampaignState[]> = { launch: ["draft"], end: ["scheduled", "live"], settle: ["ended"] };
+
+function CampaignDetail({
+  c,
+  tracks,
+  failure,
+  confirm,
+}: {
+  c: AdminCampaignDetail;
+  tracks: TrackOption[];
+  failure: ActionFailure | null;
+  confirm: CampaignConfirm | null;
+}) {
   const busy = useNavigation().state !== "idle";
+  const { pathname, search } = useLocation();
+  const cancelTo = hrefWith(pathname, search, { confirm: null });
+  const asking = confirm && CONFIRM_FROM[confirm].includes(c.state) ? confirm : null;
+  const ask = (intent: CampaignConfirm, cls: string) => (
+    <Link key={intent} to={hrefWith(pathname, search, { confirm: intent })} preventScrollReset className={cls}>
+      {CAMPAIGN_CONFIRM[intent].label}
+    </Link>
+  );
   const action = back(c.id);
   const editable = c.state === "draft" || c.state === "scheduled" || c.state === "live";
   const frozen = c.state === "settled";
@@ -235,9 +253,9 @@ function CampaignDetail({ c, tracks, failure }: { c: AdminCampaignDetail; tracks
         </div>
       </dl>
       <div className="mt-4 flex flex-wrap gap-2">
-        {c.state === "draft" ? button("launch", "Launch campaign", buttonClass.primary) : null}
-        {c.state === "scheduled" || c.state === "live" ? button("end", "End campaign now", buttonClass.dangerOutline) : null}
-        {c.state === "ended" ? button("settle", "Settle campaign", buttonClass.primary) : null}
+        {c.state === "draft" ? ask("launch", buttonClass.primary) : null}
+        {c.state === "scheduled" || c.state === "live" ? ask("end", buttonClass.dangerOutline) : null}
+        {c.state === "ended" ? ask("settle", buttonClass.primary) : null}
         {c.state !== "draft" && !c.fundsReceivedAt ? button("funds_received", "Mark brand's funds received") : null}
         {c.state !== "draft" ? (
           <Link to={`/campaigns/${c.slug}`} className={buttonClass.secondary}>
@@ -333,6 +351,24 @@ function CampaignDetail({ c, tracks, failure }: { c: AdminCampaignDetail; tracks
           ) : null}
           <CampaignForm intent="update" campaign={c} tracks={tracks} failure={failure?.intent === "update" ? failure : null} />
         </>
+      ) : null}
+
+      {asking ? (
+        <ConfirmDialog title={`${CAMPAIGN_CONFIRM[asking].label}: ${c.title}`} cancelTo={cancelTo}>
+          <Form method="post" preventScrollReset>
+            <p className="text-sm text-slate-700">{CAMPAIGN_CONFIRM[asking].text}</p>
+            <input type="hidden" name="intent" value={asking} />
+            <input type="hidden" name="id" value={c.id} />
+            <ConfirmActions
+              cancelTo={cancelTo}
+              danger={CAMPAIGN_CONFIRM[asking].danger}
+              disabled={busy}
+              error={failure?.intent === asking ? failure.toast.description : undefined}
+            >
+              {CAMPAIGN_CONFIRM[asking].label}
+            </ConfirmActions>
+          </Form>
+        </ConfirmDialog>
       ) : null}
     </Section>
   );

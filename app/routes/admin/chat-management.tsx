@@ -1,12 +1,11 @@
-import { useEffect } from "react";
 import { Form, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { chatAdminAction, chatAdminPage } from "~/modules/chat/chat.server";
 import { MessageText } from "~/modules/chat/components/message-text";
-import { chatAdminSchema, MUTE_PERIODS, MUTE_REASON_MAX, ROOM_DESCRIPTION_MAX, ROOM_KIND_OPTIONS, ROOM_NAME_MAX } from "~/modules/chat/schema";
+import { MUTE_PERIODS, MUTE_REASON_MAX, ROOM_DESCRIPTION_MAX, ROOM_KIND_OPTIONS, ROOM_NAME_MAX } from "~/modules/chat/messages";
+import { chatAdminSchema } from "~/modules/chat/schema";
 import type { AdminFeedItem, AdminRoom } from "~/modules/chat/types";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
@@ -19,8 +18,8 @@ import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/chat-management";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 // /chat-management (admins): rooms (create, rename, describe, archive, restore, reorder), the
 // recent messages across rooms with delete, mutes with a period and a reason. Every action is
@@ -53,21 +52,13 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 
 export default function ChatManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { rooms, feed, mutes } = loaderData;
-  const failure = isActionFailure(actionData) ? actionData : null;
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+  const failure = useActionFailure(actionData);
   const createErrors = failure?.intent === "create-room" ? failure.errors : {};
 
   return (
     <>
       <PageHeader title="Chat Management" description="Rooms, recent messages and mutes. Every action is recorded in the audit log." />
-      {failure ? (
-        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={failure} />
 
       <Section id="chat-rooms-heading" title="Rooms">
         <ul className="mt-3 space-y-3">
@@ -77,19 +68,12 @@ export default function ChatManagement({ loaderData, actionData }: Route.Compone
         </ul>
         <Form method="post" className="mt-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_2fr_1fr_auto] sm:items-end">
           <input type="hidden" name="intent" value="create-room" />
-          <Field
-            label="New room name"
-            name="name"
-            required
-            maxLength={ROOM_NAME_MAX}
-            error={createErrors.name}
-            defaultValue={failure?.intent === "create-room" ? failure.values?.name : undefined}
+          <RoomFields
+            nameLabel="New room name"
+            values={failure?.intent === "create-room" ? (failure.values ?? {}) : {}}
+            errors={createErrors}
+            submit="Create room"
           />
-          <Field label="Description" name="description" maxLength={ROOM_DESCRIPTION_MAX} error={createErrors.description} />
-          <Select label="Who posts" name="kind" options={ROOM_KIND_OPTIONS} defaultValue="general" />
-          <Button type="submit" variant="primary">
-            Create room
-          </Button>
         </Form>
       </Section>
 
@@ -182,15 +166,34 @@ function RoomRow({ room, first, last }: { room: AdminRoom; first: boolean; last:
         <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-[1fr_2fr_1fr_auto] sm:items-end">
           <input type="hidden" name="intent" value="update-room" />
           <input type="hidden" name="roomId" value={room.id} />
-          <Field label="Name" name="name" required maxLength={ROOM_NAME_MAX} defaultValue={room.name} />
-          <Field label="Description" name="description" maxLength={ROOM_DESCRIPTION_MAX} defaultValue={room.description} />
-          <Select label="Who posts" name="kind" options={ROOM_KIND_OPTIONS} defaultValue={room.kind} />
-          <Button type="submit" variant="primary">
-            Save
-          </Button>
+          <RoomFields nameLabel="Name" values={room} errors={{}} submit="Save" />
         </Form>
       </details>
     </li>
+  );
+}
+
+/** The fields of the room form (create and edit): name, description, who posts, and the button. */
+function RoomFields({
+  nameLabel,
+  values,
+  errors,
+  submit,
+}: {
+  nameLabel: string;
+  values: { name?: string; description?: string; kind?: string };
+  errors: Record<string, string | undefined>;
+  submit: string;
+}) {
+  return (
+    <>
+      <Field label={nameLabel} name="name" required maxLength={ROOM_NAME_MAX} error={errors.name} defaultValue={values.name} />
+      <Field label="Description" name="description" maxLength={ROOM_DESCRIPTION_MAX} error={errors.description} defaultValue={values.description} />
+      <Select label="Who posts" name="kind" options={ROOM_KIND_OPTIONS} defaultValue={values.kind ?? "general"} />
+      <Button type="submit" variant="primary">
+        {submit}
+      </Button>
+    </>
   );
 }
 
@@ -236,7 +239,7 @@ function FeedRow({ item, muted }: { item: AdminFeedItem; muted: boolean }) {
           </Dialog>
         )}
       </div>
-      {muted ? null : (
+      {muted || item.authorIsAdmin ? null : (
         <details className="mt-2">
           <summary className="cursor-pointer text-sm text-slate-700">Mute {item.authorName}</summary>
           <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">

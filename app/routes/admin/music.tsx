@@ -1,7 +1,5 @@
-import { useEffect } from "react";
 import { useSearchParams } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { type Decision, PublishedRow, RecentDecision, ReviewCard, ReviewDialog } from "~/modules/music/components/review-queue";
@@ -13,8 +11,8 @@ import { redirectWithToast } from "~/platform/toast.server";
 import { EmptyState } from "~/ui/empty-state";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/music";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 // The admin console's music review: tracks in review (play, approve, reject with a note), the
 // published tracks (withdraw with a reason) and the latest decisions. docs/decisions/0113.
@@ -42,10 +40,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 export default function MusicReview({ loaderData, actionData }: Route.ComponentProps) {
   const { queue, published, recent } = loaderData;
   const [params] = useSearchParams();
-  const failure = isActionFailure(actionData) ? actionData : null;
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+  const failure = useActionFailure(actionData);
   const fieldError = failure?.errors.note ?? failure?.errors.reason;
   const reviewId = params.get("review") ?? (fieldError ? (failure?.values?.trackId ?? null) : null);
   const asked = (params.get("decision") ?? failure?.intent ?? "approve") as Decision;
@@ -55,12 +50,7 @@ export default function MusicReview({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <PageHeader title="Music review" description="Tracks sent by music partners, oldest first. Approved tracks join the library at once." />
-      {failure && !fieldError ? (
-        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={fieldError ? null : failure} />
 
       <Section
         id="music-queue-heading"

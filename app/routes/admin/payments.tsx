@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect } from "react";
+import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { isActionFailure } from "~/lib/errors";
@@ -37,8 +37,8 @@ import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { TextArea } from "~/ui/textarea";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/payments";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 // The admin console's money (issue 14, phase 1): import a month's platform revenue (preview, then
 // commit all or nothing), mark its funds received, finalize it; the payout batches with 'mark paid'
@@ -152,24 +152,16 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
   const { months, imports, payouts, agreements } = loaderData;
-  const failure = isActionFailure(actionData) ? actionData : null;
+  const failure = useActionFailure(actionData);
   const preview = actionData && !isActionFailure(actionData) && "preview" in actionData ? actionData.preview : null;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
   const batches = [...new Set(payouts.map((p) => p.batch))];
 
   return (
     <>
       <PageHeader title="Payments" description="Import a month's platform revenue, confirm the funds, finalize, and pay out." />
-      {failure ? (
-        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={failure} />
 
       <Section id="import-heading" title="Import revenue">
         <p className="mt-1 text-sm text-slate-600">

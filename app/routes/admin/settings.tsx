@@ -1,6 +1,4 @@
-import { useEffect } from "react";
 import { Form, useNavigation } from "react-router";
-import { toast } from "~/ui/toaster";
 import { settingsSchema } from "~/modules/admin/schema";
 import { DEFAULT_SETTINGS, SETTING_KEYS, type AppSettings } from "~/lib/settings";
 import { buttonClass } from "~/ui/button";
@@ -9,7 +7,6 @@ import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
-import { isActionFailure } from "~/lib/errors";
 import { saveSettings, settingsPage } from "~/modules/admin/admin.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
@@ -17,6 +14,7 @@ import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/settings";
+import { useActionFailure } from "~/ui/action-failure";
 
 export const meta = () => [{ title: "App settings | Shortbeat" }];
 
@@ -104,11 +102,8 @@ const SECTIONS: { title: string; description: string; fields: FieldDef[] }[] = [
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings, history } = loaderData;
   const navigation = useNavigation();
-  const failure = isActionFailure(actionData) ? actionData : null;
+  const failure = useActionFailure(actionData);
   const errors = failure?.errors ?? {};
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
   const changedAt = (field: keyof AppSettings) => history.find((h) => h.key === SETTING_KEYS[field]);
 
   return (

@@ -21,7 +21,8 @@ import type { Route } from "./+types/thumbnails-api";
 // /ai-thumbnail-editor/api — the editor's JSON endpoints (admins only; 401/403 JSON like the other
 // resource routes): GET ?project=<id> opens a saved project; POST intents save-project (layers
 // JSON plus new images as `asset:<id>` files), export (the rendered PNG/JPEG), send-export (to a
-// creator's bell) and caption-ideas (Workers AI where bound, 503 otherwise). GET ?channels=<search>
+// creator's bell) and caption-ideas (Workers AI where bound, 503 otherwise;
+// per-admin hourly limits, 429, decision 0187). GET ?channels=<search>
 // lists linked channels; POST channel-thumbnail answers a channel's stored thumbnail image (fetched
 // server-side, decision 0184) and generate-background a Workers AI image (503 where none is bound).
 
@@ -56,15 +57,15 @@ export const action = domainResource(async (args: Route.ActionArgs) => {
     }
     case "caption-ideas": {
       const input = parseFields(form, captionSchema);
-      return json({ ok: true, captions: await captionIdeas(actor, input.title) });
+      return json({ ok: true, captions: await captionIdeas(actor, args.request, input.title) });
     }
     case "channel-thumbnail": {
       const input = parseFields(form, channelThumbnailSchema);
-      return image(await channelThumbnail(actor, input.channelId));
+      return image(await channelThumbnail(actor, args.request, input.channelId));
     }
     case "generate-background": {
       const input = parseFields(form, backgroundSchema);
-      return image(await generateBackground(actor, input.prompt));
+      return image(await generateBackground(actor, args.request, input.prompt));
     }
     default:
       throw new DomainError("invalid_input", "Unknown action.");

@@ -1,7 +1,6 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { GrowthChart } from "~/modules/growth/components/growth-chart";
@@ -20,8 +19,8 @@ import { Pagination } from "~/ui/pagination";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/user-retention";
+import { useActionFailure } from "~/ui/action-failure";
 
 // /user-retention (issue 18, admins): sign-ups per ISO week (UTC), the funnel with conversions,
 // weekly active users, cohorts, sources, and the inactive users with 'notify' and CSV export.
@@ -64,12 +63,9 @@ function queryString(f: RetentionPage["filters"], change: Partial<RetentionPage[
 export default function UserRetention({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
   const f = d.filters;
-  const failure = isActionFailure(actionData) ? actionData : null;
+  const failure = useActionFailure(actionData);
   const navigation = useNavigation();
   const [selected, setSelected] = useState<string[]>([]);
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
   const selectable = d.inactive.rows.filter((r) => !r.notifiedThisWeek).map((r) => r.id);
   // After a notify, the page's rows change: a choice that is no longer selectable is dropped.
   const chosen = selected.filter((id) => selectable.includes(id));

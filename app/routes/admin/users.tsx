@@ -1,6 +1,4 @@
-import { useEffect } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
-import { toast } from "~/ui/toaster";
 import { userActionSchema, userListQuerySchema, uuidSchema } from "~/modules/admin/schema";
 import { ACTIONS_WITH_REASON, REASON_MAX, USER_ACTIONS, USER_ACTION_LABELS, USER_STATUS_FILTERS, type UserAction } from "~/modules/admin/messages";
 import { ApprovalBadge, Badge } from "~/ui/badge";
@@ -14,7 +12,6 @@ import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
-import { isActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
 import { actorOf, performUserAction, usersConsolePage, type AdminUserDetails } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
@@ -23,6 +20,7 @@ import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/users";
+import { useActionFailure } from "~/ui/action-failure";
 
 export const meta = () => [{ title: "Admin | Shortbeat" }];
 
@@ -51,10 +49,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
   const { users, total, page, pageCount, query, selected, confirm, actorId } = loaderData;
   const { pathname, search } = useLocation();
-  const failure = isActionFailure(actionData) ? actionData : null;
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+  const failure = useActionFailure(actionData);
 
   return (
     <>

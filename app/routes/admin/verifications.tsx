@@ -1,7 +1,5 @@
-import { useEffect } from "react";
 import { Section } from "~/ui/section";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
-import { toast } from "~/ui/toaster";
 import { Badge } from "~/ui/badge";
 import { ScrollRegion, TableHead } from "~/ui/table";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
@@ -11,7 +9,6 @@ import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState } from "~/ui/empty-state";
 import { PageHeader } from "~/ui/page-header";
-import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { formatCount } from "~/modules/channels/analytics";
@@ -23,6 +20,7 @@ import { domainAction, domainLoader } from "~/platform/http.server";
 import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/verifications";
+import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
 export const meta = () => [{ title: "Channel verifications | Shortbeat" }];
 
@@ -55,10 +53,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 export default function Verifications({ loaderData, actionData }: Route.ComponentProps) {
   const { queue, recent } = loaderData;
   const [params] = useSearchParams();
-  const failure = isActionFailure(actionData) ? actionData : null;
-  useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+  const failure = useActionFailure(actionData);
 
   // The confirm step is a page state (?review=<id>&decision=verify|reject), so it works without JS;
   // a failed reject keeps it open with the error.
@@ -72,12 +67,7 @@ export default function Verifications({ loaderData, actionData }: Route.Componen
         title="Channel verifications"
         description="Manual channel submissions sent for verification, oldest first. Verified channels count as connected channels."
       />
-      {failure && !failure.errors.reason ? (
-        <div role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-          <p className="font-semibold">{failure.toast.title}</p>
-          <p className="mt-1">{failure.toast.description}</p>
-        </div>
-      ) : null}
+      <FailureAlert failure={failure?.errors.reason ? null : failure} />
 
       <section aria-labelledby="queue-heading">
         <h2 id="queue-heading" className="text-lg font-semibold text-slate-900">

@@ -1,7 +1,17 @@
 import { invalid } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
-import { authorOf, chatCatchUp, chatHistory, chatMembers, deleteMessage, editMessage, markRoomRead, postMessage } from "~/modules/chat/chat.server";
+import {
+  authorOf,
+  chatCatchUp,
+  chatHistory,
+  chatMembers,
+  deleteMessage,
+  editMessage,
+  markRoomRead,
+  postMessage,
+  roomIdParam,
+} from "~/modules/chat/chat.server";
 import { chatActionSchema } from "~/modules/chat/schema";
 import { parseForm } from "~/platform/body.server";
 import { domainResource } from "~/platform/http.server";
@@ -15,7 +25,6 @@ import type { Route } from "./+types/chat";
 // Signed-in, approved (admins need no approval), not banned.
 
 const noStore = { "Cache-Control": "private, no-store" };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function seqParam(value: string | null): number | null {
   if (value === null || value === "") return null;
@@ -29,8 +38,7 @@ export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const params = new URL(args.request.url).searchParams;
   const members = params.get("members");
   if (members !== null) return Response.json({ members: await chatMembers(actor, members) }, { headers: noStore });
-  const roomId = params.get("room") ?? "";
-  if (!UUID.test(roomId)) throw invalid("Unknown room.");
+  const roomId = roomIdParam(params.get("room"));
   const after = seqParam(params.get("after"));
   if (after !== null) {
     const since = params.get("since");

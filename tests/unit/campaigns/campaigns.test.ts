@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { campaignState, cappedPayout, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "~/modules/campaigns/rules";
+import { budgetLeft, campaignState, cappedPayout, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "~/modules/campaigns/rules";
 import { campaignAdminSchema, campaignParticipateSchema } from "~/modules/campaigns/schema";
 import { parseVideoUrl } from "~/modules/campaigns/video-url";
 
@@ -99,5 +99,13 @@ describe("forms", () => {
     const id = crypto.randomUUID();
     expect(campaignParticipateSchema.safeParse({ intent: "join", campaignId: id }).success).toBe(false);
     expect(campaignParticipateSchema.safeParse({ intent: "join", campaignId: id, accept: "on" }).success).toBe(true);
+  });
+});
+
+describe("budget left", () => {
+  it("is what the approved amounts leave, never below zero; reached once they meet the budget", () => {
+    expect(budgetLeft({ budgetCents: 1000, spentCents: 250 })).toEqual({ budgetLeftCents: 750, budgetReached: false });
+    expect(budgetLeft({ budgetCents: 1000, spentCents: 1000 })).toEqual({ budgetLeftCents: 0, budgetReached: true });
+    expect(budgetLeft({ budgetCents: 500, spentCents: 900 })).toEqual({ budgetLeftCents: 0, budgetReached: true });
   });
 });

@@ -78,4 +78,74 @@ describe("the socket protocol", () => {
     expect(parseChatFrame(JSON.stringify({ type: "presence", count: "3" }))).toBeNull();
     expect(parseChatFrame(JSON.stringify({ type: "html", html: "<b>" }))).toBeNull();
   });
+
+  const message = {
+    id: "m1",
+    roomId: "r1",
+    seq: 7,
+    userId: "u1",
+    authorName: "Alice",
+    authorAvatarUrl: null,
+    body: "hi https://shortbeat.test",
+    mentions: [{ id: "u2", name: "Bob" }],
+    createdAt: "2026-11-23T10:00:00.000Z",
+    editedAt: null,
+  };
+  const room = { id: "r1", name: "General", description: "", kind: "general", archived: false };
+  const frame = (v: unknown) => parseChatFrame(JSON.stringify(v));
+
+  it("reads every frame the room object sends, exactly as sent", () => {
+    const good = [
+      { type: "message", message },
+      { type: "message", message: { ...message, authorAvatarUrl: "https://cdn.test/a.png" }, trace: { sentAt: 1, doAt: 2 } },
+      { type: "edited", message: { ...message, editedAt: "2026-11-23T10:05:00.000Z" } },
+      { type: "deleted", id: "m1", seq: 7 },
+      { type: "presence", count: 0 },
+      { type: "mute", mute: { until: "2026-11-24T10:00:00.000Z", reason: "Spam" } },
+      { type: "mute", mute: null },
+      { type: "room", room: { ...room, kind: "announcements", archived: true } },
+      { type: "banned", reason: null },
+      { type: "banned", reason: "Spam" },
+      { type: "activity", roomId: "r2", seq: 9, userId: "u1" },
+    ];
+    for (const f of good) expect(frame(f), JSON.stringify(f)).toEqual(f);
+  });
+
+  it("keeps known keys only: an extra key in a frame or a message is dropped", () => {
+    expect(frame({ type: "presence", count: 2, html: "<b>" })).toEqual({ type: "presence", count: 2 });
+    expect(frame({ type: "message", message: { ...message, isAdmin: true } })).toEqual({ type: "message", message });
+  });
+
+  it("refuses a malformed frame whole", () => {
+    const bad: unknown[] = [
+      null,
+      [],
+      "presence",
+      { count: 2 },
+      { type: "presence" },
+      { type: "presence", count: 1.5 },
+      { type: "presence", count: -1 },
+      { type: "deleted", id: 5, seq: 1 },
+      { type: "deleted", id: "m1", seq: "1" },
+      { type: "message" },
+      { type: "message", message: { ...message, seq: "7" } },
+      { type: "message", message: { ...message, body: null } },
+      { type: "message", message: { ...message, authorAvatarUrl: 3 } },
+      { type: "message", message: { ...message, mentions: "u2" } },
+      { type: "message", message: { ...message, mentions: [{ id: "u2" }] } },
+      { type: "message", message: { id: "m1" } },
+      { type: "message", message, trace: { sentAt: "now" } },
+      { type: "edited", message: { ...message, editedAt: 5 } },
+      { type: "mute", mute: { until: "2026-11-24T10:00:00.000Z" } },
+      { type: "mute" },
+      { type: "room", room: { ...room, kind: "secret" } },
+      { type: "room", room: { ...room, archived: "yes" } },
+      { type: "banned" },
+      { type: "banned", reason: 1 },
+      { type: "activity", roomId: "r2", seq: "9", userId: "u1" },
+      { type: "activity", roomId: "r2", seq: 9 },
+    ];
+    for (const f of bad) expect(frame(f), JSON.stringify(f)).toBeNull();
+    expect(parseChatFrame(new ArrayBuffer(4))).toBeNull();
+  });
 });

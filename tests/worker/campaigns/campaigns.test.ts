@@ -328,20 +328,70 @@ describe("review and the budget", () => {
       await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'campaign_submission_approve'", casey.email),
     ).toBeGreaterThanOrEqual(5);
 
-    // Raising views is capped too; lowering frees budget, which another raise may then take.
+    // Raising views is capped too; lowering frees budget, which goes to the capped submissions at once (decision 0143).
     const top =
       (await env.DB.prepare("SELECT id FROM campaign_submissions WHERE campaign_id = ? AND amount_cents = 300 LIMIT 1").bind(row.id).first<{ id: string }>())
         ?.id ?? "";
     await admin({ intent: "views", submissionId: top, views: "9000" });
     expect((await campaignById(row.id))?.spent_cents).toBe(1000);
     await admin({ intent: "views", submissionId: top, views: "1000" });
-    expect((await campaignById(row.id))?.spent_cents).toBe(800);
+    expect((await campaignById(row.id))?.spent_cents).toBe(1000);
+    const after = (
+      await env.DB.prepare("SELECT amount_cents FROM campaign_submissions WHERE campaign_id = ? ORDER BY amount_cents DESC")
+        .bind(row.id)
+        .all<{ amount_cents: number }>()
+    ).results.map((r) => r.amount_cents);
+    expect(after.reduce((s, a) => s + a, 0)).toBe(1000);
+    expect(after).toContain(100); // the lowered one
+    expect(after.every((a) => a <= 300)).toBe(true); // never past what the views earned
     // Parallel raises of two submissions: the $2.00 left is spent once.
     const two = (
       await env.DB.prepare("SELECT id FROM campaign_submissions WHERE campaign_id = ? AND amount_cents = 300 LIMIT 2").bind(row.id).all<{ id: string }>()
     ).results;
     await Promise.all(two.map((s) => admin({ intent: "views", submissionId: s.id, views: "50000" })));
     expect((await campaignById(row.id))?.spent_cents).toBe(1000);
+  });
+
+  it("budget freed by a rejection, lower views or a larger budget raises the capped submissions, oldest review first, never past what they earned or the budget, also at once", async () => {
+    // $1.00 per 1,000 views, budget $10.00.
+    const row = await live({ rate: "1.00", budget: "10.00" });
+    await join(casey, row.id);
+    for (let i = 0; i < 4; i++) await submit(casey, row.id, `https://www.tiktok.com/@casey/video/75000000000000000${i}0`);
+    const [a, b, c, d] = await Promise.all([0, 1, 2, 3].map((n) => submissionId(row.id, casey.id, n)));
+    const amounts = async () =>
+      Object.fromEntries(
+        (
+          await env.DB.prepare("SELECT id, amount_cents FROM campaign_submissions WHERE campaign_id = ?")
+            .bind(row.id)
+            .all<{ id: string; amount_cents: number }>()
+        ).results.map((r) => [r.id, r.amount_cents]),
+      );
+    await admin({ intent: "approve", submissionId: a, views: "6000" }); // $6.00
+    await admin({ intent: "approve", submissionId: b, views: "8000" }); // earned $8.00, capped at $4.00
+    await admin({ intent: "approve", submissionId: c, views: "3000" }); // earned $3.00, capped at $0.00
+    expect(await amounts()).toMatchObject({ [a]: 600, [b]: 400, [c]: 0 });
+    // Rejecting A frees $6.00: B (reviewed first) gets its $4.00 more, C the $2.00 left.
+    expect(await outcome(await admin({ intent: "reject", submissionId: a, reason: "Not the required track" }))).toBe("→/admin/campaigns");
+    expect(await amounts()).toMatchObject({ [a]: 0, [b]: 800, [c]: 200 });
+    expect((await campaignById(row.id))?.spent_cents).toBe(1000);
+    // Lowering B's views to 7,500 frees $0.50 for C.
+    await admin({ intent: "views", submissionId: b, views: "7500" });
+    expect(await amounts()).toMatchObject({ [b]: 750, [c]: 250 });
+    // A larger budget ($20.00) pays C in full; what is left stays free.
+    const edit = await admin({ ...fields({ rate: "1.00", budget: "20.00" }), intent: "update", id: row.id, slug: row.slug });
+    expect(await outcome(edit)).toBe("→/admin/campaigns");
+    expect(await amounts()).toMatchObject({ [b]: 750, [c]: 300 });
+    expect((await campaignById(row.id))?.spent_cents).toBe(1050);
+    // At once: D approved with 12,000 views while B is rejected: the budget is never spent twice.
+    await Promise.all([
+      admin({ intent: "approve", submissionId: d, views: "12000" }),
+      admin({ intent: "reject", submissionId: b, reason: "Deleted" }, admins[1]),
+    ]);
+    const end = await amounts();
+    const spent = (await campaignById(row.id))?.spent_cents;
+    expect(spent).toBe(end[c] + end[d]);
+    expect(end[d]).toBe(1200);
+    expect(spent).toBeLessThanOrEqual(2000);
   });
 
   it("approving the same submission twice at once approves it once; reject needs a reason; bad views are refused", async () => {
@@ -461,6 +511,56 @@ describe("settling, the ledger and the payout date", () => {
     const mine = await (await fetchApp("/campaigns", withCookie(casey.cookie))).text();
     expect(mine).toContain("Ended campaigns you joined");
   });
+
+  it("settling and funds received for 1,000 participants: one notification each time (not one per person), an e-mail each with its own amount", async () => {
+    const row = await live({ rate: "1.00", budget: "600000.00" });
+    const tag = crypto.randomUUID().slice(0, 8);
+    const N = 1000;
+    // 1,000 approved creators, each joined with one approved submission of (i) × 1,000 views at $1.00: $i.00 each.
+    const seq = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${N})`;
+    await env.DB.batch([
+      env.DB.prepare(`${seq} INSERT INTO users (id, email) SELECT ?1 || '-' || i, ?1 || '-' || i || '@example.com' FROM n`).bind(tag),
+      env.DB.prepare(
+        `${seq} INSERT INTO profiles (user_id, creator_id, full_name, approval_status) SELECT ?1 || '-' || i, upper(?1) || i, 'Many ' || i, 'approved' FROM n`,
+      ).bind(tag),
+      env.DB.prepare(
+        `${seq} INSERT INTO campaign_participants (campaign_id, user_id, terms_accepted_at, created_at) SELECT ?2, ?1 || '-' || i, ?3, ?3 FROM n`,
+      ).bind(tag, row.id, new Date().toISOString()),
+      env.DB.prepare(
+        `${seq} INSERT INTO campaign_submissions (id, campaign_id, user_id, url, platform, video_key, rate_cents, status, views, amount_cents, created_at, updated_at)
+         SELECT ?1 || '-s' || i, ?2, ?1 || '-' || i, 'https://www.tiktok.com/@m/video/' || i, 'tiktok', 'tiktok:' || ?1 || i, 100, 'approved', i * 1000, i * 100, ?3, ?3 FROM n`,
+      ).bind(tag, row.id, new Date().toISOString()),
+      env.DB.prepare("UPDATE campaigns SET spent_cents = ? WHERE id = ?").bind((N * (N + 1) * 100) / 2, row.id),
+    ]);
+    await endByDate(row.id);
+    const title = (await env.DB.prepare("SELECT title FROM campaigns WHERE id = ?").bind(row.id).first<{ title: string }>())?.title;
+    expect(await outcome(await admin({ intent: "settle", id: row.id }))).toBe("→/admin/campaigns");
+    expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE source_id = ?", row.id)).toBe(N);
+    const settled = await env.DB.prepare("SELECT id FROM notifications WHERE kind = 'campaign_settled' AND content LIKE ?")
+      .bind(`%"${title}" is settled%`)
+      .all();
+    expect(settled.results).toHaveLength(1);
+    expect(await count("SELECT count(*) AS n FROM user_notifications WHERE notification_id = ?", settled.results[0].id)).toBe(N);
+    const subject = `Campaign settled: ${title}`;
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE subject = ? AND kind = 'campaign_settled'", subject)).toBe(N);
+    for (const i of [1, 537, 1000]) {
+      const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND subject = ?")
+        .bind(`${tag}-${i}@example.com`, subject)
+        .first<{ body_text: string }>();
+      expect(mail?.body_text).toContain(`Your approved amount is $${i.toLocaleString("en-US")}.00.`);
+    }
+
+    expect(await outcome(await admin({ intent: "funds_received", id: row.id }))).toBe("→/admin/campaigns");
+    const payable = await env.DB.prepare("SELECT id FROM notifications WHERE kind = 'campaign_payable' AND content LIKE ?").bind(`%"${title}"%`).all();
+    expect(payable.results).toHaveLength(1);
+    expect(await count("SELECT count(*) AS n FROM user_notifications WHERE notification_id = ?", payable.results[0].id)).toBe(N);
+    const paySubject = `Campaign payout scheduled: ${title}`;
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE subject = ?", paySubject)).toBe(N);
+    const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND subject = ?")
+      .bind(`${tag}-42@example.com`, paySubject)
+      .first<{ body_text: string }>();
+    expect(mail?.body_text).toContain("your $42.00 is payable on");
+  }, 120_000);
 
   it("funds received before settling: the entries are finalized as they are written", async () => {
     const row = await endedWithApprovals();

@@ -288,6 +288,13 @@ describe("mutes", () => {
     expect(await count("SELECT count(*) AS n FROM chat_mutes WHERE user_id = ?", other.id)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'chat_user_muted' AND target_user_id = ?", other.id)).toBe(0);
     await sendOk(other, general, "still posting");
+    // The feed offers no mute for an admin's message (it would only be refused); a creator's still has one.
+    const gina = await createUser("creator", { fullName: "Gina Green" });
+    await sendOk(gina, general, "a creator's message");
+    const html = await (await fetchApp("/chat-management", { headers: { Cookie: admin.cookie } })).text();
+    expect(html).toMatch(/Mute (<!-- -->)?Gina Green/);
+    expect(html).toContain("still posting");
+    expect(html).not.toMatch(/Mute (<!-- -->)?Otto Admin/);
   });
 
   it("an expired mute no longer counts and a new one can be set", async () => {
@@ -402,6 +409,44 @@ describe("rooms, unread, mentions, presence", () => {
     b2.ws.close(1000);
     await a.next((m) => m.type === "presence" && m.count === 1);
     expect(await runInDurableObject(roomStub(room), (o: ChatRoom) => o.presence())).toBe(1);
+  });
+
+  it("presence drops a socket whose close was never answered (a tab that is gone): it is no longer counted", async () => {
+    const room = await createRoom(admin, "Presence gone");
+    const carol = await createUser("creator", { fullName: "Carol Gone" });
+    const a = await connectChat(room, alice);
+    // Carol's tab is gone: the upgrade went through, but nothing on her side reads or answers frames
+    // (the socket is never accepted), so a close from the object stays unanswered.
+    const gone = await chatSocketRequest(room, carol.cookie);
+    expect(gone.status).toBe(101);
+    await a.next((m) => m.type === "presence" && m.count === 2);
+    // Her session ends (signed out elsewhere): the object closes her socket, which never answers.
+    const before = a.messages.length;
+    await env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(carol.id).run();
+    expect(await roomStub(room).closeEndedSessions(carol.id)).toBe(1);
+    expect(await runInDurableObject(roomStub(room), (_o: ChatRoom, state) => state.getWebSockets(`u:${carol.id}`).length)).toBe(1);
+    // The next count is Alice alone, for her open tab and for anyone who joins now.
+    expect(await waitFor(() => a.messages.slice(before).find((m) => m.type === "presence"))).toEqual({ type: "presence", count: 1 });
+    const b = await connectChat(room, bob);
+    expect(await b.next((m) => m.type === "presence")).toEqual({ type: "presence", count: 2 });
+    a.ws.close(1000);
+    b.ws.close(1000);
+  });
+
+  it("a message in another room reaches the open pages of the other rooms as activity (their unread count grows live)", async () => {
+    const roomA = await createRoom(admin, "Activity A");
+    const roomB = await createRoom(admin, "Activity B");
+    const tab = await connectChat(roomA, bob);
+    const m = await sendOk(alice, roomB, "over here");
+    expect(await tab.next((f) => f.type === "activity" && f.roomId === roomB)).toEqual({ type: "activity", roomId: roomB, seq: m.seq, userId: alice.id });
+    // Its own room's readers get the message itself, not activity.
+    const inB = await connectChat(roomB, bob);
+    await sendOk(alice, roomB, "second");
+    await inB.next((f) => f.type === "message" && f.message.body === "second");
+    await tab.next((f) => f.type === "activity" && f.seq === m.seq + 1);
+    expect(inB.messages.some((f) => f.type === "activity" && f.roomId === roomB)).toBe(false);
+    tab.ws.close(1000);
+    inB.ws.close(1000);
   });
 
   it("a resent message (same client id) is stored once", async () => {

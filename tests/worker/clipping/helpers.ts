@@ -48,3 +48,17 @@ export async function uploadSource(user: TestUser, bytes: Uint8Array<ArrayBuffer
 }
 
 export const act = (user: TestUser, fields: Record<string, string>) => postForm("/clipping", fields, withCookie(user.cookie));
+
+/** An admin's revenue import of `month` from a CSV, staged (not committed); returns the staged import's id. */
+export async function stageRevenue(admin: TestUser, month: string, csv: string): Promise<string> {
+  const form = new FormData();
+  form.set("intent", "preview");
+  form.set("month", month);
+  form.set("file", new File([csv], "revenue.csv", { type: "text/csv" }));
+  const res = await fetchApp("/admin/payments", { method: "POST", headers: { Origin: ORIGIN, Cookie: admin.cookie }, body: form });
+  expect(res.status).toBe(200);
+  const staged = await env.DB.prepare("SELECT id FROM revenue_imports WHERE month = ? AND status = 'staged' ORDER BY created_at DESC LIMIT 1")
+    .bind(month)
+    .first<{ id: string }>();
+  return staged?.id ?? "";
+}

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { splitClipMonth } from "~/modules/clipping/split-days";
 import { runPayoutDay } from "~/modules/payments/payments.server";
 import { createUser, type TestUser } from "../../factories/users";
-import { fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
-import { pair } from "./helpers";
+import { fetchApp, outcome, postForm, withCookie } from "../helpers";
+import { pair, stageRevenue } from "./helpers";
 
 const HEADER = "month,channel_id,creator_id,video_id,net_revenue,currency";
 let admin: TestUser;
@@ -17,19 +17,11 @@ beforeAll(async () => {
 }, 60_000);
 
 async function importMonth(month: string, csv: string) {
-  const form = new FormData();
-  form.set("intent", "preview");
-  form.set("month", month);
-  form.set("file", new File([csv], "revenue.csv", { type: "text/csv" }));
-  const res = await fetchApp("/admin/payments", { method: "POST", headers: { Origin: ORIGIN, Cookie: admin.cookie }, body: form });
-  expect(res.status).toBe(200);
-  const staged = await env.DB.prepare("SELECT id FROM revenue_imports WHERE month = ? AND status = 'staged' ORDER BY created_at DESC LIMIT 1")
-    .bind(month)
-    .first<{ id: string }>();
+  const staged = await stageRevenue(admin, month, csv);
   const live = await env.DB.prepare("SELECT live_import_id FROM revenue_months WHERE month = ?").bind(month).first<{ live_import_id: string | null }>();
   const post = (fields: Record<string, string>) => postForm("/admin/payments", fields, withCookie(admin.cookie));
-  expect(await outcome(await post({ intent: "commit", importId: staged?.id ?? "", replaces: live?.live_import_id ?? "" }))).toBe("→/admin/payments");
-  return staged?.id ?? "";
+  expect(await outcome(await post({ intent: "commit", importId: staged, replaces: live?.live_import_id ?? "" }))).toBe("→/admin/payments");
+  return staged;
 }
 
 async function approvedClip(creatorId: string, clipperId: string, videoId: string) {

@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { DEMO_ACCOUNTS, seedDemoData } from "~/dev/seed.server";
 import { hashPassword } from "~/modules/accounts/accounts.server";
+import { addDays, dayOf } from "~/modules/payments/calendar";
 import { signInAs } from "../../factories/users";
 import { count, fetchApp, withCookie } from "../helpers";
 
@@ -17,6 +18,26 @@ it("seeds two source videos and clips in every state, once however often it runs
   const key = (await env.DB.prepare("SELECT object_key FROM clip_sources WHERE creator_user_id = ? LIMIT 1").bind(creator?.id).first<{ object_key: string }>())
     ?.object_key;
   expect(await env.MEDIA.head(key ?? "")).not.toBeNull();
+  // Dated relative to today: sources 50 and 33 days ago, clips over the last three weeks, a split request
+  // declined 7 weeks ago and one waiting since 3 days ago.
+  const ago = (n: number) => addDays(dayOf(new Date()), -n);
+  const days = async (sql: string, ...args: unknown[]) =>
+    (
+      await env.DB.prepare(sql)
+        .bind(...args)
+        .all<{ d: string }>()
+    ).results.map((r) => r.d);
+  expect(await days("SELECT substr(created_at, 1, 10) AS d FROM clip_sources WHERE creator_user_id = ? ORDER BY id", creator?.id)).toEqual([ago(50), ago(33)]);
+  expect(await days("SELECT substr(created_at, 1, 10) AS d FROM clips WHERE clipper_user_id = ? ORDER BY id", clipper?.id)).toEqual(
+    [20, 18, 16, 14, 12].map(ago),
+  );
+  expect(
+    await days(
+      "SELECT status || ' ' || substr(created_at, 1, 10) || ' ' || coalesce(substr(decided_at, 1, 10), '-') AS d FROM clip_split_requests WHERE id IN (?, ?) ORDER BY id",
+      "00000000-0000-4000-8000-000000006201",
+      "00000000-0000-4000-8000-000000006202",
+    ),
+  ).toEqual([`declined ${ago(49)} ${ago(48)}`, `pending ${ago(3)} -`]);
   const { cookie } = await signInAs(clipper?.id ?? "");
   const html = await (await fetchApp("/clipping", withCookie(cookie))).text();
   expect(html).toContain("Studio session - full take.mp4");

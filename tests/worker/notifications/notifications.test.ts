@@ -15,6 +15,7 @@ import {
   createNotification,
   deliverDirect,
   deliverSlice,
+  frameOf,
   listNotifications,
   markAllRead,
   markRead,
@@ -606,7 +607,7 @@ describe("large fan-outs through the queue", () => {
       },
     };
     const batch = createMessageBatch<NotifyQueueMessage>("shortbeat-notify", [
-      { id: "m1", timestamp: new Date(), attempts: 1, body: { type: "push", pushes: [{ userId: user.id, message }] } },
+      { id: "m1", timestamp: new Date(), attempts: 1, body: { type: "push", pushes: [{ userId: user.id, frame: frameOf(message) }] } },
       // A malformed body (no pushes array) makes delivery throw: retried, not lost.
       { id: "m2", timestamp: new Date(), attempts: 1, body: { type: "push" } as unknown as NotifyQueueMessage },
     ]);
@@ -625,7 +626,7 @@ describe("large fan-outs through the queue", () => {
 describe("direct fan-out in slices (decision 0088)", () => {
   const pushFor = (userId: string, title: string): PushItem => ({
     userId,
-    message: {
+    frame: frameOf({
       type: "notification",
       notification: {
         id: crypto.randomUUID(),
@@ -639,7 +640,7 @@ describe("direct fan-out in slices (decision 0088)", () => {
         readAt: null,
         createdAt: new Date().toISOString(),
       },
-    },
+    }),
   });
   /** Every message with this title on the tab, after a control sent later has arrived (nothing is still on its way). */
   const settledCount = async (user: TestUser, tab: Client, title: string) => {
@@ -712,6 +713,44 @@ describe("direct fan-out in slices (decision 0088)", () => {
   });
 });
 
+describe("frames serialized once (decision 0090)", () => {
+  it("a fan-out to objects woken from hibernation reaches every tab of every recipient once, each frame exactly the D1 row", async () => {
+    const users = await Promise.all([0, 1, 2].map(() => createUser("creator")));
+    const tabsOf = await Promise.all(users.map(async (u) => [await connect(u), await connect({ cookie: (await signInAs(u.id)).cookie })]));
+    for (const u of users) await evictDurableObject(stubOf(u.id));
+    const title = `Woken ${crypto.randomUUID()}`;
+    // Slices of 1: the request's own push and two NotifyFanOut invocations, each waking an evicted object.
+    const result = await createNotification({ title, content: "after hibernation" }, { type: "ids", userIds: users.map((u) => u.id) }, { sliceSize: 1 });
+    expect(result.recipients).toBe(3);
+    for (const [i, u] of users.entries()) {
+      const row = (await listNotifications(actorFor(u))).notifications.find((n) => n.notificationId === result.notificationId);
+      expect(row).toMatchObject({ title, isRead: false });
+      for (const tab of tabsOf[i]) {
+        expect(await tab.next((m) => m.type === "notification" && m.notification.title === title, 10_000)).toEqual({ type: "notification", notification: row });
+        await sendControl(u, tab);
+        expect(titlesOf(tab).filter((t) => t === title)).toHaveLength(1);
+      }
+    }
+  });
+
+  it("a queue message from before frames (the message itself) is still delivered", async () => {
+    const { createMessageBatch, getQueueResult } = await import("cloudflare:test");
+    const user = await createUser("creator");
+    const tab = await connect(user);
+    const title = `Legacy ${crypto.randomUUID()}`;
+    const item = { ...(await notifyUser(user.id, { title: "first", content: "x" })), id: crypto.randomUUID(), title };
+    const legacy = { userId: user.id, message: { type: "notification", notification: item } } as unknown as PushItem;
+    const batch = createMessageBatch<NotifyQueueMessage>("shortbeat-notify", [
+      { id: "l1", timestamp: new Date(), attempts: 1, body: { type: "push", pushes: [legacy] } },
+    ]);
+    const ctx = createExecutionContext();
+    expect(await consumeNotifyQueue(batch)).toEqual({ delivered: 1 });
+    await waitOnExecutionContext(ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["l1"]);
+    expect(await tab.next((m) => m.type === "notification" && m.notification.title === title)).toEqual({ type: "notification", notification: item });
+  });
+});
+
 describe("the object by RPC, the protocol in one module", () => {
   const message = (title: string): SocketMessage => ({
     type: "notification",
@@ -737,6 +776,17 @@ describe("the object by RPC, the protocol in one module", () => {
     const sent = message("Typed push");
     expect(await userNotifier(user.id).push(sent)).toBe(2);
     for (const tab of [tabA, tabB]) expect(await tab.next((m) => m.type === "notification")).toEqual(sent);
+  });
+
+  it("pushFrame() sends the frame as it is; a trace goes in as its last key and leaves the message unchanged", async () => {
+    const user = await createUser("creator");
+    const tab = await connect(user);
+    const raw = new Promise<string>((resolve) => tab.ws.addEventListener("message", (e) => resolve(String(e.data))));
+    const sent = message("Traced push");
+    expect(await userNotifier(user.id).pushFrame(frameOf(sent), { d1DoneAt: 1, pushAt: 2 })).toBe(1);
+    const frame = await raw;
+    expect(JSON.parse(frame).trace).toEqual({ d1DoneAt: 1, pushAt: 2, doAt: expect.any(Number) });
+    expect(parseSocketMessage(frame)).toEqual(sent);
   });
 
   it("accountEvent() sends the event; only a ban closes the sockets", async () => {

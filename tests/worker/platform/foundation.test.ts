@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { DEMO_ACCOUNTS, DEMO_AGENCY, seedDemoData } from "~/dev/seed.server";
 import { hashPassword, verifyPassword } from "~/modules/accounts/accounts.server";
+import { addDays, dayOf } from "~/modules/payments/calendar";
 import { providerFetch } from "~/platform/oauth.server";
 import { ORIGIN, fetchApp, okText, postForm } from "../helpers";
 
@@ -87,6 +88,18 @@ describe("migrations and seed", () => {
       creator_user_id: byKind.creator.id,
     });
     expect((await row("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ? AND status = 'verified'", byKind.creator.id))?.n).toBe(1);
+    // Dated relative to today: the creator verified 130 days ago, with the agency and its channel since 125 days ago (before the
+    // payments seed's oldest month), the manual channel reviewed 52 days ago, the channel synced today.
+    const ago = (n: number) => addDays(dayOf(new Date()), -n);
+    expect(
+      await row(
+        `SELECT substr(u.email_verified_at, 1, 10) AS verified, substr(p.term_started_at, 1, 10) AS term, substr(c.created_at, 1, 10) AS linked,
+           substr(c.last_synced_at, 1, 10) AS synced, substr(m.reviewed_at, 1, 10) AS reviewed
+         FROM users u JOIN profiles p ON p.user_id = u.id JOIN youtube_channels c ON c.user_id = u.id JOIN manual_channel_submissions m ON m.user_id = u.id
+         WHERE u.id = ?`,
+        byKind.creator.id,
+      ),
+    ).toEqual({ verified: ago(130), term: ago(125), linked: ago(125), synced: ago(0), reviewed: ago(52) });
 
     // The demo password works against the stored hash.
     const user = await row("SELECT password_hash FROM users WHERE id = ?", byKind.creator.id);

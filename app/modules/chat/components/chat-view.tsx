@@ -58,6 +58,8 @@ export function ChatView({ page }: { page: ChatPage }) {
   const [editing, setEditing] = useState<{ id: string; body: string; error?: string } | null>(null);
   const [suggest, setSuggest] = useState<{ start: number; query: string; members: ChatMember[]; active: number } | null>(null);
   const [now, setNow] = useState(() => Date.now());
+  /** Seqs of other people's new messages in the other rooms, heard on this room's socket since the page loaded. */
+  const [activity, setActivity] = useState<Record<string, number[]>>({});
   const listRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLTextAreaElement>(null);
   const stickToBottom = useRef(true);
@@ -71,8 +73,9 @@ export function ChatView({ page }: { page: ChatPage }) {
   const canPost = page.canPost && room !== null && !room.archived && (room.kind !== "announcements" || page.me.isAdmin);
   const lastSeq = messages.at(-1)?.seq ?? 0;
 
-  // The other rooms' unread counts: the page's data again once a minute while the tab is visible
-  // (this room's messages come over its socket; the view keeps its own list).
+  // The other rooms' unread counts grow live ("activity" frames on this room's socket); the page's
+  // data again once a minute while the tab is visible corrects them (deletions, frames missed while
+  // the socket was down). This room's messages come over its socket; the view keeps its own list.
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -196,11 +199,16 @@ export function ChatView({ page }: { page: ChatPage }) {
         case "room":
           setRoom(m.room);
           break;
+        case "activity":
+          if (m.roomId !== roomId && m.userId !== page.me.id) {
+            setActivity((a) => (a[m.roomId]?.includes(m.seq) ? a : { ...a, [m.roomId]: [...(a[m.roomId] ?? []), m.seq] }));
+          }
+          break;
         case "banned":
           break;
       }
     },
-    [roomId],
+    [roomId, page.me.id],
   );
 
   useChatSocket(roomId, {
@@ -359,6 +367,8 @@ export function ChatView({ page }: { page: ChatPage }) {
         <ul className="flex gap-2 overflow-x-auto pb-1 lg:flex-col lg:overflow-visible">
           {page.rooms.map((r) => {
             const current = r.id === roomId;
+            // The loader's count up to its lastSeq, plus what arrived live after it.
+            const unread = r.unread + (activity[r.id] ?? []).filter((seq) => seq > r.lastSeq).length;
             return (
               <li key={r.id} className="shrink-0">
                 <Link
@@ -372,9 +382,9 @@ export function ChatView({ page }: { page: ChatPage }) {
                     #{r.name}
                     {r.archived ? " (archived)" : ""}
                   </span>
-                  {r.unread > 0 && !current ? (
-                    <span className="rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white">
-                      {r.unread > 99 ? "99+" : r.unread}
+                  {unread > 0 && !current ? (
+                    <span className="rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" data-testid={`unread-${r.slug}`}>
+                      {unread > 99 ? "99+" : unread}
                       <span className="sr-only"> unread</span>
                     </span>
                   ) : null}

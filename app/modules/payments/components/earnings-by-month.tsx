@@ -7,8 +7,9 @@ import type { LedgerStatus } from "../types";
 
 // /analytics: the person's earnings by month from the ledger (payments module, issue 14).
 
-const TONE: Record<LedgerStatus, Tone> = { estimated: "amber", finalized: "blue", paid: "green" };
-const LABEL: Record<LedgerStatus, string> = { estimated: "Estimated", finalized: "Finalized", paid: "Paid" };
+/** A ledger status's badge (also /payments, which adds a payout's "pending"). */
+export const LEDGER_STATUS_TONE: Record<LedgerStatus, Tone> = { estimated: "amber", finalized: "blue", paid: "green" };
+export const LEDGER_STATUS_LABEL: Record<LedgerStatus, string> = { estimated: "Estimated", finalized: "Finalized", paid: "Paid" };
 
 export function EarningsByMonth({ earnings }: { earnings: { month: string; label: string; amountCents: number; status: LedgerStatus }[] }) {
   return (
@@ -29,7 +30,7 @@ export function EarningsByMonth({ earnings }: { earnings: { month: string; label
                   </Td>
                   <Td className="text-right tabular-nums font-medium">{formatCents(e.amountCents)}</Td>
                   <Td>
-                    <Badge tone={TONE[e.status]}>{LABEL[e.status]}</Badge>
+                    <Badge tone={LEDGER_STATUS_TONE[e.status]}>{LEDGER_STATUS_LABEL[e.status]}</Badge>
                   </Td>
                 </tr>
               ))}

@@ -1,0 +1,65 @@
+// /dashboard's D1 cost: one round trip (the session lookup's batch, accounts alongsideSession,
+// docs/decisions/0083) holding two statements: the session query and ONE statement with both
+// counts (docs/decisions/0089). Counted by wrapping the binding's batch and the statements' own
+// execution for the length of one request.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import { createUser } from "../../factories/users";
+import { fetchApp, okText } from "../helpers";
+
+type Fn = (...args: unknown[]) => unknown;
+const restore: (() => void)[] = [];
+afterEach(() => {
+  for (const undo of restore.splice(0)) undo();
+});
+
+/** D1 calls (a batch, or one statement run alone) and the statements they carried while `run` goes. */
+async function d1Calls(run: () => Promise<unknown>): Promise<{ calls: number; statements: number }> {
+  const seen = { calls: 0, statements: 0 };
+  const wrap = (target: Record<string, unknown>, name: string, statements: (args: unknown[]) => number) => {
+    const original = target[name] as Fn;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      seen.calls++;
+      seen.statements += statements(args);
+      return original.apply(this, args);
+    };
+    restore.push(() => {
+      target[name] = original;
+    });
+  };
+  const db = env.DB as unknown as Record<string, unknown>;
+  const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
+  wrap(db, "batch", (args) => (args[0] as unknown[]).length);
+  for (const name of ["all", "raw", "run", "first"]) wrap(statement, name, () => 1);
+  try {
+    await run();
+  } finally {
+    for (const undo of restore.splice(0)) undo();
+  }
+  return seen;
+}
+
+/** The number a dashboard card shows (StatCard: aria-label = its title, the value in a text-3xl paragraph). */
+function cardValue(html: string, title: string): number | null {
+  const m = new RegExp(`aria-label="${title}"[\\s\\S]*?text-3xl[^>]*>(\\d+)<`).exec(html);
+  return m ? Number(m[1]) : null;
+}
+
+describe("/dashboard: one round trip, two statements", () => {
+  it("a signed-in /dashboard reads the session and both counts in one batch of two statements", async () => {
+    const me = await createUser("creator");
+    await env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, ?, 'Mine')")
+      .bind(crypto.randomUUID(), me.id, `UC${crypto.randomUUID().replace(/-/g, "").slice(0, 22)}`)
+      .run();
+    const published = (await env.DB.prepare("SELECT count(*) AS n FROM music_tracks WHERE status = 'published'").first<{ n: number }>())?.n ?? 0;
+    // A fresh session is touched on its first request (a write); read once so the measured request is the steady state.
+    await okText(fetchApp("/dashboard", { headers: { Cookie: me.cookie } }));
+    let html = "";
+    const seen = await d1Calls(async () => {
+      html = await okText(fetchApp("/dashboard", { headers: { Cookie: me.cookie } }));
+    });
+    expect(seen).toEqual({ calls: 1, statements: 2 });
+    expect(cardValue(html, "Music Library")).toBe(published);
+    expect(cardValue(html, "Connected Channels")).toBe(1);
+  });
+});
