@@ -291,6 +291,10 @@ test("keyboard only: sign in, then reach every sidebar destination with Tab and 
     await tabTo(page, (el) => el.tag === "a" && el.href === href);
     await page.keyboard.press("Enter");
     await page.waitForURL((url) => url.pathname === href);
+    // The URL changes before React commits the new page (a transition): wait until the sidebar
+    // shown is the new page's, or a layout change (the app's and the admin's shells) can take the
+    // focused link away after we have tabbed onto it.
+    await expect(page.locator('#app-sidebar nav a[aria-current="page"]').first()).toHaveAttribute("href", href);
     await page.waitForLoadState("networkidle");
   }
 
