@@ -11,3 +11,18 @@ export function appName(): string {
 export function devToolsEnabled(): boolean {
   return env.DEV_TOOLS === "1";
 }
+
+/**
+ * A daily job's stand-in request: provider calls resolve relative endpoint settings against the
+ * app's origin (and, with DEV_TOOLS, reach the stand-in provider in-process), so a job runs as a
+ * request to `path` on APP_ORIGIN (http://localhost when it is not set to an absolute URL).
+ */
+export function jobRequest(path: string): Request {
+  let origin = "http://localhost";
+  try {
+    origin = new URL(env.APP_ORIGIN).origin;
+  } catch {
+    // keep the fallback
+  }
+  return new Request(new URL(path, origin));
+}

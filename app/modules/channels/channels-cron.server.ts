@@ -2,7 +2,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { DomainError } from "~/lib/errors";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { env } from "~/platform/env.server";
+import { jobRequest } from "~/platform/env.server";
 import { channelsToSync, syncChannel } from "./links.server";
 
 // The daily job (wrangler.toml: crons = ["17 3 * * *"]): refresh every linked channel that has
@@ -21,25 +21,11 @@ export const CRON_MAX_CHANNELS = 400;
 export type CronFailure = { channelRowId: string; channelId: string; reason: string; reconnect: boolean };
 export type CronSummary = { total: number; refreshed: number; failed: CronFailure[] };
 
-/**
- * The provider calls resolve relative endpoint settings against the app's origin (and, with
- * DEV_TOOLS, reach the stand-in provider in-process), so the job runs as a request to it.
- */
-function jobRequest(): Request {
-  let origin = "http://localhost";
-  try {
-    origin = new URL(env.APP_ORIGIN).origin;
-  } catch {
-    // keep the fallback
-  }
-  return new Request(new URL("/__cron/channels", origin));
-}
-
 export async function runDailyChannelRefresh(opts: { now?: Date; batchSize?: number; limit?: number; sync?: typeof syncChannel } = {}): Promise<CronSummary> {
   const batchSize = Math.max(1, opts.batchSize ?? CRON_BATCH_SIZE);
   const sync = opts.sync ?? syncChannel;
   const now = opts.now ?? new Date();
-  const request = jobRequest();
+  const request = jobRequest("/__cron/channels");
   const targets = await channelsToSync(opts.limit ?? CRON_MAX_CHANNELS);
   const failed: CronFailure[] = [];
   let refreshed = 0;

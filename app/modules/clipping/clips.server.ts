@@ -6,7 +6,7 @@ import { fetchYouTubeVideo } from "~/modules/channels/channels.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { env } from "~/platform/env.server";
+import { jobRequest } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CLIP_PLATFORM_LABELS, type ClipPlatform, CLIPPING_MESSAGES as M } from "./messages";
 import { readySource } from "./sources.server";
@@ -252,17 +252,6 @@ async function refreshYouTubeViews(request: Request, targets: readonly ViewsTarg
   return { updated, failed };
 }
 
-/** The provider calls resolve relative endpoint settings against the app's origin, so the job runs as a request to it. */
-function jobRequest(): Request {
-  let origin = "http://localhost";
-  try {
-    origin = new URL(env.APP_ORIGIN).origin;
-  } catch {
-    // keep the fallback
-  }
-  return new Request(new URL("/__cron/clip-views", origin));
-}
-
 /** The daily job: the views of approved YouTube Shorts clips (approved, or asked to be removed but still up). */
 export async function refreshClipViews(opts: { limit?: number } = {}): Promise<{ total: number; updated: number; failed: number }> {
   const targets = await db()
@@ -271,6 +260,6 @@ export async function refreshClipViews(opts: { limit?: number } = {}): Promise<{
     .where(and(eq(clips.platform, "youtube_shorts"), inArray(clips.status, ["approved", "removal_requested"])))
     .orderBy(asc(sql`coalesce(${clips.viewsUpdatedAt}, '')`), asc(clips.id))
     .limit(opts.limit ?? CLIP_VIEWS_MAX);
-  const { updated, failed } = await refreshYouTubeViews(jobRequest(), targets);
+  const { updated, failed } = await refreshYouTubeViews(jobRequest("/__cron/clip-views"), targets);
   return { total: targets.length, updated, failed };
 }
