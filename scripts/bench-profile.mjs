@@ -4,7 +4,7 @@
 // app's Worker and of the local D1 database's Worker while autocannon loads the page. Prints where
 // the Worker's time goes (self time by function, grouped by module) and how busy D1 was.
 //   npm run bench:profile [-- --path /dashboard --as creator@shortbeat.test --duration 8 --connections 20]
-//   (--out profile.cpuprofile writes the Worker's raw profile for Chrome DevTools)
+//   (--out profile.cpuprofile writes the Worker's raw profile for Chrome DevTools, and D1's as profile.d1.cpuprofile)
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { benchArgs, signIn } from "./bench-lib.mjs";
@@ -93,7 +93,10 @@ try {
     profiles[name] = (await t.send("Profiler.stop")).profile;
     t.close();
   }
-  if (values.out) writeFileSync(values.out, JSON.stringify(profiles.worker));
+  if (values.out) {
+    writeFileSync(values.out, JSON.stringify(profiles.worker));
+    writeFileSync(values.out.replace(/(\.cpuprofile)?$/, ".d1.cpuprofile"), JSON.stringify(profiles.d1));
+  }
   console.log(
     `\n${values.path} as ${values.as}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms (${server.kind})`,
   );
@@ -101,8 +104,8 @@ try {
     const s = summarize(profile);
     console.log(`\n${name}: ${Math.round(s.totalMs)} ms profiled; self time by module`);
     console.table(s.byModule);
-    if (name === "worker") {
-      console.log("worker: self time by function");
+    {
+      console.log(`${name}: self time by function`);
       console.table(s.byFn);
     }
   }

@@ -20,8 +20,8 @@ import {
   Wallet,
   X,
   MonitorPlay,
-  type LucideIcon,
-} from "lucide-react";
+  type IconComponent,
+} from "~/ui/icons";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation, useRevalidator } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
@@ -33,7 +33,7 @@ import { Popover, PopoverContent, PopoverTrigger } from "~/ui/popover";
 import { Tooltip } from "~/ui/tooltip";
 import { AdminGuardPending } from "./admin-guard";
 
-const ICONS: Record<string, LucideIcon> = {
+const ICONS: Record<string, IconComponent> = {
   "layout-dashboard": LayoutDashboard,
   music: Music,
   upload: Upload,

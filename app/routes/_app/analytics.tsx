@@ -1,4 +1,4 @@
-import { Download, TrendingDown, TrendingUp } from "lucide-react";
+import { Download, TrendingDown, TrendingUp } from "~/ui/icons";
 import { ScrollRegion, TableHead } from "~/ui/table";
 import { Section } from "~/ui/section";
 import { Link } from "react-router";

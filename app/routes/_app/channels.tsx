@@ -1,4 +1,4 @@
-import { RefreshCw, SquarePlay, Unlink } from "lucide-react";
+import { RefreshCw, SquarePlay, Unlink } from "~/ui/icons";
 import { useEffect } from "react";
 import { Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
 import { toast } from "~/ui/toaster";

@@ -1,4 +1,4 @@
-import { BarChart3, Heart, Link2, Music, Share2, Sparkles, MonitorPlay } from "lucide-react";
+import { BarChart3, Heart, Link2, Music, Share2, Sparkles, MonitorPlay } from "~/ui/icons";
 import { Section } from "~/ui/section";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";

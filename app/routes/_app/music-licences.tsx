@@ -1,4 +1,4 @@
-import { Download, FileBadge } from "lucide-react";
+import { Download, FileBadge } from "~/ui/icons";
 import { Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { isActionFailure } from "~/lib/errors";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { Section } from "~/ui/section";
-import { BarChart3, Link2, Music2, Wallet } from "lucide-react";
+import { BarChart3, Link2, Music2, Wallet } from "~/ui/icons";
 import { PublicLayout, useAppName } from "~/components/public-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { CREATOR_SHARE_PERCENT, PAYOUT_DAY_OF_MONTH } from "~/lib/constants";

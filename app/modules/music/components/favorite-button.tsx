@@ -1,4 +1,4 @@
-import { Heart } from "lucide-react";
+import { Heart } from "~/ui/icons";
 import { useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { useFavorites } from "../favorites";

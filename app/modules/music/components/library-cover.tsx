@@ -1,4 +1,4 @@
-import { Music } from "lucide-react";
+import { Music } from "~/ui/icons";
 
 /**
  * A track's cover: a placeholder tile, with the cover image over it when the track has one. The

@@ -1,4 +1,4 @@
-import { Search } from "lucide-react";
+import { Search } from "~/ui/icons";
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { buttonClass } from "~/ui/button";

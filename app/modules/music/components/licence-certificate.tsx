@@ -1,4 +1,4 @@
-import { Download, ExternalLink, Printer } from "lucide-react";
+import { Download, ExternalLink, Printer } from "~/ui/icons";
 import { Link } from "react-router";
 import { buttonClass } from "~/ui/button";
 import { formatLicenceDate, type LicenceCertificate, licenceDownloadPath, licenceVerificationPath } from "../licence-code";

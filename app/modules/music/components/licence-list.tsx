@@ -1,4 +1,4 @@
-import { Download, FileBadge } from "lucide-react";
+import { Download, FileBadge } from "~/ui/icons";
 import { Link } from "react-router";
 import { EmptyState } from "~/ui/empty-state";
 import { Table, TableHead, TableRegion } from "~/ui/table";

@@ -1,4 +1,4 @@
-import { BadgeCheck, Clock } from "lucide-react";
+import { BadgeCheck, Clock } from "~/ui/icons";
 import { formatLicenceDate, type LicenceVerification } from "../licence-code";
 import { LicenceFacts } from "./licence-channels";
 

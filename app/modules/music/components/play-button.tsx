@@ -1,4 +1,4 @@
-import { Loader2, Pause, Play } from "lucide-react";
+import { Loader2, Pause, Play } from "~/ui/icons";
 import { useEffect, useState } from "react";
 import type { PlayerTrack } from "../player";
 import { usePlayer } from "./player-provider";

@@ -1,4 +1,4 @@
-import { Loader2, Music, Pause, Play, Volume1, Volume2, VolumeX, X } from "lucide-react";
+import { Loader2, Music, Pause, Play, Volume1, Volume2, VolumeX, X } from "~/ui/icons";
 import { type KeyboardEvent, type PointerEvent, useRef, useState } from "react";
 import { formatTime, fractionAt, type PlayerTrack, seekTargetForKey } from "../player";
 import { FavoriteButton } from "./favorite-button";

@@ -1,4 +1,4 @@
-import { Pause, Play } from "lucide-react";
+import { Pause, Play } from "~/ui/icons";
 import type { ReactNode } from "react";
 import { formatDuration, type LibraryTrack, spokenDuration, trackFactsLine, WAVEFORM_BARS } from "../library";
 import { LibraryCover } from "./library-cover";

@@ -1,4 +1,4 @@
-import { Download, FileBadge } from "lucide-react";
+import { Download, FileBadge } from "~/ui/icons";
 import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { type ActionFailure, isActionFailure } from "~/lib/errors";

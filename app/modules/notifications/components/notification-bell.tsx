@@ -1,4 +1,4 @@
-import { Bell, Check, CheckCheck } from "lucide-react";
+import { Bell, Check, CheckCheck } from "~/ui/icons";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { NOTIFICATION_BADGE_CAP } from "~/lib/constants";
 import { mergeNotifications, type NotificationList } from "~/modules/notifications/notifications";
