@@ -10,6 +10,7 @@ import { formatBp } from "~/modules/payments/split";
 import { auditQuery } from "~/platform/audit.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
 import { db } from "~/platform/db.server";
+import { appLink } from "~/platform/email.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CLIPPING_MESSAGES as M } from "./messages";
 import type { SplitChange } from "./split-days";
@@ -17,9 +18,12 @@ import type { SplitChange } from "./split-days";
 // Clipper links: the invite, accepting it when already signed in, revocation, and the split
 // requests (docs/decisions/0150-0152).
 
-/** The creator's clipper invite link (spec: /auth?ref=CODE&clipper=1). */
-export function clipperInvitePath(creatorCode: string): string {
-  return `/auth?ref=${encodeURIComponent(creatorCode)}&clipper=1`;
+/**
+ * The creator's clipper invite link (spec: /auth?ref=CODE&clipper=1), on the configured public
+ * origin like the referral link (never the request's Host: the link is handed to other people).
+ */
+export function clipperInviteLink(creatorCode: string): string {
+  return appLink(`/auth?ref=${encodeURIComponent(creatorCode)}&clipper=1`);
 }
 
 /** Links a clipper to the creator who invited them; a second link of the same pair is ignored. */

@@ -4,7 +4,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
-import { clipperInvitePath, type PendingInvite, pendingInvite, splitHistoryOf } from "./links.server";
+import { clipperInviteLink, type PendingInvite, pendingInvite, splitHistoryOf } from "./links.server";
 import { SOURCE_QUOTA_BYTES } from "./messages";
 import { folderUsage, sourcesOf } from "./sources.server";
 import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./types";
@@ -76,7 +76,7 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
   const sourceList = (id: string): SourceRow[] => folders.get(id) ?? [];
   const invitePending: PendingInvite | null = invite;
   return {
-    invitePath: me?.creatorId ? clipperInvitePath(me.creatorId) : null,
+    inviteLink: me?.creatorId ? clipperInviteLink(me.creatorId) : null,
     pendingInvite: invitePending,
     clippers: mine.map((l) => linkRow(l, l.clipperUserId)),
     creators: theirs.map((l) => ({ ...linkRow(l, l.creatorUserId), sources: l.status === "active" ? sourceList(l.creatorUserId) : [] })),

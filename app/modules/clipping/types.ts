@@ -50,7 +50,8 @@ export type ClipRow = {
 };
 
 export type ClippingPage = {
-  invitePath: string | null;
+  /** The creator's clipper invite link, absolute (APP_ORIGIN). */
+  inviteLink: string | null;
   pendingInvite: { code: string; creatorName: string } | null;
   clippers: LinkRow[];
   creators: (LinkRow & { sources: SourceRow[] })[];

@@ -52,8 +52,7 @@ export const meta = () => [{ title: "Clipping | Shortbeat" }];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
-  const page = await clippingPage(actorOf(user), args.request);
-  return { ...page, origin: new URL(args.request.url).origin };
+  return clippingPage(actorOf(user), args.request);
 });
 
 export const action = domainAction(async (args: Route.ActionArgs) => {
@@ -145,7 +144,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
 
       {/* ---- The creator's side ---- */}
       <Section id="invite" title="Your clipper invite link">
-        {page.invitePath ? <InviteLink url={`${page.origin}${page.invitePath}`} /> : null}
+        {page.inviteLink ? <InviteLink url={page.inviteLink} /> : null}
       </Section>
 
       <Section id="clippers" title="Your clippers">

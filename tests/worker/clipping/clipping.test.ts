@@ -1,7 +1,7 @@
 // Clipping (issue 16): invites (password and Google sign-up, a signed-in visitor's kept invite),
 // access and revocation (already-signed URLs stop at once), clips and their review, split requests
 // and their one-winner approval, bad input (nothing stored).
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, outcome, postForm, setCookieValue, withCookie } from "../helpers";
@@ -20,6 +20,16 @@ describe("invites", () => {
   let creator: TestUser;
   beforeAll(async () => {
     creator = await createUser("creator");
+  });
+
+  it("the creator's invite link is on the configured public origin, not the Host the request names (like the referral link)", async () => {
+    const appOrigin = new URL(env.APP_ORIGIN).origin;
+    const forged = "https://forged-host.example";
+    const res = await exports.default.fetch(new Request(`${forged}/clipping`, withCookie(creator.cookie, { redirect: "manual" })));
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain(`value="${appOrigin}/auth?ref=${creator.creatorId}&amp;clipper=1"`);
+    expect(page).not.toContain(`${forged}/auth?ref=`);
   });
 
   it("a password sign-up through the invite link with the Clipper Agreement links the clipper to the creator", async () => {
