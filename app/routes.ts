@@ -81,22 +81,23 @@ export default [
     route("settings", "routes/_app/settings.tsx"),
     route("profile", "routes/_app/profile.tsx"),
     route("agency-dashboard", "routes/agency/agency-dashboard.tsx"),
-  ]),
 
-  // ---- Admin shell (admins only) ------------------------------------------------------------
-  layout("routes/admin/layout.tsx", [
-    route("admin", "routes/admin/users.tsx"),
-    route("admin/audit-log", "routes/admin/audit-log.tsx"),
-    route("admin/settings", "routes/admin/settings.tsx"),
-    route("admin/agencies", "routes/admin/agencies.tsx"),
-    route("admin/verifications", "routes/admin/verifications.tsx"),
-    route("admin/music", "routes/admin/music.tsx"),
-    route("admin/broadcast", "routes/admin/broadcast.tsx"),
-    route("admin/payments", "routes/admin/payments.tsx"),
-    route("admin/campaigns", "routes/admin/campaigns.tsx"),
-    route("chat-management", "routes/admin/chat-management.tsx"),
-    route("user-retention", "routes/admin/user-retention.tsx"),
-    route("ai-thumbnail-editor", "routes/admin/ai-thumbnail-editor.tsx"),
+    // ---- Admin area (admins only): inside the same shell, so that moving between app and admin
+    // pages keeps one shell (its focus, its notification socket) instead of building another.
+    layout("routes/admin/layout.tsx", [
+      route("admin", "routes/admin/users.tsx"),
+      route("admin/audit-log", "routes/admin/audit-log.tsx"),
+      route("admin/settings", "routes/admin/settings.tsx"),
+      route("admin/agencies", "routes/admin/agencies.tsx"),
+      route("admin/verifications", "routes/admin/verifications.tsx"),
+      route("admin/music", "routes/admin/music.tsx"),
+      route("admin/broadcast", "routes/admin/broadcast.tsx"),
+      route("admin/payments", "routes/admin/payments.tsx"),
+      route("admin/campaigns", "routes/admin/campaigns.tsx"),
+      route("chat-management", "routes/admin/chat-management.tsx"),
+      route("user-retention", "routes/admin/user-retention.tsx"),
+      route("ai-thumbnail-editor", "routes/admin/ai-thumbnail-editor.tsx"),
+    ]),
   ]),
 
   // ---- Development tools (app/dev/build-mode.ts; 404 at run time unless DEV_TOOLS=1) -------------

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { Browser, Page } from "@playwright/test";
-import { expect, seriousViolations, test } from "./fixtures";
+import { DEMO_PASSWORD, expect, seriousViolations, signIn, test } from "./fixtures";
 
 // Issue 12: every page, as every kind of user, at 1440 and 375 px, has no serious or critical
 // axe-core violation (WCAG 2.1 A/AA); and the signed-in journey works by keyboard alone, with a
@@ -9,8 +9,6 @@ import { expect, seriousViolations, test } from "./fixtures";
 //
 // PAGES lists every route file of app/routes with the addresses that show it; the first test fails
 // when a route file is neither here nor in NOT_PAGES, so a new page cannot be left out of the sweep.
-
-const PASSWORD = "Shortbeat#2026"; // the demo accounts' password (app/dev/seed.server.ts)
 
 /** Route files with a screen, and the addresses that open them (demo data: agency 'northwind'). */
 const PAGES: Record<string, string[]> = {
@@ -67,8 +65,8 @@ const SIGNED_IN_FILES = /^(_app\/|admin\/|agency\/agency-(dashboard|invitation)\
 
 /** Route files without a screen of their own, each with its reason. */
 const NOT_PAGES: Record<string, string> = {
-  "_app/layout.tsx": "the signed-in shell: swept with every page inside it",
-  "admin/layout.tsx": "the admin shell: swept with every admin page",
+  "_app/layout.tsx": "the signed-in shell of app and admin pages: swept with every page inside it",
+  "admin/layout.tsx": "the admin area (guard and console tabs) inside the shell: swept with every admin page",
   "_public/sitemap.ts": "XML resource",
   "_auth/sign-out.ts": "action only",
   "_auth/google.ts": "redirect to the provider",
@@ -125,13 +123,6 @@ function routeFiles(dir: string): string[] {
   });
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email or phone").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-}
-
 /** The shapes of main content checked so far, across the kinds of user (the tests run in order, in one worker). */
 const checkedShapes = new Set<string>();
 
@@ -176,7 +167,7 @@ async function sweep(browser: Browser, who: Kind) {
   const first = await context.newPage();
   const failures: string[] = [];
   if (who.email) {
-    await signIn(first, who.email);
+    await signIn(first, who.email, { landing: null });
     if (who.kind === "banned") {
       // A banned account stays on /auth, told why.
       await expect(first.getByText(/Your account has been banned/).first()).toBeVisible();
@@ -277,7 +268,7 @@ test("keyboard only: sign in, then reach every sidebar destination with Tab and 
   await page.keyboard.type("admin@shortbeat.test");
   await page.keyboard.press("Tab");
   expect((await focusVisible(page)).ok).toBe(true);
-  await page.keyboard.type(PASSWORD);
+  await page.keyboard.type(DEMO_PASSWORD);
   await page.keyboard.press("Enter");
   await page.waitForURL("**/dashboard");
   await page.waitForLoadState("networkidle");

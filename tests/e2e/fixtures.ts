@@ -16,6 +16,21 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).join("\n  ")}`);
 }
 
+/** The demo accounts' password (app/dev/seed.server.ts). */
+export const DEMO_PASSWORD = "Shortbeat#2026";
+
+/**
+ * Signs in on /auth with an e-mail or a verified phone number (and the demo password unless told), then waits for
+ * `landing`: by default any page outside /auth; `null` does not wait (a refused sign-in, or a test that checks the URL itself).
+ */
+export async function signIn(page: Page, identifier: string, opts: { password?: string; landing?: string | RegExp | null } = {}) {
+  await page.goto("/auth");
+  await page.getByLabel("Email or phone").fill(identifier);
+  await page.getByLabel("Password", { exact: true }).fill(opts.password ?? DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  if (opts.landing !== null) await page.waitForURL(opts.landing ?? ((url) => !url.pathname.startsWith("/auth")));
+}
+
 /** Fills the account part of a sign-up form: full name, e-mail, password and its confirmation. */
 export async function fillNewAccount(page: Page, account: { fullName: string; email: string; password: string }) {
   await page.getByLabel("Full name").fill(account.fullName);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, signIn, test } from "./fixtures";
 
 // The signed-in shell's layout comes from CSS at both widths (docs/decisions/0095): the server's
 // HTML is already right, so hydration changes nothing in the sidebar or the toggle's state, and
@@ -26,17 +26,9 @@ async function watchShell(page: Page) {
 
 const shellChanges = (page: Page) => page.evaluate(() => (window as unknown as { shellChanges: string[] }).shellChanges);
 
-async function signIn(page: Page) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill("admin@shortbeat.test");
-  await page.getByLabel("Password").fill("Shortbeat#2026");
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL("**/dashboard");
-}
-
 test("at 1440 px the sidebar is expanded from the first paint, and hydration changes nothing in it", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
+  await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
   await watchShell(page);
   await page.goto("/dashboard");
   await page.waitForLoadState("networkidle");
@@ -62,7 +54,7 @@ test("at 1440 px the sidebar is expanded from the first paint, and hydration cha
 
 test("at 375 px the slide-over starts closed, opens by the button, closes by Escape and the backdrop", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
-  await signIn(page);
+  await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
   await watchShell(page);
   await page.goto("/dashboard");
   await page.waitForLoadState("networkidle");
@@ -94,4 +86,43 @@ test("at 375 px the slide-over starts closed, opens by the button, closes by Esc
   await sidebar.getByRole("button", { name: "Close sidebar" }).click();
   await expect(sidebar).not.toBeInViewport();
   await expect(toggle).toBeFocused();
+});
+
+test("moving between app and admin pages keeps the same shell: focus stays on the followed link, the socket stays open", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Counts the notification sockets the page opens (a rebuilt shell would open another).
+  await page.addInitScript(() => {
+    const w = window as unknown as { socketsOpened: number };
+    w.socketsOpened = 0;
+    const Native = window.WebSocket;
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        super(url, protocols);
+        if (String(url).includes("/api/notifications")) w.socketsOpened++;
+      }
+    };
+  });
+  await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
+  const sidebar = page.locator("#app-sidebar");
+  await expect(sidebar.getByRole("link", { name: "Dashboard", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect.poll(() => page.evaluate(() => (window as unknown as { socketsOpened: number }).socketsOpened)).toBe(1);
+  // Marks the shell's DOM node: a shell built again would not carry the mark.
+  await sidebar.evaluate((el) => el.setAttribute("data-probe", "first"));
+
+  const hops = [
+    { name: "Admin", url: "**/admin", heading: "Admin" },
+    { name: "Music Library", url: "**/music", heading: "Music Library" },
+    { name: "Chat Management", url: "**/chat-management", heading: "Chat Management" },
+  ];
+  for (const hop of hops) {
+    const link = sidebar.getByRole("link", { name: hop.name, exact: true });
+    await link.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForURL(hop.url);
+    await expect(link).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(hop.heading);
+    await expect(sidebar).toHaveAttribute("data-probe", "first");
+    await expect(link).toBeFocused();
+  }
+  expect(await page.evaluate(() => (window as unknown as { socketsOpened: number }).socketsOpened)).toBe(1);
 });

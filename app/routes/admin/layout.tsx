@@ -1,14 +1,13 @@
 import { NavLink, Outlet, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Shell } from "~/components/shell";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { shellData } from "~/modules/accounts/accounts.server";
 import type { Route } from "./+types/layout";
 
-// The admin area: the same shell, behind the admin guard. Pages guard themselves as well.
+// The admin area, behind the admin guard, inside the signed-in shell of routes/_app/layout (one
+// shell for app and admin pages). Pages guard themselves as well.
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requireAdmin(args);
-  return shellData(args.request, user);
+  await requireAdmin(args);
+  return null;
 }
 
 const ADMIN_TABS = [
@@ -25,12 +24,12 @@ const ADMIN_TABS = [
 
 const CONSOLE_PATHS = new Set(ADMIN_TABS.map((t) => t.to));
 
-export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+export default function AdminLayout() {
   return (
-    <Shell {...loaderData}>
+    <>
       <AdminTabs />
       <Outlet />
-    </Shell>
+    </>
   );
 }
 
