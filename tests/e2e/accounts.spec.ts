@@ -1,18 +1,11 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
 
 const PASSWORD = "Journey!2026pass";
 
 async function factory(request: APIRequestContext, baseURL: string, intent: string, email: string) {
   const res = await request.post("/dev/factory", { form: { intent, email }, headers: { Origin: baseURL } });
   expect(res.status(), await res.text()).toBe(200);
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
 }
 
 test("sign up with validation errors, verify by e-mail, wait for approval, sign in, use the shell, sign out", async ({ page, request, baseURL, visit }) => {
@@ -63,7 +56,7 @@ test("sign up with validation errors, verify by e-mail, wait for approval, sign 
   await expect(page.getByText("Log in to your creator dashboard")).toBeVisible();
 
   // Signing in before confirming the e-mail is refused.
-  await signIn(page, email, PASSWORD);
+  await signIn(page, email, { password: PASSWORD, landing: null });
   await expect(page.getByText("Email not confirmed", { exact: false }).first()).toBeVisible();
 
   // The development mailbox has the confirmation link.
@@ -73,8 +66,7 @@ test("sign up with validation errors, verify by e-mail, wait for approval, sign 
   await page.getByRole("button", { name: "Confirm my e-mail" }).click();
   await expect(page.getByText("Email confirmed")).toBeVisible();
 
-  await signIn(page, email, PASSWORD);
-  await page.waitForURL("**/pending-approval");
+  await signIn(page, email, { password: PASSWORD, landing: "**/pending-approval" });
   await expect(page.getByText("Your account is being reviewed. You'll receive an email once approved.")).toBeVisible();
   await expectAccessible(page, "pending approval");
 
@@ -105,8 +97,7 @@ test("sign up with validation errors, verify by e-mail, wait for approval, sign 
 });
 
 test("the dashboard greets, counts, and reads favorites from local storage", async ({ page, visit }) => {
-  await signIn(page, "creator@shortbeat.test", "Shortbeat#2026");
-  await page.waitForURL("**/dashboard");
+  await signIn(page, "creator@shortbeat.test", { landing: "**/dashboard" });
   await expect(page.getByText("Welcome back!")).toBeVisible();
   await expect(page.getByRole("heading", { name: "Welcome back, Casey Creator!" })).toBeVisible();
   await expect(page.getByText("45 royalty-free tracks available")).toBeVisible();
@@ -157,8 +148,7 @@ test("a ban signs an open tab out", async ({ browser, baseURL }) => {
   await expect(page.getByText("Account created!")).toBeVisible();
   await factory(context.request, baseURL!, "verify-email", email);
   await factory(context.request, baseURL!, "approve", email);
-  await signIn(page, email, PASSWORD);
-  await page.waitForURL("**/dashboard");
+  await signIn(page, email, { password: PASSWORD, landing: "**/dashboard" });
 
   await factory(context.request, baseURL!, "ban", email);
   await page.waitForURL("**/auth", { timeout: 40_000 });
@@ -169,8 +159,7 @@ test("a ban signs an open tab out", async ({ browser, baseURL }) => {
 
 test("pages work at 375 px with the slide-over sidebar", async ({ page, visit }) => {
   await page.setViewportSize({ width: 375, height: 800 });
-  await signIn(page, "admin@shortbeat.test", "Shortbeat#2026");
-  await page.waitForURL("**/dashboard");
+  await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
   await visit("/dashboard");
   const sidebar = page.locator("#app-sidebar");
   await expect(sidebar).not.toBeInViewport();

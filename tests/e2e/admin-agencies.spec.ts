@@ -1,16 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
+import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
 
-const DEMO_PASSWORD = "Shortbeat#2026";
 const PASSWORD = "Agency!2026pass";
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/auth"));
-}
 
 async function newPage(browser: Browser, baseURL: string | undefined, clipboard = false) {
   const context = await browser.newContext({ baseURL });
@@ -55,14 +46,14 @@ test("an agency applies, an admin approves it, a creator joins through its link 
   await expectAccessible(page, "application received");
 
   await confirmEmail(page, managerEmail);
-  await signIn(page, managerEmail, PASSWORD);
+  await signIn(page, managerEmail, { password: PASSWORD });
   await visit("/agency-application-status");
   await expect(page.getByText("Your application is under review")).toBeVisible();
   await expect(page.getByText(agencyName)).toBeVisible();
 
   // 2. An admin approves it.
   const admin = await newPage(browser, baseURL);
-  await signIn(admin, "admin@shortbeat.test", DEMO_PASSWORD);
+  await signIn(admin, "admin@shortbeat.test");
   await admin.goto("/admin/agencies?status=pending");
   await expect(admin.getByRole("heading", { name: agencyName })).toBeVisible();
   await expectAccessible(admin, "/admin/agencies");
@@ -75,7 +66,7 @@ test("an agency applies, an admin approves it, a creator joins through its link 
 
   // 3. The manager opens the dashboard and copies the creator signup link.
   const manager = await newPage(browser, baseURL, true);
-  await signIn(manager, managerEmail, PASSWORD);
+  await signIn(manager, managerEmail, { password: PASSWORD });
   await manager.goto("/agency-dashboard");
   await manager.waitForLoadState("networkidle");
   await expect(manager.getByRole("heading", { name: agencyName })).toBeVisible();
@@ -124,7 +115,7 @@ test("an admin bans a user with a reason and finds it in the security audit log"
   await visitor.getByRole("button", { name: "Create music partner account" }).click();
   await expect(visitor.getByText("Account created!")).toBeVisible();
 
-  await signIn(page, "admin@shortbeat.test", DEMO_PASSWORD);
+  await signIn(page, "admin@shortbeat.test");
   await visit(`/admin?q=${encodeURIComponent(email)}`);
   await page.getByRole("link", { name: "Manage Bo Banned" }).click();
   await expect(page.getByRole("heading", { name: "Bo Banned" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, test, signIn } from "./fixtures";
 
 // Issue 10, item 4: zod never compiles code in the browser, so browsing every admin page (and
 // validating forms there) raises no CSP violation and writes no csp_violation audit row.
@@ -28,10 +28,7 @@ test("browsing every admin page raises no CSP violation and leaves no csp_violat
       (window as unknown as { __csp: string[] }).__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
     });
   });
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill("admin@shortbeat.test");
-  await page.getByLabel("Password").fill("Shortbeat#2026");
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signIn(page, "admin@shortbeat.test", { landing: null });
   await page.waitForURL((url) => !url.pathname.startsWith("/auth"));
 
   const violations: string[] = [];

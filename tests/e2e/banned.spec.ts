@@ -1,5 +1,5 @@
-import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { expect, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
+import type { APIRequestContext, Browser } from "@playwright/test";
+import { expect, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
 
 // Issue 11 item 20: a user banned while signed in lands on /auth told why ('Your account has been
 // banned: <reason>'), whether the open tab hears the ban on its socket or only finds out at its
@@ -12,14 +12,6 @@ const MESSAGE = `Your account has been banned: ${REASON}`;
 async function factory(request: APIRequestContext, baseURL: string, form: Record<string, string>) {
   const res = await request.post("/dev/factory", { form, headers: { Origin: baseURL } });
   expect(res.status(), await res.text()).toBe(200);
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByLabel(/email/i).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL("**/dashboard");
 }
 
 /** A fresh, verified and approved creator account. */
@@ -42,7 +34,7 @@ test("the open tab hears the ban and lands on /auth with the reason", async ({ b
   const email = await freshUser(browser, baseURL!, "ban-live");
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, email);
+  await signIn(page, email, { password: PASSWORD, landing: "**/dashboard" });
 
   await factory(context.request, baseURL!, { intent: "ban", email, reason: REASON });
   await page.waitForURL(/\/auth$/, { timeout: 40_000 });
@@ -60,7 +52,7 @@ test("a tab without its socket finds out at its next navigation, with the reason
   const page = await context.newPage();
   // The socket never reaches the server (a dropped connection): no live 'banned' event.
   await page.routeWebSocket(/\/api\/notifications\/socket/, () => {});
-  await signIn(page, email);
+  await signIn(page, email, { password: PASSWORD, landing: "**/dashboard" });
 
   await factory(context.request, baseURL!, { intent: "ban", email, reason: REASON });
   // A client-side navigation through the sidebar.

@@ -1,21 +1,11 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 // The campaign journey (issue 15): an admin creates and launches a campaign → the public page and
 // the sitemap show it → the demo creator joins and submits a YouTube Short (checked against their
 // linked channel by the stand-in provider) → the admin approves it with verified views → the
 // campaign ends → settled and funds received → the creator's ledger shows the entry with its
 // payout date.
-
-const PASSWORD = "Shortbeat#2026";
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/auth"));
-}
 
 async function newSignedIn(browser: Browser, email: string): Promise<Page> {
   const page = await (await browser.newContext()).newPage();

@@ -1,19 +1,9 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 // The channels journey: connect a YouTube channel through the stand-in provider, see it listed
 // and counted, refresh it, submit a manual channel for verification, an admin verifies it, the
 // count rises, analytics shows a chart, disconnect.
-
-const PASSWORD = "Shortbeat#2026";
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/auth"));
-}
 
 async function connectedCount(page: Page): Promise<number> {
   await page.goto("/dashboard");

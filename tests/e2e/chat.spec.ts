@@ -1,20 +1,15 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, test, signIn } from "./fixtures";
 
 // Community chat (issue 17): two members in two browsers talk live in #general, a mention picked
 // from the autocomplete, a link made clickable; the send limit keeps the text in the box; a message
 // sent offline is marked and goes out on reconnect; an admin mutes one member (their open tab shows
 // until when and why) and deletes a message, which disappears from both open tabs at once.
 
-const DEMO_PASSWORD = "Shortbeat#2026";
-
 async function openChat(browser: Browser, baseURL: string, email: string) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signIn(page, email, { landing: null });
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto("/community-chat");
   await expect(page.getByRole("heading", { name: "#general" })).toBeVisible();
@@ -89,10 +84,7 @@ test("two members talk live; an admin mutes one and deletes a message from every
   // The admin: mute Charlie with a reason; Charlie's open tab shows until when and why.
   const adminContext = await browser.newContext({ baseURL });
   const admin = await adminContext.newPage();
-  await admin.goto("/auth");
-  await admin.getByLabel("Email").fill("admin@shortbeat.test");
-  await admin.getByLabel("Password").fill(DEMO_PASSWORD);
-  await admin.getByRole("button", { name: "Sign In" }).click();
+  await signIn(admin, "admin@shortbeat.test", { landing: null });
   await expect(admin).toHaveURL(/\/dashboard$/);
   await admin.goto("/chat-management");
   await expect(admin.getByRole("heading", { name: "Chat Management" })).toBeVisible();

@@ -1,12 +1,11 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
+import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test, signIn, DEMO_PASSWORD } from "./fixtures";
 
 // The clipping journey (issue 16): the demo creator's invite link → a new person signs up as a
 // clipper (with the Clipper Agreement) → approved → downloads a source through a signed URL →
 // submits a clip → asks for a higher split → the creator approves the clip and the split → the
 // admin imports revenue naming the clip's video → both statements show the right cents.
 
-const DEMO_PASSWORD = "Shortbeat#2026";
 const PASSWORD = "Str0ng!Passw0rd";
 const MONTH = "2031-05"; // after the split's confirmation: the whole month at the new split
 
@@ -18,10 +17,7 @@ async function factory(request: APIRequestContext, baseURL: string, intent: stri
 async function signedIn(browser: Browser, baseURL: string, email: string, password = DEMO_PASSWORD): Promise<Page> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signIn(page, email, { password: password, landing: null });
   await expect(page).toHaveURL(/\/dashboard$/);
   return page;
 }
@@ -61,10 +57,7 @@ test("invite → sign up as clipper → download a source → submit a clip → 
   await expect(clipper.getByText("Account created!")).toBeVisible();
   await factory(request, baseURL!, "verify-email", email);
   await factory(request, baseURL!, "approve", email);
-  await clipper.goto("/auth");
-  await clipper.getByLabel("Email").fill(email);
-  await clipper.getByLabel("Password").fill(PASSWORD);
-  await clipper.getByRole("button", { name: "Sign In" }).click();
+  await signIn(clipper, email, { password: PASSWORD, landing: null });
   await expect(clipper).toHaveURL(/\/dashboard$/);
 
   // 3. The clipper's /clipping: Casey's folder; a download through a signed URL.

@@ -1,20 +1,10 @@
 import type { Page } from "@playwright/test";
-import { expect, fillCreatorChannel, fillNewAccount, test } from "./fixtures";
+import { expect, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
 
 // Issue 18: a creator shares their referral link → a new person signs up with it → the referrer
 // sees them on /referrals (name and status, never the e-mail); the admin sees the sign-up in this
 // week's cohort and in the funnel on /user-retention, with a table view of every chart.
 //   flock /tmp/e2e.lock env E2E_PORT=4305 SB_STATE_DIR=.state-e2e-growth npx playwright test tests/e2e/growth.spec.ts
-
-const DEMO_PASSWORD = "Shortbeat#2026";
-
-async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL("**/dashboard");
-}
 
 async function signOut(page: Page) {
   await page.context().clearCookies();
@@ -24,7 +14,7 @@ test.use({ viewport: { width: 1440, height: 900 } });
 
 test("share the link, a new creator signs up with it, the referrer sees them, the admin sees the sign-up this week", async ({ page, visit }) => {
   // 0. This week's cohort before: its size on /user-retention.
-  await signIn(page, "admin@shortbeat.test");
+  await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
   await page.goto("/user-retention");
   // What the daily job does, now: the snapshot of people and the completed weeks.
   await page.getByRole("button", { name: "Refresh figures now" }).click();
@@ -40,7 +30,7 @@ test("share the link, a new creator signs up with it, the referrer sees them, th
   await signOut(page);
 
   // 1. The demo creator opens /referrals: link with the code, copy button, QR code to download.
-  await signIn(page, "creator@shortbeat.test");
+  await signIn(page, "creator@shortbeat.test", { landing: "**/dashboard" });
   await visit("/referrals");
   await expect(page.getByRole("heading", { name: "Referrals", level: 1 })).toBeVisible();
   const link = await page.getByLabel("Referral link", { exact: true }).inputValue();
@@ -65,7 +55,7 @@ test("share the link, a new creator signs up with it, the referrer sees them, th
   await expect(page.getByText("Account created!")).toBeVisible();
 
   // 3. The referrer sees them: name and status, never the e-mail.
-  await signIn(page, "creator@shortbeat.test");
+  await signIn(page, "creator@shortbeat.test", { landing: "**/dashboard" });
   await visit("/referrals");
   await expect(page.getByTestId("count-signed-up")).toHaveText(String(before + 1));
   const row = page.getByRole("row", { name: new RegExp(name) });
@@ -79,7 +69,7 @@ test("share the link, a new creator signs up with it, the referrer sees them, th
   await signOut(page);
 
   // 4. The admin sees the sign-up in this week's cohort and in the funnel.
-  await signIn(page, "admin@shortbeat.test");
+  await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
   await visit("/user-retention");
   await expect(page.getByRole("heading", { name: "User Retention", level: 1 })).toBeVisible();
   await expect(cohortSize()).toHaveText(String(sizeBefore + 1));

@@ -1,23 +1,14 @@
 import { join } from "node:path";
 import type { Page, Route } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 // Spec section 2: pages load on demand behind a 'Loading...' spinner, with 'Taking longer than
 // usual?' and 'Reset Session' after 10 s; the header shows a skeleton circle in place of the avatar
 // while it loads.
 
-const PASSWORD = "Shortbeat#2026";
 const CREATOR = "creator@shortbeat.test";
 // A valid 1×1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL("**/dashboard");
-}
 
 /** Holds every request matching `pattern` until `release()` (then lets them, and later ones, through). */
 async function hold(page: Page, pattern: (url: URL) => boolean) {
@@ -34,7 +25,7 @@ async function hold(page: Page, pattern: (url: URL) => boolean) {
 }
 
 test("a slow navigation shows 'Loading...', then after 10 s 'Reset Session', which ends the session and clears storage", async ({ page, request }) => {
-  await signIn(page, CREATOR);
+  await signIn(page, CREATOR, { landing: "**/dashboard" });
   const [session] = (await page.context().cookies()).filter((c) => c.name.endsWith("sb_session"));
   expect(session).toBeTruthy();
   // The old session works before the reset.
@@ -98,7 +89,7 @@ test("a slow navigation shows 'Loading...', then after 10 s 'Reset Session', whi
 });
 
 test("a navigation that answers quickly never shows the loading screen", async ({ page }) => {
-  await signIn(page, CREATOR);
+  await signIn(page, CREATOR, { landing: "**/dashboard" });
   await page.clock.install();
   await page.goto("/dashboard");
   let shown = false;
@@ -121,7 +112,7 @@ test("a navigation that answers quickly never shows the loading screen", async (
 });
 
 test("the header shows a skeleton circle in place of the avatar until the picture arrives", async ({ page }) => {
-  await signIn(page, CREATOR);
+  await signIn(page, CREATOR, { landing: "**/dashboard" });
   await page.goto("/profile");
   const accountMenu = page.getByRole("banner").getByRole("button", { name: "Account menu" });
   const skeleton = page.getByRole("banner").getByTestId("avatar-skeleton");

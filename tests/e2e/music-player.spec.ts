@@ -1,19 +1,9 @@
 import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 // The persistent player (issue 13): a preview started in the library keeps playing while the
 // creator moves to other pages; the waveform seeks by keyboard; Space pauses; the heart is counted
 // on the dashboard. The whole music journey (submit → review → use) is tests/e2e/music.spec.ts.
-
-const PASSWORD = "Shortbeat#2026"; // the demo accounts' password (app/dev/seed.server.ts)
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((u) => !u.pathname.startsWith("/auth"));
-}
 
 const audioState = (page: Page) =>
   page.evaluate(() => {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, test, signIn } from "./fixtures";
 
 // The music journey of issue 13: a partner submits a track with the progress bar → an admin
 // approves it from the review queue → a creator finds it by search, previews it while changing
@@ -7,7 +7,6 @@ import { expect, expectAccessible, test } from "./fixtures";
 // valid → the partner sees one licence. Screenshots of the partner and admin screens at 375 and
 // 1440 px go to /tmp/music-shots.
 
-const DEMO_PASSWORD = "Shortbeat#2026";
 const SHOTS = "/tmp/music-shots";
 
 /** A 3-second 8 kHz 16-bit mono WAV with a rising tone, so its waveform is not flat. */
@@ -38,10 +37,7 @@ function wavBuffer(seconds = 3): Buffer {
 async function signedIn(browser: Browser, baseURL: string, email: string): Promise<Page> {
   const context = await browser.newContext({ baseURL, acceptDownloads: true });
   const page = await context.newPage();
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signIn(page, email, { landing: null });
   await expect(page).toHaveURL(/\/dashboard$/);
   return page;
 }

@@ -1,23 +1,15 @@
 import type { APIRequestContext, Browser, Page, WebSocketRoute } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { DEMO_PASSWORD, expect, expectAccessible, signIn, test } from "./fixtures";
 
 // Two browsers at once: an admin broadcasts, the creator's open tab updates live; the video
 // plays through its signed URL; a dropped socket catches up; a ban signs the open tab out.
 
-const DEMO_PASSWORD = "Shortbeat#2026";
 const VIDEO = "tests/fixtures/notification-video.webm";
-
-async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign In" }).click();
-}
 
 async function newSignedInPage(browser: Browser, baseURL: string, email: string, password = DEMO_PASSWORD) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signIn(page, email, password);
+  await signIn(page, email, { password, landing: null });
   await expect(page).toHaveURL(/\/dashboard$/);
   return page;
 }
@@ -133,7 +125,7 @@ test("a dropped socket reconnects and catches up: nothing sent meanwhile is lost
     ws.connectToServer();
     live = ws;
   });
-  await signIn(creator, "creator@shortbeat.test");
+  await signIn(creator, "creator@shortbeat.test", { landing: null });
   await expect(creator).toHaveURL(/\/dashboard$/);
   await waitForSocket(creator);
   const before = await badgeCount(creator);
@@ -215,7 +207,7 @@ test("an approval takes the pending user's open tab into the app at once", async
   const { email, password } = await freshAccount(request, baseURL!, "approve-me");
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signIn(page, email, password);
+  await signIn(page, email, { password, landing: null });
   await expect(page).toHaveURL(/\/pending-approval$/);
   // The signed-in shell (settings) carries the bell and its socket.
   await page.goto("/settings");

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, test, signIn } from "./fixtures";
 
 // The money journey (issue 14): an admin imports a month's revenue → marks the funds received →
 // finalizes it → the payout-day job runs on the 18th by the test's clock (/dev/payout-day, a
@@ -7,7 +7,6 @@ import { expect, expectAccessible, test } from "./fixtures";
 // it paid → the creator is notified (bell and e-mail). Then the agreement: the admin offers a
 // revised share, the creator accepts it expressly.
 
-const DEMO_PASSWORD = "Shortbeat#2026";
 const MONTH = "2031-03";
 const RUN_DAY = "2031-04-28"; // after the April payout date (Fri 18 Apr 2031)
 const CHANNEL = "UCdemoCaseyCreates0001"; // the demo creator's channel (app/dev/seed.server.ts)
@@ -15,10 +14,7 @@ const CHANNEL = "UCdemoCaseyCreates0001"; // the demo creator's channel (app/dev
 async function signedIn(browser: Browser, baseURL: string, email: string): Promise<Page> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
+  await signIn(page, email, { landing: null });
   await expect(page).toHaveURL(/\/dashboard$/);
   return page;
 }

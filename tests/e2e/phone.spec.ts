@@ -1,20 +1,12 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, signIn, test } from "./fixtures";
 
 // Issue 11, item 19: a user adds a phone number in Settings, reads the code in the development
 // mailbox, verifies it, signs out and signs in with the number and the password.
 
 const EMAIL = "creator@shortbeat.test";
-const PASSWORD = "Shortbeat#2026";
 const TYPED = "+44 7700 900123";
 const E164 = "+447700900123";
-
-async function signIn(page: Page, identifier: string) {
-  await page.goto("/auth");
-  await page.getByLabel("Email or phone").fill(identifier);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-}
 
 async function shoot(page: Page, name: string) {
   const section = page.locator("section[aria-labelledby='phone-heading']");
@@ -26,8 +18,7 @@ async function shoot(page: Page, name: string) {
 }
 
 test("add a phone number in Settings, verify it with the texted code, sign in with it", async ({ page, visit }) => {
-  await signIn(page, EMAIL);
-  await page.waitForURL("**/dashboard");
+  await signIn(page, EMAIL, { landing: "**/dashboard" });
 
   await visit("/settings");
   const section = page.locator("section[aria-labelledby='phone-heading']");
@@ -71,8 +62,7 @@ test("add a phone number in Settings, verify it with the texted code, sign in wi
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("dialog", { name: "Account" }).getByRole("button", { name: "Sign out", exact: true }).click(); // Settings lists a "Sign out" per session too
   await page.waitForURL("**/auth");
-  await signIn(page, TYPED);
-  await page.waitForURL("**/dashboard");
+  await signIn(page, TYPED, { landing: "**/dashboard" });
   await expect(page.getByText("Welcome back!")).toBeVisible();
 });
 

@@ -1,6 +1,5 @@
 import { resolve } from "node:path";
-import type { Page } from "@playwright/test";
-import { expect, expectAccessible, test } from "./fixtures";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 // Issue 19: the admin's thumbnail editor. Opens an image, adds text with an outline, crops 9:16,
 // removes the background with the in-browser model (Web Worker, files from our own origin),
@@ -15,17 +14,9 @@ import { expect, expectAccessible, test } from "./fixtures";
 
 const PERSON = resolve(import.meta.dirname, "fixtures/person-eileen-collins.jpg");
 
-async function signInAsAdmin(page: Page) {
-  await page.goto("/auth");
-  await page.getByLabel("Email").fill("admin@shortbeat.test");
-  await page.getByLabel("Password").fill("Shortbeat#2026");
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith("/auth"));
-}
-
 test("an admin makes a 9:16 thumbnail with a cut-out subject and exports it as PNG", async ({ page, visit, consoleErrors }) => {
   test.setTimeout(180_000);
-  await signInAsAdmin(page);
+  await signIn(page, "admin@shortbeat.test");
 
   await visit("/ai-thumbnail-editor");
   await expect(page.getByRole("heading", { name: "AI Thumbnail Editor", level: 1 })).toBeVisible();
@@ -166,7 +157,7 @@ test("an admin makes a 9:16 thumbnail with a cut-out subject and exports it as P
 for (const width of [1440, 375]) {
   test(`at ${width} px a toast leaves Undo and Redo uncovered`, async ({ page, visit }) => {
     await page.setViewportSize({ width, height: 800 });
-    await signInAsAdmin(page);
+    await signIn(page, "admin@shortbeat.test");
     await visit("/ai-thumbnail-editor");
     // A draft kept in this browser: reopening the page restores it with a toast.
     await page.getByRole("button", { name: "Add text" }).click();
