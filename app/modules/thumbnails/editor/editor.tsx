@@ -226,10 +226,26 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     return () => window.removeEventListener("paste", onPaste);
   }, [addImage]);
 
-  async function captionIdeas() {
-    setBusy("ai");
+  /**
+   * Runs one of the editor's tasks: marks it busy (every task button waits), clears the last
+   * error, shows a failure through `onError` (the error line by default), and frees the buttons
+   * and the progress line afterwards, whatever happened.
+   */
+  async function runBusy(kind: string, work: () => Promise<void>, onError: (message: string) => void = setError) {
+    setBusy(kind);
     setError(null);
     try {
+      await work();
+    } catch (e) {
+      onError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(null);
+      setProgress(null);
+    }
+  }
+
+  function captionIdeas() {
+    return runBusy("ai", async () => {
       const form = new FormData();
       form.set("intent", "caption-ideas");
       form.set("title", videoTitle);
@@ -237,11 +253,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
       const body = await readJson(res);
       if (!res.ok || !body.ok) throw new Error(body.error ?? "No caption ideas.");
       setCaptions(body.captions as string[]);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
   /** Adds an image the API answers (a channel thumbnail, a generated background) as a layer. */
@@ -254,50 +266,32 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     await addImage(await res.blob());
   }
 
-  async function findChannels(e: FormEvent) {
+  function findChannels(e: FormEvent) {
     e.preventDefault();
-    setBusy("channels");
-    setError(null);
-    try {
+    return runBusy("channels", async () => {
       const res = await fetch(`${API}?channels=${encodeURIComponent(channelSearch)}`);
       const body = await readJson(res);
       if (!res.ok) throw new Error(body.error ?? "No channels found.");
       setChannels(body.channels as ChannelSource[]);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
-  async function openChannelThumbnail(channelId: string) {
-    setBusy("channel");
-    setError(null);
-    try {
+  function openChannelThumbnail(channelId: string) {
+    return runBusy("channel", async () => {
       const form = new FormData();
       form.set("intent", "channel-thumbnail");
       form.set("channelId", channelId);
       await imageFromApi(form, "The channel's thumbnail could not be opened.");
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
-  async function generateBackground() {
-    setBusy("ai");
-    setError(null);
-    try {
+  function generateBackground() {
+    return runBusy("ai", async () => {
       const form = new FormData();
       form.set("intent", "generate-background");
       form.set("prompt", bgPrompt);
       await imageFromApi(form, "No background was generated.");
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(null);
-    }
+    });
   }
 
   function addText(text = "YOUR TITLE") {
@@ -464,84 +458,76 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     return { result, asset, ms: Math.round(performance.now() - t0) };
   }
 
-  async function removeBackground() {
+  function removeBackground() {
     if (!targetImage) return;
-    setBusy("ai");
-    setError(null);
-    try {
-      const { result, asset, ms } = await runSegmentation(targetImage);
-      setProgress("Cutting out…");
-      const blob = await cutOut(asset.image, asset.width, asset.height, result.mask, result.width, result.height);
-      const image = await createImageBitmap(blob);
-      const id = newId();
-      setAssets((m) => new Map(m).set(id, { image, width: image.width, height: image.height, blob }));
-      change(updateLayer(doc, targetImage.id, { assetId: id, name: "Cut-out" }));
-      toast.success("Background removed", { description: `Model ${result.runMs} ms (loading ${result.loadMs} ms), ${ms} ms in all.` });
-      document.documentElement.dataset.segmentMs = String(result.runMs);
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      setError(`Background removal failed: ${message}`);
-    } finally {
-      setBusy(null);
-      setProgress(null);
-    }
+    return runBusy(
+      "ai",
+      async () => {
+        const { result, asset, ms } = await runSegmentation(targetImage);
+        setProgress("Cutting out…");
+        const blob = await cutOut(asset.image, asset.width, asset.height, result.mask, result.width, result.height);
+        const image = await createImageBitmap(blob);
+        const id = newId();
+        setAssets((m) => new Map(m).set(id, { image, width: image.width, height: image.height, blob }));
+        change(updateLayer(doc, targetImage.id, { assetId: id, name: "Cut-out" }));
+        toast.success("Background removed", { description: `Model ${result.runMs} ms (loading ${result.loadMs} ms), ${ms} ms in all.` });
+        document.documentElement.dataset.segmentMs = String(result.runMs);
+      },
+      (message) => setError(`Background removal failed: ${message}`),
+    );
   }
 
-  async function subjectCrop() {
+  function subjectCrop() {
     if (!targetImage) return;
-    setBusy("ai");
-    setError(null);
-    try {
-      const { result, asset } = await runSegmentation(targetImage);
-      const box = maskBounds(result.mask, result.width, result.height, 0.5);
-      if (!box) {
-        setError("No subject was found in this image.");
-        return;
-      }
-      const sx = asset.width / result.width;
-      const sy = asset.height / result.height;
-      const subject = { left: box.left * sx, top: box.top * sy, right: box.right * sx, bottom: box.bottom * sy };
-      change(updateLayer(doc, targetImage.id, autoCrop(targetImage, asset, subject, doc.format)));
-      toast.success("Cropped to the subject");
-    } catch (e) {
-      setError(`Auto-crop failed: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      setBusy(null);
-      setProgress(null);
-    }
+    return runBusy(
+      "ai",
+      async () => {
+        const { result, asset } = await runSegmentation(targetImage);
+        const box = maskBounds(result.mask, result.width, result.height, 0.5);
+        if (!box) {
+          setError("No subject was found in this image.");
+          return;
+        }
+        const sx = asset.width / result.width;
+        const sy = asset.height / result.height;
+        const subject = { left: box.left * sx, top: box.top * sy, right: box.right * sx, bottom: box.bottom * sy };
+        change(updateLayer(doc, targetImage.id, autoCrop(targetImage, asset, subject, doc.format)));
+        toast.success("Cropped to the subject");
+      },
+      (message) => setError(`Auto-crop failed: ${message}`),
+    );
   }
 
   // ---- Save / open / export / send -----------------------------------------------------------
 
-  async function save() {
-    setBusy("save");
-    setError(null);
-    try {
-      const form = new FormData();
-      form.set("intent", "save-project");
-      form.set("projectId", project.id);
-      form.set("version", String(project.version));
-      form.set("name", name);
-      const used = new Set(doc.layers.flatMap((l) => (l.kind === "image" ? [l.assetId] : [])));
-      for (const id of used) {
-        const a = assets.get(id);
-        if (a?.blob) form.append(`asset:${id}`, a.blob, `${id}.png`);
-      }
-      form.set("document", JSON.stringify(doc));
-      const res = await fetch(API, { method: "POST", body: form });
-      const body = await readJson(res);
-      if (!res.ok || !body.ok) throw new Error(body.error ?? "The project could not be saved.");
-      // Reload from the server: images now have stored ids and signed URLs.
-      await openProject(String(body.id), true);
-      toast.success(THUMBNAIL_MESSAGES.saved);
-      revalidator.revalidate();
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      setError(`${message} Your work is kept in this browser.`);
-      toast.error("Project not saved", { description: message });
-    } finally {
-      setBusy(null);
-    }
+  function save() {
+    return runBusy(
+      "save",
+      async () => {
+        const form = new FormData();
+        form.set("intent", "save-project");
+        form.set("projectId", project.id);
+        form.set("version", String(project.version));
+        form.set("name", name);
+        const used = new Set(doc.layers.flatMap((l) => (l.kind === "image" ? [l.assetId] : [])));
+        for (const id of used) {
+          const a = assets.get(id);
+          if (a?.blob) form.append(`asset:${id}`, a.blob, `${id}.png`);
+        }
+        form.set("document", JSON.stringify(doc));
+        const res = await fetch(API, { method: "POST", body: form });
+        const body = await readJson(res);
+        if (!res.ok || !body.ok) throw new Error(body.error ?? "The project could not be saved.");
+        // Reload from the server: images now have stored ids and signed URLs.
+        await openProject(String(body.id), true);
+        toast.success(THUMBNAIL_MESSAGES.saved);
+        revalidator.revalidate();
+      },
+      (message) => {
+        setError(`${message} Your work is kept in this browser.`);
+        toast.error("Project not saved", { description: message });
+      },
+    );
   }
 
   async function openProject(id: string, quiet = false) {
@@ -558,47 +544,46 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     if (!quiet) toast.success("Project opened", { description: body.name });
   }
 
-  async function runExport() {
-    setBusy("export");
-    setError(null);
-    try {
-      const spec = exportSpec(doc.format, exportType);
-      const canvas = document.createElement("canvas");
-      canvas.width = spec.width;
-      canvas.height = spec.height;
-      const ctx = canvas.getContext("2d");
-      if (!ctx) throw new Error("This browser cannot draw the thumbnail.");
-      renderDocument(ctx, doc, assets, exportType === "image/jpeg");
-      const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, spec.type, spec.quality));
-      if (!blob) throw new Error("The thumbnail could not be rendered.");
-      const filename = exportFilename(name, doc.format, exportType);
-      const form = new FormData();
-      form.set("intent", "export");
-      form.set("projectId", project.id);
-      form.set("name", name);
-      form.set("format", doc.format);
-      form.set("file", blob, filename);
-      const res = await fetch(API, { method: "POST", body: form });
-      const body = await readJson(res);
-      if (!res.ok || !body.ok) throw new Error(body.error ?? "The export could not be stored.");
-      const stored = body.export as ExportSummary;
-      setLastExport(stored);
-      // Download it (the signed URL of the stored file).
-      const a = document.createElement("a");
-      a.href = stored.url;
-      a.download = filename;
-      document.body.appendChild(a);
-      a.click();
-      a.remove();
-      toast.success(THUMBNAIL_MESSAGES.exported, { description: `${filename} (${stored.width}×${stored.height})` });
-      revalidator.revalidate();
-    } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
-      setError(message);
-      toast.error("Export failed", { description: message });
-    } finally {
-      setBusy(null);
-    }
+  function runExport() {
+    return runBusy(
+      "export",
+      async () => {
+        const spec = exportSpec(doc.format, exportType);
+        const canvas = document.createElement("canvas");
+        canvas.width = spec.width;
+        canvas.height = spec.height;
+        const ctx = canvas.getContext("2d");
+        if (!ctx) throw new Error("This browser cannot draw the thumbnail.");
+        renderDocument(ctx, doc, assets, exportType === "image/jpeg");
+        const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, spec.type, spec.quality));
+        if (!blob) throw new Error("The thumbnail could not be rendered.");
+        const filename = exportFilename(name, doc.format, exportType);
+        const form = new FormData();
+        form.set("intent", "export");
+        form.set("projectId", project.id);
+        form.set("name", name);
+        form.set("format", doc.format);
+        form.set("file", blob, filename);
+        const res = await fetch(API, { method: "POST", body: form });
+        const body = await readJson(res);
+        if (!res.ok || !body.ok) throw new Error(body.error ?? "The export could not be stored.");
+        const stored = body.export as ExportSummary;
+        setLastExport(stored);
+        // Download it (the signed URL of the stored file).
+        const a = document.createElement("a");
+        a.href = stored.url;
+        a.download = filename;
+        document.body.appendChild(a);
+        a.click();
+        a.remove();
+        toast.success(THUMBNAIL_MESSAGES.exported, { description: `${filename} (${stored.width}×${stored.height})` });
+        revalidator.revalidate();
+      },
+      (message) => {
+        setError(message);
+        toast.error("Export failed", { description: message });
+      },
+    );
   }
 
   function onFile(e: ChangeEvent<HTMLInputElement>) {
