@@ -254,3 +254,22 @@ describe("the shape of the code", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe("the signed-in shell", () => {
+  // routes/_app/layout (one shell for app and admin pages) reads the session and decides nothing:
+  // every route inside it must run a guard of its own.
+  it("every route inside routes/_app/layout runs a require… guard in its loader", async () => {
+    const { default: config } = await import("../../app/routes");
+    type Entry = { file: string; children?: Entry[] };
+    const inside = (entries: Entry[]): string[] => entries.flatMap((e) => [e.file, ...inside(e.children ?? [])]);
+    const shell = (config as Entry[]).find((e) => e.file === "routes/_app/layout.tsx");
+    const files = inside(shell?.children ?? []);
+    expect(files).toContain("routes/_app/dashboard.tsx");
+    expect(files).toContain("routes/admin/users.tsx");
+    const unguarded = files.filter((f) => {
+      const text = source(join(app, f));
+      return !/export (const|async function) loader/.test(text) || !/\brequire[A-Z]\w*\(args/.test(text);
+    });
+    expect(unguarded).toEqual([]);
+  });
+});
