@@ -4,6 +4,9 @@ import { barsFrom, parsePeaks, type PlayerTrack } from "../player";
 // A track's waveform: its stored peaks (0..255) drawn as SVG bars, small in the library list and
 // large in the player and the review queue, where the played part takes the brand colour. Decorative by default
 // (aria-hidden): the player wraps it in its seek slider, which carries the name and value.
+// All bars are ONE <path> (a rectangle per bar in its `d`), not a <rect> each: the library's 20
+// rows drew 1,287 rects with five attributes each, and writing them was most of /music's server
+// time and most of its 227 KB of HTML (issue 12).
 
 type WaveformProps = {
   peaks: PlayerTrack["peaks"];
@@ -21,27 +24,33 @@ const HEIGHT = 100;
 export function Waveform({ peaks, bars = 48, progress, className = "h-8 w-full", "data-testid": testId }: WaveformProps) {
   // useId's characters ("«»", ":") are not valid inside url(#…): keep letters, digits, dash.
   const clipId = `wf-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
-  const heights = useMemo(() => barsFrom(parsePeaks(peaks), bars), [peaks, bars]);
-  const width = heights.length * BAR;
-  const rects = heights.map((h, i) => {
-    const height = Math.max(4, h * HEIGHT);
-    // biome-ignore lint/suspicious/noArrayIndexKey: bars are positions, never reordered
-    return <rect key={i} x={i * BAR} y={(HEIGHT - height) / 2} width={BAR - 1} height={height} rx={0.6} />;
-  });
+  const { d, width } = useMemo(() => {
+    const heights = barsFrom(parsePeaks(peaks), bars);
+    return { d: barsPath(heights), width: heights.length * BAR };
+  }, [peaks, bars]);
   const played = progress === undefined ? null : Math.min(1, Math.max(0, progress)) * width;
   return (
     <svg viewBox={`0 0 ${width} ${HEIGHT}`} preserveAspectRatio="none" className={className} aria-hidden="true" focusable="false" data-testid={testId}>
-      <g className="fill-slate-300">{rects}</g>
+      <path className="fill-slate-300" d={d} />
       {played !== null ? (
         <>
           <clipPath id={clipId}>
             <rect x={0} y={0} width={played} height={HEIGHT} />
           </clipPath>
-          <g className="fill-brand-600" clipPath={`url(#${clipId})`}>
-            {rects}
-          </g>
+          <path className="fill-brand-600" clipPath={`url(#${clipId})`} d={d} />
         </>
       ) : null}
     </svg>
   );
+}
+
+/** The bars as one path: per bar a rectangle BAR − 1 wide, centred vertically, at least 4 high. */
+export function barsPath(heights: readonly number[]): string {
+  let d = "";
+  for (let i = 0; i < heights.length; i++) {
+    const height = Math.round(Math.max(4, heights[i] * HEIGHT) * 10) / 10;
+    const y = Math.round(((HEIGHT - height) / 2) * 10) / 10;
+    d += `M${i * BAR} ${y}h${BAR - 1}v${height}h-${BAR - 1}z`;
+  }
+  return d;
 }
