@@ -12,13 +12,25 @@ export function formatInZone(iso: string | null | undefined, opts: { withTime?: 
   if (!iso) return "—";
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "—";
-  return new Intl.DateTimeFormat("en-GB", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    ...(opts.withTime ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" } : {}),
-    timeZone: opts.timeZone,
-  }).format(d);
+  return dateFormat(opts.withTime === true, opts.timeZone).format(d);
+}
+
+/** One formatter per (with time, zone), made on first use: a new Intl object per date was measurable on list pages. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function dateFormat(withTime: boolean, timeZone: string | undefined): Intl.DateTimeFormat {
+  const key = `${withTime}|${timeZone ?? ""}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      ...(withTime ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" } : {}),
+      timeZone,
+    });
+    formats.set(key, format);
+  }
+  return format;
 }
 
 /** The server's (UTC) text for the same instant. */

@@ -17,6 +17,7 @@ import { CAMPAIGN_MESSAGES as M } from "./messages";
 import { type CampaignState, DEADLINE_WARNING_DAYS, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "./rules";
 import type { CampaignFields } from "./schema";
 import { campaignById, endedAt, participantIds, payoutDateFrom, stateOf, tell, type CampaignRow } from "./store.server";
+import { formatCount } from "~/lib/format";
 
 // The admin console's campaigns (docs/decisions/0140): create and edit, launch, end early, review
 // submissions (approve with verified views, update views, reject with a reason), settle (the
@@ -555,7 +556,7 @@ function reviewMessage(row: CampaignRow, review: Review, result: { views: number
   }
   return {
     title: review.kind === "approve" ? "Submission approved" : "Views updated",
-    content: `Your video for "${row.title}" has ${result.views.toLocaleString("en-US")} verified views: estimated payout ${formatCents(result.amountCents)}${capped ? " (the campaign budget is reached)" : ""}.`,
+    content: `Your video for "${row.title}" has ${formatCount(result.views)} verified views: estimated payout ${formatCents(result.amountCents)}${capped ? " (the campaign budget is reached)" : ""}.`,
     kind: review.kind === "approve" ? "campaign_submission_approved" : "campaign_submission_views",
   };
 }
@@ -566,7 +567,7 @@ function reviewEmail(to: string, row: CampaignRow, review: Review, sub: { url: s
   const text =
     review.kind === "reject"
       ? `Your video ${sub.url} for "${row.title}" was not approved.\n\nReason: ${review.reason}\n\nSee your submissions at ${link}.\n`
-      : `Your video ${sub.url} for "${row.title}" has ${review.views.toLocaleString("en-US")} verified views.\n\nSee its estimated payout at ${link}.\n`;
+      : `Your video ${sub.url} for "${row.title}" has ${formatCount(review.views)} verified views.\n\nSee its estimated payout at ${link}.\n`;
   const title = review.kind === "reject" ? "Submission rejected" : review.kind === "approve" ? "Submission approved" : "Views updated";
   return emailQuery({ to, kind: `campaign_submission_${review.kind}`, subject: `${title}: ${row.title}`, text });
 }

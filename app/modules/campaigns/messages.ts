@@ -1,4 +1,5 @@
 import { formatCents } from "~/modules/payments/money";
+import { formatCount } from "~/lib/format";
 
 // What the campaign screens say. Client-safe. The spec leaves campaign messages to us
 // (section 8: "Messages for errors of the … campaign … areas: not shown").
@@ -9,7 +10,7 @@ export const CAMPAIGN_MESSAGES = {
   notJoined: "Join the campaign before submitting videos.",
   termsRequired: "Accept the campaign terms to join.",
   alreadyJoined: "You have already joined this campaign.",
-  tooFewSubscribers: (min: number) => `This campaign needs a linked channel with at least ${min.toLocaleString("en-US")} subscribers.`,
+  tooFewSubscribers: (min: number) => `This campaign needs a linked channel with at least ${formatCount(min)} subscribers.`,
   badUrl: "Enter the link of a video on YouTube, TikTok or Instagram.",
   duplicateVideo: "This video has already been submitted.",
   youtubeNotLinked: "Link your YouTube channel on the Channels page before submitting YouTube videos.",

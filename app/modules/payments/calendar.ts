@@ -43,17 +43,21 @@ export function payoutRunDue(today: Date, payoutDay: number): string | null {
   return today.toISOString().slice(0, 10) >= payoutDateIn(month, payoutDay) ? month : null;
 }
 
+// Made once: a new Intl object per call showed in the Worker's profile of /payments.
+const MONTH_LABEL = new Intl.DateTimeFormat("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+const PAYOUT_DAY = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
 /** "2025-09" → "September 2025". */
 export function monthLabel(month: string): string {
   const [y, m] = month.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1, 1)).toLocaleString("en-GB", { month: "long", year: "numeric", timeZone: "UTC" });
+  return MONTH_LABEL.format(new Date(Date.UTC(y, m - 1, 1)));
 }
 
 /** A payout-calendar day (YYYY-MM-DD) as "Mon, 20 Oct 2031": a day, the same in every zone (never shifted). */
 export function formatPayoutDay(day: string): string {
   const d = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(d.getTime())) return "—";
-  return new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(d);
+  return PAYOUT_DAY.format(d);
 }
 
 /** 18 → "18th", 1 → "1st", 22 → "22nd", 11 → "11th": the payout day as the agreement words it. */

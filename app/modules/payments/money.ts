@@ -1,3 +1,4 @@
+import { formatCount } from "~/lib/format";
 // Money as the screens and CSV files show it. Client-safe. Amounts are integer cents in USD
 // (the platform pays in USD; docs/decisions/0121-revenue-import.md).
 
@@ -7,7 +8,7 @@ export const CURRENCY = "USD";
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(cents);
-  const dollars = Math.trunc(abs / 100).toLocaleString("en-US");
+  const dollars = formatCount(Math.trunc(abs / 100));
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
 

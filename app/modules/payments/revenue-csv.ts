@@ -1,6 +1,7 @@
 import Papa from "papaparse";
 import { isMonth } from "./calendar";
 import { CURRENCY, isNegativeAmount, MAX_ROW_CENTS, parseDecimalCents } from "./money";
+import { formatCount } from "~/lib/format";
 
 // Reading a month's platform revenue CSV (docs/decisions/0121-revenue-import.md). Parsing is
 // papaparse's (quotes, escaped quotes, CRLF, BOM); this file only checks each row. Pure: the
@@ -28,7 +29,7 @@ export type ParsedRevenue = { rows: RevenueRow[]; problems: RowProblem[] };
 
 export const CSV_MESSAGES = {
   empty: "The file has no rows.",
-  tooMany: `The file has more than ${MAX_IMPORT_ROWS.toLocaleString("en-US")} rows. Split it by month.`,
+  tooMany: `The file has more than ${formatCount(MAX_IMPORT_ROWS)} rows. Split it by month.`,
   missingColumns: (cols: string[]) => `The header is missing ${cols.join(", ")}. Expected columns: ${REVENUE_COLUMNS.join(", ")}.`,
   badMonth: "Month must be YYYY-MM.",
   otherMonth: (got: string, month: string) => `Month ${got} is not the month being imported (${month}).`,

@@ -23,6 +23,7 @@ import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import type { Route } from "./+types/campaigns";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
+import { formatCount } from "~/lib/format";
 
 // The creator's campaigns (issue 15): live campaigns to join and submit videos to, their own
 // submissions with verified views and estimated payout, and the ended campaigns they joined with
@@ -109,7 +110,7 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
                       <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
                       {s.reason ? <div className="mt-1 text-xs text-slate-600">Reason: {s.reason}</div> : null}
                     </Td>
-                    <Td>{s.status === "approved" ? s.views.toLocaleString("en-US") : "—"}</Td>
+                    <Td>{s.status === "approved" ? formatCount(s.views) : "—"}</Td>
                     <Td>{s.status === "approved" ? formatCents(s.amountCents) : "—"}</Td>
                   </tr>
                 ))}
@@ -200,9 +201,7 @@ function CampaignCard({ campaign: c, failure: f }: { campaign: LiveCampaign; fai
           </div>
         </div>
       ) : null}
-      {c.minSubscribers > 0 ? (
-        <p className="mt-2 text-xs text-slate-600">Needs a linked channel with {c.minSubscribers.toLocaleString("en-US")}+ subscribers.</p>
-      ) : null}
+      {c.minSubscribers > 0 ? <p className="mt-2 text-xs text-slate-600">Needs a linked channel with {formatCount(c.minSubscribers)}+ subscribers.</p> : null}
 
       {c.joined ? (
         <Form method="post" className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-end">

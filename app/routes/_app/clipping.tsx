@@ -47,6 +47,7 @@ import { Select } from "~/ui/select";
 import { Table, TableHead, TableRegion } from "~/ui/table";
 import type { Route } from "./+types/clipping";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
+import { formatCount } from "~/lib/format";
 
 export const meta = () => [{ title: "Clipping | Shortbeat" }];
 
@@ -202,7 +203,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
                     </td>
                     <td className={cell}>{formatBp(c.shareBps)} clipper</td>
                     <td className={`${cell} tabular-nums`}>{c.clipCount}</td>
-                    <td className={`${cell} tabular-nums`}>{c.views.toLocaleString("en-US")}</td>
+                    <td className={`${cell} tabular-nums`}>{formatCount(c.views)}</td>
                     <td className={cell}>
                       <LinkStatus link={c} />
                     </td>
@@ -498,7 +499,7 @@ function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" | "clipp
               <td className={cell}>
                 <Badge tone={STATUS_TONE[c.status]}>{CLIP_STATUS_LABELS[c.status]}</Badge>
               </td>
-              <td className={`${cell} tabular-nums`}>{c.views.toLocaleString("en-US")}</td>
+              <td className={`${cell} tabular-nums`}>{formatCount(c.views)}</td>
               <td className={cell}>
                 <ClipActions clip={c} side={side} />
               </td>

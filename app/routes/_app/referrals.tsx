@@ -18,6 +18,7 @@ import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/referrals";
+import { formatCount } from "~/lib/format";
 
 // /referrals (issue 18): the approved user's referral link and QR code, who joined through it and
 // how far they got (never their e-mail or earnings), and the referral bonus in total.
@@ -82,7 +83,7 @@ export default function Referrals({ loaderData }: Route.ComponentProps) {
             <div key={label} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
               <dt className="text-sm text-slate-600">{label}</dt>
               <dd className="mt-1 text-2xl font-semibold text-slate-900 tabular-nums" data-testid={`count-${label.toLowerCase().replace(/ /g, "-")}`}>
-                {value.toLocaleString("en-US")}
+                {formatCount(value)}
               </dd>
             </div>
           ))}

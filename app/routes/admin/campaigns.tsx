@@ -38,6 +38,7 @@ import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { TextArea } from "~/ui/textarea";
 import type { Route } from "./+types/campaigns";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
+import { formatCount } from "~/lib/format";
 
 // The admin console's campaigns (issue 15): create and edit, launch, end early, review the
 // submissions (approve with verified views, update views, reject with a reason), settle (the
@@ -101,7 +102,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
       const done = await reviewCampaignSubmission(actor, request, input.submissionId, { kind: input.intent, views: input.views });
       return ok(
         input.intent === "approve" ? "Submission approved" : "Views updated",
-        `${done.views.toLocaleString("en-US")} views: ${formatCents(done.amountCents)}${done.capped ? " (capped: budget reached)" : ""}.`,
+        `${formatCount(done.views)} views: ${formatCents(done.amountCents)}${done.capped ? " (capped: budget reached)" : ""}.`,
       );
     }
     case "reject":
@@ -289,7 +290,7 @@ function CampaignDetail({
                     <Badge tone={SUBMISSION_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
                     {s.reason ? <div className="mt-1 text-xs text-slate-600">{s.reason}</div> : null}
                   </Td>
-                  <Td>{s.status === "approved" ? `${s.views.toLocaleString("en-US")} · ${formatCents(s.amountCents)}` : "—"}</Td>
+                  <Td>{s.status === "approved" ? `${formatCount(s.views)} · ${formatCents(s.amountCents)}` : "—"}</Td>
                   <Td>
                     {frozen || s.status === "rejected" ? (
                       <span className="text-xs text-slate-500">{frozen ? "Frozen (settled)" : "—"}</span>

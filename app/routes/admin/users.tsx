@@ -21,6 +21,7 @@ import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/users";
 import { useActionFailure } from "~/ui/action-failure";
+import { formatCount } from "~/lib/format";
 
 export const meta = () => [{ title: "Admin | Shortbeat" }];
 
@@ -164,8 +165,8 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
         "—"
       ),
     ],
-    ["Subscribers", s.subscriberCount?.toLocaleString("en-US") ?? "—"],
-    ["Monthly views", s.monthlyViews?.toLocaleString("en-US") ?? "—"],
+    ["Subscribers", s.subscriberCount != null ? formatCount(s.subscriberCount) : "—"],
+    ["Monthly views", s.monthlyViews != null ? formatCount(s.monthlyViews) : "—"],
     ["Referral code", s.referralCode ?? "—"],
     ["Referred by", user.referredByEmail ?? "—"],
     ["Agency", user.agencyName ? `${user.agencyName} (${user.agencySlug})` : s.agencyName ? `${s.agencyName} (${s.agencySlug ?? "no slug"})` : "—"],

@@ -27,6 +27,7 @@ import { parseForm } from "~/platform/body.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import { formatCents } from "~/modules/payments/money";
 import type { Route } from "./+types/agency-dashboard";
+import { formatCount } from "~/lib/format";
 
 // /agency-dashboard: managers of an approved, active agency (and admins, who see every agency
 // with a switcher). Every action names its agency by id; the agencies module checks it against
@@ -368,7 +369,7 @@ function Dashboard({ data: d, failure }: { data: DashboardData; failure: ActionF
                     <PersonCell name={r.fullName} email={r.email} />
                     <StandingCell person={r}>{r.viaToken ? <Badge>Token</Badge> : null}</StandingCell>
                     <td className="px-4 py-3 text-right tabular-nums">{r.channels}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{Number(r.views).toLocaleString("en-US")}</td>
+                    <td className="px-4 py-3 text-right tabular-nums">{formatCount(Number(r.views))}</td>
                     <td className="px-4 py-3 text-right tabular-nums">{formatCents(r.earnedThisMonthCents)}</td>
                     <td className="px-4 py-3 text-right tabular-nums">{formatCents(r.earnedTotalCents)}</td>
                     <td className="px-4 py-3 whitespace-nowrap">{formatDate(r.joinedAt)}</td>

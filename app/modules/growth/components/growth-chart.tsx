@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import { ChartFigure } from "~/ui/chart-figure";
+import { formatCount } from "~/lib/format";
 
 /** recharts (the analytics page's chart library), loaded after hydration in its own chunk (docs/decisions/0085). */
 const GrowthBars = lazy(() => import("./growth-bars"));
@@ -42,7 +43,7 @@ export function GrowthChart({
           </th>
           {series.map((s) => (
             <td key={s.key} className="px-3 py-1.5 text-right text-slate-900 tabular-nums">
-              {typeof r[s.key] === "number" ? (r[s.key] as number).toLocaleString("en-US") : r[s.key]}
+              {typeof r[s.key] === "number" ? formatCount(r[s.key] as number) : r[s.key]}
             </td>
           ))}
         </tr>

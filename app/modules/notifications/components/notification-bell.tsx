@@ -40,15 +40,18 @@ async function post(fields: Record<string, string>): Promise<boolean> {
   }
 }
 
+const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+const OLDER = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
+
 function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  const rtf = RELATIVE;
   const abs = Math.abs(seconds);
   if (abs < 60) return rtf.format(Math.min(0, seconds), "second");
   if (abs < 3600) return rtf.format(Math.round(seconds / 60), "minute");
   if (abs < 86400) return rtf.format(Math.round(seconds / 3600), "hour");
   if (abs < 86400 * 30) return rtf.format(Math.round(seconds / 86400), "day");
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
+  return OLDER.format(new Date(iso));
 }
 
 export function NotificationBell({ initialUnread }: { userId: string; initialUnread: number }) {
