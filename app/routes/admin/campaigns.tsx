@@ -162,8 +162,8 @@ export default function AdminCampaigns({ loaderData, actionData }: Route.Compone
                     <Td>
                       <Badge tone={STATE_TONE[c.state]}>{STATE_LABELS[c.state]}</Badge>
                     </Td>
-                    <Td>{formatRate(c.rateCents)}</Td>
-                    <Td>
+                    <Td className="whitespace-nowrap">{formatRate(c.rateCents)}</Td>
+                    <Td className="whitespace-nowrap">
                       {formatCents(c.spentCents)} of {formatCents(c.budgetCents)}
                       {c.spentCents >= c.budgetCents ? (
                         <div>
