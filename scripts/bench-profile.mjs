@@ -104,10 +104,8 @@ try {
     const s = summarize(profile);
     console.log(`\n${name}: ${Math.round(s.totalMs)} ms profiled; self time by module`);
     console.table(s.byModule);
-    {
-      console.log(`${name}: self time by function`);
-      console.table(s.byFn);
-    }
+    console.log(`${name}: self time by function`);
+    console.table(s.byFn);
   }
 } finally {
   await server.dispose();

@@ -1,10 +1,9 @@
-// Number formatting made once per isolate. `n.toLocaleString("en-US")` builds a new Intl formatter
-// on every call, which showed in the Worker's profile of list pages (issue 12); these are the
-// same output.
+// Number formatting, with its formatter made once per isolate: `n.toLocaleString("en-US")` builds
+// a new Intl formatter on every call, which showed in the Worker's profile of list pages (issue 12).
 
 const COUNT = new Intl.NumberFormat("en-US");
 
-/** 1234567 → "1,234,567". */
-export function formatCount(n: number): string {
-  return COUNT.format(n);
+/** 1234567 → "1,234,567"; no number → "—". */
+export function formatCount(n: number | null | undefined): string {
+  return n === null || n === undefined ? "—" : COUNT.format(n);
 }

@@ -1,6 +1,7 @@
 // Pure analytics rules (client-safe, unit-tested): the date range, the daily series built from
 // channel snapshots, growth over the range, and the CSV of what is shown.
 
+import { formatCount } from "~/lib/format";
 import { csvCell, toCsv } from "~/lib/csv";
 
 export const ANALYTICS_RANGES = [7, 30, 90] as const;
@@ -128,12 +129,7 @@ export function analyticsCsv(data: AnalyticsData): string {
   return toCsv(rows);
 }
 
-const whole = new Intl.NumberFormat("en-US");
 const compact = new Intl.NumberFormat("en-US", { notation: "compact", maximumSignificantDigits: 4 });
-
-export function formatCount(n: number | null | undefined): string {
-  return n === null || n === undefined ? "—" : whole.format(n);
-}
 
 export function formatCompact(n: number): string {
   return compact.format(n);
@@ -143,7 +139,7 @@ export function formatCompact(n: number): string {
 export function formatGrowth(g: Growth): string {
   if (g.change === null) return "—";
   const sign = g.change > 0 ? "+" : g.change < 0 ? "−" : "";
-  const abs = whole.format(Math.abs(g.change));
+  const abs = formatCount(Math.abs(g.change));
   if (g.percent === null) return `${sign}${abs}`;
   const pct = Math.abs(g.percent).toFixed(1);
   return `${sign}${abs} (${sign}${pct}%)`;

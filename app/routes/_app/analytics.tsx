@@ -7,7 +7,8 @@ import { MetricChart, type ChartSeries } from "~/modules/channels/components/cha
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { EmptyState } from "~/ui/empty-state";
 import { PageHeader } from "~/ui/page-header";
-import { ANALYTICS_RANGES, METRICS, METRIC_LABELS, formatCount, formatGrowth, parseRange, type Growth, type Metric } from "~/modules/channels/analytics";
+import { formatCount } from "~/lib/format";
+import { ANALYTICS_RANGES, METRICS, METRIC_LABELS, formatGrowth, parseRange, type Growth, type Metric } from "~/modules/channels/analytics";
 import { analyticsFor } from "~/modules/channels/channels.server";
 import { EarningsByMonth } from "~/modules/payments/components/earnings-by-month";
 import { earningsByMonth } from "~/modules/payments/payments.server";

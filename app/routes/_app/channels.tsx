@@ -15,7 +15,7 @@ import { DomainError, type ActionFailure } from "~/lib/errors";
 import type { ToastInput } from "~/lib/toast";
 import { actorOf, type SessionUser } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
-import { formatCount } from "~/modules/channels/analytics";
+import { formatCount } from "~/lib/format";
 import { ChannelHeading } from "~/modules/channels/components/channel-heading";
 import {
   channelsPage,

@@ -165,8 +165,8 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
         "—"
       ),
     ],
-    ["Subscribers", s.subscriberCount != null ? formatCount(s.subscriberCount) : "—"],
-    ["Monthly views", s.monthlyViews != null ? formatCount(s.monthlyViews) : "—"],
+    ["Subscribers", formatCount(s.subscriberCount)],
+    ["Monthly views", formatCount(s.monthlyViews)],
     ["Referral code", s.referralCode ?? "—"],
     ["Referred by", user.referredByEmail ?? "—"],
     ["Agency", user.agencyName ? `${user.agencyName} (${user.agencySlug})` : s.agencyName ? `${s.agencyName} (${s.agencySlug ?? "no slug"})` : "—"],

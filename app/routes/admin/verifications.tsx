@@ -11,7 +11,7 @@ import { EmptyState } from "~/ui/empty-state";
 import { PageHeader } from "~/ui/page-header";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { formatCount } from "~/modules/channels/analytics";
+import { formatCount } from "~/lib/format";
 import { ChannelHeading } from "~/modules/channels/components/channel-heading";
 import { reviewSubmission, verificationQueue, type QueueItem } from "~/modules/channels/channels.server";
 import { reviewSchema } from "~/modules/channels/schema";

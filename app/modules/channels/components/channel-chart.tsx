@@ -1,6 +1,7 @@
 import { lazy } from "react";
 import { ChartFigure } from "~/ui/chart-figure";
-import { formatCount, type Point, type Metric } from "~/modules/channels/analytics";
+import { formatCount } from "~/lib/format";
+import type { Metric, Point } from "~/modules/channels/analytics";
 
 /** recharts, loaded when a chart is first drawn: not on /analytics' first load (docs/decisions/0085). */
 const MetricLineChart = lazy(() => import("./metric-line-chart"));

@@ -1,5 +1,6 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { formatCompact, formatCount } from "~/modules/channels/analytics";
+import { formatCount } from "~/lib/format";
+import { formatCompact } from "~/modules/channels/analytics";
 import type { ChartRow, ChartSeries } from "./channel-chart";
 
 // The drawing of a MetricChart (channel-chart.tsx): recharts, in its own chunk, loaded with

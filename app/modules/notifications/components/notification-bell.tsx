@@ -45,12 +45,11 @@ const OLDER = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short",
 
 function timeAgo(iso: string, now = Date.now()): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  const rtf = RELATIVE;
   const abs = Math.abs(seconds);
-  if (abs < 60) return rtf.format(Math.min(0, seconds), "second");
-  if (abs < 3600) return rtf.format(Math.round(seconds / 60), "minute");
-  if (abs < 86400) return rtf.format(Math.round(seconds / 3600), "hour");
-  if (abs < 86400 * 30) return rtf.format(Math.round(seconds / 86400), "day");
+  if (abs < 60) return RELATIVE.format(Math.min(0, seconds), "second");
+  if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), "minute");
+  if (abs < 86400) return RELATIVE.format(Math.round(seconds / 3600), "hour");
+  if (abs < 86400 * 30) return RELATIVE.format(Math.round(seconds / 86400), "day");
   return OLDER.format(new Date(iso));
 }
 
