@@ -7,7 +7,9 @@ import { openChatSocket } from "../app/modules/chat/chat.server";
 import { CHAT_SOCKET_PATH } from "../app/modules/chat/protocol";
 import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
 import { domainResource } from "../app/platform/http.server";
+import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
+import { withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
 import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
@@ -33,39 +35,47 @@ const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.D
       return builtHandler(request, context);
     };
 
+async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  // One id per request: the X-Request-Id header of every answer, the request context, error logs.
+  const requestId = makeRequestId();
+
+  // Plain-text liveness probe: the cheapest route, the benchmark's baseline.
+  if (url.pathname === "/healthz") {
+    return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), null, url, requestId);
+  }
+
+  // Every state-changing request must come from our own pages: refuse before any action,
+  // resource route or socket code runs.
+  const refused = refuseCrossOrigin(request, env);
+  if (refused) return applySecurityHeaders(refused, null, url, requestId);
+
+  // The notifications WebSocket (Origin + session checked there), before React Router.
+  if (url.pathname === NOTIFICATIONS_SOCKET_PATH) {
+    const answer = refuseNonUpgrade(request) ?? (await domainResource(openNotificationSocket)(request));
+    return applySecurityHeaders(answer, null, url, requestId);
+  }
+
+  // A chat room's WebSocket (Origin, session, approval, ban and room checked there).
+  if (url.pathname === CHAT_SOCKET_PATH) {
+    const answer = refuseNonUpgrade(request) ?? (await domainResource(openChatSocket)(request));
+    return applySecurityHeaders(answer, null, url, requestId);
+  }
+
+  const nonce = makeNonce();
+  const context = new RouterContextProvider();
+  context.set(requestContext, { nonce, requestId, ctx });
+  const response = withResponseCookies(await handleRequest(request, context), context.get(requestContext));
+  return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
+}
+
 export default {
   async fetch(request, env, ctx) {
-    const url = new URL(request.url);
-    // One id per request: the X-Request-Id header of every answer, the request context, error logs.
-    const requestId = makeRequestId();
-
-    // Plain-text liveness probe: the cheapest route, the benchmark's baseline.
-    if (url.pathname === "/healthz") {
-      return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), null, url, requestId);
-    }
-
-    // Every state-changing request must come from our own pages: refuse before any action,
-    // resource route or socket code runs.
-    const refused = refuseCrossOrigin(request, env);
-    if (refused) return applySecurityHeaders(refused, null, url, requestId);
-
-    // The notifications WebSocket (Origin + session checked there), before React Router.
-    if (url.pathname === NOTIFICATIONS_SOCKET_PATH) {
-      const answer = refuseNonUpgrade(request) ?? (await domainResource(openNotificationSocket)(request));
-      return applySecurityHeaders(answer, null, url, requestId);
-    }
-
-    // A chat room's WebSocket (Origin, session, approval, ban and room checked there).
-    if (url.pathname === CHAT_SOCKET_PATH) {
-      const answer = refuseNonUpgrade(request) ?? (await domainResource(openChatSocket)(request));
-      return applySecurityHeaders(answer, null, url, requestId);
-    }
-
-    const nonce = makeNonce();
-    const context = new RouterContextProvider();
-    context.set(requestContext, { nonce, requestId, ctx });
-    const response = withResponseCookies(await handleRequest(request, context), context.get(requestContext));
-    return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
+    const response = await withDevServerOrigin(new URL(request.url), () => answer(request, env, ctx));
+    // A body the answer did not read is read before answering: the dev server's proxy would
+    // otherwise answer 500 instead of the Worker's own refusal (docs/decisions/0190).
+    await drainUnreadBody(request);
+    return response;
   },
 
   // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.

@@ -1,22 +1,11 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { emailOutbox } from "~/db/schema";
 import { db } from "./db.server";
-import { env } from "./env.server";
+import { appOrigin, env } from "./env.server";
 
 export type Email = { to: string; subject: string; text: string; kind: string };
 
-/**
- * The public origin e-mail links point at: the configured APP_ORIGIN, never the request's Host
- * header (a forged Host would otherwise put an attacker's address in front of a reset token).
- * A deployment without a valid APP_ORIGIN cannot send links: that is a configuration error.
- */
-export function appOrigin(): string {
-  try {
-    return new URL(env.APP_ORIGIN).origin;
-  } catch {
-    throw new Error("APP_ORIGIN is not set to an absolute URL: e-mail links cannot be built");
-  }
-}
+export { appOrigin };
 
 /** An absolute link into the app for an e-mail: APP_ORIGIN plus a path (with its query). */
 export function appLink(path: string): string {
