@@ -55,20 +55,51 @@ export async function seed() {
       ],
     }),
   );
-  const proxy = await getPlatformProxy({
-    configPath: seedConfig,
-    persist: { path: stateDir ? join(stateDir, "v3") : join(root, ".wrangler/state/v3") },
-  });
-  try {
-    const result = await seedDemoData({
-      db: proxy.env.DB,
-      media: proxy.env.MEDIA,
-      hashPassword: async (pw) => argon2.hash(pw, { ...ARGON2_PARAMS, type: 2, version: 0x13 }).encoded,
-    });
-    console.log(`Demo data ready (${result.usersCreated} new accounts, ${result.tracksUploaded} new audio files).`);
-  } finally {
-    await proxy.dispose();
+  const persist = { path: stateDir ? join(stateDir, "v3") : join(root, ".wrangler/state/v3") };
+  // The seed talks to the local bindings through wrangler's platform proxy (a socket to workerd).
+  // On a busy machine that socket has been seen to drop mid-way ("fetch failed … other side
+  // closed") after tens of megabytes of demo audio. The seed is idempotent — rows are INSERT OR
+  // IGNORE in one batch, R2 objects are looked up before they are written and a put is all or
+  // nothing — so a dropped socket is retried with a fresh proxy, and the next attempt (or the next
+  // run) completes what the last one left (docs/decisions/0191).
+  for (let attempt = 1; ; attempt++) {
+    const proxy = await getPlatformProxy({ configPath: seedConfig, persist });
+    try {
+      const result = await seedDemoData({
+        db: proxy.env.DB,
+        media: proxy.env.MEDIA,
+        hashPassword: async (pw) => argon2.hash(pw, { ...ARGON2_PARAMS, type: 2, version: 0x13 }).encoded,
+      });
+      console.log(`Demo data ready (${result.usersCreated} new accounts, ${result.tracksUploaded} new audio files).`);
+      return;
+    } catch (error) {
+      if (attempt >= SEED_ATTEMPTS || !isTransient(error)) throw error;
+      console.warn(`Seeding was interrupted (${describe(error)}); trying again (${attempt + 1} of ${SEED_ATTEMPTS}).`);
+      await new Promise((done) => setTimeout(done, 500 * attempt));
+    } finally {
+      await proxy.dispose().catch(() => {});
+    }
   }
+}
+
+const SEED_ATTEMPTS = 5;
+
+/** A dropped or refused local socket (undici's "fetch failed" and its causes), not a bug in the seed. */
+export function isTransient(error) {
+  for (let e = error, depth = 0; e && depth < 5; e = e.cause, depth++) {
+    const text = `${e.name ?? ""} ${e.code ?? ""} ${e.message ?? ""}`;
+    if (
+      /fetch failed|other side closed|socket hang up|ECONNRESET|ECONNREFUSED|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED|terminated|Network connection lost/i.test(text)
+    )
+      return true;
+  }
+  return false;
+}
+
+function describe(error) {
+  const parts = [];
+  for (let e = error, depth = 0; e && depth < 3; e = e.cause, depth++) parts.push(e.message ?? String(e));
+  return parts.join(" ← ");
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
