@@ -13,6 +13,7 @@ import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/p
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
 import { abortStaleUploads, refreshClipViews } from "../app/modules/clipping/clipping.server";
+import { sweepOutbox } from "../app/platform/email-delivery.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
@@ -32,6 +33,9 @@ const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.D
       builtHandler ??= createRequestHandler(await loadBuild(), import.meta.env.MODE);
       return builtHandler(request, context);
     };
+
+/** The frequent cron trigger that only sweeps the outbox; every other trigger is the daily run. */
+const OUTBOX_SWEEP_CRON = "*/5 * * * *";
 
 export default {
   async fetch(request, env, ctx) {
@@ -68,8 +72,12 @@ export default {
     return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
   },
 
-  // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
-  async scheduled(_controller, _env, ctx) {
+  // The cron triggers (wrangler.toml). Every run sends the outbox's due e-mail (retries with
+  // backoff, and any a request could not send at once: docs/decisions/0210).
+  async scheduled(controller, _env, ctx) {
+    ctx.waitUntil(sweepOutbox().catch((error) => console.error("outbox sweep failed", error)));
+    if (controller.cron === OUTBOX_SWEEP_CRON) return;
+    // The daily run: refresh every linked channel's statistics.
     ctx.waitUntil(runDailyChannelRefresh());
     // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
     ctx.waitUntil(runPayoutDay());

@@ -5,6 +5,7 @@ export * from "./auth-actions.server";
 export * from "./auth.server";
 export * from "./csp-reports.server";
 export * from "./directory.server";
+export * from "./email-settings.server";
 export * from "./forms.server";
 export * from "./google.server";
 export * from "./growth-queries.server";

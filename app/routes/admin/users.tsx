@@ -225,6 +225,7 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
           </div>
         ))}
       </dl>
+      <EmailDeliveries emails={user.emails} />
       <h3 className="mt-5 text-sm font-semibold text-slate-900">Actions</h3>
       <div className="mt-2 flex flex-wrap gap-2">
         {availableActions(user, actorId).map((intent) => (
@@ -239,6 +240,46 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
         ))}
       </div>
     </section>
+  );
+}
+
+const DELIVERY_LABELS: Record<AdminUserDetails["emails"][number]["status"], { label: string; tone: "green" | "amber" | "red" | "slate" | "blue" }> = {
+  sent: { label: "Sent", tone: "green" },
+  queued: { label: "Queued", tone: "slate" },
+  sending: { label: "Sending", tone: "blue" },
+  retrying: { label: "Retrying", tone: "amber" },
+  failed: { label: "Failed", tone: "red" },
+};
+
+/** The person's latest e-mails and how each was delivered (issue 28): sent, retrying (next try), failed with the reason. */
+function EmailDeliveries({ emails }: { emails: AdminUserDetails["emails"] }) {
+  return (
+    <>
+      <h3 className="mt-5 text-sm font-semibold text-slate-900" id="user-emails">
+        E-mails
+      </h3>
+      {emails.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">No e-mails to this address yet.</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200" aria-labelledby="user-emails">
+          {emails.map((m) => (
+            <li key={m.id} className="flex flex-col gap-1 px-3 py-2 text-sm sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+              <div className="min-w-0">
+                <p className="font-medium break-words text-slate-900">{m.subject}</p>
+                <p className="text-xs text-slate-600">
+                  {m.kind} · queued {formatDateTime(m.createdAt)}
+                  {m.sentAt ? ` · sent ${formatDateTime(m.sentAt)}` : ""}
+                  {m.status === "retrying" && m.nextAttemptAt ? ` · next try ${formatDateTime(m.nextAttemptAt)}` : ""}
+                  {m.attempts > 1 ? ` · ${m.attempts} tries` : ""}
+                </p>
+                {m.lastError && m.status !== "sent" ? <p className="text-xs break-words text-red-800">{m.lastError}</p> : null}
+              </div>
+              <Badge tone={DELIVERY_LABELS[m.status].tone}>{DELIVERY_LABELS[m.status].label}</Badge>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 
