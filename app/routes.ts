@@ -24,6 +24,10 @@ export default [
   route("auth/verify-email", "routes/_auth/verify-email.tsx"),
   // One-click unsubscribe of optional e-mail (issue 28; the path is UNSUBSCRIBE_PATH in app/platform/headers.server.ts).
   route("email/unsubscribe", "routes/_auth/email-unsubscribe.tsx"),
+  // Deleting an account (issue 28): the grace period's page, and the data export download.
+  route("account-deletion", "routes/_auth/account-deletion.tsx"),
+  route("settings/export", "routes/_app/settings-export.ts"),
+  route("admin/users/:id/export", "routes/admin/user-export.ts"),
   route("auth/google", "routes/_auth/google.ts"),
   route("auth/google/callback", "routes/_auth/google-callback.ts"),
   route("pending-approval", "routes/_auth/pending-approval.tsx"),

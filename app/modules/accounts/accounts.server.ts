@@ -4,6 +4,7 @@ export * from "./audience.server";
 export * from "./auth-actions.server";
 export * from "./auth.server";
 export * from "./csp-reports.server";
+export * from "./deletion.server";
 export * from "./directory.server";
 export * from "./email-settings.server";
 export * from "./forms.server";

@@ -8,7 +8,8 @@ import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { changePassword, endOtherSessions, endSessionByPrefix, listSessions, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { phoneSettings, removePhone, sendPhoneCode, verifyPhoneCode } from "~/modules/accounts/accounts.server";
-import { emailSettings, setNewsEmails } from "~/modules/accounts/accounts.server";
+import { accountHasPassword, clearSessionCookie, emailSettings, requestAccountDeletion, setNewsEmails } from "~/modules/accounts/accounts.server";
+import { DeleteAccountSection } from "~/modules/accounts/components/delete-account-section";
 import { PhoneSection } from "~/modules/accounts/components/phone-section";
 import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { requireUser } from "~/modules/accounts/guards.server";
@@ -21,12 +22,12 @@ export const meta = () => [{ title: "Settings | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  const [sessions, phone, email] = await Promise.all([listSessions(user.id), phoneSettings(user), emailSettings(user)]);
+  const [sessions, phone, email, hasPassword] = await Promise.all([listSessions(user.id), phoneSettings(user), emailSettings(user), accountHasPassword(user)]);
   return {
     phone,
     email,
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId, id: s.id.slice(0, 12) })),
-    hasPassword: true,
+    hasPassword,
   };
 }
 
@@ -61,6 +62,19 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
           ? { title: "E-mail updates on", description: "You will get tips, summaries and campaign news by e-mail." }
           : { title: "E-mail updates off", description: "You will only get account and payment e-mails." },
       };
+    case "delete-account": {
+      const { dueAt } = await requestAccountDeletion(request, user, input);
+      return redirectWithToast(
+        request,
+        "/auth",
+        {
+          type: "success",
+          title: "Account scheduled for deletion",
+          description: `Every session has been signed out. Your data will be deleted on ${new Date(dueAt).toUTCString().slice(0, 16)}; sign in before then to keep your account.`,
+        },
+        { headers: { "Set-Cookie": clearSessionCookie(request) } },
+      );
+    }
     case "change-password": {
       const { setCookie } = await changePassword(request, user, input);
       return redirectWithToast(
@@ -199,6 +213,28 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             ))}
           </ul>
         </Card>
+
+        <Card>
+          <h2 id="data" className="text-lg font-semibold text-slate-900">
+            Your data
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Download a copy of everything we hold about you (a JSON file), as our{" "}
+            <a href="/privacy-policy#your-rights" className="font-medium text-brand-700 underline">
+              privacy policy
+            </a>{" "}
+            promises.
+          </p>
+          <a
+            href="/settings/export"
+            download
+            className="mt-4 inline-flex rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
+          >
+            Download my data
+          </a>
+        </Card>
+
+        <DeleteAccountSection hasPassword={loaderData.hasPassword} errors={errors} busy={busy} />
       </div>
     </div>
   );

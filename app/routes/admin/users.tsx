@@ -144,6 +144,7 @@ function availableActions(user: AdminUserDetails, actorId: string): UserAction[]
   if (!user.isAdmin && !user.isBanned) actions.push("grant_admin");
   if (user.isAdmin && !self) actions.push("revoke_admin");
   actions.push("end_sessions");
+  if (!self && !user.deletionRequestedAt && !user.deletedAt) actions.push("delete_account");
   return actions;
 }
 
@@ -225,9 +226,25 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
           </div>
         ))}
       </dl>
+      {user.deletionDueAt ? (
+        <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <span className="font-semibold">Scheduled for deletion:</span> {formatDateTime(user.deletionDueAt)} (asked {formatDateTime(user.deletionRequestedAt)}
+          ). Signing in during the grace period keeps the account.
+        </p>
+      ) : null}
+      {user.deletedAt ? (
+        <p className="mt-3 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800">
+          <span className="font-semibold">Deleted:</span> {formatDateTime(user.deletedAt)}. Personal data removed; financial records kept anonymised.
+        </p>
+      ) : null}
       <EmailDeliveries emails={user.emails} />
       <h3 className="mt-5 text-sm font-semibold text-slate-900">Actions</h3>
       <div className="mt-2 flex flex-wrap gap-2">
+        {!user.deletedAt ? (
+          <a href={`/admin/users/${user.id}/export`} download className={buttonClass.secondary}>
+            Export data
+          </a>
+        ) : null}
         {availableActions(user, actorId).map((intent) => (
           <Link
             key={intent}
@@ -274,7 +291,9 @@ function EmailDeliveries({ emails }: { emails: AdminUserDetails["emails"] }) {
                 </p>
                 {m.lastError && m.status !== "sent" ? <p className="text-xs break-words text-red-800">{m.lastError}</p> : null}
               </div>
-              <Badge tone={DELIVERY_LABELS[m.status].tone}>{DELIVERY_LABELS[m.status].label}</Badge>
+              <span className="self-start">
+                <Badge tone={DELIVERY_LABELS[m.status].tone}>{DELIVERY_LABELS[m.status].label}</Badge>
+              </span>
             </li>
           ))}
         </ul>
