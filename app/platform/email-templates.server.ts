@@ -112,7 +112,7 @@ function bodyHtml(text: string, action: string | undefined): string {
         if (alone && action && !buttonDone) {
           buttonDone = true;
           const url = escapeHtml(line.trim());
-          return `</p><p style="margin:20px 0"><a href="${url}" style="${BUTTON_STYLE}">${escapeHtml(action)}</a></p><p style="margin:0 0 16px;font-size:13px;color:#475569">Or open this address: ${inline(line.trim())}`;
+          return `</p><p style="margin:20px 0"><a href="${url}" style="${BUTTON_STYLE}">${escapeHtml(action)}</a></p><p class="sb-muted" style="margin:0 0 16px;font-size:13px;color:#475569">Or open this address: ${inline(line.trim())}`;
         }
         return inline(line);
       });
@@ -151,14 +151,15 @@ export function renderEmail(mail: RenderInput, origin: string, unsubscribe: Unsu
     .sb-card { background:#1e293b !important; color:#e2e8f0 !important; border-color:#334155 !important; }
     .sb-card a { color:#a5b4fc !important; }
     .sb-card a.sb-button { color:#ffffff !important; }
-    .sb-foot { color:#94a3b8 !important; }
+    .sb-foot, .sb-muted { color:#cbd5e1 !important; }
+    .sb-brand { color:#c7d2fe !important; }
   }
 </style>
 </head>
 <body class="sb-page" style="margin:0;padding:0;background:#f1f5f9">
 <div role="article" aria-roledescription="email" aria-label="${escapeHtml(mail.subject)}" lang="en" style="padding:24px 12px;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto">
-<tr><td style="padding:0 4px 12px;font-weight:800;font-size:20px;letter-spacing:0.02em;color:#4338ca">${escapeHtml(app)}</td></tr>
+<tr><td class="sb-brand" style="padding:0 4px 12px;font-weight:800;font-size:20px;letter-spacing:0.02em;color:#4338ca">${escapeHtml(app)}</td></tr>
 <tr><td class="sb-card" style="background:#ffffff;color:#0f172a;border:1px solid #e2e8f0;border-radius:12px;padding:24px">
 <h1 style="margin:0 0 16px;font-size:20px;line-height:1.3">${escapeHtml(mail.subject)}</h1>
 ${bodyHtml(mail.text, info.action).replaceAll(`style="${BUTTON_STYLE}"`, `class="sb-button" style="${BUTTON_STYLE}"`)}

@@ -102,7 +102,7 @@ export default function Mailbox({ loaderData }: Route.ComponentProps) {
                       : m.status.charAt(0).toUpperCase() + m.status.slice(1)}
                 </span>
               </div>
-              <p className="text-xs text-slate-600">
+              <p className="text-xs break-all text-slate-600">
                 To {m.toEmail} · {m.kind} · {m.createdAt}
                 {m.sentAt && m.channel === "email" ? ` · sent ${m.sentAt}` : ""}
                 {m.messageId && m.channel === "email" ? ` · ${m.messageId}` : ""}
