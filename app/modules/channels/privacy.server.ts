@@ -1,26 +1,14 @@
 import { eq, inArray } from "drizzle-orm";
 import { channelSnapshots, manualChannelSubmissions, youtubeChannels } from "~/db/schema";
 import { db } from "~/platform/db.server";
+import { channelColumns } from "./links.server";
 
 // The channels domain's part of a data export and of an account deletion (issue 28, docs/privacy.md).
 
 /** Linked channels (never their tokens), their snapshots, and manual submissions. */
 export async function channelsDataFor(userId: string) {
   const [channels, submissions] = await db().batch([
-    db()
-      .select({
-        id: youtubeChannels.id,
-        channelId: youtubeChannels.channelId,
-        title: youtubeChannels.channelTitle,
-        handle: youtubeChannels.channelHandle,
-        subscriberCount: youtubeChannels.subscriberCount,
-        viewCount: youtubeChannels.viewCount,
-        videoCount: youtubeChannels.videoCount,
-        linkedAt: youtubeChannels.createdAt,
-        lastSyncedAt: youtubeChannels.lastSyncedAt,
-      })
-      .from(youtubeChannels)
-      .where(eq(youtubeChannels.userId, userId)),
+    db().select(channelColumns).from(youtubeChannels).where(eq(youtubeChannels.userId, userId)),
     db()
       .select({
         channelName: manualChannelSubmissions.channelName,

@@ -1,6 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { ledgerEntries, paymentAgreements, payouts, shareOffers } from "~/db/schema";
 import { db } from "~/platform/db.server";
+import { lineColumns } from "./ledger.server";
 
 // The payments domain's part of a data export (issue 28). A deletion erases nothing here: ledger
 // lines, payouts, the agreement and share offers are financial records kept six years (the privacy
@@ -9,17 +10,7 @@ import { db } from "~/platform/db.server";
 export async function paymentsDataFor(userId: string) {
   const [ledger, theirPayouts, agreement, offers] = await db().batch([
     db()
-      .select({
-        month: ledgerEntries.month,
-        sourceKind: ledgerEntries.sourceKind,
-        sourceId: ledgerEntries.sourceId,
-        netCents: ledgerEntries.netCents,
-        shareBp: ledgerEntries.shareBp,
-        amountCents: ledgerEntries.amountCents,
-        status: ledgerEntries.status,
-        note: ledgerEntries.note,
-        createdAt: ledgerEntries.createdAt,
-      })
+      .select({ ...lineColumns, createdAt: ledgerEntries.createdAt })
       .from(ledgerEntries)
       .where(eq(ledgerEntries.userId, userId))
       .orderBy(desc(ledgerEntries.month)),
