@@ -54,6 +54,9 @@ export default defineConfig({
                 GOOGLE_USERINFO_URL: "/dev/oauth/userinfo",
                 YOUTUBE_CHANNELS_URL: "/dev/oauth/youtube/channels",
               },
+              // A second, real Miniflare e-mail binding that refuses every recipient but one: the
+              // delivery tests send through it to see retries and failures (tests/worker/platform/email-delivery.test.ts).
+              email: { send_email: [{ name: "EMAIL" }, { name: "EMAIL_REFUSING", allowed_destination_addresses: ["nobody@shortbeat.test"] }] },
             },
           }),
           reactRouter(),

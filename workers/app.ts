@@ -14,7 +14,9 @@ import { runDailyChannelRefresh } from "../app/modules/channels/channels.server"
 import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
-import { abortStaleUploads, refreshClipViews } from "../app/modules/clipping/clipping.server";
+import { refreshClipViews } from "../app/modules/clipping/clipping.server";
+import { sweepOutbox } from "../app/platform/email-delivery.server";
+import { runPrivacyJobs } from "../app/modules/privacy/privacy.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
@@ -69,6 +71,9 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
 }
 
+/** The frequent cron trigger that only sweeps the outbox; every other trigger is the daily run. */
+const OUTBOX_SWEEP_CRON = "*/5 * * * *";
+
 export default {
   async fetch(request, env, ctx) {
     const response = await withDevServerOrigin(new URL(request.url), () => answer(request, env, ctx));
@@ -78,8 +83,12 @@ export default {
     return response;
   },
 
-  // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
-  async scheduled(_controller, _env, ctx) {
+  // The cron triggers (wrangler.toml). Every run sends the outbox's due e-mail (retries with
+  // backoff, and any a request could not send at once: docs/decisions/0210).
+  async scheduled(controller, _env, ctx) {
+    ctx.waitUntil(sweepOutbox().catch((error) => console.error("outbox sweep failed", error)));
+    if (controller.cron === OUTBOX_SWEEP_CRON) return;
+    // The daily run: refresh every linked channel's statistics.
     ctx.waitUntil(runDailyChannelRefresh());
     // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
     ctx.waitUntil(runPayoutDay());
@@ -89,8 +98,10 @@ export default {
     ctx.waitUntil(runRetentionAggregates());
     // Participants of campaigns that ended by their date are told once (issue 15).
     ctx.waitUntil(notifyEndedCampaigns());
-    // Source uploads left incomplete for 24 h are aborted in R2 and dropped (issue 16).
-    ctx.waitUntil(abortStaleUploads());
+    // The privacy policy kept (issue 28, docs/privacy.md): deletions whose 30 days are over, then
+    // retention (audit log 12 months, CSP reports, ended sessions, e-mail bodies, and source uploads
+    // left incomplete for 24 h, aborted in R2 and dropped as issue 16 did here).
+    ctx.waitUntil(runPrivacyJobs());
     // Approved YouTube Shorts clips: their views from the provider (issue 16, decision 0154).
     ctx.waitUntil(refreshClipViews());
   },

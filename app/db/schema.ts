@@ -40,8 +40,17 @@ export const users = sqliteTable(
     // Changing or removing it clears phone_verified_at; one verified owner per number.
     phone: text("phone"),
     phoneVerifiedAt: text("phone_verified_at"),
+    // Account deletion (docs/decisions/0213): asked at deletion_requested_at, carried out by the
+    // daily job from deletion_due_at (30 days later) unless cancelled; deleted_at once anonymised.
+    deletionRequestedAt: text("deletion_requested_at"),
+    deletionDueAt: text("deletion_due_at"),
+    deletedAt: text("deleted_at"),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`)],
+  (t) => [
+    index("users_deletion_due_idx").on(t.deletionDueAt),
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`),
+  ],
 );
 
 export const profiles = sqliteTable(
@@ -206,18 +215,57 @@ export const securityAuditLog = sqliteTable(
   ],
 );
 
+export const EMAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+
+// Every e-mail is a row here first (the record), then delivered through the EMAIL binding by
+// app/platform/email-delivery.server.ts: claimed once (status 'sending' with a claim id and a lease),
+// sent, stamped sent_at and message_id; a failure goes back to 'pending' with next_attempt_at later
+// (backoff) until the last try marks it 'failed' with the error. docs/decisions/0210.
 export const emailOutbox = sqliteTable(
   "email_outbox",
   {
     id: text("id").primaryKey(),
     toEmail: text("to_email").notNull(),
     subject: text("subject").notNull(),
+    // The plain-text body; emptied by the retention job after the stated period (body_purged_at).
     bodyText: text("body_text").notNull(),
     kind: text("kind").notNull(),
     createdAt: createdAt(),
     sentAt: text("sent_at"),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // When the row may be tried (again): now for a new row, later after a failure.
+    nextAttemptAt: text("next_attempt_at").notNull().default(now),
+    // The sender that holds the row while status = 'sending', and until when (a crashed sender's rows come back).
+    claimId: text("claim_id"),
+    claimedUntil: text("claimed_until"),
+    // The provider's id of the sent message.
+    messageId: text("message_id"),
+    // The last failure (code and message), kept when the row is finally 'failed'.
+    lastError: text("last_error"),
+    bodyPurgedAt: text("body_purged_at"),
   },
-  (t) => [index("email_outbox_to_idx").on(t.toEmail, t.createdAt)],
+  (t) => [
+    index("email_outbox_to_idx").on(t.toEmail, t.createdAt),
+    index("email_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("email_outbox_kind_to_idx").on(t.toEmail, t.kind, t.createdAt),
+    check("email_outbox_status_check", inList("status", EMAIL_STATUSES)),
+    check("email_outbox_sent_check", sql`status <> 'sent' or sent_at is not null`),
+  ],
+);
+
+export const EMAIL_OPT_OUT_CATEGORIES = ["news"] as const;
+
+// Addresses that turned off a category of non-essential mail (Settings or one-click unsubscribe,
+// RFC 8058). Keyed by address, as mail providers keep suppressions: the outbox checks it centrally.
+export const emailOptOuts = sqliteTable(
+  "email_opt_outs",
+  {
+    email: text("email").notNull(),
+    category: text("category", { enum: EMAIL_OPT_OUT_CATEGORIES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.category] }), check("email_opt_outs_category_check", inList("category", EMAIL_OPT_OUT_CATEGORIES))],
 );
 
 export const appSettings = sqliteTable("app_settings", {

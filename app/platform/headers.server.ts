@@ -21,6 +21,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * off cross-site POSTs), so it is the one path exempt from the check.
  */
 export const CSP_REPORT_PATH = "/api/csp-report";
+/** One-click unsubscribe links of optional e-mail (app/platform/email-preferences.server.ts). */
+export const UNSUBSCRIBE_PATH = "/email/unsubscribe";
 
 /**
  * CSRF defence for every non-GET request, resource routes included: the Origin header must be
@@ -30,6 +32,9 @@ export const CSP_REPORT_PATH = "/api/csp-report";
 export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">): Response | null {
   if (SAFE_METHODS.has(request.method)) return null;
   if (new URL(request.url).pathname === CSP_REPORT_PATH && request.method === "POST") return null;
+  // One-click unsubscribe (RFC 8058): the mail provider POSTs without our Origin. The link is signed
+  // and can only turn optional mail off for the address it names, so it is safe to accept.
+  if (new URL(request.url).pathname === UNSUBSCRIBE_PATH && request.method === "POST") return null;
   const origin = request.headers.get("Origin");
   if (origin && origin !== "null" && allowedOrigins(request, env).has(origin)) return null;
   return new Response("Forbidden: cross-origin request refused", {

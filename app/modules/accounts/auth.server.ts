@@ -247,7 +247,7 @@ export async function signIn(request: Request, identifier: string, password: str
 
   if (!user.emailVerifiedAt) {
     await resendVerification(user.id, email);
-    throw new DomainError("forbidden", "Email not confirmed. We have sent you a new confirmation link.", { title: LOGIN_FAILED });
+    throw new DomainError("forbidden", "Email not confirmed. We have e-mailed you a confirmation link: open it, then sign in.", { title: LOGIN_FAILED });
   }
 
   if (rehash) {
@@ -262,6 +262,11 @@ export async function signIn(request: Request, identifier: string, password: str
   return { setCookie, userId: user.id };
 }
 
+/**
+ * A new confirmation link for an unverified account that signs in. At most one verification e-mail
+ * per address within its window (app/platform/email.server.ts writes no second one), so repeated
+ * sign-in attempts cannot flood the inbox; the earlier link stays valid for 24 hours.
+ */
 async function resendVerification(userId: string, email: string) {
   const limit = await consume("verify-resend", `acct:${userId}`, LIMITS.generic);
   if (!limit.allowed) return;

@@ -245,6 +245,8 @@ const changePasswordFields = {
 export const changePasswordSchema = z.object(changePasswordFields).superRefine(passwordsMatch);
 
 const PHONE_INTENTS = ["phone-send", "phone-verify", "phone-remove"] as const;
+/** Issue 28: e-mail settings and deleting the account. */
+const PRIVACY_INTENTS = ["email-updates", "delete-account"] as const;
 
 /** The settings page: change password, sign out the other sessions, or one of them; the phone number. */
 export const settingsFormSchema = z.preprocess(
@@ -252,7 +254,10 @@ export const settingsFormSchema = z.preprocess(
     const intent = (v as { intent?: unknown })?.intent;
     return {
       ...(v as object),
-      intent: intent === "sign-out-others" || intent === "sign-out-session" || PHONE_INTENTS.includes(intent as never) ? intent : "change-password",
+      intent:
+        intent === "sign-out-others" || intent === "sign-out-session" || PHONE_INTENTS.includes(intent as never) || PRIVACY_INTENTS.includes(intent as never)
+          ? intent
+          : "change-password",
     };
   },
   z.discriminatedUnion("intent", [
@@ -267,8 +272,20 @@ export const settingsFormSchema = z.preprocess(
     z.object({ intent: z.literal("phone-send"), phone: phoneNumber }),
     z.object({ intent: z.literal("phone-verify"), code: phoneCode }),
     z.object({ intent: z.literal("phone-remove") }),
+    // Optional e-mail (news) on or off (docs/decisions/0212).
+    z.object({ intent: z.literal("email-updates"), news: checkbox }),
+    // Deleting the account (docs/decisions/0213): the password (none for a Google-only account, which
+    // signs in again with Google instead) and an explicit confirmation.
+    z.object({
+      intent: z.literal("delete-account"),
+      password: z.string().max(PASSWORD_MAX_LENGTH).optional().default(""),
+      confirm: z.literal("yes", { error: "Tick the box to confirm that you want to delete your account." }),
+    }),
   ]),
 );
+
+/** One-click unsubscribe (RFC 8058): the body a mail client posts, or the page's empty form. */
+export const unsubscribeSchema = z.object({ "List-Unsubscribe": z.string().max(40).optional() });
 
 export const profileSchema = z.object({ fullName });
 

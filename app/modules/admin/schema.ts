@@ -45,6 +45,8 @@ export const userActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("grant_admin"), userId, confirm: confirmed }),
   z.object({ intent: z.literal("revoke_admin"), userId, confirm: confirmed }),
   z.object({ intent: z.literal("end_sessions"), userId, confirm: confirmed }),
+  // Issue 28: for a person who asked by e-mail (the same 30-day grace period as their own request).
+  z.object({ intent: z.literal("delete_account"), userId, confirm: confirmed }),
 ]);
 export type UserActionInput = z.infer<typeof userActionSchema>;
 

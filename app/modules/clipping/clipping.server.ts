@@ -5,3 +5,4 @@ export * from "./clips.server";
 export * from "./links.server";
 export * from "./page.server";
 export * from "./sources.server";
+export * from "./privacy.server";

@@ -17,3 +17,4 @@ export * from "./earnings.server";
 export * from "./credits.server";
 export * from "./referral-bonus.server";
 export { creatorShareBpAt } from "./share.server";
+export * from "./privacy.server";
