@@ -1144,6 +1144,11 @@ export const clipSources = sqliteTable(
     partCount: integer("part_count").notNull(),
     status: text("status", { enum: CLIP_SOURCE_STATUSES }).notNull().default("uploading"),
     uploadId: text("upload_id"),
+    // The request finishing the upload (complete, abort, delete or the daily job) claims the row
+    // first with a guarded update, then calls R2, and undoes the claim if R2 fails: parallel
+    // finishes have one winner (docs/decisions/0200). A claim older than a few minutes is stale.
+    claimId: text("claim_id"),
+    claimedAt: text("claimed_at"),
     createdAt: createdAt(),
     completedAt: text("completed_at"),
   },

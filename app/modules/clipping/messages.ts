@@ -57,6 +57,8 @@ export const CLIPPING_MESSAGES = {
   nameRequired: "Name is required.",
   nameTooLong: `Name must be ${SOURCE_NAME_MAX} characters or less.`,
   uploadGone: "This upload is no longer in progress. Start it again.",
+  uploadComplete: "This upload is already complete.",
+  uploadFinishing: "This upload is being finished or cancelled by another request. Reload the page in a moment.",
   badPart: "This part of the upload is not the expected size. Start the upload again.",
   partsMissing: "Some parts of the upload are missing. Resume the upload.",
   sourceNotFound: "This source video is not in the folder.",
