@@ -1,5 +1,5 @@
 import { waitUntil } from "cloudflare:workers";
-import { and, eq, gte, isNull, like, or, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
 import { chatMessages, chatReads, chatRooms } from "~/db/schema";
 import { conflict, forbidden, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
@@ -8,6 +8,7 @@ import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { wordStartsWithText } from "~/platform/text-search.server";
 import { catchUpRows, displayName, historyQuery, itemsOf, messageById, pageOf } from "./messages.server";
 import { CHAT_EDIT_WINDOW_MS, CHAT_TEXT, mutedText } from "./messages";
 import { activeMuteQuery, muteStateOf } from "./mutes.server";
@@ -71,14 +72,10 @@ export async function chatCatchUp(actor: Actor, roomId: string, afterSeq: number
 /** Members whose name starts with `q` (approved or admins, not banned), for the mention autocomplete. */
 export async function chatMembers(actor: Actor, q: string): Promise<ChatMember[]> {
   authorize(actor, "chat", "read");
-  const prefix = q
-    .trim()
-    .replace(/[%_\\]/g, "")
-    .slice(0, 40);
+  // Any script and length: instr, not LIKE (D1 refuses LIKE patterns over 50 bytes; 0201).
+  const prefix = q.trim().slice(0, 40);
   if (!prefix) return [];
-  const ids = await userIdsWhere((p) =>
-    and(or(eq(p.approvalStatus, "approved"), isAdminUser(p.userId)), or(like(p.fullName, `${prefix}%`), like(p.fullName, `% ${prefix}%`))),
-  );
+  const ids = await userIdsWhere((p) => and(or(eq(p.approvalStatus, "approved"), isAdminUser(p.userId)), wordStartsWithText(p.fullName, prefix)));
   const people = await peopleByIds(ids.slice(0, 8));
   return [...people.values()].filter((p) => p.fullName?.trim()).map((p) => ({ id: p.id, name: displayName(p), avatarUrl: p.avatarUrl }));
 }
