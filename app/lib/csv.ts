@@ -10,6 +10,7 @@ const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
  * a cell on (',' ';' tab, a line break; '|' and the full-width ，；), past any spaces and control
  * characters, at = + - @ or their full-width forms ＝ ＋ － ＠.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters before a sign are exactly what must be looked past
 const FORMULA_START = /(^|[,;\t\r\n|\uFF0C\uFF1B])([\s\u0000-\u001f\u007f\u00a0\u3000]*)(?=[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;
 
 /** Characters that make a cell need quotes: the CSV's own, and the other list separators (';', tab). */
