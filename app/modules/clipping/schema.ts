@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkbox } from "~/lib/forms";
+import { NUMBER_MESSAGES, readWholeNumber } from "~/lib/numbers";
 import { sanitizeText } from "~/lib/sanitize";
 import { CLIP_PLATFORM_LABELS, CLIP_URL_MAX, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, MAX_VIEWS, SOURCE_NAME_MAX } from "./messages";
 
@@ -50,12 +51,13 @@ export const clippingActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("set-views"),
     clipId: id,
-    views: z
-      .string()
-      .trim()
-      .refine((v) => /^\d{1,11}$/.test(v.replace(/[,_\s]/g, "")), { message: M.viewsRange })
-      .transform((v) => Number(v.replace(/[,_\s]/g, "")))
-      .refine((n) => n <= MAX_VIEWS, { message: M.viewsRange }),
+    // "1,250" is 1250; "1,00" is refused, never read as 100 (docs/decisions/0203).
+    views: z.string().transform((v, ctx) => {
+      const read = readWholeNumber(v);
+      if (read.ok && read.value <= MAX_VIEWS) return read.value;
+      ctx.addIssue({ code: "custom", message: !read.ok && read.problem !== "format" ? NUMBER_MESSAGES.wholeComma("Views") : M.viewsRange });
+      return z.NEVER;
+    }),
   }),
 ]);
 export type ClippingAction = z.infer<typeof clippingActionSchema>;

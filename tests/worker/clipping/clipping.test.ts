@@ -267,6 +267,13 @@ describe("clips", () => {
     expect((await act(creator, { intent: "set-views", clipId: clip?.id ?? "", views: "5" })).status).toBe(403);
     expect(await outcome(await act(admin, { intent: "set-views", clipId: clip?.id ?? "", views: "12,345" }))).toBe("→/clipping");
     expect((await env.DB.prepare("SELECT views FROM clips WHERE id = ?").bind(clip?.id).first<{ views: number }>())?.views).toBe(12345);
+    // Issue 27, item 5: "1,00" was stored as 100. Refused with the expected form; the views stay.
+    for (const views of ["1,00", "2,50", "12,34,567"]) {
+      const bad = await act(admin, { intent: "set-views", clipId: clip?.id ?? "", views });
+      expect(bad.status, views).toBe(400);
+      expect(await bad.text()).toContain("Views must be a whole number: commas only between thousands, e.g. 1,250,000.");
+    }
+    expect((await env.DB.prepare("SELECT views FROM clips WHERE id = ?").bind(clip?.id).first<{ views: number }>())?.views).toBe(12345);
   });
 });
 
