@@ -150,6 +150,19 @@ export async function release(bucket: string, scope: string, requested: Limit, n
   await limiterOf(bucket, scope).release(limit.windowMs, now);
 }
 
+/**
+ * Exact sliding-window limits (bucket "<name>" counted in its own Durable Object per subject): at
+ * most maxAttempts in any windowMs. `at` identifies the attempt for `releaseRecent`. Used where a
+ * fixed window's edge (twice the limit across it) is not acceptable: the chat send rate (0204).
+ */
+export function consumeRecent(bucket: string, scope: string, limit: Limit, now = Date.now()) {
+  return limiterOf(bucket, scope).hitRecent(limit.maxAttempts, limit.windowMs, now);
+}
+
+export async function releaseRecent(bucket: string, scope: string, at: number): Promise<void> {
+  await limiterOf(bucket, scope).releaseRecent(at);
+}
+
 export function ipScope(request: Request): string {
   return `ip:${clientIp(request)}`;
 }
