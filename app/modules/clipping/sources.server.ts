@@ -6,7 +6,7 @@ import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
-import { fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
+import { attachmentDisposition, fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
 import { hasFolderAccess } from "./links.server";
 import type { SourceRow } from "./types";
 import { DOWNLOAD_URL_SECONDS, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, SOURCE_PART_BYTES, SOURCE_QUOTA_BYTES, STALE_UPLOAD_MS } from "./messages";
@@ -371,7 +371,7 @@ export async function serveDownload(request: Request): Promise<Response> {
   const check = await verifySignedUrl(url, `${DOWNLOAD_PREFIX}${userId}/`);
   if (!check.ok) return fileNotFound();
   const row = await db()
-    .select({ creatorUserId: clipSources.creatorUserId, status: clipSources.status })
+    .select({ creatorUserId: clipSources.creatorUserId, status: clipSources.status, name: clipSources.name, contentType: clipSources.contentType })
     .from(clipSources)
     .where(eq(clipSources.objectKey, check.key))
     .get();
@@ -379,5 +379,23 @@ export async function serveDownload(request: Request): Promise<Response> {
   const person = (await peopleByIds([userId])).get(userId);
   if (!person || person.isBanned || person.approvalStatus !== "approved") return fileNotFound();
   if (!(await hasFolderAccess(row.creatorUserId, userId))) return fileNotFound();
-  return serveObject(env.MEDIA, check.key, request, "private, no-store");
+  // "Download" saves the file under the source's name, not played in the browser (RFC 6266).
+  return serveObject(env.MEDIA, check.key, request, "private, no-store", {
+    disposition: attachmentDisposition(downloadName(row.name, row.contentType as VideoType)),
+  });
+}
+
+/** The name a downloaded source is saved under: its name in the folder, safe for a file system, with its type's extension. */
+function downloadName(name: string, type: VideoType): string {
+  const ext = EXT[type] ?? "mp4";
+  const clean =
+    name
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/^\.+/, "")
+      .slice(0, 120)
+      .trim() || "source";
+  return clean.toLowerCase().endsWith(`.${ext}`) ? clean : `${clean}.${ext}`;
 }
