@@ -68,6 +68,8 @@ export const ATOMIC_BUCKETS = new Set([
   "admin-recovery",
   "suspicious",
   "thumbnail-ai",
+  // Clipper invitations: per creator, and invitation e-mails per address (docs/decisions/0205).
+  "clipper-invite",
 ]);
 
 const HOUR_MS = 60 * 60_000;
