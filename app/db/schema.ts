@@ -605,7 +605,9 @@ export const musicLicenceChannels = sqliteTable(
   ],
 );
 
-// A clipper works for the creator who invited them. Split in basis points (7000 = 70%).
+// A clipper works for the creator who invited and approved them. Split in basis points (7000 =
+// 70%). A link exists only once the creator approved the clipper (docs/decisions/0205): every link
+// made before invitations existed counts as approved from its creation (migration 0020).
 export const clipperLinks = sqliteTable(
   "clipper_links",
   {
@@ -622,12 +624,49 @@ export const clipperLinks = sqliteTable(
       .default("active"),
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
+    /** When the creator approved the clipper (the latest approval, after a revocation too). */
+    approvedAt: text("approved_at"),
   },
   (t) => [
     uniqueIndex("clipper_links_pair_unique").on(t.creatorUserId, t.clipperUserId),
     index("clipper_links_clipper_idx").on(t.clipperUserId),
     check("clipper_links_status_check", sql`status in ('active', 'revoked')`),
     check("clipper_links_share_check", sql`clipper_share_bps between 0 and 10000`),
+  ],
+);
+
+// A creator's invitation to clip for them (docs/decisions/0205): its own single-use code (only its
+// SHA-256 is kept; the link is shown once and, if the invitation names an e-mail, sent there),
+// expiring after 7 days. open → accepted (a person used it: they wait for the creator) → approved
+// (the clipper link is made) or declined; open → withdrawn. "Expired" is an open one past expires_at.
+export const CLIPPER_INVITATION_STATUSES = ["open", "accepted", "approved", "declined", "withdrawn"] as const;
+export const clipperInvitations = sqliteTable(
+  "clipper_invitations",
+  {
+    id: text("id").primaryKey(),
+    creatorUserId: text("creator_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    /** The address it was sent to (normalized): only an account with it may accept. Null: anyone with the link. */
+    email: text("email"),
+    status: text("status", { enum: CLIPPER_INVITATION_STATUSES }).notNull().default("open"),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "cascade" }),
+    acceptedAt: text("accepted_at"),
+    /** When it was approved, declined or withdrawn. */
+    decidedAt: text("decided_at"),
+  },
+  (t) => [
+    uniqueIndex("clipper_invitations_code_unique").on(t.codeHash),
+    index("clipper_invitations_creator_idx").on(t.creatorUserId, t.createdAt),
+    index("clipper_invitations_accepted_by_idx").on(t.acceptedBy, t.status),
+    // One open invitation per creator and address (inviting again renews it), one waiting request per creator and person.
+    uniqueIndex("clipper_invitations_one_open_per_email").on(t.creatorUserId, t.email).where(sql`status = 'open' and email is not null`),
+    uniqueIndex("clipper_invitations_one_request").on(t.creatorUserId, t.acceptedBy).where(sql`status = 'accepted'`),
+    check("clipper_invitations_status_check", inList("status", CLIPPER_INVITATION_STATUSES)),
+    check("clipper_invitations_accepted_check", sql`status in ('open', 'withdrawn') or accepted_at is not null`),
   ],
 );
 
@@ -1192,6 +1231,11 @@ export const clipSources = sqliteTable(
     partCount: integer("part_count").notNull(),
     status: text("status", { enum: CLIP_SOURCE_STATUSES }).notNull().default("uploading"),
     uploadId: text("upload_id"),
+    // The request finishing the upload (complete, abort, delete or the daily job) claims the row
+    // first with a guarded update, then calls R2, and undoes the claim if R2 fails: parallel
+    // finishes have one winner (docs/decisions/0200). A claim older than a few minutes is stale.
+    claimId: text("claim_id"),
+    claimedAt: text("claimed_at"),
     createdAt: createdAt(),
     completedAt: text("completed_at"),
   },

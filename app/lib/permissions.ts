@@ -226,7 +226,7 @@ export const PERMISSIONS = {
     manage: isAdmin,
   },
   clipping: {
-    /** /clipping: one's own invite link, clippers, source folder, clips and splits (ownership is the module's). */
+    /** /clipping: one's clipper invitations, clippers, source folder, clips and splits (ownership is the module's). */
     use: isApprovedActor,
     /** A source video, a clip under review, a clipper link: its creator. */
     manageOwn: isApprovedOwner,

@@ -23,6 +23,9 @@ const KINDS: Record<string, KindInfo> = {
   signup_existing: { category: "security" },
   admin_recovery: { category: "security" },
   account_deletion_requested: { category: "security", action: "Sign in to cancel" },
+  // A creator's invitation to a named address: anyone with an account can send one, so it is held
+  // to the window like the other mail a form can trigger (before the "clip" money family below).
+  clipper_invitation: { category: "security", action: "Open the invitation" },
   retention_nudge: { category: "news", action: "Open your dashboard" },
   weekly_summary: { category: "news" },
   campaign_news: { category: "news", action: "See campaigns" },

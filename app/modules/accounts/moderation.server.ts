@@ -13,6 +13,7 @@ import { deliveriesTo } from "~/platform/email-delivery.server";
 import { requestAccountDeletionFor } from "./deletion.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { containsText } from "~/platform/text-search.server";
 import { isAdminUser } from "./directory.server";
 import { afterSessionsEnded, endSessionsStatements, type SessionEndReason } from "./session.server";
 
@@ -29,13 +30,8 @@ export const USERS_PAGE_SIZE = 20;
 // SQL over people, for other modules' lists (the audit log); see also people-queries.server.ts
 // ---------------------------------------------------------------------------------------------
 
-/** `%text%` for LIKE ... ESCAPE '\', with the wildcards in `text` taken literally. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** LIKE with an escape character, which drizzle's `like()` cannot say. */
-const contains = (column: SQLiteColumn | SQL, text: string): SQL => sql`lower(${column}) like ${likePattern(text)} escape '\\'`;
+// Searches use containsText (instr, not LIKE: D1 refuses LIKE patterns over 50 bytes; 0201).
+const contains = containsText;
 
 /** "The user in this user id column has an e-mail containing `text`" (case-insensitive). */
 export function userEmailContains(userId: SQLiteColumn | SQL, text: string): SQL {

@@ -174,6 +174,12 @@ const signUpFields = {
   // As sent: the server passes it through the strict sanitizer (and logs a rejected one)
   // before it is used; see accounts/auth.server.ts signUp.
   referralCode: z.string().optional().default(""),
+  /** A clipper invitation's code (from /auth?ref=CODE&clipper=1), used when both clipper boxes are ticked (docs/decisions/0205). */
+  clipperInvitation: z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim().slice(0, 100)),
   agencySlug: z.string().trim().max(64).optional().default("").transform(normalizeAgencySlug),
   agencyName: z.string().optional().default("").transform(normalizeAgencyName),
   agencyToken: z.string().trim().max(128).optional().default(""),
@@ -219,12 +225,17 @@ export const AUTH_FORM_TITLES = { signin: "Login failed", signup: "Sign up faile
 /** The e-mail link's confirmation form; a missing or unknown token is the module's answer. */
 export const verifyEmailSchema = z.object({ token: z.string().optional().default("") });
 
-/** The Google button: the referral code and where to go after sign-in ride along. */
+/** The Google button: the referral code, a clipper invitation and where to go after sign-in ride along. */
 export const googleStartSchema = z.object({
   ref: z
     .string()
     .optional()
     .transform((v) => (v ?? "").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64) || null),
+  /** A clipper invitation's code (docs/decisions/0205): used for a new account when `clipper` is ticked, kept for /clipping otherwise. */
+  invite: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").replace(/[^A-Za-z0-9]/g, "").slice(0, 64) || null),
   redirectTo: z.string().optional(),
   /** The clipper option with its agreement, both ticked on the sign-up form (issue 16). */
   clipper: z

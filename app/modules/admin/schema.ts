@@ -52,8 +52,16 @@ export type UserActionInput = z.infer<typeof userActionSchema>;
 
 const page = z.coerce.number().int().min(1).max(100_000).catch(1);
 
+/** A search box's text, trimmed and cut to `max` characters (searched with instr: any script, any byte length). */
+const searchText = (max: number) =>
+  z
+    .string()
+    .catch("")
+    .transform((v) => v.trim().slice(0, max).trim());
+
 export const userListQuerySchema = z.object({
-  q: z.string().trim().max(100).catch(""),
+  // A longer search is cut, not dropped (dropped, it listed everyone as if nothing was typed).
+  q: searchText(100),
   status: z.enum(USER_STATUS_FILTERS).catch("all"),
   page,
 });
@@ -75,7 +83,7 @@ export const auditQuerySchema = z.object({
     .transform((v) => v.replace(/[^A-Za-z0-9_:.-]/g, ""))
     .catch(""),
   severity: z.enum(SEVERITY_FILTERS).catch("all"),
-  user: z.string().trim().toLowerCase().max(254).catch(""),
+  user: searchText(254).transform((v) => v.toLowerCase()),
   from: isoDay,
   to: isoDay,
   page,
