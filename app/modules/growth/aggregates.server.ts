@@ -1,76 +1,55 @@
-import { eq, inArray, lt, notExists, type SQL, sql } from "drizzle-orm";
+import { eq, lt, notExists, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { retentionCohortCells, retentionPeople, retentionWeeks, userActivityDays } from "~/db/schema";
 import { growthPeople } from "~/modules/accounts/accounts.server";
 import { hasLicence } from "~/modules/music/music.server";
 import { hasEarnings } from "~/modules/payments/payments.server";
 import { db } from "~/platform/db.server";
-import { activityByDay, lastActiveDay } from "./activity.server";
-import { addWeeks, lastWeeks, weekOf } from "./weeks";
+import { activityByDay, dayLiteral, lastActiveDay } from "./activity.server";
+import { addWeeks, utcDay, weekOf } from "./weeks";
 
-// The weekly figures /user-retention reads, precomputed for every COMPLETED ISO week (UTC) by the
-// scheduled job (docs/decisions/0172-retention-aggregates.md): weekly active users, and per cohort
-// (sign-up week and source) how many were active that week. A completed week never changes, so
-// each is computed once; the current week is always computed live by the page.
+// /user-retention's figures, all from ONE snapshot taken by the daily job or 'Refresh figures now'
+// (docs/decisions/0250-retention-definitions.md): retention_people (each person's sign-up week,
+// source, funnel steps and last active day), and from it and the activity days the cohort cells
+// (cohort = sign-up week and source, by weeks since) of a year of weeks up to the snapshot's day,
+// the current week included. Weekly active users are the cells summed by the week they fall in, so
+// every panel reads the same people with the same definitions. Each run recomputes the whole year:
+// activity recorded or imported late, people deleted and sources changed all show at the next run.
 
-/** Weeks kept: a year of cohorts and weekly active users. */
+/** Weeks of cohort cells kept: a year of weeks, the snapshot's own week included. */
 export const AGGREGATE_WEEKS = 53;
 
 /** The Monday of a sign-up instant's ISO week, in SQL (date(x, 'weekday 0', '-6 days') = that Monday). */
 export const weekSql = (at: SQL | unknown) => sql<string>`date(${at}, 'weekday 0', '-6 days')`;
 
-/** The completed weeks of the last year that have no figures yet. */
-async function missingWeeks(now: number): Promise<string[]> {
-  const weeks = lastWeeks(now, AGGREGATE_WEEKS + 1).slice(0, -1);
-  const done = await db().select({ week: retentionWeeks.week }).from(retentionWeeks).where(inArray(retentionWeeks.week, weeks)).all();
-  const have = new Set(done.map((d) => d.week));
-  return weeks.filter((w) => !have.has(w));
-}
-
 /**
- * The statements storing the figures of the given completed weeks, all of them at once (set-based,
- * one batch; it used to be two round trips per week, ~10 s for a year over 50,000 people):
- * per week, the distinct people active in it, and per cohort (sign-up week within the 52 weeks
- * before, and source) how many of them were active. Each week reads its own activity range
- * through the day index; people and their source are worked out once (a materialized CTE) rather
- * than for every activity row.
+ * The statements that replace the cohort cells and weekly active users from retention_people as
+ * just written (same batch, same transaction). A person is active in a week when they have an
+ * activity day in it or signed up in it (sign-up is their first activity: week 0 is 100 %).
  */
-function weeksStatements(weeks: readonly string[]): [BatchItem<"sqlite">, BatchItem<"sqlite">] {
-  // [week, next week, first cohort] per week; days are our own dates, one bound parameter.
-  const ranges = JSON.stringify(weeks.map((w) => [w, addWeeks(w, 1), addWeeks(w, -(AGGREGATE_WEEKS - 1))]));
-  const m = sql`m as materialized (select json_extract(value, '$[0]') as week, json_extract(value, '$[1]') as next, json_extract(value, '$[2]') as first from json_each(${ranges}))`;
-  const p = growthPeople();
+function figuresStatements(at: string): BatchItem<"sqlite">[] {
+  const today = utcDay(at);
+  const first = addWeeks(weekOf(at), -(AGGREGATE_WEEKS - 1));
+  const r = retentionPeople;
   const a = userActivityDays;
+  const c = retentionCohortCells;
+  // Days are our own dates: literals, so SQLite reads the day range through its index (activity.server.ts).
+  const activeWeeks = sql`(select distinct user_id, ${weekSql(sql`day`)} as week from (
+      select ${a.userId} as user_id, ${a.day} as day from ${activityByDay()} where ${a.day} >= ${dayLiteral(first)} and ${a.day} <= ${dayLiteral(today)}
+      union all select ${r.userId}, substr(${r.joinedAt}, 1, 10) from ${r} where ${r.joinedAt} >= ${dayLiteral(first)}))`;
   return [
+    db().delete(c),
+    db()
+      .insert(c)
+      .select(
+        sql`select ${r.week}, ${r.source}, cast(round((julianday(aw.week) - julianday(${r.week})) / 7) as integer), count(*)
+          from ${activeWeeks} as aw join ${r} on ${r.userId} = aw.user_id where aw.week >= ${r.week} group by 1, 2, 3`,
+      ),
+    db().delete(retentionWeeks),
     db()
       .insert(retentionWeeks)
-      .select(
-        sql`with ${m} select m.week, (select count(distinct ${a.userId}) from ${activityByDay()} where ${a.day} >= m.week and ${a.day} < m.next), ${nowIso} from m where true`,
-      )
-      .onConflictDoUpdate({ target: retentionWeeks.week, set: { activeUsers: sql`excluded.active_users`, computedAt: sql`excluded.created_at` } }),
-    db()
-      .insert(retentionCohortCells)
-      .select(
-        sql`with ${m}, ppl as materialized (select ${p.userId} as user_id, ${p.joinedAt} as joined_at, ${weekSql(p.joinedAt)} as cohort, ${p.source} as source from ${p})
-          select ppl.cohort, ppl.source, cast(round((julianday(m.week) - julianday(ppl.cohort)) / 7) as integer), count(distinct ${a.userId})
-          from m join ${activityByDay()} on ${a.day} >= m.week and ${a.day} < m.next join ppl on ppl.user_id = ${a.userId}
-          where ppl.joined_at >= m.first and ppl.joined_at < m.next group by m.week, ppl.cohort, ppl.source`,
-      )
-      .onConflictDoUpdate({
-        target: [retentionCohortCells.cohort, retentionCohortCells.source, retentionCohortCells.weeksSince],
-        set: { active: sql`excluded.active` },
-      }),
+      .select(sql`select date(${c.cohort}, '+' || (${c.weeksSince} * 7) || ' days') as week, sum(${c.active}), ${at} from ${c} where true group by 1`),
   ];
-}
-
-const nowIso = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
-
-/** Computes the figures of the completed weeks that have none, newest first, at most `limit`, in one batch. Returns how many. */
-export async function computeMissingWeeks(now = Date.now(), limit = AGGREGATE_WEEKS): Promise<number> {
-  const weeks = (await missingWeeks(now)).reverse().slice(0, limit);
-  if (weeks.length === 0) return 0;
-  await db().batch(weeksStatements(weeks));
-  return weeks.length;
 }
 
 /**
@@ -79,7 +58,8 @@ export async function computeMissingWeeks(now = Date.now(), limit = AGGREGATE_WE
  * rows whose facts changed, then the snapshot's time on every row (an unindexed column), rather
  * than deleting all 50,000 rows and inserting them again (every index entry written twice; about
  * 3x slower on the benchmark's data). Rows of people who are gone are deleted in the same
- * transaction (their accounts' deletion cascades too). Returns the snapshot's time.
+ * transaction (their accounts' deletion cascades too); then, in the same batch, the cohort cells
+ * and weekly active users from it. Returns the snapshot's time.
  */
 export async function rebuildRetentionPeople(now = Date.now()): Promise<string> {
   const at = new Date(now).toISOString();
@@ -106,7 +86,8 @@ export async function rebuildRetentionPeople(now = Date.now()): Promise<string> 
             linked: sql<boolean>`${p.channelLinkedAt} is not null`.as("linked"),
             licensed: sql<boolean>`${hasLicence(p.userId)}`.as("licensed"),
             earning: sql<boolean>`${hasEarnings(p.userId)}`.as("earning"),
-            lastDay: sql<string | null>`${lastActiveDay(p.userId)}`.as("last_day"),
+            // Signing up is activity too: the later of the last activity day and the sign-up day.
+            lastDay: sql<string | null>`max(coalesce(${lastActiveDay(p.userId)}, ''), substr(${p.joinedAt}, 1, 10))`.as("last_day"),
             computedAt: sql<string>`${at}`.as("computed_at"),
           })
           .from(p)
@@ -136,6 +117,7 @@ export async function rebuildRetentionPeople(now = Date.now()): Promise<string> 
       }),
     // The snapshot's time on every row (not indexed: no index entry is touched).
     db().update(r).set({ computedAt: at }),
+    ...figuresStatements(at),
   ]);
   return at;
 }
@@ -152,12 +134,10 @@ export async function retentionSnapshotAt(): Promise<string | null> {
   return row?.at ?? null;
 }
 
-/** The daily job (workers/app.ts scheduled): the people snapshot, and the completed weeks' figures once each. */
+/** The daily job (workers/app.ts scheduled): the snapshot every panel of /user-retention reads. */
 export async function runRetentionAggregates(now = Date.now()): Promise<void> {
   try {
     await rebuildRetentionPeople(now);
-    const n = await computeMissingWeeks(now);
-    if (n > 0) console.log(`retention: computed ${n} week(s) up to ${weekOf(now)}`);
   } catch (error) {
     console.error("retention aggregates failed", error);
   }

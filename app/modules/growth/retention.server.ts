@@ -1,27 +1,25 @@
-import { and, desc, eq, gte, inArray, isNull, lt, not, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lt, lte, not, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { retentionCohortCells, retentionNotices, retentionPeople, retentionWeeks, userActivityDays } from "~/db/schema";
+import { retentionCohortCells, retentionNotices, retentionPeople } from "~/db/schema";
 import { toCsv } from "~/lib/csv";
 import { type Actor, authorize } from "~/lib/permissions";
 import { type GrowthPeople, growthPeople } from "~/modules/accounts/accounts.server";
-import { hasLicence } from "~/modules/music/music.server";
 import { createNotification } from "~/modules/notifications/notifications.server";
-import { hasEarnings } from "~/modules/payments/payments.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appLink, emailQueryWhen } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
-import { activeBetween, activityByDay, dayLiteral } from "./activity.server";
-import { computeMissingWeeks, rebuildRetentionPeople, retentionSnapshotAt, weekSql } from "./aggregates.server";
+import { activeBetween } from "./activity.server";
+import { rebuildRetentionPeople, retentionSnapshotAt } from "./aggregates.server";
 import { GROWTH_MESSAGES as M } from "./messages";
 import { INACTIVE_PAGE_SIZE, type NotifyInput, type RetentionQuery } from "./schema";
 import { SOURCES, type CohortRow, type FunnelStep, type InactiveUser, type RetentionPage, type Source } from "./types";
-import { addDays, isoWeekLabel, lastWeeks, utcDay, weekOf, weeksBetween } from "./weeks";
+import { addDays, addWeeks, isoWeekLabel, lastWeeks, utcDay, weekOf, weeksBetween } from "./weeks";
 
-// /user-retention (issue 18; docs/decisions/0172-retention-aggregates.md). Live, over indexes:
-// sign-ups per ISO week (UTC) by source with each funnel step reached, the current week's active
-// users and cohort cells, and the inactive users. Precomputed by the scheduled job: the completed
-// weeks' active users and cohort cells (aggregates.server.ts). Admins only.
+// /user-retention (issue 18; docs/decisions/0172, 0250-retention-definitions.md): sign-ups per ISO
+// week (UTC) by source with each funnel step reached, weekly active users, cohorts and the inactive
+// users, every one read from the snapshot the daily job (or 'Refresh figures now') takes
+// (aggregates.server.ts), with its time on the page. Admins only.
 
 /** Cohort rows and week columns shown. */
 export const COHORT_WEEKS = 12;
@@ -114,99 +112,30 @@ function inactiveListQuery(q: RetentionQuery, now: number, week: string, page: {
 
 export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.now()): Promise<RetentionPage> {
   authorize(actor, "growth", "readRetention");
-  // The daily job's snapshot; before its first run everyone is read live (slower, still correct).
-  const snapshotAt = (await retentionSnapshotAt()) ?? "";
+  // Every figure comes from the one snapshot (docs/decisions/0250-retention-definitions.md): no
+  // panel mixes it with live counts, so the same question always gets the same number.
+  const snapshotAt = await retentionSnapshotAt();
   const current = weekOf(now);
   const weeks = lastWeeks(now, q.weeks);
   const from = weeks[0];
   const cohortWeeks = lastWeeks(now, Math.min(COHORT_WEEKS, q.weeks));
-  const cohortFrom = cohortWeeks[0];
   const pageSize = INACTIVE_PAGE_SIZE;
-  const p = growthPeople();
   const r = retentionPeople;
-  const funnelColumns = funnelSums([r.verified, r.approved, r.linked, r.licensed, r.earning]);
+  const c = retentionCohortCells;
 
-  const [snapshot, live, wauDone, wauNow, cellsDone, cellsNow, cellsNowLive, computed, inactiveRows, inactiveTotal] = await db().batch([
-    // Sign-ups per week and source with the funnel steps: the snapshot, and live for those who joined since.
+  const [people, cellRows, inactiveRows, inactiveTotal] = await db().batch([
+    // Sign-ups per week and source with the funnel steps: the weekly chart, the funnel, "By source" and the cohorts' size.
     db()
-      .select({ week: r.week, source: r.source, ...funnelColumns })
+      .select({ week: r.week, source: r.source, ...funnelSums([r.verified, r.approved, r.linked, r.licensed, r.earning]) })
       .from(r)
-      .where(gte(r.week, from))
+      .where(and(gte(r.week, from), lte(r.week, current)))
       .groupBy(r.week, r.source),
+    // Active people per cohort and weeks since: the cohort cells, and summed by week the weekly active users.
     db()
-      .select({
-        week: weekSql(p.joinedAt),
-        source: p.source,
-        ...funnelSums([
-          sql`${p.emailVerifiedAt} is not null`,
-          sql`${p.approvalStatus} = 'approved'`,
-          sql`${p.channelLinkedAt} is not null`,
-          hasLicence(p.userId),
-          hasEarnings(p.userId),
-        ]),
-      })
-      .from(p)
-      // The status list lets SQLite use profiles' (approval_status, created_at) index.
-      .where(and(inArray(p.approvalStatus, ["pending", "approved", "rejected"]), gte(p.joinedAt, snapshotAt)))
-      .groupBy(sql`1`, sql`2`),
-    db()
-      .select({ week: retentionWeeks.week, active: retentionWeeks.activeUsers })
-      .from(retentionWeeks)
-      .where(and(gte(retentionWeeks.week, from), lt(retentionWeeks.week, current))),
-    db()
-      .select({ active: sql<number>`count(distinct ${userActivityDays.userId})`.mapWith(Number) })
-      .from(activityByDay())
-      .where(gte(userActivityDays.day, dayLiteral(current))),
-    db()
-      .select({
-        cohort: retentionCohortCells.cohort,
-        weeksSince: retentionCohortCells.weeksSince,
-        active: sql<number>`sum(${retentionCohortCells.active})`.mapWith(Number),
-      })
-      .from(retentionCohortCells)
-      .where(
-        and(
-          gte(retentionCohortCells.cohort, cohortFrom),
-          q.source === "all" ? undefined : eq(retentionCohortCells.source, q.source),
-          sql`${retentionCohortCells.weeksSince} < ${COHORT_WEEKS}`,
-        ),
-      )
-      .groupBy(retentionCohortCells.cohort, retentionCohortCells.weeksSince),
-    // This week's active people by cohort: from the week's activity rows (index on day) to the snapshot
-    // (primary key); those who joined since the snapshot are few, read live.
-    db()
-      .select({ cohort: r.week, active: sql<number>`count(*)`.mapWith(Number) })
-      .from(r)
-      .where(
-        and(
-          // Not DISTINCT: with it SQLite scans the whole primary key instead of the day index.
-          inArray(
-            r.userId,
-            db()
-              .select({ id: userActivityDays.userId })
-              .from(userActivityDays)
-              .where(gte(userActivityDays.day, dayLiteral(current))),
-          ),
-          gte(r.week, cohortFrom),
-          q.source === "all" ? undefined : eq(r.source, q.source),
-        ),
-      )
-      .groupBy(r.week),
-    db()
-      .select({ cohort: weekSql(p.joinedAt), active: sql<number>`count(*)`.mapWith(Number) })
-      .from(p)
-      .where(
-        and(
-          inArray(p.approvalStatus, ["pending", "approved", "rejected"]),
-          gte(p.joinedAt, snapshotAt),
-          sourceIs(p, q.source),
-          activeBetween(p.userId, current),
-        ),
-      )
-      .groupBy(sql`1`),
-    db()
-      .select({ at: sql<string | null>`max(${retentionWeeks.computedAt})` })
-      .from(retentionWeeks),
+      .select({ cohort: c.cohort, weeksSince: c.weeksSince, active: sql<number>`sum(${c.active})`.mapWith(Number) })
+      .from(c)
+      .where(q.source === "all" ? undefined : eq(c.source, q.source))
+      .groupBy(c.cohort, c.weeksSince),
     inactiveListQuery(q, now, current, { limit: pageSize, offset: (q.page - 1) * pageSize }),
     db()
       .select({ n: sql<number>`count(*)`.mapWith(Number) })
@@ -218,23 +147,24 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
   const perWeek = new Map(weeks.map((w) => [w, { direct: 0, referral: 0, agency: 0 }]));
   const bySource = new Map(SOURCES.map((s) => [s, { signedUp: 0, approved: 0, channelLinked: 0, earning: 0 }]));
   const totals = { signedUp: 0, verified: 0, approved: 0, linked: 0, licensed: 0, earning: 0 };
-  for (const r of [...snapshot, ...live]) {
-    const w = perWeek.get(r.week);
-    if (w) w[r.source] += r.signedUp;
-    const s = bySource.get(r.source);
+  for (const row of people) {
+    const w = perWeek.get(row.week);
+    if (!w) continue;
+    w[row.source] += row.signedUp;
+    const s = bySource.get(row.source);
     if (s) {
-      s.signedUp += r.signedUp;
-      s.approved += r.approved;
-      s.channelLinked += r.linked;
-      s.earning += r.earning;
+      s.signedUp += row.signedUp;
+      s.approved += row.approved;
+      s.channelLinked += row.linked;
+      s.earning += row.earning;
     }
-    if (q.source !== "all" && r.source !== q.source) continue;
-    totals.signedUp += r.signedUp;
-    totals.verified += r.verified;
-    totals.approved += r.approved;
-    totals.linked += r.linked;
-    totals.licensed += r.licensed;
-    totals.earning += r.earning;
+    if (q.source !== "all" && row.source !== q.source) continue;
+    totals.signedUp += row.signedUp;
+    totals.verified += row.verified;
+    totals.approved += row.approved;
+    totals.linked += row.linked;
+    totals.licensed += row.licensed;
+    totals.earning += row.earning;
   }
   const steps: [string, string, number][] = [
     ["signed_up", "Signed up", totals.signedUp],
@@ -246,16 +176,13 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
   ];
   const funnel: FunnelStep[] = steps.map(([key, label, count], i) => ({ key, label, count, conversion: i === 0 ? null : pct(count, steps[i - 1][2]) }));
 
-  // Weekly active users: completed weeks precomputed, the current one live.
-  const wauByWeek = new Map(wauDone.map((r) => [r.week, r.active]));
-  wauByWeek.set(current, wauNow[0]?.active ?? 0);
-
-  // Cohorts: sign-up week rows, weeks-since columns, % of the cohort active that week.
+  // Cohort cells by (cohort, weeks since), and weekly active users: the cells summed by the week they fall in.
   const cells = new Map<string, number>();
-  for (const c of cellsDone) cells.set(`${c.cohort}|${c.weeksSince}`, c.active);
-  for (const c of [...cellsNow, ...cellsNowLive]) {
-    const key = `${c.cohort}|${weeksBetween(c.cohort, current)}`;
-    cells.set(key, (cells.get(key) ?? 0) + c.active);
+  const wauByWeek = new Map<string, number>();
+  for (const cell of cellRows) {
+    cells.set(`${cell.cohort}|${cell.weeksSince}`, cell.active);
+    const week = addWeeks(cell.cohort, cell.weeksSince);
+    wauByWeek.set(week, (wauByWeek.get(week) ?? 0) + cell.active);
   }
   const cohorts: CohortRow[] = cohortWeeks.map((cohort) => {
     const w = perWeek.get(cohort) ?? { direct: 0, referral: 0, agency: 0 };
@@ -265,7 +192,10 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
       cohort,
       label: isoWeekLabel(cohort),
       size,
-      cells: Array.from({ length: COHORT_WEEKS }, (_, k) => ({ weeksSince: k, pct: k > reached ? null : pct(cells.get(`${cohort}|${k}`) ?? 0, size) })),
+      cells: Array.from({ length: COHORT_WEEKS }, (_, k) => {
+        const active = cells.get(`${cohort}|${k}`) ?? 0;
+        return { weeksSince: k, active: k > reached ? null : active, pct: k > reached ? null : pct(active, size) };
+      }),
     };
   });
 
@@ -281,7 +211,7 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
     wau: weeks.map((week) => ({ week, label: isoWeekLabel(week), active: wauByWeek.get(week) ?? 0 })),
     cohorts,
     inactive: { total: inactiveTotal[0]?.n ?? 0, rows: inactiveRows.filter((x) => !x.activeAgain).map(toInactive), pageSize },
-    computedAt: snapshotAt || (computed[0]?.at ?? null),
+    computedAt: snapshotAt,
   };
 }
 
@@ -363,10 +293,9 @@ export async function notifyInactive(actor: Actor, request: Request, input: Noti
 }
 
 /** 'Refresh figures': what the daily job does (the people snapshot, the completed weeks), now. */
-export async function refreshRetention(actor: Actor, request: Request, now = Date.now()): Promise<{ weeks: number }> {
+export async function refreshRetention(actor: Actor, request: Request, now = Date.now()): Promise<{ at: string }> {
   authorize(actor, "growth", "refreshRetention");
-  await rebuildRetentionPeople(now);
-  const weeks = await computeMissingWeeks(now);
-  await db().batch([auditQuery({ eventType: "retention_refreshed", severity: "low", userId: actor.id, request, details: { weeks } })]);
-  return { weeks };
+  const at = await rebuildRetentionPeople(now);
+  await db().batch([auditQuery({ eventType: "retention_refreshed", severity: "low", userId: actor.id, request, details: { at } })]);
+  return { at };
 }

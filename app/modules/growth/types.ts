@@ -25,8 +25,8 @@ export type FunnelStep = {
 export type CohortRow = {
   cohort: string;
   label: string;
-  size: number /** % active per week since sign-up, null for weeks not reached yet. */;
-  cells: { weeksSince: number; pct: number | null }[];
+  size: number /** People active per week since sign-up and their % of the cohort; null for weeks not reached yet. */;
+  cells: { weeksSince: number; active: number | null; pct: number | null }[];
 };
 
 export type InactiveUser = {
@@ -49,6 +49,6 @@ export type RetentionPage = {
   wau: { week: string; label: string; active: number }[];
   cohorts: CohortRow[];
   inactive: { total: number; rows: InactiveUser[]; pageSize: number };
-  /** When the precomputed weekly figures were last computed. */
+  /** When the snapshot every figure reads was taken; null before the first one. */
   computedAt: string | null;
 };

@@ -39,8 +39,12 @@ export const action = domainAction(
     const input = await parseForm(args.request, retentionActionSchema);
     const back = `/user-retention${new URL(args.request.url).search}`;
     if (input.intent === "refresh") {
-      const { weeks } = await refreshRetention(actorOf(admin), args.request);
-      return redirectWithToast(args.request, back, { type: "success", title: "Figures refreshed", description: `${weeks} completed week(s) computed.` });
+      await refreshRetention(actorOf(admin), args.request);
+      return redirectWithToast(args.request, back, {
+        type: "success",
+        title: "Figures refreshed",
+        description: "Every figure on this page is computed as of now.",
+      });
     }
     const { sent, skipped } = await notifyInactive(actorOf(admin), args.request, input);
     if (sent === 0) return redirectWithToast(args.request, back, { type: "info", title: "Nobody notified", description: M.notifyNone });
@@ -74,6 +78,15 @@ export default function UserRetention({ loaderData, actionData }: Route.Componen
   return (
     <div className="mx-auto max-w-6xl">
       <PageHeader title="User Retention" description="Sign-ups, the funnel, weekly active users and cohorts. Weeks are ISO weeks in UTC." />
+      <p className="-mt-2 mb-4 text-sm text-slate-600" data-testid="retention-computed-at">
+        {d.computedAt ? (
+          <>
+            Figures computed at <LocalTime iso={d.computedAt} withTime />, daily and on 'Refresh figures now'.
+          </>
+        ) : (
+          <>Figures not computed yet: they are computed daily, or now with 'Refresh figures now' at the bottom of the page.</>
+        )}
+      </p>
 
       <Form method="get" className="flex flex-wrap items-end gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" aria-label="Filters">
         <Select
@@ -141,7 +154,9 @@ export default function UserRetention({ loaderData, actionData }: Route.Componen
       </Section>
 
       <Section id="cohorts-heading" title="Cohorts" className="mt-8">
-        <p className="mt-1 text-sm text-slate-600">Rows: sign-up week. Columns: weeks since sign-up. Cells: % of the cohort active that week.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Rows: sign-up week. Columns: weeks since sign-up. Cells: % of the cohort active that week (signing up counts, so week 0 is 100%).
+        </p>
         <TableRegion labelledBy="cohorts-heading" className="mt-3">
           <Table caption="Cohort retention: rows are sign-up weeks, columns weeks since sign-up">
             <TableHead
@@ -156,10 +171,11 @@ export default function UserRetention({ loaderData, actionData }: Route.Componen
                 <tr key={c.cohort} data-testid={`cohort-${c.label}`}>
                   <Td className="whitespace-nowrap font-medium text-slate-900">{c.label}</Td>
                   <Td className="text-right tabular-nums">{c.size}</Td>
-                  {c.cells.map(({ weeksSince, pct }) => (
+                  {c.cells.map(({ weeksSince, active, pct }) => (
                     <Td
                       key={weeksSince}
                       className="text-right tabular-nums"
+                      title={active === null ? undefined : `${active} of ${c.size}`}
                       style={pct === null ? undefined : { backgroundColor: `rgba(16, 185, 129, ${Math.min(0.35, pct / 250)})` }}
                     >
                       {pct === null ? "" : `${pct}%`}
@@ -293,14 +309,14 @@ export default function UserRetention({ loaderData, actionData }: Route.Componen
         </button>
       </Form>
       <p className="mt-2 text-xs text-slate-600">
-        Earlier sign-ups' progress, the inactive list and completed weeks are computed daily
+        Every figure is computed from one snapshot, daily
         {d.computedAt ? (
           <>
             {" "}
             (last at <LocalTime iso={d.computedAt} withTime />)
           </>
         ) : null}
-        ; new sign-ups and the current week are live.{" "}
+        . A person is active in a week when they used the product or signed up in it.{" "}
         <Link to="/admin/settings" className="underline">
           Referral bonus setting
         </Link>

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { actorOf, type SessionUser } from "~/modules/accounts/accounts.server";
-import { computeMissingWeeks, rebuildRetentionPeople, retentionPage } from "~/modules/growth/growth.server";
+import { rebuildRetentionPeople, retentionPage } from "~/modules/growth/growth.server";
 import { retentionQuerySchema } from "~/modules/growth/schema";
 import { utcDay, weekOf } from "~/modules/growth/weeks";
 import { clearSettingsCache } from "~/platform/settings.server";
@@ -361,10 +361,8 @@ describe("/user-retention", () => {
   });
 
   it("funnel counts, conversions, sources, weekly active users and the cohort table on a known fixture", async () => {
-    // The daily job: the people snapshot, and the completed weeks once (a second run has nothing to do).
+    // The daily job: the snapshot every panel reads (people, cohort cells, weekly active users).
     await rebuildRetentionPeople(now);
-    expect(await computeMissingWeeks(now)).toBe(53);
-    expect(await computeMissingWeeks(now)).toBe(0);
     const q = retentionQuerySchema.parse({ weeks: "12" });
     const page = await retentionPage(actorOf(adminUser), q, now);
     expect(page.currentWeek).toBe(W2);
@@ -382,15 +380,16 @@ describe("/user-retention", () => {
     expect(page.sources.find((s) => s.source === "agency")?.signedUp).toBe(1);
     expect(page.sources.find((s) => s.source === "direct")?.signedUp).toBe(4);
     expect(page.signups.find((s) => s.week === W0)).toMatchObject({ label: "2035-W01", total: 4, direct: 2, referral: 1, agency: 1 });
-    expect(page.wau.find((w) => w.week === W0)?.active).toBe(3);
-    expect(page.wau.find((w) => w.week === W1)?.active).toBe(2);
+    // Signing up is activity (decision 0250): W0 all four of cohort W0; W1 #0 and cohort W1 (#4, #5); W2 #0, #1, #5.
+    expect(page.wau.find((w) => w.week === W0)?.active).toBe(4);
+    expect(page.wau.find((w) => w.week === W1)?.active).toBe(3);
     expect(page.wau.find((w) => w.week === W2)?.active).toBe(3);
     const c0 = page.cohorts.find((c) => c.cohort === W0);
     expect(c0?.size).toBe(4);
-    // Week 0: 3 of 4 = 75%; week 1: #0 = 25%; week 2 (live): #0, #1 = 50%; later weeks not reached.
-    expect(c0?.cells.slice(0, 4).map((x) => x.pct)).toEqual([75, 25, 50, null]);
+    // Week 0: the cohort itself, 100%; week 1: #0 = 25%; week 2 (current): #0, #1 = 50%; later weeks not reached.
+    expect(c0?.cells.slice(0, 4).map((x) => x.pct)).toEqual([100, 25, 50, null]);
     const c1 = page.cohorts.find((c) => c.cohort === W1);
-    expect(c1?.cells.slice(0, 3).map((x) => x.pct)).toEqual([50, 50, null]);
+    expect(c1?.cells.slice(0, 3).map((x) => x.pct)).toEqual([100, 50, null]);
     // By source: the referral cohort is person #2 alone (active in week 0 only).
     const ref = await retentionPage(actorOf(adminUser), retentionQuerySchema.parse({ weeks: "12", source: "referral" }), now);
     expect(
