@@ -9,6 +9,7 @@ import { db } from "~/platform/db.server";
 import { jobRequest } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CLIP_PLATFORM_LABELS, type ClipPlatform, CLIPPING_MESSAGES as M } from "./messages";
+import { personName } from "./names.server";
 import { readySource } from "./sources.server";
 import { parseClipUrl, platformOfUrl } from "./urls";
 
@@ -61,7 +62,7 @@ export async function submitClip(
   if (inserted.length === 0) throw conflict(M.duplicateClip, { fieldErrors: { url: M.duplicateClip } });
   await notifyUser(link.creatorUserId, {
     title: "New clip to review",
-    content: `A clipper submitted a ${CLIP_PLATFORM_LABELS[parsed.platform]} clip.`,
+    content: `${await personName(actor.id, "A clipper")} submitted a clip (${CLIP_PLATFORM_LABELS[parsed.platform]}): ${parsed.url}`,
     kind: "clipping",
   });
   return id;
@@ -125,7 +126,7 @@ export async function reviewClip(actor: Actor, request: Request, input: { clipId
   if (approve && clip.platform === "youtube_shorts") await refreshYouTubeViews(request, [clip]);
   await notifyUser(clip.clipperUserId, {
     title: approve ? "Clip approved" : "Clip rejected",
-    content: approve ? `Your clip ${clip.url} was approved.` : `Your clip ${clip.url} was rejected.`,
+    content: `${await personName(actor.id, "The creator")} ${approve ? "approved" : "rejected"} your clip ${clip.url}.`,
     kind: "clipping",
   });
 }
@@ -148,7 +149,7 @@ export async function requestRemoval(actor: Actor, request: Request, clipId: str
   );
   await notifyUser(clip.clipperUserId, {
     title: "Clip removal requested",
-    content: `The creator asks you to remove your clip ${clip.url}, as the Clipper Agreement provides. Mark it removed once it is down.`,
+    content: `${await personName(actor.id, "The creator")} asks you to remove your clip ${clip.url}, as the Clipper Agreement provides. Mark it removed once it is down.`,
     kind: "clipping",
   });
 }
@@ -158,7 +159,11 @@ export async function markRemoved(actor: Actor, request: Request, clipId: string
   const clip = await clipRow(clipId);
   if (!clip || clip.clipperUserId !== actor.id) throw notFound(M.clipNotFound);
   await transition(actor, request, clip, ["removal_requested"], { status: "removed" }, "clip_removed", "low", M.clipNotFound);
-  await notifyUser(clip.creatorUserId, { title: "Clip removed", content: `The clipper removed the clip ${clip.url}.`, kind: "clipping" });
+  await notifyUser(clip.creatorUserId, {
+    title: "Clip removed",
+    content: `${await personName(actor.id, "The clipper")} removed the clip ${clip.url}.`,
+    kind: "clipping",
+  });
 }
 
 /** An admin enters the views of a TikTok or Instagram Reels clip (YouTube's come from the provider). */

@@ -21,7 +21,7 @@ import type { InvitationRow, PendingInvite, WaitingRequest } from "./types";
 // grants anything: a clipper joins through an invitation of its own — a single-use code of 160
 // bits (only its SHA-256 is stored), valid for 7 days, optionally bound to one e-mail address (and
 // then e-mailed there) — and then waits for the creator's approval. Only approval makes the
-// clipper link that opens the source folder (links.server.ts hasFolderAccess).
+// clipper link that opens the source folder (links.server.ts folderAccess).
 //
 //   open ──accept──▶ accepted ──approve──▶ approved (link made or restored)
 //     │                  └──────decline──▶ declined

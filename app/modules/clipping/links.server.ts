@@ -8,6 +8,7 @@ import { formatBp } from "~/modules/payments/split";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { personName } from "./names.server";
 import { CLIPPING_MESSAGES as M } from "./messages";
 import type { SplitChange } from "./split-days";
 
@@ -28,11 +29,14 @@ export function linkBetween(creatorUserId: string, clipperUserId: string) {
     .get();
 }
 
-/** Whether `userId` may use `creatorUserId`'s folder now: the creator, or a clipper with an active link. */
-export async function hasFolderAccess(creatorUserId: string, userId: string): Promise<boolean> {
-  if (creatorUserId === userId) return true;
+/**
+ * Whether `userId` may use `creatorUserId`'s folder now ("yes": the creator, or a clipper with an
+ * active link), and why not: "revoked" for a clipper whose access the creator revoked, else "none".
+ */
+export async function folderAccess(creatorUserId: string, userId: string): Promise<"yes" | "revoked" | "none"> {
+  if (creatorUserId === userId) return "yes";
   const link = await linkBetween(creatorUserId, userId);
-  return link?.status === "active";
+  return link?.status === "active" ? "yes" : link?.status === "revoked" ? "revoked" : "none";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -71,7 +75,7 @@ export async function revokeClipper(actor: Actor, request: Request, linkId: stri
   }
   await notifyUser(link.clipperUserId, {
     title: "Clipping access revoked",
-    content: "A creator revoked your access to their source folder. Stop using their videos and remove clips if they ask.",
+    content: `${await personName(actor.id, "A creator")} revoked your access to their source folder. Stop using their videos and remove clips if they ask.`,
     kind: "clipping",
   });
 }
@@ -109,7 +113,7 @@ export async function requestSplit(actor: Actor, request: Request, input: { link
   if (inserted.length === 0) throw conflict(M.requestOpen);
   await notifyUser(link.creatorUserId, {
     title: "Split request",
-    content: `A clipper asks for ${formatBp(bps)} of clip revenue (now ${formatBp(link.clipperShareBps)}). Approve or decline it on Clipping.`,
+    content: `${await personName(actor.id, "A clipper")} asks for ${formatBp(bps)} of clip revenue (now ${formatBp(link.clipperShareBps)}). Approve or decline it on Clipping.`,
     kind: "clipping",
   });
 }
@@ -159,8 +163,8 @@ export async function answerSplit(actor: Actor, request: Request, input: { reque
   await notifyUser(row.link.clipperUserId, {
     title: approve ? "Split approved" : "Split declined",
     content: approve
-      ? `Your share of clip revenue is ${formatBp(row.req.shareBps)} from ${now.slice(0, 16).replace("T", " ")} UTC on.`
-      : `Your request for ${formatBp(row.req.shareBps)} was declined; the split stays ${formatBp(row.req.fromBps)}.`,
+      ? `${await personName(actor.id, "The creator")} approved: your share of clip revenue is ${formatBp(row.req.shareBps)} from ${now.slice(0, 16).replace("T", " ")} UTC on.`
+      : `${await personName(actor.id, "The creator")} declined your request for ${formatBp(row.req.shareBps)}; the split stays ${formatBp(row.req.fromBps)}.`,
     kind: "clipping",
   });
 }

@@ -1,13 +1,13 @@
 import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { clipSourceParts, clipSources } from "~/db/schema";
-import { conflict, invalid, notFound } from "~/lib/errors";
+import { conflict, forbidden, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { attachmentDisposition, fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
-import { hasFolderAccess } from "./links.server";
+import { folderAccess } from "./links.server";
 import type { SourceRow } from "./types";
 import { DOWNLOAD_URL_SECONDS, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, SOURCE_PART_BYTES, SOURCE_QUOTA_BYTES, STALE_UPLOAD_MS } from "./messages";
 
@@ -354,7 +354,10 @@ export async function downloadUrl(actor: Actor, sourceId: string, now = Date.now
   authorize(actor, "clipping", "use");
   const row = await db().select().from(clipSources).where(eq(clipSources.id, sourceId)).get();
   if (row?.status !== "ready") throw notFound(M.sourceNotFound);
-  if (!(await hasFolderAccess(row.creatorUserId, actor.id))) throw notFound(M.sourceNotFound);
+  const access = await folderAccess(row.creatorUserId, actor.id);
+  // A revoked clipper is told so (issue 31 §3); anyone else never learns the source exists.
+  if (access === "revoked") throw forbidden(M.revoked, { title: "Access revoked" });
+  if (access !== "yes") throw notFound(M.sourceNotFound);
   return signUrl(`${DOWNLOAD_PREFIX}${actor.id}/`, row.objectKey, DOWNLOAD_URL_SECONDS, now);
 }
 
@@ -378,7 +381,10 @@ export async function serveDownload(request: Request): Promise<Response> {
   if (row?.status !== "ready") return fileNotFound();
   const person = (await peopleByIds([userId])).get(userId);
   if (!person || person.isBanned || person.approvalStatus !== "approved") return fileNotFound();
-  if (!(await hasFolderAccess(row.creatorUserId, userId))) return fileNotFound();
+  const access = await folderAccess(row.creatorUserId, userId);
+  if (access === "revoked")
+    return new Response(M.revoked, { status: 403, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+  if (access !== "yes") return fileNotFound();
   // "Download" saves the file under the source's name, not played in the browser (RFC 6266).
   return serveObject(env.MEDIA, check.key, request, "private, no-store", {
     disposition: attachmentDisposition(downloadName(row.name, row.contentType as VideoType)),

@@ -6,7 +6,7 @@ import type { ClipPlatform } from "./messages";
 export type ParsedClipUrl = { platform: ClipPlatform; videoId: string; url: string };
 
 const HOSTS: Record<ClipPlatform, RegExp> = {
-  youtube_shorts: /^(?:www\.|m\.)?youtube\.com$/,
+  youtube_shorts: /^(?:(?:www\.|m\.)?youtube\.com|youtu\.be)$/,
   tiktok: /^(?:www\.|m\.)?tiktok\.com$/,
   instagram_reels: /^(?:www\.)?instagram\.com$/,
 };
@@ -28,13 +28,14 @@ export function platformOfUrl(raw: string): ClipPlatform | null {
   if (!url) return null;
   const host = url.hostname.toLowerCase();
   for (const [platform, re] of Object.entries(HOSTS) as [ClipPlatform, RegExp][]) if (re.test(host)) return platform;
-  if (host === "youtu.be") return "youtube_shorts";
   return null;
 }
 
 /**
  * The platform's id of the video a clip URL points at, or null when the URL is not a clip of that
- * platform: youtube.com/shorts/<11 chars>, tiktok.com/@user/video/<digits>, instagram.com/reel(s)/<code>.
+ * platform: youtube.com/shorts/<11 chars> (or the share link youtu.be/<11 chars>, stored as the
+ * youtube.com/shorts/ URL so both spellings are one clip), tiktok.com/@user/video/<digits>,
+ * instagram.com/reel(s)/<code>.
  */
 export function parseClipUrl(raw: string, platform: ClipPlatform): ParsedClipUrl | null {
   const url = webUrl(raw);
@@ -46,7 +47,7 @@ export function parseClipUrl(raw: string, platform: ClipPlatform): ParsedClipUrl
   let m: RegExpMatchArray | null = null;
   switch (platform) {
     case "youtube_shorts":
-      m = path.match(/^\/shorts\/([A-Za-z0-9_-]{11})\/?$/);
+      m = path.match(host === "youtu.be" ? /^\/([A-Za-z0-9_-]{11})\/?$/ : /^\/shorts\/([A-Za-z0-9_-]{11})\/?$/);
       break;
     case "tiktok":
       m = path.match(/^\/@[A-Za-z0-9._]{1,64}\/video\/(\d{5,25})\/?$/);

@@ -11,6 +11,14 @@ describe("parseClipUrl", () => {
       url: "https://www.youtube.com/shorts/abcdefghijk",
     });
     expect(parseClipUrl("https://youtube.com/shorts/abcdefghijk/?feature=share", "youtube_shorts")?.videoId).toBe("abcdefghijk");
+    // The share link (issue 31 §3): the same Short, stored under its canonical URL.
+    expect(parseClipUrl("https://youtu.be/abcdefghijk?si=xyz", "youtube_shorts")).toEqual({
+      platform: "youtube_shorts",
+      videoId: "abcdefghijk",
+      url: "https://www.youtube.com/shorts/abcdefghijk",
+    });
+    expect(parseClipUrl("https://youtu.be/shorts/abcdefghijk", "youtube_shorts")).toBeNull();
+    expect(parseClipUrl("https://youtu.be/abc", "youtube_shorts")).toBeNull();
     expect(parseClipUrl("https://www.tiktok.com/@some.user/video/7234567890123456789", "tiktok")?.videoId).toBe("7234567890123456789");
     expect(parseClipUrl("https://www.instagram.com/reel/Cx1_aB-9zQ/", "instagram_reels")?.videoId).toBe("Cx1_aB-9zQ");
     expect(parseClipUrl("https://instagram.com/reels/Cx1_aB-9zQ", "instagram_reels")?.url).toBe("https://www.instagram.com/reel/Cx1_aB-9zQ/");

@@ -9,6 +9,14 @@ import { act, mp4Bytes, pair, uploadSource } from "./helpers";
 
 const linkOf = (creatorId: string, clipperId: string) =>
   env.DB.prepare("SELECT * FROM clipper_links WHERE creator_user_id = ? AND clipper_user_id = ?").bind(creatorId, clipperId).first<Record<string, unknown>>();
+const notificationText = async (userId: string, title: string) =>
+  (
+    await env.DB.prepare(
+      "SELECT x.content FROM user_notifications u JOIN notifications x ON x.id = u.notification_id WHERE u.user_id = ? AND x.title = ? ORDER BY x.created_at DESC LIMIT 1",
+    )
+      .bind(userId, title)
+      .first<{ content: string }>()
+  )?.content ?? "";
 const notificationsOf = (userId: string, title: string) =>
   count("SELECT count(*) AS n FROM user_notifications u JOIN notifications x ON x.id = u.notification_id WHERE u.user_id = ? AND x.title = ?", userId, title);
 
@@ -29,9 +37,20 @@ describe("access and revocation", () => {
 
     const revoked = await act(creator, { intent: "revoke", linkId });
     expect(await outcome(revoked)).toBe("→/clipping");
-    expect((await fetchApp(url)).status).toBe(404);
-    expect((await fetchApp(`/clipping/sources/${sourceId}/download`, withCookie(clipper.cookie))).status).toBe(404);
+    // The revoked clipper is told why (issue 31 §3), on the download and on an already-issued URL.
+    const stale = await fetchApp(url);
+    expect(stale.status).toBe(403);
+    expect(await stale.text()).toBe("Your access to this creator's source folder has been revoked.");
+    const again = await fetchApp(`/clipping/sources/${sourceId}/download`, withCookie(clipper.cookie));
+    expect(again.status).toBe(403);
+    const body = await again.text();
+    expect(body).toContain("Your access to this creator's source folder has been revoked.");
+    expect(body).not.toContain("This source video is not in the folder.");
+    // Anyone else still cannot tell the source exists.
+    expect((await fetchApp(`/clipping/sources/${sourceId}/download`, withCookie(stranger.cookie))).status).toBe(404);
     expect(await notificationsOf(clipper.id, "Clipping access revoked")).toBe(1);
+    // The notification names the creator.
+    expect(await notificationText(clipper.id, "Clipping access revoked")).toMatch(/^Test creator revoked your access to their source folder\./);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'clipper_access_revoked' AND target_user_id = ?", clipper.id)).toBe(1);
     // The clipper's page no longer lists the folder.
     expect(await (await fetchApp("/clipping", withCookie(clipper.cookie))).text()).toContain("This creator revoked your access.");
@@ -62,6 +81,10 @@ describe("clips", () => {
   let sourceId: string;
   beforeAll(async () => {
     ({ creator, clipper, linkId } = await pair());
+    await env.DB.batch([
+      env.DB.prepare("UPDATE profiles SET full_name = 'Sam Clipper' WHERE user_id = ?").bind(clipper.id),
+      env.DB.prepare("UPDATE profiles SET full_name = 'Casey Creator' WHERE user_id = ?").bind(creator.id),
+    ]);
     sourceId = await uploadSource(creator, mp4Bytes(2048), "podcast.mp4");
   }, 60_000);
 
@@ -80,6 +103,10 @@ describe("clips", () => {
       source_name: "podcast.mp4",
     });
     expect(await notificationsOf(creator.id, "New clip to review")).toBe(1);
+    // Named: the clipper's display name, not "A clipper" (issue 31 §3).
+    expect(await notificationText(creator.id, "New clip to review")).toBe(
+      "Sam Clipper submitted a clip (YouTube Shorts): https://www.youtube.com/shorts/AbCdEfGhIj1",
+    );
     const clipId = String(clip?.id);
     // The clipper cannot approve their own clip.
     expect((await act(clipper, { intent: "review-clip", clipId, decision: "approve" })).status).toBe(404);
@@ -92,8 +119,10 @@ describe("clips", () => {
     await env.DB.prepare("UPDATE clips SET status = 'approved', approved_at = ? WHERE id = ?").bind(new Date().toISOString(), clipId).run();
     expect(await outcome(await act(creator, { intent: "request-removal", clipId }))).toBe("→/clipping");
     expect(await notificationsOf(clipper.id, "Clip removal requested")).toBe(1);
+    expect(await notificationText(clipper.id, "Clip removal requested")).toMatch(/^Casey Creator asks you to remove your clip /);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'clip_removal_requested' AND user_id = ?", creator.id)).toBe(1);
     expect(await outcome(await act(clipper, { intent: "mark-removed", clipId }))).toBe("→/clipping");
+    expect(await notificationText(creator.id, "Clip removed")).toBe("Sam Clipper removed the clip https://www.youtube.com/shorts/AbCdEfGhIj1.");
     for (const user of [creator, clipper]) {
       const html = await (await fetchApp("/clipping", withCookie(user.cookie))).text();
       expect(html).toContain("https://www.youtube.com/shorts/AbCdEfGhIj1");
@@ -124,6 +153,17 @@ describe("clips", () => {
     });
     expect(noSource.status).toBe(400);
     expect(await count("SELECT count(*) AS n FROM clips WHERE clipper_user_id = ?", clipper.id)).toBe(before + 1);
+  });
+
+  it("a youtu.be share link is accepted, stored as the Short's URL, and is the same clip as its youtube.com/shorts/ spelling", async () => {
+    expect(await outcome(await submit("https://youtu.be/YtBeShare01"))).toBe("→/clipping");
+    const clip = await env.DB.prepare("SELECT url, video_id, platform FROM clips WHERE video_id = 'YtBeShare01'").first();
+    expect(clip).toEqual({ url: "https://www.youtube.com/shorts/YtBeShare01", video_id: "YtBeShare01", platform: "youtube_shorts" });
+    const dup = await submit("https://www.youtube.com/shorts/YtBeShare01");
+    expect(dup.status).toBe(409);
+    const bad = await submit("https://youtu.be/short");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("This URL is not a YouTube Shorts link.");
   });
 
   it("a clip for a revoked creator is refused with a clear message", async () => {

@@ -299,11 +299,12 @@ describe("accepting, then the creator's approval", () => {
     await act(creator, { intent: "approve-clipper", invitationId: await invitationIdOf(first.code) });
     const link = await linkOf(creator.id, clipper.id);
     expect(await outcome(await act(creator, { intent: "revoke", linkId: String(link?.id) }))).toBe("→/clipping");
-    expect(await downloadStatus(clipper, sourceId)).toBe(404);
+    // Refused, saying access was revoked (403, issue 31 §3), until the creator approves again.
+    expect(await downloadStatus(clipper, sourceId)).toBe(403);
     const again = await invite(creator);
     expect(await outcome(await accept(clipper, again.code))).toBe("→/clipping");
     expect((await linkOf(creator.id, clipper.id))?.status).toBe("revoked");
-    expect(await downloadStatus(clipper, sourceId)).toBe(404);
+    expect(await downloadStatus(clipper, sourceId)).toBe(403);
     await act(creator, { intent: "approve-clipper", invitationId: await invitationIdOf(again.code) });
     expect(await linkOf(creator.id, clipper.id)).toMatchObject({ id: link?.id, status: "active", revoked_at: null });
     expect(await downloadStatus(clipper, sourceId)).toBe(200);
