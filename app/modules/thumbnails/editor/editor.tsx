@@ -789,7 +789,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
 
           <section className="rounded-md border border-slate-200 p-3">
             <h2 className="text-sm font-semibold text-slate-900">AI (runs in this browser)</h2>
-            <p className="mt-1 text-xs text-slate-600">The model loads on first use (about 13 MB) and works offline.</p>
+            <p className="mt-1 text-xs text-slate-600">{THUMBNAIL_MESSAGES.modelDownload}</p>
             <div className="mt-2 flex flex-wrap gap-2">
               <Button onClick={removeBackground} disabled={!targetImage || busy !== null}>
                 Remove background
