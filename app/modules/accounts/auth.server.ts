@@ -7,6 +7,7 @@ import { sanitizeStrict } from "~/lib/sanitize";
 import { activeAgencyBySlugQuery, agencyForSignupTokenQuery } from "~/modules/agencies/agencies.server";
 import type { MusicPartnerSignUpInput } from "~/modules/agencies/schema";
 import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "~/modules/clipping/clipping.server";
+import { tellReferrer } from "~/modules/growth/growth.server";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { randomToken, sha256Hex, shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
@@ -150,6 +151,7 @@ export async function signUp(request: Request, input: SignUpInput): Promise<void
       auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper, clipper_invitation: joinsAsClipper },
     });
     if (userId && joinsAsClipper) await afterSignUpAcceptance(input.clipperInvitation, userId);
+    if (userId && referrerId) await tellReferrer(userId, "signed_up");
   });
 }
 

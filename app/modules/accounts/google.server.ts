@@ -11,6 +11,7 @@ import { db } from "~/platform/db.server";
 import { OAuthError, beginAuthorization, completeAuthorization, fetchGoogleProfile, oauthConfigured, type GoogleProfile } from "~/platform/oauth.server";
 import { referrerQuery } from "./auth.server";
 import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "~/modules/clipping/clipping.server";
+import { tellReferrer } from "~/modules/growth/growth.server";
 import { SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { bannedMessage } from "./schema";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -179,6 +180,7 @@ export async function signInWithGoogle(
         }),
       ]);
       if (clipperInvitation) await afterSignUpAcceptance(clipperInvitation, userId);
+      if (referrer) await tellReferrer(userId, "signed_up");
     }
   }
 

@@ -11,6 +11,7 @@ import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, type Email } from "~/platform/email.server";
 import { deliveriesTo } from "~/platform/email-delivery.server";
 import { requestAccountDeletionFor } from "./deletion.server";
+import { tellReferrer } from "~/modules/growth/growth.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { containsText } from "~/platform/text-search.server";
@@ -326,6 +327,8 @@ export async function approveUser(actor: Actor, userId: string, request: Request
       text: `${greeting(target)}\n\nGood news: your ${appName()} account has been approved. Sign in to get started:\n${origin}/auth\n`,
     },
   });
+  // Only after the guarded change succeeded (two admins approving at once tell the referrer once).
+  await tellReferrer(target.id, "approved");
   return `${nameOf(target)} is approved.`;
 }
 

@@ -3,7 +3,7 @@
 //   activity.server.ts     activity per user per UTC day (recorded with the session's sliding-expiry write)
 //   referrals.server.ts    /referrals: code, link, QR code, counts, referred people, bonus total
 //   retention.server.ts    /user-retention: sign-ups, funnel, WAU, cohorts, inactive users, notify, CSV
-//   aggregates.server.ts   the completed weeks' figures, precomputed by the daily job
+//   aggregates.server.ts   the snapshot every retention panel reads, taken by the daily job
 export { recordActivityQuery } from "./activity.server";
 export * from "./referrals.server";
 export { inactiveUsersCsv, notifyInactive, refreshRetention, retentionPage } from "./retention.server";

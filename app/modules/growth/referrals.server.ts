@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { renderSVG } from "uqr";
 import { type Actor, authorize } from "~/lib/permissions";
 import { growthPeople } from "~/modules/accounts/accounts.server";
+import { notifyUser } from "~/modules/notifications/notifications.server";
 import { hasEarnings, referralBonusTotalsQuery } from "~/modules/payments/payments.server";
 import { db } from "~/platform/db.server";
 import { appLink } from "~/platform/email.server";
@@ -69,4 +70,27 @@ export async function referralsPage(actor: Actor, code: string): Promise<Referra
 export function referralQrSvg(actor: Actor, code: string): string {
   authorize(actor, "growth", "readOwnReferrals");
   return renderSVG(referralLink(code), { ecc: "M", border: 2, pixelSize: 8, whiteColor: "#ffffff", blackColor: "#000000" });
+}
+
+/**
+ * Tells the referrer (a bell notification, live through their socket) that the person they
+ * referred signed up or was approved (issue 31 §4). Only a genuine referral counts (the rules of
+ * growthPeople: not themselves, not a clipper invite), and the referred person is named as on
+ * /referrals (never their e-mail). Never fails the caller: the sign-up or approval is done.
+ */
+export async function tellReferrer(userId: string, event: "signed_up" | "approved"): Promise<void> {
+  try {
+    const p = growthPeople();
+    const row = await db().select({ referrerId: p.referrerId, name: p.fullName }).from(p).where(eq(p.userId, userId)).get();
+    if (!row?.referrerId) return;
+    const name = row.name?.trim() || "Someone";
+    await notifyUser(
+      row.referrerId,
+      event === "signed_up"
+        ? { title: "New referral", content: `${name} signed up with your referral link. You will be told when they are approved.`, kind: "referral" }
+        : { title: "Referral approved", content: `${name}, who signed up with your referral link, is approved.`, kind: "referral" },
+    );
+  } catch (error) {
+    console.error("referrer notification failed", error);
+  }
 }

@@ -105,6 +105,26 @@ describe("/referrals", () => {
     expect(html).toMatch(/<section[^>]*class="[^"]*hidden sm:block[^"]*"[^>]*>\s*<table/);
   });
 
+  it("the referrer is told when someone signs up through their link and when that person is approved, once under two admins", async () => {
+    const referrer = await createUser("creator");
+    const admin = await createUser("admin");
+    const bell = (title: string) =>
+      env.DB.prepare(
+        "SELECT x.content FROM user_notifications u JOIN notifications x ON x.id = u.notification_id WHERE u.user_id = ? AND x.title = ? ORDER BY x.created_at",
+      )
+        .bind(referrer.id, title)
+        .all<{ content: string }>()
+        .then((r) => r.results.map((x) => x.content));
+    const cy = await signUp({ referralCode: referrer.creatorId, fullName: "Cy Referred" });
+    expect(await bell("New referral")).toEqual(["Cy Referred signed up with your referral link. You will be told when they are approved."]);
+    // Not a referral (no code): nobody is told.
+    await signUp({ fullName: "Di Direct" });
+    expect(await bell("New referral")).toHaveLength(1);
+    const approve = () => postForm("/admin", { intent: "approve", userId: cy.id, confirm: "yes" }, withCookie(admin.cookie));
+    await Promise.all([approve(), approve()]);
+    expect(await bell("Referral approved")).toEqual(["Cy Referred, who signed up with your referral link, is approved."]);
+  });
+
   it("clipper invites, the same e-mail (+tag) and the same phone are not referrals", async () => {
     const referrer = await createUser("creator", { email: `sam-${crypto.randomUUID().slice(0, 6)}@example.com` });
     await signUp({ referralCode: referrer.creatorId, fullName: "Clara Clipper", wantsToBeClipper: "on", acceptClipperAgreement: "on" });
