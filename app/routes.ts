@@ -67,6 +67,7 @@ export default [
   route("clipping/files/*", "routes/_app/clipping-file.ts"),
   // ---- Growth (issue 18): the referral QR code and the inactive users' CSV ------------------------
   route("referrals/qr.svg", "routes/_app/referrals-qr.ts"),
+  route("referrals/qr.png", "routes/_app/referrals-qr-png.ts"),
   route("user-retention/inactive.csv", "routes/admin/user-retention-csv.ts"),
 
   // ---- Signed-in shell ----------------------------------------------------------------------

@@ -39,7 +39,7 @@ test("share the link, a new creator signs up with it, the referrer sees them, th
   await expect(page.getByRole("button", { name: "Copy referral link" })).toBeVisible();
   await expect(page.getByRole("img", { name: /QR code of your referral link/ })).toBeVisible();
   const download = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Download QR code" }).click();
+  await page.getByRole("link", { name: "Download QR code (SVG)" }).click();
   expect((await download).suggestedFilename()).toBe(`shortbeat-referral-${code}.svg`);
   const before = Number(await page.getByTestId("count-signed-up").textContent());
   await signOut(page);

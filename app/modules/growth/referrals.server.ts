@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { renderSVG } from "uqr";
+import { encode, renderSVG } from "uqr";
+import { encodePng } from "~/lib/png";
 import { type Actor, authorize } from "~/lib/permissions";
 import { growthPeople } from "~/modules/accounts/accounts.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
@@ -94,3 +95,14 @@ export async function tellReferrer(userId: string, event: "signed_up" | "approve
     console.error("referrer notification failed", error);
   }
 }
+
+/** The referral link's QR code as a PNG (black on white, a quiet zone of 4 modules, 10 px a module): for print and chat apps that refuse SVG. */
+export async function referralQrPng(actor: Actor, code: string): Promise<Uint8Array> {
+  authorize(actor, "growth", "readOwnReferrals");
+  const { data } = encode(referralLink(code), { ecc: "M", border: 4 });
+  const SCALE = 10;
+  const side = data.length * SCALE;
+  return encodePng(side, side, (x, y) => (data[Math.floor(y / SCALE)][Math.floor(x / SCALE)] ? BLACK : WHITE));
+}
+const BLACK = [0, 0, 0] as const;
+const WHITE = [255, 255, 255] as const;

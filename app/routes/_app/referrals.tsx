@@ -70,9 +70,14 @@ export default function Referrals({ loaderData }: Route.ComponentProps) {
               height={176}
               className="h-44 w-44 rounded-md border border-slate-200 bg-white"
             />
-            <a href="/referrals/qr.svg?download=1" download={`shortbeat-referral-${code}.svg`} className={buttonClass.secondary}>
-              Download QR code
-            </a>
+            <div className="flex flex-wrap justify-center gap-2">
+              <a href="/referrals/qr.png" download={`shortbeat-referral-${code}.png`} className={buttonClass.secondary}>
+                Download QR code (PNG)
+              </a>
+              <a href="/referrals/qr.svg?download=1" download={`shortbeat-referral-${code}.svg`} className={buttonClass.secondary}>
+                Download QR code (SVG)
+              </a>
+            </div>
           </div>
         </div>
       </Section>

@@ -4,6 +4,7 @@
 // source share, /user-retention (funnel counts, cohort maths on a known fixture, notify once per
 // user per week under parallel requests, CSV, guards).
 import { env } from "cloudflare:workers";
+import { encode } from "uqr";
 import { beforeAll, describe, expect, it } from "vitest";
 import { actorOf, type SessionUser } from "~/modules/accounts/accounts.server";
 import { rebuildRetentionPeople, retentionPage } from "~/modules/growth/growth.server";
@@ -142,6 +143,29 @@ describe("/referrals", () => {
     expect(html).toContain("Real Friend");
     for (const name of ["Clara Clipper", "Sam Again", "Phone Twin"]) expect(html).not.toContain(name);
     expect(genuine.id).toBeTruthy();
+  });
+
+  it("the QR code is also a PNG download: the link's modules, 10 px each, black on white; signed out 401, pending 403", async () => {
+    const user = await createUser("creator");
+    const res = await fetchApp("/referrals/qr.png", withCookie(user.cookie));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("image/png");
+    expect(res.headers.get("Content-Disposition")).toContain(`shortbeat-referral-${user.creatorId}.png`);
+    const png = new Uint8Array(await res.arrayBuffer());
+    expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+    const view = new DataView(png.buffer);
+    const side = view.getUint32(16);
+    // The pixels, inflated back: each module of the link's QR code (with its quiet zone) is a 10 px square.
+    const idatLength = view.getUint32(33);
+    const idat = png.subarray(41, 41 + idatLength);
+    const raw = new Uint8Array(await new Response(new Blob([idat]).stream().pipeThrough(new DecompressionStream("deflate"))).arrayBuffer());
+    const { data } = encode(`${ORIGIN}/auth?ref=${user.creatorId}`, { ecc: "M", border: 4 });
+    expect(side).toBe(data.length * 10);
+    const dark = (x: number, y: number) => raw[y * (1 + side * 3) + 1 + x * 3] === 0;
+    for (let my = 0; my < data.length; my++) for (let mx = 0; mx < data.length; mx++) expect(dark(mx * 10 + 5, my * 10 + 5)).toBe(data[my][mx]);
+    expect((await fetchApp("/referrals/qr.png")).status).toBe(401);
+    const pending = await createUser("pending");
+    expect((await fetchApp("/referrals/qr.png", withCookie(pending.cookie))).status).toBe(403);
   });
 
   it("the code is fixed at sign-up: the profile form cannot add or change it", async () => {
