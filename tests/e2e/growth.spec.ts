@@ -16,7 +16,7 @@ test("share the link, a new creator signs up with it, the referrer sees them, th
   // 0. This week's cohort before: its size on /user-retention.
   await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
   await page.goto("/user-retention");
-  // What the daily job does, now: the snapshot of people and the completed weeks.
+  // What the daily job does, now: the snapshot every panel reads.
   await page.getByRole("button", { name: "Refresh figures now" }).click();
   await expect(page.getByText("Figures refreshed")).toBeVisible();
   const cohortSize = () =>
@@ -72,6 +72,10 @@ test("share the link, a new creator signs up with it, the referrer sees them, th
   await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
   await visit("/user-retention");
   await expect(page.getByRole("heading", { name: "User Retention", level: 1 })).toBeVisible();
+  // Every panel reads one snapshot (decision 0250): the sign-up shows once the figures are computed again.
+  await page.getByRole("button", { name: "Refresh figures now" }).click();
+  await expect(page.getByText("Figures refreshed")).toBeVisible();
+  await expect(page.getByTestId("retention-computed-at")).toContainText("Figures computed at");
   await expect(cohortSize()).toHaveText(String(sizeBefore + 1));
   const signedUp = page.getByTestId("funnel-signed_up");
   await expect(signedUp).toBeVisible();

@@ -5,7 +5,7 @@ import { growthPeople } from "~/modules/accounts/accounts.server";
 import { hasLicence } from "~/modules/music/music.server";
 import { hasEarnings } from "~/modules/payments/payments.server";
 import { db } from "~/platform/db.server";
-import { activityByDay, dayLiteral, lastActiveDay } from "./activity.server";
+import { dayLiteral, lastActiveDay } from "./activity.server";
 import { addWeeks, utcDay, weekOf } from "./weeks";
 
 // /user-retention's figures, all from ONE snapshot taken by the daily job or 'Refresh figures now'
@@ -33,10 +33,12 @@ function figuresStatements(at: string): BatchItem<"sqlite">[] {
   const r = retentionPeople;
   const a = userActivityDays;
   const c = retentionCohortCells;
-  // Days are our own dates: literals, so SQLite reads the day range through its index (activity.server.ts).
-  const activeWeeks = sql`(select distinct user_id, ${weekSql(sql`day`)} as week from (
-      select ${a.userId} as user_id, ${a.day} as day from ${activityByDay()} where ${a.day} >= ${dayLiteral(first)} and ${a.day} <= ${dayLiteral(today)}
-      union all select ${r.userId}, substr(${r.joinedAt}, 1, 10) from ${r} where ${r.joinedAt} >= ${dayLiteral(first)}))`;
+  // Each person's (person, week) pairs of activity, sign-up included: UNION removes the repeats (a
+  // person active on several days of a week once). The whole year is read, so the primary key's
+  // scan serves it better than the day index (measured on the bench's data: ~7 s against ~14 s).
+  // Days are our own dates, as literals.
+  const activeWeeks = sql`(select ${a.userId} as user_id, ${weekSql(a.day)} as week from ${a} where ${a.day} >= ${dayLiteral(first)} and ${a.day} <= ${dayLiteral(today)}
+      union select ${r.userId}, ${r.week} from ${r} where ${r.week} >= ${dayLiteral(first)})`;
   return [
     db().delete(c),
     db()
