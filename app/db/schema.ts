@@ -1157,7 +1157,7 @@ export const userActivityDays = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.day] }), index("user_activity_days_day_idx").on(t.day, t.userId)],
 );
 
-// Weekly active users of a completed ISO week (UTC), precomputed by the scheduled job.
+// Weekly active users of an ISO week (UTC): the cohort cells summed by week, written with every snapshot (0250).
 export const retentionWeeks = sqliteTable(
   "retention_weeks",
   {
@@ -1169,8 +1169,8 @@ export const retentionWeeks = sqliteTable(
   () => [check("retention_weeks_week_check", sql`week glob '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'`)],
 );
 
-// Cohort cells of completed weeks: of the people who signed up in `cohort` (by source), how many
-// were active in the week `weeks_since` weeks later. Precomputed by the scheduled job.
+// Cohort cells: of the people who signed up in `cohort` (by source), how many were active (or signed
+// up) in the week `weeks_since` weeks later. Recomputed for a year by every snapshot (docs/decisions/0250).
 export const retentionCohortCells = sqliteTable(
   "retention_cohort_cells",
   {

@@ -9,6 +9,9 @@ export const NOTIFICATIONS_SOCKET_PATH = "/api/notifications/socket";
 
 /** Keep-alive frames: the browser sends PING, the object answers PONG. */
 export const PING = "ping";
+
+/** A window event the bell dispatches for each notification pushed live (detail: the NotificationItem), so a page can refresh what it shows. */
+export const NOTIFICATION_PUSHED_EVENT = "shortbeat:notification";
 export const PONG = "pong";
 /** The only frame a browser sends. Anything else is ignored by the object. */
 export type ClientMessage = typeof PING;

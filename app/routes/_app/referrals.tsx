@@ -1,10 +1,12 @@
 import { useEffect, useState } from "react";
+import { useRevalidator } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { referralsPage } from "~/modules/growth/growth.server";
 import { GROWTH_MESSAGES as M, STAGE_LABELS } from "~/modules/growth/messages";
 import type { ReferralStage } from "~/modules/growth/types";
+import { NOTIFICATION_PUSHED_EVENT, type NotificationItem } from "~/modules/notifications/protocol";
 import { formatCents } from "~/modules/payments/money";
 import { formatBp } from "~/modules/payments/split";
 import { domainLoader } from "~/platform/http.server";
@@ -41,6 +43,15 @@ const STAGE_TONE: Record<ReferralStage, Tone> = {
 
 export default function Referrals({ loaderData }: Route.ComponentProps) {
   const { code, link, counts, people, more, bonus } = loaderData;
+  // A referral notification pushed live (someone signed up with the link or was approved): the counts and list follow, no reload.
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const onPushed = (e: Event) => {
+      if ((e as CustomEvent<NotificationItem>).detail?.kind === "referral") void revalidator.revalidate();
+    };
+    window.addEventListener(NOTIFICATION_PUSHED_EVENT, onPushed);
+    return () => window.removeEventListener(NOTIFICATION_PUSHED_EVENT, onPushed);
+  }, [revalidator]);
   const cards: [string, number][] = [
     ["Signed up", counts.signedUp],
     ["Approved", counts.approved],

@@ -2,7 +2,7 @@ import { Bell, Check, CheckCheck } from "~/ui/icons";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { NOTIFICATION_BADGE_CAP } from "~/lib/constants";
 import { mergeNotifications, type NotificationList } from "~/modules/notifications/notifications";
-import type { NotificationItem, SocketMessage } from "~/modules/notifications/protocol";
+import { NOTIFICATION_PUSHED_EVENT, type NotificationItem, type SocketMessage } from "~/modules/notifications/protocol";
 import { signOutToAuth, useAccountEventHandler } from "./account-events";
 import { useNotificationSocket } from "./notification-socket";
 
@@ -98,6 +98,7 @@ export function NotificationBell({ initialUnread }: { userId: string; initialUnr
         setItems((current) => mergeNotifications(current, [n]));
         if (!n.isRead) setUnread((u) => u + 1);
         setAnnouncement(`New notification: ${n.title}`);
+        window.dispatchEvent(new CustomEvent(NOTIFICATION_PUSHED_EVENT, { detail: n }));
       } else if (m.type === "read") {
         // Another tab marked something read: follow, then take the count from the server.
         setItems((current) =>
