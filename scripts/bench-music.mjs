@@ -81,7 +81,8 @@ const DB = proxy.env.DB;
 
 const { drizzle } = await import("drizzle-orm/d1");
 const schema = await import("../app/db/schema.ts");
-const { libraryStatements } = await import("../app/modules/music/search.server.ts");
+const { libraryStatements, VOCABULARY_SQL } = await import("../app/modules/music/search.server.ts");
+const { correctWords, typedWords } = await import("../app/modules/music/search-words.ts");
 const { GENRES, MOODS, EMPTY_LIBRARY_QUERY } = await import("../app/modules/music/library.ts");
 const d = drizzle(DB, { schema });
 
@@ -171,7 +172,11 @@ const SETS = [
   ["search artist 'milo frost'", q({ q: "milo frost", sort: "relevance" })],
   ["search + genre, most used", q({ q: "night", genre: "Synthwave", sort: "popular" })],
   ["search + filters, page 2", q({ q: "dance", bpmMin: 100, durMax: 200, sort: "newest", page: 2 })],
-  ["search, no match", q({ q: "zzqxj", sort: "relevance" })],
+  ["search genre word 'jazz'", q({ q: "jazz", sort: "relevance" })],
+  ["search variant 'hip hop chill'", q({ q: "hip hop chill", sort: "relevance" })],
+  ["search British 'harbour'", q({ q: "harbour", sort: "relevance" })],
+  ["search typo 'goldn rivr' (corrected)", q({ q: "goldn rivr", sort: "relevance" })],
+  ["search, no match (+ correction tried)", q({ q: "zzqxj", sort: "relevance" })],
   ["20 ids (favorites)", q({ ids: someIds })],
 ];
 
@@ -195,7 +200,7 @@ for (const [name, query] of SETS.filter(([name]) => name.includes(values.only)))
     // The loader's call: one batch of [page, count] (drizzle).
     const start = performance.now();
     const [, counted] = await d.batch(statements());
-    const ms = performance.now() - start;
+    let ms = performance.now() - start;
     total = counted[0]?.n ?? 0;
     // The same statements as prepared D1 statements, for D1's own SQL time.
     const prepared = statements().map((s) => {
@@ -203,9 +208,28 @@ for (const [name, query] of SETS.filter(([name]) => name.includes(values.only)))
       return DB.prepare(sql).bind(...params);
     });
     const results = await DB.batch(prepared);
+    let server = results.reduce((n, r) => n + (r.meta?.duration ?? 0), 0);
+    // A search that found nothing: the loader reads the vocabulary, corrects the typos
+    // (library.server.ts) and, when that changed a word, reads the corrected page — timed too.
+    if (query.q && (results[1].results[0]?.n ?? 0) === 0) {
+      const fixStart = performance.now();
+      const vocabulary = await DB.prepare(VOCABULARY_SQL).all();
+      server += vocabulary.meta?.duration ?? 0;
+      const words = correctWords(typedWords(query.q), vocabulary.results);
+      if (words) {
+        const fixed = libraryStatements(d, { ...query, q: words.join(" ") }).map((s) => {
+          const { sql, params } = s.toSQL();
+          return DB.prepare(sql).bind(...params);
+        });
+        const again = await DB.batch(fixed);
+        server += again.reduce((n, r) => n + (r.meta?.duration ?? 0), 0);
+        total = again[1].results[0]?.n ?? 0;
+      }
+      ms += performance.now() - fixStart;
+    }
     if (i >= 3) {
       wall.push(ms);
-      sqlTime.push(results.reduce((n, r) => n + (r.meta?.duration ?? 0), 0));
+      sqlTime.push(server);
     }
   }
   wall.sort((a, b) => a - b);

@@ -543,6 +543,13 @@ export const musicTracks = sqliteTable(
     licenceCount: integer("licence_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // The words a search finds a track by besides its title, artist and tags: its genre (also
+    // without its hyphen: "Lo-fi" → "lofi"), its mood and its tempo band. Computed by SQLite and
+    // read by the full-text index (music_tracks_fts, external content); docs/decisions/0240.
+    searchFacets: text("search_facets").generatedAlwaysAs(
+      sql`coalesce(genre, '') || ' ' || replace(coalesce(genre, ''), '-', '') || ' ' || coalesce(mood, '') || ' ' || CASE WHEN bpm IS NULL THEN '' WHEN bpm < 90 THEN 'slow downtempo' WHEN bpm < 120 THEN 'mid-tempo midtempo' ELSE 'fast uptempo' END`,
+      { mode: "virtual" },
+    ),
   },
   (t) => [
     uniqueIndex("music_tracks_audio_key_unique").on(t.audioKey),

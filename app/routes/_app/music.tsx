@@ -28,7 +28,7 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
 });
 
 export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
-  const { tracks, total, page, pageCount, query } = loaderData;
+  const { tracks, total, page, pageCount, query, correctedQ } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/music";
   const resultsLabel = total === 1 ? "1 track" : `${total} tracks`;
@@ -55,6 +55,7 @@ export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
         page={page}
         pageCount={pageCount}
         busy={busy}
+        correctedQ={correctedQ}
         onPlay={(track) => player.toggle(track)}
         playingId={player.playing ? (player.current?.id ?? null) : null}
         actionsFor={(track) => (
