@@ -211,7 +211,9 @@ for (const [name, query] of SETS.filter(([name]) => name.includes(values.only)))
     let server = results.reduce((n, r) => n + (r.meta?.duration ?? 0), 0);
     // A search that found nothing: the loader reads the vocabulary, corrects the typos
     // (library.server.ts) and, when that changed a word, reads the corrected page — timed too.
-    if (query.q && (results[1].results[0]?.n ?? 0) === 0) {
+    // (A raw count row is {"count(*)": n}: drizzle's mapping to `n` is not applied here.)
+    const rawCount = (result) => Number(Object.values(result.results[0] ?? {})[0] ?? 0);
+    if (query.q && rawCount(results[1]) === 0) {
       const fixStart = performance.now();
       const vocabulary = await DB.prepare(VOCABULARY_SQL).all();
       server += vocabulary.meta?.duration ?? 0;
@@ -223,7 +225,7 @@ for (const [name, query] of SETS.filter(([name]) => name.includes(values.only)))
         });
         const again = await DB.batch(fixed);
         server += again.reduce((n, r) => n + (r.meta?.duration ?? 0), 0);
-        total = again[1].results[0]?.n ?? 0;
+        total = rawCount(again[1]);
       }
       ms += performance.now() - fixStart;
     }
