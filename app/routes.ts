@@ -73,6 +73,7 @@ export default [
   layout("routes/_app/layout.tsx", [
     route("dashboard", "routes/_app/dashboard.tsx"),
     route("music", "routes/_app/music.tsx"),
+    route("music/similar/:id", "routes/_app/music-similar.tsx"),
     route("music/submit", "routes/_app/music-submit.tsx"),
     route("music/submissions", "routes/_app/music-submissions.tsx"),
     route("music/licences", "routes/_app/music-licences.tsx"),

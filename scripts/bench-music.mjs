@@ -82,7 +82,7 @@ const DB = proxy.env.DB;
 const { drizzle } = await import("drizzle-orm/d1");
 const schema = await import("../app/db/schema.ts");
 const { libraryStatements, VOCABULARY_SQL } = await import("../app/modules/music/search.server.ts");
-const { correctWords, typedWords } = await import("../app/modules/music/search-words.ts");
+const { anyCorrectable, correctWords, typedWords } = await import("../app/modules/music/search-words.ts");
 const { GENRES, MOODS, EMPTY_LIBRARY_QUERY } = await import("../app/modules/music/library.ts");
 const d = drizzle(DB, { schema });
 
@@ -213,7 +213,7 @@ for (const [name, query] of SETS.filter(([name]) => name.includes(values.only)))
     // (library.server.ts) and, when that changed a word, reads the corrected page — timed too.
     // (A raw count row is {"count(*)": n}: drizzle's mapping to `n` is not applied here.)
     const rawCount = (result) => Number(Object.values(result.results[0] ?? {})[0] ?? 0);
-    if (query.q && rawCount(results[1]) === 0) {
+    if (query.q && rawCount(results[1]) === 0 && anyCorrectable(typedWords(query.q))) {
       const fixStart = performance.now();
       const vocabulary = await DB.prepare(VOCABULARY_SQL).all();
       server += vocabulary.meta?.duration ?? 0;

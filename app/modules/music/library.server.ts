@@ -1,9 +1,12 @@
+import { and, eq } from "drizzle-orm";
+import { musicTracks } from "~/db/schema";
+import { notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { LIBRARY_PAGE_SIZE, toLibraryTrack, type LibraryQuery, type LibraryRow, type LibraryTrack } from "./library";
-import { correctWords, typedWords } from "./search-words";
-import { libraryStatements, readVocabulary } from "./search.server";
+import { anyCorrectable, correctWords, typedWords } from "./search-words";
+import { libraryColumns, libraryStatements, readVocabulary, similarStatement } from "./search.server";
 
 // What /music shows: one page of published tracks for the URL's search, filters and sort, and how
 // many there are. The page and the count ride in the session lookup's D1 batch (accounts
@@ -57,7 +60,9 @@ async function finishPage(query: LibraryQuery, firstRows: LibraryRow[], counted:
  * Two more round trips, only for a search that found nothing.
  */
 async function corrected(query: LibraryQuery): Promise<LibraryPage | null> {
-  const words = correctWords(typedWords(query.q), await readVocabulary(db()));
+  const typed = typedWords(query.q);
+  if (!anyCorrectable(typed)) return null;
+  const words = correctWords(typed, await readVocabulary(db()));
   if (!words) return null;
   const correctedQuery = { ...query, q: words.join(" ") };
   const [rows, counted] = await db().batch(libraryStatements(db(), correctedQuery));
@@ -77,4 +82,23 @@ async function pageOf(query: LibraryQuery, firstRows: LibraryRow[], counted: { n
     rows = await libraryStatements(db(), query, page)[0];
   }
   return { tracks: rows.map(toLibraryTrack), total, page, pageCount, pageSize: LIBRARY_PAGE_SIZE, correctedQ: null };
+}
+
+/** A published track and the published tracks most like it (search.server similarStatement). */
+export type SimilarTracks = { track: LibraryTrack; tracks: LibraryTrack[] };
+
+/** "Similar tracks" of a published track, in one round trip; an unknown or unpublished track is not found. */
+export async function similarTracks(actor: Actor, trackId: string): Promise<SimilarTracks> {
+  authorize(actor, "music", "browse");
+  const t = musicTracks;
+  const [seed, similar] = await db().batch([
+    db()
+      .select(libraryColumns)
+      .from(t)
+      .where(and(eq(t.id, trackId), eq(t.status, "published")))
+      .limit(1),
+    similarStatement(db(), trackId),
+  ]);
+  if (!seed[0]) throw notFound("Track not found.");
+  return { track: toLibraryTrack(seed[0]), tracks: similar.map(toLibraryTrack) };
 }

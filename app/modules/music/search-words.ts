@@ -132,6 +132,9 @@ export function editDistance(a: string, b: string, max: number): number {
 /** Edits a typed word may be from a library word: none under 4 letters, one up to 5, two from 6. */
 export const typoAllowance = (word: string) => (word.length < 4 ? 0 : word.length <= 5 ? 1 : 2);
 
+/** Whether any typed word could be corrected (else the vocabulary need not be read). */
+export const anyCorrectable = (words: readonly string[]) => words.some((w) => typoAllowance(w) > 0 && !/^\d+$/.test(w));
+
 /** A library word and how many tracks hold it (from the index's vocabulary). */
 export type VocabularyWord = { term: string; docs: number };
 

@@ -156,3 +156,34 @@ export function libraryStatements(d: Db, query: LibraryQuery, page = query.page)
     .orderBy(...orderOf(query, rank ? sql`${pageIds.rank}` : null));
   return [rows, total.where(and(libraryFilters(query, !!(query.genre || query.mood)), matching))] as const;
 }
+
+/** At most this many similar tracks are shown. */
+export const SIMILAR_MAX = 12;
+/** BPMs this close count as the same tempo. */
+export const SIMILAR_BPM_BAND = 10;
+
+/**
+ * The published tracks most like a track (issue 30 §1, docs/decisions/0242): a point score, same
+ * genre 3, same mood 2, a tempo within ±10 BPM 2, same artist 1; at least 3 points (so one shared
+ * trait other than the genre is not enough); then the most used, the newest. The track itself is
+ * never among them. Empty when the track is not published.
+ */
+export function similarStatement(d: Db, trackId: string) {
+  const t = musicTracks;
+  const seed = d
+    .select({ genre: t.genre, mood: t.mood, bpm: t.bpm, artist: t.artist })
+    .from(t)
+    .where(and(eq(t.id, trackId), eq(t.status, "published")))
+    .as("seed");
+  const score = sql<number>`(CASE WHEN ${t.genre} = ${seed.genre} THEN 3 ELSE 0 END)
+    + (CASE WHEN ${t.mood} = ${seed.mood} THEN 2 ELSE 0 END)
+    + (CASE WHEN abs(${t.bpm} - ${seed.bpm}) <= ${SIMILAR_BPM_BAND} THEN 2 ELSE 0 END)
+    + (CASE WHEN ${t.artist} = ${seed.artist} THEN 1 ELSE 0 END)`;
+  return d
+    .select(libraryColumns)
+    .from(t)
+    .innerJoin(seed, sql`1 = 1`)
+    .where(and(eq(t.status, "published"), sql`${t.id} <> ${trackId}`, sql`${score} >= 3`))
+    .orderBy(desc(score), desc(t.licenceCount), desc(t.publishedAt), desc(t.id))
+    .limit(SIMILAR_MAX);
+}

@@ -7,6 +7,7 @@ import { LibraryFilters } from "~/modules/music/components/library-filters";
 import { LibraryResults } from "~/modules/music/components/library-results";
 import { FavoriteButton, FavoritesToggle, NO_FAVORITES } from "~/modules/music/components/favorite-button";
 import { usePlayer } from "~/modules/music/components/player-provider";
+import { SimilarLink } from "~/modules/music/components/similar-link";
 import { MyLicencesLink, UseTrackButton } from "~/modules/music/components/use-track-button";
 import { startLibraryPage } from "~/modules/music/music.server";
 import { parseLibraryQuery } from "~/modules/music/schema";
@@ -60,6 +61,7 @@ export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
         playingId={player.playing ? (player.current?.id ?? null) : null}
         actionsFor={(track) => (
           <>
+            <SimilarLink track={track} />
             <FavoriteButton trackId={track.id} title={track.title} />
             <UseTrackButton track={track} />
           </>

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MUSIC_SEED_TRACKS } from "~/dev/music-seed";
 import type { Actor } from "~/lib/permissions";
-import { libraryPage } from "~/modules/music/music.server";
+import { libraryPage, similarTracks } from "~/modules/music/music.server";
 import { EMPTY_LIBRARY_QUERY, LIBRARY_PAGE_SIZE } from "~/modules/music/schema";
 import { correctWords, editDistance, searchGroups } from "~/modules/music/search-words";
 import { ftsQuery } from "~/modules/music/music.server";
@@ -169,5 +169,40 @@ describe("relevance", () => {
     expect((await search("night market")).titles[0]).toBe("Night Market");
     expect((await search("night")).titles.slice(0, 2).sort()).toEqual(["Night Drive", "Night Market"]);
     expect((await search("Low Tide")).titles[0]).toBe("Low Tide");
+  });
+});
+
+describe("similar tracks", () => {
+  const byTitle = (title: string) => published.find((t) => t.title === title) ?? published[0];
+
+  it("lists the tracks sharing the most of genre, mood, tempo (±10 BPM) and artist, never the track itself", async () => {
+    const velvet = byTitle("Velvet Room"); // Jazz, Romantic, 88 BPM, Maya Okafor
+    const { track, tracks } = await similarTracks(actor, velvet.id);
+    expect(track.title).toBe("Velvet Room");
+    const titles = tracks.map((t) => t.title);
+    expect(titles).not.toContain("Velvet Room");
+    // Jazz + 92 BPM, and Romantic + 90 BPM + the same artist: the closest two.
+    expect(titles.slice(0, 2).sort()).toEqual(["Moonlit Waltz", "Sunday Stroll"]);
+    expect(titles).toContain("Cafe Morning"); // Jazz + the same artist
+    // Sharing one trait other than the genre is not similar: Chrome Hearts is only Romantic.
+    expect(titles).not.toContain("Chrome Hearts");
+    // Only published tracks: the rejected demo is Rock/Energetic like Summit Push's neighbours.
+    const rock = await similarTracks(actor, byTitle("Thunder Road Trip").id);
+    expect(rock.tracks.map((t) => t.title)).not.toContain("Loud Room Demo");
+    expect(rock.tracks.map((t) => t.title)).toContain("Wild Card");
+  });
+
+  it("has its page, linked from each library row; an unknown or unpublished track is not found", async () => {
+    const velvet = byTitle("Velvet Room");
+    const html = await okText(fetchApp(`/music/similar/${velvet.id}`, withCookie(cookie)));
+    expect(html).toContain("Similar to “Velvet Room”");
+    expect(html).toContain("Sunday Stroll");
+    const library = await okText(fetchApp("/music?q=velvet", withCookie(cookie)));
+    expect(library).toContain(`href="/music/similar/${velvet.id}"`);
+    expect((await fetchApp("/music/similar/no-such-track", withCookie(cookie))).status).toBe(404);
+    const rejected = MUSIC_SEED_TRACKS.find((t) => t.status === "rejected");
+    expect((await fetchApp(`/music/similar/${rejected?.id}`, withCookie(cookie))).status).toBe(404);
+    // Signed out: the sign-in screen, as for /music.
+    expect((await fetchApp(`/music/similar/${velvet.id}`)).status).toBe(302);
   });
 });
