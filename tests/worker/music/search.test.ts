@@ -206,3 +206,18 @@ describe("similar tracks", () => {
     expect((await fetchApp(`/music/similar/${velvet.id}`)).status).toBe(302);
   });
 });
+
+describe("the filter card on small screens", () => {
+  it("folds the filters behind a 'Filters' toggle, open from the start when a filter is on", async () => {
+    const toggle = (html: string) => /<input id="library-filters-toggle"[^>]*>/.exec(html)?.[0] ?? "";
+    const plain = await okText(fetchApp("/music", withCookie(cookie)));
+    expect(toggle(plain)).not.toBe("");
+    expect(toggle(plain)).not.toContain("checked");
+    expect(plain).toContain('for="library-filters-toggle"');
+    // The folded fields stay in the form (sent with it), only hidden below md.
+    expect(plain).toMatch(/id="library-filters-more" class="[^"]*hidden[^"]*peer-checked:grid[^"]*md:contents/);
+    const filtered = await okText(fetchApp("/music?genre=Jazz&bpm_min=80", withCookie(cookie)));
+    expect(toggle(filtered)).toContain("checked");
+    expect(filtered).toContain("Filters (2 on)");
+  });
+});
