@@ -34,7 +34,9 @@ const PAGES: Record<string, string[]> = {
   "agency/agency-invitation.tsx": ["/agency-invitation?token=not-a-real-token"],
   "agency/agency-dashboard.tsx": ["/agency-dashboard"],
   "_app/dashboard.tsx": ["/dashboard"],
-  "_app/music.tsx": ["/music"],
+  "_app/music.tsx": ["/music", "/music?genre=Jazz"],
+  // Demo track "Velvet Room" (app/dev/music-seed.ts, uuid(1008)).
+  "_app/music-similar.tsx": ["/music/similar/00000000-0000-4000-8000-000000001008"],
   "_app/music-submit.tsx": ["/music/submit"],
   "_app/music-submissions.tsx": ["/music/submissions"],
   "_app/campaigns.tsx": ["/campaigns"],
