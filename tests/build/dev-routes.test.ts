@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildProject } from "./project-build";
 
 // The development tools (/dev/*: mailbox, stand-in Google provider, factory, password bench, throw)
 // are absent from the production build, not just refused at run time; the `devtools` build (the one
@@ -12,31 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // Each build runs in its own copy of the project in a temporary folder (node_modules linked), so it
 // never touches build/ or .wrangler/deploy/ of the working tree, which a running Playwright server uses.
 
-const root = resolve(import.meta.dirname, "../..");
-const PROJECT_FILES = ["app", "workers", "public", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts", "wrangler.toml"];
 const DEV_ROUTE_IDS = ["routes/dev/throw", "routes/dev/mailbox", "routes/dev/factory", "routes/dev/bench", "routes/dev/oauth-authorize", "routes/dev/oauth"];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
     return statSync(p).isDirectory() ? files(p) : [p];
-  });
-}
-
-function build(mode?: string): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "shortbeat-build-"));
-  for (const f of PROJECT_FILES) cpSync(join(root, f), join(dir, f), { recursive: true });
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-  // A clean environment: vitest's NODE_ENV=test would make a development bundle.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_ENV" && !k.startsWith("VITEST") && k !== "TEST")) as NodeJS.ProcessEnv;
-  const args = [join(root, "node_modules/.bin/react-router"), "build", ...(mode ? ["--mode", mode] : [])];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("exit", (code) => (code === 0 ? done(dir) : fail(new Error(`react-router build ${mode ?? ""} failed:\n${stderr.slice(-4000)}`))));
   });
 }
 
@@ -69,10 +49,10 @@ describe("development tools and the build mode", () => {
 
   beforeAll(async () => {
     // One after the other: two parallel builds on a 2-core machine are no faster and twice the memory.
-    const prodDir = await build();
+    const prodDir = await buildProject();
     dirs.push(prodDir);
     production = inspect(prodDir);
-    const devDir = await build("devtools");
+    const devDir = await buildProject("devtools");
     dirs.push(devDir);
     devtools = inspect(devDir);
   }, 600_000);
