@@ -51,31 +51,40 @@ export const APP_ISOLATE = "core:user:shortbeat";
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * CPU time of each of `requests` sequential requests to `url` (ms, in request order), from the
- * sampled profile of the app's isolate. `interval`: the sampling interval in µs.
+ * CPU time of each of `requests` sequential requests to each target's `url` (ms, in request
+ * order; one array per target), from the sampled profile of each target's app isolate. With two
+ * targets (two builds, each on its own workerd, an A/B), their requests alternate, so that both
+ * see the same machine. `interval`: the sampling interval in µs.
  */
-export async function cpuPerRequest({ inspectorPort, url, headers = {}, requests = 100, interval = 100 }) {
-  const session = await inspect(inspectorPort, APP_ISOLATE);
+export async function cpuPerRequest(targets, { requests = 100, interval = 100 } = {}) {
+  const sessions = await Promise.all(targets.map((t) => inspect(t.inspectorPort, APP_ISOLATE)));
   try {
-    await session.send("Profiler.enable");
-    await session.send("Profiler.setSamplingInterval", { interval });
-    await session.send("Profiler.start");
+    for (const session of sessions) {
+      await session.send("Profiler.enable");
+      await session.send("Profiler.setSamplingInterval", { interval });
+      await session.send("Profiler.start");
+    }
     // Starting logs every compiled function: let that pass before the first request.
     await new Promise((r) => setTimeout(r, 200));
-    const starts = [];
+    const starts = targets.map(() => []);
     for (let i = 0; i < requests; i++) {
-      starts.push(nowUs());
-      const res = await fetch(url, { headers, redirect: "manual" });
-      await res.arrayBuffer();
+      for (const [k, t] of targets.entries()) {
+        starts[k].push(nowUs());
+        const res = await fetch(t.url, { headers: t.headers ?? {}, redirect: "manual" });
+        await res.arrayBuffer();
+      }
     }
     // Work the last request left to waitUntil.
     await new Promise((r) => setTimeout(r, 20));
-    starts.push(nowUs());
-    const { profile } = await session.send("Profiler.stop");
-    await session.send("Profiler.disable");
-    return samplesPerWindow(profile, starts).map((n) => (n * interval) / 1000);
+    const out = [];
+    for (const [k, session] of sessions.entries()) {
+      const { profile } = await session.send("Profiler.stop");
+      await session.send("Profiler.disable");
+      out.push(samplesPerWindow(profile, [...starts[k], nowUs()]).map((n) => (n * interval) / 1000));
+    }
+    return out;
   } finally {
-    session.close();
+    for (const session of sessions) session.close();
   }
 }
 

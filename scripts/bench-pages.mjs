@@ -12,7 +12,9 @@
 // /dashboard ≤ 3 ms (the Free plan stops a request at 10 ms).
 //   npm run bench:pages [-- --duration 10 --slices 2 --connections 20 --only /dashboard,/]
 //   npm run bench:pages -- --cpu-only [--requests 200]        (CPU lines only, no throughput slices)
-//   BENCH_REUSE=1 npm run bench:pages -- --state <folder>     (that folder's state and build again: A/B of two builds)
+//   BENCH_REUSE=1 npm run bench:pages -- --state <folder>     (that folder's state and build again)
+//   npm run bench:pages -- --cpu-only --against <folder>      (A/B: also serves that folder's state and build on
+//                                                              workerd of its own; requests alternate between the two)
 import autocannon from "autocannon";
 import { cpus, loadavg } from "node:os";
 import { cpuPerRequest } from "./bench-cpu.mjs";
@@ -32,6 +34,7 @@ const { values, base } = benchArgs({
   requests: { type: "string", default: "100" },
   interval: { type: "string", default: "100" },
   "cpu-only": { type: "boolean", default: false },
+  against: { type: "string" },
 });
 process.env.BENCH_INSPECT = values.inspector;
 const SLICES = Math.max(1, Number(values.slices));
@@ -50,11 +53,19 @@ const median = (xs) => {
 };
 
 const server = await startBenchServer({ stateDir: values.state, port: values.port, mode: values.mode, reuse: process.env.BENCH_REUSE === "1" });
+// --against: the other build of an A/B, its own workerd on the next ports (always its folder's state and build as they are).
+const other = values.against
+  ? await startBenchServer({ stateDir: values.against, port: Number(values.port) + 1, inspectorPort: Number(values.inspector) + 1, reuse: true })
+  : null;
 try {
   const only = values.only?.split(",");
   const routes = ROUTES.filter((r) => !only || only.includes(r.path));
   const cookies = {};
-  for (const kind of new Set(routes.map((r) => r.as).filter(Boolean))) cookies[kind] = await signIn(base, ACCOUNTS[kind]);
+  const otherCookies = {};
+  for (const kind of new Set(routes.map((r) => r.as).filter(Boolean))) {
+    cookies[kind] = await signIn(base, ACCOUNTS[kind]);
+    if (other) otherCookies[kind] = await signIn(other.url, ACCOUNTS[kind]);
+  }
 
   const rows = [];
   const cpuRows = [];
@@ -63,17 +74,13 @@ try {
     const check = await fetch(base + r.path, { headers, redirect: "manual" });
     await check.arrayBuffer();
     await run(r.path, headers, 1); // warm-up, discarded
-    const cpu = (
-      await cpuPerRequest({
-        inspectorPort: values.inspector,
-        url: base + r.path,
-        headers,
-        requests: Number(values.requests),
-        interval: Number(values.interval),
-      })
-    ).sort((a, b) => a - b);
-    cpuRows.push({ path: r.path, as: r.as ?? "-", status: check.status, p50: pct(cpu, 50), p95: pct(cpu, 95), max: cpu.at(-1), requests: cpu.length });
-    console.error(`[bench] ${r.path}: CPU p50 ${pct(cpu, 50).toFixed(1)} ms`);
+    const targets = [{ inspectorPort: values.inspector, url: base + r.path, headers }];
+    if (other) targets.push({ inspectorPort: Number(values.inspector) + 1, url: other.url + r.path, headers: r.as ? { Cookie: otherCookies[r.as] } : {} });
+    const [cpu, otherCpu] = (await cpuPerRequest(targets, { requests: Number(values.requests), interval: Number(values.interval) })).map((xs) =>
+      xs.sort((a, b) => a - b),
+    );
+    cpuRows.push({ path: r.path, as: r.as ?? "-", status: check.status, p50: pct(cpu, 50), p95: pct(cpu, 95), other: otherCpu });
+    console.error(`[bench] ${r.path}: CPU p50 ${pct(cpu, 50).toFixed(1)} ms${otherCpu ? ` (${values.against}: ${pct(otherCpu, 50).toFixed(1)} ms)` : ""}`);
     if (values["cpu-only"]) continue;
     let pageRequests = 0;
     let healthRequests = 0;
@@ -118,6 +125,19 @@ try {
     `\nWorker CPU time per request (V8 inspector of the app's isolate, ${values.interval} µs samples, ${values.requests} requests one at a time, local D1 shim not counted):`,
   );
   for (const c of cpuRows) console.log(`cpu ${c.path} p50 ${c.p50.toFixed(1)} ms p95 ${c.p95.toFixed(1)} ms`);
+  if (other) {
+    console.log(`\nA/B, requests alternating: ${values.state} (this build) against ${values.against} (${other.kind})`);
+    console.table(
+      cpuRows.map((c) => ({
+        page: c.path,
+        [`${values.state} p50`]: c.p50.toFixed(2),
+        [`${values.against} p50`]: pct(c.other, 50).toFixed(2),
+        "p50 ×": (c.p50 / pct(c.other, 50)).toFixed(2),
+        [`${values.state} p95`]: c.p95.toFixed(2),
+        [`${values.against} p95`]: pct(c.other, 95).toFixed(2),
+      })),
+    );
+  }
   const signedIn = cpuRows.filter((c) => c.as !== "-");
   const over = signedIn.filter((c) => c.p50 > (c.path === "/dashboard" ? 3 : 5)).map((c) => `${c.path} ${c.p50.toFixed(1)} ms`);
   console.log(`goals: /dashboard ≤ 3 ms p50, every signed-in page ≤ 5 ms p50: ${over.length ? `over: ${over.join(", ")}` : "met"}`);
@@ -128,5 +148,6 @@ try {
   );
 } finally {
   await server.dispose();
+  await other?.dispose();
 }
 process.exit(0);

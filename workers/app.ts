@@ -10,6 +10,7 @@ import { domainResource } from "../app/platform/http.server";
 import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { withDevServerOrigin } from "../app/platform/env.server";
+import { withRoutePatternMatching } from "../app/platform/route-matching.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
 import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
@@ -25,13 +26,15 @@ export { NotifyFanOut } from "./notify-fan-out";
 
 // Given a function, React Router re-derives its routes and static handler on every request (so
 // that development picks up edits). Built, the server build never changes: derive once per isolate
-// (docs/decisions/0080-dashboard-speed.md).
+// (docs/decisions/0080-dashboard-speed.md). Its URL matching is React Router's route-pattern
+// matcher, about a quarter of the CPU of the default one, which tries every route in turn
+// (app/platform/route-matching.server.ts, decision 0230).
 const loadBuild = () => import("virtual:react-router/server-build");
 let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
 const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
-  ? createRequestHandler(loadBuild, import.meta.env.MODE)
+  ? createRequestHandler(async () => withRoutePatternMatching(await loadBuild()), import.meta.env.MODE)
   : async (request, context) => {
-      builtHandler ??= createRequestHandler(await loadBuild(), import.meta.env.MODE);
+      builtHandler ??= createRequestHandler(withRoutePatternMatching(await loadBuild()), import.meta.env.MODE);
       return builtHandler(request, context);
     };
 

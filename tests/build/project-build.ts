@@ -11,10 +11,10 @@ const PROJECT_FILES = ["app", "workers", "public", "package.json", "tsconfig.jso
 
 /** A clean environment: vitest's NODE_ENV=test would make a development bundle. No colours in what the tools print. */
 export function cleanEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
+  const env: Record<string, string | undefined> = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => k !== "NODE_ENV" && !k.startsWith("VITEST") && k !== "TEST" && k !== "FORCE_COLOR"),
   );
-  return { ...env, NO_COLOR: "1", WRANGLER_SEND_METRICS: "false" } as NodeJS.ProcessEnv;
+  return { ...env, NO_COLOR: "1", WRANGLER_SEND_METRICS: "false" } as unknown as NodeJS.ProcessEnv;
 }
 
 /** Runs a command in `cwd`; resolves with its stdout, rejects with the end of its output. */
