@@ -1,6 +1,7 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/platform/context.server";
 import { withResponseCookies } from "../app/platform/cookies.server";
+import { withD1Session, withRequestSession } from "../app/platform/db.server";
 import { consumeNotifyQueue, openNotificationSocket, type NotifyQueueMessage } from "../app/modules/notifications/notifications.server";
 import { NOTIFICATIONS_SOCKET_PATH } from "../app/modules/notifications/protocol";
 import { openChatSocket } from "../app/modules/chat/chat.server";
@@ -10,7 +11,6 @@ import { domainResource } from "../app/platform/http.server";
 import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { withDevServerOrigin } from "../app/platform/env.server";
-import { withRoutePatternMatching } from "../app/platform/route-matching.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
 import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
@@ -26,15 +26,13 @@ export { NotifyFanOut } from "./notify-fan-out";
 
 // Given a function, React Router re-derives its routes and static handler on every request (so
 // that development picks up edits). Built, the server build never changes: derive once per isolate
-// (docs/decisions/0080-dashboard-speed.md). Its URL matching is React Router's route-pattern
-// matcher, about a quarter of the CPU of the default one, which tries every route in turn
-// (app/platform/route-matching.server.ts, decision 0230).
+// (docs/decisions/0080-dashboard-speed.md).
 const loadBuild = () => import("virtual:react-router/server-build");
 let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
 const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
-  ? createRequestHandler(async () => withRoutePatternMatching(await loadBuild()), import.meta.env.MODE)
+  ? createRequestHandler(loadBuild, import.meta.env.MODE)
   : async (request, context) => {
-      builtHandler ??= createRequestHandler(withRoutePatternMatching(await loadBuild()), import.meta.env.MODE);
+      builtHandler ??= createRequestHandler(await loadBuild(), import.meta.env.MODE);
       return builtHandler(request, context);
     };
 
@@ -72,9 +70,13 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
 }
 
+/** A background unit of work (a daily job, a queue batch) in its own D1 session, on the primary (docs/decisions/0232). */
+const onPrimary = <T>(work: () => Promise<T>): Promise<T> => withD1Session("first-primary", work);
+
 export default {
   async fetch(request, env, ctx) {
-    const response = await withDevServerOrigin(new URL(request.url), () => answer(request, env, ctx));
+    // One D1 session per request, its bookmark in a cookie (docs/decisions/0232).
+    const response = await withDevServerOrigin(new URL(request.url), () => withRequestSession(request, () => answer(request, env, ctx)));
     // A body the answer did not read is read before answering: the dev server's proxy would
     // otherwise answer 500 instead of the Worker's own refusal (docs/decisions/0190).
     await drainUnreadBody(request);
@@ -83,23 +85,23 @@ export default {
 
   // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
   async scheduled(_controller, _env, ctx) {
-    ctx.waitUntil(runDailyChannelRefresh());
+    ctx.waitUntil(onPrimary(runDailyChannelRefresh));
     // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
-    ctx.waitUntil(runPayoutDay());
+    ctx.waitUntil(onPrimary(runPayoutDay));
     // Revenue previews left staged for over a day are discarded with their entries (issue 14).
-    ctx.waitUntil(discardAbandonedImports());
+    ctx.waitUntil(onPrimary(discardAbandonedImports));
     // /user-retention: the people snapshot, and weekly active users and cohorts of completed weeks (issue 18).
-    ctx.waitUntil(runRetentionAggregates());
+    ctx.waitUntil(onPrimary(runRetentionAggregates));
     // Participants of campaigns that ended by their date are told once (issue 15).
-    ctx.waitUntil(notifyEndedCampaigns());
+    ctx.waitUntil(onPrimary(notifyEndedCampaigns));
     // Source uploads left incomplete for 24 h are aborted in R2 and dropped (issue 16).
-    ctx.waitUntil(abortStaleUploads());
+    ctx.waitUntil(onPrimary(abortStaleUploads));
     // Approved YouTube Shorts clips: their views from the provider (issue 16, decision 0154).
-    ctx.waitUntil(refreshClipViews());
+    ctx.waitUntil(onPrimary(refreshClipViews));
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.
   async queue(batch) {
-    await consumeNotifyQueue(batch as MessageBatch<NotifyQueueMessage>);
+    await onPrimary(() => consumeNotifyQueue(batch as MessageBatch<NotifyQueueMessage>));
   },
 } satisfies ExportedHandler<Env>;

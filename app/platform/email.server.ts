@@ -1,7 +1,7 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { emailOutbox } from "~/db/schema";
-import { db } from "./db.server";
-import { appOrigin, env } from "./env.server";
+import { d1, db } from "./db.server";
+import { appOrigin } from "./env.server";
 
 export type Email = { to: string; subject: string; text: string; kind: string };
 
@@ -18,13 +18,9 @@ export function appLink(path: string): string {
  * delivers unsent rows and stamps sent_at.
  */
 export function emailStatement(mail: Email): D1PreparedStatement {
-  return env.DB.prepare(`INSERT INTO email_outbox (id, to_email, subject, body_text, kind) VALUES (?, ?, ?, ?, ?)`).bind(
-    crypto.randomUUID(),
-    mail.to,
-    mail.subject,
-    mail.text,
-    mail.kind,
-  );
+  return d1()
+    .prepare(`INSERT INTO email_outbox (id, to_email, subject, body_text, kind) VALUES (?, ?, ?, ?, ?)`)
+    .bind(crypto.randomUUID(), mail.to, mail.subject, mail.text, mail.kind);
 }
 
 /** The outbox row as a drizzle query (not executed), to join a `db().batch([...])` with its change. */

@@ -98,13 +98,18 @@ export function applySecurityHeaders(response: Response, nonce: string | null, u
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?sb_session=/;
 
+/** Whether the request carries a session cookie (signed in, or was). */
+export function carriesSessionCookie(request: Request): boolean {
+  return SESSION_COOKIE.test(request.headers.get("Cookie") ?? "");
+}
+
 /**
  * Pages and `.data` answers rendered for a signed-in request hold that user's data: no shared or
  * browser cache may keep them (`private, no-store`), whatever a route said. Public resources
  * (avatars, the sitemap) keep their own caching.
  */
 export function applyPrivateCaching(request: Request, response: Response, url: URL): Response {
-  if (!SESSION_COOKIE.test(request.headers.get("Cookie") ?? "")) return response;
+  if (!carriesSessionCookie(request)) return response;
   const type = response.headers.get("Content-Type") ?? "";
   if (!url.pathname.endsWith(".data") && !type.startsWith("text/html")) return response;
   try {

@@ -253,6 +253,16 @@ describe("the shape of the code", () => {
     );
     expect(offenders).toEqual([]);
   });
+
+  it("only app/platform/db.server.ts reaches D1's binding: everything else goes through a D1 session", () => {
+    // env.DB, this.env.DB, env["DB"], or DB destructured from an env: docs/decisions/0232.
+    const binding = /\.DB\b|\[\s*["'`]DB["'`]\s*\]|\{[^}]*\bDB\b[^}]*\}\s*=\s*(?:this\.)?env\b/;
+    const files = [...appFiles, ...walk(join(root, "workers")).map(rel)];
+    expect(files).toContain("app/platform/db.server.ts");
+    expect(binding.test(source(join(root, "app/platform/db.server.ts")))).toBe(true);
+    const offenders = files.filter((f) => f !== "app/platform/db.server.ts" && binding.test(source(join(root, f))));
+    expect(offenders).toEqual([]);
+  });
 });
 
 describe("the signed-in shell", () => {
