@@ -3,7 +3,7 @@
 // own socket. No `vite preview` / `vite dev` (their Node HTTP server proxies every request to
 // workerd) and no `wrangler dev` (it puts a proxy Worker in front). One hop: client → workerd.
 //
-//   startBenchServer({ stateDir, port, mode, prepare }) → { url, kind, dispose }
+//   startBenchServer({ stateDir, port, mode, prepare }) → { url, kind, pid, dispose }
 //   node scripts/bench-server.mjs [--port 4190] [--mode devtools] [--state .state-bench]   (stand-alone)
 //
 // Steps: a fresh local state folder (migrations + demo data through setup-local.mjs, then the
@@ -140,7 +140,9 @@ export async function startBenchServer({
   const owner = listenerOf(new URL(url).port);
   const kind = `workerd ${workerdVersion} via Miniflare ${miniflareVersion} (built Worker, ${mode} build, ${configPath.replace(`${root}/`, "")}); ${url} is served by ${owner}; no Node proxy`;
   log(`server: ${kind}`);
-  return { url, kind, mf, dispose: () => mf.dispose() };
+  // The workerd process itself (its threads' CPU time: scripts/bench-notifications.mjs).
+  const pid = Number(owner.match(/pid (\d+)/)?.[1]) || null;
+  return { url, kind, mf, pid, dispose: () => mf.dispose() };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
