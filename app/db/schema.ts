@@ -592,6 +592,9 @@ export const clipperLinks = sqliteTable(
 export const LEDGER_SOURCE_KINDS = ["music", "campaign", "clip", "referral", "adjustment"] as const;
 export const LEDGER_STATUSES = ["estimated", "finalized", "paid"] as const;
 export const REVENUE_IMPORT_STATUSES = ["staged", "live", "replaced", "discarded"] as const;
+// The shape of the file an import read (issue 29, docs/decisions/0221): our own columns, the YouTube
+// content-owner revenue report, or any CSV through a column mapping.
+export const REVENUE_FORMATS = ["shortbeat", "youtube", "mapped"] as const;
 export const PAYOUT_STATUSES = ["pending", "paid"] as const;
 
 export const revenueImports = sqliteTable(
@@ -610,6 +613,12 @@ export const revenueImports = sqliteTable(
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     wentLiveAt: text("went_live_at"),
+    // Typed by REVENUE_FORMATS; no CHECK, so that adding the column needs no rebuild of a table others reference.
+    format: text("format", { enum: REVENUE_FORMATS }).notNull().default("shortbeat"),
+    // The exact sum of the matched rows as written (decimal text, any number of decimals), and what
+    // rounding the month once to the cent left over (exact − net_cents, under half a cent). Decision 0220.
+    exactTotal: text("exact_total"),
+    roundingRemainder: text("rounding_remainder"),
   },
   (t) => [
     index("revenue_imports_month_idx").on(t.month, t.createdAt),
@@ -701,6 +710,34 @@ export const ledgerEntries = sqliteTable(
     check("ledger_entries_paid_check", sql`status <> 'paid' or payout_id is not null`),
   ],
 );
+
+// The videos of a statement line (issue 29): an imported line's net revenue and amount per video id
+// ('' for rows without one), each rounded once and adding up exactly to the line. They follow their
+// entry (deleted with it). docs/decisions/0220.
+export const ledgerVideoLines = sqliteTable(
+  "ledger_video_lines",
+  {
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "cascade" }),
+    videoId: text("video_id").notNull(),
+    netCents: integer("net_cents").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.videoId] })],
+);
+
+// Column mappings of revenue files the app does not know (issue 29), remembered per header: the
+// next file with the same header is read the same way. docs/decisions/0221.
+export const revenueColumnMappings = sqliteTable("revenue_column_mappings", {
+  // SHA-256 (hex) of the normalized header.
+  headerHash: text("header_hash").primaryKey(),
+  // JSON: the header as written; the mapping (column positions, -1 for none).
+  columns: text("columns").notNull(),
+  mapping: text("mapping").notNull(),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Community chat (issue 17): rooms, messages (the record; the room's Durable Object orders them

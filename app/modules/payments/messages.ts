@@ -9,7 +9,16 @@ export const PAYMENT_MESSAGES = {
   importGone: "This import is no longer waiting to be committed: it went live or was discarded.",
   importNotFound: "Import not found.",
   fileRequired: "Choose a CSV file.",
-  fileTooLarge: "The file is larger than 5 MB. Split it by month.",
+  monthNotOver: (month: string, last: string) =>
+    `${monthLabel(month)} is not over yet: a month's revenue can be imported once it has ended. The last full month is ${monthLabel(last)}.`,
+  uploadGone: "The file is no longer waiting for its column mapping. Choose it again.",
+  mappingColumnUnknown: "Choose one of the file's columns.",
+  mappingPeriodRequired: "Choose the column with the month or the date.",
+  mappingAmountRequired: "Choose the column with the revenue amount.",
+  mappingPersonRequired: "Choose the channel or creator ID column, or enter the ID every row belongs to.",
+  mappingColumnTwice: "A column can be used for one thing only.",
+  personUnknown: (id: string) => `No channel or creator has the ID ${id}.`,
+  fileTooLarge: "The file is larger than 10 MB. Split it by month.",
   notCsv: "The file must be a CSV file.",
   nothingImported: (month: string) => `No revenue has been imported for ${monthLabel(month)} yet.`,
   fundsAlready: (month: string) => `The funds for ${monthLabel(month)} are already marked as received.`,
@@ -27,6 +36,8 @@ export const PAYMENT_MESSAGES = {
 /** Toast titles per admin intent (when the module names none). */
 export const PAYMENT_TITLES = {
   preview: "Import failed",
+  map: "Import failed",
+  remap: "Import failed",
   commit: "Import failed",
   discard: "Discard failed",
   funds_received: "Could not mark funds received",
@@ -64,3 +75,7 @@ export const AGREEMENT_MESSAGES = {
   heldAlready: (name: string) => `Payouts to ${name} are already on hold.`,
   notHeld: (name: string) => `Payouts to ${name} are not on hold.`,
 } as const;
+
+/** The rounding rule, as the creator's statement states it (docs/decisions/0220). */
+export const STATEMENT_ROUNDING_RULE =
+  "How amounts are rounded: the platform's revenue is added up at full precision for each channel, video and month, and rounded once to the cent — the month's total half up, then shared among the lines by largest remainder, so each line is its exact amount rounded down or up by less than a cent and the lines add up to the month exactly. Your share of a line is then rounded down to the cent.";

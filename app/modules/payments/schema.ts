@@ -41,8 +41,33 @@ const sharePercent = z
   })
   .refine((bp) => bp >= 1 && bp <= 10000, { message: "Share must be between 0.01 and 100." });
 
+/** A column of the file by position, or -1 (none). */
+const column = z
+  .string()
+  .trim()
+  .optional()
+  .default("-1")
+  .refine((v) => /^-?\d{1,4}$/.test(v), { message: "Choose one of the file's columns." })
+  .transform(Number);
+
+const uploadId = z.string({ message: "Missing upload." }).trim().uuid({ message: "Missing upload." });
+
 export const paymentsAdminSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("preview"), month, file: z.unknown() }),
+  // The column-mapping step of a file the app does not recognise (decision 0221).
+  z.object({
+    intent: z.literal("map"),
+    month,
+    uploadId,
+    period: column,
+    channel: column,
+    creator: column,
+    video: column,
+    amount: column,
+    currency: column,
+    person: z.string().trim().max(100, { message: "The ID must be 100 characters or less." }).optional().default(""),
+  }),
+  z.object({ intent: z.literal("remap"), month, uploadId }),
   z.object({ intent: z.literal("commit"), importId: id, replaces: z.string().trim().max(200).optional().default("") }),
   z.object({ intent: z.literal("discard"), importId: id }),
   z.object({ intent: z.literal("funds_received"), month }),

@@ -5,22 +5,19 @@ import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { formatPayoutDay, isMonth, monthLabel, ordinalDay } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
 import { AgreementPanel } from "~/modules/payments/components/agreement-panel";
-import { LEDGER_STATUS_LABEL, LEDGER_STATUS_TONE } from "~/modules/payments/components/earnings-by-month";
+import { PayoutHistoryTable, STATUS_LABEL, StatementTable } from "~/modules/payments/components/statement-table";
 import { STATEMENT_PRINT_CSS } from "~/modules/payments/components/statement-print";
 import { agreementView, answerOffer, giveNotice, paymentsPage, withdrawNotice } from "~/modules/payments/payments.server";
-import { AGREEMENT_TITLES, agreementSchema } from "~/modules/payments/schema";
+import { AGREEMENT_TITLES, agreementSchema, STATEMENT_ROUNDING_RULE } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
-import { Badge, type Tone } from "~/ui/badge";
 import { Button, buttonClass } from "~/ui/button";
 import { EmptyState } from "~/ui/empty-state";
-import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import type { Route } from "./+types/payments";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
@@ -73,12 +70,8 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
   }
 }, AGREEMENT_TITLES);
 
-const STATUS_TONE: Record<string, Tone> = { ...LEDGER_STATUS_TONE, pending: "amber" };
-const STATUS_LABEL: Record<string, string> = { ...LEDGER_STATUS_LABEL, pending: "Pending" };
-
 export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
   const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement } = loaderData;
-  const total = lines.reduce((s, l) => s + l.amountCents, 0);
   const failure = useActionFailure(actionData);
   const busy = useNavigation().state !== "idle";
   return (
@@ -124,69 +117,14 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
               <Button type="submit">Show</Button>
               <Button onClick={() => window.print()}>Print</Button>
             </Form>
-            <TableRegion labelledBy="statement-heading" className="mt-3">
-              <Table>
-                <TableHead
-                  columns={[
-                    "Source",
-                    { label: "Net revenue", className: "text-right" },
-                    { label: "Share", className: "text-right" },
-                    { label: "Amount", className: "text-right" },
-                    "Status",
-                  ]}
-                />
-                <TableBody>
-                  {lines.map((l) => (
-                    <tr key={l.id}>
-                      <Td>{l.source}</Td>
-                      <Td className="text-right tabular-nums">{formatCents(l.netCents)}</Td>
-                      <Td className="text-right tabular-nums">{formatBp(l.shareBp)}</Td>
-                      <Td className="text-right tabular-nums font-medium">{formatCents(l.amountCents)}</Td>
-                      <Td>
-                        <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge>
-                      </Td>
-                    </tr>
-                  ))}
-                  <tr>
-                    <Td className="font-semibold">Total</Td>
-                    <Td />
-                    <Td />
-                    <Td className="text-right tabular-nums font-semibold">{formatCents(total)}</Td>
-                    <Td />
-                  </tr>
-                </TableBody>
-              </Table>
-            </TableRegion>
+            <StatementTable lines={lines} />
+            <p className="mt-3 text-sm text-slate-600">{STATEMENT_ROUNDING_RULE}</p>
           </>
         )}
       </Section>
 
       <Section id="payouts-heading" title="Payout history" className="mt-10">
-        {payouts.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No payouts yet.</p>
-        ) : (
-          <TableRegion labelledBy="payouts-heading" className="mt-3">
-            <Table>
-              <TableHead columns={["Payout run", "Payout date", { label: "Amount", className: "text-right" }, "Status", "Reference", "Paid on"]} />
-              <TableBody>
-                {payouts.map((p) => (
-                  <tr key={p.id}>
-                    <Td>{monthLabel(p.batch)}</Td>
-                    <Td className="whitespace-nowrap">{formatPayoutDay(p.payoutDate)}</Td>
-                    <Td className="text-right tabular-nums">{formatCents(p.amountCents)}</Td>
-                    <Td>
-                      <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
-                    </Td>
-                    <Td>{p.reference ?? "—"}</Td>
-                    <Td>
-                      <LocalTime iso={p.paidAt} withTime />
-                    </Td>
-                  </tr>
-                ))}
-              </TableBody>
-            </Table>
-          </TableRegion>
-        )}
+        {payouts.length === 0 ? <p className="mt-2 text-sm text-slate-600">No payouts yet.</p> : <PayoutHistoryTable payouts={payouts} />}
       </Section>
       <AgreementPanel agreement={agreement} busy={busy} errors={failure?.errors ?? {}} />
 

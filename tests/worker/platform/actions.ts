@@ -825,8 +825,8 @@ export const ACTIONS: ActionCase[] = [
     main: true,
     takesFields: true,
     body: () => ({
-      fields: { intent: "preview", month: "2030-01" },
-      files: { file: new File(["month,channel_id,net_revenue,currency\n2030-01,UCmatrixNobody,1.00,USD\n"], "revenue.csv", { type: "text/csv" }) },
+      fields: { intent: "preview", month: "2020-01" },
+      files: { file: new File(["month,channel_id,net_revenue,currency\n2020-01,UCmatrixNobody,1.00,USD\n"], "revenue.csv", { type: "text/csv" }) },
     }),
   },
   {
