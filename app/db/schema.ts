@@ -595,7 +595,12 @@ export const REVENUE_IMPORT_STATUSES = ["staged", "live", "replaced", "discarded
 // The shape of the file an import read (issue 29, docs/decisions/0221): our own columns, the YouTube
 // content-owner revenue report, or any CSV through a column mapping.
 export const REVENUE_FORMATS = ["shortbeat", "youtube", "mapped"] as const;
-export const PAYOUT_STATUSES = ["pending", "paid"] as const;
+// pending (gathered on the payout day) → processing (a Stripe transfer was asked for) → paid (Stripe's
+// webhook, or an admin for a person paid outside Stripe) or failed (refused or reversed: its entries
+// go back to the balance). docs/decisions/0224.
+export const PAYOUT_STATUSES = ["pending", "processing", "paid", "failed"] as const;
+export const PAYOUT_METHODS = ["stripe", "manual"] as const;
+export const PAYOUT_ACCOUNT_STATUSES = ["needs_information", "enabled", "restricted"] as const;
 
 export const revenueImports = sqliteTable(
   "revenue_imports",
@@ -659,20 +664,81 @@ export const payouts = sqliteTable(
     payoutDate: text("payout_date"),
     amountCents: integer("amount_cents").notNull(),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    // The bank's reference (paid outside Stripe) or the Stripe transfer id.
     reference: text("reference"),
     paidAt: text("paid_at"),
     paidBy: text("paid_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    // How it is paid: a Stripe transfer to the person's connected account, or outside Stripe (an admin marks it paid).
+    method: text("method", { enum: PAYOUT_METHODS }).notNull().default("manual"),
+    stripeAccountId: text("stripe_account_id"),
+    stripeTransferId: text("stripe_transfer_id"),
+    // When the transfer was asked for; when and why it failed.
+    sentAt: text("sent_at"),
+    failedAt: text("failed_at"),
+    failureReason: text("failure_reason"),
   },
   (t) => [
     // One payout per person per run: the job gathers once however often it runs.
     uniqueIndex("payouts_user_batch_unique").on(t.userId, t.batch),
+    uniqueIndex("payouts_transfer_unique").on(t.stripeTransferId).where(sql`stripe_transfer_id is not null`),
     index("payouts_batch_idx").on(t.batch, t.status),
     index("payouts_user_idx").on(t.userId, t.createdAt),
+    index("payouts_method_status_idx").on(t.method, t.status),
     check("payouts_status_check", inList("status", PAYOUT_STATUSES)),
+    check("payouts_method_check", inList("method", PAYOUT_METHODS)),
     check("payouts_amount_check", sql`amount_cents > 0`),
-    check("payouts_paid_check", sql`status = 'pending' or (reference is not null and paid_at is not null)`),
+    check("payouts_paid_check", sql`status <> 'paid' or (reference is not null and paid_at is not null)`),
+    check("payouts_failed_check", sql`status <> 'failed' or (failed_at is not null and failure_reason is not null)`),
+    check("payouts_stripe_check", sql`method <> 'stripe' or stripe_account_id is not null`),
   ],
+);
+
+// How each person is paid (issue 29, docs/decisions/0224): through their Stripe Connect Express
+// account (its id and the status Stripe last reported), or outside Stripe when an admin says so.
+export const payoutAccounts = sqliteTable(
+  "payout_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    method: text("method", { enum: PAYOUT_METHODS }).notNull().default("stripe"),
+    stripeAccountId: text("stripe_account_id"),
+    // needs_information (onboarding not finished) / enabled (transfers and payouts on) / restricted.
+    status: text("status", { enum: PAYOUT_ACCOUNT_STATUSES }),
+    statusReason: text("status_reason"),
+    // The time (Stripe's) of the account data last stored: an older webhook never overwrites a newer one.
+    syncedAt: text("synced_at"),
+    manualReason: text("manual_reason"),
+    manualSetBy: text("manual_set_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payout_accounts_stripe_unique").on(t.stripeAccountId).where(sql`stripe_account_id is not null`),
+    check("payout_accounts_method_check", inList("method", PAYOUT_METHODS)),
+    check("payout_accounts_status_check", sql`status is null or status in ('needs_information', 'enabled', 'restricted')`),
+    check("payout_accounts_manual_check", sql`(method = 'manual') = (manual_reason is not null)`),
+  ],
+);
+
+// Every Stripe webhook event accepted (signature verified), stored once by its id: a replay or
+// Stripe's own retry of an event already handled changes nothing. docs/decisions/0225.
+export const stripeEvents = sqliteTable(
+  "stripe_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    // The connected account of a Connect event (account.updated), else null.
+    account: text("account"),
+    objectId: text("object_id"),
+    // Stripe's time of the event (seconds since the epoch).
+    created: integer("created").notNull(),
+    receivedAt: text("received_at").notNull().default(now),
+    // What it did: "payout paid", "payout failed", "account enabled", "ignored"…
+    outcome: text("outcome").notNull(),
+  },
+  (t) => [index("stripe_events_object_idx").on(t.objectId)],
 );
 
 export const ledgerEntries = sqliteTable(

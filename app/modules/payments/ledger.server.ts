@@ -1,8 +1,9 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { ledgerEntries, ledgerVideoLines, payouts, revenueMonths } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
+import { getSettings } from "~/platform/settings.server";
 import { toCsv } from "~/lib/csv";
 import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
 import { CURRENCY, centsToDecimal } from "./money";
@@ -92,6 +93,10 @@ export type PaymentsPage = {
   /** The payout day setting (18 by default): "on or around the 18th". */
   payoutDay: number;
   expectedCents: number;
+  /** Finalized and in no payout yet (may be negative after a debit). */
+  payableCents: number;
+  /** The smallest payout (the admin setting), in cents. */
+  minimumCents: number;
   shareBp: number;
   balances: Record<LedgerStatus, number>;
   months: { month: string; label: string; amountCents: number; status: LedgerStatus }[];
@@ -112,7 +117,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
   // The asked month when the person has lines in it, else their latest. The subquery's
   // ledger_entries shadows the outer one, so it is not correlated.
   const chosenMonth = sql`(select coalesce(max(case when ${ledgerEntries.month} = ${month ?? ""} then ${ledgerEntries.month} end), max(${ledgerEntries.month})) from ${ledgerEntries} where ${own})`;
-  const [[byStatus, byMonth, payoutRows, lineRows, videoRows], day, shareBp] = await Promise.all([
+  const [[byStatus, byMonth, payoutRows, lineRows, videoRows, [payable]], day, shareBp, settings] = await Promise.all([
     db().batch([
       db()
         .select({ status: ledgerEntries.status, total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
@@ -140,15 +145,23 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
           paidAt: payouts.paidAt,
           createdAt: payouts.createdAt,
           payoutDate: payouts.payoutDate,
+          method: payouts.method,
+          failureReason: payouts.failureReason,
         })
         .from(payouts)
         .where(eq(payouts.userId, actor.id))
         .orderBy(desc(payouts.createdAt)),
       linesQuery(actor.id, chosenMonth),
       videoLinesQuery(actor.id, chosenMonth),
+      // Payable now: finalized and in no payout (what the next payout day gathers, if at least the minimum).
+      db()
+        .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+        .from(ledgerEntries)
+        .where(and(own, eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId))),
     ]),
     payoutDay(),
     creatorShareBpAt(monthOf(today), actor.id),
+    getSettings(),
   ]);
   const balances: Record<LedgerStatus, number> = { estimated: 0, finalized: 0, paid: 0 };
   for (const r of byStatus) balances[r.status] = r.total;
@@ -156,8 +169,10 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
   return {
     nextPayoutDate: nextPayoutDate(today, day),
     payoutDay: day,
-    // What the next payout will hold: the finalized balance (entries stay finalized until paid).
-    expectedCents: Math.max(0, balances.finalized),
+    // What the next payout will hold: the payable balance, when it reaches the minimum (else it carries over).
+    expectedCents: (payable?.total ?? 0) >= settings.payoutMinimumUsd * 100 ? (payable?.total ?? 0) : 0,
+    payableCents: payable?.total ?? 0,
+    minimumCents: settings.payoutMinimumUsd * 100,
     shareBp,
     balances,
     months,

@@ -69,7 +69,9 @@ export type PayoutRow = {
   id: string;
   batch: string;
   amountCents: number;
-  status: "pending" | "paid";
+  status: "pending" | "processing" | "paid" | "failed";
+  method: "stripe" | "manual";
+  failureReason: string | null;
   reference: string | null;
   paidAt: string | null;
   createdAt: string;
@@ -109,4 +111,17 @@ export type AgreementAdminRow = {
   terminationReason: string | null;
   holdReason: string | null;
   offer: { id: string; shareBp: number; createdAt: string } | null;
+};
+
+/** How the person is paid, as /payments shows it (docs/decisions/0224). */
+export type PayoutAccountView = {
+  /** Stripe is configured on this deployment. */
+  available: boolean;
+  /** The local stand-in answers instead of Stripe (development). */
+  standIn: boolean;
+  method: "stripe" | "manual";
+  /** none: no Stripe account yet. */
+  status: "none" | "needs_information" | "enabled" | "restricted";
+  statusReason: string | null;
+  manualReason: string | null;
 };

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { PayoutMethodPanel } from "~/modules/payments/components/payout-method";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
@@ -7,8 +8,17 @@ import { formatCents } from "~/modules/payments/money";
 import { AgreementPanel } from "~/modules/payments/components/agreement-panel";
 import { PayoutHistoryTable, STATUS_LABEL, StatementTable } from "~/modules/payments/components/statement-table";
 import { STATEMENT_PRINT_CSS } from "~/modules/payments/components/statement-print";
-import { agreementView, answerOffer, giveNotice, paymentsPage, withdrawNotice } from "~/modules/payments/payments.server";
-import { AGREEMENT_TITLES, agreementSchema, STATEMENT_ROUNDING_RULE } from "~/modules/payments/schema";
+import {
+  agreementView,
+  answerOffer,
+  giveNotice,
+  paymentsPage,
+  payoutAccountView,
+  payoutDashboardLink,
+  startPayoutOnboarding,
+  withdrawNotice,
+} from "~/modules/payments/payments.server";
+import { AGREEMENT_TITLES, paymentsPageSchema, STATEMENT_ROUNDING_RULE } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
@@ -31,16 +41,29 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
   const actor = actorOf(user);
   const month = new URL(args.request.url).searchParams.get("month");
-  const [page, agreement] = await Promise.all([paymentsPage(actor, month && isMonth(month) ? month : null), agreementView(actor)]);
-  return { ...page, agreement };
+  const [page, agreement, payoutAccount] = await Promise.all([
+    paymentsPage(actor, month && isMonth(month) ? month : null),
+    agreementView(actor),
+    payoutAccountView(actor),
+  ]);
+  return { ...page, agreement, payoutAccount };
 });
 
 // The creator's agreement steps (docs/decisions/0127-0130): each a guarded change, audit-logged and e-mailed.
 export const action = domainAction(async (args: Route.ActionArgs) => {
   const user = await requireApprovedUser(args);
   const actor = actorOf(user);
-  const input = await parseForm(args.request, agreementSchema);
+  const input = await parseForm(args.request, paymentsPageSchema);
   switch (input.intent) {
+    case "connect_payouts": {
+      // Off to Stripe's hosted onboarding (a one-time link); it comes back to /payments/payout-account/return.
+      const { url } = await startPayoutOnboarding(actor, args.request, { country: input.country });
+      return redirect(url);
+    }
+    case "payout_dashboard": {
+      const { url } = await payoutDashboardLink(actor);
+      return redirect(url);
+    }
     case "give_notice": {
       const done = await giveNotice(actor, args.request);
       return redirectWithToast(args.request, "/payments", {
@@ -71,7 +94,8 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, AGREEMENT_TITLES);
 
 export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
-  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement } = loaderData;
+  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement, payoutAccount, minimumCents, payableCents } =
+    loaderData;
   const failure = useActionFailure(actionData);
   const busy = useNavigation().state !== "idle";
   return (
@@ -89,9 +113,21 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       />
 
       <section aria-label="Summary" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label="Next payout" value={formatPayoutDay(nextPayoutDate)} hint={`Expected ${formatCents(expectedCents)}`} />
+        <Stat
+          label="Next payout"
+          value={formatPayoutDay(nextPayoutDate)}
+          hint={
+            payableCents > 0 && expectedCents === 0
+              ? `${formatCents(payableCents)} carries over: payouts start at ${formatCents(minimumCents)}`
+              : `Expected ${formatCents(expectedCents)}`
+          }
+        />
         <Stat label="Estimated" value={formatCents(balances.estimated)} hint="Imported, funds not yet final" />
-        <Stat label="Finalized" value={formatCents(balances.finalized)} hint="Funds received, to be paid" />
+        <Stat
+          label="Finalized"
+          value={formatCents(balances.finalized)}
+          hint={payableCents < 0 ? "A debit larger than your balance: it comes off your next earnings" : "Funds received, to be paid"}
+        />
         <Stat label="Paid" value={formatCents(balances.paid)} hint="Sent to you" />
       </section>
 
@@ -126,6 +162,7 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       <Section id="payouts-heading" title="Payout history" className="mt-10">
         {payouts.length === 0 ? <p className="mt-2 text-sm text-slate-600">No payouts yet.</p> : <PayoutHistoryTable payouts={payouts} />}
       </Section>
+      <PayoutMethodPanel view={payoutAccount} minimumCents={minimumCents} payableCents={payableCents} busy={busy} errors={failure?.errors ?? {}} />
       <AgreementPanel agreement={agreement} busy={busy} errors={failure?.errors ?? {}} />
 
       <p className="mt-8 text-sm text-slate-600 print:hidden">

@@ -3,10 +3,16 @@ import { GeneralErrorBoundary } from "~/components/error-screen";
 import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { lastFullMonth, monthLabel } from "~/modules/payments/calendar";
+import { lastFullMonth, monthLabel, monthOf } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
 import {
+  addAdjustment,
   agreementsOverview,
+  manualPayees,
+  payoutRail,
+  recentAdjustments,
+  sendTransfersNow,
+  setPayoutMethod,
   commitImport,
   offerShare,
   setHold,
@@ -24,9 +30,10 @@ import {
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
+import { AdjustmentsSection } from "~/modules/payments/components/admin-adjustments";
 import { AgreementsSection } from "~/modules/payments/components/admin-agreements";
 import { MonthsSection } from "~/modules/payments/components/admin-months";
-import { PayoutsSection } from "~/modules/payments/components/admin-payouts";
+import { ManualPayeesSection, PayoutsSection } from "~/modules/payments/components/admin-payouts";
 import { RevenueImportSection } from "~/modules/payments/components/revenue-import";
 import { parseFields, readForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
@@ -44,12 +51,33 @@ export const meta = () => [{ title: "Payments | Shortbeat" }];
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
   const actor = actorOf(admin);
-  const [overview, payouts, agreements] = await Promise.all([revenueOverview(actor), payoutBatches(actor), agreementsOverview(actor)]);
-  return { ...overview, payouts, agreements, defaultMonth: lastFullMonth(new Date()) };
+  const [overview, payouts, agreements, adjustments, rail, manual] = await Promise.all([
+    revenueOverview(actor),
+    payoutBatches(actor),
+    agreementsOverview(actor),
+    recentAdjustments(actor),
+    payoutRail(actor),
+    manualPayees(actor),
+  ]);
+  const now = new Date();
+  return {
+    ...overview,
+    payouts,
+    agreements,
+    adjustments,
+    rail,
+    manual,
+    adjustmentToken: crypto.randomUUID(),
+    defaultMonth: lastFullMonth(now),
+    thisMonth: monthOf(now),
+  };
 });
 
 const BACK = "/admin/payments";
 const AGREEMENTS = "/admin/payments#agreements-heading";
+const ADJUSTMENTS = "/admin/payments#adjustments-heading";
+const MANUAL = "/admin/payments#manual-payees-heading";
+const PAYOUTS = "/admin/payments#payouts-heading";
 
 export const action = domainAction(async (args: Route.ActionArgs) => {
   const admin = await requireAdmin(args);
@@ -141,6 +169,42 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
         description: `${done.name}: the payout day leaves their balance alone.`,
       });
     }
+    case "adjust": {
+      const done = await addAdjustment(actor, args.request, { ...input, amountCents: input.amount });
+      const carried =
+        done.balanceCents < 0
+          ? ` Their payable balance is now ${formatCents(done.balanceCents)}: it carries over and is taken from their next earnings.`
+          : " It is paid with their next payout.";
+      return redirectWithToast(args.request, ADJUSTMENTS, {
+        type: "success",
+        title: "Adjustment added",
+        description: `${done.amountCents < 0 ? "−" : "+"}${formatCents(Math.abs(done.amountCents))} for ${done.name} (${monthLabel(input.month)}).${carried}`,
+      });
+    }
+    case "pay_outside": {
+      const done = await setPayoutMethod(actor, args.request, { person: input.person, method: "manual", reason: input.reason });
+      return redirectWithToast(args.request, MANUAL, {
+        type: "success",
+        title: "Paid outside Stripe",
+        description: `${done.name}'s payouts are now marked paid by hand with the bank's reference.`,
+      });
+    }
+    case "pay_through_stripe": {
+      const done = await setPayoutMethod(actor, args.request, { person: input.person, method: "stripe", reason: "" });
+      return redirectWithToast(args.request, MANUAL, {
+        type: "success",
+        title: "Paid through Stripe",
+        description: `${done.name} is paid through Stripe once their payout account is enabled.`,
+      });
+    }
+    case "send_transfers": {
+      const done = await sendTransfersNow(actor, args.request);
+      return redirectWithToast(args.request, PAYOUTS, {
+        type: "success",
+        title: "Transfers sent",
+        description: `${done.sent} sent${done.failed ? `, ${done.failed} refused by Stripe (back in their balances)` : ""}${done.left ? `, ${done.left} left for the next run` : ""}. Stripe confirms each by webhook.`,
+      });
+    }
     case "release_hold": {
       const done = await setHold(actor, args.request, { person: input.person, reason: null });
       return redirectWithToast(args.request, AGREEMENTS, {
@@ -153,7 +217,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, PAYMENT_TITLES);
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
-  const { months, imports, payouts, agreements, defaultMonth } = loaderData;
+  const { months, imports, payouts, agreements, adjustments, adjustmentToken, defaultMonth, thisMonth, rail, manual } = loaderData;
   const failure = useActionFailure(actionData);
   const ok = actionData && !isActionFailure(actionData) ? actionData : null;
   const preview = ok && "preview" in ok ? (ok.preview ?? null) : null;
@@ -166,7 +230,16 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <FailureAlert failure={failure} />
       <RevenueImportSection preview={preview} mappingStep={mappingStep} failure={failure} busy={busy} defaultMonth={defaultMonth} />
       <MonthsSection months={months} imports={imports} busy={busy} />
-      <PayoutsSection payouts={payouts} busy={busy} />
+      <PayoutsSection payouts={payouts} rail={rail} busy={busy} />
+      <ManualPayeesSection rows={manual} busy={busy} errors={failure?.errors ?? {}} values={failure?.values ?? {}} />
+      <AdjustmentsSection
+        rows={adjustments}
+        token={adjustmentToken}
+        month={thisMonth}
+        busy={busy}
+        errors={failure?.errors ?? {}}
+        values={failure?.values ?? {}}
+      />
       <AgreementsSection rows={agreements} busy={busy} errors={failure?.errors ?? {}} values={failure?.values ?? {}} />
     </>
   );

@@ -81,6 +81,10 @@ describe("clip revenue in the import", () => {
     const post = (fields: Record<string, string>) => postForm("/admin/payments", fields, withCookie(admin.cookie));
     await post({ intent: "funds_received", month });
     expect(await outcome(await post({ intent: "finalize", month }))).toBe("→/admin/payments");
+    // Both paid outside Stripe here (decision 0224): the payout day gathers them without a Stripe account.
+    await env.DB.batch(
+      [creator, clipper].map((p) => env.DB.prepare("INSERT INTO payout_accounts (user_id, method, manual_reason) VALUES (?, 'manual', 'test')").bind(p.id)),
+    );
     await runPayoutDay(new Date("2004-04-30T03:00:00Z"));
     const payouts = await env.DB.prepare("SELECT user_id, amount_cents FROM payouts WHERE user_id IN (?, ?) ORDER BY amount_cents")
       .bind(creator.id, clipper.id)

@@ -266,7 +266,13 @@ describe("holds and the payout day", () => {
     const held = await creatorWithChannel();
     const terminated = await creatorWithChannel();
     const month = "2013-01";
-    await importMonth(month, `${HEADER}\n${month},${held.channelId},,,10.00,USD\n${month},${terminated.channelId},,,20.00,USD\n`, true);
+    // Both paid outside Stripe (decision 0224), and above the $10 minimum payout.
+    await env.DB.batch(
+      [held, terminated].map((p) =>
+        env.DB.prepare("INSERT INTO payout_accounts (user_id, method, manual_reason) VALUES (?, 'manual', 'Bank transfer')").bind(p.id),
+      ),
+    );
+    await importMonth(month, `${HEADER}\n${month},${held.channelId},,,20.00,USD\n${month},${terminated.channelId},,,40.00,USD\n`, true);
     // Terminated after the month was finalized: still paid. Held: not.
     expect(await outcome(await asAdmin({ intent: "terminate", person: terminated.email, reason: "Breach" }))).toBe("→/admin/payments");
     const holds = await Promise.all([
@@ -283,7 +289,7 @@ describe("holds and the payout day", () => {
     const paid = await env.DB.prepare("SELECT amount_cents, payout_date FROM payouts WHERE user_id = ?")
       .bind(terminated.id)
       .first<{ amount_cents: number; payout_date: string }>();
-    expect(paid).toEqual({ amount_cents: 1400, payout_date: "2013-02-18" });
+    expect(paid).toEqual({ amount_cents: 2800, payout_date: "2013-02-18" });
     // The payout date shows in the history.
     expect(await page(terminated)).toContain(formatPayoutDay("2013-02-18"));
 
@@ -291,7 +297,7 @@ describe("holds and the payout day", () => {
     expect((await Promise.all(released.map(outcome))).sort()).toEqual(["409", "→/admin/payments"]);
     await runPayoutDay(new Date("2013-03-18T04:00:00Z"));
     expect(await env.DB.prepare("SELECT amount_cents, payout_date FROM payouts WHERE user_id = ?").bind(held.id).first()).toEqual({
-      amount_cents: 700,
+      amount_cents: 1400,
       payout_date: "2013-03-18",
     });
   });

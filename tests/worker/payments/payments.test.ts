@@ -49,6 +49,11 @@ const entriesOf = (month: string) =>
     .bind(month)
     .all<{ user_id: string; source_id: string; net_cents: number; share_bp: number; amount_cents: number; status: string }>();
 
+/** The admin marks a person paid outside Stripe (their payouts are then marked paid by hand). */
+async function paidOutsideStripe(user: TestUser) {
+  expect(await outcome(await post(admins[0], { intent: "pay_outside", person: user.email, reason: "Bank transfer" }))).toBe("→/admin/payments");
+}
+
 /** Preview then commit a clean file; returns the import id. */
 async function importMonth(month: string, csv: string, admin = admins[0]): Promise<string> {
   const res = await upload(admin, month, csv);
@@ -227,6 +232,8 @@ describe("payouts", () => {
       .bind(crypto.randomUUID(), payee.id, ch)
       .run();
     const month = "2025-07";
+    // Paid outside Stripe (decision 0224): an admin marks the payout paid with the bank's reference.
+    await paidOutsideStripe(payee);
     await importMonth(month, `${HEADER}\n${month},${ch},,,33.33,USD\n`);
     await post(admins[0], { intent: "funds_received", month });
     await post(admins[0], { intent: "finalize", month });
@@ -252,7 +259,7 @@ describe("payouts", () => {
     const csv = await fetchApp("/admin/payments/batches/2025-08.csv", withCookie(admins[0].cookie));
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Type")).toContain("text/csv");
-    expect(await csv.text()).toContain(`${payee.email},${payee.creatorId},23.33,USD,pending`);
+    expect(await csv.text()).toContain(`${payee.email},${payee.creatorId},23.33,USD,outside_stripe,pending`);
 
     const id = payouts.results[0].id;
     const paid = await Promise.all(admins.map((a, i) => post(a, { intent: "mark_paid", payoutId: id, reference: `BANK-${i}` })));
@@ -292,7 +299,9 @@ describe("marking a whole payout run paid", () => {
       ),
     );
     const month = "2025-09";
-    await importMonth(month, `${HEADER}\n${channels.map((c, i) => `${month},${c},,,${(i + 1) * 10}.00,USD`).join("\n")}\n`);
+    for (const p of payees) await paidOutsideStripe(p);
+    // $14, $28, $42: above the $10 minimum payout.
+    await importMonth(month, `${HEADER}\n${channels.map((c, i) => `${month},${c},,,${(i + 1) * 20}.00,USD`).join("\n")}\n`);
     await post(admins[0], { intent: "funds_received", month });
     await post(admins[0], { intent: "finalize", month });
     const run = await runPayoutDay(new Date("2025-10-20T03:17:00Z"));
@@ -333,7 +342,7 @@ describe("marking a whole payout run paid", () => {
     const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = 'payout_paid'")
       .bind(payees[2].email)
       .first<{ body_text: string }>();
-    expect(mail?.body_text).toContain(`We have sent your payout of $21.00 (reference ${runRef}).`);
+    expect(mail?.body_text).toContain(`We have sent your payout of $42.00 (reference ${runRef}).`);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_batch_marked_paid' AND instr(details, '2025-10') > 0")).toBe(1);
 
     // Again: everything is paid already; a run with no payouts and a missing reference are refused.

@@ -71,7 +71,8 @@ describe("/payments", () => {
     const latest = await (await fetchApp("/payments?month=2031-12", withCookie(creator.cookie))).text();
     expect(latest).toContain("Statement: March 2032");
     expect(latest).toContain("Adjustment: March correction");
-    expect(latest).toContain("Expected $7.34"); // the finalized balance: 12.34 - 5.00
+    // The payable balance, 12.34 - 5.00, is under the $10.00 minimum payout: it carries over.
+    expect(latest).toContain("$7.34 carries over: payouts start at $10.00");
     expect(latest).not.toContain("January bonus");
     const older = await (await fetchApp("/payments?month=2032-01", withCookie(creator.cookie))).text();
     expect(older).toContain("Statement: January 2032");

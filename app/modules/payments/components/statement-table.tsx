@@ -90,7 +90,7 @@ export function PayoutHistoryTable({ payouts }: { payouts: PayoutRow[] }) {
   return (
     <TableRegion labelledBy="payouts-heading" className="mt-3">
       <Table stacked>
-        <TableHead columns={["Payout run", "Payout date", { label: "Amount", className: "text-right" }, "Status", "Reference", "Paid on"]} />
+        <TableHead columns={["Payout run", "Payout date", { label: "Amount", className: "text-right" }, "Status", "Paid through", "Paid on"]} />
         <TableBody>
           {payouts.map((p) => (
             <tr key={p.id}>
@@ -102,9 +102,15 @@ export function PayoutHistoryTable({ payouts }: { payouts: PayoutRow[] }) {
                 {formatCents(p.amountCents)}
               </Td>
               <Td label="Status">
-                <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
+                <span className="flex flex-col items-end gap-1 sm:items-start">
+                  <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
+                  {p.status === "failed" && p.failureReason ? <span className="text-xs text-red-800">{p.failureReason}. Back in your balance.</span> : null}
+                </span>
               </Td>
-              <Td label="Reference">{p.reference ?? "—"}</Td>
+              <Td label="Paid through">
+                {p.method === "stripe" ? "Stripe" : "Outside Stripe"}
+                {p.reference ? <span className="block text-xs text-slate-500">Ref. {p.reference}</span> : null}
+              </Td>
               <Td label="Paid on">
                 <LocalTime iso={p.paidAt} withTime />
               </Td>
