@@ -27,7 +27,12 @@ function appBase(): string {
   }
 }
 
-export function stripeConfig(): StripeConfig | null {
+/**
+ * The settings, or null without the secrets. `origin` resolves a relative API base (the local
+ * stand-in's /dev/stripe) against the request's own origin, as the Google endpoints are; without a
+ * request (the daily job) APP_ORIGIN is used.
+ */
+export function stripeConfig(origin?: string): StripeConfig | null {
   const secretKey = (env.STRIPE_SECRET_KEY ?? "").trim();
   const webhookSecrets = (env.STRIPE_WEBHOOK_SECRET ?? "")
     .split(",")
@@ -36,7 +41,7 @@ export function stripeConfig(): StripeConfig | null {
   if (!secretKey || webhookSecrets.length === 0) return null;
   let apiBase: URL;
   try {
-    apiBase = new URL(env.STRIPE_API_BASE || STRIPE_API_DEFAULT, appBase());
+    apiBase = new URL(env.STRIPE_API_BASE || STRIPE_API_DEFAULT, origin ?? appBase());
   } catch {
     return null;
   }
@@ -79,8 +84,8 @@ function stripeFetch(base: URL): typeof fetch {
 let cached: { key: string; client: Stripe } | null = null;
 
 /** The Stripe client (a new one when the settings change). Throws StripeNotConfigured without the secrets. */
-export async function stripeClient(): Promise<Stripe> {
-  const config = stripeConfig();
+export async function stripeClient(origin?: string): Promise<Stripe> {
+  const config = stripeConfig(origin);
   if (!config) throw new StripeNotConfigured();
   const key = `${config.secretKey}\u0000${config.apiBase.href}`;
   if (cached?.key === key) return cached.client;

@@ -116,7 +116,7 @@ export async function startPayoutOnboarding(actor: Actor, request: Request, inpu
   if (!stripeConfig()) throw unavailable();
   const existing = await accountRow(actor.id);
   if (existing?.method === "manual") throw conflict(P.paidOutside);
-  const stripe = await stripeClient();
+  const stripe = await stripeClient(new URL(request.url).origin);
   let accountId = existing?.stripeAccountId ?? null;
   if (!accountId && !PAYOUT_COUNTRIES.some((c) => c.code === input.country)) {
     throw invalid(P.chooseCountry, { fieldErrors: { country: P.chooseCountry } });
@@ -174,12 +174,12 @@ export async function startPayoutOnboarding(actor: Actor, request: Request, inpu
 }
 
 /** On the way back from Stripe's onboarding: the account's status as Stripe has it now. */
-export async function syncPayoutAccount(actor: Actor): Promise<PayoutAccountView> {
+export async function syncPayoutAccount(actor: Actor, request: Request): Promise<PayoutAccountView> {
   authorize(actor, "payments", "readOwn");
   const row = await accountRow(actor.id);
   if (!row?.stripeAccountId || !stripeConfig()) return viewOf(row);
   try {
-    const account = await (await stripeClient()).accounts.retrieve(row.stripeAccountId);
+    const account = await (await stripeClient(new URL(request.url).origin)).accounts.retrieve(row.stripeAccountId);
     await syncQuery(row.stripeAccountId, account, new Date().toISOString()).run();
   } catch (error) {
     // Stripe's webhook (account.updated) brings the status anyway; the page shows what is stored.
@@ -194,12 +194,12 @@ export function accountUpdatedQuery(accountId: string, account: AccountData, eve
 }
 
 /** A one-time link into the person's Stripe Express dashboard (their bank account, tax details, Stripe's payouts). */
-export async function payoutDashboardLink(actor: Actor): Promise<{ url: string }> {
+export async function payoutDashboardLink(actor: Actor, request: Request): Promise<{ url: string }> {
   authorize(actor, "payments", "readOwn");
   const row = await accountRow(actor.id);
   if (!stripeConfig()) throw unavailable();
   if (!row?.stripeAccountId || row.status !== "enabled") throw conflict(P.notEnabled);
-  const stripe = await stripeClient();
+  const stripe = await stripeClient(new URL(request.url).origin);
   const accountId = row.stripeAccountId;
   const link = await viaStripe(() => stripe.accounts.createLoginLink(accountId));
   return { url: link.url };

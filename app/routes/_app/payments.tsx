@@ -61,7 +61,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
       return redirect(url);
     }
     case "payout_dashboard": {
-      const { url } = await payoutDashboardLink(actor);
+      const { url } = await payoutDashboardLink(actor, args.request);
       return redirect(url);
     }
     case "give_notice": {

@@ -22,7 +22,7 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
     });
   }
   if (args.params.step !== "return") throw redirect("/payments");
-  const view = await syncPayoutAccount(actorOf(user));
+  const view = await syncPayoutAccount(actorOf(user), args.request);
   const toast =
     view.status === "enabled"
       ? { type: "success" as const, title: "Payouts are set up", description: "Your payout account is enabled: your next payout goes there." }

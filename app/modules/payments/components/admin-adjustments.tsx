@@ -82,7 +82,7 @@ export function AdjustmentsSection({
             <TableBody>
               {rows.map((r) => (
                 <tr key={r.id}>
-                  <Td className="max-sm:font-medium max-sm:text-left">
+                  <Td className="max-sm:font-medium">
                     {r.name}
                     <span className="block text-xs text-slate-500">{r.email}</span>
                   </Td>

@@ -51,7 +51,7 @@ function StatementRows({ line: l }: { line: StatementLine }) {
   return (
     <>
       <tr>
-        <Td className="max-sm:font-medium max-sm:text-left">{l.source}</Td>
+        <Td className="max-sm:font-medium">{l.source}</Td>
         <Td label="Net revenue" className="text-right tabular-nums">
           {formatCents(l.netCents)}
         </Td>
@@ -67,7 +67,7 @@ function StatementRows({ line: l }: { line: StatementLine }) {
       </tr>
       {l.videos.map((v) => (
         <tr key={`${l.id}-${v.videoId}`} className="text-slate-600">
-          <Td className="pl-8 max-sm:text-left">
+          <Td className="pl-8 max-sm:pl-4">
             <span className="sr-only">Video of the line above: </span>
             {v.videoId ? `Video ${v.videoId}` : "Rows without a video"}
           </Td>
@@ -94,7 +94,7 @@ export function PayoutHistoryTable({ payouts }: { payouts: PayoutRow[] }) {
         <TableBody>
           {payouts.map((p) => (
             <tr key={p.id}>
-              <Td className="max-sm:font-medium max-sm:text-left">{monthLabel(p.batch)}</Td>
+              <Td className="max-sm:font-medium">{monthLabel(p.batch)}</Td>
               <Td label="Payout date" className="whitespace-nowrap">
                 {formatPayoutDay(p.payoutDate)}
               </Td>
@@ -108,8 +108,10 @@ export function PayoutHistoryTable({ payouts }: { payouts: PayoutRow[] }) {
                 </span>
               </Td>
               <Td label="Paid through">
-                {p.method === "stripe" ? "Stripe" : "Outside Stripe"}
-                {p.reference ? <span className="block text-xs text-slate-500">Ref. {p.reference}</span> : null}
+                <span className="min-w-0">
+                  {p.method === "stripe" ? "Stripe" : "Outside Stripe"}
+                  {p.reference ? <span className="block text-xs break-all text-slate-500">Ref. {p.reference}</span> : null}
+                </span>
               </Td>
               <Td label="Paid on">
                 <LocalTime iso={p.paidAt} withTime />
