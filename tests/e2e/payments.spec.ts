@@ -43,7 +43,11 @@ function youtubeReport(): { csv: string; totalMicros: number } {
 
 const dollars = (cents: number) => `$${Math.floor(cents / 100).toLocaleString("en-US")}.${String(cents % 100).padStart(2, "0")}`;
 
-test("payout account → YouTube report import → payout day → Stripe webhook → paid; a reversed transfer returns to the balance", async ({ browser, baseURL, request }) => {
+test("payout account → YouTube report import → payout day → Stripe webhook → paid; a reversed transfer returns to the balance", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
   test.setTimeout(180_000);
   const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
   const creator = await signedIn(browser, baseURL!, "creator@shortbeat.test");
@@ -69,7 +73,9 @@ test("payout account → YouTube report import → payout day → Stripe webhook
   await admin.goto("/admin/payments");
   await admin.waitForLoadState("networkidle");
   await admin.getByLabel("Month", { exact: true }).fill(MONTH);
-  await admin.getByLabel("Revenue file (CSV)").setInputFiles({ name: "content_owner_estimated_revenue_a1.csv", mimeType: "text/csv", buffer: Buffer.from(report.csv) });
+  await admin
+    .getByLabel("Revenue file (CSV)")
+    .setInputFiles({ name: "content_owner_estimated_revenue_a1.csv", mimeType: "text/csv", buffer: Buffer.from(report.csv) });
   await admin.getByRole("button", { name: "Preview" }).click();
   const preview = admin.getByRole("region", { name: /Preview: March 2024/ });
   await expect(preview).toBeVisible();
@@ -115,7 +121,10 @@ test("payout account → YouTube report import → payout day → Stripe webhook
   const stripe = await signedIn(browser, baseURL!, "admin@shortbeat.test");
   await stripe.goto("/dev/stripe");
   await expectAccessible(stripe, "Stripe stand-in dashboard");
-  await stripe.getByRole("button", { name: /^Reverse tr_/ }).first().click();
+  await stripe
+    .getByRole("button", { name: /^Reverse tr_/ })
+    .first()
+    .click();
   await expect(stripe.getByText(/reversed: transfer.reversed is on its way/)).toBeVisible();
   await expect(async () => {
     await creator.reload();
