@@ -166,7 +166,15 @@ function isGrouped(text: string, sep: string): boolean {
  * "1.234,56" (comma style). Negative amounts ("-1.00", "(1.00)", "$-1") are reported as such; an
  * exponent ("1e3") or stray characters are malformed. Never a float.
  */
+const PLAIN = /^(\d{1,30})(?:\.(\d{1,30}))?$/;
+
 export function parseAmount(raw: string, style: DecimalStyle = "point"): AmountReading {
+  // The common case first: plain digits with a point ("12.34", "0.125000"), as most files write them.
+  const plain = style === "point" ? PLAIN.exec(raw) : null;
+  if (plain) {
+    const frac = plain[2] ?? "";
+    return { ok: true, value: { n: BigInt(plain[1] + frac), s: frac.length }, currency: null };
+  }
   let text = raw.replace(/[\u00a0\u202f\u2009]/g, " ").trim();
   if (text === "") return { ok: false, problem: "missing" };
   if (text.length > 64) return { ok: false, problem: "malformed" };

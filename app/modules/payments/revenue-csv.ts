@@ -142,7 +142,7 @@ function readerFor(format: RevenueFormat, columns: readonly string[], mapping: C
       video: at("video_id"),
       amount: at("net_revenue"),
       currency: at("currency"),
-      dupKey: (_, c) => JSON.stringify([c.channelId, c.creatorId, c.videoId]),
+      dupKey: (_, c) => `${c.channelId ?? ""}\u0000${c.creatorId ?? ""}\u0000${c.videoId ?? ""}`,
     };
   }
   if (format === "youtube") {
@@ -206,6 +206,8 @@ export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
   let dataRows = 0;
   let tooMany = false;
   const maxUnits = MAX_ROW_DOLLARS;
+  // A file holds few distinct months or dates: each is read once.
+  const periods = new Map<string, PeriodReading>();
 
   Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), {
     skipEmptyLines: false,
@@ -243,7 +245,11 @@ export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
         fail(CSV_MESSAGES.missingPeriod(r.periodLabel));
         return;
       }
-      const period = readPeriod(periodText);
+      let period = periods.get(periodText);
+      if (period === undefined) {
+        period = readPeriod(periodText);
+        periods.set(periodText, period);
+      }
       if (!period) {
         fail(CSV_MESSAGES.badPeriod(r.periodLabel));
         return;

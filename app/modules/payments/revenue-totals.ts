@@ -1,4 +1,4 @@
-import { addDec, apportion, apportionCents, centsHalfUp, type Dec, subDec, ZERO } from "./decimal";
+import { addDec, apportion, apportionCents, atScale, centsHalfUp, type Dec, subDec, ZERO } from "./decimal";
 
 // Rounding a month's revenue once (docs/decisions/0220-revenue-amounts-and-rounding.md). Pure.
 //
@@ -38,6 +38,12 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string): [string, T[]
 const sum = (items: readonly { amount: Dec }[]) => items.reduce((s, i) => addDec(s, i.amount), ZERO);
 
 export function roundMonth(leaves: readonly Leaf[]): RoundedMonth {
+  // Every amount already in whole cents (our own files): nothing to round, every level adds up as is.
+  if (leaves.every((l) => l.amount.s <= 2)) {
+    const cents = leaves.map((l) => Number(atScale(l.amount, 2)));
+    const totalCents = cents.reduce((s, c) => s + c, 0);
+    return { cents, exact: { n: BigInt(totalCents), s: 2 }, totalCents, remainder: { n: 0n, s: 2 } };
+  }
   const indexed = leaves.map((leaf, i) => ({ ...leaf, i }));
   const exact = sum(indexed);
   const total = centsHalfUp(exact);
