@@ -21,11 +21,9 @@ export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 /** Most a single row may be: $10 million, far above any one video's or channel's month. */
 export const MAX_ROW_DOLLARS = 10_000_000n;
 
-export type RevenueFormat = "shortbeat" | "youtube" | "mapped";
+import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "./revenue-columns";
 
-/** Which column (by position in the header; -1 for none) holds each value of a mapped file. */
-export type ColumnMapping = { period: number; channel: number; creator: number; video: number; amount: number; currency: number };
-export const MAPPING_ROLES = ["period", "channel", "creator", "video", "amount", "currency"] as const;
+export { type ColumnMapping, MAPPING_ROLES, type RevenueFormat };
 
 export type RowProblem = { line: number; reason: string };
 

@@ -1,5 +1,6 @@
 // Types the money screens share. Client-safe.
-import type { ColumnMapping, RevenueFormat, RowProblem } from "./revenue-csv";
+import type { ColumnMapping, RevenueFormat } from "./revenue-columns";
+import type { RowProblem } from "./revenue-csv";
 
 export type LedgerStatus = "estimated" | "finalized" | "paid";
 export type SourceKind = "music" | "campaign" | "clip" | "referral" | "adjustment";

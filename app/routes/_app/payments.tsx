@@ -18,7 +18,8 @@ import {
   startPayoutOnboarding,
   withdrawNotice,
 } from "~/modules/payments/payments.server";
-import { AGREEMENT_TITLES, paymentsPageSchema, STATEMENT_ROUNDING_RULE } from "~/modules/payments/schema";
+import { STATEMENT_ROUNDING_RULE } from "~/modules/payments/messages";
+import { AGREEMENT_TITLES, paymentsPageSchema } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";

@@ -8,7 +8,7 @@ import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
 import { formatBp } from "../split";
 import { FORMAT_LABEL } from "./revenue-import";
-import type { RevenueFormat } from "../revenue-csv";
+import type { RevenueFormat } from "../revenue-columns";
 
 // The months of revenue on /admin/payments (docs/decisions/0121): each month's live import, funds
 // received, finalized; and the recent imports (a staged one can be discarded).

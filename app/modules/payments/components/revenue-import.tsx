@@ -7,7 +7,7 @@ import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
-import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "../revenue-csv";
+import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "../revenue-columns";
 import { formatBp } from "../split";
 import type { ImportPreview, MappingStep } from "../types";
 
