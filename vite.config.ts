@@ -45,6 +45,8 @@ export default defineConfig(({ mode }) => ({
       },
     },
   },
+  // The thumbnail editor's segmentation worker is a module worker (app/modules/thumbnails/editor/segmenter.ts).
+  worker: { format: "es" },
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },

@@ -57,6 +57,9 @@ export default defineConfig({
                 STRIPE_WEBHOOK_SECRET: "whsec_shortbeat_worker_tests",
                 STRIPE_API_BASE: "/dev/stripe",
               },
+              // A second, real Miniflare e-mail binding that refuses every recipient but one: the
+              // delivery tests send through it to see retries and failures (tests/worker/platform/email-delivery.test.ts).
+              email: { send_email: [{ name: "EMAIL" }, { name: "EMAIL_REFUSING", allowed_destination_addresses: ["nobody@shortbeat.test"] }] },
             },
           }),
           reactRouter(),

@@ -22,6 +22,12 @@ export default [
   route("auth/forgot-password", "routes/_auth/forgot-password.tsx"),
   route("auth/reset-password", "routes/_auth/reset-password.tsx"),
   route("auth/verify-email", "routes/_auth/verify-email.tsx"),
+  // One-click unsubscribe of optional e-mail (issue 28; the path is UNSUBSCRIBE_PATH in app/platform/headers.server.ts).
+  route("email/unsubscribe", "routes/_auth/email-unsubscribe.tsx"),
+  // Deleting an account (issue 28): the grace period's page, and the data export download.
+  route("account-deletion", "routes/_auth/account-deletion.tsx"),
+  route("settings/export", "routes/_app/settings-export.ts"),
+  route("admin/users/:id/export", "routes/admin/user-export.ts"),
   route("auth/google", "routes/_auth/google.ts"),
   route("auth/google/callback", "routes/_auth/google-callback.ts"),
   route("pending-approval", "routes/_auth/pending-approval.tsx"),
@@ -108,6 +114,8 @@ export default [
     ? [
         route("dev/throw", "routes/dev/throw.tsx"),
         route("dev/mailbox", "routes/dev/mailbox.tsx"),
+        route("dev/mailbox/:id", "routes/dev/mailbox-message.ts"),
+        route("dev/sms/*", "routes/dev/sms.ts"),
         route("dev/factory", "routes/dev/factory.ts"),
         route("dev/payout-day", "routes/dev/payout-day.ts"),
         route("dev/bench/password", "routes/dev/bench.ts"),

@@ -5,6 +5,7 @@
 //   3. build  — the production build has no /dev/* tools, the devtools build has them (two builds;
 //               a layer of its own so it does not compete with the worker tests for the CPU)
 //   4. e2e    — journeys in Debian's Chromium against the built app
+//   5. e2e on the dev server — one journey per role against `npm run dev` itself (playwright.dev.config.ts)
 import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 
@@ -14,6 +15,7 @@ const layers = [
   ["unit + worker", bin("vitest"), ["run", "--project", "unit", "--project", "worker"]],
   ["build", bin("vitest"), ["run", "--project", "build"]],
   ["end-to-end", bin("playwright"), ["test"]],
+  ["end-to-end on the dev server", bin("playwright"), ["test", "--config", "playwright.dev.config.ts"]],
 ];
 
 for (const [name, command, args] of layers) {

@@ -7,12 +7,16 @@ import { openChatSocket } from "../app/modules/chat/chat.server";
 import { CHAT_SOCKET_PATH } from "../app/modules/chat/protocol";
 import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, refuseCrossOrigin } from "../app/platform/headers.server";
 import { domainResource } from "../app/platform/http.server";
+import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
+import { withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
 import { deleteStaleUploads, discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
-import { abortStaleUploads, refreshClipViews } from "../app/modules/clipping/clipping.server";
+import { refreshClipViews } from "../app/modules/clipping/clipping.server";
+import { sweepOutbox } from "../app/platform/email-delivery.server";
+import { runPrivacyJobs } from "../app/modules/privacy/privacy.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
@@ -33,43 +37,58 @@ const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.D
       return builtHandler(request, context);
     };
 
+async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const url = new URL(request.url);
+  // One id per request: the X-Request-Id header of every answer, the request context, error logs.
+  const requestId = makeRequestId();
+
+  // Plain-text liveness probe: the cheapest route, the benchmark's baseline.
+  if (url.pathname === "/healthz") {
+    return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), null, url, requestId);
+  }
+
+  // Every state-changing request must come from our own pages: refuse before any action,
+  // resource route or socket code runs.
+  const refused = refuseCrossOrigin(request, env);
+  if (refused) return applySecurityHeaders(refused, null, url, requestId);
+
+  // The notifications WebSocket (Origin + session checked there), before React Router.
+  if (url.pathname === NOTIFICATIONS_SOCKET_PATH) {
+    const answer = refuseNonUpgrade(request) ?? (await domainResource(openNotificationSocket)(request));
+    return applySecurityHeaders(answer, null, url, requestId);
+  }
+
+  // A chat room's WebSocket (Origin, session, approval, ban and room checked there).
+  if (url.pathname === CHAT_SOCKET_PATH) {
+    const answer = refuseNonUpgrade(request) ?? (await domainResource(openChatSocket)(request));
+    return applySecurityHeaders(answer, null, url, requestId);
+  }
+
+  const nonce = makeNonce();
+  const context = new RouterContextProvider();
+  context.set(requestContext, { nonce, requestId, ctx });
+  const response = withResponseCookies(await handleRequest(request, context), context.get(requestContext));
+  return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
+}
+
+/** The frequent cron trigger that only sweeps the outbox; every other trigger is the daily run. */
+const OUTBOX_SWEEP_CRON = "*/5 * * * *";
+
 export default {
   async fetch(request, env, ctx) {
-    const url = new URL(request.url);
-    // One id per request: the X-Request-Id header of every answer, the request context, error logs.
-    const requestId = makeRequestId();
-
-    // Plain-text liveness probe: the cheapest route, the benchmark's baseline.
-    if (url.pathname === "/healthz") {
-      return applySecurityHeaders(new Response("ok", { headers: { "Content-Type": "text/plain" } }), null, url, requestId);
-    }
-
-    // Every state-changing request must come from our own pages: refuse before any action,
-    // resource route or socket code runs.
-    const refused = refuseCrossOrigin(request, env);
-    if (refused) return applySecurityHeaders(refused, null, url, requestId);
-
-    // The notifications WebSocket (Origin + session checked there), before React Router.
-    if (url.pathname === NOTIFICATIONS_SOCKET_PATH) {
-      const answer = refuseNonUpgrade(request) ?? (await domainResource(openNotificationSocket)(request));
-      return applySecurityHeaders(answer, null, url, requestId);
-    }
-
-    // A chat room's WebSocket (Origin, session, approval, ban and room checked there).
-    if (url.pathname === CHAT_SOCKET_PATH) {
-      const answer = refuseNonUpgrade(request) ?? (await domainResource(openChatSocket)(request));
-      return applySecurityHeaders(answer, null, url, requestId);
-    }
-
-    const nonce = makeNonce();
-    const context = new RouterContextProvider();
-    context.set(requestContext, { nonce, requestId, ctx });
-    const response = withResponseCookies(await handleRequest(request, context), context.get(requestContext));
-    return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
+    const response = await withDevServerOrigin(new URL(request.url), () => answer(request, env, ctx));
+    // A body the answer did not read is read before answering: the dev server's proxy would
+    // otherwise answer 500 instead of the Worker's own refusal (docs/decisions/0190).
+    await drainUnreadBody(request);
+    return response;
   },
 
-  // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
-  async scheduled(_controller, _env, ctx) {
+  // The cron triggers (wrangler.toml). Every run sends the outbox's due e-mail (retries with
+  // backoff, and any a request could not send at once: docs/decisions/0210).
+  async scheduled(controller, _env, ctx) {
+    ctx.waitUntil(sweepOutbox().catch((error) => console.error("outbox sweep failed", error)));
+    if (controller.cron === OUTBOX_SWEEP_CRON) return;
+    // The daily run: refresh every linked channel's statistics.
     ctx.waitUntil(runDailyChannelRefresh());
     // On and after the payout day, gather finalized balances into payouts (once per month; issue 14) and
     // send the Stripe ones as transfers; every day, send what still waits (issue 29).
@@ -82,8 +101,10 @@ export default {
     ctx.waitUntil(runRetentionAggregates());
     // Participants of campaigns that ended by their date are told once (issue 15).
     ctx.waitUntil(notifyEndedCampaigns());
-    // Source uploads left incomplete for 24 h are aborted in R2 and dropped (issue 16).
-    ctx.waitUntil(abortStaleUploads());
+    // The privacy policy kept (issue 28, docs/privacy.md): deletions whose 30 days are over, then
+    // retention (audit log 12 months, CSP reports, ended sessions, e-mail bodies, and source uploads
+    // left incomplete for 24 h, aborted in R2 and dropped as issue 16 did here).
+    ctx.waitUntil(runPrivacyJobs());
     // Approved YouTube Shorts clips: their views from the provider (issue 16, decision 0154).
     ctx.waitUntil(refreshClipViews());
   },

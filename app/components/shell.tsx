@@ -23,7 +23,7 @@ import {
   type IconComponent,
 } from "~/ui/icons";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { Form, Link, NavLink, useLocation, useRevalidator } from "react-router";
+import { Form, Link, NavLink, useLocation } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
 import { MOBILE_BREAKPOINT_PX, PROFILE_POLL_MS, SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from "~/lib/constants";
 import { NotificationBell } from "~/modules/notifications/components/notification-bell";
@@ -32,6 +32,7 @@ import { PlayerProvider } from "~/modules/music/components/player-provider";
 import { Popover, PopoverContent, PopoverTrigger } from "~/ui/popover";
 import { Tooltip } from "~/ui/tooltip";
 import { AdminGuardPending } from "./admin-guard";
+import { useBackgroundRevalidation, useOffline } from "~/ui/use-background-revalidation";
 
 const ICONS: Record<string, IconComponent> = {
   "layout-dashboard": LayoutDashboard,
@@ -107,7 +108,6 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
   const [mobileOpen, setMobileOpen] = useState(false);
   const mobileToggleRef = useRef<HTMLButtonElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
-  const revalidator = useRevalidator();
 
   const setDesktopOpen = useCallback((value: boolean) => {
     setOpen(value);
@@ -144,13 +144,10 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
   }, [mobileOpen]);
 
   // Re-read the profile every 30 s: an approval or a ban shows without a reload (the server's
-  // guards redirect on revalidation).
-  useEffect(() => {
-    const id = window.setInterval(() => {
-      if (document.visibilityState === "visible" && revalidator.state === "idle") void revalidator.revalidate();
-    }, PROFILE_POLL_MS);
-    return () => window.clearInterval(id);
-  }, [revalidator]);
+  // guards redirect on revalidation). Never while the server is out of reach: a failed re-read
+  // would replace the page with the error screen (app/ui/use-background-revalidation.ts).
+  useBackgroundRevalidation(PROFILE_POLL_MS);
+  const offline = useOffline();
 
   useResetOnNavigate(() => setMobileOpen(false));
 
@@ -227,6 +224,17 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
             </span>
           ) : null}
           <div className="ml-auto flex items-center gap-1 sm:gap-2">
+            <span role="status" className="contents">
+              {offline ? (
+                <span
+                  className="inline-flex shrink-0 items-center gap-1.5 rounded-full border border-slate-300 bg-slate-100 px-2.5 py-0.5 text-xs font-semibold text-slate-700"
+                  title="Your work stays on this page; it reconnects by itself when the network is back."
+                >
+                  <span aria-hidden="true" className="h-2 w-2 rounded-full bg-slate-400" />
+                  Offline
+                </span>
+              ) : null}
+            </span>
             <NotificationBell userId={user.id} initialUnread={user.unreadCount} />
             <AvatarMenu user={user} />
           </div>

@@ -40,8 +40,17 @@ export const users = sqliteTable(
     // Changing or removing it clears phone_verified_at; one verified owner per number.
     phone: text("phone"),
     phoneVerifiedAt: text("phone_verified_at"),
+    // Account deletion (docs/decisions/0213): asked at deletion_requested_at, carried out by the
+    // daily job from deletion_due_at (30 days later) unless cancelled; deleted_at once anonymised.
+    deletionRequestedAt: text("deletion_requested_at"),
+    deletionDueAt: text("deletion_due_at"),
+    deletedAt: text("deleted_at"),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`)],
+  (t) => [
+    index("users_deletion_due_idx").on(t.deletionDueAt),
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`),
+  ],
 );
 
 export const profiles = sqliteTable(
@@ -206,18 +215,57 @@ export const securityAuditLog = sqliteTable(
   ],
 );
 
+export const EMAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+
+// Every e-mail is a row here first (the record), then delivered through the EMAIL binding by
+// app/platform/email-delivery.server.ts: claimed once (status 'sending' with a claim id and a lease),
+// sent, stamped sent_at and message_id; a failure goes back to 'pending' with next_attempt_at later
+// (backoff) until the last try marks it 'failed' with the error. docs/decisions/0210.
 export const emailOutbox = sqliteTable(
   "email_outbox",
   {
     id: text("id").primaryKey(),
     toEmail: text("to_email").notNull(),
     subject: text("subject").notNull(),
+    // The plain-text body; emptied by the retention job after the stated period (body_purged_at).
     bodyText: text("body_text").notNull(),
     kind: text("kind").notNull(),
     createdAt: createdAt(),
     sentAt: text("sent_at"),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // When the row may be tried (again): now for a new row, later after a failure.
+    nextAttemptAt: text("next_attempt_at").notNull().default(now),
+    // The sender that holds the row while status = 'sending', and until when (a crashed sender's rows come back).
+    claimId: text("claim_id"),
+    claimedUntil: text("claimed_until"),
+    // The provider's id of the sent message.
+    messageId: text("message_id"),
+    // The last failure (code and message), kept when the row is finally 'failed'.
+    lastError: text("last_error"),
+    bodyPurgedAt: text("body_purged_at"),
   },
-  (t) => [index("email_outbox_to_idx").on(t.toEmail, t.createdAt)],
+  (t) => [
+    index("email_outbox_to_idx").on(t.toEmail, t.createdAt),
+    index("email_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("email_outbox_kind_to_idx").on(t.toEmail, t.kind, t.createdAt),
+    check("email_outbox_status_check", inList("status", EMAIL_STATUSES)),
+    check("email_outbox_sent_check", sql`status <> 'sent' or sent_at is not null`),
+  ],
+);
+
+export const EMAIL_OPT_OUT_CATEGORIES = ["news"] as const;
+
+// Addresses that turned off a category of non-essential mail (Settings or one-click unsubscribe,
+// RFC 8058). Keyed by address, as mail providers keep suppressions: the outbox checks it centrally.
+export const emailOptOuts = sqliteTable(
+  "email_opt_outs",
+  {
+    email: text("email").notNull(),
+    category: text("category", { enum: EMAIL_OPT_OUT_CATEGORIES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.category] }), check("email_opt_outs_category_check", inList("category", EMAIL_OPT_OUT_CATEGORIES))],
 );
 
 export const appSettings = sqliteTable("app_settings", {
@@ -557,7 +605,9 @@ export const musicLicenceChannels = sqliteTable(
   ],
 );
 
-// A clipper works for the creator who invited them. Split in basis points (7000 = 70%).
+// A clipper works for the creator who invited and approved them. Split in basis points (7000 =
+// 70%). A link exists only once the creator approved the clipper (docs/decisions/0205): every link
+// made before invitations existed counts as approved from its creation (migration 0020).
 export const clipperLinks = sqliteTable(
   "clipper_links",
   {
@@ -574,12 +624,49 @@ export const clipperLinks = sqliteTable(
       .default("active"),
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
+    /** When the creator approved the clipper (the latest approval, after a revocation too). */
+    approvedAt: text("approved_at"),
   },
   (t) => [
     uniqueIndex("clipper_links_pair_unique").on(t.creatorUserId, t.clipperUserId),
     index("clipper_links_clipper_idx").on(t.clipperUserId),
     check("clipper_links_status_check", sql`status in ('active', 'revoked')`),
     check("clipper_links_share_check", sql`clipper_share_bps between 0 and 10000`),
+  ],
+);
+
+// A creator's invitation to clip for them (docs/decisions/0205): its own single-use code (only its
+// SHA-256 is kept; the link is shown once and, if the invitation names an e-mail, sent there),
+// expiring after 7 days. open → accepted (a person used it: they wait for the creator) → approved
+// (the clipper link is made) or declined; open → withdrawn. "Expired" is an open one past expires_at.
+export const CLIPPER_INVITATION_STATUSES = ["open", "accepted", "approved", "declined", "withdrawn"] as const;
+export const clipperInvitations = sqliteTable(
+  "clipper_invitations",
+  {
+    id: text("id").primaryKey(),
+    creatorUserId: text("creator_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    /** The address it was sent to (normalized): only an account with it may accept. Null: anyone with the link. */
+    email: text("email"),
+    status: text("status", { enum: CLIPPER_INVITATION_STATUSES }).notNull().default("open"),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "cascade" }),
+    acceptedAt: text("accepted_at"),
+    /** When it was approved, declined or withdrawn. */
+    decidedAt: text("decided_at"),
+  },
+  (t) => [
+    uniqueIndex("clipper_invitations_code_unique").on(t.codeHash),
+    index("clipper_invitations_creator_idx").on(t.creatorUserId, t.createdAt),
+    index("clipper_invitations_accepted_by_idx").on(t.acceptedBy, t.status),
+    // One open invitation per creator and address (inviting again renews it), one waiting request per creator and person.
+    uniqueIndex("clipper_invitations_one_open_per_email").on(t.creatorUserId, t.email).where(sql`status = 'open' and email is not null`),
+    uniqueIndex("clipper_invitations_one_request").on(t.creatorUserId, t.acceptedBy).where(sql`status = 'accepted'`),
+    check("clipper_invitations_status_check", inList("status", CLIPPER_INVITATION_STATUSES)),
+    check("clipper_invitations_accepted_check", sql`status in ('open', 'withdrawn') or accepted_at is not null`),
   ],
 );
 
@@ -1247,6 +1334,11 @@ export const clipSources = sqliteTable(
     partCount: integer("part_count").notNull(),
     status: text("status", { enum: CLIP_SOURCE_STATUSES }).notNull().default("uploading"),
     uploadId: text("upload_id"),
+    // The request finishing the upload (complete, abort, delete or the daily job) claims the row
+    // first with a guarded update, then calls R2, and undoes the claim if R2 fails: parallel
+    // finishes have one winner (docs/decisions/0200). A claim older than a few minutes is stale.
+    claimId: text("claim_id"),
+    claimedAt: text("claimed_at"),
     createdAt: createdAt(),
     completedAt: text("completed_at"),
   },

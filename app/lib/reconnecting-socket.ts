@@ -122,10 +122,23 @@ export function openReconnectingSocket(o: ReconnectingSocketOptions): () => void
     window.removeEventListener("offline", offline);
     window.clearTimeout(retryTimer);
     window.clearInterval(pingTimer);
-    try {
-      ws?.close(1000, "page closed");
-    } catch {
-      // already closed
-    }
+    const socket = ws;
+    if (socket?.readyState === WebSocket.CONNECTING) {
+      // Closing a socket that is still connecting aborts its handshake, and a proxy in between may
+      // already have opened the server's end, which then never hears of the close: the dev server
+      // (Vite) left such sockets open forever, and React's StrictMode opens and closes every
+      // socket once on mount, so presence counted people who had left (issue 26). Let the
+      // handshake finish, then close properly.
+      socket.onopen = () => closeSocket(socket, "page closed");
+      socket.onmessage = null;
+    } else if (socket) closeSocket(socket, "page closed");
   };
+}
+
+function closeSocket(socket: WebSocket, reason: string) {
+  try {
+    socket.close(1000, reason);
+  } catch {
+    // already closed
+  }
 }

@@ -110,3 +110,13 @@ export async function readText(request: Request, maxBytes: number): Promise<stri
   }
   return new TextDecoder().decode(bytes);
 }
+
+/**
+ * Reads to its end a body that the answer left unread (a refusal before parsing: cross-origin,
+ * signed out, not allowed). Vite's dev server proxies requests to workerd and turns an answer sent
+ * before the body was consumed into its own 500 "fetch failed"; read, the Worker's own answer gets
+ * through. The body has been sent anyway, so this costs what receiving it cost (decision 0190).
+ */
+export async function drainUnreadBody(request: Request): Promise<void> {
+  if (request.body && !request.bodyUsed) await request.body.pipeTo(new WritableStream()).catch(() => {});
+}

@@ -1,4 +1,5 @@
 import { env as workerEnv } from "cloudflare:workers";
+import { AsyncLocalStorage } from "node:async_hooks";
 
 /** The Worker's bindings and vars. Read through this so there is one place to look. */
 export const env = workerEnv as Env;
@@ -20,9 +21,43 @@ export function devToolsEnabled(): boolean {
 export function jobRequest(path: string): Request {
   let origin = "http://localhost";
   try {
-    origin = new URL(env.APP_ORIGIN).origin;
+    origin = appOrigin();
   } catch {
     // keep the fallback
   }
   return new Request(new URL(path, origin));
+}
+
+/**
+ * On the dev server only (`react-router dev`: Vite's mode "development"), the origin the request
+ * came in on, so that `npm run dev -- --port N` hands out links on port N (docs/decisions/0190).
+ * Every other build — production, the devtools build the browser tests serve, the worker tests —
+ * never reads it: their links come from the configured APP_ORIGIN alone, and the Host header can
+ * never pick a link's origin there.
+ */
+const devServerOrigin = new AsyncLocalStorage<string>();
+
+export const ON_DEV_SERVER = import.meta.env.MODE === "development";
+
+/** Runs one request with its origin known to `appOrigin()`, on the dev server; elsewhere just runs it. */
+export function withDevServerOrigin<T>(url: URL, run: () => T): T {
+  return ON_DEV_SERVER ? devServerOrigin.run(url.origin, run) : run();
+}
+
+/**
+ * The public origin links point at: the configured APP_ORIGIN, never the request's Host header
+ * (a forged Host would otherwise put an attacker's address in front of a reset token, or in a
+ * link handed to other people). The dev server uses its own origin instead (above). A deployment
+ * without a valid APP_ORIGIN cannot send links: that is a configuration error.
+ */
+export function appOrigin(): string {
+  if (ON_DEV_SERVER) {
+    const here = devServerOrigin.getStore();
+    if (here) return here;
+  }
+  try {
+    return new URL(env.APP_ORIGIN).origin;
+  } catch {
+    throw new Error("APP_ORIGIN is not set to an absolute URL: e-mail links cannot be built");
+  }
 }

@@ -23,6 +23,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export const CSP_REPORT_PATH = "/api/csp-report";
 /** Stripe's webhooks: sent by Stripe (no Origin), authenticated by their signature instead (docs/decisions/0225). */
 export const STRIPE_WEBHOOK_PATH = "/api/stripe/webhook";
+/** One-click unsubscribe links of optional e-mail (app/platform/email-preferences.server.ts). */
+export const UNSUBSCRIBE_PATH = "/email/unsubscribe";
 
 /**
  * CSRF defence for every non-GET request, resource routes included: the Origin header must be
@@ -33,6 +35,9 @@ export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">
   if (SAFE_METHODS.has(request.method)) return null;
   const path = new URL(request.url).pathname;
   if ((path === CSP_REPORT_PATH || path === STRIPE_WEBHOOK_PATH) && request.method === "POST") return null;
+  // One-click unsubscribe (RFC 8058): the mail provider POSTs without our Origin. The link is signed
+  // and can only turn optional mail off for the address it names, so it is safe to accept.
+  if (path === UNSUBSCRIBE_PATH && request.method === "POST") return null;
   const origin = request.headers.get("Origin");
   if (origin && origin !== "null" && allowedOrigins(request, env).has(origin)) return null;
   return new Response("Forbidden: cross-origin request refused", {

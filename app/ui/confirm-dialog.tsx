@@ -32,7 +32,13 @@ export function ConfirmDialog({ title, cancelTo, children }: { title: string; ca
       event.preventDefault();
       cancel.current();
     };
-    const onClose = () => cancel.current();
+    // `close` is dispatched in a task after `dialog.close()`. Under React's StrictMode (the dev
+    // server) the effect runs, is torn down (closing the dialog) and runs again (opening it):
+    // the first teardown's close event then reaches this listener while the dialog is open
+    // again. Only a close that left it closed is the person's cancel.
+    const onClose = () => {
+      if (!dialog.open) cancel.current();
+    };
     dialog.addEventListener("cancel", onCancel);
     dialog.addEventListener("close", onClose);
     return () => {

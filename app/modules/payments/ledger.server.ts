@@ -25,7 +25,8 @@ const SOURCE_LABEL: Record<SourceKind, string> = {
   adjustment: "Adjustment",
 };
 
-const lineColumns = {
+/** A ledger line as its person sees it (/payments, the CSV, the data export). */
+export const lineColumns = {
   id: ledgerEntries.id,
   month: ledgerEntries.month,
   sourceKind: ledgerEntries.sourceKind,

@@ -27,3 +27,4 @@ export { receiveStripeWebhook } from "./stripe-webhooks.server";
 export { paymentRecordsOf } from "./records.server";
 export * from "./referral-bonus.server";
 export { creatorShareBpAt } from "./share.server";
+export * from "./privacy.server";

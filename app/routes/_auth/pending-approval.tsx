@@ -1,5 +1,5 @@
-import { useEffect } from "react";
-import { Form, redirect, useRevalidator } from "react-router";
+import { Form, redirect } from "react-router";
+import { useBackgroundRevalidation } from "~/ui/use-background-revalidation";
 import { useAccountEvents } from "~/modules/notifications/components/account-events";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
@@ -23,22 +23,12 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export default function PendingApproval({ loaderData }: Route.ComponentProps) {
-  const revalidator = useRevalidator();
   // An approval or a ban arrives on the notifications socket and takes effect at once.
   useAccountEvents();
   // Re-read the profile shortly after arriving and then every 30 s: an approval moves the
-  // user into the app without a reload (the loader redirects once approved). Set up once.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the timers start on arrival only
-  useEffect(() => {
-    const first = window.setTimeout(() => void revalidator.revalidate(), APPROVAL_CHECK_DELAY_MS);
-    const id = window.setInterval(() => {
-      if (document.visibilityState === "visible") void revalidator.revalidate();
-    }, PROFILE_POLL_MS);
-    return () => {
-      window.clearTimeout(first);
-      window.clearInterval(id);
-    };
-  }, []);
+  // user into the app without a reload (the loader redirects once approved). Never while the
+  // server is out of reach (app/ui/use-background-revalidation.ts).
+  useBackgroundRevalidation(PROFILE_POLL_MS, { firstAfterMs: APPROVAL_CHECK_DELAY_MS });
   return (
     <AuthLayout title="Pending Approval" subtitle={`Signed in as ${loaderData.email}`}>
       <div className="space-y-4 text-center">

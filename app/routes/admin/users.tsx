@@ -149,6 +149,7 @@ function availableActions(user: AdminUserDetails, actorId: string): UserAction[]
   if (!user.isAdmin && !user.isBanned) actions.push("grant_admin");
   if (user.isAdmin && !self) actions.push("revoke_admin");
   actions.push("end_sessions");
+  if (!self && !user.deletionRequestedAt && !user.deletedAt) actions.push("delete_account");
   return actions;
 }
 
@@ -257,8 +258,25 @@ function UserPanel({
           </div>
         ))}
       </dl>
+      {user.deletionDueAt ? (
+        <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <span className="font-semibold">Scheduled for deletion:</span> {formatDateTime(user.deletionDueAt)} (asked {formatDateTime(user.deletionRequestedAt)}
+          ). Signing in during the grace period keeps the account.
+        </p>
+      ) : null}
+      {user.deletedAt ? (
+        <p className="mt-3 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800">
+          <span className="font-semibold">Deleted:</span> {formatDateTime(user.deletedAt)}. Personal data removed; financial records kept anonymised.
+        </p>
+      ) : null}
+      <EmailDeliveries emails={user.emails} />
       <h3 className="mt-5 text-sm font-semibold text-slate-900">Actions</h3>
       <div className="mt-2 flex flex-wrap gap-2">
+        {!user.deletedAt ? (
+          <a href={`/admin/users/${user.id}/export`} download className={buttonClass.secondary}>
+            Export data
+          </a>
+        ) : null}
         {availableActions(user, actorId).map((intent) => (
           <Link
             key={intent}
@@ -271,6 +289,48 @@ function UserPanel({
         ))}
       </div>
     </section>
+  );
+}
+
+const DELIVERY_LABELS: Record<AdminUserDetails["emails"][number]["status"], { label: string; tone: "green" | "amber" | "red" | "slate" | "blue" }> = {
+  sent: { label: "Sent", tone: "green" },
+  queued: { label: "Queued", tone: "slate" },
+  sending: { label: "Sending", tone: "blue" },
+  retrying: { label: "Retrying", tone: "amber" },
+  failed: { label: "Failed", tone: "red" },
+};
+
+/** The person's latest e-mails and how each was delivered (issue 28): sent, retrying (next try), failed with the reason. */
+function EmailDeliveries({ emails }: { emails: AdminUserDetails["emails"] }) {
+  return (
+    <>
+      <h3 className="mt-5 text-sm font-semibold text-slate-900" id="user-emails">
+        E-mails
+      </h3>
+      {emails.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">No e-mails to this address yet.</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200" aria-labelledby="user-emails">
+          {emails.map((m) => (
+            <li key={m.id} className="flex flex-col gap-1 px-3 py-2 text-sm sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+              <div className="min-w-0">
+                <p className="font-medium break-words text-slate-900">{m.subject}</p>
+                <p className="text-xs text-slate-600">
+                  {m.kind} · queued {formatDateTime(m.createdAt)}
+                  {m.sentAt ? ` · sent ${formatDateTime(m.sentAt)}` : ""}
+                  {m.status === "retrying" && m.nextAttemptAt ? ` · next try ${formatDateTime(m.nextAttemptAt)}` : ""}
+                  {m.attempts > 1 ? ` · ${m.attempts} tries` : ""}
+                </p>
+                {m.lastError && m.status !== "sent" ? <p className="text-xs break-words text-red-800">{m.lastError}</p> : null}
+              </div>
+              <span className="self-start">
+                <Badge tone={DELIVERY_LABELS[m.status].tone}>{DELIVERY_LABELS[m.status].label}</Badge>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 

@@ -226,7 +226,8 @@ describe("revenue import", () => {
 
 describe("payouts", () => {
   it("the payout-day job gathers finalized balances once, even run twice at once; marking paid twice pays once", async () => {
-    const payee = await createUser("creator");
+    // A name that a ';'-separated spreadsheet would split into a formula (issue 27, item 4).
+    const payee = await createUser("creator", { fullName: "Bob;=cmd|' /C calc'!A0" });
     const ch = `UCpayee${crypto.randomUUID().slice(0, 8)}`;
     await env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, ?, 'Payee Channel')")
       .bind(crypto.randomUUID(), payee.id, ch)
@@ -259,7 +260,11 @@ describe("payouts", () => {
     const csv = await fetchApp("/admin/payments/batches/2025-08.csv", withCookie(admins[0].cookie));
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Type")).toContain("text/csv");
-    expect(await csv.text()).toContain(`${payee.email},${payee.creatorId},23.33,USD,outside_stripe,pending`);
+    const csvText = await csv.text();
+    expect(csvText).toContain(`${payee.email},${payee.creatorId},23.33,USD,outside_stripe,pending`);
+    // The name goes out quoted, its formula defused: one text cell in a ',' or ';' locale.
+    expect(csvText).toContain(`,"Bob;'=cmd|' /C calc'!A0",${payee.email},`);
+    expect(csvText).not.toMatch(/(^|[,;])=cmd/m);
 
     const id = payouts.results[0].id;
     const paid = await Promise.all(admins.map((a, i) => post(a, { intent: "mark_paid", payoutId: id, reference: `BANK-${i}` })));

@@ -8,6 +8,9 @@ import { fetchApp, ORIGIN } from "../helpers";
 import { PNG_1X1 } from "../admin-agency-helpers";
 
 export type Kind = "anonymous" | UserKind;
+
+/** An unsubscribe link that is not signed by us (issue 28): every kind gets 400 and nothing changes. */
+const FORGED_UNSUBSCRIBE = `/email/unsubscribe?e=bm90LWEtbGluaw&c=news&t=${"0".repeat(64)}`;
 export const KINDS: Kind[] = ["anonymous", ...ALL_KINDS];
 
 // ---- Guards: what each kind gets from the guard in front of an action ------------------------
@@ -19,7 +22,18 @@ const PENDING = "→/pending-approval";
 const DASH = "→/dashboard";
 const NO_AGENCY = "→/agency-application-signup";
 
-export type Guard = "public" | "signed-in" | "approved" | "partner" | "admin" | "agency" | "api" | "api-approved" | "api-admin" | "not-found";
+export type Guard =
+  | "public"
+  | "signed-in"
+  | "approved"
+  | "partner"
+  | "admin"
+  | "agency"
+  | "api"
+  | "api-approved"
+  | "api-admin"
+  | "not-found"
+  | "pending-deletion";
 
 /** Outcome per kind, as `outcome()` reports it: "→/path" for a redirect, else the status. */
 // biome-ignore format: one line per kind of guard reads as a table
@@ -68,6 +82,11 @@ export const GUARDS: Record<Guard, Record<Kind, string>> = {
   "api-admin": {
     anonymous: "401", pending: "403", rejected: "403", banned: "401",
     creator: "403", clipper: "403", partner: "403", agency: "403", admin: ALLOWED,
+  },
+  // requirePendingDeletion (/account-deletion, issue 28): only an account in its deletion grace period; the others go on.
+  "pending-deletion": {
+    anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH,
+    creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: DASH,
   },
   // The catch-all route: a POST to an address that is no page.
   "not-found": {
@@ -325,6 +344,26 @@ export const ACTIONS: ActionCase[] = [
     body: () => ({ fields: { token: "not-a-real-verification-token-0123" } }),
   },
   {
+    // One-click unsubscribe (issue 28): a link that is not signed changes nothing (400).
+    path: FORGED_UNSUBSCRIBE,
+    module: "_auth/email-unsubscribe.tsx",
+    guard: "public",
+    intent: "one-click",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { "List-Unsubscribe": "One-Click" } }),
+  },
+  {
+    // Keeping an account in its deletion grace period (issue 28): no kind of the matrix has one pending.
+    path: "/account-deletion",
+    module: "_auth/account-deletion.tsx",
+    guard: "pending-deletion",
+    intent: "keep",
+    main: true,
+    takesFields: false,
+    body: () => ({ fields: {} }),
+  },
+  {
     path: "/auth/google",
     module: "_auth/google.ts",
     guard: "public",
@@ -388,6 +427,23 @@ export const ACTIONS: ActionCase[] = [
     }),
   },
   {
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "email-updates",
+    takesFields: true,
+    body: () => ({ fields: { intent: "email-updates", news: "on" } }),
+  },
+  {
+    // The wrong password: refused for every kind that reaches it, nothing changes.
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "delete-account",
+    takesFields: true,
+    body: () => ({ fields: { intent: "delete-account", password: "Wrong#Passw0rd", confirm: "yes" } }),
+  },
+  {
     path: "/profile",
     module: "_app/profile.tsx",
     guard: "signed-in",
@@ -443,6 +499,39 @@ export const ACTIONS: ActionCase[] = [
     main: true,
     takesFields: true,
     body: () => ({ fields: { intent: "accept-invite", code: "NOSUCHCODE", acceptClipperAgreement: "on" } }),
+  },
+  {
+    // Invitations (issue 27, docs/decisions/0205). An approved caller makes one (a row); others nothing.
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "create-invitation",
+    takesFields: true,
+    body: () => ({ fields: { intent: "create-invitation", email: "" } }),
+  },
+  {
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "withdraw-invitation",
+    takesFields: true,
+    body: () => ({ fields: { intent: "withdraw-invitation", invitationId: uuid() } }),
+  },
+  {
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "approve-clipper",
+    takesFields: true,
+    body: () => ({ fields: { intent: "approve-clipper", invitationId: uuid() } }),
+  },
+  {
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "decline-clipper",
+    takesFields: true,
+    body: () => ({ fields: { intent: "decline-clipper", invitationId: uuid() } }),
   },
   {
     path: "/clipping",
@@ -702,6 +791,15 @@ export const ACTIONS: ActionCase[] = [
     intent: "end_sessions",
     takesFields: true,
     body: userAction("end_sessions"),
+  },
+  {
+    // Issue 28: an unknown person (404 for the admin), so that the matrix's target is not frozen.
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "delete_account",
+    takesFields: true,
+    body: () => ({ fields: { intent: "delete_account", userId: crypto.randomUUID(), confirm: "yes" } }),
   },
   {
     path: "/admin/agencies",
@@ -1517,6 +1615,7 @@ export const ACTIONS: ActionCase[] = [
  * shows as a redirect to /auth?redirectTo=… or a 401 instead.
  */
 export const PUBLIC_ANSWERS: Record<string, string> = {
+  [`${FORGED_UNSUBSCRIBE} one-click`]: "400", // not a signed link
   "/auth signin": "400", // no such account
   "/auth signup": "→/auth?created=1",
   "/auth/sign-out sign-out": "→/auth",

@@ -1,5 +1,6 @@
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
-import { Link, useRevalidator } from "react-router";
+import { Link } from "react-router";
+import { useBackgroundRevalidation } from "~/ui/use-background-revalidation";
 import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from "~/ui/dialog";
@@ -76,15 +77,7 @@ export function ChatView({ page }: { page: ChatPage }) {
   // The other rooms' unread counts grow live ("activity" frames on this room's socket); the page's
   // data again once a minute while the tab is visible corrects them (deletions, frames missed while
   // the socket was down). This room's messages come over its socket; the view keeps its own list.
-  const revalidator = useRevalidator();
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
-  useEffect(() => {
-    const t = window.setInterval(() => {
-      if (document.visibilityState === "visible") void revalidate.current();
-    }, 60_000);
-    return () => window.clearInterval(t);
-  }, []);
+  useBackgroundRevalidation(60_000);
 
   // Edit buttons appear only within the 15 minutes: re-check once a minute.
   useEffect(() => {

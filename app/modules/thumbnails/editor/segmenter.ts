@@ -7,7 +7,10 @@ let worker: Worker | null = null;
 let nextId = 1;
 
 export function segment(image: ImageBitmap, onProgress: (stage: "loading" | "running", percent: number) => void): Promise<Mask> {
-  worker ??= new Worker(new URL("./segment.worker.ts", import.meta.url), { name: "thumbnail-segmenter" });
+  // A module worker in both the dev server (which serves ES modules) and the build (vite.config.ts:
+  // worker.format "es"): a classic worker fails on the dev server ("Cannot use import statement
+  // outside a module").
+  worker ??= new Worker(new URL("./segment.worker.ts", import.meta.url), { type: "module", name: "thumbnail-segmenter" });
   const w = worker;
   const id = nextId++;
   return new Promise((resolve, reject) => {

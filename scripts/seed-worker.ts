@@ -1,0 +1,25 @@
+// The demo seed's own Worker: scripts/setup-local.mjs bundles it and runs it inside workerd
+// (Miniflare) against the local D1 database and R2 buckets on disk, so every row and every megabyte
+// of demo audio is written inside workerd — not sent, call by call, through wrangler's platform
+// proxy, whose socket dropped on a busy machine (issue 26, docs/decisions/0191). The password hash
+// is computed by the script (argon2 in Node) and handed over in a header: the demo accounts share it.
+// The seed's modules are loaded by the request, not at start-up: their top-level code reads the
+// clock (dates relative to today), which a Worker's global scope does not run, and composes the
+// demo melodies, which is more work than start-up allows.
+
+type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
+
+export default {
+  async fetch(request: Request, env: SeedEnv): Promise<Response> {
+    const passwordHash = request.headers.get("X-Demo-Password-Hash");
+    if (!passwordHash) return new Response("X-Demo-Password-Hash is required", { status: 400 });
+    try {
+      const { seedDemoData } = await import("../app/dev/seed.server.ts");
+      const result = await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword: async () => passwordHash });
+      return Response.json(result);
+    } catch (error) {
+      const e = error as Error;
+      return Response.json({ error: `${e.name}: ${e.message}`, stack: e.stack }, { status: 500 });
+    }
+  },
+};
