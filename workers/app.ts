@@ -11,7 +11,7 @@ import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
-import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
+import { deleteStaleUploads, discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
 import { refreshClipViews } from "../app/modules/clipping/clipping.server";
@@ -90,10 +90,13 @@ export default {
     if (controller.cron === OUTBOX_SWEEP_CRON) return;
     // The daily run: refresh every linked channel's statistics.
     ctx.waitUntil(runDailyChannelRefresh());
-    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
+    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14) and
+    // send the Stripe ones as transfers; every day, send what still waits (issue 29).
     ctx.waitUntil(runPayoutDay());
     // Revenue previews left staged for over a day are discarded with their entries (issue 14).
     ctx.waitUntil(discardAbandonedImports());
+    // Revenue files left waiting for a column mapping for over a day are deleted from R2 (issue 29).
+    ctx.waitUntil(deleteStaleUploads());
     // /user-retention: the people snapshot, and weekly active users and cohorts of completed weeks (issue 18).
     ctx.waitUntil(runRetentionAggregates());
     // Participants of campaigns that ended by their date are told once (issue 15).
