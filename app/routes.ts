@@ -22,6 +22,12 @@ export default [
   route("auth/forgot-password", "routes/_auth/forgot-password.tsx"),
   route("auth/reset-password", "routes/_auth/reset-password.tsx"),
   route("auth/verify-email", "routes/_auth/verify-email.tsx"),
+  // One-click unsubscribe of optional e-mail (issue 28; the path is UNSUBSCRIBE_PATH in app/platform/headers.server.ts).
+  route("email/unsubscribe", "routes/_auth/email-unsubscribe.tsx"),
+  // Deleting an account (issue 28): the grace period's page, and the data export download.
+  route("account-deletion", "routes/_auth/account-deletion.tsx"),
+  route("settings/export", "routes/_app/settings-export.ts"),
+  route("admin/users/:id/export", "routes/admin/user-export.ts"),
   route("auth/google", "routes/_auth/google.ts"),
   route("auth/google/callback", "routes/_auth/google-callback.ts"),
   route("pending-approval", "routes/_auth/pending-approval.tsx"),
@@ -53,6 +59,9 @@ export default [
   // ---- Payments (issue 14): CSV downloads, outside the shell layout ----------------------------
   route("payments/statement.csv", "routes/_app/payments-csv.ts"),
   route("admin/payments/batches/:batch", "routes/admin/payments-batch-csv.ts"),
+  // ---- Payouts through Stripe (issue 29): the onboarding's return and refresh, Stripe's webhooks -----
+  route("payments/payout-account/:step", "routes/_app/payout-account.ts"),
+  route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   // ---- Thumbnail editor (issue 19): its JSON endpoints, outside the shell layout --------------------
   route("ai-thumbnail-editor/api", "routes/admin/thumbnails-api.ts"),
   // ---- Clipping (issue 16): source uploads in parts, downloads through signed URLs -------------
@@ -105,11 +114,16 @@ export default [
     ? [
         route("dev/throw", "routes/dev/throw.tsx"),
         route("dev/mailbox", "routes/dev/mailbox.tsx"),
+        route("dev/mailbox/:id", "routes/dev/mailbox-message.ts"),
+        route("dev/sms/*", "routes/dev/sms.ts"),
         route("dev/factory", "routes/dev/factory.ts"),
         route("dev/payout-day", "routes/dev/payout-day.ts"),
         route("dev/bench/password", "routes/dev/bench.ts"),
         route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
         route("dev/oauth/*", "routes/dev/oauth.ts"),
+        route("dev/stripe", "routes/dev/stripe.tsx"),
+        route("dev/stripe/onboarding/:link", "routes/dev/stripe-onboarding.tsx"),
+        route("dev/stripe/v1/*", "routes/dev/stripe-api.ts"),
       ]
     : []),
 

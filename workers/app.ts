@@ -12,10 +12,12 @@ import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
-import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
+import { deleteStaleUploads, discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
-import { abortStaleUploads, refreshClipViews } from "../app/modules/clipping/clipping.server";
+import { refreshClipViews } from "../app/modules/clipping/clipping.server";
+import { sweepOutbox } from "../app/platform/email-delivery.server";
+import { runPrivacyJobs } from "../app/modules/privacy/privacy.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
@@ -73,6 +75,9 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
 /** A background unit of work (a daily job, a queue batch) in its own D1 session, on the primary (docs/decisions/0232). */
 const onPrimary = <T>(work: () => Promise<T>): Promise<T> => withD1Session("first-primary", work);
 
+/** The frequent cron trigger that only sweeps the outbox; every other trigger is the daily run. */
+const OUTBOX_SWEEP_CRON = "*/5 * * * *";
+
 export default {
   async fetch(request, env, ctx) {
     // One D1 session per request, its bookmark in a cookie (docs/decisions/0232).
@@ -83,19 +88,28 @@ export default {
     return response;
   },
 
-  // The daily cron trigger (wrangler.toml): refresh every linked channel's statistics.
-  async scheduled(_controller, _env, ctx) {
+  // The cron triggers (wrangler.toml). Every run sends the outbox's due e-mail (retries with
+  // backoff, and any a request could not send at once: docs/decisions/0210).
+  async scheduled(controller, _env, ctx) {
+    ctx.waitUntil(onPrimary(sweepOutbox).catch((error) => console.error("outbox sweep failed", error)));
+    if (controller.cron === OUTBOX_SWEEP_CRON) return;
+    // The daily run: refresh every linked channel's statistics.
     ctx.waitUntil(onPrimary(runDailyChannelRefresh));
-    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
+    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14) and
+    // send the Stripe ones as transfers; every day, send what still waits (issue 29).
     ctx.waitUntil(onPrimary(runPayoutDay));
     // Revenue previews left staged for over a day are discarded with their entries (issue 14).
     ctx.waitUntil(onPrimary(discardAbandonedImports));
+    // Revenue files left waiting for a column mapping for over a day are deleted from R2 (issue 29).
+    ctx.waitUntil(onPrimary(deleteStaleUploads));
     // /user-retention: the people snapshot, and weekly active users and cohorts of completed weeks (issue 18).
     ctx.waitUntil(onPrimary(runRetentionAggregates));
     // Participants of campaigns that ended by their date are told once (issue 15).
     ctx.waitUntil(onPrimary(notifyEndedCampaigns));
-    // Source uploads left incomplete for 24 h are aborted in R2 and dropped (issue 16).
-    ctx.waitUntil(onPrimary(abortStaleUploads));
+    // The privacy policy kept (issue 28, docs/privacy.md): deletions whose 30 days are over, then
+    // retention (audit log 12 months, CSP reports, ended sessions, e-mail bodies, and source uploads
+    // left incomplete for 24 h, aborted in R2 and dropped as issue 16 did here).
+    ctx.waitUntil(onPrimary(runPrivacyJobs));
     // Approved YouTube Shorts clips: their views from the provider (issue 16, decision 0154).
     ctx.waitUntil(onPrimary(refreshClipViews));
   },

@@ -40,8 +40,17 @@ export const users = sqliteTable(
     // Changing or removing it clears phone_verified_at; one verified owner per number.
     phone: text("phone"),
     phoneVerifiedAt: text("phone_verified_at"),
+    // Account deletion (docs/decisions/0213): asked at deletion_requested_at, carried out by the
+    // daily job from deletion_due_at (30 days later) unless cancelled; deleted_at once anonymised.
+    deletionRequestedAt: text("deletion_requested_at"),
+    deletionDueAt: text("deletion_due_at"),
+    deletedAt: text("deleted_at"),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`)],
+  (t) => [
+    index("users_deletion_due_idx").on(t.deletionDueAt),
+    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`),
+  ],
 );
 
 export const profiles = sqliteTable(
@@ -206,18 +215,57 @@ export const securityAuditLog = sqliteTable(
   ],
 );
 
+export const EMAIL_STATUSES = ["pending", "sending", "sent", "failed"] as const;
+
+// Every e-mail is a row here first (the record), then delivered through the EMAIL binding by
+// app/platform/email-delivery.server.ts: claimed once (status 'sending' with a claim id and a lease),
+// sent, stamped sent_at and message_id; a failure goes back to 'pending' with next_attempt_at later
+// (backoff) until the last try marks it 'failed' with the error. docs/decisions/0210.
 export const emailOutbox = sqliteTable(
   "email_outbox",
   {
     id: text("id").primaryKey(),
     toEmail: text("to_email").notNull(),
     subject: text("subject").notNull(),
+    // The plain-text body; emptied by the retention job after the stated period (body_purged_at).
     bodyText: text("body_text").notNull(),
     kind: text("kind").notNull(),
     createdAt: createdAt(),
     sentAt: text("sent_at"),
+    status: text("status", { enum: EMAIL_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    // When the row may be tried (again): now for a new row, later after a failure.
+    nextAttemptAt: text("next_attempt_at").notNull().default(now),
+    // The sender that holds the row while status = 'sending', and until when (a crashed sender's rows come back).
+    claimId: text("claim_id"),
+    claimedUntil: text("claimed_until"),
+    // The provider's id of the sent message.
+    messageId: text("message_id"),
+    // The last failure (code and message), kept when the row is finally 'failed'.
+    lastError: text("last_error"),
+    bodyPurgedAt: text("body_purged_at"),
   },
-  (t) => [index("email_outbox_to_idx").on(t.toEmail, t.createdAt)],
+  (t) => [
+    index("email_outbox_to_idx").on(t.toEmail, t.createdAt),
+    index("email_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("email_outbox_kind_to_idx").on(t.toEmail, t.kind, t.createdAt),
+    check("email_outbox_status_check", inList("status", EMAIL_STATUSES)),
+    check("email_outbox_sent_check", sql`status <> 'sent' or sent_at is not null`),
+  ],
+);
+
+export const EMAIL_OPT_OUT_CATEGORIES = ["news"] as const;
+
+// Addresses that turned off a category of non-essential mail (Settings or one-click unsubscribe,
+// RFC 8058). Keyed by address, as mail providers keep suppressions: the outbox checks it centrally.
+export const emailOptOuts = sqliteTable(
+  "email_opt_outs",
+  {
+    email: text("email").notNull(),
+    category: text("category", { enum: EMAIL_OPT_OUT_CATEGORIES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.category] }), check("email_opt_outs_category_check", inList("category", EMAIL_OPT_OUT_CATEGORIES))],
 );
 
 export const appSettings = sqliteTable("app_settings", {
@@ -557,7 +605,9 @@ export const musicLicenceChannels = sqliteTable(
   ],
 );
 
-// A clipper works for the creator who invited them. Split in basis points (7000 = 70%).
+// A clipper works for the creator who invited and approved them. Split in basis points (7000 =
+// 70%). A link exists only once the creator approved the clipper (docs/decisions/0205): every link
+// made before invitations existed counts as approved from its creation (migration 0020).
 export const clipperLinks = sqliteTable(
   "clipper_links",
   {
@@ -574,12 +624,49 @@ export const clipperLinks = sqliteTable(
       .default("active"),
     createdAt: createdAt(),
     revokedAt: text("revoked_at"),
+    /** When the creator approved the clipper (the latest approval, after a revocation too). */
+    approvedAt: text("approved_at"),
   },
   (t) => [
     uniqueIndex("clipper_links_pair_unique").on(t.creatorUserId, t.clipperUserId),
     index("clipper_links_clipper_idx").on(t.clipperUserId),
     check("clipper_links_status_check", sql`status in ('active', 'revoked')`),
     check("clipper_links_share_check", sql`clipper_share_bps between 0 and 10000`),
+  ],
+);
+
+// A creator's invitation to clip for them (docs/decisions/0205): its own single-use code (only its
+// SHA-256 is kept; the link is shown once and, if the invitation names an e-mail, sent there),
+// expiring after 7 days. open → accepted (a person used it: they wait for the creator) → approved
+// (the clipper link is made) or declined; open → withdrawn. "Expired" is an open one past expires_at.
+export const CLIPPER_INVITATION_STATUSES = ["open", "accepted", "approved", "declined", "withdrawn"] as const;
+export const clipperInvitations = sqliteTable(
+  "clipper_invitations",
+  {
+    id: text("id").primaryKey(),
+    creatorUserId: text("creator_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull(),
+    /** The address it was sent to (normalized): only an account with it may accept. Null: anyone with the link. */
+    email: text("email"),
+    status: text("status", { enum: CLIPPER_INVITATION_STATUSES }).notNull().default("open"),
+    createdAt: createdAt(),
+    expiresAt: text("expires_at").notNull(),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "cascade" }),
+    acceptedAt: text("accepted_at"),
+    /** When it was approved, declined or withdrawn. */
+    decidedAt: text("decided_at"),
+  },
+  (t) => [
+    uniqueIndex("clipper_invitations_code_unique").on(t.codeHash),
+    index("clipper_invitations_creator_idx").on(t.creatorUserId, t.createdAt),
+    index("clipper_invitations_accepted_by_idx").on(t.acceptedBy, t.status),
+    // One open invitation per creator and address (inviting again renews it), one waiting request per creator and person.
+    uniqueIndex("clipper_invitations_one_open_per_email").on(t.creatorUserId, t.email).where(sql`status = 'open' and email is not null`),
+    uniqueIndex("clipper_invitations_one_request").on(t.creatorUserId, t.acceptedBy).where(sql`status = 'accepted'`),
+    check("clipper_invitations_status_check", inList("status", CLIPPER_INVITATION_STATUSES)),
+    check("clipper_invitations_accepted_check", sql`status in ('open', 'withdrawn') or accepted_at is not null`),
   ],
 );
 
@@ -592,7 +679,15 @@ export const clipperLinks = sqliteTable(
 export const LEDGER_SOURCE_KINDS = ["music", "campaign", "clip", "referral", "adjustment"] as const;
 export const LEDGER_STATUSES = ["estimated", "finalized", "paid"] as const;
 export const REVENUE_IMPORT_STATUSES = ["staged", "live", "replaced", "discarded"] as const;
-export const PAYOUT_STATUSES = ["pending", "paid"] as const;
+// The shape of the file an import read (issue 29, docs/decisions/0221): our own columns, the YouTube
+// content-owner revenue report, or any CSV through a column mapping.
+export const REVENUE_FORMATS = ["shortbeat", "youtube", "mapped"] as const;
+// pending (gathered on the payout day) → processing (a Stripe transfer was asked for) → paid (Stripe's
+// webhook, or an admin for a person paid outside Stripe) or failed (refused or reversed: its entries
+// go back to the balance). docs/decisions/0224.
+export const PAYOUT_STATUSES = ["pending", "processing", "paid", "failed"] as const;
+export const PAYOUT_METHODS = ["stripe", "manual"] as const;
+export const PAYOUT_ACCOUNT_STATUSES = ["needs_information", "enabled", "restricted"] as const;
 
 export const revenueImports = sqliteTable(
   "revenue_imports",
@@ -610,6 +705,12 @@ export const revenueImports = sqliteTable(
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     wentLiveAt: text("went_live_at"),
+    // Typed by REVENUE_FORMATS; no CHECK, so that adding the column needs no rebuild of a table others reference.
+    format: text("format", { enum: REVENUE_FORMATS }).notNull().default("shortbeat"),
+    // The exact sum of the matched rows as written (decimal text, any number of decimals), and what
+    // rounding the month once to the cent left over (exact − net_cents, under half a cent). Decision 0220.
+    exactTotal: text("exact_total"),
+    roundingRemainder: text("rounding_remainder"),
   },
   (t) => [
     index("revenue_imports_month_idx").on(t.month, t.createdAt),
@@ -650,20 +751,81 @@ export const payouts = sqliteTable(
     payoutDate: text("payout_date"),
     amountCents: integer("amount_cents").notNull(),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    // The bank's reference (paid outside Stripe) or the Stripe transfer id.
     reference: text("reference"),
     paidAt: text("paid_at"),
     paidBy: text("paid_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    // How it is paid: a Stripe transfer to the person's connected account, or outside Stripe (an admin marks it paid).
+    method: text("method", { enum: PAYOUT_METHODS }).notNull().default("manual"),
+    stripeAccountId: text("stripe_account_id"),
+    stripeTransferId: text("stripe_transfer_id"),
+    // When the transfer was asked for; when and why it failed.
+    sentAt: text("sent_at"),
+    failedAt: text("failed_at"),
+    failureReason: text("failure_reason"),
   },
   (t) => [
     // One payout per person per run: the job gathers once however often it runs.
     uniqueIndex("payouts_user_batch_unique").on(t.userId, t.batch),
+    uniqueIndex("payouts_transfer_unique").on(t.stripeTransferId).where(sql`stripe_transfer_id is not null`),
     index("payouts_batch_idx").on(t.batch, t.status),
     index("payouts_user_idx").on(t.userId, t.createdAt),
+    index("payouts_method_status_idx").on(t.method, t.status),
     check("payouts_status_check", inList("status", PAYOUT_STATUSES)),
+    check("payouts_method_check", inList("method", PAYOUT_METHODS)),
     check("payouts_amount_check", sql`amount_cents > 0`),
-    check("payouts_paid_check", sql`status = 'pending' or (reference is not null and paid_at is not null)`),
+    check("payouts_paid_check", sql`status <> 'paid' or (reference is not null and paid_at is not null)`),
+    check("payouts_failed_check", sql`status <> 'failed' or (failed_at is not null and failure_reason is not null)`),
+    check("payouts_stripe_check", sql`method <> 'stripe' or stripe_account_id is not null`),
   ],
+);
+
+// How each person is paid (issue 29, docs/decisions/0224): through their Stripe Connect Express
+// account (its id and the status Stripe last reported), or outside Stripe when an admin says so.
+export const payoutAccounts = sqliteTable(
+  "payout_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    method: text("method", { enum: PAYOUT_METHODS }).notNull().default("stripe"),
+    stripeAccountId: text("stripe_account_id"),
+    // needs_information (onboarding not finished) / enabled (transfers and payouts on) / restricted.
+    status: text("status", { enum: PAYOUT_ACCOUNT_STATUSES }),
+    statusReason: text("status_reason"),
+    // The time (Stripe's) of the account data last stored: an older webhook never overwrites a newer one.
+    syncedAt: text("synced_at"),
+    manualReason: text("manual_reason"),
+    manualSetBy: text("manual_set_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payout_accounts_stripe_unique").on(t.stripeAccountId).where(sql`stripe_account_id is not null`),
+    check("payout_accounts_method_check", inList("method", PAYOUT_METHODS)),
+    check("payout_accounts_status_check", sql`status is null or status in ('needs_information', 'enabled', 'restricted')`),
+    check("payout_accounts_manual_check", sql`(method = 'manual') = (manual_reason is not null)`),
+  ],
+);
+
+// Every Stripe webhook event accepted (signature verified), stored once by its id: a replay or
+// Stripe's own retry of an event already handled changes nothing. docs/decisions/0225.
+export const stripeEvents = sqliteTable(
+  "stripe_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    // The connected account of a Connect event (account.updated), else null.
+    account: text("account"),
+    objectId: text("object_id"),
+    // Stripe's time of the event (seconds since the epoch).
+    created: integer("created").notNull(),
+    receivedAt: text("received_at").notNull().default(now),
+    // What it did: "payout paid", "payout failed", "account enabled", "ignored"…
+    outcome: text("outcome").notNull(),
+  },
+  (t) => [index("stripe_events_object_idx").on(t.objectId)],
 );
 
 export const ledgerEntries = sqliteTable(
@@ -701,6 +863,34 @@ export const ledgerEntries = sqliteTable(
     check("ledger_entries_paid_check", sql`status <> 'paid' or payout_id is not null`),
   ],
 );
+
+// The videos of a statement line (issue 29): an imported line's net revenue and amount per video id
+// ('' for rows without one), each rounded once and adding up exactly to the line. They follow their
+// entry (deleted with it). docs/decisions/0220.
+export const ledgerVideoLines = sqliteTable(
+  "ledger_video_lines",
+  {
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "cascade" }),
+    videoId: text("video_id").notNull(),
+    netCents: integer("net_cents").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.videoId] })],
+);
+
+// Column mappings of revenue files the app does not know (issue 29), remembered per header: the
+// next file with the same header is read the same way. docs/decisions/0221.
+export const revenueColumnMappings = sqliteTable("revenue_column_mappings", {
+  // SHA-256 (hex) of the normalized header.
+  headerHash: text("header_hash").primaryKey(),
+  // JSON: the header as written; the mapping (column positions, -1 for none).
+  columns: text("columns").notNull(),
+  mapping: text("mapping").notNull(),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Community chat (issue 17): rooms, messages (the record; the room's Durable Object orders them
@@ -1144,6 +1334,11 @@ export const clipSources = sqliteTable(
     partCount: integer("part_count").notNull(),
     status: text("status", { enum: CLIP_SOURCE_STATUSES }).notNull().default("uploading"),
     uploadId: text("upload_id"),
+    // The request finishing the upload (complete, abort, delete or the daily job) claims the row
+    // first with a guarded update, then calls R2, and undoes the claim if R2 fails: parallel
+    // finishes have one winner (docs/decisions/0200). A claim older than a few minutes is stale.
+    claimId: text("claim_id"),
+    claimedAt: text("claimed_at"),
     createdAt: createdAt(),
     completedAt: text("completed_at"),
   },

@@ -1,9 +1,12 @@
 // Demo clipping (issue 16): the demo creator's source folder with two videos (tiny MP4 files put
 // in MEDIA), the demo clipper's clips in each state with views, and a split history (one declined
-// request, one waiting for the creator). Dates relative to the day it runs (music-seed's iso(): days
-// before yesterday): sources uploaded ~50 and ~33 days ago, clips over the last three weeks, a split
+// request, one waiting for the creator), and the creator's clipper invitations (docs/decisions/0205):
+// the one the demo clipper used, approved ~60 days ago, and one still waiting to be used, sent to
+// jordan.lee@example.com. Dates relative to the day it runs (music-seed's iso(): days before
+// yesterday): sources uploaded ~50 and ~33 days ago, clips over the last three weeks, a split
 // request declined ~7 weeks ago and one waiting since ~3 days ago. Fixed ids and INSERT OR IGNORE:
-// idempotent, and a later run changes no date.
+// idempotent, and a later run changes no date — except that the waiting invitation, while still
+// unused, is kept valid (it expires 7 days after it was sent, and the demo should show one).
 import { iso } from "./music-seed.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
@@ -117,6 +120,26 @@ export async function clippingSeed({
         ),
     );
   });
+  // The invitations. No code hashes to these values (a code's SHA-256 is 64 hex digits): their
+  // links were never shown, as a real invitation's link is shown once to its creator.
+  const open = { id: uuid(6301), sentAt: iso(1, 9) };
+  const week = 7 * 24 * 3_600_000;
+  out.push(
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO clipper_invitations (id, creator_user_id, code_hash, email, status, created_at, expires_at, accepted_by, accepted_at, decided_at)
+         VALUES (?, ?, ?, NULL, 'approved', ?, ?, ?, ?, ?)`,
+      )
+      .bind(uuid(6300), creatorId, `demo-used-${uuid(6300)}`, iso(61, 9), iso(54, 9), clipperId, iso(60, 10), iso(60, 11)),
+    db
+      .prepare(
+        `INSERT OR IGNORE INTO clipper_invitations (id, creator_user_id, code_hash, email, status, created_at, expires_at) VALUES (?, ?, ?, 'jordan.lee@example.com', 'open', ?, ?)`,
+      )
+      .bind(open.id, creatorId, `demo-open-${open.id}`, open.sentAt, new Date(Date.parse(open.sentAt) + week).toISOString()),
+    db
+      .prepare(`UPDATE clipper_invitations SET created_at = ?, expires_at = ? WHERE id = ? AND status = 'open' AND expires_at < ?`)
+      .bind(open.sentAt, new Date(Date.parse(open.sentAt) + week).toISOString(), open.id, new Date().toISOString()),
+  );
   out.push(
     db
       .prepare(

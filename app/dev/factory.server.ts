@@ -4,6 +4,7 @@ import { profiles, users } from "~/db/schema";
 import { notFound } from "~/lib/errors";
 import { endAllSessions } from "~/modules/accounts/accounts.server";
 import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
+import { runDeletionNow } from "~/modules/privacy/privacy.server";
 import { db } from "~/platform/db.server";
 
 // The test factory behind POST /dev/factory (development builds only, DEV_TOOLS=1): approve,
@@ -11,7 +12,7 @@ import { db } from "~/platform/db.server";
 // console. Like the seed (seed.server.ts) it is a fixture and writes the accounts tables directly;
 // the notification (and live account event) is the same one an admin's decision sends.
 
-export const FACTORY_INTENTS = ["approve", "reject", "ban", "verify-email"] as const;
+export const FACTORY_INTENTS = ["approve", "reject", "ban", "verify-email", "run-deletions-now"] as const;
 
 export const factorySchema = z.object({
   intent: z.enum(FACTORY_INTENTS, { error: "unknown intent" }),
@@ -22,6 +23,13 @@ export const factorySchema = z.object({
 export type FactoryInput = z.output<typeof factorySchema>;
 
 export async function runFactory(input: FactoryInput): Promise<{ userId: string }> {
+  // A pending account deletion carried out at once, without waiting out the 30 days (issue 28): by
+  // the same code the daily job runs. Looked up before the e-mail is replaced.
+  if (input.intent === "run-deletions-now") {
+    const done = await runDeletionNow(input.email);
+    if (!done) throw notFound("no pending deletion for this e-mail");
+    return done;
+  }
   const [user] = await db().select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
   if (!user) throw notFound("no such user");
   const now = new Date().toISOString();

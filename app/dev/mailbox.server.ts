@@ -1,24 +1,4 @@
-import { desc, eq } from "drizzle-orm";
-import { emailOutbox } from "~/db/schema";
-import { db } from "~/platform/db.server";
-
-// The development mailbox (/dev/mailbox, development builds only): the e-mail outbox, newest first.
-
-export type MailboxEntry = Pick<typeof emailOutbox.$inferSelect, "id" | "toEmail" | "subject" | "bodyText" | "kind" | "createdAt">;
-
-export async function recentMail(to: string, limit = 50): Promise<MailboxEntry[]> {
-  const columns = {
-    id: emailOutbox.id,
-    toEmail: emailOutbox.toEmail,
-    subject: emailOutbox.subject,
-    bodyText: emailOutbox.bodyText,
-    kind: emailOutbox.kind,
-    createdAt: emailOutbox.createdAt,
-  };
-  return db()
-    .select(columns)
-    .from(emailOutbox)
-    .where(to ? eq(emailOutbox.toEmail, to) : undefined)
-    .orderBy(desc(emailOutbox.createdAt))
-    .limit(limit);
-}
+// The development mailbox (/dev/mailbox, development builds only): the outbox as the delivery code
+// records it (app/platform/email-delivery.server.ts), with each e-mail's delivery status, and the
+// texts the stand-in SMS provider received (app/dev/dev-sms.server.ts).
+export { recentMail, renderedMail, type MailboxEntry } from "~/platform/email-delivery.server";

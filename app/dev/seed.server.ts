@@ -243,9 +243,13 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
         iso(51, 9),
         iso(52, 11),
       ),
+    // The demo clipper is an approved clipper of the demo creator (through the invitation
+    // app/dev/clipping-seed.ts records, approved 60 days ago).
     db
-      .prepare(`INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id, clipper_share_bps) VALUES (?, ?, ?, 7000)`)
-      .bind(uuid(401), creator.id, clipper.id),
+      .prepare(
+        `INSERT OR IGNORE INTO clipper_links (id, creator_user_id, clipper_user_id, clipper_share_bps, created_at, approved_at) VALUES (?, ?, ?, 7000, ?, ?)`,
+      )
+      .bind(uuid(401), creator.id, clipper.id, iso(60, 11), iso(60, 11)),
   );
 
   // 90 days of daily snapshots for the demo channel, ending today, so /analytics has a story to

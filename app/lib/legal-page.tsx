@@ -13,12 +13,13 @@ export function legalMeta(title: string, description: string) {
   return [{ title: `${title} | Shortbeat` }, { name: "description", content: description }];
 }
 
-export function LegalPage({ title, children }: { title: string; children: ReactNode }) {
+/** `effective`: the page's own effective date when it changed after the agreements' (the privacy policy, issue 28). */
+export function LegalPage({ title, effective = AGREEMENT_EFFECTIVE_DATE, children }: { title: string; effective?: string; children: ReactNode }) {
   return (
     <PublicLayout>
       <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6 prose-legal">
         <h1 className="text-3xl font-bold tracking-tight text-slate-900">{title}</h1>
-        <p className="mt-2 text-sm text-slate-600">Effective {AGREEMENT_EFFECTIVE_DATE}</p>
+        <p className="mt-2 text-sm text-slate-600">{`Effective ${effective}`}</p>
         {children}
       </main>
     </PublicLayout>

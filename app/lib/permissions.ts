@@ -140,6 +140,9 @@ export const PERMISSIONS = {
     update: isSignedIn,
     changePassword: isSignedIn,
     endSession: isOwner,
+    // Issue 28: one's own data export and account deletion.
+    export: isOwner,
+    delete: isOwner,
   },
   user: {
     list: isAdmin,
@@ -152,6 +155,9 @@ export const PERMISSIONS = {
     grantAdmin: isAdmin,
     revokeAdmin: isAdmin,
     endSessions: isAdmin,
+    // Issue 28: for a person who asked by e-mail.
+    export: isAdmin,
+    delete: isAdmin,
   },
   auditLog: { read: isAdmin },
   settings: { read: isAdmin, update: isAdmin },
@@ -220,7 +226,7 @@ export const PERMISSIONS = {
     manage: isAdmin,
   },
   clipping: {
-    /** /clipping: one's own invite link, clippers, source folder, clips and splits (ownership is the module's). */
+    /** /clipping: one's clipper invitations, clippers, source folder, clips and splits (ownership is the module's). */
     use: isApprovedActor,
     /** A source video, a clip under review, a clipper link: its creator. */
     manageOwn: isApprovedOwner,

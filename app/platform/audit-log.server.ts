@@ -82,3 +82,42 @@ export async function readAuditLog(filter: AuditLogFilter, people: AuditLogPeopl
     eventTypes: types.map((t) => t.eventType),
   };
 }
+
+/** Retention (docs/privacy.md): security log entries older than this are deleted by the daily job. */
+export const AUDIT_RETENTION_DAYS = 365;
+
+/** Deletes audit log entries older than AUDIT_RETENTION_DAYS (the privacy policy's 12 months). Returns how many. */
+export async function purgeOldAuditEntries(now = Date.now()): Promise<number> {
+  const before = new Date(now - AUDIT_RETENTION_DAYS * 86_400_000).toISOString();
+  const result = await db().delete(securityAuditLog).where(lt(securityAuditLog.createdAt, before)).run();
+  return result.meta.changes ?? 0;
+}
+
+/** The security events about a person (as actor or target), newest first, for their data export. No details (they may name others). */
+export function auditEventsAboutQuery(userId: string, limit = 1000) {
+  return db()
+    .select({
+      eventType: securityAuditLog.eventType,
+      severity: securityAuditLog.severity,
+      ip: securityAuditLog.ip,
+      userAgent: securityAuditLog.userAgent,
+      path: securityAuditLog.path,
+      createdAt: securityAuditLog.createdAt,
+    })
+    .from(securityAuditLog)
+    .where(or(eq(securityAuditLog.userId, userId), eq(securityAuditLog.targetUserId, userId)))
+    .orderBy(desc(securityAuditLog.createdAt))
+    .limit(limit);
+}
+
+/** CSP violation reports (admins' browsers, forwarded to the log) are technical noise after this. */
+export const CSP_REPORT_RETENTION_DAYS = 90;
+
+export async function purgeOldCspReports(now = Date.now()): Promise<number> {
+  const before = new Date(now - CSP_REPORT_RETENTION_DAYS * 86_400_000).toISOString();
+  const result = await db()
+    .delete(securityAuditLog)
+    .where(and(eq(securityAuditLog.eventType, "csp_violation"), lt(securityAuditLog.createdAt, before)))
+    .run();
+  return result.meta.changes ?? 0;
+}

@@ -1,7 +1,9 @@
+import { waitUntil } from "cloudflare:workers";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
-import { emailOutbox } from "~/db/schema";
-import { d1, db } from "./db.server";
+import { emailOptOuts, emailOutbox } from "~/db/schema";
+import { db } from "./db.server";
 import { appOrigin } from "./env.server";
+import { isOptional, throttleWindowMs } from "./email-templates.server";
 
 export type Email = { to: string; subject: string; text: string; kind: string };
 
@@ -12,29 +14,63 @@ export function appLink(path: string): string {
   return new URL(path, appOrigin()).toString();
 }
 
-/**
- * Every e-mail goes to the outbox table first. Locally the development mailbox (/dev/mailbox)
- * shows it; in production a sender (a provider behind this one function, e.g. a Queue consumer)
- * delivers unsent rows and stamps sent_at.
- */
-export function emailStatement(mail: Email): D1PreparedStatement {
-  return d1()
-    .prepare(`INSERT INTO email_outbox (id, to_email, subject, body_text, kind) VALUES (?, ?, ?, ?, ?)`)
-    .bind(crypto.randomUUID(), mail.to, mail.subject, mail.text, mail.kind);
+// ---------------------------------------------------------------------------------------------
+// Queueing. Every e-mail is an outbox row first, written in the same D1 batch as the change it
+// reports; app/platform/email-delivery.server.ts sends it through the EMAIL binding moments later
+// (deliverSoon, after the batch) or on the next scheduled sweep (docs/decisions/0210). Two rules
+// hold here, for every caller, whatever triggers the mail:
+// - one e-mail per kind and address within the kind's window (throttleWindowMs): the INSERT writes
+//   nothing when a live one is already there (SQLite runs writes one at a time, so two parallel
+//   requests write one row);
+// - optional mail (news) is not written to an address that opted out (email_opt_outs).
+// ---------------------------------------------------------------------------------------------
+
+/** The conditions under which a mail of `kind` to the address `to` (an SQL expression) is written. */
+function mayQueue(kind: string, to: SQL): SQL[] {
+  const conditions: SQL[] = [];
+  const windowMs = throttleWindowMs(kind);
+  if (windowMs !== null) {
+    const since = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${Math.round(windowMs / 1000)} seconds`})`;
+    conditions.push(
+      sql`not exists (select 1 from ${emailOutbox} o where o.to_email = ${to} and o.kind = ${kind} and o.created_at > ${since} and o.status <> 'failed')`,
+    );
+  }
+  if (isOptional(kind)) conditions.push(sql`not exists (select 1 from ${emailOptOuts} x where x.email = ${to} and x.category = 'news')`);
+  return conditions;
+}
+
+/** Every column of the outbox, in the table's order: the given values, else the column's default, else NULL. */
+function rowValues(given: Record<string, SQL>): SQL[] {
+  return Object.entries(getTableColumns(emailOutbox)).map(([key, column]) => {
+    if (given[key]) return given[key];
+    const fallback = column.default as unknown;
+    if (fallback === undefined || fallback === null) return sql`null`;
+    return typeof fallback === "object" ? (fallback as SQL) : sql`${fallback}`;
+  });
+}
+
+const where = (conditions: SQL[]) => (conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``);
+
+/** The outbox row as an INSERT … SELECT (not executed) that writes only if the rules above, and `condition` if given, hold. */
+function queueOne(mail: Email, condition?: SQL) {
+  const id = crypto.randomUUID();
+  const to = sql`${mail.to}`;
+  const values = rowValues({ id: sql`${id}`, toEmail: to, subject: sql`${mail.subject}`, bodyText: sql`${mail.text}`, kind: sql`${mail.kind}` });
+  const conditions = [...mayQueue(mail.kind, to), ...(condition ? [condition] : [])];
+  deliverSoon({ ids: [id] });
+  return db()
+    .insert(emailOutbox)
+    .select(sql`select ${sql.join(values, sql`, `)}${where(conditions)}`);
 }
 
 /** The outbox row as a drizzle query (not executed), to join a `db().batch([...])` with its change. */
 export function emailQuery(mail: Email) {
-  return db().insert(emailOutbox).values({ id: crypto.randomUUID(), toEmail: mail.to, subject: mail.subject, bodyText: mail.text, kind: mail.kind });
+  return queueOne(mail);
 }
 
-/** The outbox row as an INSERT ... SELECT that writes only if `condition` holds when it runs (e.g. `changes() = 1`). */
+/** The outbox row, written only if `condition` holds when it runs (e.g. `changes() = 1`). */
 export function emailQueryWhen(mail: Email, condition: SQL) {
-  const r: Record<string, unknown> = { id: crypto.randomUUID(), toEmail: mail.to, subject: mail.subject, bodyText: mail.text, kind: mail.kind, sentAt: null };
-  const values = Object.keys(getTableColumns(emailOutbox)).map((k) => (k === "createdAt" ? (emailOutbox.createdAt.default as SQL) : sql`${r[k] ?? null}`));
-  return db()
-    .insert(emailOutbox)
-    .select(sql`select ${sql.join(values, sql`, `)} where ${condition}`);
+  return queueOne(mail, condition);
 }
 
 /** E-mails per emailsQuery statement: a JSON parameter of some tens of kB at most. */
@@ -46,21 +82,41 @@ export const EMAILS_PER_STATEMENT = 200;
  * batch: a thousand e-mails are five statements, not a thousand.
  */
 export function emailsQuery(mails: readonly { to: string; text: string }[], subject: string, kind: string) {
-  const createdAt = emailOutbox.createdAt.default as SQL;
   const out = [];
   for (let i = 0; i < mails.length; i += EMAILS_PER_STATEMENT) {
     const json = JSON.stringify(mails.slice(i, i + EMAILS_PER_STATEMENT));
+    const prefix = crypto.randomUUID();
+    const to = sql`json_extract(value, '$.to')`;
+    const values = rowValues({
+      id: sql`${prefix} || '-' || key`,
+      toEmail: to,
+      subject: sql`${subject}`,
+      bodyText: sql`json_extract(value, '$.text')`,
+      kind: sql`${kind}`,
+    });
+    deliverSoon({ prefix });
     out.push(
       db()
         .insert(emailOutbox)
-        .select(
-          sql`select ${crypto.randomUUID()} || '-' || key, json_extract(value, '$.to'), ${subject}, json_extract(value, '$.text'), ${kind}, ${createdAt}, null from json_each(${json})`,
-        ),
+        .select(sql`select ${sql.join(values, sql`, `)} from json_each(${json})${where(mayQueue(kind, to))}`),
     );
   }
   return out;
 }
 
+/** Queues one e-mail on its own (no change to join). */
 export async function sendEmail(mail: Email): Promise<void> {
-  await emailStatement(mail).run();
+  await emailQuery(mail).run();
+}
+
+/**
+ * Asks for the rows just queued to be sent once their batch has committed, after the response
+ * (waitUntil). Outside a request or job (nothing to wait on) the scheduled sweep sends them.
+ */
+function deliverSoon(rows: { ids?: string[]; prefix?: string }): void {
+  try {
+    waitUntil(import("./email-delivery.server").then((m) => m.deliverQueued(rows)));
+  } catch {
+    // No execution context here: the sweep (workers/app.ts scheduled) delivers it.
+  }
 }

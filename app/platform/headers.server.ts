@@ -21,6 +21,10 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * off cross-site POSTs), so it is the one path exempt from the check.
  */
 export const CSP_REPORT_PATH = "/api/csp-report";
+/** Stripe's webhooks: sent by Stripe (no Origin), authenticated by their signature instead (docs/decisions/0225). */
+export const STRIPE_WEBHOOK_PATH = "/api/stripe/webhook";
+/** One-click unsubscribe links of optional e-mail (app/platform/email-preferences.server.ts). */
+export const UNSUBSCRIBE_PATH = "/email/unsubscribe";
 
 /**
  * CSRF defence for every non-GET request, resource routes included: the Origin header must be
@@ -29,7 +33,11 @@ export const CSP_REPORT_PATH = "/api/csp-report";
  */
 export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">): Response | null {
   if (SAFE_METHODS.has(request.method)) return null;
-  if (new URL(request.url).pathname === CSP_REPORT_PATH && request.method === "POST") return null;
+  const path = new URL(request.url).pathname;
+  if ((path === CSP_REPORT_PATH || path === STRIPE_WEBHOOK_PATH) && request.method === "POST") return null;
+  // One-click unsubscribe (RFC 8058): the mail provider POSTs without our Origin. The link is signed
+  // and can only turn optional mail off for the address it names, so it is safe to accept.
+  if (path === UNSUBSCRIBE_PATH && request.method === "POST") return null;
   const origin = request.headers.get("Origin");
   if (origin && origin !== "null" && allowedOrigins(request, env).has(origin)) return null;
   return new Response("Forbidden: cross-origin request refused", {
@@ -53,7 +61,8 @@ export function contentSecurityPolicy(nonce: string | null, dev: boolean, pathna
     "media-src 'self' blob:",
     "font-src 'self'",
     `connect-src 'self'${dev ? " ws: wss:" : " wss:"}`,
-    "form-action 'self' https://accounts.google.com",
+    // Google's sign-in, and Stripe's hosted onboarding a payout set-up form redirects to.
+    "form-action 'self' https://accounts.google.com https://connect.stripe.com",
     "frame-src 'none'",
     "object-src 'none'",
     "base-uri 'none'",

@@ -68,6 +68,8 @@ export const ATOMIC_BUCKETS = new Set([
   "admin-recovery",
   "suspicious",
   "thumbnail-ai",
+  // Clipper invitations: per creator, and invitation e-mails per address (docs/decisions/0205).
+  "clipper-invite",
 ]);
 
 const HOUR_MS = 60 * 60_000;
@@ -148,6 +150,19 @@ export async function release(bucket: string, scope: string, requested: Limit, n
   if (!isAtomicBucket(bucket)) return;
   const limit = await inForce(requested);
   await limiterOf(bucket, scope).release(limit.windowMs, now);
+}
+
+/**
+ * Exact sliding-window limits (bucket "<name>" counted in its own Durable Object per subject): at
+ * most maxAttempts in any windowMs. `at` identifies the attempt for `releaseRecent`. Used where a
+ * fixed window's edge (twice the limit across it) is not acceptable: the chat send rate (0204).
+ */
+export function consumeRecent(bucket: string, scope: string, limit: Limit, now = Date.now()) {
+  return limiterOf(bucket, scope).hitRecent(limit.maxAttempts, limit.windowMs, now);
+}
+
+export async function releaseRecent(bucket: string, scope: string, at: number): Promise<void> {
+  await limiterOf(bucket, scope).releaseRecent(at);
 }
 
 export function ipScope(request: Request): string {

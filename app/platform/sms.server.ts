@@ -1,68 +1,84 @@
-import { emailOutbox } from "~/db/schema";
+import { encodeBase64 } from "@oslojs/encoding";
 import { DomainError } from "~/lib/errors";
-import { db } from "./db.server";
 import { devToolsEnabled, env } from "./env.server";
 
-// Text messages: one small interface, `send(to, text)`. See docs/decisions/0077-sms-interface.md.
+// Text messages: one small interface, `sendSms(to, text)`, in the shape of Twilio's Messages API
+// (docs/decisions/0214, which replaces 0077's generic JSON sender): a form-encoded POST of To, From
+// (or MessagingServiceSid) and Body to {api}/2010-04-01/Accounts/{AccountSid}/Messages.json with HTTP
+// Basic auth (AccountSid:AuthToken); 201 with the message's sid is success.
 //
-// - Locally (DEV_TOOLS=1) a text goes into the e-mail outbox with kind 'sms' and the number as
-//   its recipient, so the development mailbox (/dev/mailbox) shows it next to the e-mails.
-// - In production a provider plugs in behind the same function: set the secrets
-//   `wrangler secret put SMS_API_URL`, `SMS_API_TOKEN`, `SMS_FROM` and `httpSender` posts
-//   `{ to, from, text }` as JSON with a Bearer token (a provider that wants another shape, e.g.
-//   Twilio's form-encoded Messages API, gets its own small SmsSender here). Without a provider a
-//   production Worker refuses to send rather than dropping codes silently.
+// - Production: `wrangler secret put TWILIO_ACCOUNT_SID`, `TWILIO_AUTH_TOKEN`, `TWILIO_FROM` (an
+//   E.164 number, or a Messaging Service sid MG…); TWILIO_API_URL defaults to https://api.twilio.com.
+// - Development and tests (DEV_TOOLS=1): the same request goes to the built-in stand-in provider at
+//   /dev/sms (app/dev/dev-sms.server.ts), with .dev.vars' values or the stand-in's own account; the
+//   development mailbox shows what it received. Works offline.
+// - Production without the secrets refuses to send (503) rather than dropping codes silently.
 //
 // Callers limit sending first (rate-limit.server.ts, PHONE_CODE_LIMITS): a text costs money.
 
-export interface SmsSender {
-  send(to: string, text: string): Promise<void>;
+export type TwilioConfig = { accountSid: string; authToken: string; from: string; apiUrl: string };
+
+type SmsSettings = { TWILIO_ACCOUNT_SID?: string; TWILIO_AUTH_TOKEN?: string; TWILIO_FROM?: string; TWILIO_API_URL?: string; DEV_TOOLS?: string };
+
+export const TWILIO_API_URL = "https://api.twilio.com";
+/** Where the stand-in provider answers (development builds, DEV_TOOLS only). */
+export const STAND_IN_SMS_PATH = "/dev/sms";
+/** The stand-in's own account, used locally when .dev.vars names none (it accepts only this or .dev.vars' pair). */
+export const STAND_IN_TWILIO = { accountSid: "AC00000000000000000000000000000000", authToken: "stand-in-auth-token", from: "+15005550006" } as const;
+
+/** The provider settings in force: the secrets when set, the stand-in in development, else null (sending refused). */
+export function twilioConfig(settings: SmsSettings = env as Env & SmsSettings): TwilioConfig | null {
+  const apiUrl = settings.TWILIO_API_URL || TWILIO_API_URL;
+  if (settings.TWILIO_ACCOUNT_SID && settings.TWILIO_AUTH_TOKEN && settings.TWILIO_FROM) {
+    return { accountSid: settings.TWILIO_ACCOUNT_SID, authToken: settings.TWILIO_AUTH_TOKEN, from: settings.TWILIO_FROM, apiUrl };
+  }
+  if (settings.DEV_TOOLS === "1") return { ...STAND_IN_TWILIO, apiUrl: STAND_IN_SMS_PATH };
+  return null;
 }
 
-/** The optional provider secrets (not in wrangler.toml: set only where texts really go out). */
-type SmsSecrets = { SMS_API_URL?: string; SMS_API_TOKEN?: string; SMS_FROM?: string };
-
-/** Development: the text lands in the outbox the development mailbox reads. */
-const outboxSender: SmsSender = {
-  async send(to, text) {
-    await db()
-      .insert(emailOutbox)
-      .values({ id: crypto.randomUUID(), toEmail: to, subject: `Text message to ${to}`, bodyText: text, kind: "sms" });
-  },
-};
-
-/** Production: an HTTP SMS API with a Bearer token. */
-function httpSender(url: string, token: string, from: string): SmsSender {
-  return {
-    async send(to, text) {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ to, from, text }),
-      });
-      if (!res.ok) {
-        console.error("sms provider refused", res.status);
-        throw unavailable();
-      }
+/** The Messages API request for one text (the exact request the provider receives). */
+export function twilioMessageRequest(config: TwilioConfig, to: string, body: string, base = "http://localhost"): Request {
+  const url = new URL(`${config.apiUrl.replace(/\/$/, "")}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`, base);
+  const form = new URLSearchParams({ To: to, Body: body });
+  form.set(config.from.startsWith("MG") ? "MessagingServiceSid" : "From", config.from);
+  return new Request(url, {
+    method: "POST",
+    headers: {
+      Authorization: `Basic ${encodeBase64(new TextEncoder().encode(`${config.accountSid}:${config.authToken}`))}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "application/json",
     },
-  };
+    body: form,
+  });
 }
 
 const unavailable = () => new DomainError("unavailable", "Text messages cannot be sent right now. Please try again later.", { title: "Sending failed" });
 
-/** The sender in force: the provider when its secrets are set, else the outbox in development. */
-export function smsSender(): SmsSender {
-  const secrets = env as Env & SmsSecrets;
-  if (secrets.SMS_API_URL && secrets.SMS_API_TOKEN && secrets.SMS_FROM) return httpSender(secrets.SMS_API_URL, secrets.SMS_API_TOKEN, secrets.SMS_FROM);
-  if (devToolsEnabled()) return outboxSender;
-  return {
-    async send() {
-      throw unavailable();
-    },
-  };
+/** Sends a request to the provider; the stand-in is answered in-process (a Worker calling its own origin would leave and come back through the Origin check). */
+async function providerFetch(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  // __DEV_TOOLS_BUILD__ is a build-time constant: the production bundle drops this branch and the module.
+  if (__DEV_TOOLS_BUILD__ && devToolsEnabled() && path.startsWith(`${STAND_IN_SMS_PATH}/`)) {
+    const { handleStandInSms } = await import("~/dev/dev-sms.server");
+    return handleStandInSms(request);
+  }
+  return fetch(request);
 }
 
-/** Sends one text to an E.164 number. */
-export async function sendSms(to: string, text: string): Promise<void> {
-  await smsSender().send(to, text);
+/** Sends one text to an E.164 number, or refuses (503) when no provider is configured or it refuses. Returns the provider's message sid. */
+export async function sendSms(to: string, text: string, config: TwilioConfig | null = twilioConfig()): Promise<string> {
+  if (!config) throw unavailable();
+  let res: Response;
+  try {
+    res = await providerFetch(twilioMessageRequest(config, to, text, env.APP_ORIGIN || "http://localhost"));
+  } catch (error) {
+    console.error("sms provider unreachable", error);
+    throw unavailable();
+  }
+  if (res.status !== 201 && res.status !== 200) {
+    console.error("sms provider refused", res.status);
+    throw unavailable();
+  }
+  const answer = (await res.json().catch(() => ({}))) as { sid?: unknown };
+  return typeof answer.sid === "string" ? answer.sid : "";
 }

@@ -161,6 +161,20 @@ function contentTypeOf(object: R2Object): string {
   return INLINE_TYPES.test(type) ? type : "application/octet-stream";
 }
 
+/**
+ * Content-Disposition that saves a file under `name` (RFC 6266): an ASCII fallback `filename` and
+ * the exact name as RFC 5987 `filename*`, so any name survives (accents, CJK, quotes).
+ */
+export function attachmentDisposition(name: string): string {
+  const ascii = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]/g, "_")
+    .replace(/["\\%]/g, "_");
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
 function dispositionOf(object: R2Object, type: string): string {
   const name = (object.customMetadata?.filename ?? object.key.split("/").pop() ?? "file").replace(/[^A-Za-z0-9._-]/g, "_");
   return `${type === "application/octet-stream" ? "attachment" : "inline"}; filename="${name}"`;
@@ -172,17 +186,24 @@ export function fileNotFound(): Response {
 }
 
 /**
- * Answers GET/HEAD for one R2 object: Content-Type, Content-Disposition, nosniff, ETag and a
- * single HTTP Range (206 with Content-Range; 416 when unsatisfiable), so video seeking works.
+ * Answers GET/HEAD for one R2 object: Content-Type, Content-Disposition (inline for media the
+ * browser shows, unless `opts.disposition` says otherwise, e.g. an attachment to save), nosniff,
+ * ETag and a single HTTP Range (206 with Content-Range; 416 when unsatisfiable), so video seeking works.
  */
-export async function serveObject(bucket: R2Bucket, key: string, request: Request, cacheControl: string): Promise<Response> {
+export async function serveObject(
+  bucket: R2Bucket,
+  key: string,
+  request: Request,
+  cacheControl: string,
+  opts: { disposition?: string } = {},
+): Promise<Response> {
   const head = await bucket.head(key);
   if (!head) return fileNotFound();
 
   const type = contentTypeOf(head);
   const headers = new Headers({
     "Content-Type": type,
-    "Content-Disposition": dispositionOf(head, type),
+    "Content-Disposition": opts.disposition ?? dispositionOf(head, type),
     "X-Content-Type-Options": "nosniff",
     "Accept-Ranges": "bytes",
     "Cache-Control": cacheControl,

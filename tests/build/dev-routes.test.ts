@@ -11,7 +11,17 @@ import { buildProject } from "./project-build";
 // Each build runs in its own copy of the project in a temporary folder (node_modules linked), so it
 // never touches build/ or .wrangler/deploy/ of the working tree, which a running Playwright server uses.
 
-const DEV_ROUTE_IDS = ["routes/dev/throw", "routes/dev/mailbox", "routes/dev/factory", "routes/dev/bench", "routes/dev/oauth-authorize", "routes/dev/oauth"];
+const DEV_ROUTE_IDS = [
+  "routes/dev/throw",
+  "routes/dev/mailbox",
+  "routes/dev/factory",
+  "routes/dev/bench",
+  "routes/dev/oauth-authorize",
+  "routes/dev/oauth",
+  "routes/dev/stripe",
+  "routes/dev/stripe-onboarding",
+  "routes/dev/stripe-api",
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -31,6 +41,7 @@ function inspect(dir: string) {
   };
   const serverFiles = files(join(dir, "build/server")).filter((f) => f.endsWith(".js"));
   const server = serverFiles.map((f) => readFileSync(f, "utf8")).join("\n");
+  const clientFiles = files(client).filter((f) => f.endsWith(".js"));
   return {
     clientRouteIds: Object.keys(manifest.routes),
     clientPaths: Object.values(manifest.routes).map((r) => r.path ?? ""),
@@ -39,6 +50,9 @@ function inspect(dir: string) {
     serverChunks: serverFiles.map((f) => f.slice(dir.length)),
     clientChunks: readdirSync(client),
     serverSource: server,
+    clientSource: clientFiles.map((f) => readFileSync(f, "utf8")).join("\n"),
+    serverBytes: serverFiles.reduce((s, f) => s + statSync(f).size, 0),
+    stripeChunkBytes: serverFiles.filter((f) => /stripe\.esm\.worker/.test(f)).reduce((s, f) => s + statSync(f).size, 0),
   };
 }
 
@@ -79,6 +93,22 @@ describe("development tools and the build mode", () => {
     expect(production.clientChunks.filter((f) => /^(throw|mailbox|oauth|oauth-authorize)-/.test(f))).toEqual([]);
     expect(production.serverChunks.filter((f) => /dev-oauth/.test(f))).toEqual([]);
     expect(production.serverSource).not.toContain("handleDevOAuthApi");
+    expect(production.serverSource).not.toContain("handleDevStripeApi");
+    expect(production.serverChunks.filter((f) => /dev-stripe/.test(f))).toEqual([]);
+  });
+
+  it("the stripe package is server-only: in the Worker, in no browser chunk (issue 29)", () => {
+    for (const b of [production, devtools]) {
+      expect(b.serverSource).toContain("api.stripe.com");
+      expect(b.clientSource).not.toContain("api.stripe.com");
+      expect(b.clientSource).not.toContain("Stripe-Signature");
+    }
+    // The SDK is a chunk of its own, loaded on first use (app/platform/stripe.server.ts), not at every request.
+    expect(production.serverChunks.filter((f) => /stripe\.esm\.worker/.test(f))).toHaveLength(1);
+    // Its cost, for the record (decision 0224).
+    console.log(
+      `production Worker: ${(production.serverBytes / 1024).toFixed(0)} KiB, the Stripe SDK's chunk: ${(production.stripeChunkBytes / 1024).toFixed(0)} KiB`,
+    );
   });
 
   it("the devtools build (browser tests, benchmarks) has every /dev route", () => {
@@ -88,5 +118,6 @@ describe("development tools and the build mode", () => {
     }
     expect(devtools.serverPaths).toEqual(expect.arrayContaining(["dev/mailbox", "dev/throw", "dev/factory", "dev/oauth/*"]));
     expect(devtools.serverSource).toContain("handleDevOAuthApi");
+    expect(devtools.serverSource).toContain("handleDevStripeApi");
   });
 });

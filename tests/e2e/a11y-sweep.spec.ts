@@ -23,6 +23,9 @@ const PAGES: Record<string, string[]> = {
   "_auth/reset-password.tsx": ["/auth/reset-password?token=not-a-real-token"],
   "_auth/verify-email.tsx": ["/auth/verify-email?token=not-a-real-token"],
   "_auth/pending-approval.tsx": ["/pending-approval"],
+  "_auth/email-unsubscribe.tsx": ["/email/unsubscribe?e=bm90LWEtbGluaw&c=news&t=0"],
+  // Shown only to an account in its deletion grace period (others are sent on): tests/e2e/privacy.spec.ts sweeps it.
+  "_auth/account-deletion.tsx": ["/account-deletion"],
   "agency/admin-recovery.tsx": ["/admin-recovery"],
   "agency/application-signup.tsx": ["/agency-application-signup", "/agency/signup"],
   "agency/application-status.tsx": ["/agency-application-status"],
@@ -82,6 +85,8 @@ const NOT_PAGES: Record<string, string> = {
   "api/media-signed.ts": "file resource",
   "api/analytics-csv.ts": "CSV resource",
   "_app/payments-csv.ts": "CSV resource (the statement)",
+  "_app/settings-export.ts": "JSON download (the person's data export)",
+  "admin/user-export.ts": "JSON download (an admin's export of a person's data)",
   "_app/clipping-upload.ts": "upload resource (source video parts, JSON)",
   "_app/clipping-download.ts": "redirect to a signed source download",
   "_app/clipping-file.ts": "file resource (signed source download)",
@@ -91,11 +96,18 @@ const NOT_PAGES: Record<string, string> = {
   "admin/thumbnails-api.ts": "JSON resource (the thumbnail editor's save, open, export and send)",
   "dev/throw.tsx": "development tool (absent from the production build)",
   "dev/mailbox.tsx": "development tool (absent from the production build)",
+  "dev/mailbox-message.ts": "development tool: an e-mail's HTML as sent (absent from the production build)",
+  "dev/sms.ts": "development tool: the stand-in SMS provider (absent from the production build)",
   "dev/factory.ts": "development tool (absent from the production build)",
   "dev/payout-day.ts": "development tool (absent from the production build)",
   "dev/bench.ts": "development tool (absent from the production build)",
   "dev/oauth-authorize.tsx": "development tool: the stand-in Google consent screen",
   "dev/oauth.ts": "development tool (absent from the production build)",
+  "dev/stripe.tsx": "development tool: the Stripe stand-in's dashboard (tests/e2e/payments.spec.ts checks it)",
+  "dev/stripe-onboarding.tsx": "development tool: the Stripe stand-in's onboarding page (tests/e2e/payments.spec.ts checks it)",
+  "dev/stripe-api.ts": "development tool (absent from the production build)",
+  "_app/payout-account.ts": "redirect (the return from, and the refresh of, Stripe's onboarding)",
+  "api/stripe-webhook.ts": "Stripe's webhook endpoint",
 };
 
 type Kind = { kind: string; email?: string };

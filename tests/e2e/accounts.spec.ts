@@ -175,14 +175,32 @@ test("pages work at 375 px with the slide-over sidebar", async ({ page, visit })
   await visit("/profile");
 });
 
-test("agency and clipper invitations: banners, clipper agreement cleared when unticked, no console errors", async ({ page, visit, consoleErrors }) => {
+test("agency and clipper invitations: banners, clipper agreement cleared when unticked, no console errors", async ({
+  page,
+  visit,
+  consoleErrors,
+  browser,
+  baseURL,
+}) => {
   await visit("/auth?mode=signup&agency_slug=northwind&agency_name=Northwind%20Talent");
   await expect(page.getByRole("heading", { name: "Join Northwind Talent" })).toBeVisible();
   await expect(page.getByText("Join Northwind Talent Shortbeat")).toBeVisible();
 
+  // The public referral link with clipper=1 is a referral only: no clipper option (issue 27).
   await visit("/auth?mode=signup&ref=CASEY123&clipper=1");
+  await expect(page.getByText("Referral code:")).toBeVisible();
+  await expect(page.getByLabel(/I want to join as a clipper/)).toHaveCount(0);
+
+  // A clipper invitation of the demo creator's: the invitation banner and the clipper option.
+  const creator = await (await browser.newContext({ baseURL })).newPage();
+  await signIn(creator, "creator@shortbeat.test");
+  await creator.goto("/clipping");
+  await creator.getByRole("button", { name: "Create invitation" }).click();
+  const invite = new URL(await creator.getByLabel("Invitation link", { exact: true }).inputValue());
+  await visit(invite.pathname + invite.search);
   await expect(page.getByText("You've been invited to join Shortbeat")).toBeVisible();
-  const wants = page.getByLabel("I want to join as a clipper and cut clips from my referring creator's videos");
+  await expect(page.getByRole("button", { name: "Create Account" })).toBeVisible();
+  const wants = page.getByLabel("I want to join as a clipper and cut clips from Casey Creator's videos");
   await expect(wants).toBeChecked();
   const agreement = page.getByLabel("I accept the Clipper Agreement");
   await agreement.check();

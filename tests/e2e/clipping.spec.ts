@@ -1,10 +1,12 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test, signIn, DEMO_PASSWORD } from "./fixtures";
 
-// The clipping journey (issue 16): the demo creator's invite link → a new person signs up as a
-// clipper (with the Clipper Agreement) → approved → downloads a source through a signed URL →
-// submits a clip → asks for a higher split → the creator approves the clip and the split → the
-// admin imports revenue naming the clip's video → both statements show the right cents.
+// The clipping journey (issues 16 and 27): the demo creator makes an invitation → a new person
+// opens it and signs up as a clipper (with the Clipper Agreement; also through "Continue with
+// Google") → waits → the creator approves → Download saves a source under its name → submits a
+// clip → asks for a higher split → the creator approves the clip and the split → the admin imports
+// revenue naming the clip's video → both statements show the right cents. A stranger using the
+// creator's public referral code gets nothing.
 
 const PASSWORD = "Str0ng!Passw0rd";
 const MONTH = "2031-05"; // after the split's confirmation: the whole month at the new split
@@ -28,7 +30,40 @@ async function visit(page: Page, path: string) {
   await expectAccessible(page, path);
 }
 
-test("invite → sign up as clipper → download a source → submit a clip → higher split → creator approves → revenue imported → both statements", async ({
+/** The creator makes an invitation on /clipping and reads its link (shown once). */
+async function createInvitation(creator: Page): Promise<string> {
+  await visit(creator, "/clipping");
+  await creator.getByRole("button", { name: "Create invitation" }).click();
+  await expect(creator.getByText("Invitation created")).toBeVisible();
+  const link = await creator.getByLabel("Invitation link", { exact: true }).inputValue();
+  expect(link).toMatch(/\/auth\?ref=[a-z2-7]{32}&clipper=1$/);
+  expect(link).not.toContain("CASEY123");
+  return link;
+}
+
+/** The creator approves the person waiting for them (issue 27: nobody reaches the folder before that). */
+async function approve(creator: Page, name: string) {
+  await visit(creator, "/clipping");
+  const waiting = creator.getByRole("list", { name: "Clippers waiting for your approval" }).getByRole("listitem").filter({ hasText: name });
+  await expect(waiting).toContainText("waits for your approval");
+  await waiting.getByRole("button", { name: `Approve ${name}` }).click();
+  await expect(creator.getByText("Clipper approved")).toBeVisible();
+}
+
+/** Download saves the source under its name: an attachment (RFC 6266), not played in the browser. */
+async function downloadsSource(page: Page, name: string) {
+  const card = page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Casey Creator" }) });
+  const link = card.getByRole("link", { name: `Download ${name}` });
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  expect(download.suggestedFilename()).toBe(name);
+  const file = await page.context().request.get((await link.getAttribute("href")) ?? "");
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toBe("video/mp4");
+  expect(file.headers()["content-disposition"]).toMatch(/^attachment; filename="Studio session - full take\.mp4"; filename\*=UTF-8''/);
+  expect(file.url()).toMatch(/\/clipping\/files\/.+\?exp=\d+&sig=/);
+}
+
+test("invitation → sign up as clipper → pending → creator approves → download → clip → higher split → revenue → both statements", async ({
   browser,
   baseURL,
   request,
@@ -39,19 +74,19 @@ test("invite → sign up as clipper → download a source → submit a clip → 
   const name = `Clara Clipper ${stamp}`;
   const videoId = `E2e${stamp}`.padEnd(11, "x").slice(0, 11);
 
-  // 1. The demo creator's invite link.
+  // 1. The demo creator makes an invitation: a link of its own, never the public referral code.
   const creator = await signedIn(browser, baseURL!, "creator@shortbeat.test");
-  await visit(creator, "/clipping");
-  const invite = await creator.getByLabel("Invite link", { exact: true }).inputValue();
-  expect(invite).toMatch(/\/auth\?ref=CASEY123&clipper=1$/);
+  const invite = await createInvitation(creator);
 
-  // 2. A new person signs up through it as a clipper, with both agreements; verified and approved.
+  // 2. A new person opens it: the clipper sign-up, naming the creator; both agreements; verified and approved.
   const context = await browser.newContext({ baseURL });
   const clipper = await context.newPage();
-  await clipper.goto(`${new URL(invite).pathname + new URL(invite).search}&mode=signup`);
+  await clipper.goto(new URL(invite).pathname + new URL(invite).search);
+  await expect(clipper.getByText("Casey Creator invited you to cut clips from their videos as a clipper.", { exact: false })).toBeVisible();
+  await expectAccessible(clipper, "/auth (clipper invitation)");
   await fillNewAccount(clipper, { fullName: name, email, password: PASSWORD });
   await fillCreatorChannel(clipper, { url: `https://www.youtube.com/@clara${stamp}`, subscribers: "10", monthlyViews: "100" });
-  await expect(clipper.getByLabel("I want to join as a clipper and cut clips from my referring creator's videos")).toBeChecked();
+  await expect(clipper.getByLabel("I want to join as a clipper and cut clips from Casey Creator's videos")).toBeChecked();
   await clipper.getByLabel("I accept the Clipper Agreement").check();
   await clipper.getByRole("button", { name: "Create Account" }).click();
   await expect(clipper.getByText("Account created!")).toBeVisible();
@@ -60,17 +95,19 @@ test("invite → sign up as clipper → download a source → submit a clip → 
   await signIn(clipper, email, { password: PASSWORD, landing: null });
   await expect(clipper).toHaveURL(/\/dashboard$/);
 
-  // 3. The clipper's /clipping: Casey's folder; a download through a signed URL.
+  // 3. Pending: the clipper waits for Casey; no folder yet.
+  await visit(clipper, "/clipping");
+  await expect(clipper.getByText("Waiting for Casey Creator to approve you", { exact: false })).toBeVisible();
+  await expect(clipper.getByRole("heading", { name: "Creators you clip for" })).toHaveCount(0);
+
+  // 4. Casey approves; the clipper's /clipping shows Casey's folder, and Download saves the file under its name.
+  await approve(creator, name);
   await visit(clipper, "/clipping");
   const card = clipper.getByRole("listitem").filter({ has: clipper.getByRole("heading", { name: "Casey Creator" }) });
   await expect(card.getByText("Studio session - full take.mp4", { exact: true }).first()).toBeVisible();
-  const href = await card.getByRole("link", { name: "Download Studio session - full take.mp4" }).getAttribute("href");
-  const file = await context.request.get(href ?? "");
-  expect(file.status()).toBe(200);
-  expect(file.headers()["content-type"]).toBe("video/mp4");
-  expect(file.url()).toMatch(/\/clipping\/files\/.+\?exp=\d+&sig=/);
+  await downloadsSource(clipper, "Studio session - full take.mp4");
 
-  // 4. A clip of an unsupported platform is refused; then a YouTube Short is submitted.
+  // 5. A clip of an unsupported platform is refused; then a YouTube Short is submitted.
   await card.getByLabel("Clip URL").fill("https://vimeo.com/12345");
   await card.getByLabel("Source video").selectOption({ label: "Studio session - full take.mp4" });
   await card.getByRole("button", { name: "Submit clip" }).click();
@@ -83,13 +120,13 @@ test("invite → sign up as clipper → download a source → submit a clip → 
   await expect(clipper.getByText("Clip submitted")).toBeVisible();
   await expect(clipper.getByRole("row", { name: new RegExp(videoId) })).toContainText("Pending review");
 
-  // 5. The clipper asks for 80%.
+  // 6. The clipper asks for 80%.
   await card2.getByLabel("Your share (%)").fill("80");
   await card2.getByRole("button", { name: "Request split" }).click();
   await expect(clipper.getByText("Split requested")).toBeVisible();
   await expectAccessible(clipper, "/clipping (clipper)");
 
-  // 6. The creator approves the clip and the split.
+  // 7. The creator approves the clip and the split.
   await visit(creator, "/clipping");
   const request80 = creator.getByRole("listitem").filter({ hasText: `${name} asks for 80%` });
   await request80.getByRole("button", { name: "Approve 80%" }).click();
@@ -103,7 +140,7 @@ test("invite → sign up as clipper → download a source → submit a clip → 
   await creator.setViewportSize({ width: 1440, height: 900 });
   await creator.screenshot({ path: "/tmp/clipping-creator-1440.png", fullPage: true });
 
-  // 7. The admin imports a month's revenue naming the clip's video.
+  // 8. The admin imports a month's revenue naming the clip's video.
   const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
   await admin.goto("/admin/payments");
   await admin.waitForLoadState("networkidle");
@@ -118,7 +155,7 @@ test("invite → sign up as clipper → download a source → submit a clip → 
   await admin.getByRole("button", { name: "Commit import" }).click();
   await expect(admin.getByText("Revenue imported")).toBeVisible();
 
-  // 8. Both statements: the pool 70.00 (70% of 100.00) → clipper 80% = 56.00, creator 14.00.
+  // 9. Both statements: the pool 70.00 (70% of 100.00) → clipper 80% = 56.00, creator 14.00.
   await visit(clipper, `/payments?month=${MONTH}`);
   const mine = clipper.getByRole("row", { name: new RegExp(`Clip: .*${videoId}`) });
   await expect(mine).toContainText("$56.00");
@@ -127,6 +164,54 @@ test("invite → sign up as clipper → download a source → submit a clip → 
   await expect(theirs).toContainText(`by ${name}: $56.00 to the clipper`);
   await expect(theirs).toContainText("$14.00");
   await context.close();
+});
+
+test("an invitation through 'Continue with Google': the clipper choice survives the round trip, pending until the creator approves", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const email = `gus-${stamp}@example.com`;
+  const name = `Gus Google ${stamp}`;
+  const creator = await signedIn(browser, baseURL!, "creator@shortbeat.test");
+  const invite = await createInvitation(creator);
+
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto(new URL(invite).pathname + new URL(invite).search);
+  await expect(page.getByLabel("I want to join as a clipper and cut clips from Casey Creator's videos")).toBeChecked();
+  await page.getByLabel("I accept the Clipper Agreement").check();
+  await page.getByRole("button", { name: "Continue with Google" }).click();
+  await expect(page.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.waitForURL("**/pending-approval");
+
+  // The creator sees the request and approves it; the admin approves the new account.
+  await approve(creator, name);
+  await factory(request, baseURL!, "approve", email);
+  await visit(page, "/clipping");
+  await downloadsSource(page, "Studio session - full take.mp4");
+  await context.close();
+});
+
+test("a stranger with the creator's public referral code gets no access to the folder", async ({ browser, baseURL }) => {
+  const stranger = await signedIn(browser, baseURL!, "partner@shortbeat.test");
+  // The public referral link with clipper=1 keeps nothing: it is no invitation.
+  await stranger.goto("/auth?ref=CASEY123&clipper=1");
+  await expect(stranger).toHaveURL(/\/dashboard$/);
+  await visit(stranger, "/clipping");
+  await stranger.getByLabel("Invitation link or code").fill(`${baseURL}/auth?ref=CASEY123&clipper=1`);
+  await stranger.getByLabel("I accept the Clipper Agreement").check();
+  await stranger.getByRole("button", { name: "Accept invitation" }).click();
+  await expect(stranger.getByText("This clipper invitation link is not valid.").first()).toBeVisible();
+  await expect(stranger.getByRole("heading", { name: "Creators you clip for" })).toHaveCount(0);
+  // Casey's seeded source cannot be downloaded.
+  const res = await stranger.context().request.get("/clipping/sources/00000000-0000-4000-8000-000000006001/download", { maxRedirects: 0 });
+  expect(res.status()).toBe(404);
 });
 
 test("/clipping at 375 px: no sideways scroll, the folder and clips usable", async ({ browser, baseURL }) => {

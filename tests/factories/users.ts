@@ -71,7 +71,13 @@ export async function createUser(
   if (kind === "clipper") {
     const creator = await createUser("creator");
     statements.push(
-      env.DB.prepare("INSERT INTO clipper_links (id, creator_user_id, clipper_user_id) VALUES (?, ?, ?)").bind(crypto.randomUUID(), creator.id, id),
+      // An approved clipper (docs/decisions/0205: a link is made by the creator's approval).
+      env.DB.prepare("INSERT INTO clipper_links (id, creator_user_id, clipper_user_id, approved_at) VALUES (?, ?, ?, ?)").bind(
+        crypto.randomUUID(),
+        creator.id,
+        id,
+        new Date().toISOString(),
+      ),
     );
   }
   await env.DB.batch(statements);

@@ -65,7 +65,7 @@ describe("analytics rules", () => {
 
   it("keeps CSV cells from being read as formulas", () => {
     expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
-    expect(csvCell("+1")).toBe("'+1");
+    expect(csvCell("+1")).toBe(`"'+1"`);
     expect(csvCell("a,b")).toBe('"a,b"');
     expect(csvCell(12)).toBe("12");
     expect(csvCell(null)).toBe("");

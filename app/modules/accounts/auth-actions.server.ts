@@ -11,20 +11,38 @@ import { bannedSignOutNotice, clearSessionCookie, endSessions } from "./session.
 // The sign-in/sign-up screen (also the agency sign-up screens) and sign-out, as the routes call
 // them: each returns where the browser goes next, or throws the DomainError the form shows.
 
-/** What the sign-in/sign-up screen reads from its address (spec section 2). */
-export function authParams(request: Request, preset: { agencySlug?: string; agencyName?: string; mode?: "signup" } = {}) {
+/**
+ * A clipper invitation named by the address (/auth?ref=CODE&clipper=1), as the clipping module
+ * looked it up: its code and creator, or why it cannot be used (docs/decisions/0205).
+ */
+export type AuthInvitation = { code: string | null; creatorName: string | null; problem: string | null };
+
+/**
+ * What the sign-in/sign-up screen reads from its address (spec section 2). With a clipper
+ * invitation the screen opens on sign-up with the clipper option, the code is no referral code,
+ * and signing in leads to /clipping, where the invitation waits. `ref` with clipper=1 that is no
+ * invitation (a creator's public code) is a plain referral: the referral code never makes a clipper.
+ */
+export function authParams(request: Request, preset: { agencySlug?: string; agencyName?: string; mode?: "signup"; invitation?: AuthInvitation | null } = {}) {
   const url = new URL(request.url);
   const q = (name: string) => url.searchParams.get(name)?.trim() ?? "";
+  const invitation = preset.invitation ?? null;
+  const asked = q("mode");
   return {
-    mode: (preset.mode ?? (q("mode") === "signup" ? "signup" : "signin")) as "signin" | "signup",
-    referralCode: q("ref")
-      .replace(/[^A-Za-z0-9_-]/g, "")
-      .slice(0, 64),
-    clipper: q("clipper") === "1",
+    mode: (preset.mode ?? (asked === "signup" || asked === "signin" ? asked : invitation?.code ? "signup" : "signin")) as "signin" | "signup",
+    referralCode: invitation
+      ? ""
+      : q("ref")
+          .replace(/[^A-Za-z0-9_-]/g, "")
+          .slice(0, 64),
+    clipper: Boolean(invitation?.code),
+    clipperInvitation: invitation?.code ?? "",
+    invitedBy: invitation?.creatorName ?? "",
+    invitationProblem: invitation?.problem ?? "",
     agencySlug: preset.agencySlug ?? normalizeAgencySlug(q("agency_slug")).slice(0, 64),
     agencyName: preset.agencyName ?? q("agency_name").slice(0, 100),
     agencyToken: q("token").slice(0, 128),
-    redirectTo: safeRedirect(q("redirectTo") || null, ""),
+    redirectTo: safeRedirect(q("redirectTo") || null, "") || (invitation?.code ? "/clipping" : ""),
   };
 }
 

@@ -6,7 +6,7 @@ import { authorize } from "~/lib/permissions";
 import { sanitizeStrict } from "~/lib/sanitize";
 import { activeAgencyBySlugQuery, agencyForSignupTokenQuery } from "~/modules/agencies/agencies.server";
 import type { MusicPartnerSignUpInput } from "~/modules/agencies/schema";
-import { linkClipperQuery } from "~/modules/clipping/clipping.server";
+import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "~/modules/clipping/clipping.server";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { randomToken, sha256Hex, shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
@@ -123,9 +123,12 @@ export async function signUp(request: Request, input: SignUpInput): Promise<void
     ]);
     const referrerId = referrer[0]?.userId ?? null;
     const token = agencyToken[0] ?? null;
-    const joinsAsClipper = input.wantsToBeClipper && input.acceptClipperAgreement && referrerId !== null;
+    // A clipper joins through a creator's invitation, never a referral code (docs/decisions/0205):
+    // with both clipper boxes ticked the invitation is used for the new account in its batch, and
+    // the person then waits for the creator's approval.
+    const joinsAsClipper = input.wantsToBeClipper && input.acceptClipperAgreement && input.clipperInvitation !== "";
 
-    await createPendingAccount(request, {
+    const { userId } = await createPendingAccount(request, {
       email: input.email,
       password: input.password,
       fullName: input.fullName,
@@ -143,9 +146,10 @@ export async function signUp(request: Request, input: SignUpInput): Promise<void
       agencyId: token?.agencyId ?? agency[0]?.id ?? null,
       referredBy: referrerId,
       agencySignupTokenId: token?.tokenId ?? null,
-      extraQueries: (userId) => (joinsAsClipper && referrerId ? [linkClipperQuery(referrerId, userId)] : []),
-      auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper },
+      extraQueries: (userId) => (joinsAsClipper ? acceptInvitationAtSignUpQueries(input.clipperInvitation, userId, input.email, request) : []),
+      auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper, clipper_invitation: joinsAsClipper },
     });
+    if (userId && joinsAsClipper) await afterSignUpAcceptance(input.clipperInvitation, userId);
   });
 }
 
@@ -247,7 +251,7 @@ export async function signIn(request: Request, identifier: string, password: str
 
   if (!user.emailVerifiedAt) {
     await resendVerification(user.id, email);
-    throw new DomainError("forbidden", "Email not confirmed. We have sent you a new confirmation link.", { title: LOGIN_FAILED });
+    throw new DomainError("forbidden", "Email not confirmed. We have e-mailed you a confirmation link: open it, then sign in.", { title: LOGIN_FAILED });
   }
 
   if (rehash) {
@@ -262,6 +266,11 @@ export async function signIn(request: Request, identifier: string, password: str
   return { setCookie, userId: user.id };
 }
 
+/**
+ * A new confirmation link for an unverified account that signs in. At most one verification e-mail
+ * per address within its window (app/platform/email.server.ts writes no second one), so repeated
+ * sign-in attempts cannot flood the inbox; the earlier link stays valid for 24 hours.
+ */
 async function resendVerification(userId: string, email: string) {
   const limit = await consume("verify-resend", `acct:${userId}`, LIMITS.generic);
   if (!limit.allowed) return;

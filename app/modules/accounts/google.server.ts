@@ -10,7 +10,7 @@ import { shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { OAuthError, beginAuthorization, completeAuthorization, fetchGoogleProfile, oauthConfigured, type GoogleProfile } from "~/platform/oauth.server";
 import { referrerQuery } from "./auth.server";
-import { linkClipperQuery } from "~/modules/clipping/clipping.server";
+import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "~/modules/clipping/clipping.server";
 import { SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { bannedMessage } from "./schema";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -22,7 +22,7 @@ import { afterSessionsEnded, createSession, endSessionsStatements } from "./sess
 export const GOOGLE_FLOW_COOKIE = "sb_google_oauth";
 const GOOGLE_FAILED = "Google sign in failed";
 
-type FlowPayload = { ref: string | null; redirectTo: string; clipper?: boolean };
+type FlowPayload = { ref: string | null; redirectTo: string; clipper?: boolean; invite?: string | null };
 
 /** Whether Google sign-in is set up on this deployment. */
 export function googleSignInAvailable(): boolean {
@@ -37,12 +37,15 @@ export const GOOGLE_UNAVAILABLE_TOAST = { type: "error", title: GOOGLE_FAILED, d
  * fresh state and PKCE verifier. The referral code rides along in the signed flow cookie, so it
  * survives the round trip.
  */
-export function startGoogleSignIn(request: Request, input: { ref: string | null; redirectTo?: string; clipper?: boolean }): Promise<Response> {
+export function startGoogleSignIn(
+  request: Request,
+  input: { ref: string | null; redirectTo?: string; clipper?: boolean; invite?: string | null },
+): Promise<Response> {
   return beginAuthorization<FlowPayload>(request, {
     cookieName: GOOGLE_FLOW_COOKIE,
     callbackPath: "/auth/google/callback",
     scopes: ["openid", "email", "profile"],
-    payload: { ref: input.ref, redirectTo: safeRedirect(input.redirectTo, "/dashboard"), clipper: input.clipper === true },
+    payload: { ref: input.ref, redirectTo: safeRedirect(input.redirectTo, "/dashboard"), clipper: input.clipper === true, invite: input.invite ?? null },
     // Offline access and the consent prompt, as the spec's identity-provider call asks.
     params: { access_type: "offline", prompt: "consent" },
   });
@@ -58,7 +61,7 @@ export async function finishGoogleSignIn(request: Request): Promise<AccountRedir
     const { tokens, payload, clearCookie } = await completeAuthorization<FlowPayload>(request, GOOGLE_FLOW_COOKIE);
     cookies.push(clearCookie);
     const profile = await fetchGoogleProfile(request, tokens.accessToken());
-    const { setCookie } = await signInWithGoogle(request, profile, payload.ref, payload.clipper === true);
+    const { setCookie } = await signInWithGoogle(request, profile, payload.ref, payload.clipper === true ? (payload.invite ?? null) : null);
     cookies.push(setCookie);
     return { to: payload.redirectTo || "/dashboard", toast: SIGNED_IN_TOAST(), cookies };
   } catch (error) {
@@ -106,7 +109,8 @@ export async function signInWithGoogle(
   request: Request,
   profile: GoogleProfile,
   referralCode: string | null,
-  clipper = false,
+  /** A clipper invitation to use for a new account (its clipper boxes were ticked before leaving for Google). */
+  clipperInvitation: string | null = null,
 ): Promise<{ setCookie: string; userId: string; created: boolean }> {
   // Refused before anything is read or written (finishGoogleSignIn audits the failure).
   if (!profile.email_verified) {
@@ -136,8 +140,9 @@ export async function signInWithGoogle(
       userId = crypto.randomUUID();
       created = true;
       const referrer = referralCode ? await referrerQuery(referralCode).get() : null;
-      // A clipper invite (issue 16): the clipper option and its agreement, ticked before leaving for Google.
-      const joinsAsClipper = clipper && Boolean(referrer);
+      // A clipper invitation (docs/decisions/0205): the clipper option and its agreement were ticked
+      // before leaving for Google; the invitation is used for the new account (verified e-mail).
+      const joinsAsClipper = Boolean(clipperInvitation);
       const metadata = signUpMetadata({
         full_name: name,
         referral_code: referralCode,
@@ -164,7 +169,7 @@ export async function signInWithGoogle(
             referredBy: referrer?.userId ?? null,
           }),
         linkQuery(profile, userId),
-        ...(joinsAsClipper && referrer ? [linkClipperQuery(referrer.userId, userId)] : []),
+        ...(clipperInvitation ? acceptInvitationAtSignUpQueries(clipperInvitation, userId, profile.email, request) : []),
         auditQuery({
           eventType: "sign_up",
           userId,
@@ -173,6 +178,7 @@ export async function signInWithGoogle(
           details: { method: "google", referral: Boolean(referrer), clipper: joinsAsClipper },
         }),
       ]);
+      if (clipperInvitation) await afterSignUpAcceptance(clipperInvitation, userId);
     }
   }
 

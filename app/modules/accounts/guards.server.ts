@@ -75,6 +75,14 @@ export async function requireSignedOut(args: GuardArgs): Promise<void> {
   }
 }
 
+/** Where an account waiting out its deletion grace period is sent: it can keep the account or sign out (docs/decisions/0213). */
+export const ACCOUNT_DELETION_PATH = "/account-deletion";
+
+/** An account scheduled for deletion is frozen: every guarded page sends it to the page that offers to cancel. */
+function throwIfDeletionPending(user: SessionUser): void {
+  if (user.deletionDueAt) throw redirect(ACCOUNT_DELETION_PATH);
+}
+
 /** Sign-in only (settings, profile). */
 export async function requireUser(args: GuardArgs): Promise<SessionUser> {
   const user = await getSessionUser(args.request, args.context);
@@ -84,7 +92,21 @@ export async function requireUser(args: GuardArgs): Promise<SessionUser> {
     });
   }
   if (user.isBanned) await throwBanned(args.request, user);
+  throwIfDeletionPending(user);
   return user;
+}
+
+/** /account-deletion: a signed-in account waiting out its deletion grace period (anyone else goes where they belong). */
+export async function requirePendingDeletion(args: GuardArgs): Promise<SessionUser & { deletionDueAt: string }> {
+  const user = await getSessionUser(args.request, args.context);
+  if (!user) {
+    return signedOut(args, () => {
+      throw redirect("/auth");
+    });
+  }
+  if (user.isBanned) await throwBanned(args.request, user);
+  if (!user.deletionDueAt) throw redirect("/dashboard");
+  return user as SessionUser & { deletionDueAt: string };
 }
 
 /**
@@ -127,6 +149,7 @@ export async function requireAdmin(args: GuardArgs): Promise<SessionUser> {
     });
   }
   if (user.isBanned) await throwBanned(args.request, user);
+  throwIfDeletionPending(user);
   if (!user.isAdmin) {
     await audit({
       eventType: "admin_access_denied",
@@ -158,7 +181,7 @@ export async function requireMusicPartner(args: GuardArgs): Promise<SessionUser>
 /** For resource routes: 401/403 JSON instead of redirects. */
 export async function requireApiUser(args: GuardArgs, opts: { approved?: boolean; admin?: boolean } = {}) {
   const user = await getSessionUser(args.request, args.context);
-  if (!user || user.isBanned) throw data({ error: "Auth session missing!" }, { status: 401 });
+  if (!user || user.isBanned || user.deletionDueAt) throw data({ error: "Auth session missing!" }, { status: 401 });
   if (opts.admin && !user.isAdmin) throw data({ error: "Access Denied" }, { status: 403 });
   if (opts.approved && !isApproved(viewerOf(user))) throw data({ error: "Approval required" }, { status: 403 });
   return user;

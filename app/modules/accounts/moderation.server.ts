@@ -9,8 +9,11 @@ import { notifyAccountDecision, notifyUser } from "~/modules/notifications/notif
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, type Email } from "~/platform/email.server";
+import { deliveriesTo } from "~/platform/email-delivery.server";
+import { requestAccountDeletionFor } from "./deletion.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { containsText } from "~/platform/text-search.server";
 import { isAdminUser } from "./directory.server";
 import { afterSessionsEnded, endSessionsStatements, type SessionEndReason } from "./session.server";
 
@@ -27,13 +30,8 @@ export const USERS_PAGE_SIZE = 20;
 // SQL over people, for other modules' lists (the audit log); see also people-queries.server.ts
 // ---------------------------------------------------------------------------------------------
 
-/** `%text%` for LIKE ... ESCAPE '\', with the wildcards in `text` taken literally. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** LIKE with an escape character, which drizzle's `like()` cannot say. */
-const contains = (column: SQLiteColumn | SQL, text: string): SQL => sql`lower(${column}) like ${likePattern(text)} escape '\\'`;
+// Searches use containsText (instr, not LIKE: D1 refuses LIKE patterns over 50 bytes; 0201).
+const contains = containsText;
 
 /** "The user in this user id column has an e-mail containing `text`" (case-insensitive). */
 export function userEmailContains(userId: SQLiteColumn | SQL, text: string): SQL {
@@ -173,6 +171,9 @@ export async function getUserDetails(actor: Actor, userId: string) {
       artistName: profiles.artistName,
       catalogueUrl: profiles.catalogueUrl,
       lastSignInAt: profiles.lastSignInAt,
+      deletionRequestedAt: users.deletionRequestedAt,
+      deletionDueAt: users.deletionDueAt,
+      deletedAt: users.deletedAt,
       agencyName: agency.name,
       agencySlug: agency.slug,
       referredByEmail: referrer.email,
@@ -186,7 +187,9 @@ export async function getUserDetails(actor: Actor, userId: string) {
     .get();
   if (!row) return null;
   const { userMetadata, ...rest } = row;
-  return { ...rest, signUp: signUpDetails(userMetadata) };
+  // Their latest e-mails and how each was delivered (sent, retrying, failed with the reason).
+  const emails = await deliveriesTo(row.email);
+  return { ...rest, signUp: signUpDetails(userMetadata), emails };
 }
 export type AdminUserDetails = NonNullable<Awaited<ReturnType<typeof getUserDetails>>>;
 
@@ -495,6 +498,10 @@ export async function endUserSessions(actor: Actor, userId: string, request: Req
 /** One entry point for the /admin action: what the toast says when it worked. */
 export async function performUserAction(actor: Actor, input: UserActionInput, request: Request): Promise<string> {
   switch (input.intent) {
+    case "delete_account": {
+      const { dueAt } = await requestAccountDeletionFor(actor, input.userId, request);
+      return `The account is scheduled for deletion on ${dueAt.slice(0, 10)}; its sessions ended and the person was e-mailed.`;
+    }
     case "approve":
       return approveUser(actor, input.userId, request);
     case "reject":

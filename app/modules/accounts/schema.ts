@@ -174,6 +174,12 @@ const signUpFields = {
   // As sent: the server passes it through the strict sanitizer (and logs a rejected one)
   // before it is used; see accounts/auth.server.ts signUp.
   referralCode: z.string().optional().default(""),
+  /** A clipper invitation's code (from /auth?ref=CODE&clipper=1), used when both clipper boxes are ticked (docs/decisions/0205). */
+  clipperInvitation: z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim().slice(0, 100)),
   agencySlug: z.string().trim().max(64).optional().default("").transform(normalizeAgencySlug),
   agencyName: z.string().optional().default("").transform(normalizeAgencyName),
   agencyToken: z.string().trim().max(128).optional().default(""),
@@ -219,12 +225,17 @@ export const AUTH_FORM_TITLES = { signin: "Login failed", signup: "Sign up faile
 /** The e-mail link's confirmation form; a missing or unknown token is the module's answer. */
 export const verifyEmailSchema = z.object({ token: z.string().optional().default("") });
 
-/** The Google button: the referral code and where to go after sign-in ride along. */
+/** The Google button: the referral code, a clipper invitation and where to go after sign-in ride along. */
 export const googleStartSchema = z.object({
   ref: z
     .string()
     .optional()
     .transform((v) => (v ?? "").replace(/[^A-Za-z0-9_-]/g, "").slice(0, 64) || null),
+  /** A clipper invitation's code (docs/decisions/0205): used for a new account when `clipper` is ticked, kept for /clipping otherwise. */
+  invite: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").replace(/[^A-Za-z0-9]/g, "").slice(0, 64) || null),
   redirectTo: z.string().optional(),
   /** The clipper option with its agreement, both ticked on the sign-up form (issue 16). */
   clipper: z
@@ -245,6 +256,8 @@ const changePasswordFields = {
 export const changePasswordSchema = z.object(changePasswordFields).superRefine(passwordsMatch);
 
 const PHONE_INTENTS = ["phone-send", "phone-verify", "phone-remove"] as const;
+/** Issue 28: e-mail settings and deleting the account. */
+const PRIVACY_INTENTS = ["email-updates", "delete-account"] as const;
 
 /** The settings page: change password, sign out the other sessions, or one of them; the phone number. */
 export const settingsFormSchema = z.preprocess(
@@ -252,7 +265,10 @@ export const settingsFormSchema = z.preprocess(
     const intent = (v as { intent?: unknown })?.intent;
     return {
       ...(v as object),
-      intent: intent === "sign-out-others" || intent === "sign-out-session" || PHONE_INTENTS.includes(intent as never) ? intent : "change-password",
+      intent:
+        intent === "sign-out-others" || intent === "sign-out-session" || PHONE_INTENTS.includes(intent as never) || PRIVACY_INTENTS.includes(intent as never)
+          ? intent
+          : "change-password",
     };
   },
   z.discriminatedUnion("intent", [
@@ -267,8 +283,20 @@ export const settingsFormSchema = z.preprocess(
     z.object({ intent: z.literal("phone-send"), phone: phoneNumber }),
     z.object({ intent: z.literal("phone-verify"), code: phoneCode }),
     z.object({ intent: z.literal("phone-remove") }),
+    // Optional e-mail (news) on or off (docs/decisions/0212).
+    z.object({ intent: z.literal("email-updates"), news: checkbox }),
+    // Deleting the account (docs/decisions/0213): the password (none for a Google-only account, which
+    // signs in again with Google instead) and an explicit confirmation.
+    z.object({
+      intent: z.literal("delete-account"),
+      password: z.string().max(PASSWORD_MAX_LENGTH).optional().default(""),
+      confirm: z.literal("yes", { error: "Tick the box to confirm that you want to delete your account." }),
+    }),
   ]),
 );
+
+/** One-click unsubscribe (RFC 8058): the body a mail client posts, or the page's empty form. */
+export const unsubscribeSchema = z.object({ "List-Unsubscribe": z.string().max(40).optional() });
 
 export const profileSchema = z.object({ fullName });
 

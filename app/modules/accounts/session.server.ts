@@ -46,6 +46,8 @@ export type SessionUser = {
   isAdmin: boolean;
   hasActiveAgency: boolean;
   unreadCount: number;
+  /** Set while the account waits out its deletion grace period (docs/decisions/0213): the guards send it to /account-deletion. */
+  deletionDueAt: string | null;
   expiresAt: string;
   lastSeenAt: string;
   absoluteExpiresAt: string;
@@ -74,6 +76,7 @@ function sessionQuery(sessionId: string) {
       email: users.email,
       emailVerifiedAt: users.emailVerifiedAt,
       userMetadata: users.userMetadata,
+      deletionDueAt: users.deletionDueAt,
       fullName: profiles.fullName,
       avatarUrl: profiles.avatarUrl,
       creatorId: profiles.creatorId,
@@ -426,4 +429,24 @@ export async function listSessions(userId: string): Promise<SessionSummary[]> {
     .where(eq(sessions.userId, userId))
     .orderBy(desc(sessions.lastSeenAt))
     .all();
+}
+
+/** A deleted account's sessions and the reasons kept for ended ones: all gone (the account is anonymised in the same batch). */
+export function eraseSessionsStatements(userId: string): [BatchItem<"sqlite">, BatchItem<"sqlite">] {
+  return [db().delete(sessions).where(eq(sessions.userId, userId)), db().delete(endedSessions).where(eq(endedSessions.userId, userId))];
+}
+
+/**
+ * Retention (docs/privacy.md): sessions past their expiry (idle or absolute) and the reasons kept
+ * for ended ones past ENDED_KEPT_MS go, with their user agents and addresses. Returns how many rows.
+ */
+export async function purgeEndedSessions(now = Date.now()): Promise<number> {
+  const at = new Date(now).toISOString();
+  const [expired, ended] = await db().batch([
+    db().delete(sessions).where(sql`${sessions.expiresAt} < ${at} or ${sessions.absoluteExpiresAt} < ${at}`),
+    db()
+      .delete(endedSessions)
+      .where(lt(endedSessions.endedAt, new Date(now - ENDED_KEPT_MS).toISOString())),
+  ]);
+  return (expired.meta.changes ?? 0) + (ended.meta.changes ?? 0);
 }

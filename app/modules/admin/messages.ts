@@ -3,7 +3,17 @@
 
 export const REASON_MAX = 500;
 
-export const USER_ACTIONS = ["approve", "reject", "ban", "unban", "toggle_music_partner", "grant_admin", "revoke_admin", "end_sessions"] as const;
+export const USER_ACTIONS = [
+  "approve",
+  "reject",
+  "ban",
+  "unban",
+  "toggle_music_partner",
+  "grant_admin",
+  "revoke_admin",
+  "end_sessions",
+  "delete_account",
+] as const;
 
 /** Which actions need a reason typed into their confirm step. */
 export const ACTIONS_WITH_REASON: readonly UserAction[] = ["reject", "ban", "unban"];
@@ -25,6 +35,12 @@ export const USER_ACTION_LABELS: Record<UserAction, { label: string; confirm: st
   },
   revoke_admin: { label: "Revoke admin", confirm: "Remove this user's admin role? Their sessions end.", danger: true },
   end_sessions: { label: "End all sessions", confirm: "Sign this user out on every device?", danger: true },
+  delete_account: {
+    label: "Delete account",
+    confirm:
+      "Only when the person asked for it (by e-mail from their address). Every session ends now; the account is frozen for 30 days (signing in keeps it), then deleted or anonymised. They are e-mailed.",
+    danger: true,
+  },
 };
 
 export const USER_STATUS_FILTERS = ["all", "pending", "approved", "rejected", "banned", "admin"] as const;

@@ -45,13 +45,23 @@ export const userActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("grant_admin"), userId, confirm: confirmed }),
   z.object({ intent: z.literal("revoke_admin"), userId, confirm: confirmed }),
   z.object({ intent: z.literal("end_sessions"), userId, confirm: confirmed }),
+  // Issue 28: for a person who asked by e-mail (the same 30-day grace period as their own request).
+  z.object({ intent: z.literal("delete_account"), userId, confirm: confirmed }),
 ]);
 export type UserActionInput = z.infer<typeof userActionSchema>;
 
 const page = z.coerce.number().int().min(1).max(100_000).catch(1);
 
+/** A search box's text, trimmed and cut to `max` characters (searched with instr: any script, any byte length). */
+const searchText = (max: number) =>
+  z
+    .string()
+    .catch("")
+    .transform((v) => v.trim().slice(0, max).trim());
+
 export const userListQuerySchema = z.object({
-  q: z.string().trim().max(100).catch(""),
+  // A longer search is cut, not dropped (dropped, it listed everyone as if nothing was typed).
+  q: searchText(100),
   status: z.enum(USER_STATUS_FILTERS).catch("all"),
   page,
 });
@@ -73,7 +83,7 @@ export const auditQuerySchema = z.object({
     .transform((v) => v.replace(/[^A-Za-z0-9_:.-]/g, ""))
     .catch(""),
   severity: z.enum(SEVERITY_FILTERS).catch("all"),
-  user: z.string().trim().toLowerCase().max(254).catch(""),
+  user: searchText(254).transform((v) => v.toLowerCase()),
   from: isoDay,
   to: isoDay,
   page,
@@ -110,6 +120,12 @@ export const settingsSchema = z.object({
     .optional()
     .default("0")
     .pipe(wholeNumber("Referral bonus", 0, 3000)),
+  // A payable balance below it carries over to the next payout day (issue 29).
+  payoutMinimumUsd: z
+    .string()
+    .optional()
+    .default("10")
+    .pipe(wholeNumber("Minimum payout", 1, 10000)),
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -8,3 +8,4 @@ export * from "./applications.server";
 export * from "./dashboard.server";
 export * from "./review.server";
 export { acceptInvitation, invitationView, type InvitationView } from "./invitations.server";
+export * from "./privacy.server";

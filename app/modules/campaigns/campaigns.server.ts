@@ -8,3 +8,4 @@
 export * from "./admin.server";
 export * from "./participate.server";
 export * from "./public.server";
+export * from "./privacy.server";

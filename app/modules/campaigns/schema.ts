@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "~/lib/zod-config";
 import { checkbox } from "~/lib/forms";
+import { NUMBER_MESSAGES, readCents, readWholeNumber } from "~/lib/numbers";
 import { sanitizeText } from "~/lib/sanitize";
 import { VIDEO_URL_MAX } from "./video-url";
 
@@ -24,20 +25,41 @@ const text = (label: string, max: number) =>
         .max(max, { message: `${label} must be ${max} characters or less.` }),
     );
 
-/** "12", "12.5", "12.50", "1,200.00" (USD) → cents; must be positive. */
+/**
+ * "12", "12.5", "12.50", "1,200.00" (USD) → cents; must be positive. "2,50" is refused, never read
+ * as 250.00: a decimal comma is ambiguous (docs/decisions/0203).
+ */
 const money = (label: string, max: number) =>
   z
     .string()
     .optional()
     .default("")
-    .transform((v) => v.trim().replace(/^\$/, "").replace(/,/g, ""))
-    .refine((v) => /^\d{1,8}(\.\d{1,2})?$/.test(v), { message: `${label} must be a positive amount in dollars, e.g. 12.50.` })
-    .transform((v) => {
-      const [whole, frac = ""] = v.split(".");
-      return Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+    .transform((v, ctx) => {
+      const read = readCents(v);
+      if (read.ok) return read.cents;
+      const message =
+        read.problem === "decimalComma" || read.problem === "grouping"
+          ? NUMBER_MESSAGES[read.problem](label)
+          : `${label} must be a positive amount in dollars, e.g. 12.50.`;
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
     })
     .refine((c) => c > 0, { message: `${label} must be a positive amount.` })
     .refine((c) => c <= max, { message: `${label} is too large.` });
+
+/** A whole number typed with or without thousands separators ("1,250"); "1,00" is refused, not read as 100. */
+const wholeNumber = (label: string, message: string, max: number, optional = false) =>
+  z
+    .string()
+    .optional()
+    .default("")
+    .transform((v, ctx) => {
+      if (optional && v.trim() === "") return 0;
+      const read = readWholeNumber(v);
+      if (read.ok && read.value <= max) return read.value;
+      ctx.addIssue({ code: "custom", message: !read.ok && read.problem !== "format" ? NUMBER_MESSAGES.wholeComma(label) : message });
+      return z.NEVER;
+    });
 
 /** A datetime-local value (YYYY-MM-DDTHH:MM), read as UTC → ISO instant. */
 const instant = (label: string) =>
@@ -74,24 +96,13 @@ const campaignFields = z.object({
     .transform((v) => v.trim())
     .refine((v) => v === "" || /^[A-Za-z0-9_-]{1,64}$/.test(v), { message: "Choose a published track from the library." })
     .transform((v) => v || null),
-  minSubscribers: z
-    .string()
-    .optional()
-    .default("")
-    .transform((v) => v.trim().replace(/[,_\s]/g, ""))
-    .refine((v) => v === "" || /^\d{1,10}$/.test(v), { message: "Minimum subscribers must be a whole number of 0 or more." })
-    .transform((v) => (v === "" ? 0 : Number(v))),
+  minSubscribers: wholeNumber("Minimum subscribers", "Minimum subscribers must be a whole number of 0 or more.", 9_999_999_999, true),
 });
 
 /** The campaign's fields (the end after the start is checked by the module, which names the field). */
 export type CampaignFields = z.output<typeof campaignFields>;
 
-const views = z
-  .string({ message: "Verified views are required." })
-  .trim()
-  .transform((v) => v.replace(/[,_\s]/g, ""))
-  .refine((v) => /^\d{1,11}$/.test(v) && Number(v) <= VIEWS_MAX, { message: "Verified views must be a whole number of 0 or more." })
-  .transform(Number);
+const views = wholeNumber("Verified views", "Verified views must be a whole number of 0 or more.", VIEWS_MAX);
 
 export const campaignAdminSchema = z.discriminatedUnion("intent", [
   campaignFields.extend({ intent: z.literal("create") }),

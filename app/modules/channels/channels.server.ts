@@ -19,3 +19,4 @@ export * from "./thumbnail-sources.server";
 export type { ProviderChannel, ProviderVideo } from "./provider.server";
 // A public YouTube video (channel, views): campaigns and clipping read it through here.
 export { fetchYouTubeVideo } from "./provider.server";
+export * from "./privacy.server";

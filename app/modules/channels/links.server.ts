@@ -44,22 +44,27 @@ const needsReconnect = (message: string) => new DomainError("conflict", message,
 // Reading
 // ---------------------------------------------------------------------------------------------
 
+/** A linked channel as its owner sees it (never its tokens): the /channels list and the data export. */
+export const channelColumns = {
+  id: youtubeChannels.id,
+  channelId: youtubeChannels.channelId,
+  title: youtubeChannels.channelTitle,
+  handle: youtubeChannels.channelHandle,
+  subscriberCount: youtubeChannels.subscriberCount,
+  viewCount: youtubeChannels.viewCount,
+  videoCount: youtubeChannels.videoCount,
+  thumbnailUrl: youtubeChannels.thumbnailUrl,
+  description: youtubeChannels.description,
+  createdAt: youtubeChannels.createdAt,
+  lastSyncedAt: youtubeChannels.lastSyncedAt,
+};
+
 /** The user's linked channels, newest first (spec: own rows ordered by created_at descending). */
 export async function listChannels(actor: Actor) {
   authorize(actor, "channel", "list");
   const rows = await db()
     .select({
-      id: youtubeChannels.id,
-      channelId: youtubeChannels.channelId,
-      title: youtubeChannels.channelTitle,
-      handle: youtubeChannels.channelHandle,
-      subscriberCount: youtubeChannels.subscriberCount,
-      viewCount: youtubeChannels.viewCount,
-      videoCount: youtubeChannels.videoCount,
-      thumbnailUrl: youtubeChannels.thumbnailUrl,
-      description: youtubeChannels.description,
-      createdAt: youtubeChannels.createdAt,
-      lastSyncedAt: youtubeChannels.lastSyncedAt,
+      ...channelColumns,
       // Whether an authorization is stored (a channel without one can only be reconnected).
       authorized: sql<boolean>`${youtubeChannelTokens.channelRowId} is not null`.mapWith(Boolean),
     })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isUrlShaped } from "~/modules/accounts/schema";
+import { NUMBER_MESSAGES, readWholeNumber } from "~/lib/numbers";
 import { sanitizeText } from "~/lib/sanitize";
 import { CHANNEL_NAME_MAX, CHANNEL_URL_MAX, REJECTION_REASON_MAX, CHANNEL_TOASTS } from "./messages";
 
@@ -18,11 +19,17 @@ const count = (label: string) =>
     .trim()
     .optional()
     .default("")
-    .refine((v) => v === "" || /^\d+$/.test(v.replace(/[,_\s]/g, "")), {
-      message: `${label} must be a whole number of 0 or more.`,
-    })
-    .transform((v) => (v === "" ? 0 : Number.parseInt(v.replace(/[,_\s]/g, ""), 10)))
-    .refine((n) => Number.isSafeInteger(n) && n >= 0, { message: `${label} must be a whole number of 0 or more.` });
+    // "1,250" is 1250; "1,00" is refused, never read as 100 (docs/decisions/0203).
+    .transform((v, ctx) => {
+      if (v === "") return 0;
+      const read = readWholeNumber(v);
+      if (read.ok && Number.isSafeInteger(read.value)) return read.value;
+      ctx.addIssue({
+        code: "custom",
+        message: !read.ok && read.problem !== "format" ? NUMBER_MESSAGES.wholeComma(label) : `${label} must be a whole number of 0 or more.`,
+      });
+      return z.NEVER;
+    });
 
 /** Free text that must be given: sanitized and trimmed, then checked for presence and length. */
 const requiredText = (requiredMessage: string, max: number, tooLongMessage: string) =>

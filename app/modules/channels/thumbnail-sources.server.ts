@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, like, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, or, type SQL } from "drizzle-orm";
+import { containsText } from "~/platform/text-search.server";
 import { youtubeChannels } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { db } from "~/platform/db.server";
@@ -41,16 +42,14 @@ async function selectSources(where: SQL | undefined, limit: number): Promise<Cha
 /** Linked channels by title/handle (or of the given creators), at most 20, A→Z. Admins (thumbnail.use). */
 export async function channelThumbnailSources(actor: Actor, filter: { search?: string; userIds?: string[] }): Promise<ChannelThumbnailSource[]> {
   authorize(actor, "thumbnail", "use");
-  const term = (filter.search ?? "")
-    .trim()
-    .slice(0, 100)
-    .replace(/[%_\\]/g, "");
+  // Any script and length: instr, not LIKE (D1 refuses LIKE patterns over 50 bytes; 0201).
+  const term = (filter.search ?? "").trim().slice(0, 100);
   const conditions = [];
   if (filter.userIds) {
     if (!filter.userIds.length) return [];
     conditions.push(inArray(youtubeChannels.userId, filter.userIds));
   }
-  if (term) conditions.push(or(like(youtubeChannels.channelTitle, `%${term}%`), like(youtubeChannels.channelHandle, `%${term}%`)));
+  if (term) conditions.push(or(containsText(youtubeChannels.channelTitle, term), containsText(youtubeChannels.channelHandle, term)));
   return selectSources(conditions.length ? and(...conditions) : undefined, 20);
 }
 

@@ -1,5 +1,5 @@
 import { waitUntil } from "cloudflare:workers";
-import { and, eq, gte, isNull, like, or, sql } from "drizzle-orm";
+import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
 import { chatMessages, chatReads, chatRooms } from "~/db/schema";
 import { conflict, forbidden, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
@@ -8,8 +8,10 @@ import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { consumeRecent, releaseRecent } from "~/platform/rate-limit.server";
+import { wordStartsWithText } from "~/platform/text-search.server";
 import { catchUpRows, displayName, historyQuery, itemsOf, messageById, pageOf } from "./messages.server";
-import { CHAT_EDIT_WINDOW_MS, CHAT_TEXT, mutedText } from "./messages";
+import { CHAT_EDIT_WINDOW_MS, CHAT_RATE_LIMIT, CHAT_RATE_WINDOW_MS, CHAT_TEXT, mutedText } from "./messages";
 import { activeMuteQuery, muteStateOf } from "./mutes.server";
 import { chatRoom, eachRoom } from "./room-object.server";
 import { UUID, allRoomIds, roomById, roomsWithUnreadQuery, summaryOf, type RoomRow } from "./rooms.server";
@@ -68,17 +70,17 @@ export async function chatCatchUp(actor: Actor, roomId: string, afterSeq: number
   return { messages, edited: editedItems, deleted: deleted.map((r) => ({ id: r.id, seq: r.seq })) };
 }
 
+/** The person's send rate across rooms: an exact sliding window in the RATE_LIMITER object (0204). */
+const CHAT_SEND_BUCKET = "chat-send";
+const CHAT_SEND_LIMIT = { maxAttempts: CHAT_RATE_LIMIT, windowMs: CHAT_RATE_WINDOW_MS };
+
 /** Members whose name starts with `q` (approved or admins, not banned), for the mention autocomplete. */
 export async function chatMembers(actor: Actor, q: string): Promise<ChatMember[]> {
   authorize(actor, "chat", "read");
-  const prefix = q
-    .trim()
-    .replace(/[%_\\]/g, "")
-    .slice(0, 40);
+  // Any script and length: instr, not LIKE (D1 refuses LIKE patterns over 50 bytes; 0201).
+  const prefix = q.trim().slice(0, 40);
   if (!prefix) return [];
-  const ids = await userIdsWhere((p) =>
-    and(or(eq(p.approvalStatus, "approved"), isAdminUser(p.userId)), or(like(p.fullName, `${prefix}%`), like(p.fullName, `% ${prefix}%`))),
-  );
+  const ids = await userIdsWhere((p) => and(or(eq(p.approvalStatus, "approved"), isAdminUser(p.userId)), wordStartsWithText(p.fullName, prefix)));
   const people = await peopleByIds(ids.slice(0, 8));
   return [...people.values()].filter((p) => p.fullName?.trim()).map((p) => ({ id: p.id, name: displayName(p), avatarUrl: p.avatarUrl }));
 }
@@ -137,8 +139,19 @@ export async function postMessage(
     mentions,
   };
   if (trace) post.trace = trace;
-  const result = await chatRoom(input.roomId).post(post);
+  // The person's rate across every room first (exact, one object per person; decision 0204): four
+  // rooms must not let four times the limit through. Given back when the room does not store it.
+  const sendRate = await consumeRecent(CHAT_SEND_BUCKET, `user:${actor.id}`, CHAT_SEND_LIMIT);
+  if (!sendRate.allowed) throw rateLimited(sendRate.retryAfterMs / 1000, CHAT_TEXT.tooFast, CHAT_TEXT.tooFastTitle);
+  let result: Awaited<ReturnType<ReturnType<typeof chatRoom>["post"]>>;
+  try {
+    result = await chatRoom(input.roomId).post(post);
+  } catch (error) {
+    await releaseRecent(CHAT_SEND_BUCKET, `user:${actor.id}`, sendRate.at);
+    throw error;
+  }
   if (!result.ok) {
+    await releaseRecent(CHAT_SEND_BUCKET, `user:${actor.id}`, sendRate.at);
     if (result.code === "duplicate") {
       const first = await messageById(messageId);
       if (first && first.userId === actor.id) return (await itemsOf([first]))[0];

@@ -6,3 +6,4 @@ export { maxSeqOf, roomIdParam } from "./rooms.server";
 export { storeMessage, itemsOf } from "./messages.server";
 export { chatRoom, CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER } from "./room-object.server";
 export * from "./socket.server";
+export * from "./privacy.server";

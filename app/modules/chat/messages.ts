@@ -4,7 +4,10 @@ export const CHAT_MESSAGE_MAX = 1000;
 export const CHAT_HISTORY_PAGE = 50;
 /** A user edits their own message within 15 minutes of sending it. */
 export const CHAT_EDIT_WINDOW_MS = 15 * 60 * 1000;
-/** Per user and room, kept in the room's Durable Object: 5 messages per 10 s. */
+/**
+ * 5 messages per 10 s per person across all rooms (a sliding window in the RATE_LIMITER object,
+ * decision 0204), and per room in the room's own object (decision 0160).
+ */
 export const CHAT_RATE_LIMIT = 5;
 export const CHAT_RATE_WINDOW_MS = 10_000;
 /** Mentions per message (each rings one bell). */
@@ -29,8 +32,9 @@ export const ROOM_KIND_OPTIONS = [
 ] as const;
 
 export const CHAT_TEXT = {
-  tooFast: "You're sending messages too fast. Wait a few seconds, then send again; your text is still in the box.",
-  tooFastTitle: "Slow down",
+  // The spec's server rate-limit message ('Rate limit exceeded' / 'Please wait before trying again.'), and why.
+  tooFast: "Please wait before trying again. You're sending messages too fast. Your text is still in the box.",
+  tooFastTitle: "Rate limit exceeded",
   archived: "This room is archived. It is read-only.",
   announcementsOnly: "Only admins post in announcements.",
   editWindow: "Messages can be edited for 15 minutes after sending.",

@@ -1,7 +1,8 @@
-import { and, asc, count, eq, isNull, max, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, max, or, sql } from "drizzle-orm";
 import { chatMessages, chatReads, chatRooms } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { db } from "~/platform/db.server";
+import { startsWithText } from "~/platform/text-search.server";
 import type { ChatRoomState, ChatRoomSummary } from "./types";
 
 // Rooms as the pages read them: order (position, archived last), unread counts per viewer.
@@ -92,7 +93,7 @@ export async function freeSlug(name: string): Promise<string> {
       await db()
         .select({ slug: chatRooms.slug })
         .from(chatRooms)
-        .where(sql`${chatRooms.slug} = ${base} or ${chatRooms.slug} like ${`${base}-%`}`)
+        .where(or(eq(chatRooms.slug, base), startsWithText(chatRooms.slug, `${base}-`)))
         .all()
     ).map((r) => r.slug),
   );

@@ -1,7 +1,10 @@
-// The clipping domain's facade (docs/decisions/0150-0153): clipper links (invite, revoke, splits),
+// The clipping domain's facade (docs/decisions/0150-0153, 0205): clipper invitations (create,
+// accept, approve), clipper links (revoke, splits),
 // the creator's source folder (multipart uploads to R2, signed downloads checked at each request),
 // clips, and what the revenue import needs to split clip revenue.
 export * from "./clips.server";
+export * from "./invitations.server";
 export * from "./links.server";
 export * from "./page.server";
 export * from "./sources.server";
+export * from "./privacy.server";

@@ -1,111 +1,23 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { clipperLinks, clipSplitRequests } from "~/db/schema";
-import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds, referrerQuery } from "~/modules/accounts/accounts.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { formatBp } from "~/modules/payments/split";
 import { auditQuery } from "~/platform/audit.server";
-import { readCookie, serializeCookie } from "~/platform/cookies.server";
 import { db } from "~/platform/db.server";
-import { appLink } from "~/platform/email.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CLIPPING_MESSAGES as M } from "./messages";
 import type { SplitChange } from "./split-days";
 
-// Clipper links: the invite, accepting it when already signed in, revocation, and the split
-// requests (docs/decisions/0150-0152).
-
-/**
- * The creator's clipper invite link (spec: /auth?ref=CODE&clipper=1), on the configured public
- * origin like the referral link (never the request's Host: the link is handed to other people).
- */
-export function clipperInviteLink(creatorCode: string): string {
-  return appLink(`/auth?ref=${encodeURIComponent(creatorCode)}&clipper=1`);
-}
-
-/** Links a clipper to the creator who invited them; a second link of the same pair is ignored. */
-export function linkClipperQuery(creatorUserId: string, clipperUserId: string) {
-  return db()
-    .insert(clipperLinks)
-    .values({ id: crypto.randomUUID(), creatorUserId, clipperUserId, clipperShareBps: CLIPPER_DEFAULT_SHARE_BPS })
-    .onConflictDoNothing();
-}
+// Clipper links: who may use a creator's folder, revocation, and the split requests
+// (docs/decisions/0150-0152). A link is made only when the creator approves a clipper who accepted
+// one of their invitations (invitations.server.ts, docs/decisions/0205).
 
 /** "This user clips for at least one creator", for a WHERE over another table's user id column. */
 export function isActiveClipper(userId: SQLiteColumn | SQL): SQL {
   return sql`exists (select 1 from ${clipperLinks} where ${and(eq(clipperLinks.clipperUserId, userId), eq(clipperLinks.status, "active"))})`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The invite kept for a signed-in visitor (docs/decisions/0151-pending-clipper-invite.md)
-// ---------------------------------------------------------------------------------------------
-
-export const CLIPPER_INVITE_COOKIE = "sb_clipper_invite";
-const CODE = /^[A-Za-z0-9_-]{1,32}$/;
-
-function inviteCookie(request: Request, code: string, maxAge: number): string {
-  return serializeCookie(CLIPPER_INVITE_COOKIE, code, { maxAge, secure: new URL(request.url).protocol === "https:", path: "/" });
-}
-
-/**
- * For /auth's loader: a signed-in visitor is sent to /dashboard (spec); when they came by a
- * clipper invite link, the invite is kept in a cookie for /clipping to offer. Rethrows `thrown`.
- */
-export function keepClipperInvite(request: Request): (thrown: unknown) => never {
-  return (thrown) => {
-    const url = new URL(request.url);
-    const code = url.searchParams.get("ref") ?? "";
-    const toDashboard = thrown instanceof Response && thrown.status >= 300 && thrown.status < 400 && thrown.headers.get("Location") === "/dashboard";
-    if (toDashboard && url.searchParams.get("clipper") === "1" && CODE.test(code)) {
-      thrown.headers.append("Set-Cookie", inviteCookie(request, code.toUpperCase(), 7 * 24 * 3600));
-    }
-    throw thrown;
-  };
-}
-
-export function clearClipperInviteCookie(request: Request): string {
-  return inviteCookie(request, "", 0);
-}
-
-export type PendingInvite = { code: string; creatorName: string };
-
-/** The invite kept from a link, when it names a creator the actor does not clip for yet. */
-export async function pendingInvite(actor: Actor, request: Request): Promise<PendingInvite | null> {
-  const code = readCookie(request, CLIPPER_INVITE_COOKIE) ?? "";
-  if (!CODE.test(code)) return null;
-  const creator = await referrerQuery(code).get();
-  if (!creator || creator.userId === actor.id) return null;
-  const existing = await db()
-    .select({ id: clipperLinks.id })
-    .from(clipperLinks)
-    .where(and(eq(clipperLinks.creatorUserId, creator.userId), eq(clipperLinks.clipperUserId, actor.id)))
-    .get();
-  if (existing) return null;
-  const person = (await peopleByIds([creator.userId])).get(creator.userId);
-  return { code: code.toUpperCase(), creatorName: person?.fullName || "A creator" };
-}
-
-/** A signed-in user accepts a kept invite with the Clipper Agreement ticked. */
-export async function acceptInvite(actor: Actor, request: Request, input: { code: string; acceptClipperAgreement: boolean }): Promise<void> {
-  authorize(actor, "clipping", "use");
-  if (!input.acceptClipperAgreement) {
-    throw invalid(M.agreementRequired, { title: "Clipper Agreement Required", fieldErrors: { acceptClipperAgreement: M.agreementRequired } });
-  }
-  const creator = CODE.test(input.code) ? await referrerQuery(input.code).get() : undefined;
-  if (!creator) throw notFound(M.inviteInvalid);
-  if (creator.userId === actor.id) throw invalid(M.inviteSelf);
-  const [inserted] = await db().batch([
-    linkClipperQuery(creator.userId, actor.id).returning({ id: clipperLinks.id }),
-    auditQuery({ eventType: "clipper_invite_accepted", userId: actor.id, targetUserId: creator.userId, request, details: { creator_user_id: creator.userId } }),
-  ]);
-  if (inserted.length === 0) {
-    const link = await linkBetween(creator.userId, actor.id);
-    throw conflict(link?.status === "revoked" ? M.revoked : M.alreadyLinked);
-  }
-  await notifyUser(creator.userId, { title: "New clipper", content: "A clipper accepted your invite and can now use your source folder.", kind: "clipping" });
 }
 
 export function linkBetween(creatorUserId: string, clipperUserId: string) {

@@ -34,6 +34,17 @@ export type ClipStatus = keyof typeof CLIP_STATUS_LABELS;
 
 export const SPLIT_STATUS_LABELS = { pending: "Pending", approved: "Approved", declined: "Declined" } as const;
 
+/** An invitation's state as the creator reads it. */
+export const INVITATION_STATE_LABELS = {
+  open: "Not used yet",
+  expired: "Expired",
+  accepted: "Waiting for your approval",
+  approved: "Approved",
+  declined: "Declined",
+  withdrawn: "Withdrawn",
+} as const;
+export type InvitationState = keyof typeof INVITATION_STATE_LABELS;
+
 export function formatBytes(bytes: number): string {
   if (bytes < 1000) return `${bytes} B`;
   const units = ["KB", "MB", "GB"];
@@ -57,16 +68,30 @@ export const CLIPPING_MESSAGES = {
   nameRequired: "Name is required.",
   nameTooLong: `Name must be ${SOURCE_NAME_MAX} characters or less.`,
   uploadGone: "This upload is no longer in progress. Start it again.",
+  uploadComplete: "This upload is already complete.",
+  uploadFinishing: "This upload is being finished or cancelled by another request. Reload the page in a moment.",
   badPart: "This part of the upload is not the expected size. Start the upload again.",
   partsMissing: "Some parts of the upload are missing. Resume the upload.",
   sourceNotFound: "This source video is not in the folder.",
   // Access
   notYourCreator: "You do not clip for this creator.",
   revoked: "Your access to this creator's source folder has been revoked.",
-  inviteInvalid: "This clipper invite link is not valid.",
-  inviteSelf: "This is your own clipper invite link.",
   agreementRequired: "Please accept the Clipper Agreement to continue as a Clipper.",
   alreadyLinked: "You already clip for this creator.",
+  // Invitations (docs/decisions/0205)
+  invitationInvalid: "This clipper invitation link is not valid.",
+  invitationUsed: "This clipper invitation has already been used. Ask the creator for a new one.",
+  invitationExpired: "This clipper invitation has expired. Ask the creator for a new one.",
+  invitationWithdrawn: "The creator withdrew this clipper invitation. Ask them for a new one.",
+  invitationOwn: "This is your own clipper invitation.",
+  invitationWrongEmail: "This clipper invitation was sent to another e-mail address. Sign in with that address, or ask the creator for an invitation to yours.",
+  requestWaiting: "You already asked to clip for this creator. They will approve or decline your request.",
+  invitationOwnEmail: "Enter the e-mail address of the person you invite, not your own.",
+  invitationNotFound: "This invitation was not found.",
+  invitationAnswered: "This invitation has already been answered or withdrawn.",
+  tooManyInvitations: "You have created too many invitations in the last hour. Please try again later.",
+  invitationCodeRequired: "Paste the invitation link or its code.",
+  emailInvalid: "Please enter a valid email address.",
   notLinked: "This clipper is not linked to you.",
   alreadyRevoked: "This clipper's access is already revoked.",
   // Clips
@@ -87,8 +112,11 @@ export const CLIPPING_MESSAGES = {
 } as const;
 
 export const CLIPPING_TOASTS = {
-  inviteAccepted: { title: "Invite accepted", description: "You now clip for this creator." },
-  inviteDismissed: { title: "Invite dismissed", description: "The clipper invite was dismissed." },
+  inviteAccepted: { title: "Invitation accepted", description: "The creator will approve you before you can use their source folder." },
+  inviteDismissed: { title: "Invitation dismissed", description: "The clipper invitation was dismissed." },
+  invitationWithdrawn: { title: "Invitation withdrawn", description: "Its link no longer works." },
+  clipperApproved: { title: "Clipper approved", description: "They can now download your source videos and submit clips." },
+  clipperDeclined: { title: "Request declined", description: "The person has been told." },
   revoked: { title: "Access revoked", description: "The clipper can no longer download your source videos." },
   renamed: { title: "Renamed", description: "The source video was renamed." },
   deleted: { title: "Deleted", description: "The source video was deleted." },
@@ -104,7 +132,11 @@ export const CLIPPING_TOASTS = {
 } as const;
 
 export const CLIPPING_ACTION_TITLES: Record<string, string> = {
-  "accept-invite": "Invite not accepted",
+  "accept-invite": "Invitation not accepted",
+  "create-invitation": "Invitation not created",
+  "withdraw-invitation": "Invitation not withdrawn",
+  "approve-clipper": "Clipper not approved",
+  "decline-clipper": "Request not declined",
   revoke: "Access not revoked",
   rename: "Not renamed",
   delete: "Not deleted",

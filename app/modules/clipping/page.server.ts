@@ -4,12 +4,13 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
-import { clipperInviteLink, type PendingInvite, pendingInvite, splitHistoryOf } from "./links.server";
+import { invitationsOf, pendingInvite, waitingRequestsOf } from "./invitations.server";
+import { splitHistoryOf } from "./links.server";
 import { SOURCE_QUOTA_BYTES } from "./messages";
 import { folderUsage, sourcesOf } from "./sources.server";
 import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./types";
 
-// What /clipping shows: the creator's side (invite link, clippers, folder, clips to review, split
+// What /clipping shows: the creator's side (invitations, clippers, folder, clips to review, split
 // requests) and the clipper's side (creators, their folders, own clips, splits) for the same person.
 
 function clipRow(c: ClipItem, names: Map<string, string>): ClipRow {
@@ -30,7 +31,7 @@ function clipRow(c: ClipItem, names: Map<string, string>): ClipRow {
 
 export async function clippingPage(actor: Actor, request: Request): Promise<ClippingPage> {
   authorize(actor, "clipping", "use");
-  const [links, clipList, invite, usage] = await Promise.all([
+  const [links, clipList, invite, usage, invitations, waitingRequests] = await Promise.all([
     db()
       .select()
       .from(clipperLinks)
@@ -39,6 +40,8 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
     clipsOfUser(actor.id),
     pendingInvite(actor, request),
     folderUsage(actor.id),
+    invitationsOf(actor.id),
+    waitingRequestsOf(actor.id),
   ]);
   const mine = links.filter((l) => l.creatorUserId === actor.id);
   const theirs = links.filter((l) => l.clipperUserId === actor.id);
@@ -72,12 +75,11 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
       splits: splitRows(l.id),
     };
   };
-  const me = people.get(actor.id);
   const sourceList = (id: string): SourceRow[] => folders.get(id) ?? [];
-  const invitePending: PendingInvite | null = invite;
   return {
-    inviteLink: me?.creatorId ? clipperInviteLink(me.creatorId) : null,
-    pendingInvite: invitePending,
+    invitations,
+    waitingRequests,
+    pendingInvite: invite,
     clippers: mine.map((l) => linkRow(l, l.clipperUserId)),
     creators: theirs.map((l) => ({ ...linkRow(l, l.creatorUserId), sources: l.status === "active" ? sourceList(l.creatorUserId) : [] })),
     sources: sourceList(actor.id),

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { checkbox } from "~/lib/forms";
+import { isValidEmail } from "~/modules/accounts/schema";
+import { NUMBER_MESSAGES, readWholeNumber } from "~/lib/numbers";
 import { sanitizeText } from "~/lib/sanitize";
 import { CLIP_PLATFORM_LABELS, CLIP_URL_MAX, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, MAX_VIEWS, SOURCE_NAME_MAX } from "./messages";
 
@@ -30,8 +32,25 @@ const sharePercent = z
   .refine((bps) => bps >= 0 && bps <= 10_000, { message: M.shareRange });
 
 export const clippingActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("accept-invite"), code: z.string().trim().max(32), acceptClipperAgreement: checkbox }),
+  // Invitations (docs/decisions/0205): the code, or the whole link pasted.
+  z.object({
+    intent: z.literal("accept-invite"),
+    code: z.string({ message: M.invitationCodeRequired }).trim().min(1, { message: M.invitationCodeRequired }).max(500, { message: M.invitationInvalid }),
+    acceptClipperAgreement: checkbox,
+  }),
   z.object({ intent: z.literal("dismiss-invite") }),
+  z.object({
+    intent: z.literal("create-invitation"),
+    email: z
+      .string()
+      .optional()
+      .default("")
+      .transform((v) => v.trim().toLowerCase())
+      .refine((v) => v === "" || isValidEmail(v), { message: M.emailInvalid }),
+  }),
+  z.object({ intent: z.literal("withdraw-invitation"), invitationId: id }),
+  z.object({ intent: z.literal("approve-clipper"), invitationId: id }),
+  z.object({ intent: z.literal("decline-clipper"), invitationId: id }),
   z.object({ intent: z.literal("revoke"), linkId: id }),
   z.object({ intent: z.literal("rename"), sourceId: id, name }),
   z.object({ intent: z.literal("delete"), sourceId: id }),
@@ -50,12 +69,13 @@ export const clippingActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("set-views"),
     clipId: id,
-    views: z
-      .string()
-      .trim()
-      .refine((v) => /^\d{1,11}$/.test(v.replace(/[,_\s]/g, "")), { message: M.viewsRange })
-      .transform((v) => Number(v.replace(/[,_\s]/g, "")))
-      .refine((n) => n <= MAX_VIEWS, { message: M.viewsRange }),
+    // "1,250" is 1250; "1,00" is refused, never read as 100 (docs/decisions/0203).
+    views: z.string().transform((v, ctx) => {
+      const read = readWholeNumber(v);
+      if (read.ok && read.value <= MAX_VIEWS) return read.value;
+      ctx.addIssue({ code: "custom", message: !read.ok && read.problem !== "format" ? NUMBER_MESSAGES.wholeComma("Views") : M.viewsRange });
+      return z.NEVER;
+    }),
   }),
 ]);
 export type ClippingAction = z.infer<typeof clippingActionSchema>;

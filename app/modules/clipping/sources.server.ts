@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { clipSourceParts, clipSources } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
@@ -6,7 +6,7 @@ import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
-import { fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
+import { attachmentDisposition, fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
 import { hasFolderAccess } from "./links.server";
 import type { SourceRow } from "./types";
 import { DOWNLOAD_URL_SECONDS, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, SOURCE_PART_BYTES, SOURCE_QUOTA_BYTES, STALE_UPLOAD_MS } from "./messages";
@@ -19,6 +19,7 @@ import { DOWNLOAD_URL_SECONDS, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, SOURCE_
 //   part      part n (exactly its size), recorded with its etag: a dropped connection resends it.
 //   complete  every part recorded → R2 completes → 'ready'.
 //   abort     R2 aborts, the row goes. The scheduled job aborts uploads idle for 24 h.
+// complete and abort claim the row before they call R2, so parallel ones have one winner (0200).
 // Downloads: URLs signed for a short time for one user, and the access checked again at each
 // request, so a revoked clipper's URLs stop at once.
 
@@ -91,7 +92,8 @@ export async function startUpload(actor: Actor, _request: Request, input: { name
     customMetadata: { filename: safeName(input.name, videoType) },
   });
   const partCount = partCountOf(input.size);
-  // One statement: the row only if the folder has room for the declared size.
+  // One statement: the row only if the folder has room for the declared size (columns in table
+  // order: …, upload_id, claim_id, claimed_at, created_at, completed_at).
   const values = [id, actor.id, input.name, objectKey, videoType, input.size, SOURCE_PART_BYTES, partCount, "uploading", mpu.uploadId];
   const inserted = await db()
     .insert(clipSources)
@@ -99,7 +101,7 @@ export async function startUpload(actor: Actor, _request: Request, input: { name
       sql`select ${sql.join(
         values.map((v) => sql`${v}`),
         sql`, `,
-      )}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), null where (select coalesce(sum(${clipSources.sizeBytes}), 0) from ${clipSources} where ${clipSources.creatorUserId} = ${actor.id}) + ${input.size} <= ${SOURCE_QUOTA_BYTES}`,
+      )}, null, null, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), null where (select coalesce(sum(${clipSources.sizeBytes}), 0) from ${clipSources} where ${clipSources.creatorUserId} = ${actor.id}) + ${input.size} <= ${SOURCE_QUOTA_BYTES}`,
     )
     .returning({ id: clipSources.id });
   if (inserted.length === 0) {
@@ -111,16 +113,74 @@ export async function startUpload(actor: Actor, _request: Request, input: { name
     const part = await mpu.uploadPart(1, input.chunk);
     await db().insert(clipSourceParts).values({ sourceId: id, partNumber: 1, etag: part.etag, sizeBytes: input.chunk.size });
   } catch (error) {
-    await discardUpload(id, objectKey, mpu.uploadId);
+    await discardUpload({ id, objectKey, uploadId: mpu.uploadId }).catch(() => false);
     throw error;
   }
   return { sourceId: id, partBytes: SOURCE_PART_BYTES, partCount, uploaded: [1] };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Finishing an upload: one winner (docs/decisions/0200)
+// ---------------------------------------------------------------------------------------------
+// complete, abort, deleting an unfinished upload and the daily job each claim the row with a
+// guarded update (still uploading, the same R2 upload, no live claim) before they call R2, and undo
+// the claim if R2 fails. Whoever loses the claim answers 409; a part arriving after a claim is
+// refused (409) before or after its R2 call, so nothing is written for an upload that is going.
+
+/** A claim older than this belongs to a request that died midway: another may take the row over. */
+export const CLAIM_STALE_MS = 10 * 60 * 1000;
+
+type Claim = { id: string };
+
+const unclaimed = (now: number) => or(isNull(clipSources.claimId), lt(clipSources.claimedAt, new Date(now - CLAIM_STALE_MS).toISOString()));
+
+/** Claims an upload in progress for this request; null when another request holds it or it is gone. */
+async function claimUpload(row: { id: string; uploadId: string | null }): Promise<Claim | null> {
+  if (!row.uploadId) return null;
+  const claim = { id: crypto.randomUUID() };
+  const now = Date.now();
+  const claimed = await db()
+    .update(clipSources)
+    .set({ claimId: claim.id, claimedAt: new Date(now).toISOString() })
+    .where(and(eq(clipSources.id, row.id), eq(clipSources.status, "uploading"), eq(clipSources.uploadId, row.uploadId), unclaimed(now)))
+    .returning({ id: clipSources.id });
+  return claimed.length === 1 ? claim : null;
+}
+
+/** Gives a claim back (R2 failed): the upload can be completed or aborted again. */
+async function releaseClaim(sourceId: string, claim: Claim): Promise<void> {
+  await db()
+    .update(clipSources)
+    .set({ claimId: null, claimedAt: null })
+    .where(and(eq(clipSources.id, sourceId), eq(clipSources.claimId, claim.id)));
+}
+
+/** Why an upload cannot be finished by this request: already done, or another request is finishing it. */
+async function finishRefusal(sourceId: string) {
+  const now = await db().select({ status: clipSources.status }).from(clipSources).where(eq(clipSources.id, sourceId)).get();
+  if (!now) return notFound(M.sourceNotFound);
+  return conflict(now.status === "ready" ? M.uploadComplete : M.uploadFinishing);
+}
+
+/** Still uploading and not claimed by a request finishing it. */
+async function isOpen(sourceId: string): Promise<boolean> {
+  const now = Date.now();
+  const row = await db()
+    .select({ id: clipSources.id })
+    .from(clipSources)
+    .where(and(eq(clipSources.id, sourceId), eq(clipSources.status, "uploading"), unclaimed(now)))
+    .get();
+  return Boolean(row);
+}
+
+/** R2 says the multipart upload is gone (aborted or completed meanwhile): error 10024. */
+const isUploadGone = (error: unknown) => /10024|does not exist|NoSuchUpload/i.test(String(error));
+
 export async function uploadPart(actor: Actor, input: { sourceId: string; partNumber: number; chunk: File }): Promise<UploadState> {
   authorize(actor, "clipping", "use");
   const row = await ownUpload(actor, input.sourceId);
-  if (row.status !== "uploading" || !row.uploadId) throw conflict(M.uploadGone);
+  if (row.status !== "uploading" || !row.uploadId) throw conflict(row.status === "ready" ? M.uploadComplete : M.uploadGone);
+  if (row.claimId && Date.parse(row.claimedAt ?? "") > Date.now() - CLAIM_STALE_MS) throw conflict(M.uploadFinishing);
   if (input.partNumber > row.partCount || input.chunk.size !== partSize(row.sizeBytes, input.partNumber)) {
     throw invalid(M.badPart, { fieldErrors: { file: M.badPart } });
   }
@@ -129,49 +189,91 @@ export async function uploadPart(actor: Actor, input: { sourceId: string; partNu
     if (type !== row.contentType) throw invalid(M.wrongType, { fieldErrors: { file: M.wrongType } });
   }
   const mpu = env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId);
-  const part = await mpu.uploadPart(input.partNumber, input.chunk);
-  await db()
+  let etag: string;
+  try {
+    etag = (await mpu.uploadPart(input.partNumber, input.chunk)).etag;
+  } catch (error) {
+    // Aborted or completed meanwhile: the answer says so (R2's own error is not the user's).
+    if (isUploadGone(error)) throw await finishRefusal(row.id);
+    throw error;
+  }
+  // Recorded only while the upload is still open and unclaimed: a part that lost the race to a
+  // complete or an abort is refused (R2 drops parts a completion does not list, and all on abort).
+  const recorded = await db()
     .insert(clipSourceParts)
-    .values({ sourceId: row.id, partNumber: input.partNumber, etag: part.etag, sizeBytes: input.chunk.size })
-    .onConflictDoUpdate({ target: [clipSourceParts.sourceId, clipSourceParts.partNumber], set: { etag: part.etag, sizeBytes: input.chunk.size } });
+    .select(
+      sql`select ${row.id}, ${input.partNumber}, ${etag}, ${input.chunk.size}, strftime('%Y-%m-%dT%H:%M:%fZ', 'now') where exists (select 1 from ${clipSources} where ${and(
+        eq(clipSources.id, row.id),
+        eq(clipSources.status, "uploading"),
+        eq(clipSources.uploadId, row.uploadId),
+        isNull(clipSources.claimId),
+      )})`,
+    )
+    .onConflictDoUpdate({ target: [clipSourceParts.sourceId, clipSourceParts.partNumber], set: { etag, sizeBytes: input.chunk.size } })
+    .returning({ n: clipSourceParts.partNumber });
+  if (recorded.length === 0) throw await finishRefusal(row.id);
   return { sourceId: row.id, partBytes: row.partBytes, partCount: row.partCount, uploaded: await uploadedParts(row.id) };
 }
 
 export async function completeUpload(actor: Actor, request: Request, sourceId: string): Promise<{ sourceId: string }> {
   authorize(actor, "clipping", "use");
   const row = await ownUpload(actor, sourceId);
-  if (row.status === "ready") return { sourceId };
-  if (!row.uploadId) throw conflict(M.uploadGone);
-  const parts = await db().select().from(clipSourceParts).where(eq(clipSourceParts.sourceId, sourceId)).orderBy(clipSourceParts.partNumber);
-  if (parts.length !== row.partCount) throw conflict(M.partsMissing, { details: { uploaded: parts.map((p) => p.partNumber).join(",") } });
-  const mpu = env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId);
-  await mpu.complete(parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })));
+  if (row.status === "ready") throw conflict(M.uploadComplete);
+  const partsOf = () => db().select().from(clipSourceParts).where(eq(clipSourceParts.sourceId, sourceId)).orderBy(clipSourceParts.partNumber);
+  const missing = (parts: { partNumber: number }[]) => conflict(M.partsMissing, { details: { uploaded: parts.map((p) => p.partNumber).join(",") } });
+  const before = await partsOf();
+  // Parts gone because a parallel request finished the upload meanwhile: say that instead.
+  if (before.length !== row.partCount) throw (await isOpen(sourceId)) ? missing(before) : await finishRefusal(sourceId);
+  const claim = await claimUpload(row);
+  if (!claim || !row.uploadId) throw await finishRefusal(sourceId);
+  try {
+    // Read again under the claim: no part can be recorded any more.
+    const parts = await partsOf();
+    if (parts.length !== row.partCount) throw missing(parts);
+    await env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId).complete(parts.map((p) => ({ partNumber: p.partNumber, etag: p.etag })));
+  } catch (error) {
+    await releaseClaim(sourceId, claim);
+    if (isUploadGone(error)) throw conflict(M.uploadGone);
+    throw error;
+  }
   await db().batch([
     db()
       .update(clipSources)
-      .set({ status: "ready", uploadId: null, completedAt: new Date().toISOString() })
-      .where(and(eq(clipSources.id, sourceId), eq(clipSources.status, "uploading"))),
+      .set({ status: "ready", uploadId: null, claimId: null, claimedAt: null, completedAt: new Date().toISOString() })
+      .where(and(eq(clipSources.id, sourceId), eq(clipSources.claimId, claim.id))),
     db().delete(clipSourceParts).where(eq(clipSourceParts.sourceId, sourceId)),
     auditQuery({ eventType: "clip_source_uploaded", userId: actor.id, request, details: { source_id: sourceId, size: row.sizeBytes } }),
   ]);
   return { sourceId };
 }
 
-async function discardUpload(sourceId: string, objectKey: string, uploadId: string | null): Promise<void> {
-  if (uploadId)
-    await env.MEDIA.resumeMultipartUpload(objectKey, uploadId)
-      .abort()
-      .catch(() => {});
+/**
+ * Aborts an upload in progress and drops its row (its parts go with it), under a claim: false when
+ * another request holds the upload or it is no longer in progress (nothing was done).
+ */
+async function discardUpload(row: { id: string; objectKey: string; uploadId: string | null }): Promise<boolean> {
+  const claim = await claimUpload(row);
+  if (!claim || !row.uploadId) return false;
+  try {
+    await env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId).abort();
+  } catch (error) {
+    // Gone already (R2 aborts idle uploads itself): nothing left to remove there.
+    if (!isUploadGone(error)) {
+      await releaseClaim(row.id, claim);
+      throw error;
+    }
+  }
   await db()
     .delete(clipSources)
-    .where(and(eq(clipSources.id, sourceId), eq(clipSources.status, "uploading")));
+    .where(and(eq(clipSources.id, row.id), eq(clipSources.claimId, claim.id)));
+  return true;
 }
 
 export async function abortUpload(actor: Actor, sourceId: string): Promise<void> {
   authorize(actor, "clipping", "use");
   const row = await ownUpload(actor, sourceId);
-  if (row.status !== "uploading") throw conflict(M.uploadGone);
-  await discardUpload(row.id, row.objectKey, row.uploadId);
+  if (row.status !== "uploading") throw conflict(M.uploadComplete);
+  if (!(await discardUpload(row))) throw await finishRefusal(sourceId);
 }
 
 /** The scheduled job: uploads left incomplete for 24 h are aborted (their parts go with them). */
@@ -180,10 +282,11 @@ export async function abortStaleUploads(now = Date.now()): Promise<number> {
   const stale = await db()
     .select({ id: clipSources.id, objectKey: clipSources.objectKey, uploadId: clipSources.uploadId })
     .from(clipSources)
-    .where(and(eq(clipSources.status, "uploading"), lt(clipSources.createdAt, cutoff)))
+    .where(and(eq(clipSources.status, "uploading"), lt(clipSources.createdAt, cutoff), unclaimed(now)))
     .limit(200);
-  for (const s of stale) await discardUpload(s.id, s.objectKey, s.uploadId);
-  return stale.length;
+  let aborted = 0;
+  for (const s of stale) if (await discardUpload(s).catch(() => false)) aborted += 1;
+  return aborted;
 }
 
 export async function renameSource(actor: Actor, sourceId: string, name: string): Promise<void> {
@@ -195,10 +298,8 @@ export async function renameSource(actor: Actor, sourceId: string, name: string)
 export async function deleteSource(actor: Actor, request: Request, sourceId: string): Promise<void> {
   authorize(actor, "clipping", "use");
   const row = await ownUpload(actor, sourceId);
-  if (row.uploadId)
-    await env.MEDIA.resumeMultipartUpload(row.objectKey, row.uploadId)
-      .abort()
-      .catch(() => {});
+  // An unfinished upload is aborted under a claim, like the uploader's cancel.
+  if (row.status === "uploading" && !(await discardUpload(row))) throw await finishRefusal(sourceId);
   await env.MEDIA.delete(row.objectKey);
   await db().batch([
     db().delete(clipSources).where(eq(clipSources.id, row.id)),
@@ -270,7 +371,7 @@ export async function serveDownload(request: Request): Promise<Response> {
   const check = await verifySignedUrl(url, `${DOWNLOAD_PREFIX}${userId}/`);
   if (!check.ok) return fileNotFound();
   const row = await db()
-    .select({ creatorUserId: clipSources.creatorUserId, status: clipSources.status })
+    .select({ creatorUserId: clipSources.creatorUserId, status: clipSources.status, name: clipSources.name, contentType: clipSources.contentType })
     .from(clipSources)
     .where(eq(clipSources.objectKey, check.key))
     .get();
@@ -278,5 +379,23 @@ export async function serveDownload(request: Request): Promise<Response> {
   const person = (await peopleByIds([userId])).get(userId);
   if (!person || person.isBanned || person.approvalStatus !== "approved") return fileNotFound();
   if (!(await hasFolderAccess(row.creatorUserId, userId))) return fileNotFound();
-  return serveObject(env.MEDIA, check.key, request, "private, no-store");
+  // "Download" saves the file under the source's name, not played in the browser (RFC 6266).
+  return serveObject(env.MEDIA, check.key, request, "private, no-store", {
+    disposition: attachmentDisposition(downloadName(row.name, row.contentType as VideoType)),
+  });
+}
+
+/** The name a downloaded source is saved under: its name in the folder, safe for a file system, with its type's extension. */
+function downloadName(name: string, type: VideoType): string {
+  const ext = EXT[type] ?? "mp4";
+  const clean =
+    name
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+      .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/^\.+/, "")
+      .slice(0, 120)
+      .trim() || "source";
+  return clean.toLowerCase().endsWith(`.${ext}`) ? clean : `${clean}.${ext}`;
 }

@@ -1,4 +1,4 @@
-import type { ClipPlatform, ClipStatus } from "./messages";
+import type { ClipPlatform, ClipStatus, InvitationState } from "./messages";
 
 // Types /clipping shares with the server.
 
@@ -49,10 +49,33 @@ export type ClipRow = {
   clipperName: string;
 };
 
+/** One of the creator's invitations (the link itself is shown once, when it is made). */
+export type InvitationRow = {
+  id: string;
+  /** The address it was sent to; null: anyone with the link. */
+  email: string | null;
+  state: InvitationState;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  decidedAt: string | null;
+  /** Who used it (for the creator to approve or decline). */
+  personName: string | null;
+  personEmail: string | null;
+  /** Whether that person's account is approved by an admin (they need it too before using the folder). */
+  personApproved: boolean | null;
+};
+
+/** An invitation this person used, waiting for the creator's answer. */
+export type WaitingRequest = { id: string; creatorName: string; acceptedAt: string };
+
+/** An invitation kept from a link the person opened, which they can accept now. */
+export type PendingInvite = { code: string; creatorName: string };
+
 export type ClippingPage = {
-  /** The creator's clipper invite link, absolute (APP_ORIGIN). */
-  inviteLink: string | null;
-  pendingInvite: { code: string; creatorName: string } | null;
+  invitations: InvitationRow[];
+  waitingRequests: WaitingRequest[];
+  pendingInvite: PendingInvite | null;
   clippers: LinkRow[];
   creators: (LinkRow & { sources: SourceRow[] })[];
   sources: SourceRow[];

@@ -8,3 +8,4 @@ export { recordActivityQuery } from "./activity.server";
 export * from "./referrals.server";
 export { inactiveUsersCsv, notifyInactive, refreshRetention, retentionPage } from "./retention.server";
 export { computeMissingWeeks, rebuildRetentionPeople, runRetentionAggregates } from "./aggregates.server";
+export * from "./privacy.server";

@@ -6,6 +6,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { fullNameOfUser } from "~/modules/accounts/accounts.server";
 import { licensableChannels } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
+import { attachmentDisposition } from "~/platform/storage.server";
 import { appName, env } from "~/platform/env.server";
 import { consume, ipScope, LICENCE_LOOKUP_LIMIT } from "~/platform/rate-limit.server";
 import {
@@ -264,17 +265,6 @@ export function licensedFileName(artist: string, title: string, code: string, co
       .slice(0, 80) || "Untitled";
   const ext = EXTENSIONS[contentType.toLowerCase()] ?? "wav";
   return `${clean(artist)} - ${clean(title)} (${clean(brand)} licence ${code}).${ext}`;
-}
-
-/** Content-Disposition for a download: an ASCII fallback and the exact name as RFC 5987 `filename*`. */
-export function attachmentDisposition(name: string): string {
-  const ascii = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^\x20-\x7e]/g, "_")
-    .replace(/["\\%]/g, "_");
-  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /**

@@ -24,3 +24,4 @@ export function publishedTrackCountQuery() {
 export function hasLicence(userId: SQLiteColumn | SQL): SQL<boolean> {
   return sql<boolean>`exists (select 1 from ${musicLicences} where ${musicLicences.userId} = ${userId})`;
 }
+export * from "./privacy.server";

@@ -658,3 +658,4 @@ export async function recentBroadcasts(actor: Actor): Promise<RecentBroadcast[]>
     .limit(10)
     .all();
 }
+export * from "./privacy.server";

@@ -8,6 +8,8 @@ import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { changePassword, endOtherSessions, endSessionByPrefix, listSessions, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { phoneSettings, removePhone, sendPhoneCode, verifyPhoneCode } from "~/modules/accounts/accounts.server";
+import { accountHasPassword, clearSessionCookie, emailSettings, requestAccountDeletion, setNewsEmails } from "~/modules/accounts/accounts.server";
+import { DeleteAccountSection } from "~/modules/accounts/components/delete-account-section";
 import { PhoneSection } from "~/modules/accounts/components/phone-section";
 import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { requireUser } from "~/modules/accounts/guards.server";
@@ -20,11 +22,12 @@ export const meta = () => [{ title: "Settings | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  const [sessions, phone] = await Promise.all([listSessions(user.id), phoneSettings(user)]);
+  const [sessions, phone, email, hasPassword] = await Promise.all([listSessions(user.id), phoneSettings(user), emailSettings(user), accountHasPassword(user)]);
   return {
     phone,
+    email,
     sessions: sessions.map((s) => ({ ...s, current: s.id === user.sessionId, id: s.id.slice(0, 12) })),
-    hasPassword: true,
+    hasPassword,
   };
 }
 
@@ -51,6 +54,27 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
     case "phone-remove":
       await removePhone(request, user);
       return { ok: true as const, toast: { title: "Phone number removed", description: "It no longer signs in to your account." } };
+    case "email-updates":
+      await setNewsEmails(request, user, input.news);
+      return {
+        ok: true as const,
+        toast: input.news
+          ? { title: "E-mail updates on", description: "You will get tips, summaries and campaign news by e-mail." }
+          : { title: "E-mail updates off", description: "You will only get account and payment e-mails." },
+      };
+    case "delete-account": {
+      const { dueAt } = await requestAccountDeletion(request, user, input);
+      return redirectWithToast(
+        request,
+        "/auth",
+        {
+          type: "success",
+          title: "Account scheduled for deletion",
+          description: `Every session has been signed out. Your data will be deleted on ${new Date(dueAt).toUTCString().slice(0, 16)}; sign in before then to keep your account.`,
+        },
+        { headers: { "Set-Cookie": clearSessionCookie(request) } },
+      );
+    }
     case "change-password": {
       const { setCookie } = await changePassword(request, user, input);
       return redirectWithToast(
@@ -93,7 +117,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const others = loaderData.sessions.filter((s) => !s.current).length;
   return (
     <div className="max-w-3xl">
-      <PageHeader title="Settings" description="Your password, phone number and the places you are signed in." />
+      <PageHeader title="Settings" description="Your password, phone number, e-mails, the places you are signed in, and your data." />
       <div className="grid gap-6">
         <Card>
           <h2 className="text-lg font-semibold text-slate-900">Change password</h2>
@@ -113,6 +137,38 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
         </Card>
 
         <PhoneSection phone={loaderData.phone} errors={errors} busy={busy} />
+
+        <Card>
+          <h2 id="email" className="text-lg font-semibold text-slate-900">
+            E-mails
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Account and payment e-mails (verification, password reset, approvals, earnings and payouts) are always sent.
+          </p>
+          <Form method="post" className="mt-4 space-y-4">
+            <input type="hidden" name="intent" value="email-updates" />
+            <label className="flex items-start gap-3 text-sm text-slate-800">
+              <input
+                type="checkbox"
+                name="news"
+                defaultChecked={loaderData.email.news}
+                key={String(loaderData.email.news)}
+                className="mt-0.5 size-4 rounded border-slate-400"
+              />
+              <span>
+                <span className="font-medium">Updates by e-mail</span>
+                <span className="block text-slate-600">Reminders when you have been away, weekly summaries and campaign news. Unsubscribe any time.</span>
+              </span>
+            </label>
+            <button
+              type="submit"
+              disabled={busy}
+              className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 disabled:opacity-50"
+            >
+              Save e-mail settings
+            </button>
+          </Form>
+        </Card>
 
         <Card>
           <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
@@ -157,6 +213,28 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
             ))}
           </ul>
         </Card>
+
+        <Card>
+          <h2 id="data" className="text-lg font-semibold text-slate-900">
+            Your data
+          </h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Download a copy of everything we hold about you (a JSON file), as our{" "}
+            <a href="/privacy-policy#your-rights" className="font-medium text-brand-700 underline">
+              privacy policy
+            </a>{" "}
+            promises.
+          </p>
+          <a
+            href="/settings/export"
+            download
+            className="mt-4 inline-flex rounded-md border border-slate-300 px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50"
+          >
+            Download my data
+          </a>
+        </Card>
+
+        <DeleteAccountSection hasPassword={loaderData.hasPassword} errors={errors} busy={busy} />
       </div>
     </div>
   );

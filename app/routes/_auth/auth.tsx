@@ -1,7 +1,8 @@
+import { data } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { authFieldTitle, authParams, authenticate, cookieHeaders, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { AuthScreen } from "~/modules/accounts/components/auth-screen";
-import { keepClipperInvite } from "~/modules/clipping/clipping.server";
+import { invitationForSignUp, keepClipperInvite, keepInvitationCookie } from "~/modules/clipping/clipping.server";
 import { requireSignedOut } from "~/modules/accounts/guards.server";
 import { AUTH_FORM_TITLES, authFormSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
@@ -11,9 +12,14 @@ import type { Route } from "./+types/auth";
 export const meta = () => [{ title: "Sign in | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  // A signed-in visitor goes to /dashboard; a clipper invite link is kept for /clipping (issue 16).
+  // A signed-in visitor goes to /dashboard; a clipper invitation link is kept for /clipping.
   await requireSignedOut(args).catch(keepClipperInvite(args.request));
-  return { params: authParams(args.request) };
+  // A clipper invitation (docs/decisions/0205) opens the clipper sign-up and is kept in a cookie, so
+  // a sign-up without it (or by Google, or verified elsewhere) can still accept it on /clipping.
+  const url = new URL(args.request.url);
+  const invitation = url.searchParams.get("clipper") === "1" ? await invitationForSignUp(url.searchParams.get("ref") ?? "") : null;
+  const headers = invitation?.code ? { "Set-Cookie": keepInvitationCookie(args.request, invitation.code) } : undefined;
+  return data({ params: authParams(args.request, { invitation }) }, { headers });
 }
 
 export const action = domainAction(async (args: Route.ActionArgs) => {

@@ -4,12 +4,15 @@ import { LegalContents, LegalPage, LegalSection, legalLinkClass, legalMeta } fro
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
+/** The policy's date: its words changed with the code that keeps them (issue 28, docs/privacy.md). */
+const PRIVACY_POLICY_EFFECTIVE_DATE = "26 November 2026";
+
 export const meta = () => legalMeta("Privacy Policy", "What personal data Shortbeat collects, why, who processes it, how long it is kept and your rights.");
 
 export default function PrivacyPolicy() {
   const appName = useAppName();
   return (
-    <LegalPage title="Privacy Policy">
+    <LegalPage title="Privacy Policy" effective={PRIVACY_POLICY_EFFECTIVE_DATE}>
       <p className="mt-4">
         This policy explains what personal data {appName} collects when you use our website and creator dashboard, why we collect it, who helps us process it,
         how long we keep it and the rights you have. It applies to creators, clippers, agency managers and music partners, and to visitors of our public pages.
@@ -40,6 +43,7 @@ export default function PrivacyPolicy() {
         <h3>Account data</h3>
         <ul>
           <li>Your name and e-mail address, and whether you have verified the e-mail address.</li>
+          <li>Your phone number, if you add one to sign in with, and whether you have verified it.</li>
           <li>Your password, stored only as an argon2id hash. We never store or see your password in readable form.</li>
           <li>If you sign in with Google: your Google account identifier and the e-mail address Google shares with us.</li>
           <li>Your profile picture, if you upload one, and your account status (for example pending or approved).</li>
@@ -127,7 +131,8 @@ export default function PrivacyPolicy() {
             <strong>Cloudflare</strong> hosts {appName}: our application, database, file storage and live chat and notifications run on Cloudflare’s network.
           </li>
           <li>
-            <strong>Our e-mail delivery provider</strong> sends account and notification e-mails on our behalf.
+            <strong>Cloudflare Email Service</strong> delivers the e-mails we send you, and <strong>Twilio</strong> delivers the verification codes we text to
+            your phone number.
           </li>
           <li>
             <strong>Google</strong> handles Google sign-in and provides the YouTube API Services we use to read channel statistics. By linking a YouTube channel
@@ -152,7 +157,10 @@ export default function PrivacyPolicy() {
           <li>The creator who referred you sees your name, status and join date.</li>
           <li>If you joined through an agency, that agency’s managers see your profile, channels and status.</li>
           <li>A creator you clip for sees your clips, their views and your split, and you see theirs.</li>
-          <li>Other members see your name and messages in the community chat.</li>
+          <li>
+            Other members see your name and messages in the community chat. If you delete your account, your messages stay in their rooms, shown as from
+            “Deleted user”.
+          </li>
         </ul>
         <p>
           We may also disclose data where the law requires it, or to protect the rights and safety of our users and of {appName}. Cloudflare and Google may
@@ -165,11 +173,21 @@ export default function PrivacyPolicy() {
         <ul>
           <li>Account, profile and sign-up data: while your account exists.</li>
           <li>YouTube tokens and channel data: until you disconnect the channel or delete your account, when they are deleted.</li>
-          <li>Sessions: until they expire or you sign out or end them in Settings.</li>
-          <li>Security logs: up to 12 months, unless needed longer to investigate abuse.</li>
-          <li>Earnings, statements and payout records: six years after the end of the financial year they relate to, as UK tax law requires.</li>
+          <li>Sessions: until they expire or you sign out or end them in Settings; expired sessions are deleted every day.</li>
+          <li>Security logs: 12 months.</li>
+          <li>Technical reports of blocked content from administrators’ browsers: 90 days.</li>
+          <li>The e-mails we send you: their text for 30 days; after that only the date, subject and whether it was delivered, while your account exists.</li>
+          <li>Uploads you started but did not finish: 24 hours.</li>
+          <li>
+            Earnings, statements and payout records: at least six years after the end of the financial year they relate to, as UK tax law requires. If you
+            delete your account they are kept without your name or contact details.
+          </li>
         </ul>
-        <p>When you ask us to delete your account, we delete or anonymise your personal data within 30 days, except for records we must keep by law.</p>
+        <p>
+          You can delete your account in Settings, or ask us to. Every session ends at once and your account is frozen for 30 days, during which you can sign in
+          to keep it. Then, within a day, we delete or anonymise your personal data, except for records we must keep by law: your profile, channels and their
+          YouTube access, uploaded files and notifications are deleted, and your e-mail address is removed so that it can be used for a new account.
+        </p>
       </LegalSection>
 
       <LegalSection id="security" title="7. Security">
@@ -188,8 +206,9 @@ export default function PrivacyPolicy() {
           <li>restrict or object to our use of your data, and to data portability, where the law allows.</li>
         </ul>
         <p>
-          You can correct much of your data yourself in Profile and Settings. For anything else, contact us as described below; we will reply within one month.
-          You also have the right to complain to the Information Commissioner’s Office (
+          You can correct much of your data yourself in Profile and Settings, download a copy of your data at any time (Settings, “Download my data”), turn off
+          optional e-mails (Settings, or the unsubscribe link in them) and delete your account (Settings, “Delete account”). For anything else, contact us as
+          described below; we will reply within one month. You also have the right to complain to the Information Commissioner’s Office (
           <a href="https://ico.org.uk" className={legalLinkClass} rel="noreferrer">
             ico.org.uk
           </a>

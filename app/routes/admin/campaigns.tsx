@@ -1,6 +1,7 @@
+import { useState } from "react";
 import { Form, Link, useLocation, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import type { ActionFailure } from "~/lib/errors";
+import type { ActionFailure, FieldErrors } from "~/lib/errors";
 import { hrefWith } from "~/lib/href";
 import { ConfirmActions } from "~/modules/admin/components/console";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -36,6 +37,7 @@ import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { TextArea } from "~/ui/textarea";
+import { validateBeforeSubmit } from "~/ui/validate-before-submit";
 import type { Route } from "./+types/campaigns";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 import { formatCount } from "~/lib/format";
@@ -389,11 +391,18 @@ function CampaignForm({
   failure: ActionFailure | null;
 }) {
   const busy = useNavigation().state !== "idle";
+  // The browser checks with the action's own schema first (amounts: "2,50" is refused, decision 0203).
+  const [checked, setChecked] = useState<FieldErrors>({});
   const v = (name: string, fallback: string) => failure?.values?.[name] ?? fallback;
-  const e = (name: string) => failure?.errors[name];
+  const e = (name: string) => checked[name] ?? failure?.errors[name];
   const locked = !!c && c.state !== "draft";
   return (
-    <Form method="post" action={c ? back(c.id) : "/admin/campaigns"} className="mt-3 grid grid-cols-1 gap-4 md:grid-cols-2">
+    <Form
+      method="post"
+      action={c ? back(c.id) : "/admin/campaigns"}
+      className="mt-3 grid grid-cols-1 gap-4 md:grid-cols-2"
+      onSubmit={(ev) => validateBeforeSubmit(ev, () => import("~/modules/campaigns/schema").then((m) => [m.campaignAdminSchema]), setChecked)}
+    >
       <input type="hidden" name="intent" value={intent} />
       {c ? <input type="hidden" name="id" value={c.id} /> : null}
       <Field label="Brand" name="brand" required maxLength={100} defaultValue={v("brand", c?.brand ?? "")} error={e("brand")} />
@@ -419,6 +428,7 @@ function CampaignForm({
         name="rate"
         inputMode="decimal"
         required
+        hint="A dot for decimals, e.g. 2.50."
         defaultValue={v("rate", c ? centsToDecimal(c.rateCents) : "")}
         error={e("rate")}
       />

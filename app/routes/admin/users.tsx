@@ -14,6 +14,7 @@ import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
 import { pageUrl } from "~/lib/page-url";
 import { actorOf, performUserAction, usersConsolePage, type AdminUserDetails } from "~/modules/accounts/accounts.server";
+import { linkedChannelsForAdmin } from "~/modules/channels/channels.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { ConfirmActions, FilterField, PersonCell, StandingCell } from "~/modules/admin/components/console";
 import { domainAction, domainLoader } from "~/platform/http.server";
@@ -32,8 +33,12 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const selectedId = uuidSchema.safeParse(url.searchParams.get("user") ?? "");
   const confirmRaw = url.searchParams.get("confirm");
   const confirm = (USER_ACTIONS as readonly string[]).includes(confirmRaw ?? "") ? (confirmRaw as UserAction) : null;
-  const page = await usersConsolePage(actorOf(admin), query, selectedId.success ? selectedId.data : null);
-  return { ...page, query, confirm: page.selected ? confirm : null, actorId: admin.id };
+  const actor = actorOf(admin);
+  const [page, channels] = await Promise.all([
+    usersConsolePage(actor, query, selectedId.success ? selectedId.data : null),
+    selectedId.success ? linkedChannelsForAdmin(actor, selectedId.data) : [],
+  ]);
+  return { ...page, channels, query, confirm: page.selected ? confirm : null, actorId: admin.id };
 });
 
 export const action = domainAction(async (args: Route.ActionArgs) => {
@@ -48,7 +53,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, "Action failed");
 
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, total, page, pageCount, query, selected, confirm, actorId } = loaderData;
+  const { users, total, page, pageCount, query, selected, confirm, actorId, channels } = loaderData;
   const { pathname, search } = useLocation();
   const failure = useActionFailure(actionData);
 
@@ -82,7 +87,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
         </button>
       </Form>
 
-      {selected ? <UserPanel user={selected} actorId={actorId} pathname={pathname} search={search} /> : null}
+      {selected ? <UserPanel user={selected} channels={channels} actorId={actorId} pathname={pathname} search={search} /> : null}
 
       <section aria-labelledby="users-heading">
         <h2 id="users-heading" className="sr-only">
@@ -144,6 +149,7 @@ function availableActions(user: AdminUserDetails, actorId: string): UserAction[]
   if (!user.isAdmin && !user.isBanned) actions.push("grant_admin");
   if (user.isAdmin && !self) actions.push("revoke_admin");
   actions.push("end_sessions");
+  if (!self && !user.deletionRequestedAt && !user.deletedAt) actions.push("delete_account");
   return actions;
 }
 
@@ -152,9 +158,36 @@ function actionLabel(intent: UserAction, user: AdminUserDetails): string {
   return USER_ACTION_LABELS[intent].label;
 }
 
-function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails; actorId: string; pathname: string; search: string }) {
+function UserPanel({
+  user,
+  channels,
+  actorId,
+  pathname,
+  search,
+}: {
+  user: AdminUserDetails;
+  channels: { channelId: string; title: string }[];
+  actorId: string;
+  pathname: string;
+  search: string;
+}) {
   const s = user.signUp;
   const details: [string, React.ReactNode][] = [
+    [
+      "YouTube channel IDs",
+      channels.length === 0 ? (
+        "None linked"
+      ) : (
+        <ul key="channel-ids" className="space-y-1">
+          {channels.map((c) => (
+            <li key={c.channelId}>
+              <code className="rounded bg-slate-100 px-1 break-all select-all">{c.channelId}</code>{" "}
+              <span className="font-normal text-slate-600">{c.title}</span>
+            </li>
+          ))}
+        </ul>
+      ),
+    ],
     [
       "Channel URL",
       s.youtubeChannelUrl ? (
@@ -225,8 +258,25 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
           </div>
         ))}
       </dl>
+      {user.deletionDueAt ? (
+        <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          <span className="font-semibold">Scheduled for deletion:</span> {formatDateTime(user.deletionDueAt)} (asked {formatDateTime(user.deletionRequestedAt)}
+          ). Signing in during the grace period keeps the account.
+        </p>
+      ) : null}
+      {user.deletedAt ? (
+        <p className="mt-3 rounded-md bg-slate-100 px-3 py-2 text-sm text-slate-800">
+          <span className="font-semibold">Deleted:</span> {formatDateTime(user.deletedAt)}. Personal data removed; financial records kept anonymised.
+        </p>
+      ) : null}
+      <EmailDeliveries emails={user.emails} />
       <h3 className="mt-5 text-sm font-semibold text-slate-900">Actions</h3>
       <div className="mt-2 flex flex-wrap gap-2">
+        {!user.deletedAt ? (
+          <a href={`/admin/users/${user.id}/export`} download className={buttonClass.secondary}>
+            Export data
+          </a>
+        ) : null}
         {availableActions(user, actorId).map((intent) => (
           <Link
             key={intent}
@@ -239,6 +289,48 @@ function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails
         ))}
       </div>
     </section>
+  );
+}
+
+const DELIVERY_LABELS: Record<AdminUserDetails["emails"][number]["status"], { label: string; tone: "green" | "amber" | "red" | "slate" | "blue" }> = {
+  sent: { label: "Sent", tone: "green" },
+  queued: { label: "Queued", tone: "slate" },
+  sending: { label: "Sending", tone: "blue" },
+  retrying: { label: "Retrying", tone: "amber" },
+  failed: { label: "Failed", tone: "red" },
+};
+
+/** The person's latest e-mails and how each was delivered (issue 28): sent, retrying (next try), failed with the reason. */
+function EmailDeliveries({ emails }: { emails: AdminUserDetails["emails"] }) {
+  return (
+    <>
+      <h3 className="mt-5 text-sm font-semibold text-slate-900" id="user-emails">
+        E-mails
+      </h3>
+      {emails.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600">No e-mails to this address yet.</p>
+      ) : (
+        <ul className="mt-2 divide-y divide-slate-100 rounded-lg border border-slate-200" aria-labelledby="user-emails">
+          {emails.map((m) => (
+            <li key={m.id} className="flex flex-col gap-1 px-3 py-2 text-sm sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+              <div className="min-w-0">
+                <p className="font-medium break-words text-slate-900">{m.subject}</p>
+                <p className="text-xs text-slate-600">
+                  {m.kind} · queued {formatDateTime(m.createdAt)}
+                  {m.sentAt ? ` · sent ${formatDateTime(m.sentAt)}` : ""}
+                  {m.status === "retrying" && m.nextAttemptAt ? ` · next try ${formatDateTime(m.nextAttemptAt)}` : ""}
+                  {m.attempts > 1 ? ` · ${m.attempts} tries` : ""}
+                </p>
+                {m.lastError && m.status !== "sent" ? <p className="text-xs break-words text-red-800">{m.lastError}</p> : null}
+              </div>
+              <span className="self-start">
+                <Badge tone={DELIVERY_LABELS[m.status].tone}>{DELIVERY_LABELS[m.status].label}</Badge>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
   );
 }
 

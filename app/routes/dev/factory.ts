@@ -6,7 +6,8 @@ import { parseForm } from "~/platform/body.server";
 import type { Route } from "./+types/factory";
 
 // Test factory for end-to-end tests and local demos (development builds, DEV_TOOLS only): approve,
-// reject or ban a user, or verify their e-mail, by e-mail address without the admin console.
+// reject or ban a user, verify their e-mail, or carry out their pending account deletion at once
+// (intent=run-deletions-now, issue 28), by e-mail address without the admin console.
 export const action = domainResource(async ({ request }: Route.ActionArgs) => {
   if (!devToolsEnabled()) throw data("Not Found", { status: 404 });
   const input = await parseForm(request, factorySchema);

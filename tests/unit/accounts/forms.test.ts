@@ -119,9 +119,12 @@ describe("small account bodies", () => {
   it("the Google button's referral code keeps only code characters; an empty one is none", () => {
     expect(googleStartSchema.parse({ ref: "ab-C_1<script>", redirectTo: "/x" })).toEqual({
       ref: "ab-C_1script",
+      invite: null,
       redirectTo: "/x",
     });
     expect(googleStartSchema.parse({}).ref).toBeNull();
+    // A clipper invitation's code: letters and digits only (docs/decisions/0205).
+    expect(googleStartSchema.parse({ invite: "abc<def>-123" }).invite).toBe("abcdef123");
   });
 
   it("the e-mail confirmation leaves a missing token to the module (which answers 'invalid or expired')", () => {

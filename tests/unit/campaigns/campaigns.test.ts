@@ -95,6 +95,36 @@ describe("forms", () => {
   it("refuses amounts that are not positive", () => {
     for (const rate of ["0", "0.00", "-1", "1.234", "abc", ""]) expect(campaignAdminSchema.safeParse({ ...fields, rate }).success, rate).toBe(false);
   });
+  // Issue 27, item 5: "2,50" was stored as 250.00 (a rate 100× too high).
+  it("reads only unambiguous amounts: a decimal comma is refused with the expected form, never read as hundreds", () => {
+    const rateOf = (rate: string) => campaignAdminSchema.safeParse({ ...fields, rate });
+    expect(rateOf("1,234.56").data).toMatchObject({ rate: 123456 });
+    expect(rateOf("1234.56").data).toMatchObject({ rate: 123456 });
+    expect(rateOf("1,000").data).toMatchObject({ rate: 100000 });
+    expect(rateOf("2.50").data).toMatchObject({ rate: 250 });
+    for (const [rate, message] of [
+      ["2,50", "Rate: use a dot for decimals, e.g. 2.50."],
+      ["1,00", "Rate: use a dot for decimals, e.g. 2.50."],
+      ["1.234,56", "Rate: use a dot for decimals, e.g. 2.50."],
+      ["1 234,5", "Rate: use a dot for decimals, e.g. 2.50."],
+      ["1,0000", "Rate: put commas only between thousands, e.g. 1,250,000."],
+      ["12,34,567", "Rate: put commas only between thousands, e.g. 1,250,000."],
+    ]) {
+      const parsed = rateOf(rate);
+      expect(parsed.success, rate).toBe(false);
+      expect(parsed.error?.issues[0]?.message, rate).toBe(message);
+    }
+    const budget = campaignAdminSchema.safeParse({ ...fields, budget: "2,50" });
+    expect(budget.error?.issues[0]).toMatchObject({ path: ["budget"], message: "Budget: use a dot for decimals, e.g. 2.50." });
+  });
+  it("reads whole numbers with thousands separators only: verified views and the minimum subscribers", () => {
+    const id = crypto.randomUUID();
+    expect(campaignAdminSchema.parse({ intent: "views", submissionId: id, views: "1,250,000" })).toMatchObject({ views: 1250000 });
+    const views = campaignAdminSchema.safeParse({ intent: "views", submissionId: id, views: "1,00" });
+    expect(views.error?.issues[0]?.message).toBe("Verified views must be a whole number: commas only between thousands, e.g. 1,250,000.");
+    expect(campaignAdminSchema.safeParse({ ...fields, minSubscribers: "10,000" }).data).toMatchObject({ minSubscribers: 10000 });
+    expect(campaignAdminSchema.safeParse({ ...fields, minSubscribers: "10,00" }).success).toBe(false);
+  });
   it("needs the terms ticked to join", () => {
     const id = crypto.randomUUID();
     expect(campaignParticipateSchema.safeParse({ intent: "join", campaignId: id }).success).toBe(false);

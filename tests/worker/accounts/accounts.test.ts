@@ -233,8 +233,9 @@ describe("sign-up", () => {
       wants_to_be_clipper: true,
       clipper_agreement_accepted: true,
     });
+    // A referral code is never a clipper invitation (docs/decisions/0205): no clipper link, whatever was ticked.
     const link = await env.DB.prepare("SELECT creator_user_id FROM clipper_links WHERE clipper_user_id = ?").bind(user!.id).first();
-    expect(link).toEqual({ creator_user_id: referrer.id });
+    expect(link).toBeNull();
     const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = 'email_verification'")
       .bind(form.email)
       .first<{ body_text: string }>();

@@ -1,10 +1,13 @@
 // Issue 11, item 19: sign-in by e-mail or a verified phone number. The number is added in Settings
-// and verified once with a 6-digit code sent by text (locally into the outbox the development
-// mailbox reads); sending is limited exactly per user, address, number and country prefix.
+// and verified once with a 6-digit code sent by text (locally to the stand-in SMS provider, whose
+// texts the development mailbox shows); sending is limited exactly per user, address, number and
+// country prefix.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { recentTexts } from "~/dev/dev-sms.server";
 import { countryPrefix } from "~/modules/accounts/accounts.server";
 import { consume, PHONE_CODE_LIMITS } from "~/platform/rate-limit.server";
+import { sendSms, twilioConfig, twilioMessageRequest } from "~/platform/sms.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, passwordBeforeAll, postForm, redirectTarget, TEST_PASSWORD, withCookie } from "../helpers";
 
@@ -24,12 +27,10 @@ const settings = (user: TestUser, fields: Record<string, string>, ip = freshIp()
 const send = (user: TestUser, phone: string, ip?: string) => settings(user, { intent: "phone-send", phone }, ip);
 const verify = (user: TestUser, code: string) => settings(user, { intent: "phone-verify", code });
 
-/** The code of the newest text sent to `phone`, read from the outbox (the development mailbox). */
+/** The code of the newest text sent to `phone`, as the stand-in provider received it (the development mailbox). */
 async function codeSentTo(phone: string): Promise<string> {
-  const row = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = 'sms' ORDER BY created_at DESC LIMIT 1")
-    .bind(phone)
-    .first<{ body_text: string }>();
-  const code = /\b(\d{6})\b/.exec(row?.body_text ?? "")?.[1];
+  const [text] = await recentTexts(phone);
+  const code = /\b(\d{6})\b/.exec(text?.body ?? "")?.[1];
   if (!code) throw new Error(`no text sent to ${phone}`);
   return code;
 }
@@ -39,7 +40,7 @@ const phoneOf = (userId: string) =>
     .bind(userId)
     .first<{ phone: string | null; verifiedAt: string | null }>();
 
-const textsTo = (phone: string) => count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'sms'", phone);
+const textsTo = async (phone: string) => (await recentTexts(phone)).length;
 
 async function addVerifiedPhone(user: TestUser, phone: string) {
   expect((await send(user, phone)).status).toBe(200);
@@ -275,5 +276,48 @@ describe("the code", () => {
     expect(await count("SELECT count(*) AS n FROM phone_codes WHERE user_id = ? AND consumed_at IS NULL", user.id)).toBe(1);
     if (first !== second) expect((await verify(user, first)).status).toBe(400);
     expect((await verify(user, second)).status).toBe(200);
+  });
+});
+
+describe("texts go out through Twilio's Messages API shape (issue 28)", () => {
+  it("the provider receives a form-encoded POST of To, From and Body to the account's Messages.json with HTTP Basic auth", async () => {
+    const user = await createUser("creator");
+    const phone = freshNumber();
+    expect((await send(user, phone)).status).toBe(200);
+    const config = twilioConfig();
+    if (!config) throw new Error("no SMS provider in tests");
+    const [text] = await recentTexts(phone);
+    expect(text.sid).toMatch(/^SM[0-9a-f]{32}$/);
+    expect(text.request.method).toBe("POST");
+    expect(text.request.path).toBe(`/dev/sms/2010-04-01/Accounts/${config.accountSid}/Messages.json`);
+    expect(text.request.authorization).toBe(`Basic ${btoa(`${config.accountSid}:${config.authToken}`)}`);
+    expect(text.request.contentType).toBe("application/x-www-form-urlencoded");
+    const form = new URLSearchParams(text.request.form);
+    expect([...form.keys()].sort()).toEqual(["Body", "From", "To"]);
+    expect(form.get("To")).toBe(phone);
+    expect(form.get("From")).toBe(config.from);
+    expect(form.get("Body")).toMatch(/^\d{6} is your Shortbeat verification code\. It expires in 10 minutes\. Never share it with anyone\.$/);
+  });
+
+  it("a Messaging Service sender is sent as MessagingServiceSid; the live API is the default", () => {
+    const config = twilioConfig({ TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "secret", TWILIO_FROM: "MG456" });
+    expect(config).toEqual({ accountSid: "AC123", authToken: "secret", from: "MG456", apiUrl: "https://api.twilio.com" });
+    const req = twilioMessageRequest(config as NonNullable<typeof config>, "+447700900123", "hello");
+    expect(req.url).toBe("https://api.twilio.com/2010-04-01/Accounts/AC123/Messages.json");
+    expect(req.headers.get("Authorization")).toBe(`Basic ${btoa("AC123:secret")}`);
+  });
+
+  it("without the provider's secrets and outside development, sending is refused (503), never dropped", async () => {
+    expect(twilioConfig({})).toBeNull();
+    expect(twilioConfig({ TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "secret" })).toBeNull();
+    await expect(sendSms("+447700900123", "123456 is your code", null)).rejects.toMatchObject({ code: "unavailable", status: 503 });
+  });
+
+  it("the stand-in answers a wrong token as Twilio does (401), and the sender reports it as unavailable", async () => {
+    const config = twilioConfig();
+    if (!config) throw new Error("no SMS provider in tests");
+    const phone = freshNumber();
+    await expect(sendSms(phone, "hello", { ...config, authToken: "wrong" })).rejects.toMatchObject({ code: "unavailable" });
+    expect(await textsTo(phone)).toBe(0);
   });
 });

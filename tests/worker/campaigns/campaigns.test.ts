@@ -90,6 +90,23 @@ async function live(over: Record<string, string> = {}): Promise<Campaign> {
   return (await campaignById(row.id)) as Campaign;
 }
 
+describe("amounts typed with a decimal comma (issue 27, item 5)", () => {
+  it("refuses a rate or budget of '2,50' with the expected form, storing nothing; '1,234.56' is read as typed", async () => {
+    for (const [field, value, label] of [
+      ["rate", "2,50", "Rate"],
+      ["budget", "1,00", "Budget"],
+    ]) {
+      const f = fields({ [field]: value });
+      const res = await admin(f);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(`${label}: use a dot for decimals, e.g. 2.50.`);
+      expect(await campaignBySlug(f.slug)).toBeNull();
+    }
+    const row = await draft({ rate: "1,234.56", budget: "12,000" });
+    expect(row).toMatchObject({ rate_cents: 123456, budget_cents: 1200000 });
+  });
+});
+
 async function join(who: TestUser, id: string) {
   return creator(who, { intent: "join", campaignId: id, accept: "on" });
 }
@@ -576,7 +593,7 @@ describe("settling, the ledger and the payout date", () => {
   });
 
   it("finalizing a music month leaves that month's campaign entries estimated", async () => {
-    const month = "2032-04";
+    const month = "2004-04";
     const campaignEntry = crypto.randomUUID();
     const adjustment = crypto.randomUUID();
     const channelId = `UCfin${crypto.randomUUID().slice(0, 8)}`;

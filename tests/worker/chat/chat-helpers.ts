@@ -94,3 +94,11 @@ export async function resetRates(roomId: string): Promise<void> {
     if (keys.length) await state.storage.delete(keys);
   });
 }
+
+/** The person's send-rate object across rooms (bucket "chat-send", decision 0204). */
+export const sendRateStub = (user: { id: string }) => env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`chat-send|user:${user.id}`));
+
+/** Forgets people's send rate across rooms, so a test starts fresh. */
+export async function resetSendRates(...users: { id: string }[]): Promise<void> {
+  for (const user of users) await runInDurableObject(sendRateStub(user), (_o, state) => state.storage.deleteAll());
+}

@@ -9,7 +9,19 @@ import type { ChatRoom } from "../../../workers/chat-room";
 import { actorFor } from "../../factories/actors";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
 import { ORIGIN, count, fetchApp, postForm } from "../helpers";
-import { bodiesOf, chatSocketRequest, connectChat, createRoom, resetRates, roomStub, send, sendOk, waitFor } from "./chat-helpers";
+import {
+  bodiesOf,
+  chatSocketRequest,
+  connectChat,
+  createRoom,
+  resetRates,
+  resetSendRates,
+  roomStub,
+  send,
+  sendOk,
+  sendRateStub,
+  waitFor,
+} from "./chat-helpers";
 
 let admin: TestUser;
 let alice: TestUser;
@@ -33,9 +45,10 @@ beforeAll(async () => {
   await fetchApp("/api/chat?members=a", { headers: { Cookie: alice.cookie } });
 }, 180_000);
 
-// Each test starts with fresh send-rate counts in the shared rooms (the limit has its own test).
+// Each test starts with fresh send-rate counts in the shared rooms and across rooms (the limits have their own tests).
 beforeEach(async () => {
   for (const room of [general, announcements]) await resetRates(room);
+  await resetSendRates(admin, alice, bob);
 });
 
 describe("chat socket: who may open one", () => {
@@ -142,12 +155,45 @@ describe("messages", () => {
     await sendOk(bob, general, "bob is not limited");
   });
 
+  // Issue 27, item 6: 5 per 10 s held per room only, so four rooms let 20 through in under 10 s.
+  it("limits each person to 5 messages per 10 s across all rooms, exactly, with the spec's rate-limit message", async () => {
+    const erin = await createUser("creator", { fullName: "Erin" });
+    const rooms = [general, ...(await Promise.all(["Cross A", "Cross B", "Cross C"].map((n) => createRoom(admin, `${n} ${crypto.randomUUID().slice(0, 4)}`))))];
+    // 20 at once, 5 in each of four rooms.
+    const results = await Promise.all(rooms.flatMap((room, r) => [1, 2, 3, 4, 5].map((i) => send(erin, room, `cross ${r}.${i}`))));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+    const refused = results.find((r) => r.status === 429)!;
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const body = (await refused.json()) as { error: string };
+    expect(body.error).toContain("Please wait before trying again.");
+    expect(body.error).toContain("You're sending messages too fast.");
+    expect(await count("SELECT count(*) AS n FROM chat_messages WHERE user_id = ?", erin.id)).toBe(5);
+    // One after another in a fifth room: still refused, and the count survives the object's eviction.
+    const fifth = await createRoom(admin, `Cross E ${crypto.randomUUID().slice(0, 4)}`);
+    await evictDurableObject(sendRateStub(erin));
+    expect((await send(erin, fifth, "one more")).status).toBe(429);
+    // Others are not limited by Erin.
+    await sendOk(bob, fifth, "bob is not limited");
+  });
+
+  it("a message a room refuses (archived, muted) does not count toward the person's rate", async () => {
+    const fay = await createUser("creator", { fullName: "Fay" });
+    for (let i = 0; i < 6; i++) expect((await send(fay, announcements, `not an admin ${i}`)).status).toBe(403);
+    for (let i = 0; i < 5; i++) await sendOk(fay, general, `counted ${i}`);
+    expect((await send(fay, general, "sixth")).status).toBe(429);
+  });
+
   it("history after the object is evicted: last 50, cursor pages, numbering continues", async () => {
     const room = await createRoom(admin, "History");
     for (let i = 1; i <= 12; i++) {
       const who = [alice, bob, admin][i % 3];
       await sendOk(who, room, `h${i}`);
-      if (i % 4 === 0) await resetRates(room);
+      if (i % 4 === 0) {
+        await resetRates(room);
+        await resetSendRates(alice, bob, admin);
+      }
     }
     await evictDurableObject(roomStub(room));
     const next = await sendOk(alice, room, "after restart");
@@ -177,6 +223,7 @@ describe("messages", () => {
     await env.DB.prepare("INSERT INTO chat_messages (id, room_id, seq, user_id, body) VALUES (?, ?, 41, ?, 'seeded')")
       .bind(crypto.randomUUID(), seeded, bob.id)
       .run();
+    await resetSendRates(alice);
     expect((await sendOk(alice, seeded, "first live")).seq).toBe(42);
   });
 

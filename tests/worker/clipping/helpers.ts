@@ -15,7 +15,9 @@ export function mp4Bytes(size: number, fill = 0): Uint8Array<ArrayBuffer> {
 export async function pair(): Promise<{ creator: TestUser; clipper: TestUser; linkId: string }> {
   const [creator, clipper] = await Promise.all([createUser("creator"), createUser("creator")]);
   const linkId = crypto.randomUUID();
-  await env.DB.prepare("INSERT INTO clipper_links (id, creator_user_id, clipper_user_id) VALUES (?, ?, ?)").bind(linkId, creator.id, clipper.id).run();
+  await env.DB.prepare("INSERT INTO clipper_links (id, creator_user_id, clipper_user_id, approved_at) VALUES (?, ?, ?, ?)")
+    .bind(linkId, creator.id, clipper.id, new Date().toISOString())
+    .run();
   return { creator, clipper, linkId };
 }
 

@@ -38,6 +38,26 @@ it("seeds two source videos and clips in every state, once however often it runs
       "00000000-0000-4000-8000-000000006202",
     ),
   ).toEqual([`declined ${ago(49)} ${ago(48)}`, `pending ${ago(3)} -`]);
+  // The demo clipper is an approved clipper of the demo creator; the creator has one unused invitation (issue 27).
+  expect(
+    await env.DB.prepare("SELECT status, approved_at IS NOT NULL AS approved FROM clipper_links WHERE creator_user_id = ? AND clipper_user_id = ?")
+      .bind(creator?.id, clipper?.id)
+      .first(),
+  ).toEqual({ status: "active", approved: 1 });
+  expect(
+    await count(
+      "SELECT count(*) AS n FROM clipper_invitations WHERE creator_user_id = ? AND status = 'open' AND expires_at > ?",
+      creator?.id,
+      new Date().toISOString(),
+    ),
+  ).toBe(1);
+  expect(
+    await count(
+      "SELECT count(*) AS n FROM clipper_invitations WHERE creator_user_id = ? AND status = 'approved' AND accepted_by = ?",
+      creator?.id,
+      clipper?.id,
+    ),
+  ).toBe(1);
   const { cookie } = await signInAs(clipper?.id ?? "");
   const html = await (await fetchApp("/clipping", withCookie(cookie))).text();
   expect(html).toContain("Studio session - full take.mp4");

@@ -8,6 +8,9 @@ import { fetchApp, ORIGIN } from "../helpers";
 import { PNG_1X1 } from "../admin-agency-helpers";
 
 export type Kind = "anonymous" | UserKind;
+
+/** An unsubscribe link that is not signed by us (issue 28): every kind gets 400 and nothing changes. */
+const FORGED_UNSUBSCRIBE = `/email/unsubscribe?e=bm90LWEtbGluaw&c=news&t=${"0".repeat(64)}`;
 export const KINDS: Kind[] = ["anonymous", ...ALL_KINDS];
 
 // ---- Guards: what each kind gets from the guard in front of an action ------------------------
@@ -19,7 +22,18 @@ const PENDING = "→/pending-approval";
 const DASH = "→/dashboard";
 const NO_AGENCY = "→/agency-application-signup";
 
-export type Guard = "public" | "signed-in" | "approved" | "partner" | "admin" | "agency" | "api" | "api-approved" | "api-admin" | "not-found";
+export type Guard =
+  | "public"
+  | "signed-in"
+  | "approved"
+  | "partner"
+  | "admin"
+  | "agency"
+  | "api"
+  | "api-approved"
+  | "api-admin"
+  | "not-found"
+  | "pending-deletion";
 
 /** Outcome per kind, as `outcome()` reports it: "→/path" for a redirect, else the status. */
 // biome-ignore format: one line per kind of guard reads as a table
@@ -68,6 +82,11 @@ export const GUARDS: Record<Guard, Record<Kind, string>> = {
   "api-admin": {
     anonymous: "401", pending: "403", rejected: "403", banned: "401",
     creator: "403", clipper: "403", partner: "403", agency: "403", admin: ALLOWED,
+  },
+  // requirePendingDeletion (/account-deletion, issue 28): only an account in its deletion grace period; the others go on.
+  "pending-deletion": {
+    anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH,
+    creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: DASH,
   },
   // The catch-all route: a POST to an address that is no page.
   "not-found": {
@@ -325,6 +344,26 @@ export const ACTIONS: ActionCase[] = [
     body: () => ({ fields: { token: "not-a-real-verification-token-0123" } }),
   },
   {
+    // One-click unsubscribe (issue 28): a link that is not signed changes nothing (400).
+    path: FORGED_UNSUBSCRIBE,
+    module: "_auth/email-unsubscribe.tsx",
+    guard: "public",
+    intent: "one-click",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { "List-Unsubscribe": "One-Click" } }),
+  },
+  {
+    // Keeping an account in its deletion grace period (issue 28): no kind of the matrix has one pending.
+    path: "/account-deletion",
+    module: "_auth/account-deletion.tsx",
+    guard: "pending-deletion",
+    intent: "keep",
+    main: true,
+    takesFields: false,
+    body: () => ({ fields: {} }),
+  },
+  {
     path: "/auth/google",
     module: "_auth/google.ts",
     guard: "public",
@@ -388,6 +427,23 @@ export const ACTIONS: ActionCase[] = [
     }),
   },
   {
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "email-updates",
+    takesFields: true,
+    body: () => ({ fields: { intent: "email-updates", news: "on" } }),
+  },
+  {
+    // The wrong password: refused for every kind that reaches it, nothing changes.
+    path: "/settings",
+    module: "_app/settings.tsx",
+    guard: "signed-in",
+    intent: "delete-account",
+    takesFields: true,
+    body: () => ({ fields: { intent: "delete-account", password: "Wrong#Passw0rd", confirm: "yes" } }),
+  },
+  {
     path: "/profile",
     module: "_app/profile.tsx",
     guard: "signed-in",
@@ -443,6 +499,39 @@ export const ACTIONS: ActionCase[] = [
     main: true,
     takesFields: true,
     body: () => ({ fields: { intent: "accept-invite", code: "NOSUCHCODE", acceptClipperAgreement: "on" } }),
+  },
+  {
+    // Invitations (issue 27, docs/decisions/0205). An approved caller makes one (a row); others nothing.
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "create-invitation",
+    takesFields: true,
+    body: () => ({ fields: { intent: "create-invitation", email: "" } }),
+  },
+  {
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "withdraw-invitation",
+    takesFields: true,
+    body: () => ({ fields: { intent: "withdraw-invitation", invitationId: uuid() } }),
+  },
+  {
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "approve-clipper",
+    takesFields: true,
+    body: () => ({ fields: { intent: "approve-clipper", invitationId: uuid() } }),
+  },
+  {
+    path: "/clipping",
+    module: "_app/clipping.tsx",
+    guard: "approved",
+    intent: "decline-clipper",
+    takesFields: true,
+    body: () => ({ fields: { intent: "decline-clipper", invitationId: uuid() } }),
   },
   {
     path: "/clipping",
@@ -704,6 +793,15 @@ export const ACTIONS: ActionCase[] = [
     body: userAction("end_sessions"),
   },
   {
+    // Issue 28: an unknown person (404 for the admin), so that the matrix's target is not frozen.
+    path: "/admin",
+    module: "admin/users.tsx",
+    guard: "admin",
+    intent: "delete_account",
+    takesFields: true,
+    body: () => ({ fields: { intent: "delete_account", userId: crypto.randomUUID(), confirm: "yes" } }),
+  },
+  {
     path: "/admin/agencies",
     module: "admin/agencies.tsx",
     guard: "admin",
@@ -825,8 +923,8 @@ export const ACTIONS: ActionCase[] = [
     main: true,
     takesFields: true,
     body: () => ({
-      fields: { intent: "preview", month: "2030-01" },
-      files: { file: new File(["month,channel_id,net_revenue,currency\n2030-01,UCmatrixNobody,1.00,USD\n"], "revenue.csv", { type: "text/csv" }) },
+      fields: { intent: "preview", month: "2020-01" },
+      files: { file: new File(["month,channel_id,net_revenue,currency\n2020-01,UCmatrixNobody,1.00,USD\n"], "revenue.csv", { type: "text/csv" }) },
     }),
   },
   {
@@ -897,6 +995,38 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     body: () => ({ fields: { intent: "withdraw_offer", offerId: uuid() } }),
   },
+  // Issue 29: the column-mapping step (an upload that is not waiting: 400), adjustments and how a
+  // person is paid (a person no account has: 400), sending waiting transfers (nothing waits: 409).
+  ...(["map", "remap"] as const).map(
+    (intent): ActionCase => ({
+      path: "/admin/payments",
+      module: "admin/payments.tsx",
+      guard: "admin",
+      intent,
+      takesFields: true,
+      body: () => ({ fields: { intent, month: "2020-02", uploadId: uuid(), period: "0", amount: "1", person: "UCmatrixNobody" } }),
+    }),
+  ),
+  ...(["adjust", "pay_outside", "pay_through_stripe"] as const).map(
+    (intent): ActionCase => ({
+      path: "/admin/payments",
+      module: "admin/payments.tsx",
+      guard: "admin",
+      intent,
+      takesFields: true,
+      body: () => ({
+        fields: { intent, token: uuid(), person: "matrix-nobody@example.com", month: "2020-02", direction: "credit", amount: "1.00", reason: "Matrix reason" },
+      }),
+    }),
+  ),
+  {
+    path: "/admin/payments",
+    module: "admin/payments.tsx",
+    guard: "admin",
+    intent: "send_transfers",
+    takesFields: true,
+    body: () => ({ fields: { intent: "send_transfers" } }),
+  },
   // The creator's own agreement on /payments.
   {
     path: "/payments",
@@ -930,6 +1060,23 @@ export const ACTIONS: ActionCase[] = [
     intent: "decline_offer",
     takesFields: true,
     body: () => ({ fields: { intent: "decline_offer", offerId: uuid() } }),
+  },
+  // The payout account (issue 29): the set-up goes to the Stripe stand-in; the dashboard needs an enabled account (409).
+  {
+    path: "/payments",
+    module: "_app/payments.tsx",
+    guard: "approved",
+    intent: "connect_payouts",
+    takesFields: true,
+    body: () => ({ fields: { intent: "connect_payouts", country: "US" } }),
+  },
+  {
+    path: "/payments",
+    module: "_app/payments.tsx",
+    guard: "approved",
+    intent: "payout_dashboard",
+    takesFields: true,
+    body: () => ({ fields: { intent: "payout_dashboard" } }),
   },
   // ---- Campaigns (issue 15): the admin console (unknown ids: not found; a create makes a draft only) ----
   {
@@ -1243,6 +1390,17 @@ export const ACTIONS: ActionCase[] = [
     body: ({ world }) => ({ fields: { intent: "unmute", userId: world.target.id } }),
   },
   {
+    // Stripe's webhooks: no session, no Origin; an unsigned body is refused (400), nothing written.
+    path: "/api/stripe/webhook",
+    module: "api/stripe-webhook.ts",
+    guard: "public",
+    intent: "webhook",
+    resource: true,
+    takesFields: false,
+    body: () => ({ fields: {} }),
+    raw: { body: JSON.stringify({ id: "evt_matrix", type: "account.updated", data: { object: {} } }), contentType: "application/json" },
+  },
+  {
     path: "/api/csp-report",
     module: "api/csp-report.ts",
     guard: "public",
@@ -1421,6 +1579,25 @@ export const ACTIONS: ActionCase[] = [
     body: () => ({ fields: { date: "2000-01-01" } }),
   },
   {
+    // The Stripe stand-in's dashboard: the "let transfers through" switch (already through).
+    path: "/dev/stripe",
+    module: "dev/stripe.tsx",
+    guard: "public",
+    intent: "refuse_next",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "refuse_next", on: "no" } }),
+  },
+  {
+    // The stand-in's onboarding page for a link that does not exist: 404, nothing written.
+    path: "/dev/stripe/onboarding/link_matrix",
+    module: "dev/stripe-onboarding.tsx",
+    guard: "public",
+    intent: "finish",
+    takesFields: true,
+    body: () => ({ fields: { outcome: "complete" } }),
+  },
+  {
     path: OAUTH_AUTHORIZE,
     module: "dev/oauth-authorize.tsx",
     guard: "public",
@@ -1438,6 +1615,7 @@ export const ACTIONS: ActionCase[] = [
  * shows as a redirect to /auth?redirectTo=… or a 401 instead.
  */
 export const PUBLIC_ANSWERS: Record<string, string> = {
+  [`${FORGED_UNSUBSCRIBE} one-click`]: "400", // not a signed link
   "/auth signin": "400", // no such account
   "/auth signup": "→/auth?created=1",
   "/auth/sign-out sign-out": "→/auth",
@@ -1446,6 +1624,7 @@ export const PUBLIC_ANSWERS: Record<string, string> = {
   "/auth/verify-email verify": "400", // no such token
   "/auth/google begin": "→/dev/oauth/authorize?",
   "/api/csp-report report": "204",
+  "/api/stripe/webhook webhook": "400",
   "/admin-recovery recover": "200", // the same answer whatever the secret
   "/agency-application-signup apply": "→/agency-application-signup?submitted=1",
   "/agency/signup apply": "→/agency/signup?submitted=1",

@@ -16,7 +16,12 @@ import { useAppName } from "~/components/public-layout";
 export type AuthScreenParams = {
   mode: "signin" | "signup";
   referralCode: string;
+  /** A usable clipper invitation: its code, and the creator who sent it (docs/decisions/0205). */
   clipper: boolean;
+  clipperInvitation: string;
+  invitedBy: string;
+  /** Why the clipper invitation in the address cannot be used. */
+  invitationProblem: string;
   agencySlug: string;
   agencyName: string;
   agencyToken: string;
@@ -69,6 +74,18 @@ export function AuthScreen({ params, actionData, action }: { params: AuthScreenP
         You are signing up through {params.agencyName}, your agency on {appName}.
       </p>
     </div>
+  ) : params.clipperInvitation ? (
+    <div className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-emerald-900" role="note">
+      <p className="font-semibold">You've been invited to join {appName}</p>
+      <p className="text-sm">
+        {`${params.invitedBy} invited you to cut clips from their videos as a clipper. Sign up below, or sign in if you already have an account; ${params.invitedBy} approves you before you can use their source videos.`}
+      </p>
+    </div>
+  ) : params.invitationProblem ? (
+    <div className="mb-4 rounded-xl border border-amber-200 bg-amber-50 p-4 text-amber-950" role="note">
+      <p className="font-semibold">Clipper invitation</p>
+      <p className="text-sm">{params.invitationProblem}</p>
+    </div>
   ) : params.referralCode ? (
     <div className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-emerald-900" role="note">
       <p className="font-semibold">You've been invited to join {appName}</p>
@@ -80,9 +97,13 @@ export function AuthScreen({ params, actionData, action }: { params: AuthScreenP
 
   const toggleHref = (to: "signin" | "signup") => {
     const q = new URLSearchParams();
-    if (to === "signup") q.set("mode", "signup");
+    // With an invitation the screen opens on sign-up, so the sign-in tab says so explicitly.
+    if (to === "signup" || params.clipperInvitation) q.set("mode", to);
     if (params.referralCode) q.set("ref", params.referralCode);
-    if (params.clipper) q.set("clipper", "1");
+    if (params.clipperInvitation) {
+      q.set("ref", params.clipperInvitation);
+      q.set("clipper", "1");
+    }
     if (params.agencySlug) q.set("agency_slug", params.agencySlug);
     if (params.agencyName) q.set("agency_name", params.agencyName);
     if (params.agencyToken) q.set("token", params.agencyToken);
@@ -150,7 +171,10 @@ export function AuthScreen({ params, actionData, action }: { params: AuthScreenP
         }}
       >
         {params.referralCode ? <input type="hidden" name="ref" value={params.referralCode} /> : null}
-        {params.referralCode && params.clipper ? <input type="hidden" name="clipper" value="" /> : null}
+        {/* The invitation rides along either way: used for a new account with both clipper boxes
+            ticked, otherwise kept (cookie) for /clipping, where the sign-in lands. */}
+        {params.clipperInvitation ? <input type="hidden" name="invite" value={params.clipperInvitation} /> : null}
+        {params.clipperInvitation ? <input type="hidden" name="clipper" value="" /> : null}
         {params.redirectTo ? <input type="hidden" name="redirectTo" value={params.redirectTo} /> : null}
         <button
           type="submit"
@@ -338,6 +362,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
     <Form method="post" action={action} noValidate onFocus={preloadValidation} onSubmit={(e) => validateOnSubmit(e, "signup", setErrors)} className="space-y-4">
       <input type="hidden" name="intent" value="signup" />
       <input type="hidden" name="referralCode" value={params.referralCode} />
+      <input type="hidden" name="clipperInvitation" value={params.clipperInvitation} />
       <input type="hidden" name="agencySlug" value={params.agencySlug} />
       <input type="hidden" name="agencyName" value={params.agencyName} />
       <input type="hidden" name="agencyToken" value={params.agencyToken} />
@@ -375,7 +400,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
               }}
             />
             <label htmlFor="wantsToBeClipper" className="text-sm text-slate-700">
-              I want to join as a clipper and cut clips from my referring creator's videos
+              {`I want to join as a clipper and cut clips from ${params.invitedBy || "the inviting creator"}'s videos`}
             </label>
           </div>
           {wantsClipper ? (

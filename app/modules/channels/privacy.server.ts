@@ -1,0 +1,54 @@
+import { eq, inArray } from "drizzle-orm";
+import { channelSnapshots, manualChannelSubmissions, youtubeChannels } from "~/db/schema";
+import { db } from "~/platform/db.server";
+import { channelColumns } from "./links.server";
+
+// The channels domain's part of a data export and of an account deletion (issue 28, docs/privacy.md).
+
+/** Linked channels (never their tokens), their snapshots, and manual submissions. */
+export async function channelsDataFor(userId: string) {
+  const [channels, submissions] = await db().batch([
+    db().select(channelColumns).from(youtubeChannels).where(eq(youtubeChannels.userId, userId)),
+    db()
+      .select({
+        channelName: manualChannelSubmissions.channelName,
+        channelUrl: manualChannelSubmissions.channelUrl,
+        subscriberCount: manualChannelSubmissions.subscriberCount,
+        avgMonthlyViews: manualChannelSubmissions.avgMonthlyViews,
+        status: manualChannelSubmissions.status,
+        verificationSubmittedAt: manualChannelSubmissions.verificationSubmittedAt,
+        createdAt: manualChannelSubmissions.createdAt,
+      })
+      .from(manualChannelSubmissions)
+      .where(eq(manualChannelSubmissions.userId, userId)),
+  ]);
+  const snapshots = channels.length
+    ? await db()
+        .select({
+          channelRowId: channelSnapshots.channelRowId,
+          day: channelSnapshots.day,
+          subscriberCount: channelSnapshots.subscriberCount,
+          viewCount: channelSnapshots.viewCount,
+          videoCount: channelSnapshots.videoCount,
+        })
+        .from(channelSnapshots)
+        .where(
+          inArray(
+            channelSnapshots.channelRowId,
+            channels.map((c) => c.id),
+          ),
+        )
+    : [];
+  return {
+    youtubeChannels: channels.map((c) => ({ ...c, snapshots: snapshots.filter((s) => s.channelRowId === c.id).map(({ channelRowId: _, ...s }) => s) })),
+    manualSubmissions: submissions,
+  };
+}
+
+/** A deleted account's channels go: the links with their encrypted YouTube tokens and snapshots (cascade), and manual submissions. */
+export function eraseChannelsDataQueries(userId: string) {
+  return [
+    db().delete(youtubeChannels).where(eq(youtubeChannels.userId, userId)),
+    db().delete(manualChannelSubmissions).where(eq(manualChannelSubmissions.userId, userId)),
+  ] as const;
+}

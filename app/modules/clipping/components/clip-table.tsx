@@ -1,0 +1,81 @@
+import { Badge, type Tone } from "~/ui/badge";
+import { formatCount } from "~/lib/format";
+import { Table, TableHead, TableRegion } from "~/ui/table";
+import { CLIP_PLATFORM_LABELS, CLIP_STATUS_LABELS } from "../messages";
+import type { ClipRow } from "../types";
+import { cell, head, IntentButton } from "./page-parts";
+
+// Clips: the creator's to review (approve, reject, ask for removal) and the clipper's own.
+
+const STATUS_TONE: Record<ClipRow["status"], Tone> = {
+  pending: "amber",
+  approved: "green",
+  rejected: "red",
+  removal_requested: "violet",
+  removed: "slate",
+};
+
+export function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" | "clipper" }) {
+  if (clips.length === 0) {
+    return <p className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">No clips yet.</p>;
+  }
+  return (
+    <TableRegion label={side === "creator" ? "Clips of your videos" : "Your clips"} className="mt-3">
+      <Table caption={side === "creator" ? "Clips of your videos" : "Your clips"}>
+        <TableHead
+          className="bg-slate-50"
+          cellClassName={head}
+          columns={[
+            "Clip",
+            { key: "who", label: side === "creator" ? "Clipper" : "Creator" },
+            "Source",
+            "Status",
+            "Views",
+            { key: "actions", label: <span className="sr-only">Actions</span> },
+          ]}
+        />
+        <tbody className="divide-y divide-slate-100">
+          {clips.map((c) => (
+            <tr key={c.id}>
+              <td className={cell}>
+                <span className="block text-xs text-slate-600">{CLIP_PLATFORM_LABELS[c.platform]}</span>
+                {/* One line, cut with an ellipsis (the full URL is the link and its title): at 375 px a
+                    wrapped URL made the row a column of fragments. */}
+                <a href={c.url} target="_blank" rel="noreferrer noopener" title={c.url} className="block max-w-48 truncate text-blue-800 underline">
+                  {c.url.replace(/^https?:\/\/(www\.)?/, "")}
+                </a>
+              </td>
+              <td className={cell}>{side === "creator" ? c.clipperName : c.creatorName}</td>
+              <td className={`${cell} break-words`}>{c.sourceName}</td>
+              <td className={cell}>
+                <Badge tone={STATUS_TONE[c.status]}>{CLIP_STATUS_LABELS[c.status]}</Badge>
+              </td>
+              <td className={`${cell} tabular-nums`}>{formatCount(c.views)}</td>
+              <td className={cell}>
+                <ClipActions clip={c} side={side} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </TableRegion>
+  );
+}
+
+function ClipActions({ clip, side }: { clip: ClipRow; side: "creator" | "clipper" }) {
+  if (side === "creator" && clip.status === "pending") {
+    return (
+      <div className="flex flex-wrap gap-2">
+        <IntentButton intent="review-clip" fields={{ clipId: clip.id, decision: "approve" }} label="Approve" variant="primary" />
+        <IntentButton intent="review-clip" fields={{ clipId: clip.id, decision: "reject" }} label="Reject" />
+      </div>
+    );
+  }
+  if (side === "creator" && clip.status === "approved") {
+    return <IntentButton intent="request-removal" fields={{ clipId: clip.id }} label="Ask for removal" variant="dangerOutline" />;
+  }
+  if (side === "clipper" && clip.status === "removal_requested") {
+    return <IntentButton intent="mark-removed" fields={{ clipId: clip.id }} label="Mark removed" />;
+  }
+  return null;
+}

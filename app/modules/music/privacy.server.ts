@@ -1,0 +1,60 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { musicLicences, musicTracks } from "~/db/schema";
+import { db } from "~/platform/db.server";
+import { env } from "~/platform/env.server";
+import { signMediaUrl } from "~/modules/media/media.server";
+
+// The music domain's part of a data export and of an account deletion (issue 28). Licences stay
+// after a deletion: anyone may check a licence code (a platform's dispute team), and the licensed
+// channel's owner may still need it. Published tracks stay too (creators hold licences on them);
+// a partner's unpublished submissions leave R2 with their rows.
+
+export async function musicDataFor(userId: string) {
+  const [licences, submitted] = await db().batch([
+    db()
+      .select({ code: musicLicences.code, track: musicTracks.title, artist: musicTracks.artist, createdAt: musicLicences.createdAt })
+      .from(musicLicences)
+      .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
+      .where(eq(musicLicences.userId, userId)),
+    db()
+      .select({
+        title: musicTracks.title,
+        artist: musicTracks.artist,
+        genre: musicTracks.genre,
+        mood: musicTracks.mood,
+        bpm: musicTracks.bpm,
+        status: musicTracks.status,
+        reviewNote: musicTracks.reviewNote,
+        audioKey: musicTracks.audioKey,
+        createdAt: musicTracks.createdAt,
+      })
+      .from(musicTracks)
+      .where(eq(musicTracks.submittedBy, userId)),
+  ]);
+  const tracks = await Promise.all(submitted.map(async ({ audioKey, ...t }) => ({ ...t, audioUrl: await signMediaUrl(audioKey) })));
+  return { licences, submittedTracks: tracks };
+}
+
+const UNPUBLISHED = ["in_review", "rejected"] as const;
+
+/** A deleted partner's unpublished submissions: files out of R2, rows gone. */
+export async function eraseMusicData(userId: string): Promise<void> {
+  const rows = await db()
+    .select({ id: musicTracks.id, audioKey: musicTracks.audioKey, coverKey: musicTracks.coverKey })
+    .from(musicTracks)
+    .where(and(eq(musicTracks.submittedBy, userId), inArray(musicTracks.status, [...UNPUBLISHED])));
+  if (rows.length === 0) return;
+  await env.MEDIA.delete(rows.flatMap((r) => [r.audioKey, ...(r.coverKey ? [r.coverKey] : [])]));
+  await db()
+    .delete(musicTracks)
+    .where(
+      and(
+        inArray(
+          musicTracks.id,
+          rows.map((r) => r.id),
+        ),
+        inArray(musicTracks.status, [...UNPUBLISHED]),
+      ),
+    )
+    .run();
+}

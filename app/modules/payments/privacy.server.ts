@@ -1,0 +1,57 @@
+import { desc, eq } from "drizzle-orm";
+import { ledgerEntries, paymentAgreements, payouts, shareOffers } from "~/db/schema";
+import { db } from "~/platform/db.server";
+import { lineColumns } from "./ledger.server";
+
+// The payments domain's part of a data export (issue 28). A deletion erases nothing here: ledger
+// lines, payouts, the agreement and share offers are financial records kept six years (the privacy
+// policy's tax clause), and point at the anonymised account ("Deleted user").
+
+export async function paymentsDataFor(userId: string) {
+  const [ledger, theirPayouts, agreement, offers] = await db().batch([
+    db()
+      .select({ ...lineColumns, createdAt: ledgerEntries.createdAt })
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.userId, userId))
+      .orderBy(desc(ledgerEntries.month)),
+    db()
+      .select({
+        batch: payouts.batch,
+        payoutDate: payouts.payoutDate,
+        amountCents: payouts.amountCents,
+        status: payouts.status,
+        reference: payouts.reference,
+        paidAt: payouts.paidAt,
+        createdAt: payouts.createdAt,
+      })
+      .from(payouts)
+      .where(eq(payouts.userId, userId))
+      .orderBy(desc(payouts.createdAt)),
+    db()
+      .select({
+        status: paymentAgreements.status,
+        termStart: paymentAgreements.termStart,
+        noticeGivenAt: paymentAgreements.noticeGivenAt,
+        endsOn: paymentAgreements.endsOn,
+        terminatedAt: paymentAgreements.terminatedAt,
+        terminationReason: paymentAgreements.terminationReason,
+        heldAt: paymentAgreements.heldAt,
+        holdReason: paymentAgreements.holdReason,
+      })
+      .from(paymentAgreements)
+      .where(eq(paymentAgreements.userId, userId)),
+    db()
+      .select({
+        shareBp: shareOffers.shareBp,
+        note: shareOffers.note,
+        status: shareOffers.status,
+        createdAt: shareOffers.createdAt,
+        respondedAt: shareOffers.respondedAt,
+        effectiveMonth: shareOffers.effectiveMonth,
+        termStart: shareOffers.termStart,
+      })
+      .from(shareOffers)
+      .where(eq(shareOffers.userId, userId)),
+  ]);
+  return { ledgerLines: ledger, payouts: theirPayouts, agreement: agreement[0] ?? null, shareOffers: offers };
+}

@@ -1,0 +1,19 @@
+import { requireApiUser } from "~/modules/accounts/guards.server";
+import { exportMyData } from "~/modules/privacy/privacy.server";
+import { domainResource } from "~/platform/http.server";
+import type { Route } from "./+types/settings-export";
+
+// "A copy of my data" (the privacy policy; issue 28): the signed-in person's data as a JSON
+// download. Rate-limited and audit-logged by the privacy module. No approval needed (like /settings).
+export const loader = domainResource(async (args: Route.LoaderArgs) => {
+  const user = await requireApiUser(args);
+  const { filename, body } = await exportMyData(args.request, user);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${filename}"`,
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+});
