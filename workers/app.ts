@@ -72,8 +72,12 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
 }
 
-/** A background unit of work (a daily job, a queue batch) in its own D1 session, on the primary (docs/decisions/0232). */
-const onPrimary = <T>(work: () => Promise<T>): Promise<T> => withD1Session("first-primary", work);
+/**
+ * A background unit of work (a daily job, a queue batch) in its own D1 session, on the primary
+ * (docs/decisions/0232). The job is called with no argument: its optional parameters (a `now`, a
+ * batch size) must not receive the session.
+ */
+const onPrimary = <T>(work: () => Promise<T>): Promise<T> => withD1Session("first-primary", () => work());
 
 /** The frequent cron trigger that only sweeps the outbox; every other trigger is the daily run. */
 const OUTBOX_SWEEP_CRON = "*/5 * * * *";
