@@ -105,6 +105,11 @@ const NOT_PAGES: Record<string, string> = {
   "dev/bench.ts": "development tool (absent from the production build)",
   "dev/oauth-authorize.tsx": "development tool: the stand-in Google consent screen",
   "dev/oauth.ts": "development tool (absent from the production build)",
+  "dev/stripe.tsx": "development tool: the Stripe stand-in's dashboard (tests/e2e/payments.spec.ts checks it)",
+  "dev/stripe-onboarding.tsx": "development tool: the Stripe stand-in's onboarding page (tests/e2e/payments.spec.ts checks it)",
+  "dev/stripe-api.ts": "development tool (absent from the production build)",
+  "_app/payout-account.ts": "redirect (the return from, and the refresh of, Stripe's onboarding)",
+  "api/stripe-webhook.ts": "Stripe's webhook endpoint",
 };
 
 type Kind = { kind: string; email?: string };
