@@ -53,6 +53,9 @@ export default defineConfig({
                 GOOGLE_TOKEN_URL: "/dev/oauth/token",
                 GOOGLE_USERINFO_URL: "/dev/oauth/userinfo",
                 YOUTUBE_CHANNELS_URL: "/dev/oauth/youtube/channels",
+                STRIPE_SECRET_KEY: "sk_test_shortbeat_worker_tests",
+                STRIPE_WEBHOOK_SECRET: "whsec_shortbeat_worker_tests",
+                STRIPE_API_BASE: "/dev/stripe",
               },
               // A second, real Miniflare e-mail binding that refuses every recipient but one: the
               // delivery tests send through it to see retries and failures (tests/worker/platform/email-delivery.test.ts).

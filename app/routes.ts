@@ -59,6 +59,9 @@ export default [
   // ---- Payments (issue 14): CSV downloads, outside the shell layout ----------------------------
   route("payments/statement.csv", "routes/_app/payments-csv.ts"),
   route("admin/payments/batches/:batch", "routes/admin/payments-batch-csv.ts"),
+  // ---- Payouts through Stripe (issue 29): the onboarding's return and refresh, Stripe's webhooks -----
+  route("payments/payout-account/:step", "routes/_app/payout-account.ts"),
+  route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),
   // ---- Thumbnail editor (issue 19): its JSON endpoints, outside the shell layout --------------------
   route("ai-thumbnail-editor/api", "routes/admin/thumbnails-api.ts"),
   // ---- Clipping (issue 16): source uploads in parts, downloads through signed URLs -------------
@@ -74,6 +77,7 @@ export default [
   layout("routes/_app/layout.tsx", [
     route("dashboard", "routes/_app/dashboard.tsx"),
     route("music", "routes/_app/music.tsx"),
+    route("music/similar/:id", "routes/_app/music-similar.tsx"),
     route("music/submit", "routes/_app/music-submit.tsx"),
     route("music/submissions", "routes/_app/music-submissions.tsx"),
     route("music/licences", "routes/_app/music-licences.tsx"),
@@ -119,6 +123,9 @@ export default [
         route("dev/bench/password", "routes/dev/bench.ts"),
         route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
         route("dev/oauth/*", "routes/dev/oauth.ts"),
+        route("dev/stripe", "routes/dev/stripe.tsx"),
+        route("dev/stripe/onboarding/:link", "routes/dev/stripe-onboarding.tsx"),
+        route("dev/stripe/v1/*", "routes/dev/stripe-api.ts"),
       ]
     : []),
 

@@ -2,7 +2,7 @@
 // signing the demo accounts in, percentiles, and writing a bench's own rows (users, sessions)
 // into its fresh state folder before the server opens it.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -178,6 +178,21 @@ export function closeSockets(sockets) {
     try {
       s.ws.close(1000, "bench done");
     } catch {}
+  }
+}
+
+/**
+ * CPU time (ms) the kernel has counted for every thread of process `pid` so far (/proc/<pid>/task/*
+ * /schedstat, nanoseconds): what workerd spent, whatever the machine's load did to wall-clock
+ * times. NaN where /proc is not readable.
+ */
+export function processCpuMs(pid) {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    return Number.NaN;
   }
 }
 

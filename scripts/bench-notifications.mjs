@@ -11,6 +11,11 @@
 //   DO wake + RPC    push sent → the object runs push() (includes waking from hibernation)
 //   socket send      the object sends → the frame is read here
 // Round 1 follows an idle period (objects hibernated), later rounds follow at once (warm).
+// The wake cost per object (issue 32): workerd's CPU time during each round (the kernel's count for
+// all its threads, /proc/<pid>/task/*/schedstat, which the machine's load moves far less than
+// wall-clock latency) divided by the recipients, and round 1's figure minus the warm rounds' mean:
+// what waking one object from hibernation costs, so a change to the wake path shows. With it, the
+// wall-clock span of round 1's deliveries per object.
 // Figures only; asserts nothing. Goals (issue 12): 100% delivered, warm p99 ≤ 250 ms, ≤ 1 s from hibernation.
 //   npm run bench:notifications [-- --sockets 1000 --rounds 3 --idle 15]
 // A/B of two builds: run once with --state <folder> for each, then alternate
@@ -20,8 +25,9 @@
 // The N users and their sessions go straight into the fresh state folder (through wrangler's
 // getPlatformProxy) before the server opens it.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { adminSession, benchArgs, closeSockets, insertApprovedUsers, ms, openSockets, pct, withStateD1 } from "./bench-lib.mjs";
+import { adminSession, benchArgs, closeSockets, insertApprovedUsers, ms, openSockets, pct, processCpuMs, withStateD1 } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -54,8 +60,9 @@ async function addUsers(stateDir) {
 // ---------------------------------------------------------------------------------------------
 // 3. Sockets
 // ---------------------------------------------------------------------------------------------
-async function broadcastRound(round, sockets, adminToken) {
+async function broadcastRound(round, sockets, adminToken, pid) {
   const title = `Bench broadcast ${round} ${Date.now()}`;
+  const cpuBefore = processCpuMs(pid);
   const body = new URLSearchParams({ title, content: "Benchmark message", audience: "all" });
   const t0 = performance.now();
   const t0Epoch = Date.now();
@@ -70,6 +77,8 @@ async function broadcastRound(round, sockets, adminToken) {
   const deadline = Date.now() + Number(values.timeout) * 1000;
   const open = sockets.filter((s) => s.open);
   while (Date.now() < deadline && open.some((s) => !s.received.has(title))) await new Promise((r) => setTimeout(r, 20));
+  // Everything this round made workerd do is done once the last socket has it (or the timeout passed).
+  const cpuMs = processCpuMs(pid) - cpuBefore;
   const latencies = open
     .map((s) => s.received.get(title))
     .filter((t) => t !== undefined)
@@ -85,6 +94,8 @@ async function broadcastRound(round, sockets, adminToken) {
   };
   const row = {
     round: round === 1 ? "1 (from hibernation)" : `${round} (warm)`,
+    "workerd CPU / object": `${(cpuMs / Math.max(1, answer.recipients ?? open.length)).toFixed(2)} ms`,
+    "delivery span / object": `${((latencies.at(-1) - latencies[0]) / Math.max(1, latencies.length)).toFixed(2)} ms`,
     delivered: `${latencies.length} / ${sockets.length} (${((100 * latencies.length) / sockets.length).toFixed(1)}%)`,
     p50: ms(pct(latencies, 50)),
     p99: ms(pct(latencies, 99)),
@@ -94,7 +105,7 @@ async function broadcastRound(round, sockets, adminToken) {
     "rows written": answer.recipients,
   };
   const breakdown = Object.entries(stages).map(([name, xs]) => ({ round, stage: name, p50: ms(pct(xs, 50)), p99: ms(pct(xs, 99)), max: ms(xs.at(-1)) }));
-  return { row, breakdown };
+  return { row, breakdown, cpuPerObject: cpuMs / Math.max(1, answer.recipients ?? open.length) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,10 +139,12 @@ try {
   await new Promise((r) => setTimeout(r, Number(values.idle) * 1000));
   const rows = [];
   const breakdown = [];
+  const cpuPerObject = [];
   for (let r = 1; r <= ROUNDS; r++) {
-    const result = await broadcastRound(r, sockets, adminToken);
+    const result = await broadcastRound(r, sockets, adminToken, server.pid);
     rows.push(result.row);
     breakdown.push(...result.breakdown);
+    cpuPerObject.push(result.cpuPerObject);
     log(`round ${r}: ${result.row.delivered}, p99 ${result.row.p99}`);
   }
 
@@ -142,6 +155,18 @@ try {
   console.table(rows);
   console.log("Breakdown per socket (timestamps in the frame; devtools build):");
   console.table(breakdown);
+  const warm = cpuPerObject.slice(1);
+  if (warm.length) {
+    const wake = cpuPerObject[0] - warm.reduce((a, b) => a + b, 0) / warm.length;
+    console.log(
+      `wake from hibernation: ${wake.toFixed(3)} ms of workerd CPU per object (round 1 ${cpuPerObject[0].toFixed(3)} ms/object, warm ${warm.map((x) => x.toFixed(3)).join(", ")} ms/object)`,
+    );
+  }
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (${cpus().length} cores)`,
+  );
   closeSockets(sockets);
 } finally {
   await server?.dispose();

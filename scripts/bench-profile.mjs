@@ -8,6 +8,7 @@
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { benchArgs, signIn } from "./bench-lib.mjs";
+import { APP_ISOLATE, inspect } from "./bench-cpu.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -21,34 +22,18 @@ const { values, base } = benchArgs({
 });
 process.env.BENCH_INSPECT = values.inspector;
 
-/** A DevTools-protocol session over the inspector's WebSocket. */
-async function inspect(target) {
-  const ws = new WebSocket(`ws://127.0.0.1:${values.inspector}/${target}`);
-  await new Promise((ok, fail) => {
-    ws.onopen = ok;
-    ws.onerror = fail;
-  });
-  let id = 0;
-  const pending = new Map();
-  ws.onmessage = (e) => {
-    const m = JSON.parse(e.data);
-    if (m.id && pending.has(m.id)) {
-      pending.get(m.id)(m.result);
-      pending.delete(m.id);
-    }
-  };
-  const send = (method, params = {}) =>
-    new Promise((ok) => {
-      pending.set(++id, ok);
-      ws.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => ws.close() };
-}
+const INTERVAL_US = 100;
 
-/** Self time per function and per module from a V8 CPU profile. */
+/**
+ * Self time per function and per module from a V8 CPU profile: samples × the interval. Not V8's
+ * time deltas: every isolate of workerd runs on one thread, and the time the thread spends in
+ * another isolate (the D1 shim) is lumped into the delta of this isolate's next sample
+ * (scripts/bench-cpu.mjs).
+ */
 function summarize(profile) {
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
   const dt = new Map();
-  for (let i = 0; i < profile.samples.length; i++) dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (const id of profile.samples) if (!idle.has(id)) dt.set(id, (dt.get(id) ?? 0) + INTERVAL_US);
   const total = [...dt.values()].reduce((a, b) => a + b, 0);
   const byFn = new Map();
   const byModule = new Map();
@@ -81,10 +66,10 @@ try {
       ),
     );
   await load(); // warm-up
-  const targets = { worker: await inspect("core:user:shortbeat"), d1: await inspect("d1:db") };
+  const targets = { worker: await inspect(values.inspector, APP_ISOLATE), d1: await inspect(values.inspector, "d1:db") };
   for (const t of Object.values(targets)) {
     await t.send("Profiler.enable");
-    await t.send("Profiler.setSamplingInterval", { interval: 200 });
+    await t.send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
     await t.send("Profiler.start");
   }
   const result = await load();
@@ -102,7 +87,7 @@ try {
   );
   for (const [name, profile] of Object.entries(profiles)) {
     const s = summarize(profile);
-    console.log(`\n${name}: ${Math.round(s.totalMs)} ms profiled; self time by module`);
+    console.log(`\n${name}: ${Math.round(s.totalMs)} ms busy (idle left out); self time by module`);
     console.table(s.byModule);
     console.log(`${name}: self time by function`);
     console.table(s.byFn);

@@ -3,7 +3,7 @@
 // own socket. No `vite preview` / `vite dev` (their Node HTTP server proxies every request to
 // workerd) and no `wrangler dev` (it puts a proxy Worker in front). One hop: client → workerd.
 //
-//   startBenchServer({ stateDir, port, mode, prepare }) → { url, kind, dispose }
+//   startBenchServer({ stateDir, port, mode, prepare }) → { url, kind, pid, dispose }
 //   node scripts/bench-server.mjs [--port 4190] [--mode devtools] [--state .state-bench]   (stand-alone)
 //
 // Steps: a fresh local state folder (migrations + demo data through setup-local.mjs, then the
@@ -90,12 +90,23 @@ function listenerOf(port) {
  * Starts the built Worker on workerd. `prepare(stateDir)` runs after the demo data and before the
  * server opens the state (e.g. to add many users). Returns the base URL and a dispose function.
  */
-export async function startBenchServer({ stateDir = ".state-bench", port = 4190, mode = "devtools", prepare, reuse = false } = {}) {
+export async function startBenchServer({
+  stateDir = ".state-bench",
+  port = 4190,
+  mode = "devtools",
+  prepare,
+  reuse = false,
+  inspectorPort = process.env.BENCH_INSPECT,
+} = {}) {
   const state = resolve(root, stateDir);
   const buildCopy = join(state, "build");
   if (reuse && existsSync(join(buildCopy, "server/wrangler.json"))) {
     // BENCH_REUSE=1: the state and build of the previous run (quicker while iterating on a bench).
     log(`reusing ${stateDir} and its build`);
+  } else if (process.env.BENCH_REBUILD === "1" && existsSync(join(state, "v3"))) {
+    // BENCH_REBUILD=1: the state of the previous run, the code as it is now (an A/B of a change on the same data).
+    log(`reusing ${stateDir}, building (${mode}) into ${stateDir}/build…`);
+    buildInto(buildCopy, mode);
   } else {
     log(`fresh state in ${stateDir} (migrations, demo data)…`);
     await freshState(state);
@@ -119,8 +130,8 @@ export async function startBenchServer({ stateDir = ".state-bench", port = 4190,
       port: Number(port),
       resourcePersistencePath: join(state, "v3"),
       cf: false,
-      // BENCH_INSPECT=<port>: the DevTools protocol of workerd, to take a CPU profile of the Worker.
-      ...(process.env.BENCH_INSPECT ? { inspectorPort: Number(process.env.BENCH_INSPECT) } : {}),
+      // inspectorPort (or BENCH_INSPECT=<port>): the DevTools protocol of workerd, to take a CPU profile of the Worker.
+      ...(inspectorPort ? { inspectorPort: Number(inspectorPort) } : {}),
     }),
   );
   const url = (await mf.ready).origin;
@@ -129,7 +140,9 @@ export async function startBenchServer({ stateDir = ".state-bench", port = 4190,
   const owner = listenerOf(new URL(url).port);
   const kind = `workerd ${workerdVersion} via Miniflare ${miniflareVersion} (built Worker, ${mode} build, ${configPath.replace(`${root}/`, "")}); ${url} is served by ${owner}; no Node proxy`;
   log(`server: ${kind}`);
-  return { url, kind, mf, dispose: () => mf.dispose() };
+  // The workerd process itself (its threads' CPU time: scripts/bench-notifications.mjs).
+  const pid = Number(owner.match(/pid (\d+)/)?.[1]) || null;
+  return { url, kind, mf, pid, dispose: () => mf.dispose() };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -4,7 +4,7 @@
 // (the end-to-end suite uses its own).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -13,12 +13,21 @@ const root = resolve(import.meta.dirname, "..");
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 const stateDir = process.env.SB_STATE_DIR ? resolve(root, process.env.SB_STATE_DIR) : null;
 
+const fill = (text) => text.replace(/^([A-Z0-9_]+)=generate$/gm, (_, name) => `${name}=${randomBytes(32).toString("base64url")}`);
+
 export function ensureDevVars() {
   const target = join(root, ".dev.vars");
-  if (existsSync(target)) return false;
   const example = readFileSync(join(root, ".dev.vars.example"), "utf8");
-  const filled = example.replace(/^([A-Z0-9_]+)=generate$/gm, (_, name) => `${name}=${randomBytes(32).toString("base64url")}`);
-  writeFileSync(target, filled, { mode: 0o600 });
+  if (existsSync(target)) {
+    // Settings added to the example since this .dev.vars was made (e.g. the Stripe stand-in's) are appended.
+    const have = new Set([...readFileSync(target, "utf8").matchAll(/^([A-Z0-9_]+)=/gm)].map((m) => m[1]));
+    const missing = example.split("\n").filter((line) => /^[A-Z0-9_]+=/.test(line) && !have.has(line.split("=")[0]));
+    if (missing.length === 0) return false;
+    appendFileSync(target, `\n${fill(missing.join("\n"))}\n`);
+    console.log(`Added ${missing.map((l) => l.split("=")[0]).join(", ")} to .dev.vars.`);
+    return true;
+  }
+  writeFileSync(target, fill(example), { mode: 0o600 });
   console.log("Created .dev.vars with fresh local secrets.");
   return true;
 }

@@ -1,6 +1,7 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/platform/context.server";
 import { withResponseCookies } from "../app/platform/cookies.server";
+import { withD1Session, withRequestSession } from "../app/platform/db.server";
 import { consumeNotifyQueue, openNotificationSocket, type NotifyQueueMessage } from "../app/modules/notifications/notifications.server";
 import { NOTIFICATIONS_SOCKET_PATH } from "../app/modules/notifications/protocol";
 import { openChatSocket } from "../app/modules/chat/chat.server";
@@ -11,7 +12,7 @@ import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
-import { discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
+import { deleteStaleUploads, discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
 import { refreshClipViews } from "../app/modules/clipping/clipping.server";
@@ -71,12 +72,20 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   return applySecurityHeaders(applyPrivateCaching(request, response, url), nonce, url, requestId);
 }
 
+/**
+ * A background unit of work (a daily job, a queue batch) in its own D1 session, on the primary
+ * (docs/decisions/0232). The job is called with no argument: its optional parameters (a `now`, a
+ * batch size) must not receive the session.
+ */
+const onPrimary = <T>(work: () => Promise<T>): Promise<T> => withD1Session("first-primary", () => work());
+
 /** The frequent cron trigger that only sweeps the outbox; every other trigger is the daily run. */
 const OUTBOX_SWEEP_CRON = "*/5 * * * *";
 
 export default {
   async fetch(request, env, ctx) {
-    const response = await withDevServerOrigin(new URL(request.url), () => answer(request, env, ctx));
+    // One D1 session per request, its bookmark in a cookie (docs/decisions/0232).
+    const response = await withDevServerOrigin(new URL(request.url), () => withRequestSession(request, () => answer(request, env, ctx)));
     // A body the answer did not read is read before answering: the dev server's proxy would
     // otherwise answer 500 instead of the Worker's own refusal (docs/decisions/0190).
     await drainUnreadBody(request);
@@ -86,28 +95,31 @@ export default {
   // The cron triggers (wrangler.toml). Every run sends the outbox's due e-mail (retries with
   // backoff, and any a request could not send at once: docs/decisions/0210).
   async scheduled(controller, _env, ctx) {
-    ctx.waitUntil(sweepOutbox().catch((error) => console.error("outbox sweep failed", error)));
+    ctx.waitUntil(onPrimary(sweepOutbox).catch((error) => console.error("outbox sweep failed", error)));
     if (controller.cron === OUTBOX_SWEEP_CRON) return;
     // The daily run: refresh every linked channel's statistics.
-    ctx.waitUntil(runDailyChannelRefresh());
-    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14).
-    ctx.waitUntil(runPayoutDay());
+    ctx.waitUntil(onPrimary(runDailyChannelRefresh));
+    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14) and
+    // send the Stripe ones as transfers; every day, send what still waits (issue 29).
+    ctx.waitUntil(onPrimary(runPayoutDay));
     // Revenue previews left staged for over a day are discarded with their entries (issue 14).
-    ctx.waitUntil(discardAbandonedImports());
+    ctx.waitUntil(onPrimary(discardAbandonedImports));
+    // Revenue files left waiting for a column mapping for over a day are deleted from R2 (issue 29).
+    ctx.waitUntil(onPrimary(deleteStaleUploads));
     // /user-retention: the people snapshot, and weekly active users and cohorts of completed weeks (issue 18).
-    ctx.waitUntil(runRetentionAggregates());
+    ctx.waitUntil(onPrimary(runRetentionAggregates));
     // Participants of campaigns that ended by their date are told once (issue 15).
-    ctx.waitUntil(notifyEndedCampaigns());
+    ctx.waitUntil(onPrimary(notifyEndedCampaigns));
     // The privacy policy kept (issue 28, docs/privacy.md): deletions whose 30 days are over, then
     // retention (audit log 12 months, CSP reports, ended sessions, e-mail bodies, and source uploads
     // left incomplete for 24 h, aborted in R2 and dropped as issue 16 did here).
-    ctx.waitUntil(runPrivacyJobs());
+    ctx.waitUntil(onPrimary(runPrivacyJobs));
     // Approved YouTube Shorts clips: their views from the provider (issue 16, decision 0154).
-    ctx.waitUntil(refreshClipViews());
+    ctx.waitUntil(onPrimary(refreshClipViews));
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.
   async queue(batch) {
-    await consumeNotifyQueue(batch as MessageBatch<NotifyQueueMessage>);
+    await onPrimary(() => consumeNotifyQueue(batch as MessageBatch<NotifyQueueMessage>));
   },
 } satisfies ExportedHandler<Env>;

@@ -543,6 +543,13 @@ export const musicTracks = sqliteTable(
     licenceCount: integer("licence_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    // The words a search finds a track by besides its title, artist and tags: its genre (also
+    // without its hyphen: "Lo-fi" → "lofi"), its mood and its tempo band. Computed by SQLite and
+    // read by the full-text index (music_tracks_fts, external content); docs/decisions/0240.
+    searchFacets: text("search_facets").generatedAlwaysAs(
+      sql`coalesce(genre, '') || ' ' || replace(coalesce(genre, ''), '-', '') || ' ' || coalesce(mood, '') || ' ' || CASE WHEN bpm IS NULL THEN '' WHEN bpm < 90 THEN 'slow downtempo' WHEN bpm < 120 THEN 'mid-tempo midtempo' ELSE 'fast uptempo' END`,
+      { mode: "virtual" },
+    ),
   },
   (t) => [
     uniqueIndex("music_tracks_audio_key_unique").on(t.audioKey),
@@ -679,7 +686,15 @@ export const clipperInvitations = sqliteTable(
 export const LEDGER_SOURCE_KINDS = ["music", "campaign", "clip", "referral", "adjustment"] as const;
 export const LEDGER_STATUSES = ["estimated", "finalized", "paid"] as const;
 export const REVENUE_IMPORT_STATUSES = ["staged", "live", "replaced", "discarded"] as const;
-export const PAYOUT_STATUSES = ["pending", "paid"] as const;
+// The shape of the file an import read (issue 29, docs/decisions/0221): our own columns, the YouTube
+// content-owner revenue report, or any CSV through a column mapping.
+export const REVENUE_FORMATS = ["shortbeat", "youtube", "mapped"] as const;
+// pending (gathered on the payout day) → processing (a Stripe transfer was asked for) → paid (Stripe's
+// webhook, or an admin for a person paid outside Stripe) or failed (refused or reversed: its entries
+// go back to the balance). docs/decisions/0224.
+export const PAYOUT_STATUSES = ["pending", "processing", "paid", "failed"] as const;
+export const PAYOUT_METHODS = ["stripe", "manual"] as const;
+export const PAYOUT_ACCOUNT_STATUSES = ["needs_information", "enabled", "restricted"] as const;
 
 export const revenueImports = sqliteTable(
   "revenue_imports",
@@ -697,6 +712,12 @@ export const revenueImports = sqliteTable(
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     wentLiveAt: text("went_live_at"),
+    // Typed by REVENUE_FORMATS; no CHECK, so that adding the column needs no rebuild of a table others reference.
+    format: text("format", { enum: REVENUE_FORMATS }).notNull().default("shortbeat"),
+    // The exact sum of the matched rows as written (decimal text, any number of decimals), and what
+    // rounding the month once to the cent left over (exact − net_cents, under half a cent). Decision 0220.
+    exactTotal: text("exact_total"),
+    roundingRemainder: text("rounding_remainder"),
   },
   (t) => [
     index("revenue_imports_month_idx").on(t.month, t.createdAt),
@@ -737,20 +758,81 @@ export const payouts = sqliteTable(
     payoutDate: text("payout_date"),
     amountCents: integer("amount_cents").notNull(),
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    // The bank's reference (paid outside Stripe) or the Stripe transfer id.
     reference: text("reference"),
     paidAt: text("paid_at"),
     paidBy: text("paid_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    // How it is paid: a Stripe transfer to the person's connected account, or outside Stripe (an admin marks it paid).
+    method: text("method", { enum: PAYOUT_METHODS }).notNull().default("manual"),
+    stripeAccountId: text("stripe_account_id"),
+    stripeTransferId: text("stripe_transfer_id"),
+    // When the transfer was asked for; when and why it failed.
+    sentAt: text("sent_at"),
+    failedAt: text("failed_at"),
+    failureReason: text("failure_reason"),
   },
   (t) => [
     // One payout per person per run: the job gathers once however often it runs.
     uniqueIndex("payouts_user_batch_unique").on(t.userId, t.batch),
+    uniqueIndex("payouts_transfer_unique").on(t.stripeTransferId).where(sql`stripe_transfer_id is not null`),
     index("payouts_batch_idx").on(t.batch, t.status),
     index("payouts_user_idx").on(t.userId, t.createdAt),
+    index("payouts_method_status_idx").on(t.method, t.status),
     check("payouts_status_check", inList("status", PAYOUT_STATUSES)),
+    check("payouts_method_check", inList("method", PAYOUT_METHODS)),
     check("payouts_amount_check", sql`amount_cents > 0`),
-    check("payouts_paid_check", sql`status = 'pending' or (reference is not null and paid_at is not null)`),
+    check("payouts_paid_check", sql`status <> 'paid' or (reference is not null and paid_at is not null)`),
+    check("payouts_failed_check", sql`status <> 'failed' or (failed_at is not null and failure_reason is not null)`),
+    check("payouts_stripe_check", sql`method <> 'stripe' or stripe_account_id is not null`),
   ],
+);
+
+// How each person is paid (issue 29, docs/decisions/0224): through their Stripe Connect Express
+// account (its id and the status Stripe last reported), or outside Stripe when an admin says so.
+export const payoutAccounts = sqliteTable(
+  "payout_accounts",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    method: text("method", { enum: PAYOUT_METHODS }).notNull().default("stripe"),
+    stripeAccountId: text("stripe_account_id"),
+    // needs_information (onboarding not finished) / enabled (transfers and payouts on) / restricted.
+    status: text("status", { enum: PAYOUT_ACCOUNT_STATUSES }),
+    statusReason: text("status_reason"),
+    // The time (Stripe's) of the account data last stored: an older webhook never overwrites a newer one.
+    syncedAt: text("synced_at"),
+    manualReason: text("manual_reason"),
+    manualSetBy: text("manual_set_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("payout_accounts_stripe_unique").on(t.stripeAccountId).where(sql`stripe_account_id is not null`),
+    check("payout_accounts_method_check", inList("method", PAYOUT_METHODS)),
+    check("payout_accounts_status_check", sql`status is null or status in ('needs_information', 'enabled', 'restricted')`),
+    check("payout_accounts_manual_check", sql`(method = 'manual') = (manual_reason is not null)`),
+  ],
+);
+
+// Every Stripe webhook event accepted (signature verified), stored once by its id: a replay or
+// Stripe's own retry of an event already handled changes nothing. docs/decisions/0225.
+export const stripeEvents = sqliteTable(
+  "stripe_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    // The connected account of a Connect event (account.updated), else null.
+    account: text("account"),
+    objectId: text("object_id"),
+    // Stripe's time of the event (seconds since the epoch).
+    created: integer("created").notNull(),
+    receivedAt: text("received_at").notNull().default(now),
+    // What it did: "payout paid", "payout failed", "account enabled", "ignored"…
+    outcome: text("outcome").notNull(),
+  },
+  (t) => [index("stripe_events_object_idx").on(t.objectId)],
 );
 
 export const ledgerEntries = sqliteTable(
@@ -788,6 +870,34 @@ export const ledgerEntries = sqliteTable(
     check("ledger_entries_paid_check", sql`status <> 'paid' or payout_id is not null`),
   ],
 );
+
+// The videos of a statement line (issue 29): an imported line's net revenue and amount per video id
+// ('' for rows without one), each rounded once and adding up exactly to the line. They follow their
+// entry (deleted with it). docs/decisions/0220.
+export const ledgerVideoLines = sqliteTable(
+  "ledger_video_lines",
+  {
+    entryId: text("entry_id")
+      .notNull()
+      .references(() => ledgerEntries.id, { onDelete: "cascade" }),
+    videoId: text("video_id").notNull(),
+    netCents: integer("net_cents").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.entryId, t.videoId] })],
+);
+
+// Column mappings of revenue files the app does not know (issue 29), remembered per header: the
+// next file with the same header is read the same way. docs/decisions/0221.
+export const revenueColumnMappings = sqliteTable("revenue_column_mappings", {
+  // SHA-256 (hex) of the normalized header.
+  headerHash: text("header_hash").primaryKey(),
+  // JSON: the header as written; the mapping (column positions, -1 for none).
+  columns: text("columns").notNull(),
+  mapping: text("mapping").notNull(),
+  updatedBy: text("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: updatedAt(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Community chat (issue 17): rooms, messages (the record; the room's Durable Object orders them

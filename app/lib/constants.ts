@@ -1,6 +1,8 @@
 // Business constants of product-spec.md section 9. Copied exactly; change them here only.
 export const CREATOR_SHARE_PERCENT = 70;
 export const PAYOUT_DAY_OF_MONTH = 18;
+/** The smallest payout (whole USD): a Stripe payout costs a fixed fee, so tiny balances carry over (decision 0224). */
+export const PAYOUT_MINIMUM_USD = 10;
 export const CLIPPER_DEFAULT_SHARE_PERCENT = 70;
 /** The same default split in basis points, as stored. */
 export const CLIPPER_DEFAULT_SHARE_BPS = CLIPPER_DEFAULT_SHARE_PERCENT * 100;

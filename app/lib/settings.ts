@@ -1,4 +1,4 @@
-import { CREATOR_SHARE_PERCENT, GENERIC_LIMIT, PAYOUT_DAY_OF_MONTH, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "./constants";
+import { CREATOR_SHARE_PERCENT, GENERIC_LIMIT, PAYOUT_DAY_OF_MONTH, PAYOUT_MINIMUM_USD, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "./constants";
 
 // The app settings admins change (docs/decisions/0022-app-settings-in-d1.md): their names, the
 // defaults of spec section 9, and the app_settings key of each. Client-safe: the settings page
@@ -12,6 +12,8 @@ export type AppSettings = {
   suspiciousLimitPer15Min: number;
   /** Referral bonus in basis points of the referred creator's music earnings (issue 18); 0 = off. */
   referralBonusBp: number;
+  /** The smallest payout in whole US dollars: a smaller payable balance carries over (issue 29, decision 0224). */
+  payoutMinimumUsd: number;
 };
 
 export const DEFAULT_SETTINGS: AppSettings = {
@@ -21,6 +23,7 @@ export const DEFAULT_SETTINGS: AppSettings = {
   genericLimitPer15Min: GENERIC_LIMIT.maxAttempts,
   suspiciousLimitPer15Min: SUSPICIOUS_LIMIT.maxAttempts,
   referralBonusBp: 0,
+  payoutMinimumUsd: PAYOUT_MINIMUM_USD,
 };
 
 /** The app_settings row key of each setting. */
@@ -31,4 +34,5 @@ export const SETTING_KEYS: Record<keyof AppSettings, string> = {
   genericLimitPer15Min: "generic_limit_per_15_min",
   suspiciousLimitPer15Min: "suspicious_limit_per_15_min",
   referralBonusBp: "referral_bonus_bp",
+  payoutMinimumUsd: "payout_minimum_usd",
 };

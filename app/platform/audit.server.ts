@@ -1,7 +1,6 @@
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { securityAuditLog } from "~/db/schema";
-import { db } from "./db.server";
-import { env } from "./env.server";
+import { d1, db } from "./db.server";
 import { clientIp, userAgent } from "./request-info.server";
 
 export type Severity = "low" | "medium" | "high" | "critical";
@@ -40,10 +39,12 @@ function auditRow(e: AuditEvent): typeof securityAuditLog.$inferInsert {
 /** The audit row as a statement, to join a batch with the change it records. */
 export function auditStatement(e: AuditEvent): D1PreparedStatement {
   const r = auditRow(e);
-  return env.DB.prepare(
-    `INSERT INTO security_audit_log (id, event_type, severity, user_id, target_user_id, ip, user_agent, path, details)
+  return d1()
+    .prepare(
+      `INSERT INTO security_audit_log (id, event_type, severity, user_id, target_user_id, ip, user_agent, path, details)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).bind(r.id, r.eventType, r.severity, r.userId, r.targetUserId, r.ip, r.userAgent, r.path, r.details);
+    )
+    .bind(r.id, r.eventType, r.severity, r.userId, r.targetUserId, r.ip, r.userAgent, r.path, r.details);
 }
 
 /** The audit row as a drizzle query (not executed), to join a `db().batch([...])` with the change it records. */

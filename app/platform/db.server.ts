@@ -1,19 +1,111 @@
 import { drizzle } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as schema from "~/db/schema";
+import { readCookie, serializeCookie } from "./cookies.server";
 import { env } from "./env.server";
+import { carriesSessionCookie } from "./headers.server";
 
 // The database, wrapped once. Modules use drizzle's query builder with types inferred from
 // app/db/schema.ts (`typeof table.$inferSelect`), and camelCase reaches the UI. Raw SQL only where
 // drizzle cannot say it (FTS5, a CHECK-based precondition), with a line saying why.
 // Several statements for one page or one change go through `db().batch([...])`: one round trip,
 // atomic for writes.
+//
+// Every statement goes through a D1 session (`env.DB.withSession`), so that reads can be served
+// by a read replica near the user while a person always reads their own writes
+// (docs/decisions/0232-d1-sessions-and-read-replicas.md). One session per unit of work:
+// - a request (workers/app.ts, `withRequestSession`): a GET or HEAD starts from the bookmark the
+//   browser's cookie carries, or `first-unconstrained` (any replica); a request that writes starts
+//   `first-primary`. The session's last bookmark goes back in the cookie.
+// - the daily job and the queue consumer (`withD1Session("first-primary", …)`).
+// - anything outside those (a Durable Object's own calls, the fan-out entrypoint): a session that
+//   starts on the primary and stays sequentially consistent.
+// This file is the only place that reads `env.DB` (tests/unit/architecture.test.ts).
 
-let cached: { binding: D1Database; db: ReturnType<typeof drizzle<typeof schema>> } | null = null;
+/** Where a session starts: a constraint, or a bookmark (at least as recent as it). */
+export type SessionStart = D1SessionConstraint | D1SessionBookmark;
+
+const unitOfWork = new AsyncLocalStorage<D1DatabaseSession>();
+let fallback: { binding: D1Database; session: D1DatabaseSession } | null = null;
+
+/** The D1 session of the current unit of work, for the raw statements the platform writes (audit, e-mail outbox). */
+export function d1(): D1DatabaseSession {
+  const session = unitOfWork.getStore();
+  if (session) return session;
+  if (fallback?.binding !== env.DB) fallback = { binding: env.DB, session: env.DB.withSession("first-primary") };
+  return fallback.session;
+}
+
+/** Runs `work` with its own D1 session starting at `start`; returns what it returns and the session. */
+export function withD1Session<T>(start: SessionStart, work: (session: D1DatabaseSession) => T): T {
+  const session = env.DB.withSession(start);
+  return unitOfWork.run(session, () => work(session));
+}
+
+// drizzle's D1 driver only prepares statements and runs batches on its client: this client hands
+// both to the current session, so one drizzle instance (its schema read once per isolate) serves
+// every unit of work.
+const sessionClient = {
+  prepare: (query: string) => d1().prepare(query),
+  batch: (statements: D1PreparedStatement[]) => d1().batch(statements),
+} as unknown as D1Database;
+
+let cached: ReturnType<typeof drizzle<typeof schema>> | null = null;
 
 export function db() {
-  if (cached?.binding !== env.DB) cached = { binding: env.DB, db: drizzle(env.DB, { schema }) };
-  return cached.db;
+  cached ??= drizzle(sessionClient, { schema });
+  return cached;
+}
+
+// ---- The bookmark cookie ----------------------------------------------------------------------
+
+/** The browser's D1 bookmark cookie (the __Host- prefix needs Secure, which plain-http localhost cannot have). */
+export function bookmarkCookieName(request: Request): string {
+  return new URL(request.url).protocol === "https:" ? "__Host-sb_d1" : "sb_d1";
+}
+
+/** A replica lags by seconds; a day-old bookmark is one every replica has long passed. */
+export const BOOKMARK_MAX_AGE_SECONDS = 24 * 60 * 60;
+
+/** What a D1 bookmark looks like (8-8-8-32 hex digits, locally as on Cloudflare); anything else in the cookie is ignored, never sent to D1. */
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/i;
+
+const READS_ONLY = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Where this request's session starts: `first-primary` for a request that writes, else the cookie's bookmark or any replica. */
+export function sessionStartOf(request: Request): SessionStart {
+  if (!READS_ONLY.has(request.method)) return "first-primary";
+  const bookmark = readCookie(request, bookmarkCookieName(request));
+  return bookmark && BOOKMARK.test(bookmark) ? bookmark : "first-unconstrained";
+}
+
+/**
+ * Runs a request in its own D1 session and gives its response the session's last bookmark when it
+ * moved: for a request that writes (not a GET), a signed-in browser's (a GET can write too: the
+ * session's sliding expiry) or one that already carries a bookmark. An anonymous visitor reading
+ * public pages gets no cookie. The response is changed in place when its headers allow it.
+ */
+export async function withRequestSession(request: Request, answer: () => Promise<Response>): Promise<Response> {
+  return withD1Session(sessionStartOf(request), async (session) => {
+    const response = await answer();
+    const bookmark = session.getBookmark();
+    const name = bookmarkCookieName(request);
+    const carried = readCookie(request, name);
+    if (!bookmark || bookmark === carried || !BOOKMARK.test(bookmark)) return response;
+    if (READS_ONLY.has(request.method) && carried === null && !carriesSessionCookie(request)) return response;
+    const cookie = serializeCookie(name, bookmark, { maxAge: BOOKMARK_MAX_AGE_SECONDS, secure: name.startsWith("__Host-") });
+    try {
+      response.headers.append("Set-Cookie", cookie);
+      return response;
+    } catch {
+      // Immutable headers (a fetched response, a socket upgrade's): a copy, unless it is an upgrade.
+      if (response.status === 101 || response.webSocket) return response;
+      const copy = new Response(response.body, response);
+      copy.headers.append("Set-Cookie", cookie);
+      return copy;
+    }
+  });
 }
 
 export type Db = ReturnType<typeof db>;

@@ -21,6 +21,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * off cross-site POSTs), so it is the one path exempt from the check.
  */
 export const CSP_REPORT_PATH = "/api/csp-report";
+/** Stripe's webhooks: sent by Stripe (no Origin), authenticated by their signature instead (docs/decisions/0225). */
+export const STRIPE_WEBHOOK_PATH = "/api/stripe/webhook";
 /** One-click unsubscribe links of optional e-mail (app/platform/email-preferences.server.ts). */
 export const UNSUBSCRIBE_PATH = "/email/unsubscribe";
 
@@ -31,10 +33,11 @@ export const UNSUBSCRIBE_PATH = "/email/unsubscribe";
  */
 export function refuseCrossOrigin(request: Request, env: Pick<Env, "APP_ORIGIN">): Response | null {
   if (SAFE_METHODS.has(request.method)) return null;
-  if (new URL(request.url).pathname === CSP_REPORT_PATH && request.method === "POST") return null;
+  const path = new URL(request.url).pathname;
+  if ((path === CSP_REPORT_PATH || path === STRIPE_WEBHOOK_PATH) && request.method === "POST") return null;
   // One-click unsubscribe (RFC 8058): the mail provider POSTs without our Origin. The link is signed
   // and can only turn optional mail off for the address it names, so it is safe to accept.
-  if (new URL(request.url).pathname === UNSUBSCRIBE_PATH && request.method === "POST") return null;
+  if (path === UNSUBSCRIBE_PATH && request.method === "POST") return null;
   const origin = request.headers.get("Origin");
   if (origin && origin !== "null" && allowedOrigins(request, env).has(origin)) return null;
   return new Response("Forbidden: cross-origin request refused", {
@@ -58,7 +61,8 @@ export function contentSecurityPolicy(nonce: string | null, dev: boolean, pathna
     "media-src 'self' blob:",
     "font-src 'self'",
     `connect-src 'self'${dev ? " ws: wss:" : " wss:"}`,
-    "form-action 'self' https://accounts.google.com",
+    // Google's sign-in, and Stripe's hosted onboarding a payout set-up form redirects to.
+    "form-action 'self' https://accounts.google.com https://connect.stripe.com",
     "frame-src 'none'",
     "object-src 'none'",
     "base-uri 'none'",
@@ -103,13 +107,18 @@ export function applySecurityHeaders(response: Response, nonce: string | null, u
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?sb_session=/;
 
+/** Whether the request carries a session cookie (signed in, or was). */
+export function carriesSessionCookie(request: Request): boolean {
+  return SESSION_COOKIE.test(request.headers.get("Cookie") ?? "");
+}
+
 /**
  * Pages and `.data` answers rendered for a signed-in request hold that user's data: no shared or
  * browser cache may keep them (`private, no-store`), whatever a route said. Public resources
  * (avatars, the sitemap) keep their own caching.
  */
 export function applyPrivateCaching(request: Request, response: Response, url: URL): Response {
-  if (!SESSION_COOKIE.test(request.headers.get("Cookie") ?? "")) return response;
+  if (!carriesSessionCookie(request)) return response;
   const type = response.headers.get("Content-Type") ?? "";
   if (!url.pathname.endsWith(".data") && !type.startsWith("text/html")) return response;
   try {

@@ -33,6 +33,7 @@ import {
   Settings as SettingsShape,
   Share2 as Share2Shape,
   Shield as ShieldShape,
+  SlidersHorizontal as SlidersHorizontalShape,
   Sparkles as SparklesShape,
   SquarePlay as SquarePlayShape,
   TrendingDown as TrendingDownShape,
@@ -110,6 +111,7 @@ export const Search = icon(SearchShape, "Search");
 export const Settings = icon(SettingsShape, "Settings");
 export const Share2 = icon(Share2Shape, "Share2");
 export const Shield = icon(ShieldShape, "Shield");
+export const SlidersHorizontal = icon(SlidersHorizontalShape, "SlidersHorizontal");
 export const Sparkles = icon(SparklesShape, "Sparkles");
 export const SquarePlay = icon(SquarePlayShape, "SquarePlay");
 export const TrendingDown = icon(TrendingDownShape, "TrendingDown");

@@ -17,10 +17,31 @@ export function TableRegion({ labelledBy, label, className = "", children }: { l
   );
 }
 
-/** The table itself; `caption` (visually hidden) says what its rows are. */
-export function Table({ caption, className = "", children }: { caption?: string; className?: string; children: ReactNode }) {
+/**
+ * Below 640 px a `stacked` table shows each row as a card: one cell per line, its column's name
+ * (the cell's `label`) on the left and the value on the right, so amounts are seen without a
+ * sideways scroll. The header row stays for screen readers only.
+ */
+const STACKED =
+  "max-sm:block max-sm:[&_thead]:sr-only max-sm:[&_tbody]:block max-sm:[&_tr]:block max-sm:[&_tr]:py-2 max-sm:[&_td]:block max-sm:[&_td]:py-1 max-sm:[&_td:empty]:hidden " +
+  // A labelled cell: its column's name on the left, its value (one element) on the right.
+  "max-sm:[&_td[data-label]]:flex max-sm:[&_td[data-label]]:items-baseline max-sm:[&_td[data-label]]:justify-between max-sm:[&_td[data-label]]:gap-4 max-sm:[&_td[data-label]]:text-right " +
+  "max-sm:[&_td[data-label]]:before:content-[attr(data-label)] max-sm:[&_td[data-label]]:before:shrink-0 max-sm:[&_td[data-label]]:before:text-left max-sm:[&_td[data-label]]:before:font-normal max-sm:[&_td[data-label]]:before:text-slate-600";
+
+/** The table itself; `caption` (visually hidden) says what its rows are. `stacked`: cards below 640 px (give each `Td` its `label`). */
+export function Table({
+  caption,
+  className = "",
+  stacked = false,
+  children,
+}: {
+  caption?: string;
+  className?: string;
+  stacked?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <table className={`w-full text-left text-sm ${className}`}>
+    <table className={`w-full text-left text-sm ${stacked ? STACKED : ""} ${className}`}>
       {caption ? <caption className="sr-only">{caption}</caption> : null}
       {children}
     </table>
@@ -75,8 +96,9 @@ export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellE
   return <th scope="col" className={`px-4 py-3 ${className}`} {...props} />;
 }
 
-export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
-  return <td className={`px-4 py-3 ${className}`} {...props} />;
+/** A cell; `label` names its column on a stacked table's phone card (give a labelled cell one child element or text). */
+export function Td({ className = "", label, ...props }: TdHTMLAttributes<HTMLTableCellElement> & { label?: string }) {
+  return <td className={`px-4 py-3 ${className}`} data-label={label} {...props} />;
 }
 
 /** A bordered frame that scrolls a wide table sideways: focusable (keyboard scrolling) and named by the heading `labelledBy`. */

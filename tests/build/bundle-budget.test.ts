@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildProject } from "./project-build";
 
 // First-load JavaScript per page, measured on a production build: the bytes a browser must fetch
 // (gzip level 9, what a CDN serves) before a page can hydrate. See docs/decisions/0085-bundle-budget.md.
@@ -30,25 +29,6 @@ const SIGNED_IN_LAYOUTS = ["routes/_app/layout", "routes/admin/layout"];
 const BUDGET_EXCLUSIONS: { routeId: string; why: string }[] = [
   { routeId: "routes/admin/ai-thumbnail-editor", why: "the AI thumbnail editor and its model (issue 12: excluded, loaded lazily)" },
 ];
-
-const root = resolve(import.meta.dirname, "../..");
-const PROJECT_FILES = ["app", "workers", "public", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts", "wrangler.toml"];
-
-function build(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "shortbeat-budget-"));
-  for (const f of PROJECT_FILES) cpSync(join(root, f), join(dir, f), { recursive: true });
-  symlinkSync(join(root, "node_modules"), join(dir, "node_modules"), "dir");
-  // A clean environment: vitest's NODE_ENV=test would make a development bundle.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== "NODE_ENV" && !k.startsWith("VITEST") && k !== "TEST")) as NodeJS.ProcessEnv;
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [join(root, "node_modules/.bin/react-router"), "build"], { cwd: dir, env, stdio: ["ignore", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("exit", (code) => (code === 0 ? done(dir) : fail(new Error(`react-router build failed:\n${stderr.slice(-4000)}`))));
-  });
-}
 
 type ManifestRoute = { id: string; parentId?: string; path?: string; index?: boolean; module: string; imports?: string[]; hasDefaultExport?: boolean };
 type BrowserManifest = { url: string; entry: { module: string; imports: string[] }; routes: Record<string, ManifestRoute> };
@@ -136,7 +116,7 @@ describe("first-load JavaScript budget (production build, gzip -9)", () => {
   let pages: PageSize[] = [];
 
   beforeAll(async () => {
-    dir = await build();
+    dir = await buildProject();
     pages = measure(join(dir, "build/client"));
     console.log(`First-load JS per page (gzip level 9):\n${table(pages)}`);
   }, 600_000);

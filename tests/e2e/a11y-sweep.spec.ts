@@ -34,7 +34,9 @@ const PAGES: Record<string, string[]> = {
   "agency/agency-invitation.tsx": ["/agency-invitation?token=not-a-real-token"],
   "agency/agency-dashboard.tsx": ["/agency-dashboard"],
   "_app/dashboard.tsx": ["/dashboard"],
-  "_app/music.tsx": ["/music"],
+  "_app/music.tsx": ["/music", "/music?genre=Jazz"],
+  // Demo track "Velvet Room" (app/dev/music-seed.ts, uuid(1008)).
+  "_app/music-similar.tsx": ["/music/similar/00000000-0000-4000-8000-000000001008"],
   "_app/music-submit.tsx": ["/music/submit"],
   "_app/music-submissions.tsx": ["/music/submissions"],
   "_app/campaigns.tsx": ["/campaigns"],
@@ -103,6 +105,11 @@ const NOT_PAGES: Record<string, string> = {
   "dev/bench.ts": "development tool (absent from the production build)",
   "dev/oauth-authorize.tsx": "development tool: the stand-in Google consent screen",
   "dev/oauth.ts": "development tool (absent from the production build)",
+  "dev/stripe.tsx": "development tool: the Stripe stand-in's dashboard (tests/e2e/payments.spec.ts checks it)",
+  "dev/stripe-onboarding.tsx": "development tool: the Stripe stand-in's onboarding page (tests/e2e/payments.spec.ts checks it)",
+  "dev/stripe-api.ts": "development tool (absent from the production build)",
+  "_app/payout-account.ts": "redirect (the return from, and the refresh of, Stripe's onboarding)",
+  "api/stripe-webhook.ts": "Stripe's webhook endpoint",
 };
 
 type Kind = { kind: string; email?: string };

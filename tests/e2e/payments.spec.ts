@@ -1,14 +1,17 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectAccessible, test, signIn } from "./fixtures";
+import { expect, expectAccessible, signIn, test } from "./fixtures";
 
-// The money journey (issue 14): an admin imports a month's revenue → marks the funds received →
-// finalizes it → the payout-day job runs on the 18th by the test's clock (/dev/payout-day, a
-// development tool) → the creator sees the statement and the payout with its date → the admin marks
-// it paid → the creator is notified (bell and e-mail). Then the agreement: the admin offers a
-// revised share, the creator accepts it expressly.
+// The money journey (issues 14 and 29), offline against the built-in Stripe stand-in through the
+// same code as production: the creator connects a payout account (Stripe's onboarding page, back to
+// /payments: enabled) → the admin imports a month from a file shaped like YouTube's content-owner
+// revenue report (daily rows) → funds received → finalized → the payout day (by the test's clock,
+// /dev/payout-day) sends a Stripe transfer → Stripe's signed webhook marks the payout paid → the
+// creator sees it, per video, and is told. Then the transfer is reversed at "Stripe": the webhook
+// fails the payout, the amount goes back to the balance, and the creator is told. Last, the
+// agreement: the admin offers a revised share, the creator accepts it expressly.
 
-const MONTH = "2031-03";
-const RUN_DAY = "2031-04-28"; // after the April payout date (Fri 18 Apr 2031)
+const MONTH = "2024-03";
+const RUN_DAY = "2024-04-18"; // a Thursday: the April 2024 payout date
 const CHANNEL = "UCdemoCaseyCreates0001"; // the demo creator's channel (app/dev/seed.server.ts)
 
 async function signedIn(browser: Browser, baseURL: string, email: string): Promise<Page> {
@@ -19,73 +22,146 @@ async function signedIn(browser: Browser, baseURL: string, email: string): Promi
   return page;
 }
 
-test("import → funds received → finalize → payout day → statement and payout → mark paid → creator notified", async ({ browser, baseURL, request }) => {
-  test.setTimeout(120_000);
+/** A month of YouTube content-owner revenue rows (daily, per video, country and claim), six decimals. */
+function youtubeReport(): { csv: string; totalMicros: number } {
+  const lines = ["date,channel_id,video_id,claimed_status,uploader_type,country_code,estimated_partner_revenue,estimated_partner_ad_revenue,ad_impressions"];
+  let total = 0;
+  for (let day = 1; day <= 31; day++) {
+    for (const [video, country] of [
+      ["caseyShort1", "US"],
+      ["caseyShort1", "GB"],
+      ["caseyShort2", "US"],
+    ]) {
+      const micros = 250_000 + ((day * 7919 + video.length * 104_729 + country.charCodeAt(0)) % 3_000_000);
+      total += micros;
+      const amount = `${Math.floor(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, "0")}`;
+      lines.push(`${MONTH.replace("-", "")}${String(day).padStart(2, "0")},${CHANNEL},${video},claimed,thirdParty,${country},${amount},${amount},100`);
+    }
+  }
+  return { csv: `${lines.join("\n")}\n`, totalMicros: total };
+}
+
+const dollars = (cents: number) => `$${Math.floor(cents / 100).toLocaleString("en-US")}.${String(cents % 100).padStart(2, "0")}`;
+
+test("payout account → YouTube report import → payout day → Stripe webhook → paid; a reversed transfer returns to the balance", async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(180_000);
   const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
   const creator = await signedIn(browser, baseURL!, "creator@shortbeat.test");
 
-  // 1. The admin imports the month: preview, then commit.
+  // 1. The creator sets up payouts: Stripe's onboarding (the stand-in's page), and back.
+  await creator.goto("/payments");
+  await creator.waitForLoadState("networkidle");
+  const method = creator.getByRole("region", { name: "Payout method" });
+  await expect(method.getByRole("button", { name: "Set up payouts" })).toBeVisible();
+  await expectAccessible(creator, "/payments (payout method)");
+  await method.getByLabel("Country of your bank account").selectOption("US");
+  await method.getByRole("button", { name: "Set up payouts" }).click();
+  await expect(creator.getByRole("heading", { name: "Get paid by Shortbeat" })).toBeVisible();
+  await expectAccessible(creator, "Stripe stand-in onboarding");
+  await creator.getByRole("button", { name: "Complete set-up" }).click();
+  await expect(creator).toHaveURL(/\/payments(#payout-method-heading)?$/);
+  await expect(creator.getByText("Payouts are set up", { exact: true })).toBeVisible();
+  await expect(method.getByText("Enabled", { exact: true })).toBeVisible();
+
+  // 2. The admin imports a month from YouTube's report: daily rows, summed to the month.
+  const report = youtubeReport();
+  const totalCents = Math.floor((report.totalMicros + 5_000) / 10_000); // half up, once
   await admin.goto("/admin/payments");
   await admin.waitForLoadState("networkidle");
-  await expectAccessible(admin, "/admin/payments");
   await admin.getByLabel("Month", { exact: true }).fill(MONTH);
-  await admin.getByLabel("Revenue file (CSV)").setInputFiles({
-    name: "revenue-2031-03.csv",
-    mimeType: "text/csv",
-    buffer: Buffer.from(`month,channel_id,creator_id,video_id,net_revenue,currency\n${MONTH},${CHANNEL},,,123.45,USD\n${MONTH},${CHANNEL},,vid-1,10.00,USD\n`),
-  });
+  await admin
+    .getByLabel("Revenue file (CSV)")
+    .setInputFiles({ name: "content_owner_estimated_revenue_a1.csv", mimeType: "text/csv", buffer: Buffer.from(report.csv) });
   await admin.getByRole("button", { name: "Preview" }).click();
-  await expect(admin.getByRole("heading", { name: "Preview: March 2031 (revenue-2031-03.csv)" })).toBeVisible();
+  const preview = admin.getByRole("region", { name: /Preview: March 2024/ });
+  await expect(preview).toBeVisible();
+  await expect(preview).toContainText("YouTube content-owner revenue report");
+  await expect(preview).toContainText(dollars(totalCents));
   await expectAccessible(admin, "/admin/payments (preview)");
   await admin.getByRole("button", { name: "Commit import" }).click();
   await expect(admin.getByText("Revenue imported")).toBeVisible();
-
-  // 2. Funds received, then finalize.
-  await admin.getByRole("button", { name: "Mark funds received for March 2031" }).click();
-  await expect(admin.getByText("March 2031 can now be finalized.")).toBeVisible();
-  await admin.getByRole("button", { name: "Finalize for March 2031" }).click();
+  await admin.getByRole("button", { name: "Mark funds received for March 2024" }).click();
+  await expect(admin.getByText("March 2024 can now be finalized.")).toBeVisible();
+  await admin.getByRole("button", { name: "Finalize for March 2024" }).click();
   await expect(admin.getByText("Month finalized")).toBeVisible();
 
-  // 3. The payout-day job, run by the test's clock.
+  // 3. The payout day: the creator's payable balance goes to Stripe as a transfer.
   const run = await request.post("/dev/payout-day", { form: { date: RUN_DAY }, headers: { Origin: baseURL! } });
   expect(run.status(), await run.text()).toBe(200);
-  expect((await run.json()).batch).toBe("2031-04");
+  const ran = await run.json();
+  expect(ran.batch).toBe("2024-04");
+  expect(ran.transfers.sent).toBeGreaterThanOrEqual(1);
 
-  // 4. The creator sees the statement of March 2031 and the pending payout with its date.
+  // 4. Stripe's webhook marks it paid: the creator's history says so, the statement shows each video.
   await creator.goto(`/payments?month=${MONTH}`);
-  await creator.waitForLoadState("networkidle");
-  await expectAccessible(creator, "/payments");
-  await expect(creator.getByRole("heading", { name: "Statement: March 2031" })).toBeVisible();
-  const line = creator.getByRole("row", { name: /Music share: Casey Creates/ });
-  await expect(line).toContainText("$133.45");
-  await expect(line).toContainText("$93.41"); // 70%, rounded toward zero
-  const april = creator.getByRole("row", { name: /April 2031/ });
-  await expect(april).toContainText("Fri, 18 Apr 2031");
-  await expect(april).toContainText("Pending");
-  const amount = ((await april.getByRole("cell").nth(2).textContent()) ?? "").trim();
-  expect(amount).toMatch(/^\$\d/);
-
-  // 5. The admin marks the creator's payout paid with the bank's reference.
-  await admin.goto("/admin/payments");
-  // Runs are listed newest first: the first pending payout of Casey's is the April 2031 run's.
-  const casey = admin
-    .getByRole("listitem")
-    .filter({ has: admin.getByLabel("Reference for Casey Creator") })
-    .first();
-  await casey.getByLabel("Reference for Casey Creator").fill("BANK-2031-04-CASEY");
-  await casey.getByRole("button", { name: "Mark paid" }).click();
-  await expect(admin.getByText("Payout marked paid")).toBeVisible();
-
-  // 6. The creator is notified: the bell (live), the e-mail, and the history shows the reference.
-  await expect(creator.getByRole("button", { name: /Notifications, \d+ unread/ })).toBeVisible();
-  await creator.reload();
-  await expect(april).toContainText("BANK-2031-04-CASEY");
-  await expect(april).toContainText("Paid");
+  const april = creator.getByRole("row", { name: /April 2024/ });
+  await expect(async () => {
+    await creator.reload();
+    await expect(april).toContainText("Paid", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(april).toContainText("Stripe");
+  await expect(april).toContainText("Thu, 18 Apr 2024");
+  await expect(creator.getByRole("heading", { name: "Statement: March 2024" })).toBeVisible();
+  await expect(creator.getByRole("row", { name: /Music share: Casey Creates/ })).toContainText(dollars(totalCents));
+  await expect(creator.getByRole("row", { name: /Video caseyShort1/ })).toBeVisible();
+  await expect(creator.getByRole("row", { name: /Video caseyShort2/ })).toBeVisible();
+  await expect(creator.getByText(/rounded once to the cent/)).toBeVisible();
+  await expectAccessible(creator, "/payments (paid)");
   await creator.getByRole("button", { name: /Notifications/ }).click();
   await expect(creator.getByText("Payout sent").first()).toBeVisible();
-  await expect(creator.getByText(/Reference: BANK-2031-04-CASEY/).first()).toBeVisible();
+  await creator.keyboard.press("Escape");
   const mail = await request.get(`/dev/mailbox?to=${encodeURIComponent("creator@shortbeat.test")}`);
-  expect(await mail.text()).toContain("BANK-2031-04-CASEY");
+  expect(await mail.text()).toContain("is on its way");
+
+  // 5. The transfer is reversed at Stripe: the webhook fails the payout and the amount is back in the balance.
+  const stripe = await signedIn(browser, baseURL!, "admin@shortbeat.test");
+  await stripe.goto("/dev/stripe");
+  await expectAccessible(stripe, "Stripe stand-in dashboard");
+  await stripe
+    .getByRole("button", { name: /^Reverse tr_/ })
+    .first()
+    .click();
+  await expect(stripe.getByText(/reversed: transfer.reversed is on its way/)).toBeVisible();
+  await expect(async () => {
+    await creator.reload();
+    await expect(april).toContainText("Failed", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(april).toContainText("The transfer was reversed in Stripe. Back in your balance.");
+  // Back in the balance: finalized, in no payout, expected on the next payout day.
+  const summary = creator.getByRole("region", { name: "Summary" });
+  await expect(summary).toContainText(/Expected \$[1-9]/);
+  await creator.getByRole("button", { name: /Notifications/ }).click();
+  await expect(creator.getByText("Payout failed").first()).toBeVisible();
+  const mail2 = await request.get(`/dev/mailbox?to=${encodeURIComponent("creator@shortbeat.test")}`);
+  expect(await mail2.text()).toContain("did not go through");
+
+  // Screens at 375 px and 1440 px for a look (PAYMENTS_SHOTS=dir; off in the suite): whole pages, and
+  // at 375 px each money table on its own.
+  const shots = process.env.PAYMENTS_SHOTS;
+  if (shots) {
+    await creator.keyboard.press("Escape");
+    for (const [page, name, path] of [
+      [creator, "payments-statement", `/payments?month=${MONTH}`],
+      [admin, "admin-payments", "/admin/payments"],
+      [creator, "campaigns", "/campaigns"],
+    ] as const) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+      for (const width of [375, 1440]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
+      }
+      await page.setViewportSize({ width: 375, height: 900 });
+      for (const region of await page.locator("section[aria-labelledby]").all()) {
+        const id = await region.getAttribute("aria-labelledby");
+        if (id && (await region.isVisible())) await region.screenshot({ path: `${shots}/${name}-375-${id}.png` });
+      }
+    }
+  }
 });
 
 test("a revised share is offered by the admin and accepted expressly by the creator", async ({ browser, baseURL }) => {
@@ -103,23 +179,6 @@ test("a revised share is offered by the admin and accepted expressly by the crea
   await creator.waitForLoadState("networkidle");
   await expect(creator.getByRole("heading", { name: "Revised share offered: 75%" })).toBeVisible();
   await expectAccessible(creator, "/payments (offer)");
-  // Screens at 375 px and 1440 px for a look (PAYMENTS_SHOTS=dir; off in the suite).
-  const shots = process.env.PAYMENTS_SHOTS;
-  if (shots) {
-    for (const [page, name] of [
-      [creator, "payments"],
-      [admin, "admin-payments"],
-    ] as const) {
-      if (page === admin) await admin.goto("/admin/payments#agreements-heading");
-      for (const width of [375, 1440]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
-      }
-    }
-    await creator.emulateMedia({ media: "print" });
-    await creator.screenshot({ path: `${shots}/payments-print.png`, fullPage: true });
-    await creator.emulateMedia({ media: "screen" });
-  }
   // Express acceptance: the box must be ticked.
   await creator.getByLabel("I accept the revised share of 75% and a new 12-month term.").check();
   await creator.getByRole("button", { name: "Accept revised share" }).click();

@@ -14,10 +14,15 @@ test("landing: tagline, 70% share, sign-up link, wordmark home", async ({ page, 
   expect(consoleErrors).toEqual([]);
 });
 
-for (const path of ["/terms-of-service", "/privacy-policy", "/music-partner-terms"]) {
+// The agreements carry the spec's effective date; the privacy policy its own (it changed with issue 28).
+for (const [path, effective] of [
+  ["/terms-of-service", /31 August 2025/],
+  ["/privacy-policy", /26 November 2026/],
+  ["/music-partner-terms", /31 August 2025/],
+] as const) {
   test(`legal page ${path} is readable and accessible`, async ({ page, visit }) => {
     await visit(path);
-    await expect(page.getByText(/31 August 2025/).first()).toBeVisible();
+    await expect(page.getByText(effective).first()).toBeVisible();
   });
 }
 

@@ -54,6 +54,10 @@ const TABLE_OWNERS: Record<string, string> = {
   revenue_imports: "payments",
   revenue_months: "payments",
   payouts: "payments",
+  ledger_video_lines: "payments",
+  revenue_column_mappings: "payments",
+  payout_accounts: "payments",
+  stripe_events: "payments",
   chat_rooms: "chat",
   chat_messages: "chat",
   chat_mutes: "chat",
@@ -109,6 +113,10 @@ const TABLE_EXPORTS: Record<string, string> = {
   revenueImports: "revenue_imports",
   revenueMonths: "revenue_months",
   payouts: "payouts",
+  ledgerVideoLines: "ledger_video_lines",
+  revenueColumnMappings: "revenue_column_mappings",
+  payoutAccounts: "payout_accounts",
+  stripeEvents: "stripe_events",
   chatRooms: "chat_rooms",
   chatMessages: "chat_messages",
   chatMutes: "chat_mutes",
@@ -253,6 +261,16 @@ describe("the shape of the code", () => {
     const offenders = [...appFiles, ...walk(join(root, "workers")).map(rel)].filter(
       (f) => f !== "app/platform/body.server.ts" && bodyRead.test(source(join(root, f))),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it("only app/platform/db.server.ts reaches D1's binding: everything else goes through a D1 session", () => {
+    // env.DB, this.env.DB, env["DB"], or DB destructured from an env: docs/decisions/0232.
+    const binding = /\.DB\b|\[\s*["'`]DB["'`]\s*\]|\{[^}]*\bDB\b[^}]*\}\s*=\s*(?:this\.)?env\b/;
+    const files = [...appFiles, ...walk(join(root, "workers")).map(rel)];
+    expect(files).toContain("app/platform/db.server.ts");
+    expect(binding.test(source(join(root, "app/platform/db.server.ts")))).toBe(true);
+    const offenders = files.filter((f) => f !== "app/platform/db.server.ts" && binding.test(source(join(root, f))));
     expect(offenders).toEqual([]);
   });
 });

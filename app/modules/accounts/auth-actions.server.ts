@@ -70,7 +70,9 @@ export async function authenticate(
     agencySlug: preset.agencySlug === undefined ? input.agencySlug : normalizeAgencySlug(preset.agencySlug),
     agencyName: preset.agencyName === undefined ? input.agencyName : normalizeAgencyName(preset.agencyName),
   });
-  return ACCOUNT_CREATED;
+  // The way back (a campaign's public page) stays on the sign-in screen, as it does in the e-mail's link.
+  const back = safeRedirect(input.redirectTo, "");
+  return back ? { ...ACCOUNT_CREATED, to: `${ACCOUNT_CREATED.to}&redirectTo=${encodeURIComponent(back)}` } : ACCOUNT_CREATED;
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { oneTimeTokens, profiles, users } from "~/db/schema";
 import { DomainError, invalid, rateLimited } from "~/lib/errors";
-import { authorize } from "~/lib/permissions";
+import { authorize, safeRedirect } from "~/lib/permissions";
 import { sanitizeStrict } from "~/lib/sanitize";
 import { activeAgencyBySlugQuery, agencyForSignupTokenQuery } from "~/modules/agencies/agencies.server";
 import type { MusicPartnerSignUpInput } from "~/modules/agencies/schema";
@@ -45,8 +45,13 @@ function oneTimeToken(userId: string, purpose: TokenPurpose, ttlMs: number) {
   return { token, query };
 }
 
-function verificationEmail(to: string, token: string) {
-  const link = appLink(`/auth/verify-email?token=${token}`);
+/**
+ * The confirmation e-mail. `returnTo`: the same-origin page the person was on when they signed up
+ * (a campaign's public page), carried through the link so that confirming leads back to it.
+ */
+function verificationEmail(to: string, token: string, returnTo = "") {
+  const back = safeRedirect(returnTo, "");
+  const link = appLink(`/auth/verify-email?token=${token}${back ? `&redirectTo=${encodeURIComponent(back)}` : ""}`);
   return emailQuery({
     to,
     kind: "email_verification",
@@ -149,6 +154,7 @@ export async function signUp(request: Request, input: SignUpInput): Promise<void
       agencySignupTokenId: token?.tokenId ?? null,
       extraQueries: (userId) => (joinsAsClipper ? acceptInvitationAtSignUpQueries(input.clipperInvitation, userId, input.email, request) : []),
       auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper, clipper_invitation: joinsAsClipper },
+      returnTo: input.redirectTo,
     });
     if (userId && joinsAsClipper) await afterSignUpAcceptance(input.clipperInvitation, userId);
     if (userId && referrerId) await tellReferrer(userId, "signed_up");
@@ -479,6 +485,8 @@ export type PendingAccountInput = {
    */
   extraQueries?: (userId: string) => BatchItem<"sqlite">[];
   auditDetails?: Record<string, unknown>;
+  /** The page the confirmation link leads back to (verificationEmail). */
+  returnTo?: string;
 };
 
 function isDuplicateEmail(error: unknown): boolean {
@@ -548,7 +556,7 @@ export async function createPendingAccount(request: Request, input: PendingAccou
           agencySignupTokenId: input.agencySignupTokenId ?? null,
         }),
       tokenQuery,
-      verificationEmail(input.email, token),
+      verificationEmail(input.email, token, input.returnTo),
       auditQuery({
         eventType: "sign_up",
         severity: "low",

@@ -183,6 +183,8 @@ const signUpFields = {
   agencySlug: z.string().trim().max(64).optional().default("").transform(normalizeAgencySlug),
   agencyName: z.string().optional().default("").transform(normalizeAgencyName),
   agencyToken: z.string().trim().max(128).optional().default(""),
+  /** Where to go back after confirming the e-mail and signing in (a same-origin path; checked by safeRedirect where used). */
+  redirectTo: z.string().max(500).optional().default(""),
 };
 
 /** The sign-up rules across fields, on the sign-up fields alone or with the form's intent. */
@@ -223,7 +225,7 @@ export type AuthFormInput = z.output<typeof authFormSchema>;
 export const AUTH_FORM_TITLES = { signin: "Login failed", signup: "Sign up failed" };
 
 /** The e-mail link's confirmation form; a missing or unknown token is the module's answer. */
-export const verifyEmailSchema = z.object({ token: z.string().optional().default("") });
+export const verifyEmailSchema = z.object({ token: z.string().optional().default(""), redirectTo: z.string().optional() });
 
 /** The Google button: the referral code, a clipper invitation and where to go after sign-in ride along. */
 export const googleStartSchema = z.object({

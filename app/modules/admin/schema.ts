@@ -120,6 +120,12 @@ export const settingsSchema = z.object({
     .optional()
     .default("0")
     .pipe(wholeNumber("Referral bonus", 0, 3000)),
+  // A payable balance below it carries over to the next payout day (issue 29).
+  payoutMinimumUsd: z
+    .string()
+    .optional()
+    .default("10")
+    .pipe(wholeNumber("Minimum payout", 1, 10000)),
 });
 
 // ---------------------------------------------------------------------------------------------

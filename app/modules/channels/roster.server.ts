@@ -1,6 +1,7 @@
-import { Column, getTableName, inArray, is, sql, type SQL } from "drizzle-orm";
+import { Column, eq, getTableName, inArray, is, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { manualChannelSubmissions, youtubeChannels } from "~/db/schema";
+import { type Actor, authorize } from "~/lib/permissions";
 import { db, selectInChunks } from "~/platform/db.server";
 
 // The channel statistics another module shows next to a person (the agency roster), as
@@ -38,4 +39,15 @@ export async function channelOwnersByChannelIds(channelIds: readonly string[]): 
       .where(inArray(youtubeChannels.channelId, chunk)),
   );
   return new Map(rows.map((r) => [r.channelId, { userId: r.userId, title: r.title }]));
+}
+
+/** A person's linked YouTube channels (id and title), for the admin's user panel: a revenue import names them by id. */
+export async function linkedChannelsForAdmin(actor: Actor, userId: string): Promise<{ channelId: string; title: string }[]> {
+  authorize(actor, "user", "read");
+  return db()
+    .select({ channelId: youtubeChannels.channelId, title: youtubeChannels.channelTitle })
+    .from(youtubeChannels)
+    .where(eq(youtubeChannels.userId, userId))
+    .orderBy(youtubeChannels.createdAt)
+    .all();
 }

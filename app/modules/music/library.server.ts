@@ -1,8 +1,12 @@
+import { and, eq } from "drizzle-orm";
+import { musicTracks } from "~/db/schema";
+import { notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { LIBRARY_PAGE_SIZE, toLibraryTrack, type LibraryQuery, type LibraryRow, type LibraryTrack } from "./library";
-import { libraryStatements } from "./search.server";
+import { anyCorrectable, correctWords, typedWords } from "./search-words";
+import { libraryColumns, libraryStatements, readVocabulary, similarStatement } from "./search.server";
 
 // What /music shows: one page of published tracks for the URL's search, filters and sort, and how
 // many there are. The page and the count ride in the session lookup's D1 batch (accounts
@@ -14,6 +18,11 @@ export type LibraryPage = {
   page: number;
   pageCount: number;
   pageSize: number;
+  /**
+   * What was searched instead when the typed search found nothing and a correction of its typos
+   * against the library's words did ("nigth market" → "night market"); null otherwise.
+   */
+  correctedQ: string | null;
 };
 
 type SessionArgs = Parameters<typeof alongsideSession>[0];
@@ -41,6 +50,27 @@ export async function libraryPage(actor: Actor, query: LibraryQuery): Promise<Li
 }
 
 async function finishPage(query: LibraryQuery, firstRows: LibraryRow[], counted: { n: number }[]): Promise<LibraryPage> {
+  const found = await pageOf(query, firstRows, counted);
+  return found.total === 0 && query.q ? ((await corrected(query)) ?? found) : found;
+}
+
+/**
+ * A search that found nothing, searched again with its typos corrected against the library's own
+ * words (docs/decisions/0240): the page of the corrected search when that finds tracks, else null.
+ * Two more round trips, only for a search that found nothing.
+ */
+async function corrected(query: LibraryQuery): Promise<LibraryPage | null> {
+  const typed = typedWords(query.q);
+  if (!anyCorrectable(typed)) return null;
+  const words = correctWords(typed, await readVocabulary(db()));
+  if (!words) return null;
+  const correctedQuery = { ...query, q: words.join(" ") };
+  const [rows, counted] = await db().batch(libraryStatements(db(), correctedQuery));
+  const page = await pageOf(correctedQuery, rows, counted);
+  return page.total ? { ...page, correctedQ: correctedQuery.q } : null;
+}
+
+async function pageOf(query: LibraryQuery, firstRows: LibraryRow[], counted: { n: number }[]): Promise<LibraryPage> {
   let rows = firstRows;
   const total = counted[0]?.n ?? 0;
   const pageCount = Math.max(1, Math.ceil(total / LIBRARY_PAGE_SIZE));
@@ -51,5 +81,24 @@ async function finishPage(query: LibraryQuery, firstRows: LibraryRow[], counted:
     page = pageCount;
     rows = await libraryStatements(db(), query, page)[0];
   }
-  return { tracks: rows.map(toLibraryTrack), total, page, pageCount, pageSize: LIBRARY_PAGE_SIZE };
+  return { tracks: rows.map(toLibraryTrack), total, page, pageCount, pageSize: LIBRARY_PAGE_SIZE, correctedQ: null };
+}
+
+/** A published track and the published tracks most like it (search.server similarStatement). */
+export type SimilarTracks = { track: LibraryTrack; tracks: LibraryTrack[] };
+
+/** "Similar tracks" of a published track, in one round trip; an unknown or unpublished track is not found. */
+export async function similarTracks(actor: Actor, trackId: string): Promise<SimilarTracks> {
+  authorize(actor, "music", "browse");
+  const t = musicTracks;
+  const [seed, similar] = await db().batch([
+    db()
+      .select(libraryColumns)
+      .from(t)
+      .where(and(eq(t.id, trackId), eq(t.status, "published")))
+      .limit(1),
+    similarStatement(db(), trackId),
+  ]);
+  if (!seed[0]) throw notFound("Track not found.");
+  return { track: toLibraryTrack(seed[0]), tracks: similar.map(toLibraryTrack) };
 }

@@ -2,15 +2,17 @@ import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "dri
 import { musicTracks } from "~/db/schema";
 import type { Db } from "~/platform/db.server";
 import { LIBRARY_PAGE_SIZE, type LibraryQuery } from "./library";
+import { searchGroups, typedWords, type VocabularyWord } from "./search-words";
 
 // The library's queries, as statements (not executed): the page and its count go to D1 in one
 // batch, and scripts/bench-music.mjs times exactly these statements against 10,000 tracks.
 // Only imports that Node can load without the Worker (the bench runs them through wrangler's
 // local D1), hence `Db` as a type and the database handed in. docs/decisions/0100-library-search.md.
 
-/** At most this many words of a search are used (each one narrows the result). */
-export const SEARCH_TERMS_MAX = 8;
-const TERM_MAX = 40;
+/** An FTS5 string for one spelling: a word, or adjacent words as a phrase; the last one a prefix. */
+function ftsTerm(words: string): string {
+  return [...words].length > 1 || words.includes(" ") ? `"${words}"*` : `"${words}"`;
+}
 
 /**
  * The FTS5 query for what a person typed: every word (letters, digits and marks, as the table's
@@ -18,24 +20,35 @@ const TERM_MAX = 40;
  * typed is read as FTS syntax (quotes, AND/OR/NOT/NEAR, `*`, `^`, column filters). Words of two
  * or more characters match as prefixes (`"sun"*`); a single character only as a whole word (`"a"`):
  * a one-letter prefix would rank most of the catalogue (see docs/decisions/0100).
- * Null when nothing searchable was typed.
+ * A word with other spellings matches any of them (`("harbour"* OR "harbor"*)`, `("lofi"* OR
+ * "lo fi"*)`; search-words.ts, docs/decisions/0240). Null when nothing searchable was typed.
  */
 export function ftsQuery(text: string): string | null {
-  const words =
-    text
-      .normalize("NFKC")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
-  const terms = [...new Set(words.map((w) => w.slice(0, TERM_MAX)))].slice(0, SEARCH_TERMS_MAX);
-  return terms.length ? terms.map((t) => ([...t].length > 1 ? `"${t}"*` : `"${t}"`)).join(" ") : null;
+  const groups = searchGroups(typedWords(text));
+  if (!groups.length) return null;
+  // FTS5 reads `a b` as a AND b between plain terms only: next to a parenthesised group the AND is written.
+  const joiner = groups.some((g) => g.length > 1) ? " AND " : " ";
+  return groups.map((g) => (g.length === 1 ? ftsTerm(g[0]) : `(${g.map(ftsTerm).join(" OR ")})`)).join(joiner);
 }
 
-// FTS5 cannot be said with drizzle's builder: the virtual table (migrations/0007_music.sql) is
-// joined on rowid, filtered with MATCH and ranked with bm25(). Column weights: a title match
-// counts ten times a tag match, an artist match five times.
+// FTS5 cannot be said with drizzle's builder: the virtual table (migrations/0007_music.sql, its
+// columns since migrations/0021) is joined on rowid, filtered with MATCH and ranked with bm25().
+// Column weights: a title match counts ten times a tag match, an artist match five times, a genre,
+// mood or tempo word twice. A title that is exactly what was typed comes first (docs/decisions/0240).
 const FTS_TABLE = sql`music_tracks_fts`;
 const FTS_ON = sql`music_tracks_fts.rowid = ${musicTracks}.rowid`;
-const BM25 = sql`bm25(music_tracks_fts, 10.0, 5.0, 1.0)`;
+const rankOf = (typed: string) =>
+  sql`bm25(music_tracks_fts, 10.0, 5.0, 1.0, 2.0) - (CASE WHEN ${musicTracks.title} = ${typed.trim()} COLLATE NOCASE THEN 1000 ELSE 0 END)`;
+
+/**
+ * The library's vocabulary: every word of the index (published or not) and in how many tracks.
+ * Read only when a search found nothing, to correct its typos (correctWords); a correction is shown
+ * only when it finds published tracks, so no unpublished word is ever revealed.
+ */
+export const VOCABULARY_SQL = "SELECT term, doc AS docs FROM music_tracks_vocab";
+export function readVocabulary(d: Db): Promise<VocabularyWord[]> {
+  return d.all<VocabularyWord>(sql.raw(VOCABULARY_SQL));
+}
 
 /** The columns of a track's facts (TrackFacts): every list of tracks starts with them. */
 export const trackFactColumns = {
@@ -119,7 +132,7 @@ export function libraryStatements(d: Db, query: LibraryQuery, page = query.page)
   const match = ftsQuery(query.q);
   const matching = match ? sql`music_tracks_fts MATCH ${match}` : undefined;
   // bm25() costs per matching row: computed only when the page is sorted by it.
-  const rank = match && query.sort === "relevance" ? BM25 : null;
+  const rank = match && query.sort === "relevance" ? rankOf(query.q) : null;
 
   const ids = d
     .select({ pageId: sql<string>`${musicTracks.id}`.as("page_id"), rank: sql<number>`${rank ?? sql`0`}`.as("page_rank") })
@@ -142,4 +155,35 @@ export function libraryStatements(d: Db, query: LibraryQuery, page = query.page)
     .innerJoin(musicTracks, eq(musicTracks.id, pageIds.pageId))
     .orderBy(...orderOf(query, rank ? sql`${pageIds.rank}` : null));
   return [rows, total.where(and(libraryFilters(query, !!(query.genre || query.mood)), matching))] as const;
+}
+
+/** At most this many similar tracks are shown. */
+export const SIMILAR_MAX = 12;
+/** BPMs this close count as the same tempo. */
+export const SIMILAR_BPM_BAND = 10;
+
+/**
+ * The published tracks most like a track (issue 30 §1, docs/decisions/0242): a point score, same
+ * genre 3, same mood 2, a tempo within ±10 BPM 2, same artist 1; at least 3 points (so one shared
+ * trait other than the genre is not enough); then the most used, the newest. The track itself is
+ * never among them. Empty when the track is not published.
+ */
+export function similarStatement(d: Db, trackId: string) {
+  const t = musicTracks;
+  const seed = d
+    .select({ genre: t.genre, mood: t.mood, bpm: t.bpm, artist: t.artist })
+    .from(t)
+    .where(and(eq(t.id, trackId), eq(t.status, "published")))
+    .as("seed");
+  const score = sql<number>`(CASE WHEN ${t.genre} = ${seed.genre} THEN 3 ELSE 0 END)
+    + (CASE WHEN ${t.mood} = ${seed.mood} THEN 2 ELSE 0 END)
+    + (CASE WHEN abs(${t.bpm} - ${seed.bpm}) <= ${SIMILAR_BPM_BAND} THEN 2 ELSE 0 END)
+    + (CASE WHEN ${t.artist} = ${seed.artist} THEN 1 ELSE 0 END)`;
+  return d
+    .select(libraryColumns)
+    .from(t)
+    .innerJoin(seed, sql`1 = 1`)
+    .where(and(eq(t.status, "published"), sql`${t.id} <> ${trackId}`, sql`${score} >= 3`))
+    .orderBy(desc(score), desc(t.licenceCount), desc(t.publishedAt), desc(t.id))
+    .limit(SIMILAR_MAX);
 }

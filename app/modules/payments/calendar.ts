@@ -13,6 +13,11 @@ export function monthOf(date: Date): string {
   return date.toISOString().slice(0, 7);
 }
 
+/** The last month that is over on `now` (UTC): what a revenue import is for by default. */
+export function lastFullMonth(now: Date): string {
+  return addMonths(monthOf(now), -1);
+}
+
 /** The month after (or `n` months after) YYYY-MM. */
 export function addMonths(month: string, n: number): string {
   const [y, m] = month.split("-").map(Number);

@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { ledgerEntries, revenueImports, revenueMonths } from "~/db/schema";
+import { ledgerEntries, ledgerVideoLines, revenueColumnMappings, revenueImports, revenueMonths } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByCreatorIds, peopleByIds } from "~/modules/accounts/accounts.server";
@@ -9,15 +9,30 @@ import { auditQuery } from "~/platform/audit.server";
 import { clipSplitPlan } from "./clip-split.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
+import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { PAYMENT_MESSAGES as M } from "./messages";
-import { MAX_IMPORT_BYTES, parseRevenueCsv, type RowProblem } from "./revenue-csv";
+import { centsHalfUp, formatDec } from "./decimal";
+import {
+  CSV_MESSAGES,
+  type ColumnMapping,
+  detectFormat,
+  headerKey,
+  MAPPING_ROLES,
+  MAX_IMPORT_BYTES,
+  parseRevenue,
+  readHead,
+  type RevenueFormat,
+  type RowProblem,
+  suggestMapping,
+} from "./revenue-csv";
+import { type Leaf, roundMonth, shareByWeights } from "./revenue-totals";
 import { agreementEnds } from "./agreement.server";
-import { daysInMonth, earnedPart } from "./calendar";
+import { daysInMonth, earnedPart, lastFullMonth, monthOf } from "./calendar";
 import { creatorShareBpAt, revisedSharesAt } from "./share.server";
 import { referralBonusEntries } from "./referral-bonus.server";
 import { split } from "./split";
-import type { ImportPreview } from "./types";
+import type { ImportPreview, MappingStep } from "./types";
 
 // The admin's revenue import (docs/decisions/0121-revenue-import.md):
 //   preview  parse and check every row (papaparse), match channel/creator ids to people; with any
@@ -59,6 +74,18 @@ function entryInsertQuery(rows: Entry[]) {
     .select(sql`select ${sql.join(columns, sql`, `)} from json_each(${json})`);
 }
 
+type VideoLine = typeof ledgerVideoLines.$inferInsert;
+
+/** The per-video lines of staged entries, 1,000 per INSERT in one bound JSON parameter (as the entries). */
+function videoLineInsertQuery(rows: VideoLine[]) {
+  const json = JSON.stringify(rows.map((l) => [l.entryId, l.videoId, l.netCents, l.amountCents]));
+  return db()
+    .insert(ledgerVideoLines)
+    .select(
+      sql`select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') from json_each(${json})`,
+    );
+}
+
 function monthRowQuery(month: string) {
   return db().insert(revenueMonths).values({ month }).onConflictDoNothing();
 }
@@ -80,80 +107,245 @@ async function fileText(file: unknown): Promise<{ name: string; text: string }> 
   if (!(file instanceof File) || file.size === 0) throw invalid(M.fileRequired, { fieldErrors: { file: M.fileRequired } });
   if (file.size > MAX_IMPORT_BYTES) throw invalid(M.fileTooLarge, { fieldErrors: { file: M.fileTooLarge } });
   const name = file.name.slice(0, 200);
-  if (!/\.csv$/i.test(name) && !/csv|text\/plain/.test(file.type)) throw invalid(M.notCsv, { fieldErrors: { file: M.notCsv } });
+  if (!/\.(csv|txt|tsv)$/i.test(name) && !/csv|text\/plain|tab-separated/.test(file.type)) throw invalid(M.notCsv, { fieldErrors: { file: M.notCsv } });
   const text = await file.text();
   if (text.includes("\u0000")) throw invalid(M.notCsv, { fieldErrors: { file: M.notCsv } });
   return { name, text };
 }
 
-/** Checks, matches and (when clean) stages a month's revenue file. */
-export async function previewImport(actor: Actor, request: Request, input: { month: string; file: unknown }): Promise<ImportPreview> {
+/**
+ * A month can be imported once it is over: the current, unfinished month and later ones are
+ * refused (the platform's figures for them are not final), before anything is read or written.
+ */
+function checkImportableMonth(month: string, now: Date): void {
+  if (month >= monthOf(now)) {
+    const message = M.monthNotOver(month, lastFullMonth(now));
+    throw invalid(message, { fieldErrors: { month: message } });
+  }
+}
+
+// ---- Files waiting for a column mapping (decision 0221) -------------------------------------------
+// A file the app does not recognise is kept in the private bucket while the admin maps its columns
+// (a form cannot send the same file twice without the browser's help); the daily job deletes any
+// left over after a day.
+
+const UPLOAD_PREFIX = "revenue-uploads/";
+export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+async function stashUpload(month: string, name: string, text: string, actor: Actor): Promise<string> {
+  const id = crypto.randomUUID();
+  await env.MEDIA.put(`${UPLOAD_PREFIX}${id}.csv`, text, {
+    httpMetadata: { contentType: "text/csv; charset=utf-8" },
+    customMetadata: { month, fileName: name, createdBy: actor.id },
+  });
+  return id;
+}
+
+async function stashedUpload(uploadId: string): Promise<{ name: string; text: string }> {
+  const object = /^[0-9a-f-]{36}$/.test(uploadId) ? await env.MEDIA.get(`${UPLOAD_PREFIX}${uploadId}.csv`) : null;
+  if (!object) throw invalid(M.uploadGone, { fieldErrors: { file: M.uploadGone } });
+  return { name: object.customMetadata?.fileName ?? "revenue.csv", text: await object.text() };
+}
+
+/** Uploads waiting for a mapping longer than a day are deleted (the daily job). */
+export async function deleteStaleUploads(now = new Date()): Promise<number> {
+  let deleted = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await env.MEDIA.list({ prefix: UPLOAD_PREFIX, cursor, limit: 500 });
+    const stale = page.objects.filter((o) => now.getTime() - o.uploaded.getTime() > UPLOAD_TTL_MS).map((o) => o.key);
+    if (stale.length > 0) await env.MEDIA.delete(stale);
+    deleted += stale.length;
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return deleted;
+}
+
+async function hashHeader(columns: readonly string[]): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(headerKey(columns)));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function rememberedMapping(columns: readonly string[]): Promise<ColumnMapping | null> {
+  const row = await db()
+    .select({ mapping: revenueColumnMappings.mapping })
+    .from(revenueColumnMappings)
+    .where(eq(revenueColumnMappings.headerHash, await hashHeader(columns)))
+    .get();
+  if (!row) return null;
+  try {
+    const m = JSON.parse(row.mapping) as ColumnMapping;
+    return MAPPING_ROLES.every((r) => Number.isInteger(m[r]) && m[r] >= -1 && m[r] < columns.length) ? m : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberMappingQuery(columns: readonly string[], mapping: ColumnMapping, actor: Actor, hash: string) {
+  const now = new Date().toISOString();
+  return db()
+    .insert(revenueColumnMappings)
+    .values({ headerHash: hash, columns: JSON.stringify(columns), mapping: JSON.stringify(mapping), updatedBy: actor.id, updatedAt: now })
+    .onConflictDoUpdate({ target: revenueColumnMappings.headerHash, set: { mapping: JSON.stringify(mapping), updatedBy: actor.id, updatedAt: now } });
+}
+
+/** A mapping the file can be read with: month or date and amount named, and whose rows they are. */
+function checkMapping(mapping: ColumnMapping, columns: readonly string[], person: string): void {
+  const errors: Record<string, string> = {};
+  for (const role of MAPPING_ROLES) if (mapping[role] >= columns.length || mapping[role] < -1) errors[role] = M.mappingColumnUnknown;
+  if (mapping.period < 0) errors.period = M.mappingPeriodRequired;
+  if (mapping.amount < 0) errors.amount = M.mappingAmountRequired;
+  if (mapping.channel < 0 && mapping.creator < 0 && !person) errors.person = M.mappingPersonRequired;
+  const used = MAPPING_ROLES.filter((r) => mapping[r] >= 0);
+  for (const role of used) if (used.some((other) => other !== role && mapping[other] === mapping[role])) errors[role] = M.mappingColumnTwice;
+  const first = Object.values(errors)[0];
+  if (first) throw invalid(first, { fieldErrors: errors });
+}
+
+/** The fixed person of a one-person file: a channel id or a creator id that exists. */
+async function fixedPersonOf(person: string): Promise<{ channelId: string | null; creatorId: string | null } | null> {
+  const value = person.trim();
+  if (!value) return null;
+  const [channels, creators] = await Promise.all([channelOwnersByChannelIds([value]), peopleByCreatorIds([value])]);
+  if (channels.has(value)) return { channelId: value, creatorId: null };
+  if (creators.has(value.toUpperCase())) return { channelId: null, creatorId: value.toUpperCase() };
+  throw invalid(M.personUnknown(value), { fieldErrors: { person: M.personUnknown(value) } });
+}
+
+export type PreviewInput =
+  | { intent: "preview"; month: string; file: unknown }
+  | { intent: "map"; month: string; uploadId: string; mapping: ColumnMapping; person: string }
+  | { intent: "remap"; month: string; uploadId: string };
+
+/** Either a preview, or the column-mapping step a file the app does not recognise goes through first. */
+export type PreviewResult = { preview: ImportPreview; mappingStep?: undefined } | { mappingStep: MappingStep; preview?: undefined };
+
+/** Problems listed in a preview (the count says how many there were in all). */
+const PROBLEMS_SHOWN = 500;
+
+/**
+ * Checks, matches and (when clean) stages a month's revenue file: our own CSV, the YouTube
+ * content-owner report, or any CSV through a column mapping (which this asks for first, unless the
+ * same header was mapped before).
+ */
+export async function previewImport(actor: Actor, request: Request, input: PreviewInput, now = new Date()): Promise<PreviewResult> {
   authorize(actor, "payments", "manage");
   const { month } = input;
+  checkImportableMonth(month, now);
   const existing = await monthRow(month);
   if (existing?.finalizedAt) throw conflict(M.finalized(month), { title: "Month finalized" });
-  const { name, text } = await fileText(input.file);
-  const parsed = parseRevenueCsv(text, month);
+
+  const { name, text } = input.intent === "preview" ? await fileText(input.file) : await stashedUpload(input.uploadId);
+  const head = readHead(text);
+  if (head.columns.every((c) => c === "") || head.sample.length === 0) throw invalid(CSV_MESSAGES.empty, { fieldErrors: { file: CSV_MESSAGES.empty } });
+  let format: RevenueFormat | null = detectFormat(head.columns);
+  let mapping: ColumnMapping | null = null;
+  let uploadId = input.intent === "preview" ? "" : input.uploadId;
+  let person = "";
+  let remembered = false;
+  if (input.intent === "map") {
+    checkMapping(input.mapping, head.columns, input.person.trim());
+    format = "mapped";
+    mapping = input.mapping;
+    person = input.person.trim();
+  } else if (input.intent === "remap" || !format) {
+    const saved = await rememberedMapping(head.columns);
+    if (input.intent === "remap" || !saved || (saved.channel < 0 && saved.creator < 0)) {
+      // The mapping step: the remembered mapping (a one-person file still needs its person) or a guess.
+      uploadId ||= await stashUpload(month, name, text, actor);
+      return {
+        mappingStep: {
+          uploadId,
+          month,
+          fileName: name,
+          columns: head.columns,
+          sample: head.sample.slice(0, 3).map((r) => head.columns.map((_, i) => String(r[i] ?? ""))),
+          mapping: saved ?? suggestMapping(head.columns),
+          remembered: !!saved,
+          detected: format,
+        },
+      };
+    }
+    format = "mapped";
+    mapping = saved;
+    remembered = true;
+    uploadId ||= await stashUpload(month, name, text, actor);
+  }
+  const fixedPerson = format === "mapped" ? await fixedPersonOf(person) : null;
+  const parsed = parseRevenue(text, { month, format, mapping, fixedPerson });
+  if (parsed.dataRows === 0) throw invalid(CSV_MESSAGES.empty, { fieldErrors: { file: CSV_MESSAGES.empty } });
+  if (input.intent === "map" && mapping) await rememberMappingQuery(head.columns, mapping, actor, await hashHeader(head.columns)).run();
   const problems: RowProblem[] = [...parsed.problems];
 
-  // Match each row to its person.
+  // Match each group of rows (one channel, creator and video) to its person.
   const [channels, creators] = await Promise.all([
-    channelOwnersByChannelIds(parsed.rows.flatMap((r) => (r.channelId ? [r.channelId] : []))),
-    peopleByCreatorIds(parsed.rows.flatMap((r) => (r.creatorId ? [r.creatorId] : []))),
+    channelOwnersByChannelIds([...new Set(parsed.groups.flatMap((g) => (g.channelId ? [g.channelId] : [])))]),
+    peopleByCreatorIds([...new Set(parsed.groups.flatMap((g) => (g.creatorId ? [g.creatorId] : [])))]),
   ]);
-  const totals = new Map<string, { userId: string; sourceId: string; netCents: number }>();
-  // Rows that name a clip's video are split between clipper and creator (docs/decisions/0150).
-  const clipPlan = await clipSplitPlan(parsed.rows);
+  const leaves: Leaf[] = [];
   let matched = 0;
-  for (const row of parsed.rows) {
-    const channel = row.channelId ? channels.get(row.channelId) : undefined;
-    const creator = row.creatorId ? creators.get(row.creatorId) : undefined;
-    if (row.channelId && !channel) {
-      problems.push({ line: row.line, reason: M.unknownChannel(row.channelId) });
-      continue;
+  for (const g of parsed.groups) {
+    const channel = g.channelId ? channels.get(g.channelId) : undefined;
+    const creator = g.creatorId ? creators.get(g.creatorId) : undefined;
+    const refuse = (reason: string) => {
+      for (const line of g.lines) problems.push({ line, reason });
+    };
+    if (g.channelId && !channel) refuse(M.unknownChannel(g.channelId));
+    else if (g.creatorId && !creator) refuse(M.unknownCreator(g.creatorId));
+    else if (channel && creator && channel.userId !== creator.id) refuse(M.mismatch(g.channelId ?? "", g.creatorId ?? ""));
+    else {
+      matched += g.lines.length;
+      // The music share of a channel; a creator-level row (no channel) is the creator's own line.
+      leaves.push({ userId: channel?.userId ?? creator?.id ?? "", sourceId: g.channelId ?? "", videoId: g.videoId ?? "", amount: g.amount });
     }
-    if (row.creatorId && !creator) {
-      problems.push({ line: row.line, reason: M.unknownCreator(row.creatorId) });
-      continue;
-    }
-    if (channel && creator && channel.userId !== creator.id) {
-      problems.push({ line: row.line, reason: M.mismatch(row.channelId ?? "", row.creatorId ?? "") });
-      continue;
-    }
-    matched += 1;
-    const userId = channel?.userId ?? creator?.id ?? "";
-    if (clipPlan.claim(row, userId)) continue;
-    // The music share of a channel; a creator-level row (no channel) is the creator's own line.
-    const sourceId = row.channelId ?? "";
-    const key = `${userId}\u0000${sourceId}`;
-    const t = totals.get(key) ?? { userId, sourceId, netCents: 0 };
-    t.netCents += row.netCents;
-    totals.set(key, t);
   }
   problems.sort((a, b) => a.line - b.line);
-  const rowCount = parsed.rows.length + parsed.problems.length;
   // The share at the month: the standard share, or a person's accepted revised share in force
   // (docs/decisions/0129); an ended agreement earns nothing after its end date (0128).
   const [shareBp, revised, ends] = await Promise.all([creatorShareBpAt(month), revisedSharesAt(month), agreementEnds()]);
+  const fileTotalCents = Number(centsHalfUp(parsed.total));
   const base: ImportPreview = {
     month,
     fileName: name,
-    rowCount,
+    format,
+    rowCount: parsed.dataRows,
     matched: problems.length ? 0 : matched,
-    problems,
+    problems: problems.slice(0, PROBLEMS_SHOWN),
+    problemCount: problems.length,
+    skipped: parsed.skipped,
     importId: null,
     replaces: existing?.liveImportId ?? "",
     entryCount: 0,
+    fileTotal: formatDec(parsed.total),
+    fileTotalCents,
+    remainder: "0.00",
     netCents: 0,
     amountCents: 0,
     shareBp,
     notCredited: 0,
     people: [],
+    mapping: mapping ? { uploadId, columns: head.columns, mapping, remembered, person } : null,
   };
-  if (problems.length > 0) return base;
+  if (problems.length > 0) return { preview: base };
 
+  // Rounded once: the month half up, shared down to each person, channel and video (decision 0220).
+  const rounded = roundMonth(leaves);
   const importId = crypto.randomUUID();
+  // Rows that name a clip's video are split between clipper and creator (docs/decisions/0150).
+  const clipPlan = await clipSplitPlan(leaves.map((l, i) => ({ videoId: l.videoId || null, netCents: rounded.cents[i] })));
+  const totals = new Map<string, { userId: string; sourceId: string; netCents: number; videos: Map<string, number> }>();
+  leaves.forEach((leaf, i) => {
+    const netCents = rounded.cents[i];
+    if (clipPlan.claim({ videoId: leaf.videoId || null, netCents }, leaf.userId)) return;
+    const key = `${leaf.userId}\u0000${leaf.sourceId}`;
+    const t = totals.get(key) ?? { userId: leaf.userId, sourceId: leaf.sourceId, netCents: 0, videos: new Map<string, number>() };
+    t.netCents += netCents;
+    t.videos.set(leaf.videoId, (t.videos.get(leaf.videoId) ?? 0) + netCents);
+    totals.set(key, t);
+  });
+
   let notCredited = 0;
+  const videoLines: VideoLine[] = [];
   const entries: Entry[] = [...totals.values()].flatMap((t): Entry[] => {
     const earned = earnedPart(t.netCents, month, ends.get(t.userId) ?? null);
     if (earned.days === 0) {
@@ -161,16 +353,30 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
       return [];
     }
     const bp = revised.get(t.userId) ?? shareBp;
+    const id = crypto.randomUUID();
+    const amountCents = split(earned.netCents, bp).share;
+    // Per-video lines when the rows named videos: the line's net and amount shared to the cent.
+    const videos = [...t.videos.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (videos.some(([v]) => v !== "")) {
+      const nets = shareByWeights(
+        earned.netCents,
+        videos.map(([, c]) => c),
+      );
+      const amounts = shareByWeights(amountCents, nets);
+      videos.forEach(([videoId], k) => {
+        videoLines.push({ entryId: id, videoId, netCents: nets[k], amountCents: amounts[k] });
+      });
+    }
     return [
       {
-        id: crypto.randomUUID(),
+        id,
         userId: t.userId,
         month,
         sourceKind: "music",
         sourceId: t.sourceId,
         netCents: earned.netCents,
         shareBp: bp,
-        amountCents: split(earned.netCents, bp).share,
+        amountCents,
         importId,
         // The month holds the agreement's end: the days up to it, pro rata.
         note: earned.days ? `${earned.days} of ${daysInMonth(month)} days, to the agreement's end on ${ends.get(t.userId)}` : null,
@@ -191,30 +397,43 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
   entries.push(...(await referralBonusEntries(entries, month, importId))); // issue 18: paid from the platform's side
 
   await db().batch([
-    monthRowQuery(month),
-    db().insert(revenueImports).values({
-      id: importId,
-      month,
-      status: "staged",
-      fileName: name,
-      rowCount,
-      entryCount: entries.length,
-      netCents,
-      amountCents,
-      shareBp,
-      createdBy: actor.id,
-    }),
+    db()
+      .insert(revenueImports)
+      .values({
+        id: importId,
+        month,
+        status: "staged",
+        fileName: name,
+        rowCount: parsed.dataRows,
+        entryCount: entries.length,
+        netCents,
+        amountCents,
+        shareBp,
+        createdBy: actor.id,
+        format,
+        exactTotal: formatDec(rounded.exact),
+        roundingRemainder: formatDec(rounded.remainder),
+      }),
     auditQuery({
       eventType: "revenue_import_staged",
       severity: "low",
       userId: actor.id,
       request,
-      details: { import_id: importId, month, rows: rowCount, entries: entries.length, net_cents: netCents },
+      details: {
+        import_id: importId,
+        month,
+        format,
+        rows: parsed.dataRows,
+        entries: entries.length,
+        net_cents: netCents,
+        exact_total: formatDec(rounded.exact),
+      },
     }),
   ]);
   try {
     const inserts: BatchItem<"sqlite">[] = [];
     for (let i = 0; i < entries.length; i += ENTRY_ROWS_PER_INSERT) inserts.push(entryInsertQuery(entries.slice(i, i + ENTRY_ROWS_PER_INSERT)));
+    for (let i = 0; i < videoLines.length; i += ENTRY_ROWS_PER_INSERT) inserts.push(videoLineInsertQuery(videoLines.slice(i, i + ENTRY_ROWS_PER_INSERT)));
     for (let i = 0; i < inserts.length; i += STATEMENTS_PER_BATCH) {
       const chunk = inserts.slice(i, i + STATEMENTS_PER_BATCH) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
       await db().batch(chunk);
@@ -234,14 +453,17 @@ export async function previewImport(actor: Actor, request: Request, input: { mon
   const top = [...perUser.entries()].sort((a, b) => b[1].netCents - a[1].netCents).slice(0, 20);
   const names = await peopleByIds(top.map(([id]) => id));
   return {
-    ...base,
-    matched,
-    importId,
-    notCredited,
-    entryCount: entries.length,
-    netCents,
-    amountCents,
-    people: top.map(([id, p]) => ({ name: names.get(id)?.fullName ?? names.get(id)?.email ?? id, ...p })),
+    preview: {
+      ...base,
+      matched,
+      importId,
+      notCredited,
+      entryCount: entries.length,
+      remainder: formatDec(rounded.remainder),
+      netCents,
+      amountCents,
+      people: top.map(([id, p]) => ({ name: names.get(id)?.fullName ?? names.get(id)?.email ?? id, ...p })),
+    },
   };
 }
 
@@ -287,6 +509,8 @@ export async function commitImport(
   const now = new Date().toISOString();
   try {
     await db().batch([
+      // The month's row is written when its first import goes live (a discarded preview leaves none).
+      monthRowQuery(month),
       db()
         .update(revenueMonths)
         .set({ liveImportId: staged.id })
@@ -402,9 +626,13 @@ export async function revenueOverview(actor: Actor) {
         amountCents: revenueImports.amountCents,
         shareBp: revenueImports.shareBp,
         importedAt: revenueImports.wentLiveAt,
+        format: revenueImports.format,
+        exactTotal: revenueImports.exactTotal,
+        roundingRemainder: revenueImports.roundingRemainder,
       })
       .from(revenueMonths)
-      .leftJoin(revenueImports, eq(revenueImports.id, revenueMonths.liveImportId))
+      // Only months with revenue (a row left by an earlier version's discarded preview is not a month).
+      .innerJoin(revenueImports, eq(revenueImports.id, revenueMonths.liveImportId))
       .orderBy(desc(revenueMonths.month))
       .limit(24),
     db()
@@ -413,6 +641,7 @@ export async function revenueOverview(actor: Actor) {
         month: revenueImports.month,
         status: revenueImports.status,
         fileName: revenueImports.fileName,
+        format: revenueImports.format,
         entryCount: revenueImports.entryCount,
         netCents: revenueImports.netCents,
         createdAt: revenueImports.createdAt,

@@ -1,8 +1,9 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
-import { ledgerEntries, payouts, revenueMonths } from "~/db/schema";
+import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { ledgerEntries, ledgerVideoLines, payouts, revenueMonths } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
+import { getSettings } from "~/platform/settings.server";
 import { toCsv } from "~/lib/csv";
 import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
 import { CURRENCY, centsToDecimal } from "./money";
@@ -46,8 +47,31 @@ function linesQuery(userId: string, month?: SQL) {
     .orderBy(desc(ledgerEntries.month), ledgerEntries.sourceKind, ledgerEntries.sourceId);
 }
 
-/** Statement lines with their source named (a channel's music share by the channel's title). */
-async function labelLines(rows: Awaited<ReturnType<typeof linesQuery>>): Promise<StatementLine[]> {
+/** The per-video lines of the person's counted entries of one month (an SQL expression) or of every month. */
+function videoLinesQuery(userId: string, month?: SQL) {
+  return db()
+    .select({
+      entryId: ledgerVideoLines.entryId,
+      videoId: ledgerVideoLines.videoId,
+      netCents: ledgerVideoLines.netCents,
+      amountCents: ledgerVideoLines.amountCents,
+    })
+    .from(ledgerVideoLines)
+    .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerVideoLines.entryId))
+    .where(and(eq(ledgerEntries.userId, userId), month ? sql`${ledgerEntries.month} = ${month}` : undefined, counts()))
+    .orderBy(ledgerVideoLines.entryId, ledgerVideoLines.videoId);
+}
+
+type VideoRow = Awaited<ReturnType<typeof videoLinesQuery>>[number];
+
+/** Statement lines with their source named (a channel's music share by the channel's title) and their videos. */
+async function labelLines(rows: Awaited<ReturnType<typeof linesQuery>>, videoRows: VideoRow[] = []): Promise<StatementLine[]> {
+  const videos = new Map<string, StatementLine["videos"]>();
+  for (const v of videoRows) {
+    const list = videos.get(v.entryId) ?? [];
+    list.push({ videoId: v.videoId, netCents: v.netCents, amountCents: v.amountCents });
+    videos.set(v.entryId, list);
+  }
   const channels = await channelOwnersByChannelIds(rows.filter((r) => r.sourceKind === "music" && r.sourceId).map((r) => r.sourceId));
   return rows.map((r) => ({
     id: r.id,
@@ -61,6 +85,7 @@ async function labelLines(rows: Awaited<ReturnType<typeof linesQuery>>): Promise
     shareBp: r.shareBp,
     amountCents: r.amountCents,
     status: r.status,
+    videos: videos.get(r.id) ?? [],
   }));
 }
 
@@ -69,6 +94,10 @@ export type PaymentsPage = {
   /** The payout day setting (18 by default): "on or around the 18th". */
   payoutDay: number;
   expectedCents: number;
+  /** Finalized and in no payout yet (may be negative after a debit). */
+  payableCents: number;
+  /** The smallest payout (the admin setting), in cents. */
+  minimumCents: number;
   shareBp: number;
   balances: Record<LedgerStatus, number>;
   months: { month: string; label: string; amountCents: number; status: LedgerStatus }[];
@@ -89,7 +118,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
   // The asked month when the person has lines in it, else their latest. The subquery's
   // ledger_entries shadows the outer one, so it is not correlated.
   const chosenMonth = sql`(select coalesce(max(case when ${ledgerEntries.month} = ${month ?? ""} then ${ledgerEntries.month} end), max(${ledgerEntries.month})) from ${ledgerEntries} where ${own})`;
-  const [[byStatus, byMonth, payoutRows, lineRows], day, shareBp] = await Promise.all([
+  const [[byStatus, byMonth, payoutRows, lineRows, videoRows, [payable]], day, shareBp, settings] = await Promise.all([
     db().batch([
       db()
         .select({ status: ledgerEntries.status, total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
@@ -117,14 +146,23 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
           paidAt: payouts.paidAt,
           createdAt: payouts.createdAt,
           payoutDate: payouts.payoutDate,
+          method: payouts.method,
+          failureReason: payouts.failureReason,
         })
         .from(payouts)
         .where(eq(payouts.userId, actor.id))
         .orderBy(desc(payouts.createdAt)),
       linesQuery(actor.id, chosenMonth),
+      videoLinesQuery(actor.id, chosenMonth),
+      // Payable now: finalized and in no payout (what the next payout day gathers, if at least the minimum).
+      db()
+        .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+        .from(ledgerEntries)
+        .where(and(own, eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId))),
     ]),
     payoutDay(),
     creatorShareBpAt(monthOf(today), actor.id),
+    getSettings(),
   ]);
   const balances: Record<LedgerStatus, number> = { estimated: 0, finalized: 0, paid: 0 };
   for (const r of byStatus) balances[r.status] = r.total;
@@ -132,24 +170,39 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
   return {
     nextPayoutDate: nextPayoutDate(today, day),
     payoutDay: day,
-    // What the next payout will hold: the finalized balance (entries stay finalized until paid).
-    expectedCents: Math.max(0, balances.finalized),
+    // What the next payout will hold: the payable balance, when it reaches the minimum (else it carries over).
+    expectedCents: (payable?.total ?? 0) >= settings.payoutMinimumUsd * 100 ? (payable?.total ?? 0) : 0,
+    payableCents: payable?.total ?? 0,
+    minimumCents: settings.payoutMinimumUsd * 100,
     shareBp,
     balances,
     months,
     month: lineRows[0]?.month ?? null,
-    lines: await labelLines(lineRows),
+    lines: await labelLines(lineRows, videoRows),
     payouts: payoutRows.map((p) => ({ ...p, payoutDate: p.payoutDate ?? payoutDateIn(p.batch, day) })),
   };
 }
 
-/** Every line of the person's statement as CSV. */
+/** Every line of the person's statement as CSV: one row per video of a line that has them (their amounts add up to the line). */
 export async function statementCsv(actor: Actor): Promise<{ filename: string; csv: string }> {
   authorize(actor, "payments", "readOwn");
-  const lines = await labelLines(await linesQuery(actor.id));
+  const [lineRows, videoRows] = await db().batch([linesQuery(actor.id), videoLinesQuery(actor.id)]);
+  const lines = await labelLines(lineRows, videoRows);
+  const row = (l: StatementLine, videoId: string, net: number, amount: number) => [
+    l.month,
+    l.source,
+    videoId,
+    centsToDecimal(net),
+    (l.shareBp / 100).toFixed(2),
+    centsToDecimal(amount),
+    CURRENCY,
+    l.status,
+  ];
   const csv = toCsv([
-    ["month", "source", "net_revenue", "share_percent", "amount", "currency", "status"],
-    ...lines.map((l) => [l.month, l.source, centsToDecimal(l.netCents), (l.shareBp / 100).toFixed(2), centsToDecimal(l.amountCents), CURRENCY, l.status]),
+    ["month", "source", "video_id", "net_revenue", "share_percent", "amount", "currency", "status"],
+    ...lines.flatMap((l) =>
+      l.videos.length > 0 ? l.videos.map((v) => row(l, v.videoId, v.netCents, v.amountCents)) : [row(l, "", l.netCents, l.amountCents)],
+    ),
   ]);
   return { filename: "shortbeat-statement.csv", csv };
 }

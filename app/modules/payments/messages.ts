@@ -9,7 +9,18 @@ export const PAYMENT_MESSAGES = {
   importGone: "This import is no longer waiting to be committed: it went live or was discarded.",
   importNotFound: "Import not found.",
   fileRequired: "Choose a CSV file.",
-  fileTooLarge: "The file is larger than 5 MB. Split it by month.",
+  monthNotOver: (month: string, last: string) =>
+    `${monthLabel(month)} is not over yet: a month's revenue can be imported once it has ended. The last full month is ${monthLabel(last)}.`,
+  uploadGone: "The file is no longer waiting for its column mapping. Choose it again.",
+  mappingColumnUnknown: "Choose one of the file's columns.",
+  mappingPeriodRequired: "Choose the column with the month or the date.",
+  mappingAmountRequired: "Choose the column with the revenue amount.",
+  mappingPersonRequired: "Choose the channel or creator ID column, or enter the ID every row belongs to.",
+  mappingColumnTwice: "A column can be used for one thing only.",
+  personUnknown: (id: string) => `No channel or creator has the ID ${id}.`,
+  adjustmentAlready: "This adjustment was already added.",
+  adjustmentFutureMonth: "An adjustment is for this month or an earlier one.",
+  fileTooLarge: "The file is larger than 10 MB. Split it by month.",
   notCsv: "The file must be a CSV file.",
   nothingImported: (month: string) => `No revenue has been imported for ${monthLabel(month)} yet.`,
   fundsAlready: (month: string) => `The funds for ${monthLabel(month)} are already marked as received.`,
@@ -27,6 +38,8 @@ export const PAYMENT_MESSAGES = {
 /** Toast titles per admin intent (when the module names none). */
 export const PAYMENT_TITLES = {
   preview: "Import failed",
+  map: "Import failed",
+  remap: "Import failed",
   commit: "Import failed",
   discard: "Discard failed",
   funds_received: "Could not mark funds received",
@@ -38,10 +51,16 @@ export const PAYMENT_TITLES = {
   terminate: "Could not terminate",
   hold: "Could not hold payouts",
   release_hold: "Could not release the hold",
+  adjust: "Could not add the adjustment",
+  pay_outside: "Could not change how they are paid",
+  pay_through_stripe: "Could not change how they are paid",
+  send_transfers: "Could not send the transfers",
 } as const;
 
 /** Toast titles per intent of the creator's /payments. */
 export const AGREEMENT_TITLES = {
+  connect_payouts: "Could not start the payout set-up",
+  payout_dashboard: "Could not open your Stripe dashboard",
   give_notice: "Could not give notice",
   withdraw_notice: "Could not withdraw notice",
   accept_offer: "Could not accept the offer",
@@ -63,4 +82,32 @@ export const AGREEMENT_MESSAGES = {
   endedAlready: (name: string) => `${name}'s agreement has already ended.`,
   heldAlready: (name: string) => `Payouts to ${name} are already on hold.`,
   notHeld: (name: string) => `Payouts to ${name} are not on hold.`,
+} as const;
+
+/** The rounding rule, as the creator's statement states it (docs/decisions/0220). */
+export const STATEMENT_ROUNDING_RULE =
+  "How amounts are rounded: the platform's revenue is added up at full precision for each channel, video and month, and rounded once to the cent — the month's total half up, then shared among the lines by largest remainder, so each line is its exact amount rounded down or up by less than a cent and the lines add up to the month exactly. Your share of a line is then rounded down to the cent.";
+
+/** What the payout rail says (issue 29; the creator's /payments and the admin's /admin/payments). */
+export const PAYOUT_MESSAGES = {
+  notConfigured: "Payouts through Stripe are not set up on this deployment yet. Nothing was changed.",
+  adminNotConfigured:
+    "Payouts through Stripe are off: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set. The payout day pays only the people paid outside Stripe until they are; everyone else's balance waits.",
+  paidOutside: "You are paid outside Stripe, as arranged with us: there is no payout account to set up.",
+  notEnabled: "Your payout account is not enabled yet.",
+  chooseCountry: "Choose the country of your bank account.",
+  stripeRefused: "Stripe refused:",
+  stripeUnreachable: "Stripe did not answer. Nothing was changed: try again in a few minutes.",
+  reasonNotFinished: "Finish setting up your payout account with Stripe.",
+  reasonVerifying: "Stripe is verifying your details. This usually takes a few minutes, sometimes a day or two.",
+  reasonRejected: "Stripe could not accept this account. Contact us.",
+  reasonMoreInfo: "Stripe needs more information before it can pay you.",
+  reasonRestricted: "Stripe has restricted payouts to this account.",
+  reasonDueSoon: "Stripe will need more information soon: update your details to keep payouts on.",
+  alreadyManual: (name: string) => `${name} is already paid outside Stripe.`,
+  alreadyStripe: (name: string) => `${name} is already paid through Stripe.`,
+  manualOnly: "Only a payout made outside Stripe is marked paid by hand: Stripe's own confirmation marks the others.",
+  transferRefused: "Stripe refused the transfer",
+  transferReversed: "The transfer was reversed in Stripe",
+  nothingToSend: "No payout is waiting to be sent through Stripe.",
 } as const;

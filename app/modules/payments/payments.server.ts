@@ -8,6 +8,11 @@
 //   cleanup.server.ts  the daily job's discarding of abandoned staged imports
 //   earnings.server.ts earnings by month (/analytics) and per roster member (agency dashboard)
 //   credits.server.ts  ledger entries other domains write (campaigns, later clips, referrals)
+//   adjustments.server.ts an admin's credits and debits with a reason (paid with the next payout)
+//   payout-accounts.server.ts  where each person is paid: their Stripe Express account, or outside Stripe
+//   transfers.server.ts  the Stripe transfers of a payout run; paid and failed payouts
+//   stripe-webhooks.server.ts  POST /api/stripe/webhook: verified, stored once, applied
+//   records.server.ts  a person's whole payments records (the privacy export)
 export * from "./imports.server";
 export * from "./payouts.server";
 export * from "./ledger.server";
@@ -15,6 +20,11 @@ export * from "./agreement.server";
 export * from "./cleanup.server";
 export * from "./earnings.server";
 export * from "./credits.server";
+export * from "./adjustments.server";
+export * from "./payout-accounts.server";
+export { sendPendingTransfers, transfersWaiting } from "./transfers.server";
+export { receiveStripeWebhook } from "./stripe-webhooks.server";
+export { paymentRecordsOf } from "./records.server";
 export * from "./referral-bonus.server";
 export { creatorShareBpAt } from "./share.server";
 export * from "./privacy.server";

@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, isNull, sql, sum } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
 import { toCsv } from "~/lib/csv";
-import { conflict, notFound } from "~/lib/errors";
+import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { createNotification, notifyUser } from "~/modules/notifications/notifications.server";
@@ -11,8 +11,12 @@ import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, emailQueryWhen } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { getSettings } from "~/platform/settings.server";
+import { stripeConfig, stripeMode } from "~/platform/stripe.server";
 import { isMonth, monthLabel, payoutDateIn, payoutRunDue } from "./calendar";
-import { PAYMENT_MESSAGES as M } from "./messages";
+import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
+import { payoutAccountsOf } from "./payout-accounts.server";
+import { type SendResult, sendPendingTransfers, transfersWaiting } from "./transfers.server";
 import { centsToDecimal, formatCents } from "./money";
 import { heldUserIds } from "./agreement.server";
 import { payoutDay } from "./share.server";
@@ -29,79 +33,128 @@ import { payoutDay } from "./share.server";
 /** People per statement pair (bound ids stay under D1's 100 parameters). */
 const USERS_PER_CHUNK = 90;
 
-export type PayoutRun = { batch: string | null; payouts: number; totalCents: number };
+export type PayoutRun = {
+  batch: string | null;
+  payouts: number;
+  totalCents: number;
+  /** Why payouts through Stripe did not start (no Stripe secrets), for the admin. */
+  refused?: string;
+  /** What the transfers step did, when Stripe is configured. */
+  transfers?: SendResult;
+};
 
+/**
+ * The payout day (decision 0122, 0224). Each person's payable balance (finalized entries in no payout)
+ * of at least the minimum (the admin setting; below it the balance carries over, as does a negative
+ * one) becomes one payout of the run: through Stripe for a person whose Express account is enabled,
+ * by hand for a person an admin pays outside Stripe. Everyone else's balance waits (no account yet,
+ * banned, on hold). Then the Stripe payouts are sent as transfers. Without the Stripe secrets nothing
+ * is gathered for Stripe: the run says so (audit log, the admin page) instead of skipping quietly.
+ */
 export async function runPayoutDay(now = new Date()): Promise<PayoutRun> {
-  const day = await payoutDay();
+  const [day, settings] = await Promise.all([payoutDay(), getSettings()]);
   const batch = payoutRunDue(now, day);
-  if (!batch) return { batch: null, payouts: 0, totalCents: 0 };
+  // Between payout days the job still sends what is waiting (a transfer whose answer was lost, a run an admin retried).
+  if (!batch) return { batch: null, payouts: 0, totalCents: 0, transfers: stripeConfig() ? await sendPendingTransfers(now) : undefined };
   const payoutDate = payoutDateIn(batch, day);
+  const minimum = settings.payoutMinimumUsd * 100;
 
   const balances = await db()
     .select({ userId: ledgerEntries.userId, total: sum(ledgerEntries.amountCents).mapWith(Number) })
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId)))
     .groupBy(ledgerEntries.userId)
-    .having(sql`sum(${ledgerEntries.amountCents}) > 0`)
+    .having(sql`sum(${ledgerEntries.amountCents}) >= ${Math.max(1, minimum)}`)
     .all();
-  const [people, held] = await Promise.all([peopleByIds(balances.map((b) => b.userId)), heldUserIds(balances.map((b) => b.userId))]);
+  const ids = balances.map((b) => b.userId);
+  const [people, held, accounts] = await Promise.all([peopleByIds(ids), heldUserIds(ids), payoutAccountsOf(ids)]);
   // Banned people and people an admin holds (with a reason; decision 0130) are left out: their balance waits.
-  const payable = balances.filter((b) => people.get(b.userId) && !people.get(b.userId)?.isBanned && !held.has(b.userId)).map((b) => b.userId);
+  const eligible = ids.filter((id) => people.get(id) && !people.get(id)?.isBanned && !held.has(id));
+  const manual = eligible.filter((id) => accounts.get(id)?.method === "manual");
+  let viaStripe = eligible.filter((id) => {
+    const a = accounts.get(id);
+    return a?.method !== "manual" && a?.status === "enabled" && !!a.stripeAccountId;
+  });
+  let refused: string | undefined;
+  if (viaStripe.length > 0 && !stripeConfig()) {
+    refused = P.adminNotConfigured;
+    console.error(`payout day ${batch}: ${refused}`);
+    await audit({ eventType: "payout_run_refused", severity: "critical", details: { batch, waiting: viaStripe.length, reason: "stripe not configured" } });
+    viaStripe = [];
+  }
 
   // One id prefix per run: an entry joins only a payout this run created (never an older one of the same batch).
   const token = crypto.randomUUID();
   const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < payable.length; i += USERS_PER_CHUNK) {
-    const ids = payable.slice(i, i + USERS_PER_CHUNK);
-    const inIds = sql.join(
-      ids.map((id) => sql`${id}`),
-      sql`, `,
-    );
-    // INSERT … SELECT … GROUP BY … HAVING: drizzle's select builder cannot name a constant per column, so
-    // the select is raw SQL over every payouts column in table order (as precondition() does).
-    const columns: Record<keyof typeof payouts.$inferSelect, ReturnType<typeof sql>> = {
-      id: sql`${token} || ':' || user_id`,
-      userId: sql`user_id`,
-      batch: sql`${batch}`,
-      payoutDate: sql`${payoutDate}`,
-      amountCents: sql`sum(amount_cents)`,
-      status: sql`'pending'`,
-      reference: sql`null`,
-      paidAt: sql`null`,
-      paidBy: sql`null`,
-      createdAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-    };
-    const select = sql.join(
-      Object.keys(getTableColumns(payouts)).map((k) => columns[k as keyof typeof columns]),
-      sql`, `,
-    );
-    statements.push(
-      db()
-        .insert(payouts)
-        .select(
-          sql`select ${select} from ledger_entries where status = 'finalized' and payout_id is null and user_id in (${inIds}) group by user_id having sum(amount_cents) > 0`,
-        )
-        .onConflictDoNothing(),
-      db()
-        .update(ledgerEntries)
-        .set({ payoutId: sql`${token} || ':' || ${ledgerEntries.userId}` })
-        .where(
-          and(
-            eq(ledgerEntries.status, "finalized"),
-            isNull(ledgerEntries.payoutId),
-            sql`${ledgerEntries.userId} in (${inIds})`,
-            sql`exists (select 1 from payouts p where p.id = ${token} || ':' || ${ledgerEntries.userId})`,
-          ),
-        ),
-    );
+  for (const [method, group] of [
+    ["manual", manual],
+    ["stripe", viaStripe],
+  ] as const) {
+    for (let i = 0; i < group.length; i += USERS_PER_CHUNK)
+      statements.push(...gatherQueries(group.slice(i, i + USERS_PER_CHUNK), method, token, batch, payoutDate, minimum));
   }
-  if (statements.length > 0) await db().batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  for (let i = 0; i < statements.length; i += 50) await db().batch(statements.slice(i, i + 50) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   const made = await db()
     .select({ n: sql<number>`count(*)`.mapWith(Number), total: sql<number>`coalesce(sum(${payouts.amountCents}), 0)`.mapWith(Number) })
     .from(payouts)
     .where(sql`substr(${payouts.id}, 1, ${token.length + 1}) = ${`${token}:`}`)
     .get();
-  return { batch, payouts: made?.n ?? 0, totalCents: made?.total ?? 0 };
+  const run: PayoutRun = { batch, payouts: made?.n ?? 0, totalCents: made?.total ?? 0, refused };
+  if (stripeConfig()) run.transfers = await sendPendingTransfers(now);
+  return run;
+}
+
+/**
+ * A chunk of people's payouts of a run: INSERT … SELECT … GROUP BY … HAVING (the amount is the sum of
+ * the entries it gathers), then the entries attached, in one batch. drizzle's select builder cannot
+ * name a constant per column, so the select is raw SQL over every payouts column in table order.
+ */
+function gatherQueries(ids: string[], method: "stripe" | "manual", token: string, batch: string, payoutDate: string, minimum: number): BatchItem<"sqlite">[] {
+  const inIds = sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  const columns: Record<keyof typeof payouts.$inferSelect, ReturnType<typeof sql>> = {
+    id: sql`${token} || ':' || user_id`,
+    userId: sql`user_id`,
+    batch: sql`${batch}`,
+    payoutDate: sql`${payoutDate}`,
+    amountCents: sql`sum(amount_cents)`,
+    status: sql`'pending'`,
+    reference: sql`null`,
+    paidAt: sql`null`,
+    paidBy: sql`null`,
+    createdAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+    method: sql`${method}`,
+    stripeAccountId: method === "stripe" ? sql`(select a.stripe_account_id from payout_accounts a where a.user_id = ledger_entries.user_id)` : sql`null`,
+    stripeTransferId: sql`null`,
+    sentAt: sql`null`,
+    failedAt: sql`null`,
+    failureReason: sql`null`,
+  };
+  const select = sql.join(
+    Object.keys(getTableColumns(payouts)).map((k) => columns[k as keyof typeof columns]),
+    sql`, `,
+  );
+  return [
+    db()
+      .insert(payouts)
+      .select(
+        sql`select ${select} from ledger_entries where status = 'finalized' and payout_id is null and user_id in (${inIds}) group by user_id having sum(amount_cents) >= ${Math.max(1, minimum)}`,
+      )
+      .onConflictDoNothing(),
+    db()
+      .update(ledgerEntries)
+      .set({ payoutId: sql`${token} || ':' || ${ledgerEntries.userId}` })
+      .where(
+        and(
+          eq(ledgerEntries.status, "finalized"),
+          isNull(ledgerEntries.payoutId),
+          sql`${ledgerEntries.userId} in (${inIds})`,
+          sql`exists (select 1 from payouts p where p.id = ${token} || ':' || ${ledgerEntries.userId})`,
+        ),
+      ),
+  ];
 }
 
 /** The e-mail a person gets when their payout is marked paid (one payout or a whole run). */
@@ -120,6 +173,7 @@ export async function markPayoutPaid(actor: Actor, request: Request, input: { pa
   authorize(actor, "payments", "markPaid");
   const payout = await db().select().from(payouts).where(eq(payouts.id, input.payoutId)).get();
   if (!payout) throw notFound(M.payoutNotFound);
+  if (payout.method !== "manual") throw conflict(P.manualOnly);
   if (payout.status !== "pending") throw conflict(M.paidAlready);
   const person = (await peopleByIds([payout.userId])).get(payout.userId);
   const now = new Date().toISOString();
@@ -129,7 +183,7 @@ export async function markPayoutPaid(actor: Actor, request: Request, input: { pa
       db()
         .update(payouts)
         .set({ status: "paid", reference: input.reference, paidAt: now, paidBy: actor.id })
-        .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending"))),
+        .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending"), eq(payouts.method, "manual"))),
       precondition(previousStatementChanged(1)),
       db()
         .update(ledgerEntries)
@@ -180,7 +234,7 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
   const rows = await db()
     .select({ id: payouts.id, userId: payouts.userId, amountCents: payouts.amountCents, status: payouts.status })
     .from(payouts)
-    .where(eq(payouts.batch, input.batch))
+    .where(and(eq(payouts.batch, input.batch), eq(payouts.method, "manual")))
     .all();
   if (rows.length === 0) throw notFound(M.batchNotFound);
   if (rows.every((r) => r.status !== "pending")) throw conflict(M.batchPaidAlready(input.batch));
@@ -197,7 +251,7 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
         db()
           .update(payouts)
           .set({ status: "paid", reference: input.reference, paidAt: now, paidBy: actor.id })
-          .where(and(eq(payouts.id, p.id), eq(payouts.status, "pending")))
+          .where(and(eq(payouts.id, p.id), eq(payouts.status, "pending"), eq(payouts.method, "manual")))
           .returning({ id: payouts.id, userId: payouts.userId, amountCents: payouts.amountCents }),
         auditQueryWhen(
           {
@@ -269,6 +323,9 @@ export async function payoutBatches(actor: Actor) {
       status: payouts.status,
       reference: payouts.reference,
       paidAt: payouts.paidAt,
+      method: payouts.method,
+      failureReason: payouts.failureReason,
+      sentAt: payouts.sentAt,
     })
     .from(payouts)
     .orderBy(desc(payouts.batch), desc(payouts.amountCents))
@@ -287,7 +344,7 @@ export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ fil
   const people = await peopleByIds(rows.map((r) => r.userId));
   const day = await payoutDay();
   const csv = toCsv([
-    ["payout_id", "batch", "payout_date", "name", "email", "creator_id", "amount", "currency", "status", "reference", "paid_at"],
+    ["payout_id", "batch", "payout_date", "name", "email", "creator_id", "amount", "currency", "method", "status", "reference", "paid_at"],
     ...rows.map((r) => {
       const p = people.get(r.userId);
       return [
@@ -299,6 +356,7 @@ export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ fil
         p?.creatorId ?? "",
         centsToDecimal(r.amountCents),
         "USD",
+        r.method === "stripe" ? "stripe" : "outside_stripe",
         r.status,
         r.reference,
         r.paidAt,
@@ -306,4 +364,20 @@ export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ fil
     }),
   ]);
   return { filename: `payouts-${batch}.csv`, csv };
+}
+
+/** The payout rail for the admin page: Stripe's mode (or off) and the Stripe payouts waiting. */
+export async function payoutRail(actor: Actor) {
+  authorize(actor, "payments", "manage");
+  return { mode: stripeMode(), ...(await transfersWaiting()) };
+}
+
+/** An admin's "send now": the Stripe payouts waiting (after fixing the configuration, or a failed run) go out. */
+export async function sendTransfersNow(actor: Actor, request: Request): Promise<SendResult> {
+  authorize(actor, "payments", "manage");
+  if (!stripeConfig()) throw new DomainError("unavailable", P.adminNotConfigured, { title: "Stripe is not configured" });
+  const result = await sendPendingTransfers();
+  if (result.sent + result.failed + result.recovered === 0) throw conflict(P.nothingToSend);
+  await audit({ eventType: "payout_transfers_sent", severity: "high", userId: actor.id, request, details: { ...result } });
+  return result;
 }

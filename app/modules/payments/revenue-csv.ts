@@ -1,122 +1,339 @@
 import Papa from "papaparse";
-import { isMonth } from "./calendar";
-import { CURRENCY, isNegativeAmount, MAX_ROW_CENTS, parseDecimalCents } from "./money";
 import { formatCount } from "~/lib/format";
+import { addDec, type Dec, type DecimalStyle, parseAmount, ZERO } from "./decimal";
+import { CURRENCY } from "./money";
+import { readPeriod, slashMonth, slashOrderOf, type PeriodReading } from "./period";
 
-// Reading a month's platform revenue CSV (docs/decisions/0121-revenue-import.md). Parsing is
-// papaparse's (quotes, escaped quotes, CRLF, BOM); this file only checks each row. Pure: the
-// server matches channel and creator ids to people afterwards.
-//
-// Columns (header row, any order, case-insensitive): month, channel_id, creator_id, video_id,
-// net_revenue, currency. Each row needs a channel id or a creator id.
+// Reading a month's platform revenue file (docs/decisions/0121-revenue-import.md,
+// 0221-revenue-file-formats.md). Parsing is papaparse's (quotes, escaped quotes, CRLF, a BOM, the
+// delimiter guessed); this file checks each row and sums the amounts exactly per channel, creator
+// and video. Pure and client-safe: the server matches the ids to people afterwards. Three shapes:
+//   shortbeat  our own columns: month, channel_id and/or creator_id, video_id, net_revenue, currency
+//              (also after a spreadsheet re-saved it: "7.5", "1,234.56", "$9.99", "Sep-25", "9/1/2025")
+//   youtube    the YouTube content-owner revenue report: daily rows (date YYYYMMDD, channel_id,
+//              video_id, claim and country columns, estimated_partner_revenue with six decimals)
+//   mapped     any other CSV, through a column mapping chosen in the preview (and remembered per header)
 
 export const REVENUE_COLUMNS = ["month", "channel_id", "creator_id", "video_id", "net_revenue", "currency"] as const;
-export const MAX_IMPORT_ROWS = 50_000;
-export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
+export const YOUTUBE_COLUMNS = ["date", "channel_id", "video_id", "estimated_partner_revenue"] as const;
+export const MAX_IMPORT_ROWS = 100_000;
+export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
+/** Most a single row may be: $10 million, far above any one video's or channel's month. */
+export const MAX_ROW_DOLLARS = 10_000_000n;
 
-export type RevenueRow = {
-  /** Line in the file (the header is line 1). */
-  line: number;
-  channelId: string | null;
-  creatorId: string | null;
-  videoId: string | null;
-  netCents: number;
-};
+import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "./revenue-columns";
+
+export { type ColumnMapping, MAPPING_ROLES, type RevenueFormat };
 
 export type RowProblem = { line: number; reason: string };
 
-export type ParsedRevenue = { rows: RevenueRow[]; problems: RowProblem[] };
+/** The rows of one channel, creator and video, summed exactly; `lines` are the file lines they came from. */
+export type RevenueGroup = { channelId: string | null; creatorId: string | null; videoId: string | null; amount: Dec; lines: number[] };
+
+export type ParsedRevenue = {
+  format: RevenueFormat;
+  /** Data rows read (not counting blank lines and totals rows). */
+  dataRows: number;
+  groups: RevenueGroup[];
+  problems: RowProblem[];
+  /** Rows left out on purpose (a spreadsheet's totals row), with why. */
+  skipped: RowProblem[];
+  /** The exact sum of every accepted row. */
+  total: Dec;
+};
 
 export const CSV_MESSAGES = {
-  empty: "The file has no rows.",
+  empty: "The file has no rows: it holds only a header.",
   tooMany: `The file has more than ${formatCount(MAX_IMPORT_ROWS)} rows. Split it by month.`,
-  missingColumns: (cols: string[]) => `The header is missing ${cols.join(", ")}. Expected columns: ${REVENUE_COLUMNS.join(", ")}.`,
-  badMonth: "Month must be YYYY-MM.",
-  otherMonth: (got: string, month: string) => `Month ${got} is not the month being imported (${month}).`,
+  badPeriod: (label: string) => `${cap(label)} must be a month or a date, such as 2025-09 or 2025-09-14.`,
+  missingPeriod: (label: string) => `${cap(label)} is missing.`,
+  otherMonth: (label: string, got: string, month: string) => `${cap(label)} ${got} is not in the month being imported (${month}).`,
+  ambiguousDate: (got: string) => `Date ${got} could be day/month or month/day: the file shows both orders.`,
   noPerson: "Give a channel id or a creator id.",
   negative: "Net revenue is negative. Corrections are made as adjustments, not in the import.",
-  badAmount: "Net revenue must be a number with two decimals, such as 12.34.",
+  missingAmount: "Net revenue is missing.",
+  badAmount: "Net revenue must be a number, such as 12.34, 7.5, 0.125, 1,234.56 or $9.99.",
+  tooPrecise: "Net revenue has more than 30 decimals.",
   tooLarge: "Net revenue is larger than any one row can be.",
   currency: (got: string) => `Currency must be ${CURRENCY}${got ? ` (found ${got})` : ""}.`,
   duplicate: (line: number) => `Duplicate of line ${line}.`,
   unreadable: (message: string) => `The row could not be read: ${message}.`,
+  totalsRow: "A totals row: left out (the rows above it are summed instead).",
 } as const;
 
-const clean = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+function cap(s: string): string {
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
 
-export function parseRevenueCsv(text: string, month: string): ParsedRevenue {
-  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { skipEmptyLines: false });
+/** A header cell as compared: trimmed, lower case, runs of spaces as one underscore. */
+export function normalizeColumn(name: string): string {
+  return name
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, "_");
+}
+
+export type FileHead = { columns: string[]; sample: string[][]; delimiter: string };
+
+/** The header (as written) and the first rows of a file: what the mapping step shows. */
+export function readHead(text: string, rows = 5): FileHead {
+  const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), { preview: rows + 1, skipEmptyLines: "greedy" });
+  const [header = [], ...sample] = parsed.data;
+  return { columns: header.map((h) => String(h ?? "").trim()), sample, delimiter: parsed.meta.delimiter };
+}
+
+/** The shape a header names, or null when it needs a column mapping. */
+export function detectFormat(columns: readonly string[]): Exclude<RevenueFormat, "mapped"> | null {
+  const names = new Set(columns.map(normalizeColumn));
+  if (YOUTUBE_COLUMNS.every((c) => names.has(c))) return "youtube";
+  if (["month", "net_revenue", "currency"].every((c) => names.has(c)) && (names.has("channel_id") || names.has("creator_id"))) return "shortbeat";
+  return null;
+}
+
+/** The key a remembered mapping is found by: the normalized header. */
+export function headerKey(columns: readonly string[]): string {
+  return columns.map(normalizeColumn).join("\u001f");
+}
+
+/** A first guess at a mapping from the column names (the admin confirms or changes it). */
+export function suggestMapping(columns: readonly string[]): ColumnMapping {
+  const names = columns.map(normalizeColumn);
+  const find = (pattern: RegExp, not?: RegExp) => names.findIndex((n) => pattern.test(n) && !not?.test(n));
+  return {
+    period: find(/^(month|period|date|day|reporting_month|sale_month|statement_month)$|month|date|period/),
+    channel: find(/channel/, /name|title/),
+    creator: find(/creator|artist_id|payee/),
+    video: find(/video|asset|content|isrc/, /title|name|duration|publish/),
+    amount: find(/revenue|earning|amount|net|payable|royalt|payout|income/, /currency|cpm|rate/),
+    currency: find(/currency|ccy/),
+  };
+}
+
+/** Non-metric columns of the YouTube report: a row's dimensions (its duplicate key). */
+function isYoutubeMetric(name: string): boolean {
+  return /^estimated_|(revenue|cpm|playbacks|impressions|views|minutes|seconds|percentage|likes|dislikes|shares|comments|gained|lost)$/.test(name);
+}
+
+type Reader = {
+  periodLabel: string;
+  period: (cells: string[]) => string;
+  channel: (cells: string[]) => string;
+  creator: (cells: string[]) => string;
+  video: (cells: string[]) => string;
+  amount: (cells: string[]) => string;
+  currency: ((cells: string[]) => string) | null;
+  dupKey: (cells: string[], c: { channelId: string | null; creatorId: string | null; videoId: string | null }) => string;
+};
+
+const cellAt = (i: number) => (cells: string[]) => (i >= 0 ? String(cells[i] ?? "").trim() : "");
+
+function readerFor(format: RevenueFormat, columns: readonly string[], mapping: ColumnMapping | null): Reader {
+  const names = columns.map(normalizeColumn);
+  const at = (name: string) => cellAt(names.indexOf(name));
+  if (format === "shortbeat") {
+    return {
+      periodLabel: "month",
+      period: at("month"),
+      channel: at("channel_id"),
+      creator: at("creator_id"),
+      video: at("video_id"),
+      amount: at("net_revenue"),
+      currency: at("currency"),
+      dupKey: (_, c) => `${c.channelId ?? ""}\u0000${c.creatorId ?? ""}\u0000${c.videoId ?? ""}`,
+    };
+  }
+  if (format === "youtube") {
+    const dims = names.map((n, i) => (isYoutubeMetric(n) ? -1 : i)).filter((i) => i >= 0);
+    return {
+      periodLabel: "date",
+      period: at("date"),
+      channel: at("channel_id"),
+      creator: () => "",
+      video: at("video_id"),
+      amount: at("estimated_partner_revenue"),
+      currency: null,
+      dupKey: (cells) => dims.map((i) => String(cells[i] ?? "").trim()).join("\u001f"),
+    };
+  }
+  if (!mapping) throw new RangeError("A mapped file needs its column mapping");
+  return {
+    periodLabel: columns[mapping.period] || "month",
+    period: cellAt(mapping.period),
+    channel: cellAt(mapping.channel),
+    creator: cellAt(mapping.creator),
+    video: cellAt(mapping.video),
+    amount: cellAt(mapping.amount),
+    currency: mapping.currency >= 0 ? cellAt(mapping.currency) : null,
+    // Other columns of a mapped file may be dimensions we do not know of (a country, a store):
+    // only a row repeated whole is a duplicate.
+    dupKey: (cells) => cells.map((c) => String(c ?? "").trim()).join("\u001f"),
+  };
+}
+
+type Candidate = {
+  line: number;
+  period: Exclude<PeriodReading, null>;
+  periodText: string;
+  channelId: string | null;
+  creatorId: string | null;
+  videoId: string | null;
+  amount: Dec;
+  dupKey: string;
+};
+
+export type ParseOptions = {
+  month: string;
+  format: RevenueFormat;
+  mapping?: ColumnMapping | null;
+  /** Every row's person, when the file has no column for it (a one-channel export). */
+  fixedPerson?: { channelId: string | null; creatorId: string | null } | null;
+};
+
+const TOTALS = /^(grand\s+)?totals?:?$/i;
+
+export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
+  const { month, format } = opts;
   const problems: RowProblem[] = [];
-  const rows: RevenueRow[] = [];
-  const [header, ...body] = parsed.data;
-  const names = (header ?? []).map((h) => clean(h).toLowerCase());
-  const at = (name: string) => names.indexOf(name);
-  const missing = ["month", "net_revenue", "currency"].filter((c) => at(c) < 0);
-  if (at("channel_id") < 0 && at("creator_id") < 0) missing.push("channel_id or creator_id");
-  if (missing.length > 0) return { rows, problems: [{ line: 1, reason: CSV_MESSAGES.missingColumns(missing) }] };
-
-  const lineErrors = new Map<number, string>();
-  for (const e of parsed.errors) if (typeof e.row === "number" && e.row > 0) lineErrors.set(e.row + 1, e.message);
-
-  const seen = new Map<string, number>();
+  const skipped: RowProblem[] = [];
+  const candidates: Candidate[] = [];
+  let columns: string[] | null = null;
+  let reader: Reader | null = null;
+  let style: DecimalStyle = "point";
+  let index = 0;
   let dataRows = 0;
-  for (let i = 0; i < body.length; i++) {
-    const line = i + 2;
-    const cells = body[i];
-    if (cells.every((c) => clean(c) === "")) continue;
-    dataRows += 1;
-    if (dataRows > MAX_IMPORT_ROWS) return { rows: [], problems: [{ line, reason: CSV_MESSAGES.tooMany }] };
-    const cell = (name: string) => (at(name) >= 0 ? clean(cells[at(name)]) : "");
-    const fail = (reason: string) => problems.push({ line, reason });
-    const broken = lineErrors.get(line);
-    if (broken) {
-      fail(CSV_MESSAGES.unreadable(broken));
+  let tooMany = false;
+  const maxUnits = MAX_ROW_DOLLARS;
+  // A file holds few distinct months or dates: each is read once.
+  const periods = new Map<string, PeriodReading>();
+
+  Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), {
+    skipEmptyLines: false,
+    step(result, parser) {
+      const cells = result.data;
+      const line = ++index; // the header is line 1
+      if (!columns) {
+        columns = cells.map((c) => String(c ?? "").trim());
+        reader = readerFor(format, columns, opts.mapping ?? null);
+        // A ';'-separated file comes from a comma-decimal locale (Excel in most of Europe).
+        style = result.meta.delimiter === ";" ? "comma" : "point";
+        return;
+      }
+      if (cells.every((c) => String(c ?? "").trim() === "")) return;
+      const r = reader as Reader;
+      const fail = (reason: string) => problems.push({ line, reason });
+      const periodText = r.period(cells);
+      // A spreadsheet's totals row: no period, a cell that says "Total".
+      if (TOTALS.test(periodText) || (!periodText && cells.some((c) => TOTALS.test(String(c ?? "").trim())))) {
+        skipped.push({ line, reason: CSV_MESSAGES.totalsRow });
+        return;
+      }
+      dataRows += 1;
+      if (dataRows > MAX_IMPORT_ROWS) {
+        tooMany = true;
+        parser.abort();
+        return;
+      }
+      const broken = result.errors.find((e) => e.type !== "Delimiter");
+      if (broken) {
+        fail(CSV_MESSAGES.unreadable(broken.message));
+        return;
+      }
+      if (!periodText) {
+        fail(CSV_MESSAGES.missingPeriod(r.periodLabel));
+        return;
+      }
+      let period = periods.get(periodText);
+      if (period === undefined) {
+        period = readPeriod(periodText);
+        periods.set(periodText, period);
+      }
+      if (!period) {
+        fail(CSV_MESSAGES.badPeriod(r.periodLabel));
+        return;
+      }
+      const fixed = opts.fixedPerson;
+      const channelId = fixed ? fixed.channelId : r.channel(cells) || null;
+      const creatorRaw = fixed ? fixed.creatorId : r.creator(cells);
+      const creatorId = creatorRaw ? creatorRaw.toUpperCase() : null;
+      if (!channelId && !creatorId) {
+        fail(CSV_MESSAGES.noPerson);
+        return;
+      }
+      const amount = parseAmount(r.amount(cells), style);
+      if (!amount.ok) {
+        if (amount.problem === "currency") fail(CSV_MESSAGES.currency(amount.currency));
+        else if (amount.problem === "negative") fail(CSV_MESSAGES.negative);
+        else if (amount.problem === "missing") fail(CSV_MESSAGES.missingAmount);
+        else if (amount.problem === "too_precise") fail(CSV_MESSAGES.tooPrecise);
+        else fail(CSV_MESSAGES.badAmount);
+        return;
+      }
+      if (amount.value.n > maxUnits * 10n ** BigInt(amount.value.s)) {
+        fail(CSV_MESSAGES.tooLarge);
+        return;
+      }
+      if (r.currency) {
+        const currency = r.currency(cells);
+        const code = currency === "$" || currency === "US$" ? CURRENCY : currency.toUpperCase();
+        if (code !== CURRENCY) {
+          fail(CSV_MESSAGES.currency(currency));
+          return;
+        }
+      }
+      const videoId = r.video(cells) || null;
+      candidates.push({
+        line,
+        period,
+        periodText,
+        channelId,
+        creatorId,
+        videoId,
+        amount: amount.value,
+        dupKey: r.dupKey(cells, { channelId, creatorId, videoId }),
+      });
+    },
+  });
+
+  if (tooMany) return { format, dataRows, groups: [], problems: [{ line: MAX_IMPORT_ROWS + 2, reason: CSV_MESSAGES.tooMany }], skipped, total: ZERO };
+
+  // Day/month dates read in the file's order (decided once every row is in).
+  const slashed = candidates.flatMap((c) => ("a" in c.period ? [c.period] : []));
+  const order = slashed.length > 0 ? slashOrderOf(slashed, month) : "mdy";
+  const seen = new Map<string, number>();
+  const groups = new Map<string, RevenueGroup>();
+  let total: Dec = ZERO;
+  for (const c of candidates) {
+    let rowMonth: string | null;
+    if ("month" in c.period) rowMonth = c.period.month;
+    else if (!order) {
+      problems.push({ line: c.line, reason: CSV_MESSAGES.ambiguousDate(c.periodText) });
       continue;
-    }
-    const rowMonth = cell("month");
-    if (!isMonth(rowMonth)) {
-      fail(CSV_MESSAGES.badMonth);
+    } else rowMonth = slashMonth(c.period, order);
+    if (!rowMonth) {
+      problems.push({ line: c.line, reason: CSV_MESSAGES.badPeriod(reader ? (reader as Reader).periodLabel : "month") });
       continue;
     }
     if (rowMonth !== month) {
-      fail(CSV_MESSAGES.otherMonth(rowMonth, month));
+      problems.push({ line: c.line, reason: CSV_MESSAGES.otherMonth(reader ? (reader as Reader).periodLabel : "month", c.periodText, month) });
       continue;
     }
-    const channelId = cell("channel_id") || null;
-    const creatorId = cell("creator_id") ? cell("creator_id").toUpperCase() : null;
-    if (!channelId && !creatorId) {
-      fail(CSV_MESSAGES.noPerson);
-      continue;
-    }
-    const amount = cell("net_revenue");
-    if (isNegativeAmount(amount)) {
-      fail(CSV_MESSAGES.negative);
-      continue;
-    }
-    const netCents = parseDecimalCents(amount);
-    if (netCents === null) {
-      fail(CSV_MESSAGES.badAmount);
-      continue;
-    }
-    if (netCents > MAX_ROW_CENTS) {
-      fail(CSV_MESSAGES.tooLarge);
-      continue;
-    }
-    const currency = cell("currency").toUpperCase();
-    if (currency !== CURRENCY) {
-      fail(CSV_MESSAGES.currency(cell("currency")));
-      continue;
-    }
-    const videoId = cell("video_id") || null;
-    const key = JSON.stringify([channelId, creatorId, videoId]);
-    const first = seen.get(key);
+    const first = seen.get(c.dupKey);
     if (first !== undefined) {
-      fail(CSV_MESSAGES.duplicate(first));
+      problems.push({ line: c.line, reason: CSV_MESSAGES.duplicate(first) });
       continue;
     }
-    seen.set(key, line);
-    rows.push({ line, channelId, creatorId, videoId, netCents });
+    seen.set(c.dupKey, c.line);
+    const key = `${c.channelId ?? ""}\u0000${c.creatorId ?? ""}\u0000${c.videoId ?? ""}`;
+    const g = groups.get(key);
+    if (g) {
+      g.amount = addDec(g.amount, c.amount);
+      g.lines.push(c.line);
+    } else {
+      groups.set(key, { channelId: c.channelId, creatorId: c.creatorId, videoId: c.videoId, amount: c.amount, lines: [c.line] });
+    }
+    total = addDec(total, c.amount);
   }
-  if (dataRows === 0) return { rows, problems: [{ line: 2, reason: CSV_MESSAGES.empty }] };
-  return { rows, problems };
+  problems.sort((a, b) => a.line - b.line);
+  return { format, dataRows, groups: [...groups.values()], problems, skipped, total };
 }

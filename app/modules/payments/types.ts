@@ -1,4 +1,5 @@
 // Types the money screens share. Client-safe.
+import type { ColumnMapping, RevenueFormat } from "./revenue-columns";
 import type { RowProblem } from "./revenue-csv";
 
 export type LedgerStatus = "estimated" | "finalized" | "paid";
@@ -7,21 +8,49 @@ export type SourceKind = "music" | "campaign" | "clip" | "referral" | "adjustmen
 export type ImportPreview = {
   month: string;
   fileName: string;
+  format: RevenueFormat;
+  /** Data rows read (blank lines and a spreadsheet's totals row left out). */
   rowCount: number;
   /** Rows that matched a person (0 when there are problems: nothing was staged). */
   matched: number;
+  /** The first problems, by line; `problemCount` says how many there were. */
   problems: RowProblem[];
+  problemCount: number;
+  /** Rows left out on purpose (a totals row), with why. */
+  skipped: RowProblem[];
   /** The staged import to commit (null when there are problems). */
   importId: string | null;
   /** The import it replaces ("" when the month has none live). */
   replaces: string;
   entryCount: number;
+  /** The exact sum of the file's readable rows as written ("301.918125"), and it rounded half up to the cent. */
+  fileTotal: string;
+  fileTotalCents: number;
+  /** What rounding the month once left over: exact − rounded (under half a cent). */
+  remainder: string;
   netCents: number;
   amountCents: number;
   shareBp: number;
   /** People matched whose agreement had ended before the month: nothing credited to them (decision 0128). */
   notCredited: number;
   people: { name: string; netCents: number; amountCents: number }[];
+  /** How a mapped file's columns were read (null for our format and the YouTube report). */
+  mapping: { uploadId: string; columns: string[]; mapping: ColumnMapping; remembered: boolean; person: string } | null;
+};
+
+/** The column-mapping step of a file the app does not recognise (decision 0221). */
+export type MappingStep = {
+  uploadId: string;
+  month: string;
+  fileName: string;
+  columns: string[];
+  /** The first rows, one cell per column. */
+  sample: string[][];
+  /** The remembered mapping for this header, else a guess from the column names. */
+  mapping: ColumnMapping;
+  remembered: boolean;
+  /** A shape the header also fits (when the admin asked to map a known file by hand). */
+  detected: RevenueFormat | null;
 };
 
 export type StatementLine = {
@@ -33,13 +62,17 @@ export type StatementLine = {
   shareBp: number;
   amountCents: number;
   status: LedgerStatus;
+  /** The line's videos (an imported line whose rows named them): net and amount each, adding up to the line. */
+  videos: { videoId: string; netCents: number; amountCents: number }[];
 };
 
 export type PayoutRow = {
   id: string;
   batch: string;
   amountCents: number;
-  status: "pending" | "paid";
+  status: "pending" | "processing" | "paid" | "failed";
+  method: "stripe" | "manual";
+  failureReason: string | null;
   reference: string | null;
   paidAt: string | null;
   createdAt: string;
@@ -79,4 +112,17 @@ export type AgreementAdminRow = {
   terminationReason: string | null;
   holdReason: string | null;
   offer: { id: string; shareBp: number; createdAt: string } | null;
+};
+
+/** How the person is paid, as /payments shows it (docs/decisions/0224). */
+export type PayoutAccountView = {
+  /** Stripe is configured on this deployment. */
+  available: boolean;
+  /** The local stand-in answers instead of Stripe (development). */
+  standIn: boolean;
+  method: "stripe" | "manual";
+  /** none: no Stripe account yet. */
+  status: "none" | "needs_information" | "enabled" | "restricted";
+  statusReason: string | null;
+  manualReason: string | null;
 };

@@ -92,26 +92,34 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
           <p className="mt-2 text-sm text-slate-600">No videos submitted yet.</p>
         ) : (
           <TableRegion labelledBy="my-submissions" className="mt-3">
-            <Table>
+            <Table stacked>
               <TableHead columns={["Campaign", { label: "Video", className: "min-w-[11rem]" }, "Status", "Verified views", "Estimated payout"]} />
               <TableBody>
                 {submissions.map((s) => (
                   <tr key={s.id}>
                     <Td className="font-medium">{s.campaignTitle}</Td>
-                    <Td>
-                      <a href={s.url} target="_blank" rel="noreferrer noopener" className="whitespace-nowrap text-brand-700 underline">
-                        {PLATFORM_LABELS[s.platform]} video
-                      </a>
-                      <div className="text-xs text-slate-500">
-                        Submitted <LocalTime iso={s.createdAt} /> at {formatRate(s.rateCents)}
-                      </div>
+                    <Td label="Video">
+                      <span>
+                        <a href={s.url} target="_blank" rel="noreferrer noopener" className="whitespace-nowrap text-brand-700 underline">
+                          {PLATFORM_LABELS[s.platform]} video
+                        </a>
+                        <div className="text-xs text-slate-500">
+                          Submitted <LocalTime iso={s.createdAt} /> at {formatRate(s.rateCents)}
+                        </div>
+                      </span>
                     </Td>
-                    <Td>
-                      <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
-                      {s.reason ? <div className="mt-1 text-xs text-slate-600">Reason: {s.reason}</div> : null}
+                    <Td label="Status">
+                      <span>
+                        <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
+                        {s.reason ? <span className="mt-1 block text-xs text-slate-600">Reason: {s.reason}</span> : null}
+                      </span>
                     </Td>
-                    <Td>{s.status === "approved" ? formatCount(s.views) : "—"}</Td>
-                    <Td>{s.status === "approved" ? formatCents(s.amountCents) : "—"}</Td>
+                    <Td label="Verified views" className="tabular-nums">
+                      {s.status === "approved" ? formatCount(s.views) : "—"}
+                    </Td>
+                    <Td label="Estimated payout" className="tabular-nums">
+                      {s.status === "approved" ? formatCents(s.amountCents) : "—"}
+                    </Td>
                   </tr>
                 ))}
               </TableBody>
@@ -125,7 +133,7 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
           <p className="mt-2 text-sm text-slate-600">None yet.</p>
         ) : (
           <TableRegion labelledBy="ended-campaigns" className="mt-3">
-            <Table>
+            <Table stacked>
               <TableHead columns={["Campaign", "Ended", "Status", "Your amount", "Payout date"]} />
               <TableBody>
                 {ended.map((c) => (
@@ -134,14 +142,16 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
                       {c.title}
                       <div className="text-xs text-slate-500">{c.brand}</div>
                     </Td>
-                    <Td>
+                    <Td label="Ended">
                       <LocalTime iso={c.endedAt} />
                     </Td>
-                    <Td>
+                    <Td label="Status">
                       <Badge tone={c.state === "settled" ? "green" : "slate"}>{STATE_LABELS[c.state]}</Badge>
                     </Td>
-                    <Td>{formatCents(c.amountCents)}</Td>
-                    <Td>{c.payableOn ? formatPayoutDay(c.payableOn) : `By ${formatPayoutDay(c.deadline)}`}</Td>
+                    <Td label="Your amount" className="tabular-nums">
+                      {formatCents(c.amountCents)}
+                    </Td>
+                    <Td label="Payout date">{c.payableOn ? formatPayoutDay(c.payableOn) : `By ${formatPayoutDay(c.deadline)}`}</Td>
                   </tr>
                 ))}
               </TableBody>

@@ -7,6 +7,7 @@ import { LibraryFilters } from "~/modules/music/components/library-filters";
 import { LibraryResults } from "~/modules/music/components/library-results";
 import { FavoriteButton, FavoritesToggle, NO_FAVORITES } from "~/modules/music/components/favorite-button";
 import { usePlayer } from "~/modules/music/components/player-provider";
+import { SimilarLink } from "~/modules/music/components/similar-link";
 import { MyLicencesLink, UseTrackButton } from "~/modules/music/components/use-track-button";
 import { startLibraryPage } from "~/modules/music/music.server";
 import { parseLibraryQuery } from "~/modules/music/schema";
@@ -28,7 +29,7 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
 });
 
 export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
-  const { tracks, total, page, pageCount, query } = loaderData;
+  const { tracks, total, page, pageCount, query, correctedQ } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/music";
   const resultsLabel = total === 1 ? "1 track" : `${total} tracks`;
@@ -55,10 +56,12 @@ export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
         page={page}
         pageCount={pageCount}
         busy={busy}
+        correctedQ={correctedQ}
         onPlay={(track) => player.toggle(track)}
         playingId={player.playing ? (player.current?.id ?? null) : null}
         actionsFor={(track) => (
           <>
+            <SimilarLink track={track} />
             <FavoriteButton trackId={track.id} title={track.title} />
             <UseTrackButton track={track} />
           </>

@@ -1,6 +1,7 @@
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
 import { statementCsv } from "~/modules/payments/payments.server";
+import { csvResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/payments-csv";
 
@@ -8,7 +9,5 @@ import type { Route } from "./+types/payments-csv";
 export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const user = await requireApiUser(args, { approved: true });
   const { filename, csv } = await statementCsv(actorOf(user));
-  return new Response(csv, {
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "private, no-store" },
-  });
+  return csvResponse(filename, csv);
 });

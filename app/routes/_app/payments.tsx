@@ -1,26 +1,34 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
+import { PayoutMethodPanel } from "~/modules/payments/components/payout-method";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { formatPayoutDay, isMonth, monthLabel, ordinalDay } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
 import { AgreementPanel } from "~/modules/payments/components/agreement-panel";
-import { LEDGER_STATUS_LABEL, LEDGER_STATUS_TONE } from "~/modules/payments/components/earnings-by-month";
+import { PayoutHistoryTable, STATUS_LABEL, StatementTable } from "~/modules/payments/components/statement-table";
 import { STATEMENT_PRINT_CSS } from "~/modules/payments/components/statement-print";
-import { agreementView, answerOffer, giveNotice, paymentsPage, withdrawNotice } from "~/modules/payments/payments.server";
-import { AGREEMENT_TITLES, agreementSchema } from "~/modules/payments/schema";
+import {
+  agreementView,
+  answerOffer,
+  giveNotice,
+  paymentsPage,
+  payoutAccountView,
+  payoutDashboardLink,
+  startPayoutOnboarding,
+  withdrawNotice,
+} from "~/modules/payments/payments.server";
+import { STATEMENT_ROUNDING_RULE } from "~/modules/payments/messages";
+import { AGREEMENT_TITLES, paymentsPageSchema } from "~/modules/payments/schema";
 import { formatBp } from "~/modules/payments/split";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
-import { Badge, type Tone } from "~/ui/badge";
 import { Button, buttonClass } from "~/ui/button";
 import { EmptyState } from "~/ui/empty-state";
-import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import type { Route } from "./+types/payments";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 
@@ -34,16 +42,29 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
   const actor = actorOf(user);
   const month = new URL(args.request.url).searchParams.get("month");
-  const [page, agreement] = await Promise.all([paymentsPage(actor, month && isMonth(month) ? month : null), agreementView(actor)]);
-  return { ...page, agreement };
+  const [page, agreement, payoutAccount] = await Promise.all([
+    paymentsPage(actor, month && isMonth(month) ? month : null),
+    agreementView(actor),
+    payoutAccountView(actor),
+  ]);
+  return { ...page, agreement, payoutAccount };
 });
 
 // The creator's agreement steps (docs/decisions/0127-0130): each a guarded change, audit-logged and e-mailed.
 export const action = domainAction(async (args: Route.ActionArgs) => {
   const user = await requireApprovedUser(args);
   const actor = actorOf(user);
-  const input = await parseForm(args.request, agreementSchema);
+  const input = await parseForm(args.request, paymentsPageSchema);
   switch (input.intent) {
+    case "connect_payouts": {
+      // Off to Stripe's hosted onboarding (a one-time link); it comes back to /payments/payout-account/return.
+      const { url } = await startPayoutOnboarding(actor, args.request, { country: input.country });
+      return redirect(url);
+    }
+    case "payout_dashboard": {
+      const { url } = await payoutDashboardLink(actor, args.request);
+      return redirect(url);
+    }
     case "give_notice": {
       const done = await giveNotice(actor, args.request);
       return redirectWithToast(args.request, "/payments", {
@@ -73,12 +94,9 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
   }
 }, AGREEMENT_TITLES);
 
-const STATUS_TONE: Record<string, Tone> = { ...LEDGER_STATUS_TONE, pending: "amber" };
-const STATUS_LABEL: Record<string, string> = { ...LEDGER_STATUS_LABEL, pending: "Pending" };
-
 export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
-  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement } = loaderData;
-  const total = lines.reduce((s, l) => s + l.amountCents, 0);
+  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement, payoutAccount, minimumCents, payableCents } =
+    loaderData;
   const failure = useActionFailure(actionData);
   const busy = useNavigation().state !== "idle";
   return (
@@ -96,9 +114,21 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       />
 
       <section aria-label="Summary" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-        <Stat label="Next payout" value={formatPayoutDay(nextPayoutDate)} hint={`Expected ${formatCents(expectedCents)}`} />
+        <Stat
+          label="Next payout"
+          value={formatPayoutDay(nextPayoutDate)}
+          hint={
+            payableCents > 0 && expectedCents === 0
+              ? `${formatCents(payableCents)} carries over: payouts start at ${formatCents(minimumCents)}`
+              : `Expected ${formatCents(expectedCents)}`
+          }
+        />
         <Stat label="Estimated" value={formatCents(balances.estimated)} hint="Imported, funds not yet final" />
-        <Stat label="Finalized" value={formatCents(balances.finalized)} hint="Funds received, to be paid" />
+        <Stat
+          label="Finalized"
+          value={formatCents(balances.finalized)}
+          hint={payableCents < 0 ? "A debit larger than your balance: it comes off your next earnings" : "Funds received, to be paid"}
+        />
         <Stat label="Paid" value={formatCents(balances.paid)} hint="Sent to you" />
       </section>
 
@@ -124,70 +154,16 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
               <Button type="submit">Show</Button>
               <Button onClick={() => window.print()}>Print</Button>
             </Form>
-            <TableRegion labelledBy="statement-heading" className="mt-3">
-              <Table>
-                <TableHead
-                  columns={[
-                    "Source",
-                    { label: "Net revenue", className: "text-right" },
-                    { label: "Share", className: "text-right" },
-                    { label: "Amount", className: "text-right" },
-                    "Status",
-                  ]}
-                />
-                <TableBody>
-                  {lines.map((l) => (
-                    <tr key={l.id}>
-                      <Td>{l.source}</Td>
-                      <Td className="text-right tabular-nums">{formatCents(l.netCents)}</Td>
-                      <Td className="text-right tabular-nums">{formatBp(l.shareBp)}</Td>
-                      <Td className="text-right tabular-nums font-medium">{formatCents(l.amountCents)}</Td>
-                      <Td>
-                        <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge>
-                      </Td>
-                    </tr>
-                  ))}
-                  <tr>
-                    <Td className="font-semibold">Total</Td>
-                    <Td />
-                    <Td />
-                    <Td className="text-right tabular-nums font-semibold">{formatCents(total)}</Td>
-                    <Td />
-                  </tr>
-                </TableBody>
-              </Table>
-            </TableRegion>
+            <StatementTable lines={lines} />
+            <p className="mt-3 text-sm text-slate-600">{STATEMENT_ROUNDING_RULE}</p>
           </>
         )}
       </Section>
 
       <Section id="payouts-heading" title="Payout history" className="mt-10">
-        {payouts.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No payouts yet.</p>
-        ) : (
-          <TableRegion labelledBy="payouts-heading" className="mt-3">
-            <Table>
-              <TableHead columns={["Payout run", "Payout date", { label: "Amount", className: "text-right" }, "Status", "Reference", "Paid on"]} />
-              <TableBody>
-                {payouts.map((p) => (
-                  <tr key={p.id}>
-                    <Td>{monthLabel(p.batch)}</Td>
-                    <Td className="whitespace-nowrap">{formatPayoutDay(p.payoutDate)}</Td>
-                    <Td className="text-right tabular-nums">{formatCents(p.amountCents)}</Td>
-                    <Td>
-                      <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
-                    </Td>
-                    <Td>{p.reference ?? "—"}</Td>
-                    <Td>
-                      <LocalTime iso={p.paidAt} withTime />
-                    </Td>
-                  </tr>
-                ))}
-              </TableBody>
-            </Table>
-          </TableRegion>
-        )}
+        {payouts.length === 0 ? <p className="mt-2 text-sm text-slate-600">No payouts yet.</p> : <PayoutHistoryTable payouts={payouts} />}
       </Section>
+      <PayoutMethodPanel view={payoutAccount} minimumCents={minimumCents} payableCents={payableCents} busy={busy} errors={failure?.errors ?? {}} />
       <AgreementPanel agreement={agreement} busy={busy} errors={failure?.errors ?? {}} />
 
       <p className="mt-8 text-sm text-slate-600 print:hidden">

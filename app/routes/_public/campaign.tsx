@@ -10,6 +10,7 @@ import { campaignJoinSchema } from "~/modules/campaigns/schema";
 import { STATE_LABELS, formatRate } from "~/modules/campaigns/rules";
 import { formatCents } from "~/modules/payments/money";
 import { parseForm } from "~/platform/body.server";
+import { appOrigin } from "~/platform/env.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import { Badge } from "~/ui/badge";
@@ -23,10 +24,45 @@ export { NotFoundScreen as ErrorBoundary } from "~/components/error-screen";
 // The public page of a live or ended campaign (issue 15): brief, rate, dates, and the sign-up or
 // join button. A draft, a campaign not started yet or an unknown slug is the not-found page (404).
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [
-  { title: loaderData ? `${loaderData.campaign.title} — ${loaderData.campaign.brand} | Shortbeat` : "Campaign | Shortbeat" },
-  ...(loaderData ? [{ name: "description", content: loaderData.campaign.brief.slice(0, 160) }] : []),
-];
+/** The card a shared link shows (public/, 1200 × 630). */
+const SHARE_IMAGE = "/og-campaign.jpg";
+
+// A shared link previews (Open Graph and Twitter cards): the campaign's title, its brief and the
+// site's card image, with absolute addresses (docs/decisions/0241).
+export const meta = ({ loaderData }: Route.MetaArgs) => {
+  if (!loaderData) return [{ title: "Campaign | Shortbeat" }];
+  const { campaign: c, share } = loaderData;
+  const title = `${c.title} — ${c.brand}`;
+  const description = shareDescription(c.brief);
+  return [
+    { title: `${title} | Shortbeat` },
+    { name: "description", content: description },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: "Shortbeat" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: share.url },
+    { property: "og:image", content: share.image },
+    { property: "og:image:width", content: "1200" },
+    { property: "og:image:height", content: "630" },
+    { property: "og:image:alt", content: `${c.brand} campaign on Shortbeat` },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: share.image },
+    { tagName: "link", rel: "canonical", href: share.url },
+  ];
+};
+
+/** The brief as a preview line: one paragraph of at most 200 characters, cut at a word. */
+function shareDescription(brief: string): string {
+  const flat = brief.replace(/\s+/g, " ").trim();
+  if (flat.length <= 200) return flat;
+  return `${flat.slice(0, 199).replace(/\s+\S*$/, "")}…`;
+}
+
+/** The sign-in screen that leads back to this campaign (the accounts module checks the path again). */
+const authHref = (slug: string, mode?: "signup") => `/auth?${mode ? "mode=signup&" : ""}redirectTo=${encodeURIComponent(`/campaigns/${slug}`)}`;
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   // The campaign and the session are independent reads: at the same time.
@@ -35,7 +71,9 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   // A signed-in approved person joins here directly (the same domain function as /campaigns).
   const canJoin = !!user && isApproved(viewerOf(user));
   const joined = canJoin && campaign.state === "live" ? await hasJoinedCampaign(actorOf(user), campaign.id) : false;
-  return { campaign, signedIn: !!user, canJoin, joined };
+  const origin = appOrigin();
+  const share = { url: `${origin}/campaigns/${campaign.slug}`, image: `${origin}${SHARE_IMAGE}` };
+  return { campaign, signedIn: !!user, canJoin, joined, share };
 });
 
 /** Join from the public page: the terms ticked, recorded once by `joinCampaign`; then on to /campaigns to submit. */
@@ -119,10 +157,10 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             <p className="text-sm text-slate-700">You can join campaigns once your account is approved.</p>
           ) : (
             <>
-              <Link to="/auth" className={buttonClass.primary}>
+              <Link to={authHref(c.slug, "signup")} className={buttonClass.primary}>
                 Sign up to join
               </Link>
-              <Link to="/auth" className={buttonClass.secondary}>
+              <Link to={authHref(c.slug)} className={buttonClass.secondary}>
                 Sign in
               </Link>
             </>

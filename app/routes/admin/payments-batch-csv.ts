@@ -1,6 +1,7 @@
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
 import { payoutBatchCsv } from "~/modules/payments/payments.server";
+import { csvResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/payments-batch-csv";
 
@@ -9,7 +10,5 @@ import type { Route } from "./+types/payments-batch-csv";
 export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const user = await requireApiUser(args, { admin: true });
   const { filename, csv } = await payoutBatchCsv(actorOf(user), args.params.batch.replace(/\.csv$/, ""));
-  return new Response(csv, {
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${filename}"`, "Cache-Control": "private, no-store" },
-  });
+  return csvResponse(filename, csv);
 });

@@ -58,6 +58,14 @@ const SECTIONS: { title: string; description: string; fields: FieldDef[] }[] = [
         suffix: "of the month",
       },
       {
+        name: "payoutMinimumUsd",
+        label: "Minimum payout",
+        hint: "A payable balance below it carries over to the next payout day.",
+        min: 1,
+        max: 10000,
+        suffix: "USD",
+      },
+      {
         name: "referralBonusBp",
         label: "Referral bonus",
         hint: "Share of a referred creator's music earnings in the first 12 months of their term, paid from the platform's side. 0 = off; 100 = 1%.",

@@ -2,6 +2,7 @@ import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
 import { inactiveUsersCsv } from "~/modules/growth/growth.server";
 import { retentionQuerySchema } from "~/modules/growth/schema";
+import { csvResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/user-retention-csv";
 
@@ -11,11 +12,5 @@ export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const query = retentionQuerySchema.parse(Object.fromEntries(new URL(args.request.url).searchParams));
   const csv = await inactiveUsersCsv(actorOf(admin), query);
   const day = new Date().toISOString().slice(0, 10);
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="inactive-users-${query.inactiveDays}d-${day}.csv"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvResponse(`inactive-users-${query.inactiveDays}d-${day}.csv`, csv);
 });

@@ -14,6 +14,7 @@ import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
 import { pageUrl } from "~/lib/page-url";
 import { actorOf, performUserAction, usersConsolePage, type AdminUserDetails } from "~/modules/accounts/accounts.server";
+import { linkedChannelsForAdmin } from "~/modules/channels/channels.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
 import { ConfirmActions, FilterField, PersonCell, StandingCell } from "~/modules/admin/components/console";
 import { domainAction, domainLoader } from "~/platform/http.server";
@@ -32,8 +33,12 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const selectedId = uuidSchema.safeParse(url.searchParams.get("user") ?? "");
   const confirmRaw = url.searchParams.get("confirm");
   const confirm = (USER_ACTIONS as readonly string[]).includes(confirmRaw ?? "") ? (confirmRaw as UserAction) : null;
-  const page = await usersConsolePage(actorOf(admin), query, selectedId.success ? selectedId.data : null);
-  return { ...page, query, confirm: page.selected ? confirm : null, actorId: admin.id };
+  const actor = actorOf(admin);
+  const [page, channels] = await Promise.all([
+    usersConsolePage(actor, query, selectedId.success ? selectedId.data : null),
+    selectedId.success ? linkedChannelsForAdmin(actor, selectedId.data) : [],
+  ]);
+  return { ...page, channels, query, confirm: page.selected ? confirm : null, actorId: admin.id };
 });
 
 export const action = domainAction(async (args: Route.ActionArgs) => {
@@ -48,7 +53,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, "Action failed");
 
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, total, page, pageCount, query, selected, confirm, actorId } = loaderData;
+  const { users, total, page, pageCount, query, selected, confirm, actorId, channels } = loaderData;
   const { pathname, search } = useLocation();
   const failure = useActionFailure(actionData);
 
@@ -82,7 +87,7 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
         </button>
       </Form>
 
-      {selected ? <UserPanel user={selected} actorId={actorId} pathname={pathname} search={search} /> : null}
+      {selected ? <UserPanel user={selected} channels={channels} actorId={actorId} pathname={pathname} search={search} /> : null}
 
       <section aria-labelledby="users-heading">
         <h2 id="users-heading" className="sr-only">
@@ -153,9 +158,36 @@ function actionLabel(intent: UserAction, user: AdminUserDetails): string {
   return USER_ACTION_LABELS[intent].label;
 }
 
-function UserPanel({ user, actorId, pathname, search }: { user: AdminUserDetails; actorId: string; pathname: string; search: string }) {
+function UserPanel({
+  user,
+  channels,
+  actorId,
+  pathname,
+  search,
+}: {
+  user: AdminUserDetails;
+  channels: { channelId: string; title: string }[];
+  actorId: string;
+  pathname: string;
+  search: string;
+}) {
   const s = user.signUp;
   const details: [string, React.ReactNode][] = [
+    [
+      "YouTube channel IDs",
+      channels.length === 0 ? (
+        "None linked"
+      ) : (
+        <ul key="channel-ids" className="space-y-1">
+          {channels.map((c) => (
+            <li key={c.channelId}>
+              <code className="rounded bg-slate-100 px-1 break-all select-all">{c.channelId}</code>{" "}
+              <span className="font-normal text-slate-600">{c.title}</span>
+            </li>
+          ))}
+        </ul>
+      ),
+    ],
     [
       "Channel URL",
       s.youtubeChannelUrl ? (

@@ -2,6 +2,7 @@ import { parseRange } from "~/modules/channels/analytics";
 import { analyticsExport } from "~/modules/channels/channels.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
+import { csvResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/analytics-csv";
 
@@ -10,11 +11,5 @@ export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const user = await requireApiUser(args, { approved: true });
   const range = parseRange(new URL(args.request.url).searchParams.get("range"));
   const { filename, csv } = await analyticsExport(actorOf(user), range);
-  return new Response(csv, {
-    headers: {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${filename}"`,
-      "Cache-Control": "private, no-store",
-    },
-  });
+  return csvResponse(filename, csv);
 });

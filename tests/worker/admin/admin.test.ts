@@ -262,6 +262,17 @@ describe("users list, details and audit log", () => {
     expect(html).toContain("1,200");
     expect(html).toContain("34,000");
     expect(html).toMatch(/Wants to be a clipper<\/dt><dd[^>]*>Yes/);
+    expect(html).toMatch(/YouTube channel IDs<\/dt><dd[^>]*>None linked/);
+  });
+
+  it("shows the YouTube channel ids a revenue import names a person by (issue 29)", async () => {
+    const target = await createUser("creator");
+    await env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, 'UCpanelChannelId000001', 'Panel Shorts')")
+      .bind(crypto.randomUUID(), target.id)
+      .run();
+    const html = await (await get(`/admin?user=${target.id}`, admin.cookie)).text();
+    expect(html).toContain("UCpanelChannelId000001");
+    expect(html).toContain("Panel Shorts");
   });
 
   it("renders the confirm step as a page state that works without JavaScript", async () => {

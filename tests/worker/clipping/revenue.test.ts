@@ -44,7 +44,7 @@ describe("clip revenue in the import", () => {
     const { creator, clipper } = await pair();
     const videoId = `V${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
     const clipId = await approvedClip(creator.id, clipper.id, videoId);
-    const month = "2032-01";
+    const month = "2004-01";
     const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.01,USD\n${month},,${creator.creatorId},,10.00,USD\n`);
     const rows = (await clipEntries(importId, clipId)).results;
     const mine = rows.find((r) => r.user_id === clipper.id);
@@ -65,23 +65,27 @@ describe("clip revenue in the import", () => {
     const { creator, clipper, linkId } = await pair();
     const videoId = `W${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
     const clipId = await approvedClip(creator.id, clipper.id, videoId);
-    const month = "2032-03";
+    const month = "2004-03";
     await env.DB.prepare(
       "INSERT INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at, decided_at, decided_by) VALUES (?, ?, 7000, 8000, 'approved', ?, ?, ?)",
     )
-      .bind(crypto.randomUUID(), linkId, "2032-03-09T00:00:00.000Z", "2032-03-10T15:00:00.000Z", creator.id)
+      .bind(crypto.randomUUID(), linkId, "2004-03-09T00:00:00.000Z", "2004-03-10T15:00:00.000Z", creator.id)
       .run();
     const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.00,USD\n`);
     const rows = (await clipEntries(importId, clipId)).results;
     // Pool 7000: days 1–10 → floor(7000 × 10 / 31) = 2258 at 70% = 1580; days 11–31 → 4742 at 80% = 3793.
     expect(rows.find((r) => r.user_id === clipper.id)?.amount_cents).toBe(5373);
     expect(rows.find((r) => r.user_id === creator.id)?.amount_cents).toBe(1627);
-    expect(splitClipMonth(10000, 7000, month, [{ at: "2032-03-10T15:00:00.000Z", bps: 8000 }], 7000).clipperCents).toBe(5373);
+    expect(splitClipMonth(10000, 7000, month, [{ at: "2004-03-10T15:00:00.000Z", bps: 8000 }], 7000).clipperCents).toBe(5373);
 
     const post = (fields: Record<string, string>) => postForm("/admin/payments", fields, withCookie(admin.cookie));
     await post({ intent: "funds_received", month });
     expect(await outcome(await post({ intent: "finalize", month }))).toBe("→/admin/payments");
-    await runPayoutDay(new Date("2032-04-30T03:00:00Z"));
+    // Both paid outside Stripe here (decision 0224): the payout day gathers them without a Stripe account.
+    await env.DB.batch(
+      [creator, clipper].map((p) => env.DB.prepare("INSERT INTO payout_accounts (user_id, method, manual_reason) VALUES (?, 'manual', 'test')").bind(p.id)),
+    );
+    await runPayoutDay(new Date("2004-04-30T03:00:00Z"));
     const payouts = await env.DB.prepare("SELECT user_id, amount_cents FROM payouts WHERE user_id IN (?, ?) ORDER BY amount_cents")
       .bind(creator.id, clipper.id)
       .all<{ user_id: string; amount_cents: number }>();
@@ -105,7 +109,7 @@ describe("clip revenue in the import", () => {
     )
       .bind(crypto.randomUUID(), creator.id, clipper.id, `https://www.youtube.com/shorts/${videoId}`, videoId)
       .run();
-    const month = "2032-05";
+    const month = "2004-05";
     const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},10.00,USD\n`);
     expect(
       await env.DB.prepare("SELECT count(*) AS n FROM ledger_entries WHERE import_id = ? AND source_kind = 'clip'").bind(importId).first<{ n: number }>(),
@@ -124,8 +128,8 @@ describe("clip revenue after the creator's agreement ends (decisions 0128, 0154)
     const { creator, clipper } = await pair();
     const videoId = `E${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
     const clipId = await approvedClip(creator.id, clipper.id, videoId);
-    await terminated(creator.id, "2033-05-20");
-    const month = "2033-06";
+    await terminated(creator.id, "2005-05-20");
+    const month = "2005-06";
     const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.00,USD\n`);
     expect((await clipEntries(importId, clipId)).results).toEqual([]);
     const total = await env.DB.prepare("SELECT coalesce(sum(amount_cents), 0) AS c FROM ledger_entries WHERE import_id = ? AND user_id IN (?, ?)")
@@ -138,8 +142,8 @@ describe("clip revenue after the creator's agreement ends (decisions 0128, 0154)
     const { creator, clipper } = await pair();
     const videoId = `F${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
     const clipId = await approvedClip(creator.id, clipper.id, videoId);
-    await terminated(creator.id, "2033-09-15");
-    const month = "2033-09";
+    await terminated(creator.id, "2005-09-15");
+    const month = "2005-09";
     const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.01,USD\n`);
     const rows = (await clipEntries(importId, clipId)).results;
     // Earned: floor(10001 × 15 / 30) = 5000; pool floor(5000 × 0.7) = 3500; clipper 70% = 2450; creator 1050.
@@ -148,7 +152,7 @@ describe("clip revenue after the creator's agreement ends (decisions 0128, 0154)
     expect(mine?.amount_cents).toBe(2450);
     expect(theirs?.amount_cents).toBe(1050);
     expect((mine?.net_cents ?? 0) + (theirs?.net_cents ?? 0)).toBe(5000);
-    expect(theirs?.note).toContain("15 of 30 days, to the agreement's end on 2033-09-15");
+    expect(theirs?.note).toContain("15 of 30 days, to the agreement's end on 2005-09-15");
     expect(mine?.note).toContain("15 of 30 days");
   });
 
@@ -156,8 +160,8 @@ describe("clip revenue after the creator's agreement ends (decisions 0128, 0154)
     const { creator, clipper } = await pair();
     const videoId = `G${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
     const clipId = await approvedClip(creator.id, clipper.id, videoId);
-    await terminated(creator.id, "2033-11-30");
-    const month = "2033-11";
+    await terminated(creator.id, "2005-11-30");
+    const month = "2005-11";
     const importId = await importMonth(month, `${HEADER}\n${month},,${creator.creatorId},${videoId},100.00,USD\n`);
     const rows = (await clipEntries(importId, clipId)).results;
     expect(rows.find((r) => r.user_id === clipper.id)?.amount_cents).toBe(4900);

@@ -27,9 +27,10 @@ async function d1Calls(run: () => Promise<unknown>): Promise<{ calls: number; st
       target[name] = original;
     });
   };
-  const db = env.DB as unknown as Record<string, unknown>;
+  // Every batch of the app goes through a D1 session (docs/decisions/0232): the sessions' batch.
+  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as Record<string, unknown>;
   const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
-  wrap(db, "batch", (args) => (args[0] as unknown[]).length);
+  wrap(session, "batch", (args) => (args[0] as unknown[]).length);
   for (const name of ["all", "raw", "run", "first"]) wrap(statement, name, () => 1);
   try {
     await run();

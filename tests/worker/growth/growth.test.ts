@@ -229,8 +229,8 @@ describe("referral bonus entries", () => {
   it("off by default: no referral entries", async () => {
     clearSettingsCache();
     const referrer = await createUser("creator");
-    const r = await referredCreator(referrer.id, "2031-01-10T00:00:00.000Z");
-    const staged = await preview("2031-02", `month,channel_id,creator_id,video_id,net_revenue,currency\n2031-02,${r.channel},,,100.00,USD\n`);
+    const r = await referredCreator(referrer.id, "2003-01-10T00:00:00.000Z");
+    const staged = await preview("2003-02", `month,channel_id,creator_id,video_id,net_revenue,currency\n2003-02,${r.channel},,,100.00,USD\n`);
     const rows = (await entries(staged?.id ?? "")).results;
     expect(rows.filter((e) => e.source_kind === "referral")).toEqual([]);
   });
@@ -240,20 +240,20 @@ describe("referral bonus entries", () => {
     try {
       const referrer = await createUser("creator");
       const banned = await createUser("banned");
-      const inTerm = await referredCreator(referrer.id, "2032-03-15T10:00:00.000Z");
-      const second = await referredCreator(referrer.id, "2031-05-01T00:00:00.000Z"); // 2032-05 is month 13: out of term
-      const lastMonth = await referredCreator(referrer.id, "2031-06-20T00:00:00.000Z"); // 2032-05 is month 12: in term
+      const inTerm = await referredCreator(referrer.id, "2004-03-15T10:00:00.000Z");
+      const second = await referredCreator(referrer.id, "2003-05-01T00:00:00.000Z"); // 2004-05 is month 13: out of term
+      const lastMonth = await referredCreator(referrer.id, "2003-06-20T00:00:00.000Z"); // 2004-05 is month 12: in term
       const notLinked = await referredCreator(referrer.id, null);
-      const ofBanned = await referredCreator(banned.id, "2032-04-01T00:00:00.000Z");
+      const ofBanned = await referredCreator(banned.id, "2004-04-01T00:00:00.000Z");
       const csv = [
         "month,channel_id,creator_id,video_id,net_revenue,currency",
-        `2032-05,${inTerm.channel},,,123.45,USD`,
-        `2032-05,${second.channel},,,500.00,USD`,
-        `2032-05,${lastMonth.channel},,,10.01,USD`,
-        `2032-05,${notLinked.channel},,,70.00,USD`,
-        `2032-05,${ofBanned.channel},,,80.00,USD`,
+        `2004-05,${inTerm.channel},,,123.45,USD`,
+        `2004-05,${second.channel},,,500.00,USD`,
+        `2004-05,${lastMonth.channel},,,10.01,USD`,
+        `2004-05,${notLinked.channel},,,70.00,USD`,
+        `2004-05,${ofBanned.channel},,,80.00,USD`,
       ].join("\n");
-      const staged = await preview("2032-05", `${csv}\n`);
+      const staged = await preview("2004-05", `${csv}\n`);
       const rows = (await entries(staged?.id ?? "")).results;
       const music = rows.filter((e) => e.source_kind === "music");
       // The creators' own entries keep 70%: the bonus never comes out of them.
@@ -282,7 +282,7 @@ describe("referral bonus entries", () => {
     await setBonus(1000); // 10%
     try {
       const referrer = await createUser("creator");
-      const referred = await referredCreator(referrer.id, "2033-01-10T00:00:00.000Z");
+      const referred = await referredCreator(referrer.id, "2005-01-10T00:00:00.000Z");
       const clipper = await createUser("creator");
       const videoId = `V${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
       await env.DB.prepare(
@@ -292,8 +292,8 @@ describe("referral bonus entries", () => {
         .run();
       // Only clip revenue this month: 100.01 → pool 70.00 → clipper 49.00, creator 21.00.
       const staged = await preview(
-        "2033-02",
-        `month,channel_id,creator_id,video_id,net_revenue,currency\n2033-02,,${referred.creatorId},${videoId},100.01,USD\n`,
+        "2005-02",
+        `month,channel_id,creator_id,video_id,net_revenue,currency\n2005-02,,${referred.creatorId},${videoId},100.01,USD\n`,
       );
       const rows = (await entries(staged?.id ?? "")).results;
       const clip = rows.filter((e) => e.source_kind === "clip");

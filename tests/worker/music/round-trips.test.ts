@@ -1,7 +1,7 @@
 // D1 round trips on music's hot paths: a signed-in /music and each Range request of the player's
 // <audio> ride in the session lookup's batch (accounts alongsideSession, docs/decisions/0083);
 // the public verification page reads a licence and its channels in one batch. Counted by
-// wrapping the binding's batch and the statements' own execution for the length of one request.
+// wrapping the D1 sessions' batch and the statements' own execution for the length of one request.
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../factories/users";
@@ -31,9 +31,10 @@ async function roundTrips(run: () => Promise<unknown>): Promise<number> {
       target[name] = original;
     });
   };
-  const db = env.DB as unknown as Record<string, unknown>;
+  // Every batch of the app goes through a D1 session (docs/decisions/0232): the sessions' batch.
+  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as Record<string, unknown>;
   const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
-  wrap(db, "batch");
+  wrap(session, "batch");
   for (const name of ["all", "raw", "run", "first"]) wrap(statement, name);
   try {
     await run();

@@ -186,10 +186,13 @@ describe("revised-share offers", () => {
     expect(await creatorShareBpAt(addMonths(thisMonth, 1), c.id)).toBe(7550);
     expect(await creatorShareBpAt(addMonths(thisMonth, 5), c.id)).toBe(7550);
     expect(await creatorShareBpAt(addMonths(thisMonth, 1))).toBe(7000);
-    // The import uses it: $100.00 next month at 75.5%.
+    // The import uses the share in force at its month. Only a month that is over can be imported, so
+    // the accepted share's first month is moved back to one: $100.00 at 75.5%.
     const next = addMonths(thisMonth, 1);
-    await importMonth(next, `${HEADER}\n${next},${c.channelId},,,100.00,USD\n`);
-    expect(await entry(c.id, next)).toMatchObject({ net_cents: 10000, share_bp: 7550, amount_cents: 7550 });
+    await env.DB.prepare("UPDATE share_offers SET effective_month = '2015-01' WHERE id = ?").bind(offer?.id).run();
+    await importMonth("2015-01", `${HEADER}\n2015-01,${c.channelId},,,100.00,USD\n`);
+    expect(await entry(c.id, "2015-01")).toMatchObject({ net_cents: 10000, share_bp: 7550, amount_cents: 7550 });
+    await env.DB.prepare("UPDATE share_offers SET effective_month = ? WHERE id = ?").bind(next, offer?.id).run();
     // The new term is shown: started today, renews in 12 months.
     const after = await page(c);
     expect(after).toContain(formatPayoutDay(dayOf(today)));
@@ -239,22 +242,22 @@ describe("termination for cause", () => {
     const other = await creatorWithChannel();
     // Ended on the 15th of a (future, so no other test's months) 30-day month.
     await env.DB.prepare(
-      "INSERT INTO payment_agreements (user_id, status, ends_on, terminated_at, termination_reason) VALUES (?, 'terminated', '2040-06-15', '2040-06-15T12:00:00Z', 'test')",
+      "INSERT INTO payment_agreements (user_id, status, ends_on, terminated_at, termination_reason) VALUES (?, 'terminated', '2012-06-15', '2012-06-15T12:00:00Z', 'test')",
     )
       .bind(c.id)
       .run();
     const rows = (m: string) => `${HEADER}\n${m},${c.channelId},,,300.00,USD\n${m},${other.channelId},,,300.00,USD\n`;
-    await importMonth("2040-05", rows("2040-05"));
-    await importMonth("2040-06", rows("2040-06"));
-    const july = await (await upload("2040-07", rows("2040-07"))).text();
+    await importMonth("2012-05", rows("2012-05"));
+    await importMonth("2012-06", rows("2012-06"));
+    const july = await (await upload("2012-07", rows("2012-07"))).text();
     expect(july).toContain("1 matched person");
     expect(july).toContain("had ended before the month: nothing is credited to them.");
-    await importMonth("2040-07", rows("2040-07"));
-    expect(await entry(c.id, "2040-05")).toMatchObject({ net_cents: 30000, amount_cents: 21000 });
+    await importMonth("2012-07", rows("2012-07"));
+    expect(await entry(c.id, "2012-05")).toMatchObject({ net_cents: 30000, amount_cents: 21000 });
     // 15 of 30 days: $150.00 net, 70% = $105.00; the rest stays with the platform.
-    expect(await entry(c.id, "2040-06")).toMatchObject({ net_cents: 15000, amount_cents: 10500, note: "15 of 30 days, to the agreement's end on 2040-06-15" });
-    expect(await entry(c.id, "2040-07")).toBeNull();
-    expect(await entry(other.id, "2040-07")).toMatchObject({ net_cents: 30000, amount_cents: 21000 });
+    expect(await entry(c.id, "2012-06")).toMatchObject({ net_cents: 15000, amount_cents: 10500, note: "15 of 30 days, to the agreement's end on 2012-06-15" });
+    expect(await entry(c.id, "2012-07")).toBeNull();
+    expect(await entry(other.id, "2012-07")).toMatchObject({ net_cents: 30000, amount_cents: 21000 });
   });
 });
 
@@ -262,8 +265,14 @@ describe("holds and the payout day", () => {
   it("the payout-day job skips a held person (balances finalized before a termination are still paid unless held); released, they are paid next run", async () => {
     const held = await creatorWithChannel();
     const terminated = await creatorWithChannel();
-    const month = "2041-01";
-    await importMonth(month, `${HEADER}\n${month},${held.channelId},,,10.00,USD\n${month},${terminated.channelId},,,20.00,USD\n`, true);
+    const month = "2013-01";
+    // Both paid outside Stripe (decision 0224), and above the $10 minimum payout.
+    await env.DB.batch(
+      [held, terminated].map((p) =>
+        env.DB.prepare("INSERT INTO payout_accounts (user_id, method, manual_reason) VALUES (?, 'manual', 'Bank transfer')").bind(p.id),
+      ),
+    );
+    await importMonth(month, `${HEADER}\n${month},${held.channelId},,,20.00,USD\n${month},${terminated.channelId},,,40.00,USD\n`, true);
     // Terminated after the month was finalized: still paid. Held: not.
     expect(await outcome(await asAdmin({ intent: "terminate", person: terminated.email, reason: "Breach" }))).toBe("→/admin/payments");
     const holds = await Promise.all([
@@ -275,21 +284,21 @@ describe("holds and the payout day", () => {
     expect(await mails("payouts_held", held.email)).toBe(1);
     expect(await page(held)).toContain("Disputed claim");
 
-    await runPayoutDay(new Date("2041-02-18T04:00:00Z"));
+    await runPayoutDay(new Date("2013-02-18T04:00:00Z"));
     expect(await count("SELECT count(*) AS n FROM payouts WHERE user_id = ?", held.id)).toBe(0);
     const paid = await env.DB.prepare("SELECT amount_cents, payout_date FROM payouts WHERE user_id = ?")
       .bind(terminated.id)
       .first<{ amount_cents: number; payout_date: string }>();
-    expect(paid).toEqual({ amount_cents: 1400, payout_date: "2041-02-18" });
+    expect(paid).toEqual({ amount_cents: 2800, payout_date: "2013-02-18" });
     // The payout date shows in the history.
-    expect(await page(terminated)).toContain(formatPayoutDay("2041-02-18"));
+    expect(await page(terminated)).toContain(formatPayoutDay("2013-02-18"));
 
     const released = await Promise.all([asAdmin({ intent: "release_hold", person: held.email }), asAdmin({ intent: "release_hold", person: held.email })]);
     expect((await Promise.all(released.map(outcome))).sort()).toEqual(["409", "→/admin/payments"]);
-    await runPayoutDay(new Date("2041-03-18T04:00:00Z"));
+    await runPayoutDay(new Date("2013-03-18T04:00:00Z"));
     expect(await env.DB.prepare("SELECT amount_cents, payout_date FROM payouts WHERE user_id = ?").bind(held.id).first()).toEqual({
-      amount_cents: 700,
-      payout_date: "2041-03-18",
+      amount_cents: 1400,
+      payout_date: "2013-03-18",
     });
   });
 });
@@ -297,13 +306,13 @@ describe("holds and the payout day", () => {
 describe("abandoned staged imports", () => {
   it("the daily job discards staged imports older than 24 hours with their entries, and leaves fresh ones and live ones", async () => {
     const c = await creatorWithChannel();
-    const month = "2042-01";
+    const month = "2014-01";
     expect((await upload(month, `${HEADER}\n${month},${c.channelId},,,10.00,USD\n`)).status).toBe(200);
     const old = await env.DB.prepare("SELECT id FROM revenue_imports WHERE month = ? AND status = 'staged'").bind(month).first<{ id: string }>();
     await env.DB.prepare("UPDATE revenue_imports SET created_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(old?.id).run();
-    const fresh = "2042-02";
+    const fresh = "2014-02";
     expect((await upload(fresh, `${HEADER}\n${fresh},${c.channelId},,,10.00,USD\n`)).status).toBe(200);
-    await importMonth("2042-03", `${HEADER}\n2042-03,${c.channelId},,,10.00,USD\n`);
+    await importMonth("2014-03", `${HEADER}\n2014-03,${c.channelId},,,10.00,USD\n`);
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE import_id = ?", old?.id)).toBe(1);
 
     const [a, b] = await Promise.all([discardAbandonedImports(), discardAbandonedImports()]);
@@ -311,7 +320,7 @@ describe("abandoned staged imports", () => {
     expect(await count("SELECT count(*) AS n FROM revenue_imports WHERE id = ? AND status = 'discarded'", old?.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE import_id = ?", old?.id)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM revenue_imports WHERE month = ? AND status = 'staged'", fresh)).toBe(1);
-    expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ? AND month = '2042-03'", c.id)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ? AND month = '2014-03'", c.id)).toBe(1);
     // Committing the discarded import is refused, nothing changes.
     const late = await asAdmin({ intent: "commit", importId: old?.id ?? "", replaces: "" });
     expect(late.status).toBe(409);
@@ -323,7 +332,7 @@ describe("earnings elsewhere", () => {
   it("/analytics shows the person's earnings by month from the ledger, and only theirs", async () => {
     const c = await creatorWithChannel();
     const other = await creatorWithChannel();
-    const month = thisMonth;
+    const month = addMonths(thisMonth, -1);
     await importMonth(month, `${HEADER}\n${month},${c.channelId},,,12.34,USD\n${month},${other.channelId},,,99.99,USD\n`);
     const html = await page(c, "/analytics");
     expect(html).toContain("Earnings by month");

@@ -49,6 +49,11 @@ const entriesOf = (month: string) =>
     .bind(month)
     .all<{ user_id: string; source_id: string; net_cents: number; share_bp: number; amount_cents: number; status: string }>();
 
+/** The admin marks a person paid outside Stripe (their payouts are then marked paid by hand). */
+async function paidOutsideStripe(user: TestUser) {
+  expect(await outcome(await post(admins[0], { intent: "pay_outside", person: user.email, reason: "Bank transfer" }))).toBe("→/admin/payments");
+}
+
 /** Preview then commit a clean file; returns the import id. */
 async function importMonth(month: string, csv: string, admin = admins[0]): Promise<string> {
   const res = await upload(admin, month, csv);
@@ -63,7 +68,7 @@ async function importMonth(month: string, csv: string, admin = admins[0]): Promi
 
 describe("revenue import", () => {
   it("previews matched rows and totals, stages them invisibly, and commits them live at the standard 70%", async () => {
-    const month = "2031-01";
+    const month = "2025-01";
     const csv = `${HEADER}\n${month},${channelId},,,100.01,USD\n${month},${channelId},,vid2,0.99,USD\n${month},,${other.creatorId},,10.00,USD\n`;
     const html = await (await upload(admins[0], month, csv)).text();
     expect(html).toContain("Commit import");
@@ -90,11 +95,11 @@ describe("revenue import", () => {
   });
 
   it("reports negative, malformed, wrong-currency, duplicate and unknown rows by line and writes nothing", async () => {
-    const month = "2031-02";
+    const month = "2025-02";
     const csv = [
       HEADER,
       `${month},${channelId},,,-1.00,USD`,
-      `${month},${channelId},,v1,1.5,USD`,
+      `${month},${channelId},,v1,1.5.0,USD`,
       `${month},${channelId},,v2,1.00,EUR`,
       `${month},${channelId},,v3,1.00,USD`,
       `${month},${channelId},,v3,1.00,USD`,
@@ -107,7 +112,7 @@ describe("revenue import", () => {
     const html = await (await upload(admins[0], month, csv)).text();
     for (const text of [
       "Line 2: Net revenue is negative",
-      "Line 3: Net revenue must be a number with two decimals",
+      "Line 3: Net revenue must be a number, such as 12.34",
       "Line 4: Currency must be USD (found EUR)",
       "Line 6: Duplicate of line 5.",
       "Line 7: Unknown channel id UCnobody.",
@@ -131,15 +136,15 @@ describe("revenue import", () => {
     expect(json.status).toBe(415);
     const form = new FormData();
     form.set("intent", "preview");
-    form.set("month", "2031-03");
+    form.set("month", "2025-03");
     form.set("file", new File([new Uint8Array([0, 1, 2, 3])], "x.bin", { type: "application/octet-stream" }));
     const bin = await fetchApp("/admin/payments", { method: "POST", headers: { Origin: ORIGIN, Cookie: admins[0].cookie }, body: form });
     expect(bin.status).toBe(400);
-    expect(await count("SELECT count(*) AS n FROM revenue_imports WHERE month = '2031-03'")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM revenue_imports WHERE month = '2025-03'")).toBe(0);
   });
 
   it("chunks a large import under D1's bound-parameter limit (1,000 people)", async () => {
-    const month = "2031-04";
+    const month = "2025-04";
     // Creator-level rows for 1,000 made-up people would not match; use one channel per row instead.
     const ids: string[] = [];
     const stmts: D1PreparedStatement[] = [];
@@ -158,7 +163,7 @@ describe("revenue import", () => {
   }, 60_000);
 
   it("re-importing an estimated month replaces it; two commits at once: one wins, the other is told", async () => {
-    const month = "2031-05";
+    const month = "2025-05";
     const first = await importMonth(month, `${HEADER}\n${month},${channelId},,,10.00,USD\n`);
     // Two admins preview corrected files against the same live import, then commit at the same time.
     await upload(admins[0], month, `${HEADER}\n${month},${channelId},,,20.00,USD\n`);
@@ -192,11 +197,11 @@ describe("revenue import", () => {
   });
 
   it("finalize needs funds received first; a finalized month refuses a re-import; each step once under parallel clicks", async () => {
-    const month = "2031-06";
+    const month = "2025-06";
     await importMonth(month, `${HEADER}\n${month},${channelId},,,50.00,USD\n`);
     const early = await post(admins[0], { intent: "finalize", month });
     expect(early.status).toBe(409);
-    expect(await early.text()).toContain("Mark the funds for June 2031 as received before finalizing it.");
+    expect(await early.text()).toContain("Mark the funds for June 2025 as received before finalizing it.");
 
     const funds = await Promise.all(admins.map((a) => post(a, { intent: "funds_received", month })));
     expect((await Promise.all(funds.map(outcome))).sort()).toEqual(["409", "→/admin/payments"]);
@@ -207,15 +212,15 @@ describe("revenue import", () => {
 
     const again = await upload(admins[0], month, `${HEADER}\n${month},${channelId},,,60.00,USD\n`);
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain("June 2031 is finalized: its revenue can no longer be replaced.");
+    expect(await again.text()).toContain("June 2025 is finalized: its revenue can no longer be replaced.");
     expect((await liveOf(month))?.finalized_at).toBeTruthy();
     expect((await entriesOf(month)).results[0].net_cents).toBe(5000);
   });
 
   it("is for admins only", async () => {
     expect(await outcome(await fetchApp("/admin/payments", withCookie(creator.cookie)))).toBe("→/dashboard");
-    expect(await outcome(await post(creator, { intent: "funds_received", month: "2031-01" }))).toBe("→/dashboard");
-    expect((await fetchApp("/admin/payments/batches/2031-01.csv", withCookie(creator.cookie))).status).toBe(403);
+    expect(await outcome(await post(creator, { intent: "funds_received", month: "2025-01" }))).toBe("→/dashboard");
+    expect((await fetchApp("/admin/payments/batches/2025-01.csv", withCookie(creator.cookie))).status).toBe(403);
   });
 });
 
@@ -227,16 +232,18 @@ describe("payouts", () => {
     await env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, ?, 'Payee Channel')")
       .bind(crypto.randomUUID(), payee.id, ch)
       .run();
-    const month = "2031-07";
+    const month = "2025-07";
+    // Paid outside Stripe (decision 0224): an admin marks the payout paid with the bank's reference.
+    await paidOutsideStripe(payee);
     await importMonth(month, `${HEADER}\n${month},${ch},,,33.33,USD\n`);
     await post(admins[0], { intent: "funds_received", month });
     await post(admins[0], { intent: "finalize", month });
 
-    // Before the payout day nothing happens; 2031-08-18 is a Monday.
-    expect((await runPayoutDay(new Date("2031-08-17T03:17:00Z"))).batch).toBeNull();
-    const [r1, r2] = await Promise.all([runPayoutDay(new Date("2031-08-18T03:17:00Z")), runPayoutDay(new Date("2031-08-18T03:17:00Z"))]);
-    const third = await runPayoutDay(new Date("2031-08-19T03:17:00Z"));
-    expect(r1.batch).toBe("2031-08");
+    // Before the payout day nothing happens; 2025-08-18 is a Monday.
+    expect((await runPayoutDay(new Date("2025-08-17T03:17:00Z"))).batch).toBeNull();
+    const [r1, r2] = await Promise.all([runPayoutDay(new Date("2025-08-18T03:17:00Z")), runPayoutDay(new Date("2025-08-18T03:17:00Z"))]);
+    const third = await runPayoutDay(new Date("2025-08-19T03:17:00Z"));
+    expect(r1.batch).toBe("2025-08");
     expect(third.payouts).toBe(0);
     const payouts = await env.DB.prepare("SELECT id, amount_cents, status FROM payouts WHERE user_id = ?")
       .bind(payee.id)
@@ -250,11 +257,11 @@ describe("payouts", () => {
     expect(page).toContain("Payout history");
     expect(page).toContain("$23.33");
 
-    const csv = await fetchApp("/admin/payments/batches/2031-08.csv", withCookie(admins[0].cookie));
+    const csv = await fetchApp("/admin/payments/batches/2025-08.csv", withCookie(admins[0].cookie));
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Type")).toContain("text/csv");
     const csvText = await csv.text();
-    expect(csvText).toContain(`${payee.email},${payee.creatorId},23.33,USD,pending`);
+    expect(csvText).toContain(`${payee.email},${payee.creatorId},23.33,USD,outside_stripe,pending`);
     // The name goes out quoted, its formula defused: one text cell in a ',' or ';' locale.
     expect(csvText).toContain(`,"Bob;'=cmd|' /C calc'!A0",${payee.email},`);
     expect(csvText).not.toMatch(/(^|[,;])=cmd/m);
@@ -277,7 +284,7 @@ describe("payouts", () => {
     expect(after).toContain(row?.reference ?? "");
 
     const mine = await fetchApp("/payments/statement.csv", withCookie(payee.cookie));
-    expect(await mine.text()).toContain("2031-07,Music share: Payee Channel,33.33,70.00,23.33,USD,paid");
+    expect(await mine.text()).toContain("2025-07,Music share: Payee Channel,,33.33,70.00,23.33,USD,paid");
     const refused = await post(admins[0], { intent: "mark_paid", payoutId: id, reference: "" });
     expect(refused.status).toBe(400);
   });
@@ -296,20 +303,22 @@ describe("marking a whole payout run paid", () => {
         ),
       ),
     );
-    const month = "2031-09";
-    await importMonth(month, `${HEADER}\n${channels.map((c, i) => `${month},${c},,,${(i + 1) * 10}.00,USD`).join("\n")}\n`);
+    const month = "2025-09";
+    for (const p of payees) await paidOutsideStripe(p);
+    // $14, $28, $42: above the $10 minimum payout.
+    await importMonth(month, `${HEADER}\n${channels.map((c, i) => `${month},${c},,,${(i + 1) * 20}.00,USD`).join("\n")}\n`);
     await post(admins[0], { intent: "funds_received", month });
     await post(admins[0], { intent: "finalize", month });
-    const run = await runPayoutDay(new Date("2031-10-20T03:17:00Z"));
-    expect(run.batch).toBe("2031-10");
+    const run = await runPayoutDay(new Date("2025-10-20T03:17:00Z"));
+    expect(run.batch).toBe("2025-10");
     const idOf = async (userId: string) =>
-      (await env.DB.prepare("SELECT id FROM payouts WHERE user_id = ? AND batch = '2031-10'").bind(userId).first<{ id: string }>())?.id ?? "";
+      (await env.DB.prepare("SELECT id FROM payouts WHERE user_id = ? AND batch = '2025-10'").bind(userId).first<{ id: string }>())?.id ?? "";
     const ids = await Promise.all(payees.map((p) => idOf(p.id)));
 
     // One payout was already marked paid on its own.
     expect(await outcome(await post(admins[0], { intent: "mark_paid", payoutId: ids[0], reference: "SINGLE-1" }))).toBe("→/admin/payments");
 
-    const results = await Promise.all(admins.map((a, i) => post(a, { intent: "mark_batch_paid", batch: "2031-10", reference: `RUN-${i}` })));
+    const results = await Promise.all(admins.map((a, i) => post(a, { intent: "mark_batch_paid", batch: "2025-10", reference: `RUN-${i}` })));
     expect((await Promise.all(results.map(outcome))).sort()).toEqual(["409", "→/admin/payments"]);
     const rows = (
       await env.DB.prepare(`SELECT id, status, reference FROM payouts WHERE id IN (?, ?, ?)`)
@@ -322,7 +331,7 @@ describe("marking a whole payout run paid", () => {
     expect(runRef).toMatch(/^RUN-[01]$/);
     expect(byId.get(ids[2])?.reference).toBe(runRef);
     expect(rows.every((r) => r.status === "paid")).toBe(true);
-    expect(await count("SELECT count(*) AS n FROM payouts WHERE batch = '2031-10' AND status = 'pending'")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM payouts WHERE batch = '2025-10' AND status = 'pending'")).toBe(0);
 
     for (const [i, p] of payees.entries()) {
       expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ? AND month = ? AND status = 'paid'", p.id, month)).toBe(1);
@@ -338,16 +347,16 @@ describe("marking a whole payout run paid", () => {
     const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = 'payout_paid'")
       .bind(payees[2].email)
       .first<{ body_text: string }>();
-    expect(mail?.body_text).toContain(`We have sent your payout of $21.00 (reference ${runRef}).`);
-    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_batch_marked_paid' AND instr(details, '2031-10') > 0")).toBe(1);
+    expect(mail?.body_text).toContain(`We have sent your payout of $42.00 (reference ${runRef}).`);
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_batch_marked_paid' AND instr(details, '2025-10') > 0")).toBe(1);
 
     // Again: everything is paid already; a run with no payouts and a missing reference are refused.
-    const again = await post(admins[0], { intent: "mark_batch_paid", batch: "2031-10", reference: "RUN-X" });
+    const again = await post(admins[0], { intent: "mark_batch_paid", batch: "2025-10", reference: "RUN-X" });
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain("Every payout of the October 2031 run is already marked paid.");
+    expect(await again.text()).toContain("Every payout of the October 2025 run is already marked paid.");
     expect((await post(admins[0], { intent: "mark_batch_paid", batch: "2040-01", reference: "RUN-X" })).status).toBe(404);
-    expect((await post(admins[0], { intent: "mark_batch_paid", batch: "2031-10", reference: " " })).status).toBe(400);
+    expect((await post(admins[0], { intent: "mark_batch_paid", batch: "2025-10", reference: " " })).status).toBe(400);
     expect(await count("SELECT count(*) AS n FROM payouts WHERE reference = 'RUN-X'")).toBe(0);
-    expect(await outcome(await post(payees[0], { intent: "mark_batch_paid", batch: "2031-10", reference: "RUN-Y" }))).toBe("→/dashboard");
+    expect(await outcome(await post(payees[0], { intent: "mark_batch_paid", batch: "2025-10", reference: "RUN-Y" }))).toBe("→/dashboard");
   }, 60_000);
 });

@@ -44,7 +44,7 @@ describe("the CSV resource routes", () => {
     const res = await fetchApp("/payments/statement.csv", withCookie(creator.cookie));
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toContain("2032-03,Adjustment: March correction,-5.00,100.00,-5.00,USD,finalized");
+    expect(text).toContain("2032-03,Adjustment: March correction,,-5.00,100.00,-5.00,USD,finalized");
     expect(text).not.toContain("'-5.00");
   });
 });
@@ -53,16 +53,16 @@ describe("the admin action's body cap", () => {
   it("refuses a body larger than the biggest revenue file before reading it, and stages nothing", async () => {
     const form = new FormData();
     form.set("intent", "preview");
-    form.set("month", "2032-06");
-    form.set("padding", "x".repeat(6 * 1024 * 1024));
+    form.set("month", "2025-06");
+    form.set("padding", "x".repeat(11 * 1024 * 1024));
     form.set(
       "file",
-      new File([`month,channel_id,creator_id,video_id,net_revenue,currency\n2032-06,,${creator.creatorId},,1.00,USD\n`], "r.csv", { type: "text/csv" }),
+      new File([`month,channel_id,creator_id,video_id,net_revenue,currency\n2025-06,,${creator.creatorId},,1.00,USD\n`], "r.csv", { type: "text/csv" }),
     );
     const res = await fetchApp("/admin/payments", { method: "POST", headers: { Origin: ORIGIN, Cookie: admin.cookie }, body: form });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("The file is larger than 5 MB");
-    expect(await count("SELECT count(*) AS n FROM revenue_imports WHERE month = '2032-06'")).toBe(0);
+    expect(await res.text()).toContain("The file is larger than 10 MB");
+    expect(await count("SELECT count(*) AS n FROM revenue_imports WHERE month = '2025-06'")).toBe(0);
   });
 });
 
@@ -71,7 +71,8 @@ describe("/payments", () => {
     const latest = await (await fetchApp("/payments?month=2031-12", withCookie(creator.cookie))).text();
     expect(latest).toContain("Statement: March 2032");
     expect(latest).toContain("Adjustment: March correction");
-    expect(latest).toContain("Expected $7.34"); // the finalized balance: 12.34 - 5.00
+    // The payable balance, 12.34 - 5.00, is under the $10.00 minimum payout: it carries over.
+    expect(latest).toContain("$7.34 carries over: payouts start at $10.00");
     expect(latest).not.toContain("January bonus");
     const older = await (await fetchApp("/payments?month=2032-01", withCookie(creator.cookie))).text();
     expect(older).toContain("Statement: January 2032");

@@ -79,6 +79,8 @@ it("seeds the three months before today: paid by the latest payout run, finalize
   // The payout-day rule agrees: the latest run is done (nothing more to gather), the next one pays the finalized month.
   expect((await runPayoutDay(new Date(`${runDate}T12:00:00.000Z`))).payouts).toBe(0);
   const next = nextPayoutDate(now, 18);
+  // The demo creator has no payout account yet (the journeys set one up): paid outside Stripe here.
+  await env.DB.prepare("INSERT INTO payout_accounts (user_id, method, manual_reason) VALUES (?, 'manual', 'test')").bind(creatorId).run();
   const run = await runPayoutDay(new Date(`${next}T04:00:00.000Z`));
   expect(run.batch).toBe(next.slice(0, 7));
   expect(

@@ -923,8 +923,8 @@ export const ACTIONS: ActionCase[] = [
     main: true,
     takesFields: true,
     body: () => ({
-      fields: { intent: "preview", month: "2030-01" },
-      files: { file: new File(["month,channel_id,net_revenue,currency\n2030-01,UCmatrixNobody,1.00,USD\n"], "revenue.csv", { type: "text/csv" }) },
+      fields: { intent: "preview", month: "2020-01" },
+      files: { file: new File(["month,channel_id,net_revenue,currency\n2020-01,UCmatrixNobody,1.00,USD\n"], "revenue.csv", { type: "text/csv" }) },
     }),
   },
   {
@@ -995,6 +995,38 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     body: () => ({ fields: { intent: "withdraw_offer", offerId: uuid() } }),
   },
+  // Issue 29: the column-mapping step (an upload that is not waiting: 400), adjustments and how a
+  // person is paid (a person no account has: 400), sending waiting transfers (nothing waits: 409).
+  ...(["map", "remap"] as const).map(
+    (intent): ActionCase => ({
+      path: "/admin/payments",
+      module: "admin/payments.tsx",
+      guard: "admin",
+      intent,
+      takesFields: true,
+      body: () => ({ fields: { intent, month: "2020-02", uploadId: uuid(), period: "0", amount: "1", person: "UCmatrixNobody" } }),
+    }),
+  ),
+  ...(["adjust", "pay_outside", "pay_through_stripe"] as const).map(
+    (intent): ActionCase => ({
+      path: "/admin/payments",
+      module: "admin/payments.tsx",
+      guard: "admin",
+      intent,
+      takesFields: true,
+      body: () => ({
+        fields: { intent, token: uuid(), person: "matrix-nobody@example.com", month: "2020-02", direction: "credit", amount: "1.00", reason: "Matrix reason" },
+      }),
+    }),
+  ),
+  {
+    path: "/admin/payments",
+    module: "admin/payments.tsx",
+    guard: "admin",
+    intent: "send_transfers",
+    takesFields: true,
+    body: () => ({ fields: { intent: "send_transfers" } }),
+  },
   // The creator's own agreement on /payments.
   {
     path: "/payments",
@@ -1028,6 +1060,23 @@ export const ACTIONS: ActionCase[] = [
     intent: "decline_offer",
     takesFields: true,
     body: () => ({ fields: { intent: "decline_offer", offerId: uuid() } }),
+  },
+  // The payout account (issue 29): the set-up goes to the Stripe stand-in; the dashboard needs an enabled account (409).
+  {
+    path: "/payments",
+    module: "_app/payments.tsx",
+    guard: "approved",
+    intent: "connect_payouts",
+    takesFields: true,
+    body: () => ({ fields: { intent: "connect_payouts", country: "US" } }),
+  },
+  {
+    path: "/payments",
+    module: "_app/payments.tsx",
+    guard: "approved",
+    intent: "payout_dashboard",
+    takesFields: true,
+    body: () => ({ fields: { intent: "payout_dashboard" } }),
   },
   // ---- Campaigns (issue 15): the admin console (unknown ids: not found; a create makes a draft only) ----
   {
@@ -1341,6 +1390,17 @@ export const ACTIONS: ActionCase[] = [
     body: ({ world }) => ({ fields: { intent: "unmute", userId: world.target.id } }),
   },
   {
+    // Stripe's webhooks: no session, no Origin; an unsigned body is refused (400), nothing written.
+    path: "/api/stripe/webhook",
+    module: "api/stripe-webhook.ts",
+    guard: "public",
+    intent: "webhook",
+    resource: true,
+    takesFields: false,
+    body: () => ({ fields: {} }),
+    raw: { body: JSON.stringify({ id: "evt_matrix", type: "account.updated", data: { object: {} } }), contentType: "application/json" },
+  },
+  {
     path: "/api/csp-report",
     module: "api/csp-report.ts",
     guard: "public",
@@ -1519,6 +1579,25 @@ export const ACTIONS: ActionCase[] = [
     body: () => ({ fields: { date: "2000-01-01" } }),
   },
   {
+    // The Stripe stand-in's dashboard: the "let transfers through" switch (already through).
+    path: "/dev/stripe",
+    module: "dev/stripe.tsx",
+    guard: "public",
+    intent: "refuse_next",
+    main: true,
+    takesFields: true,
+    body: () => ({ fields: { intent: "refuse_next", on: "no" } }),
+  },
+  {
+    // The stand-in's onboarding page for a link that does not exist: 404, nothing written.
+    path: "/dev/stripe/onboarding/link_matrix",
+    module: "dev/stripe-onboarding.tsx",
+    guard: "public",
+    intent: "finish",
+    takesFields: true,
+    body: () => ({ fields: { outcome: "complete" } }),
+  },
+  {
     path: OAUTH_AUTHORIZE,
     module: "dev/oauth-authorize.tsx",
     guard: "public",
@@ -1545,6 +1624,7 @@ export const PUBLIC_ANSWERS: Record<string, string> = {
   "/auth/verify-email verify": "400", // no such token
   "/auth/google begin": "→/dev/oauth/authorize?",
   "/api/csp-report report": "204",
+  "/api/stripe/webhook webhook": "400",
   "/admin-recovery recover": "200", // the same answer whatever the secret
   "/agency-application-signup apply": "→/agency-application-signup?submitted=1",
   "/agency/signup apply": "→/agency/signup?submitted=1",

@@ -366,6 +366,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
       <input type="hidden" name="agencySlug" value={params.agencySlug} />
       <input type="hidden" name="agencyName" value={params.agencyName} />
       <input type="hidden" name="agencyToken" value={params.agencyToken} />
+      {params.redirectTo ? <input type="hidden" name="redirectTo" value={params.redirectTo} /> : null}
       <NewAccountFields errors={errors} />
       <Field
         label="YouTube channel URL"

@@ -3,8 +3,8 @@ import { ChartFigure } from "~/ui/chart-figure";
 import { formatCount } from "~/lib/format";
 import type { Metric, Point } from "~/modules/channels/analytics";
 
-/** recharts, loaded when a chart is first drawn: not on /analytics' first load (docs/decisions/0085). */
-const MetricLineChart = lazy(() => import("./metric-line-chart"));
+/** recharts, loaded when a chart is first drawn: not on /analytics' first load (docs/decisions/0085). A `.client` module: the server build gets an empty one, so recharts is not in the Worker (decision 0231). */
+const MetricLineChart = lazy(() => import("./metric-line-chart.client"));
 
 // A metric over time as a line chart (recharts, drawn in the browser) with the same numbers as
 // a table. The table is what screen readers read (the chart is hidden from them), and it is

@@ -2,8 +2,8 @@ import { lazy } from "react";
 import { ChartFigure } from "~/ui/chart-figure";
 import { formatCount } from "~/lib/format";
 
-/** recharts (the analytics page's chart library), loaded after hydration in its own chunk (docs/decisions/0085). */
-const GrowthBars = lazy(() => import("./growth-bars"));
+/** recharts (the analytics page's chart library), loaded after hydration in its own chunk (docs/decisions/0085). A `.client` module: the server build gets an empty one, so recharts is not in the Worker (decision 0231). */
+const GrowthBars = lazy(() => import("./growth-bars.client"));
 
 // A weekly series as a chart with the same numbers as a table (issue 18). The table is what screen
 // readers read (the chart is hidden from them) and what everyone sees before hydration; a button

@@ -1,4 +1,4 @@
-import { Search } from "~/ui/icons";
+import { Search, SlidersHorizontal } from "~/ui/icons";
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { buttonClass } from "~/ui/button";
@@ -114,6 +114,9 @@ export function LibraryFilters({ query, resultsLabel }: { query: LibraryQuery; r
 
   const sortValue = draft.sort || defaultSort(draft.q);
   const searching = draft.q.trim() !== "";
+  const activeFilters = [query.genre, query.mood, query.bpmMin !== null || query.bpmMax !== null, query.durMin !== null || query.durMax !== null].filter(
+    Boolean,
+  ).length;
 
   return (
     // biome-ignore lint/a11y/useSemanticElements: a <form role="search"> is the search landmark; a <search> wrapper would add a second element for the same thing
@@ -145,23 +148,49 @@ export function LibraryFilters({ query, resultsLabel }: { query: LibraryQuery; r
           />
         </div>
       </div>
-      <LabelledSelect id="library-genre" label="Genre" name={LIBRARY_PARAMS.genre} value={draft.genre} onChange={change("now")}>
-        <option value="">All genres</option>
-        {GENRES.map((g) => (
-          <option key={g} value={g}>
-            {g}
-          </option>
-        ))}
-      </LabelledSelect>
-      <LabelledSelect id="library-mood" label="Mood" name={LIBRARY_PARAMS.mood} value={draft.mood} onChange={change("now")}>
-        <option value="">All moods</option>
-        {MOODS.map((m) => (
-          <option key={m} value={m}>
-            {m}
-          </option>
-        ))}
-      </LabelledSelect>
-      <LabelledSelect id="library-sort" label="Sort by" name={LIBRARY_PARAMS.sort} value={sortValue} onChange={change("now")}>
+      {/* Small screens: the filters fold behind "Filters" so the first screen shows tracks. A CSS
+          toggle (a checkbox and its label), so it works before and without JavaScript; open from
+          the start when a filter is on. From md up the filters always show (docs/decisions/0243). */}
+      <input
+        id="library-filters-toggle"
+        type="checkbox"
+        className="peer sr-only md:hidden"
+        defaultChecked={activeFilters > 0}
+        aria-controls="library-filters-more library-filters-ranges"
+      />
+      <label
+        htmlFor="library-filters-toggle"
+        className={`${buttonClass.secondary} col-span-2 cursor-pointer peer-focus-visible:ring-2 peer-focus-visible:ring-brand-500 peer-focus-visible:ring-offset-2 md:hidden`}
+      >
+        <SlidersHorizontal className="h-4 w-4" aria-hidden="true" />
+        {activeFilters > 0 ? `Filters (${activeFilters} on)` : "Filters"}
+      </label>
+      <div id="library-filters-more" className="col-span-2 hidden grid-cols-2 gap-3 peer-checked:grid md:contents">
+        <LabelledSelect id="library-genre" label="Genre" name={LIBRARY_PARAMS.genre} value={draft.genre} onChange={change("now")}>
+          <option value="">All genres</option>
+          {GENRES.map((g) => (
+            <option key={g} value={g}>
+              {g}
+            </option>
+          ))}
+        </LabelledSelect>
+        <LabelledSelect id="library-mood" label="Mood" name={LIBRARY_PARAMS.mood} value={draft.mood} onChange={change("now")}>
+          <option value="">All moods</option>
+          {MOODS.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </LabelledSelect>
+      </div>
+      <LabelledSelect
+        id="library-sort"
+        label="Sort by"
+        className="col-span-2 md:col-span-1"
+        name={LIBRARY_PARAMS.sort}
+        value={sortValue}
+        onChange={change("now")}
+      >
         {LIBRARY_SORTS.filter((s) => s !== "relevance" || searching || sortValue === "relevance").map((s) => (
           <option key={s} value={s}>
             {SORT_LABELS[s]}
@@ -178,14 +207,16 @@ export function LibraryFilters({ query, resultsLabel }: { query: LibraryQuery; r
           </Link>
         ) : null}
       </div>
-      <RangeFieldset legend="BPM">
-        <BpmInput bound="min" label="Lowest BPM" value={draft.bpmMin} onChange={change("typed")} />
-        <BpmInput bound="max" label="Highest BPM" value={draft.bpmMax} onChange={change("typed")} />
-      </RangeFieldset>
-      <RangeFieldset legend="Length">
-        <LengthSelect bound="min" label="Shortest length" value={draft.durMin} onChange={change("now")} />
-        <LengthSelect bound="max" label="Longest length" value={draft.durMax} onChange={change("now")} />
-      </RangeFieldset>
+      <div id="library-filters-ranges" className="col-span-2 hidden gap-3 peer-checked:grid md:contents">
+        <RangeFieldset legend="BPM">
+          <BpmInput bound="min" label="Lowest BPM" value={draft.bpmMin} onChange={change("typed")} />
+          <BpmInput bound="max" label="Highest BPM" value={draft.bpmMax} onChange={change("typed")} />
+        </RangeFieldset>
+        <RangeFieldset legend="Length">
+          <LengthSelect bound="min" label="Shortest length" value={draft.durMin} onChange={change("now")} />
+          <LengthSelect bound="max" label="Longest length" value={draft.durMax} onChange={change("now")} />
+        </RangeFieldset>
+      </div>
       <p id="library-results-count" className="col-span-2 self-end text-sm text-slate-600 md:col-span-4 xl:col-span-1" role="status">
         {resultsLabel}
       </p>
@@ -278,7 +309,9 @@ function LabelledSelect({
   value,
   onChange,
   children,
+  className = "",
 }: {
+  className?: string;
   id: string;
   label: string;
   name: string;
@@ -287,7 +320,7 @@ function LabelledSelect({
   children: ReactNode;
 }) {
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${className}`.trim()}>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
       </label>

@@ -30,6 +30,8 @@ export type LibraryResultsProps = {
   onPlay?: (track: LibraryTrack) => void;
   playingId?: string | null;
   actionsFor?: (track: LibraryTrack) => ReactNode;
+  /** What was searched instead of the typed search (its typos corrected), when that found nothing. */
+  correctedQ?: string | null;
   /** What the empty state says when nothing matches and no filter is set. */
   emptyTitle?: string;
   emptyText?: ReactNode;
@@ -42,6 +44,7 @@ export function LibraryResults({
   page,
   pageCount,
   busy = false,
+  correctedQ = null,
   onPlay,
   playingId = null,
   actionsFor,
@@ -68,6 +71,11 @@ export function LibraryResults({
       <h2 id="library-results-heading" className="sr-only">
         Tracks
       </h2>
+      {correctedQ ? (
+        <p className="mb-3 text-sm text-slate-700" data-testid="library-corrected">
+          Showing results for <strong className="font-semibold text-slate-900">{correctedQ}</strong>. Nothing matched “{query.q}”.
+        </p>
+      ) : null}
       <div className={`overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity ${busy ? "opacity-60" : ""}`}>
         <table className="w-full text-left text-sm">
           <caption className="sr-only">{`Tracks, page ${page} of ${pageCount}`}</caption>

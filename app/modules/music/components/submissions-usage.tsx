@@ -1,8 +1,8 @@
 import { lazy } from "react";
 import { ChartFigure } from "~/ui/chart-figure";
 
-/** recharts, loaded when the chart is first drawn: never on the page's first load. */
-const SubmissionsUsageBars = lazy(() => import("./submissions-usage-bars"));
+/** recharts, loaded when the chart is first drawn: never on the page's first load. A `.client` module: the server build gets an empty one, so recharts is not in the Worker (decision 0231). */
+const SubmissionsUsageBars = lazy(() => import("./submissions-usage-bars.client"));
 
 // Licences of the partner's tracks per week (12 weeks) as a bar chart, drawn in the browser,
 // with the same numbers as a table: the table is what screen readers read and what shows before

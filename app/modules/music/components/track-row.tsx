@@ -61,7 +61,7 @@ export function TrackRow({ track, onPlay, playing = false, actions, waveform }: 
         {waveform ?? <Waveform peaks={track.peaks} bars={WAVEFORM_BARS} className="h-8 w-32" data-testid="track-waveform" />}
       </td>
       <td className="py-2 pr-3 pl-1 text-right sm:pr-4">
-        <div className="flex items-center justify-end gap-1.5">{actions}</div>
+        <div className="flex flex-wrap items-center justify-end gap-1.5">{actions}</div>
       </td>
     </tr>
   );

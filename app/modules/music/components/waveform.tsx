@@ -24,10 +24,7 @@ const HEIGHT = 100;
 export function Waveform({ peaks, bars = 48, progress, className = "h-8 w-full", "data-testid": testId }: WaveformProps) {
   // useId's characters ("«»", ":") are not valid inside url(#…): keep letters, digits, dash.
   const clipId = `wf-${useId().replace(/[^A-Za-z0-9_-]/g, "")}`;
-  const { d, width } = useMemo(() => {
-    const heights = barsFrom(parsePeaks(peaks), bars);
-    return { d: barsPath(heights), width: heights.length * BAR };
-  }, [peaks, bars]);
+  const { d, width } = useMemo(() => drawing(peaks, bars), [peaks, bars]);
   const played = progress === undefined ? null : Math.min(1, Math.max(0, progress)) * width;
   return (
     <svg viewBox={`0 0 ${width} ${HEIGHT}`} preserveAspectRatio="none" className={className} aria-hidden="true" focusable="false" data-testid={testId}>
@@ -42,6 +39,25 @@ export function Waveform({ peaks, bars = 48, progress, className = "h-8 w-full",
       ) : null}
     </svg>
   );
+}
+
+/**
+ * A waveform's path, drawn once per isolate for the same peaks: a track's peaks never change, and
+ * the library draws the same twenty on every page view (docs/decisions/0230). Keyed by the peaks'
+ * text (64 numbers for a library row): cheaper to make than the path.
+ */
+const drawn = new Map<string, { d: string; width: number }>();
+const DRAWN_MAX = 1000;
+
+function drawing(peaks: WaveformProps["peaks"], bars: number): { d: string; width: number } {
+  const key = `${bars}:${typeof peaks === "string" ? peaks : (peaks ?? []).join(",")}`;
+  const known = drawn.get(key);
+  if (known) return known;
+  const heights = barsFrom(parsePeaks(peaks), bars);
+  const result = { d: barsPath(heights), width: heights.length * BAR };
+  if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value as string);
+  drawn.set(key, result);
+  return result;
 }
 
 /** The bars as one path: per bar a rectangle BAR − 1 wide, centred vertically, at least 4 high. */

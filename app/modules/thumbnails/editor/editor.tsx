@@ -40,7 +40,7 @@ import { imageProblem, THUMBNAIL_MESSAGES } from "../messages";
 import type { AiStatus, ChannelSource, ExportSummary, LoadedProject, ProjectSummary } from "../types";
 import { loadDraft, saveDraft } from "./draft-store";
 import { type Asset, cutOut, HANDLE_SIZE, loadFonts, measureText, renderDocument, renderOverlay, rotationHandle } from "./render";
-import { segment } from "./segmenter";
+import { segment } from "./segmenter.client";
 
 // The thumbnail editor (issue 19). State: a document with undo history (../layers.ts does the
 // maths), the images by asset id, the open project's id and version. Every change is kept in the

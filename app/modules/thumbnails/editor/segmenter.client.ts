@@ -1,6 +1,9 @@
 import type { SegmentReply } from "./protocol";
 
 // The page's side of the segmentation worker: created on the first AI action, kept for the next.
+// `.client`: the server build replaces this module by an empty one, so the worker bundle and the
+// MediaPipe files it pulls in (13 MB of wasm, its loader, the model) stay out of the Worker upload
+// (docs/decisions/0231).
 
 export type Mask = { mask: Float32Array; width: number; height: number; loadMs: number; runMs: number };
 let worker: Worker | null = null;

@@ -1,0 +1,386 @@
+import { exports as loopback, waitUntil } from "cloudflare:workers";
+import { readText } from "~/platform/body.server";
+import { hmacSha256Hex, randomToken } from "~/platform/crypto.server";
+import { env } from "~/platform/env.server";
+
+// The local stand-in for Stripe (DEV_TOOLS only; docs/decisions/0226-stripe-stand-in.md). It answers
+// the API calls the payments module makes, in Stripe's shapes, through the same `stripe` package:
+//   POST /v1/accounts                    an Express account (needs information until onboarded)
+//   GET  /v1/accounts/:id
+//   POST /v1/account_links               a one-time onboarding link to /dev/stripe/onboarding/:id
+//   POST /v1/accounts/:id/login_links    the Express dashboard (a stand-in page)
+//   POST /v1/transfers                   a transfer to a connected account (Idempotency-Key honoured)
+//   GET  /v1/transfers?transfer_group=   the transfers of a payout (how a lost answer is found again)
+// and, like Stripe, it sends SIGNED webhooks back to the app (POST /api/stripe/webhook, Stripe-Signature
+// t=…,v1=HMAC-SHA256 of "t.payload" with STRIPE_WEBHOOK_SECRET): account.updated when onboarding
+// changes an account, transfer.created after a transfer, transfer.reversed when one is reversed from
+// the stand-in's dashboard (/dev/stripe). State lives in KV under devstripe:*.
+
+export type StandInAccount = {
+  id: string;
+  object: "account";
+  type: "express";
+  email: string | null;
+  country: string;
+  default_currency: string;
+  created: number;
+  details_submitted: boolean;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  capabilities: { transfers: "active" | "inactive" | "pending" };
+  requirements: { currently_due: string[]; eventually_due: string[]; past_due: string[]; disabled_reason: string | null };
+  metadata: Record<string, string>;
+  livemode: false;
+};
+
+export type StandInTransfer = {
+  id: string;
+  object: "transfer";
+  amount: number;
+  amount_reversed: number;
+  currency: string;
+  created: number;
+  description: string | null;
+  destination: string;
+  transfer_group: string | null;
+  metadata: Record<string, string>;
+  reversed: boolean;
+  livemode: false;
+};
+
+type LinkRecord = { id: string; account: string; refreshUrl: string; returnUrl: string; expiresAt: number; used: boolean };
+export type StandInEvent = { id: string; type: string; created: number; account: string | null; object: unknown; delivered: string | null };
+
+const kv = () => env.RATE_LIMITS;
+const DAY = 60 * 60 * 24;
+const now = () => Math.floor(Date.now() / 1000);
+const id = (prefix: string) =>
+  `${prefix}_${randomToken(12)
+    .replace(/[^A-Za-z0-9]/g, "")
+    .slice(0, 16)}`;
+
+async function get<T>(key: string): Promise<T | null> {
+  const raw = await kv().get(key);
+  return raw ? (JSON.parse(raw) as T) : null;
+}
+const put = (key: string, value: unknown, ttl = 30 * DAY) => kv().put(key, JSON.stringify(value), { expirationTtl: ttl });
+
+function json(body: unknown, status = 200) {
+  return Response.json(body, { status, headers: { "Cache-Control": "no-store", "Request-Id": id("req") } });
+}
+function stripeError(status: number, type: string, message: string, code?: string, param?: string) {
+  return json({ error: { type, message, ...(code ? { code } : {}), ...(param ? { param } : {}) } }, status);
+}
+
+/** Stripe's form encoding ("metadata[payout_id]=…", "capabilities[transfers][requested]=true") as a flat map. */
+function formOf(body: string): Map<string, string> {
+  return new Map(new URLSearchParams(body).entries());
+}
+function nested(form: Map<string, string>, prefix: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of form) {
+    const m = new RegExp(`^${prefix}\\[([^\\]]+)\\]$`).exec(k);
+    if (m) out[m[1]] = v;
+  }
+  return out;
+}
+
+// ---- Accounts ------------------------------------------------------------------------------------
+
+const ONBOARDING_FIELDS = ["business_profile.url", "external_account", "individual.dob.day", "individual.first_name", "tos_acceptance.date"];
+
+function newAccount(email: string | null, metadata: Record<string, string>): StandInAccount {
+  return {
+    id: id("acct"),
+    object: "account",
+    type: "express",
+    email,
+    country: "US",
+    default_currency: "usd",
+    created: now(),
+    details_submitted: false,
+    charges_enabled: false,
+    payouts_enabled: false,
+    capabilities: { transfers: "inactive" },
+    requirements: { currently_due: [...ONBOARDING_FIELDS], eventually_due: [...ONBOARDING_FIELDS], past_due: [], disabled_reason: "requirements.past_due" },
+    metadata,
+    livemode: false,
+  };
+}
+
+export const accountKey = (acct: string) => `devstripe:account:${acct}`;
+
+/** The states the stand-in's onboarding page and dashboard can put an account in. */
+export type AccountOutcome = "complete" | "incomplete" | "restricted" | "verifying";
+
+export async function setAccountState(accountId: string, outcome: AccountOutcome, request: Request): Promise<StandInAccount | null> {
+  const account = await get<StandInAccount>(accountKey(accountId));
+  if (!account) return null;
+  const next: StandInAccount = { ...account };
+  if (outcome === "complete") {
+    Object.assign(next, { details_submitted: true, charges_enabled: false, payouts_enabled: true, capabilities: { transfers: "active" } });
+    next.requirements = { currently_due: [], eventually_due: [], past_due: [], disabled_reason: null };
+  } else if (outcome === "verifying") {
+    Object.assign(next, { details_submitted: true, payouts_enabled: false, capabilities: { transfers: "pending" } });
+    next.requirements = { currently_due: [], eventually_due: [], past_due: [], disabled_reason: "requirements.pending_verification" };
+  } else if (outcome === "restricted") {
+    Object.assign(next, { details_submitted: true, payouts_enabled: false, capabilities: { transfers: "inactive" } });
+    next.requirements = {
+      currently_due: ["individual.id_number"],
+      eventually_due: ["individual.id_number"],
+      past_due: ["individual.id_number"],
+      disabled_reason: "requirements.past_due",
+    };
+  } else {
+    next.details_submitted = false;
+  }
+  await put(accountKey(accountId), next);
+  await emit("account.updated", next, request, accountId);
+  return next;
+}
+
+// ---- Transfers -----------------------------------------------------------------------------------
+
+const REFUSE_NEXT = "devstripe:refuse-next-transfer";
+
+/** The dashboard's switch: the next transfer is refused as Stripe refuses one when the platform's balance is short. */
+export async function refuseNextTransfer(on: boolean): Promise<void> {
+  if (on) await kv().put(REFUSE_NEXT, "1", { expirationTtl: DAY });
+  else await kv().delete(REFUSE_NEXT);
+}
+export async function refusingNextTransfer(): Promise<boolean> {
+  return (await kv().get(REFUSE_NEXT)) === "1";
+}
+
+export const transferKey = (tr: string) => `devstripe:transfer:${tr}`;
+
+/** Reverses a whole transfer, as the platform can in Stripe's dashboard: Stripe then sends transfer.reversed. */
+export async function reverseTransfer(transferId: string, request: Request): Promise<StandInTransfer | null> {
+  const transfer = await get<StandInTransfer>(transferKey(transferId));
+  if (!transfer || transfer.reversed) return transfer;
+  const next = { ...transfer, reversed: true, amount_reversed: transfer.amount };
+  await put(transferKey(transferId), next);
+  await emit("transfer.reversed", next, request, null);
+  return next;
+}
+
+// ---- Webhooks ------------------------------------------------------------------------------------
+
+const eventKey = (evt: string) => `devstripe:event:${evt}`;
+
+/** Signs a payload as Stripe does: t=<seconds>,v1=<hex HMAC-SHA256 of "t.payload">. */
+export async function signPayload(payload: string, secret: string, t = now()): Promise<string> {
+  return `t=${t},v1=${await hmacSha256Hex(secret, `${t}.${payload}`)}`;
+}
+
+function eventPayload(e: StandInEvent): string {
+  return JSON.stringify({
+    id: e.id,
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: e.created,
+    data: { object: e.object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: e.type,
+    ...(e.account ? { account: e.account } : {}),
+  });
+}
+
+/** Sends one event to the app's webhook, signed, as Stripe would; records how it was answered. */
+export async function deliver(eventId: string, origin: string): Promise<number> {
+  const event = await get<StandInEvent>(eventKey(eventId));
+  if (!event) return 404;
+  const payload = eventPayload(event);
+  const secret = (env.STRIPE_WEBHOOK_SECRET ?? "").split(",")[0]?.trim() ?? "";
+  const request = new Request(new URL("/api/stripe/webhook", origin), {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Stripe-Signature": await signPayload(payload, secret),
+      "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
+    },
+    body: payload,
+  });
+  let status = 0;
+  try {
+    // Through the Worker's own entry (Origin check, router, route) when the runtime offers it.
+    const self = (loopback as unknown as { default?: { fetch(r: Request): Promise<Response> } } | undefined)?.default;
+    if (self) status = (await self.fetch(request)).status;
+    else {
+      const { receiveStripeWebhook } = await import("~/modules/payments/payments.server");
+      status = (await receiveStripeWebhook(request)).status;
+    }
+  } catch (error) {
+    console.error("stand-in webhook delivery failed", error);
+  }
+  await put(eventKey(eventId), { ...event, delivered: `${status} at ${new Date().toISOString()}` });
+  return status;
+}
+
+/** Records an event and delivers it after the current answer has gone (Stripe sends webhooks on its own time). */
+async function emit(type: string, object: unknown, request: Request, account: string | null): Promise<void> {
+  const event: StandInEvent = { id: id("evt"), type, created: now(), account, object, delivered: null };
+  await put(eventKey(event.id), event);
+  const origin = new URL(request.url).origin;
+  const later = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => deliver(event.id, origin)).then(() => undefined);
+  try {
+    waitUntil(later);
+  } catch {
+    // outside a request (a test's own code): the promise runs on regardless
+  }
+}
+
+/** What the dashboard lists: accounts, transfers and events, newest first. */
+export async function standInState(): Promise<{ accounts: StandInAccount[]; transfers: StandInTransfer[]; events: StandInEvent[]; refusing: boolean }> {
+  const read = async <T>(prefix: string): Promise<T[]> => {
+    const list = await kv().list({ prefix, limit: 200 });
+    const found = await Promise.all(list.keys.map((k) => get<T>(k.name)));
+    return found.filter((v): v is Awaited<T> => v !== null) as T[];
+  };
+  const [accounts, transfers, events, refusing] = await Promise.all([
+    read<StandInAccount>("devstripe:account:"),
+    read<StandInTransfer>("devstripe:transfer:"),
+    read<StandInEvent>("devstripe:event:"),
+    refusingNextTransfer(),
+  ]);
+  const newest = (a: { created: number }, b: { created: number }) => b.created - a.created;
+  return { accounts: accounts.sort(newest), transfers: transfers.sort(newest), events: events.sort(newest).slice(0, 50), refusing };
+}
+
+// ---- Onboarding links ----------------------------------------------------------------------------
+
+const linkKey = (link: string) => `devstripe:link:${link}`;
+
+/** The onboarding link's record, once: a used or expired link sends the person to its refresh URL, as Stripe's do. */
+export async function onboardingLink(linkId: string): Promise<{ link: LinkRecord; account: StandInAccount | null; usable: boolean } | null> {
+  const link = await get<LinkRecord>(linkKey(linkId));
+  if (!link) return null;
+  return { link, account: await get<StandInAccount>(accountKey(link.account)), usable: !link.used && link.expiresAt > now() };
+}
+
+export async function useOnboardingLink(linkId: string): Promise<LinkRecord | null> {
+  const found = await onboardingLink(linkId);
+  if (!found?.usable) return null;
+  await put(linkKey(linkId), { ...found.link, used: true }, DAY);
+  return found.link;
+}
+
+// ---- The API -------------------------------------------------------------------------------------
+
+/** The stand-in's API (/dev/stripe/v1/*), answered in Stripe's shapes. */
+export async function handleDevStripeApi(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/^\/dev\/stripe/, "");
+  const key = /^Bearer (.+)$/.exec(request.headers.get("Authorization") ?? "")?.[1];
+  if (!key || key !== env.STRIPE_SECRET_KEY) return stripeError(401, "invalid_request_error", "Invalid API Key provided.");
+  const body = request.method === "POST" ? await readText(request, 64 * 1024) : "";
+  const idempotencyKey = request.headers.get("Idempotency-Key");
+  if (request.method === "POST" && idempotencyKey) {
+    const seen = await get<{ status: number; body: unknown; path: string }>(`devstripe:idem:${idempotencyKey}`);
+    if (seen) {
+      if (seen.path !== path)
+        return stripeError(400, "idempotency_error", "Keys for idempotent requests can only be used for the same endpoint they were first used for.");
+      return json(seen.body, seen.status);
+    }
+  }
+  // As Stripe, a second request with a key still in flight is refused (409) rather than run twice.
+  const lock = idempotencyKey ? `devstripe:idem-lock:${idempotencyKey}` : null;
+  if (request.method === "POST" && lock) {
+    if (await kv().get(lock)) return stripeError(409, "idempotency_error", "There is currently another in-progress request using this idempotency key.");
+    await kv().put(lock, "1", { expirationTtl: 60 });
+  }
+  try {
+    const answer = await route(request, path, formOf(body), url);
+    if (request.method === "POST" && idempotencyKey && answer.status < 500) {
+      await put(`devstripe:idem:${idempotencyKey}`, { status: answer.status, body: await answer.clone().json(), path }, DAY);
+    }
+    return answer;
+  } finally {
+    if (request.method === "POST" && lock) await kv().delete(lock);
+  }
+}
+
+async function route(request: Request, path: string, form: Map<string, string>, url: URL): Promise<Response> {
+  let m: RegExpExecArray | null = null;
+  if (path === "/v1/accounts" && request.method === "POST") {
+    if (form.get("type") !== "express" && !form.has("controller[stripe_dashboard][type]")) {
+      return stripeError(400, "invalid_request_error", "The stand-in makes Express accounts only.", undefined, "type");
+    }
+    const account = newAccount(form.get("email") ?? null, nested(form, "metadata"));
+    await put(accountKey(account.id), account);
+    return json(account);
+  }
+  m = /^\/v1\/accounts\/(acct_[A-Za-z0-9]+)$/.exec(path);
+  if (m && request.method === "GET") {
+    const account = await get<StandInAccount>(accountKey(m[1]));
+    return account ? json(account) : stripeError(404, "invalid_request_error", `No such account: '${m[1]}'`, "resource_missing", "account");
+  }
+  m = /^\/v1\/accounts\/(acct_[A-Za-z0-9]+)\/login_links$/.exec(path);
+  if (m && request.method === "POST") {
+    const account = await get<StandInAccount>(accountKey(m[1]));
+    if (!account) return stripeError(404, "invalid_request_error", `No such account: '${m[1]}'`, "resource_missing", "account");
+    return json({ object: "login_link", created: now(), url: new URL(`/dev/stripe?account=${account.id}`, url).toString() });
+  }
+  if (path === "/v1/account_links" && request.method === "POST") {
+    const account = await get<StandInAccount>(accountKey(form.get("account") ?? ""));
+    if (!account) return stripeError(400, "invalid_request_error", `No such account: '${form.get("account")}'`, "resource_missing", "account");
+    const refreshUrl = form.get("refresh_url") ?? "";
+    const returnUrl = form.get("return_url") ?? "";
+    if (!/^https?:\/\//.test(refreshUrl) || !/^https?:\/\//.test(returnUrl)) {
+      return stripeError(400, "invalid_request_error", "refresh_url and return_url must be absolute URLs.", "url_invalid", "return_url");
+    }
+    const link: LinkRecord = { id: id("link"), account: account.id, refreshUrl, returnUrl, expiresAt: now() + 300, used: false };
+    await put(linkKey(link.id), link, DAY);
+    return json({ object: "account_link", created: now(), expires_at: link.expiresAt, url: new URL(`/dev/stripe/onboarding/${link.id}`, url).toString() });
+  }
+  if (path === "/v1/transfers" && request.method === "POST") {
+    const amount = Number(form.get("amount"));
+    const destination = form.get("destination") ?? "";
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      return stripeError(400, "invalid_request_error", "Invalid positive integer", "parameter_invalid_integer", "amount");
+    if ((form.get("currency") ?? "").toLowerCase() !== "usd")
+      return stripeError(400, "invalid_request_error", "The stand-in's platform balance is in usd.", undefined, "currency");
+    const account = await get<StandInAccount>(accountKey(destination));
+    if (!account) return stripeError(400, "invalid_request_error", `No such destination: '${destination}'`, "resource_missing", "destination");
+    if (account.capabilities.transfers !== "active") {
+      return stripeError(
+        400,
+        "invalid_request_error",
+        "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
+        "insufficient_capabilities_for_transfer",
+        "destination",
+      );
+    }
+    if (await refusingNextTransfer()) {
+      await refuseNextTransfer(false);
+      return stripeError(400, "invalid_request_error", "You have insufficient available funds in your Stripe account.", "balance_insufficient");
+    }
+    const transfer: StandInTransfer = {
+      id: id("tr"),
+      object: "transfer",
+      amount,
+      amount_reversed: 0,
+      currency: "usd",
+      created: now(),
+      description: form.get("description") ?? null,
+      destination,
+      transfer_group: form.get("transfer_group") ?? null,
+      metadata: nested(form, "metadata"),
+      reversed: false,
+      livemode: false,
+    };
+    await put(transferKey(transfer.id), transfer);
+    if (transfer.transfer_group) await put(`devstripe:group:${transfer.transfer_group}`, transfer.id);
+    await emit("transfer.created", transfer, request, null);
+    return json(transfer);
+  }
+  if (path === "/v1/transfers" && request.method === "GET") {
+    const group = url.searchParams.get("transfer_group");
+    const found = group ? await kv().get(`devstripe:group:${group}`) : null;
+    const transfer = found ? await get<StandInTransfer>(transferKey(found)) : null;
+    return json({ object: "list", data: transfer ? [transfer] : [], has_more: false, url: "/v1/transfers" });
+  }
+  return stripeError(404, "invalid_request_error", `Unrecognized request URL (${request.method}: ${path}). The stand-in answers only what Shortbeat calls.`);
+}

@@ -1,0 +1,131 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { ledgerEntries } from "~/db/schema";
+import { conflict, invalid } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { notifyUser } from "~/modules/notifications/notifications.server";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { appOrigin, emailQuery } from "~/platform/email.server";
+import { appName } from "~/platform/env.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { findPerson } from "./agreement.server";
+import { monthLabel, monthOf } from "./calendar";
+import { PAYMENT_MESSAGES as M } from "./messages";
+import { formatCents } from "./money";
+
+// Adjustments (issue 29; docs/decisions/0223-adjustments.md): an admin's credit or debit for a
+// person and a statement month, with a reason. It is one ledger entry (source 'adjustment', the
+// reason as its note), written finalized: the next payout day gathers it with the person's other
+// payable entries. A debit larger than the balance leaves the balance negative: the payout day
+// pays no one a negative or zero sum (it carries over), so the debit is taken from later earnings,
+// and the person and the admin both see the negative balance. The form's token is the entry's id,
+// so a double click or two tabs add it once.
+
+export type AdjustmentInput = { token: string; person: string; month: string; direction: "credit" | "debit"; amountCents: number; reason: string };
+
+/** The person's payable balance: finalized entries not yet in a payout (may be negative). */
+async function payableBalance(userId: string): Promise<number> {
+  const row = await db()
+    .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId)))
+    .get();
+  return row?.total ?? 0;
+}
+
+export async function addAdjustment(
+  actor: Actor,
+  request: Request,
+  input: AdjustmentInput,
+): Promise<{ name: string; amountCents: number; balanceCents: number }> {
+  authorize(actor, "payments", "manage");
+  if (input.month > monthOf(new Date())) throw invalid(M.adjustmentFutureMonth, { fieldErrors: { month: M.adjustmentFutureMonth } });
+  const person = await findPerson(actor, input.person);
+  const amountCents = input.direction === "debit" ? -input.amountCents : input.amountCents;
+  const name = person.fullName || person.email;
+  const signed = `${amountCents < 0 ? "−" : "+"}${formatCents(Math.abs(amountCents))}`;
+  try {
+    await db().batch([
+      db()
+        .insert(ledgerEntries)
+        .values({
+          id: input.token,
+          userId: person.id,
+          month: input.month,
+          sourceKind: "adjustment",
+          sourceId: input.token,
+          netCents: amountCents,
+          shareBp: 10_000,
+          amountCents,
+          status: "finalized",
+          importId: null,
+          note: input.reason,
+        })
+        .onConflictDoNothing(),
+      precondition(previousStatementChanged(1)),
+      auditQuery({
+        eventType: "payment_adjustment_added",
+        severity: "high",
+        userId: actor.id,
+        targetUserId: person.id,
+        request,
+        details: { entry_id: input.token, month: input.month, amount_cents: amountCents, reason: input.reason },
+      }),
+      emailQuery({
+        to: person.email,
+        kind: "payment_adjustment",
+        subject: `An adjustment of ${signed} on your ${appName()} statement`,
+        text: `We added an adjustment of ${signed} to your ${monthLabel(input.month)} statement.\n\nReason: ${input.reason}\n\nIt is included in your next payout. See your statement at ${appOrigin()}/payments?month=${input.month}.\n`,
+      }),
+    ]);
+  } catch (error) {
+    if (isPreconditionFailure(error)) throw conflict(M.adjustmentAlready);
+    throw error;
+  }
+  try {
+    await notifyUser(person.id, {
+      title: "Statement adjusted",
+      content: `${signed} on your ${monthLabel(input.month)} statement: ${input.reason}`,
+      kind: "payment_adjustment",
+      createdBy: actor.id,
+    });
+  } catch (error) {
+    // The adjustment is recorded; a missing bell entry must not undo it.
+    console.error("adjustment notification failed", error);
+  }
+  return { name, amountCents, balanceCents: await payableBalance(person.id) };
+}
+
+export type AdjustmentRow = { id: string; name: string; email: string; month: string; amountCents: number; reason: string; status: string; createdAt: string };
+
+/** The latest adjustments, for the admin page. */
+export async function recentAdjustments(actor: Actor, limit = 20): Promise<AdjustmentRow[]> {
+  authorize(actor, "payments", "manage");
+  const rows = await db()
+    .select({
+      id: ledgerEntries.id,
+      userId: ledgerEntries.userId,
+      month: ledgerEntries.month,
+      amountCents: ledgerEntries.amountCents,
+      note: ledgerEntries.note,
+      status: ledgerEntries.status,
+      createdAt: ledgerEntries.createdAt,
+    })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.sourceKind, "adjustment"), isNull(ledgerEntries.importId)))
+    .orderBy(desc(ledgerEntries.createdAt))
+    .limit(limit)
+    .all();
+  const people = await peopleByIds(rows.map((r) => r.userId));
+  return rows.map((r) => ({
+    id: r.id,
+    name: people.get(r.userId)?.fullName || people.get(r.userId)?.email || r.userId,
+    email: people.get(r.userId)?.email ?? "",
+    month: r.month,
+    amountCents: r.amountCents,
+    reason: r.note ?? "",
+    status: r.status,
+    createdAt: r.createdAt,
+  }));
+}

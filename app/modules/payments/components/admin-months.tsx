@@ -1,0 +1,145 @@
+import { Form } from "react-router";
+import { Badge, type Tone } from "~/ui/badge";
+import { Button } from "~/ui/button";
+import { LocalTime } from "~/ui/local-time";
+import { Section } from "~/ui/section";
+import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { monthLabel } from "../calendar";
+import { formatCents } from "../money";
+import { formatBp } from "../split";
+import { FORMAT_LABEL } from "./revenue-import";
+import type { RevenueFormat } from "../revenue-columns";
+
+// The months of revenue on /admin/payments (docs/decisions/0121): each month's live import, funds
+// received, finalized; and the recent imports (a staged one can be discarded).
+
+const IMPORT_STATUS: Record<"staged" | "live" | "replaced" | "discarded", { label: string; tone: Tone }> = {
+  staged: { label: "Waiting to commit", tone: "amber" },
+  live: { label: "Live", tone: "green" },
+  replaced: { label: "Replaced", tone: "slate" },
+  discarded: { label: "Discarded", tone: "slate" },
+};
+
+type MonthRow = {
+  month: string;
+  liveImportId: string | null;
+  fundsReceivedAt: string | null;
+  finalizedAt: string | null;
+  netCents: number | null;
+  amountCents: number | null;
+  shareBp: number | null;
+  format: RevenueFormat | null;
+  exactTotal: string | null;
+};
+
+type ImportRow = {
+  id: string;
+  month: string;
+  status: keyof typeof IMPORT_STATUS;
+  fileName: string | null;
+  format: RevenueFormat;
+  entryCount: number;
+  netCents: number;
+  createdAt: string;
+};
+
+export function MonthsSection({ months, imports, busy }: { months: MonthRow[]; imports: ImportRow[]; busy: boolean }) {
+  return (
+    <>
+      <Section id="months-heading" title="Months" className="mt-10">
+        {months.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">No revenue imported yet.</p>
+        ) : (
+          <TableRegion labelledBy="months-heading" className="mt-3">
+            <Table>
+              <TableHead columns={["Month", "Net revenue", "Creators' share", "Status", { label: "Actions", className: "text-right" }]} />
+              <TableBody>
+                {months.map((m) => (
+                  <tr key={m.month}>
+                    <Td className="font-medium">{monthLabel(m.month)}</Td>
+                    <Td>
+                      {m.netCents === null ? "—" : formatCents(m.netCents)}
+                      {m.exactTotal && m.exactTotal !== ((m.netCents ?? 0) / 100).toFixed(2) ? (
+                        <span className="block text-xs text-slate-500">{m.exactTotal} exact</span>
+                      ) : null}
+                    </Td>
+                    <Td>
+                      {m.amountCents === null ? "—" : formatCents(m.amountCents)}
+                      {m.shareBp ? <span className="text-slate-500"> ({formatBp(m.shareBp)})</span> : null}
+                    </Td>
+                    <Td>
+                      {m.finalizedAt ? (
+                        <Badge tone="green">
+                          <span>
+                            Finalized <LocalTime iso={m.finalizedAt} />
+                          </span>
+                        </Badge>
+                      ) : m.fundsReceivedAt ? (
+                        <Badge tone="blue">
+                          <span>
+                            Funds received <LocalTime iso={m.fundsReceivedAt} />
+                          </span>
+                        </Badge>
+                      ) : m.liveImportId ? (
+                        <Badge tone="amber">Estimated</Badge>
+                      ) : (
+                        <Badge>Not imported</Badge>
+                      )}
+                    </Td>
+                    <Td className="text-right">
+                      {m.liveImportId && !m.fundsReceivedAt ? (
+                        <MonthButton intent="funds_received" month={m.month} label="Mark funds received" busy={busy} />
+                      ) : null}
+                      {m.fundsReceivedAt && !m.finalizedAt ? <MonthButton intent="finalize" month={m.month} label="Finalize" busy={busy} /> : null}
+                    </Td>
+                  </tr>
+                ))}
+              </TableBody>
+            </Table>
+          </TableRegion>
+        )}
+      </Section>
+
+      <Section id="imports-heading" title="Recent imports" className="mt-10">
+        {imports.length === 0 ? (
+          <p className="mt-2 text-sm text-slate-600">None yet.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-100 text-sm">
+            {imports.map((i) => (
+              <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span>
+                  {monthLabel(i.month)} · {i.fileName ?? "file"} ({FORMAT_LABEL[i.format].split(" (")[0]}) · {i.entryCount} lines · {formatCents(i.netCents)} ·{" "}
+                  <LocalTime iso={i.createdAt} withTime />
+                </span>
+                <span className="flex items-center gap-2">
+                  <Badge tone={IMPORT_STATUS[i.status].tone}>{IMPORT_STATUS[i.status].label}</Badge>
+                  {i.status === "staged" ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="discard" />
+                      <input type="hidden" name="importId" value={i.id} />
+                      <Button type="submit" disabled={busy}>
+                        Discard
+                      </Button>
+                    </Form>
+                  ) : null}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function MonthButton({ intent, month, label, busy }: { intent: string; month: string; label: string; busy: boolean }) {
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="month" value={month} />
+      <Button type="submit" disabled={busy}>
+        {label} <span className="sr-only">for {monthLabel(month)}</span>
+      </Button>
+    </Form>
+  );
+}

@@ -1,0 +1,262 @@
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { payoutAccounts } from "~/db/schema";
+import { conflict, DomainError, invalid } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { auditQuery } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { isStripeRefusal, stripeClient, stripeConfig, stripeMode } from "~/platform/stripe.server";
+import { findPerson } from "./agreement.server";
+import { PAYOUT_MESSAGES as P } from "./messages";
+import { PAYOUT_COUNTRIES } from "./payout-countries";
+import type { PayoutAccountView } from "./types";
+
+// Where each person's money goes (issue 29; docs/decisions/0224): a Stripe Connect Express account
+// the person sets up from /payments (Stripe's hosted onboarding, a return and a refresh URL, the
+// status Stripe reports: needs information / enabled / restricted), or "paid outside Stripe" when an
+// admin says so (a country Stripe cannot pay, a person paid by bank transfer as before).
+
+type AccountData = {
+  details_submitted?: boolean;
+  payouts_enabled?: boolean;
+  capabilities?: { transfers?: string } | null;
+  requirements?: { currently_due?: string[] | null; past_due?: string[] | null; disabled_reason?: string | null } | null;
+};
+
+/** The status a person sees for what Stripe reports of their account (and why, in their words). */
+export function accountStatusOf(a: AccountData): { status: "needs_information" | "enabled" | "restricted"; reason: string | null } {
+  const due = (a.requirements?.currently_due?.length ?? 0) + (a.requirements?.past_due?.length ?? 0);
+  if (a.payouts_enabled && a.capabilities?.transfers === "active") {
+    return { status: "enabled", reason: due > 0 ? P.reasonDueSoon : null };
+  }
+  if (!a.details_submitted) return { status: "needs_information", reason: P.reasonNotFinished };
+  const why = a.requirements?.disabled_reason ?? "";
+  if (why === "requirements.pending_verification") return { status: "restricted", reason: P.reasonVerifying };
+  if (why.startsWith("rejected")) return { status: "restricted", reason: P.reasonRejected };
+  if (why === "requirements.past_due" || due > 0) return { status: "restricted", reason: P.reasonMoreInfo };
+  return { status: "restricted", reason: P.reasonRestricted };
+}
+
+async function accountRow(userId: string) {
+  return db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId)).get();
+}
+
+/** Each person's payout account row (absent: no account yet, paid through Stripe once they set one up). */
+export async function payoutAccountsOf(userIds: readonly string[]) {
+  const out = new Map<string, typeof payoutAccounts.$inferSelect>();
+  for (let i = 0; i < userIds.length; i += 90) {
+    const rows = await db()
+      .select()
+      .from(payoutAccounts)
+      .where(inArray(payoutAccounts.userId, userIds.slice(i, i + 90)))
+      .all();
+    for (const r of rows) out.set(r.userId, r);
+  }
+  return out;
+}
+
+function viewOf(row: Awaited<ReturnType<typeof accountRow>>): PayoutAccountView {
+  const mode = stripeMode();
+  return {
+    available: mode !== "off",
+    standIn: mode === "stand-in",
+    method: row?.method ?? "stripe",
+    status: row?.stripeAccountId ? (row.status ?? "needs_information") : "none",
+    statusReason: row?.stripeAccountId ? row.statusReason : null,
+    manualReason: row?.method === "manual" ? row.manualReason : null,
+  };
+}
+
+/** The person's own payout method as /payments shows it. */
+export async function payoutAccountView(actor: Actor): Promise<PayoutAccountView> {
+  authorize(actor, "payments", "readOwn");
+  return viewOf(await accountRow(actor.id));
+}
+
+function unavailable(): DomainError {
+  return new DomainError("unavailable", P.notConfigured, { title: "Payouts are not available" });
+}
+
+/**
+ * A call to Stripe from a person's request, its failures in their words: a concurrent request with
+ * the same idempotency key (two clicks) is waited for and asked again; a refusal says Stripe's reason;
+ * no answer is "try again later". Nothing of ours has changed in either case.
+ */
+async function viaStripe<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if ((error as { statusCode?: number })?.statusCode === 409) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return call();
+    }
+    if (isStripeRefusal(error)) throw invalid(`${P.stripeRefused} ${error.message}`);
+    console.error("stripe call failed", error);
+    throw new DomainError("unavailable", P.stripeUnreachable, { title: "Stripe did not answer" });
+  }
+}
+
+/** Stores what Stripe says of an account, unless a newer report is already stored. */
+function syncQuery(accountId: string, a: AccountData, at: string) {
+  const { status, reason } = accountStatusOf(a);
+  return db()
+    .update(payoutAccounts)
+    .set({ status, statusReason: reason, syncedAt: at, updatedAt: new Date().toISOString() })
+    .where(and(eq(payoutAccounts.stripeAccountId, accountId), or(isNull(payoutAccounts.syncedAt), sql`${payoutAccounts.syncedAt} <= ${at}`)));
+}
+
+/**
+ * Starts (or continues) the person's Stripe onboarding: their Express account is created once (the
+ * idempotency key and the row's guarded insert make two clicks one account), then a fresh one-time
+ * account link is made. Returns where to send the browser.
+ */
+export async function startPayoutOnboarding(actor: Actor, request: Request, input: { country: string }): Promise<{ url: string }> {
+  authorize(actor, "payments", "readOwn");
+  if (!stripeConfig()) throw unavailable();
+  const existing = await accountRow(actor.id);
+  if (existing?.method === "manual") throw conflict(P.paidOutside);
+  const stripe = await stripeClient(new URL(request.url).origin);
+  let accountId = existing?.stripeAccountId ?? null;
+  if (!accountId && !PAYOUT_COUNTRIES.some((c) => c.code === input.country)) {
+    throw invalid(P.chooseCountry, { fieldErrors: { country: P.chooseCountry } });
+  }
+  if (!accountId) {
+    const person = (await peopleByIds([actor.id])).get(actor.id);
+    const account = await viaStripe(() =>
+      stripe.accounts.create(
+        {
+          type: "express",
+          email: person?.email,
+          country: input.country,
+          business_type: "individual",
+          capabilities: { transfers: { requested: true } },
+          // Outside the platform's own country the account only receives transfers (Stripe's recipient agreement).
+          ...(input.country === "US" ? {} : { tos_acceptance: { service_agreement: "recipient" } }),
+          metadata: { user_id: actor.id },
+        },
+        { idempotencyKey: `payout-account-${actor.id}-${input.country}` },
+      ),
+    );
+    const { status, reason } = accountStatusOf(account);
+    const at = new Date((account.created ?? Math.floor(Date.now() / 1000)) * 1000).toISOString();
+    await db().batch([
+      db()
+        .insert(payoutAccounts)
+        .values({ userId: actor.id, method: "stripe", stripeAccountId: account.id, status, statusReason: reason, syncedAt: at })
+        .onConflictDoUpdate({
+          target: payoutAccounts.userId,
+          set: { stripeAccountId: account.id, status, statusReason: reason, syncedAt: at, updatedAt: new Date().toISOString() },
+          setWhere: and(isNull(payoutAccounts.stripeAccountId), eq(payoutAccounts.method, "stripe")),
+        }),
+      auditQuery({
+        eventType: "payout_account_created",
+        severity: "medium",
+        userId: actor.id,
+        targetUserId: actor.id,
+        request,
+        details: { country: input.country },
+      }),
+    ]);
+    accountId = (await accountRow(actor.id))?.stripeAccountId ?? account.id;
+  }
+  const origin = new URL(request.url).origin;
+  const id = accountId;
+  const link = await viaStripe(() =>
+    stripe.accountLinks.create({
+      account: id,
+      refresh_url: `${origin}/payments/payout-account/refresh`,
+      return_url: `${origin}/payments/payout-account/return`,
+      type: "account_onboarding",
+    }),
+  );
+  return { url: link.url };
+}
+
+/** On the way back from Stripe's onboarding: the account's status as Stripe has it now. */
+export async function syncPayoutAccount(actor: Actor, request: Request): Promise<PayoutAccountView> {
+  authorize(actor, "payments", "readOwn");
+  const row = await accountRow(actor.id);
+  if (!row?.stripeAccountId || !stripeConfig()) return viewOf(row);
+  try {
+    const account = await (await stripeClient(new URL(request.url).origin)).accounts.retrieve(row.stripeAccountId);
+    await syncQuery(row.stripeAccountId, account, new Date().toISOString()).run();
+  } catch (error) {
+    // Stripe's webhook (account.updated) brings the status anyway; the page shows what is stored.
+    console.error("reading the payout account from Stripe failed", error);
+  }
+  return viewOf(await accountRow(actor.id));
+}
+
+/** A webhook's account.updated: the stored status follows Stripe (an older event never overwrites a newer one). */
+export function accountUpdatedQuery(accountId: string, account: AccountData, eventCreated: number) {
+  return syncQuery(accountId, account, new Date(eventCreated * 1000).toISOString());
+}
+
+/** A one-time link into the person's Stripe Express dashboard (their bank account, tax details, Stripe's payouts). */
+export async function payoutDashboardLink(actor: Actor, request: Request): Promise<{ url: string }> {
+  authorize(actor, "payments", "readOwn");
+  const row = await accountRow(actor.id);
+  if (!stripeConfig()) throw unavailable();
+  if (!row?.stripeAccountId || row.status !== "enabled") throw conflict(P.notEnabled);
+  const stripe = await stripeClient(new URL(request.url).origin);
+  const accountId = row.stripeAccountId;
+  const link = await viaStripe(() => stripe.accounts.createLoginLink(accountId));
+  return { url: link.url };
+}
+
+/**
+ * An admin's choice for a person: paid outside Stripe (with the reason; an admin then marks their
+ * payouts paid with the bank's reference), or back to Stripe. Audited; guarded (twice → once).
+ */
+export async function setPayoutMethod(
+  actor: Actor,
+  request: Request,
+  input: { person: string; method: "stripe" | "manual"; reason: string },
+): Promise<{ name: string }> {
+  authorize(actor, "payments", "manage");
+  const person = await findPerson(actor, input.person);
+  const now = new Date().toISOString();
+  const manual = input.method === "manual";
+  // No row means "through Stripe" already.
+  if (!manual && (await accountRow(person.id))?.method !== "manual") throw conflict(P.alreadyStripe(person.fullName || person.email));
+  try {
+    await db().batch([
+      db()
+        .insert(payoutAccounts)
+        .values({ userId: person.id, method: input.method, manualReason: manual ? input.reason : null, manualSetBy: actor.id, updatedAt: now })
+        .onConflictDoUpdate({
+          target: payoutAccounts.userId,
+          set: { method: input.method, manualReason: manual ? input.reason : null, manualSetBy: actor.id, updatedAt: now },
+          setWhere: sql`${payoutAccounts.method} <> ${input.method}`,
+        }),
+      precondition(previousStatementChanged(1)),
+      auditQuery({
+        eventType: manual ? "payout_method_manual" : "payout_method_stripe",
+        severity: "high",
+        userId: actor.id,
+        targetUserId: person.id,
+        request,
+        details: { reason: manual ? input.reason : null },
+      }),
+    ]);
+  } catch (error) {
+    // No row yet means "through Stripe": asking for Stripe then changes nothing.
+    if (isPreconditionFailure(error))
+      throw conflict(manual ? P.alreadyManual(person.fullName || person.email) : P.alreadyStripe(person.fullName || person.email));
+    throw error;
+  }
+  return { name: person.fullName || person.email };
+}
+
+/** The people paid outside Stripe, for the admin page. */
+export async function manualPayees(actor: Actor) {
+  authorize(actor, "payments", "manage");
+  const rows = await db()
+    .select({ userId: payoutAccounts.userId, reason: payoutAccounts.manualReason, updatedAt: payoutAccounts.updatedAt })
+    .from(payoutAccounts)
+    .where(eq(payoutAccounts.method, "manual"))
+    .all();
+  const people = await peopleByIds(rows.map((r) => r.userId));
+  return rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? "" }));
+}

@@ -1,0 +1,148 @@
+import { and, eq, or } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { payoutAccounts, payouts, stripeEvents } from "~/db/schema";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { auditQuery } from "~/platform/audit.server";
+import { readText } from "~/platform/body.server";
+import { db } from "~/platform/db.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { stripeConfig, type VerifiedEvent, verifyStripeEvent } from "~/platform/stripe.server";
+import { PAYOUT_MESSAGES as P } from "./messages";
+import { accountUpdatedQuery } from "./payout-accounts.server";
+import { payoutFailedQueries, payoutPaidQueries, tellPayout } from "./transfers.server";
+
+// POST /api/stripe/webhook (docs/decisions/0225-stripe-webhooks.md). The raw body is read (at most
+// 512 KiB) and its Stripe-Signature verified (HMAC-SHA256 with the endpoint's signing secret, at
+// most five minutes old) before anything else; an unsigned, forged or stale request is refused with
+// 400 and changes nothing. Each event is stored once by its id, in the same D1 batch as what it
+// does: Stripe's own retries and any replay of an event already handled change nothing (answered
+// 200, so Stripe stops retrying). Handled:
+//   account.updated    the person's payout account status (an older event never overwrites a newer one)
+//   transfer.created   the payout paid (amount and destination must match the payout)
+//   transfer.reversed  (in full) the payout failed: its amount back to the balance, the person told
+// Other event types are stored and acknowledged.
+
+const MAX_BODY = 512 * 1024;
+
+type Outcome = { status: number; body: Record<string, unknown> };
+
+const answer = (o: Outcome) => Response.json(o.body, { status: o.status, headers: { "Cache-Control": "no-store" } });
+
+export async function receiveStripeWebhook(request: Request): Promise<Response> {
+  if (!stripeConfig()) return answer({ status: 503, body: { error: "Stripe is not configured." } });
+  const signature = request.headers.get("Stripe-Signature");
+  if (!signature) return answer({ status: 400, body: { error: "Missing Stripe-Signature." } });
+  const raw = await readText(request, MAX_BODY + 1);
+  if (raw.length > MAX_BODY) return answer({ status: 413, body: { error: "Payload too large." } });
+  const event = await verifyStripeEvent(raw, signature);
+  if (!event) return answer({ status: 400, body: { error: "Invalid signature." } });
+  return answer(await applyStripeEvent(event));
+}
+
+type Planned = { statements: BatchItem<"sqlite">[]; outcome: string; after?: () => Promise<void> };
+
+/** The event's own record, first in its batch: stored once (a second copy stops the batch). */
+function recordQueries(event: VerifiedEvent, objectId: string | null, outcome: string): BatchItem<"sqlite">[] {
+  return [
+    db()
+      .insert(stripeEvents)
+      .values({ id: event.id, type: event.type, account: event.account ?? null, objectId, created: event.created, outcome })
+      .onConflictDoNothing(),
+    precondition(previousStatementChanged(1)),
+  ];
+}
+
+async function payoutOf(payoutId: string | null, transferId: string) {
+  return db()
+    .select()
+    .from(payouts)
+    .where(or(eq(payouts.stripeTransferId, transferId), payoutId ? eq(payouts.id, payoutId) : undefined))
+    .get();
+}
+
+async function plan(event: VerifiedEvent): Promise<Planned & { objectId: string | null }> {
+  const now = new Date().toISOString();
+  if (event.type === "account.updated") {
+    const account = event.data.object;
+    const known = await db().select({ userId: payoutAccounts.userId }).from(payoutAccounts).where(eq(payoutAccounts.stripeAccountId, account.id)).get();
+    if (!known) return { objectId: account.id, statements: [], outcome: "ignored: unknown account" };
+    return { objectId: account.id, statements: [accountUpdatedQuery(account.id, account, event.created)], outcome: "account status" };
+  }
+  if (event.type === "transfer.created" || event.type === "transfer.reversed") {
+    const transfer = event.data.object;
+    const destination = typeof transfer.destination === "string" ? transfer.destination : (transfer.destination?.id ?? "");
+    const payout = await payoutOf(transfer.metadata?.payout_id ?? transfer.transfer_group ?? null, transfer.id);
+    if (!payout) return { objectId: transfer.id, statements: [], outcome: "ignored: no payout" };
+    const email = (await peopleByIds([payout.userId])).get(payout.userId)?.email ?? null;
+    if (event.type === "transfer.created") {
+      if (payout.amountCents !== transfer.amount || payout.stripeAccountId !== destination || transfer.currency !== "usd") {
+        // Never mark paid what Stripe says differently: an admin looks at it.
+        return {
+          objectId: transfer.id,
+          statements: [
+            auditQuery({
+              eventType: "payout_transfer_mismatch",
+              severity: "critical",
+              targetUserId: payout.userId,
+              details: { payout_id: payout.id, transfer_id: transfer.id, amount: transfer.amount, currency: transfer.currency, destination },
+            }),
+          ],
+          outcome: "mismatch: not paid",
+        };
+      }
+      return {
+        objectId: transfer.id,
+        statements: payoutPaidQueries(payout, email, { id: transfer.id, amount: transfer.amount, destination }, now),
+        outcome: payout.status === "paid" ? "already paid" : "payout paid",
+        after: payout.status === "paid" ? undefined : () => tellIfNow(payout.id, "paid", payout),
+      };
+    }
+    if (transfer.amount_reversed < transfer.amount) {
+      return {
+        objectId: transfer.id,
+        statements: [
+          auditQuery({
+            eventType: "payout_partly_reversed",
+            severity: "high",
+            targetUserId: payout.userId,
+            details: { payout_id: payout.id, transfer_id: transfer.id, amount_reversed: transfer.amount_reversed },
+          }),
+        ],
+        outcome: "partial reversal: for an admin",
+      };
+    }
+    return {
+      objectId: transfer.id,
+      statements: payoutFailedQueries(payout, email, P.transferReversed, now),
+      outcome: payout.status === "failed" ? "already failed" : "payout failed",
+      after: payout.status === "failed" ? undefined : () => tellIfNow(payout.id, "failed", payout, P.transferReversed),
+    };
+  }
+  const object = event.data.object as { id?: string };
+  return { objectId: object?.id ?? null, statements: [], outcome: "ignored" };
+}
+
+/** The bell, when the payout is now in the state the event put it in (of two deliveries at once, the batch wrote it once). */
+async function tellIfNow(payoutId: string, status: "paid" | "failed", p: { userId: string; amountCents: number }, reason?: string) {
+  const row = await db()
+    .select({ status: payouts.status })
+    .from(payouts)
+    .where(and(eq(payouts.id, payoutId), eq(payouts.status, status)))
+    .get();
+  if (row) await tellPayout(p, status, reason);
+}
+
+export async function applyStripeEvent(event: VerifiedEvent): Promise<Outcome> {
+  const done = await db().select({ outcome: stripeEvents.outcome }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).get();
+  if (done) return { status: 200, body: { received: true, duplicate: true } };
+  const planned = await plan(event);
+  try {
+    await db().batch([...recordQueries(event, planned.objectId, planned.outcome), ...planned.statements] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  } catch (error) {
+    // The same event delivered twice at once: the other delivery stored it.
+    if (isPreconditionFailure(error)) return { status: 200, body: { received: true, duplicate: true } };
+    throw error;
+  }
+  await planned.after?.();
+  return { status: 200, body: { received: true, outcome: planned.outcome } };
+}

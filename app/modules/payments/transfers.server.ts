@@ -1,0 +1,252 @@
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { ledgerEntries, payouts } from "~/db/schema";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { notifyUser } from "~/modules/notifications/notifications.server";
+import { auditQueryWhen } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { appOrigin, emailQueryWhen } from "~/platform/email.server";
+import { appName } from "~/platform/env.server";
+import { isStripeRefusal, StripeNotConfigured, stripeClient, stripeConfig } from "~/platform/stripe.server";
+import { monthLabel } from "./calendar";
+import { PAYOUT_MESSAGES as P } from "./messages";
+import { formatCents } from "./money";
+
+// Stripe transfers of the payouts gathered on the payout day (docs/decisions/0224, 0225):
+//   send     pending → processing (a guarded claim, so two runs send once), then one transfer with
+//            the idempotency key payout-<id>, transfer_group = the payout's id and its id in the
+//            metadata. Stripe's webhook (transfer.created) then marks it paid; a refusal (4xx) fails it
+//            at once; a lost answer (network, 5xx) leaves it processing for `recover`.
+//   recover  a payout processing for over 10 minutes without a transfer id: Stripe is asked for the
+//            transfers of its group; found → recorded (the webhook pays it), none → pending again
+//            (the next send uses the same key, and the group check guards a key past its 24 hours).
+//   paid / failed   the statements a webhook (or a refusal) runs in its batch; a failure returns the
+//            payout's entries to the balance and tells the person (bell and e-mail).
+
+/** Transfers per run: Workers allow 1,000 subrequests per invocation; the next daily run sends the rest. */
+export const TRANSFERS_PER_RUN = 400;
+const PARALLEL = 6;
+const RECOVER_AFTER_MS = 10 * 60 * 1000;
+
+type PayoutRecord = typeof payouts.$inferSelect;
+
+function paidEmail(to: string, p: { amountCents: number; batch: string }, transferId: string) {
+  const amount = formatCents(p.amountCents);
+  return {
+    to,
+    kind: "payout_paid",
+    subject: `Your ${appName()} payout of ${amount} is on its way`,
+    text: `We have sent your payout of ${amount} from the ${monthLabel(p.batch)} run to your Stripe account (transfer ${transferId}). Stripe pays it out to your bank on your payout schedule, usually within a few business days.\n\nSee your statement and payout history at ${appOrigin()}/payments.\n`,
+  };
+}
+
+function failedEmail(to: string, p: { amountCents: number }, reason: string) {
+  const amount = formatCents(p.amountCents);
+  return {
+    to,
+    kind: "payout_failed",
+    subject: `Your ${appName()} payout of ${amount} did not go through`,
+    text: `Your payout of ${amount} could not be sent: ${reason}.\n\nThe amount is back in your balance and goes out with the next payout. Check your payout account at ${appOrigin()}/payments.\n`,
+  };
+}
+
+/** The statements that mark a Stripe payout paid (its transfer exists): guarded, audited, e-mailed once, its entries paid. */
+export function payoutPaidQueries(
+  p: PayoutRecord,
+  email: string | null,
+  transfer: { id: string; amount: number; destination: string },
+  now: string,
+): BatchItem<"sqlite">[] {
+  return [
+    db()
+      .update(payouts)
+      .set({ status: "paid", paidAt: now, reference: transfer.id, stripeTransferId: transfer.id })
+      .where(
+        and(
+          eq(payouts.id, p.id),
+          eq(payouts.method, "stripe"),
+          inArray(payouts.status, ["pending", "processing"]),
+          eq(payouts.amountCents, transfer.amount),
+          eq(payouts.stripeAccountId, transfer.destination),
+        ),
+      ),
+    auditQueryWhen(
+      {
+        eventType: "payout_paid_stripe",
+        severity: "high",
+        targetUserId: p.userId,
+        details: { payout_id: p.id, transfer_id: transfer.id, amount_cents: p.amountCents },
+      },
+      sql`changes() = 1`,
+    ),
+    emailQueryWhen(paidEmail(email ?? "", p, transfer.id), sql`changes() = 1 and ${email ?? ""} <> ''`),
+    db()
+      .update(ledgerEntries)
+      .set({ status: "paid" })
+      .where(
+        and(
+          eq(ledgerEntries.payoutId, p.id),
+          eq(ledgerEntries.status, "finalized"),
+          sql`exists (select 1 from payouts x where x.id = ${p.id} and x.status = 'paid')`,
+        ),
+      ),
+  ];
+}
+
+/** The statements that fail a payout and return its entries to the balance: guarded (once), audited, e-mailed. */
+export function payoutFailedQueries(p: PayoutRecord, email: string | null, reason: string, now: string): BatchItem<"sqlite">[] {
+  return [
+    db()
+      .update(payouts)
+      .set({ status: "failed", failedAt: now, failureReason: reason })
+      .where(and(eq(payouts.id, p.id), inArray(payouts.status, ["pending", "processing", "paid"]))),
+    auditQueryWhen(
+      { eventType: "payout_failed", severity: "high", targetUserId: p.userId, details: { payout_id: p.id, amount_cents: p.amountCents, reason } },
+      sql`changes() = 1`,
+    ),
+    emailQueryWhen(failedEmail(email ?? "", p, reason), sql`changes() = 1 and ${email ?? ""} <> ''`),
+    // Back to the balance: finalized and in no payout, gathered again on the next payout day.
+    db()
+      .update(ledgerEntries)
+      .set({ status: "finalized", payoutId: null })
+      .where(and(eq(ledgerEntries.payoutId, p.id), sql`exists (select 1 from payouts x where x.id = ${p.id} and x.status = 'failed')`)),
+  ];
+}
+
+/** The bell after a payout changed (the record is already written; a missing bell must not undo it). */
+export async function tellPayout(p: { userId: string; amountCents: number }, outcome: "paid" | "failed", reason?: string): Promise<void> {
+  const amount = formatCents(p.amountCents);
+  try {
+    await notifyUser(
+      p.userId,
+      outcome === "paid"
+        ? { title: "Payout sent", content: `Your payout of ${amount} has been sent to your Stripe account.`, kind: "payout_paid" }
+        : {
+            title: "Payout failed",
+            content: `Your payout of ${amount} did not go through (${reason}). The amount is back in your balance.`,
+            kind: "payout_failed",
+          },
+    );
+  } catch (error) {
+    console.error("payout notification failed", error);
+  }
+}
+
+/** Fails one payout now (Stripe refused its transfer) and tells the person. */
+async function failNow(p: PayoutRecord, reason: string): Promise<void> {
+  const email = (await peopleByIds([p.userId])).get(p.userId)?.email ?? null;
+  const results = (await db().batch(
+    payoutFailedQueries(p, email, reason, new Date().toISOString()) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
+  )) as unknown[];
+  const changed = (results[0] as { meta?: { changes?: number } })?.meta?.changes ?? 0;
+  if (changed > 0) await tellPayout(p, "failed", reason);
+}
+
+export type SendResult = { sent: number; failed: number; recovered: number; left: number };
+
+/** Sends the pending Stripe payouts (and recovers those whose answer was lost). Throws StripeNotConfigured without the secrets. */
+export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_PER_RUN): Promise<SendResult> {
+  if (!stripeConfig()) throw new StripeNotConfigured();
+  const stripe = await stripeClient();
+  const result: SendResult = { sent: 0, failed: 0, recovered: 0, left: 0 };
+
+  // Answers lost on the way back: ask Stripe what became of them.
+  const stale = await db()
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.method, "stripe"),
+        eq(payouts.status, "processing"),
+        isNull(payouts.stripeTransferId),
+        lt(payouts.sentAt, new Date(now.getTime() - RECOVER_AFTER_MS).toISOString()),
+      ),
+    )
+    .limit(limit)
+    .all();
+  for (const p of stale) {
+    const found = await stripe.transfers.list({ transfer_group: p.id, limit: 1 });
+    const transfer = found.data[0];
+    if (transfer) {
+      await db()
+        .update(payouts)
+        .set({ stripeTransferId: transfer.id })
+        .where(and(eq(payouts.id, p.id), isNull(payouts.stripeTransferId)))
+        .run();
+    } else {
+      await db()
+        .update(payouts)
+        .set({ status: "pending" })
+        .where(and(eq(payouts.id, p.id), eq(payouts.status, "processing"), isNull(payouts.stripeTransferId)))
+        .run();
+    }
+    result.recovered += 1;
+  }
+
+  const pending = await db()
+    .select()
+    .from(payouts)
+    .where(and(eq(payouts.method, "stripe"), eq(payouts.status, "pending")))
+    .orderBy(payouts.createdAt)
+    .limit(limit + 1)
+    .all();
+  result.left = Math.max(0, pending.length - limit);
+  const queue = pending.slice(0, limit);
+  const worker = async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) {
+      const outcome = await sendOne(stripe, p, now);
+      if (outcome === "sent") result.sent += 1;
+      if (outcome === "failed") result.failed += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+  return result;
+}
+
+async function sendOne(stripe: Awaited<ReturnType<typeof stripeClient>>, p: PayoutRecord, now: Date): Promise<"sent" | "failed" | "skipped" | "unknown"> {
+  // The claim: of two runs at once, one sends.
+  const [claimed] = await db()
+    .update(payouts)
+    .set({ status: "processing", sentAt: now.toISOString() })
+    .where(and(eq(payouts.id, p.id), eq(payouts.status, "pending")))
+    .returning({ id: payouts.id });
+  if (!claimed || !p.stripeAccountId) return "skipped";
+  try {
+    const transfer = await stripe.transfers.create(
+      {
+        amount: p.amountCents,
+        currency: "usd",
+        destination: p.stripeAccountId,
+        transfer_group: p.id,
+        description: `${appName()} payout, ${monthLabel(p.batch)} run`,
+        metadata: { payout_id: p.id, user_id: p.userId, batch: p.batch },
+      },
+      { idempotencyKey: `payout-${p.id}` },
+    );
+    await db()
+      .update(payouts)
+      .set({ stripeTransferId: transfer.id })
+      .where(and(eq(payouts.id, p.id), isNull(payouts.stripeTransferId)))
+      .run();
+    return "sent";
+  } catch (error) {
+    if (isStripeRefusal(error)) {
+      await failNow({ ...p, status: "processing" }, `${P.transferRefused}: ${error.message}`);
+      return "failed";
+    }
+    // Unknown outcome (network, Stripe 5xx, rate limit): it stays processing; `recover` finds out.
+    console.error("stripe transfer: no answer", p.id, error);
+    return "unknown";
+  }
+}
+
+/** For the admin: how many Stripe payouts wait to be sent or confirmed. */
+export async function transfersWaiting(): Promise<{ pending: number; processing: number }> {
+  const rows = await db()
+    .select({ status: payouts.status, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(payouts)
+    .where(and(eq(payouts.method, "stripe"), inArray(payouts.status, ["pending", "processing"])))
+    .groupBy(payouts.status)
+    .all();
+  return { pending: rows.find((r) => r.status === "pending")?.n ?? 0, processing: rows.find((r) => r.status === "processing")?.n ?? 0 };
+}

@@ -1,0 +1,136 @@
+import type { Stripe } from "stripe";
+import { env } from "./env.server";
+
+// Stripe, behind one path for development and production (docs/decisions/0224-payouts-through-stripe-connect.md).
+// The official `stripe` package (23.x) on Workers: its fetch HTTP client and SubtleCrypto for
+// webhook signatures, loaded on first use (it is server-only and stays out of every request that
+// does not pay or verify). The API base is a setting like Google's endpoints: api.stripe.com in
+// production; locally /dev/stripe, the built-in stand-in (app/dev/dev-stripe.server.ts), which is
+// called in-process exactly as the real API is called over the network.
+//
+// Secrets: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (one signing secret, or several separated by
+// commas: a Connect platform listens on two endpoints, its own events and its accounts' events).
+// Without them nothing that needs Stripe starts (stripeConfig() is null): payouts say so to the admin.
+
+export type StripeConfig = { secretKey: string; webhookSecrets: string[]; apiBase: URL };
+
+export const STRIPE_API_DEFAULT = "https://api.stripe.com";
+/** Seconds a signed webhook stays acceptable (Stripe's own default): an older replay is refused. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** The origin relative settings resolve against (APP_ORIGIN; http://localhost when unset). */
+function appBase(): string {
+  try {
+    return new URL(env.APP_ORIGIN).origin;
+  } catch {
+    return "http://localhost";
+  }
+}
+
+/**
+ * The settings, or null without the secrets. `origin` resolves a relative API base (the local
+ * stand-in's /dev/stripe) against the request's own origin, as the Google endpoints are; without a
+ * request (the daily job) APP_ORIGIN is used.
+ */
+export function stripeConfig(origin?: string): StripeConfig | null {
+  const secretKey = (env.STRIPE_SECRET_KEY ?? "").trim();
+  const webhookSecrets = (env.STRIPE_WEBHOOK_SECRET ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (!secretKey || webhookSecrets.length === 0) return null;
+  let apiBase: URL;
+  try {
+    apiBase = new URL(env.STRIPE_API_BASE || STRIPE_API_DEFAULT, origin ?? appBase());
+  } catch {
+    return null;
+  }
+  return { secretKey, webhookSecrets, apiBase };
+}
+
+/** What the payout rail is: live or test mode of Stripe, the local stand-in, or off (no secrets). */
+export function stripeMode(): "live" | "test" | "stand-in" | "off" {
+  const config = stripeConfig();
+  if (!config) return "off";
+  if (config.apiBase.pathname.startsWith("/dev/stripe")) return "stand-in";
+  return config.secretKey.startsWith("sk_live_") || config.secretKey.startsWith("rk_live_") ? "live" : "test";
+}
+
+export class StripeNotConfigured extends Error {
+  constructor() {
+    super("Stripe is not configured: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.");
+  }
+}
+
+/**
+ * fetch for the Stripe API: the SDK's path (/v1/…) under the configured base. The local stand-in
+ * (/dev/stripe, DEV_TOOLS only) is answered in-process: a Worker calling its own origin would leave
+ * and re-enter through the Origin check, and tests have no network. Everything else is fetch.
+ */
+function stripeFetch(base: URL): typeof fetch {
+  const prefix = base.pathname.replace(/\/$/, "");
+  return async (input, init) => {
+    const asked = new URL(input instanceof Request ? input.url : String(input));
+    const target = new URL(`${prefix}${asked.pathname}${asked.search}`, base);
+    // __DEV_TOOLS_BUILD__ is a build-time constant: the production bundle drops this branch and the module.
+    if (__DEV_TOOLS_BUILD__ && env.DEV_TOOLS === "1" && target.pathname.startsWith("/dev/stripe/")) {
+      const { handleDevStripeApi } = await import("~/dev/dev-stripe.server");
+      return handleDevStripeApi(new Request(target, init));
+    }
+    return fetch(target, init);
+  };
+}
+
+let cached: { key: string; client: Stripe } | null = null;
+
+/** The Stripe client (a new one when the settings change). Throws StripeNotConfigured without the secrets. */
+export async function stripeClient(origin?: string): Promise<Stripe> {
+  const config = stripeConfig(origin);
+  if (!config) throw new StripeNotConfigured();
+  const key = `${config.secretKey}\u0000${config.apiBase.href}`;
+  if (cached?.key === key) return cached.client;
+  const { default: StripeClass } = await import("stripe");
+  const client = new StripeClass(config.secretKey, {
+    httpClient: StripeClass.createFetchHttpClient(stripeFetch(config.apiBase)),
+    host: config.apiBase.hostname,
+    port: config.apiBase.port || (config.apiBase.protocol === "http:" ? "80" : "443"),
+    protocol: config.apiBase.protocol === "http:" ? "http" : "https",
+    // One retry of a dropped connection (with the same idempotency key); the payout job retries the rest.
+    maxNetworkRetries: 1,
+    timeout: 20_000,
+    telemetry: false,
+    appInfo: { name: env.APP_NAME || "Shortbeat" },
+  });
+  cached = { key, client };
+  return client;
+}
+
+export type VerifiedEvent = Stripe.Event;
+
+/**
+ * A webhook's event, verified: Stripe-Signature is `t=<unix seconds>,v1=<hex HMAC-SHA256 of
+ * "t.rawBody" with the endpoint's signing secret>`, checked in constant time against each secret,
+ * and refused when older than five minutes. Returns null when no secret verifies it.
+ */
+export async function verifyStripeEvent(rawBody: string, signature: string): Promise<VerifiedEvent | null> {
+  const config = stripeConfig();
+  if (!config) throw new StripeNotConfigured();
+  const { default: StripeClass } = await import("stripe");
+  const crypto = StripeClass.createSubtleCryptoProvider();
+  for (const secret of config.webhookSecrets) {
+    try {
+      return await StripeClass.webhooks.constructEventAsync(rawBody, signature, secret, WEBHOOK_TOLERANCE_SECONDS, crypto);
+    } catch {
+      // the next secret, if any
+    }
+  }
+  return null;
+}
+
+/** Whether an error is Stripe's definite refusal (a 4xx answer other than 409/429): retrying the same request cannot succeed. */
+export function isStripeRefusal(error: unknown): error is { message: string; statusCode?: number; code?: string; type?: string } {
+  const e = error as { type?: string; statusCode?: number } | null;
+  if (!e || typeof e !== "object" || typeof e.type !== "string" || !e.type.startsWith("Stripe")) return false;
+  const status = e.statusCode ?? 0;
+  return status >= 400 && status < 500 && status !== 409 && status !== 429;
+}

@@ -1,0 +1,104 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createUser, signInAs } from "../../factories/users";
+import { fetchApp, ORIGIN, postForm, setCookieValue, withCookie } from "../helpers";
+import { d1, db, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
+import { sql } from "drizzle-orm";
+
+// Reads near the user (docs/decisions/0232): every statement goes through a D1 session, one per
+// request; a request that writes starts on the primary, a read starts from the browser's bookmark
+// (or anywhere), and the session's last bookmark goes back in the __Host-sb_d1 cookie, so a person
+// reads their own writes even when the next read is served by a replica. Locally every session
+// runs on the primary; these tests prove the wrapper: which session each request gets, that the
+// cookie is set after a write and that the next read starts from it.
+
+const BOOKMARK_COOKIE = "__Host-sb_d1";
+
+/** Runs `fn` inside the session `withRequestSession` gives `request`; returns the session's bookmark before any query. */
+async function startOf(request: Request): Promise<string | null> {
+  let seen: string | null | undefined;
+  await withRequestSession(request, async () => {
+    seen = d1().getBookmark();
+    return new Response("ok");
+  });
+  return seen ?? null;
+}
+
+describe("one D1 session per request, its bookmark in a cookie", () => {
+  it("a write sets the bookmark cookie, and the next read starts from it and sees the write", async () => {
+    const user = await createUser("creator", { fullName: "Before Name" });
+    const { cookie } = await signInAs(user.id);
+
+    const write = await postForm("/profile", { intent: "name", fullName: "After Name" }, withCookie(cookie));
+    expect(write.status).toBe(200);
+    const bookmark = setCookieValue(write, BOOKMARK_COOKIE);
+    expect(bookmark, "the write's answer carries the session's bookmark").toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+    const attributes = write.headers.getSetCookie().find((c) => c.startsWith(`${BOOKMARK_COOKIE}=`)) ?? "";
+    expect(attributes).toContain("Path=/");
+    expect(attributes).toContain("Secure");
+    expect(attributes).toContain("HttpOnly");
+    expect(attributes).toContain("SameSite=Lax");
+
+    // The next page view sends it back: its session starts at that bookmark, and the page shows the write.
+    const next = new Request(new URL("/profile", ORIGIN), withCookie(`${cookie}; ${BOOKMARK_COOKIE}=${bookmark}`));
+    expect(sessionStartOf(next)).toBe(bookmark);
+    expect(await startOf(new Request(next))).toBe(bookmark);
+    const read = await fetchApp("/profile", withCookie(`${cookie}; ${BOOKMARK_COOKIE}=${bookmark}`));
+    expect(read.status).toBe(200);
+    expect(await read.text()).toContain("After Name");
+  });
+
+  it("a bookmark only moves forward: a later write gives a later bookmark", async () => {
+    const user = await createUser("creator");
+    const { cookie } = await signInAs(user.id);
+    const first = setCookieValue(await postForm("/profile", { intent: "name", fullName: "One" }, withCookie(cookie)), BOOKMARK_COOKIE) ?? "";
+    const second =
+      setCookieValue(await postForm("/profile", { intent: "name", fullName: "Two" }, withCookie(`${cookie}; ${BOOKMARK_COOKIE}=${first}`)), BOOKMARK_COOKIE) ??
+      "";
+    expect(first).not.toBe("");
+    expect(second.localeCompare(first)).toBeGreaterThan(0);
+  });
+
+  it("a request that writes starts on the primary, a read anywhere; a malformed cookie is ignored, never sent to D1", async () => {
+    const get = (cookie?: string) => new Request(new URL("/dashboard", ORIGIN), cookie ? { headers: { Cookie: cookie } } : {});
+    expect(sessionStartOf(get())).toBe("first-unconstrained");
+    expect(sessionStartOf(new Request(new URL("/profile", ORIGIN), { method: "POST" }))).toBe("first-primary");
+    // A write starts on the primary even when the browser carries a bookmark.
+    const carried = "00000000-00000015-00000000-00000000000000000000000000000000";
+    expect(sessionStartOf(new Request(new URL("/profile", ORIGIN), { method: "POST", headers: { Cookie: `${BOOKMARK_COOKIE}=${carried}` } }))).toBe(
+      "first-primary",
+    );
+    expect(sessionStartOf(get(`${BOOKMARK_COOKIE}=${carried}`))).toBe(carried);
+    for (const bad of ["x'; DROP TABLE users; --", "%%%", "a".repeat(600), "", "0-0", "00000000-00000015-00000000-0000000000000000000000000000000g"]) {
+      expect(sessionStartOf(get(`${BOOKMARK_COOKIE}=${encodeURIComponent(bad)}`))).toBe("first-unconstrained");
+    }
+    const res = await fetchApp("/auth", withCookie(`${BOOKMARK_COOKIE}=%E0%A4%A`));
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+  });
+
+  it("an anonymous visitor reading public pages gets no cookie; a signed-in reader gets the bookmark", async () => {
+    const page = await fetchApp("/");
+    expect(page.status).toBe(200);
+    expect(setCookieValue(page, BOOKMARK_COOKIE)).toBeNull();
+    await page.arrayBuffer();
+
+    const user = await createUser("creator");
+    const { cookie } = await signInAs(user.id);
+    const dashboard = await fetchApp("/dashboard", withCookie(cookie));
+    expect(dashboard.status).toBe(200);
+    expect(setCookieValue(dashboard, BOOKMARK_COOKIE)).toMatch(/^[0-9a-f]+(-[0-9a-f]+)+$/i);
+    await dashboard.arrayBuffer();
+  });
+
+  it("statements of a unit of work share its session; outside one, they run on a primary session", async () => {
+    await withD1Session("first-primary", async (session) => {
+      expect(d1()).toBe(session);
+      await db().run(sql`SELECT 1`);
+      expect(session.getBookmark()).not.toBeNull();
+    });
+    // Outside a request (a Durable Object's own call, a test): a session of its own, not the binding itself.
+    expect(d1()).not.toBe(env.DB);
+    expect(typeof d1().getBookmark).toBe("function");
+  });
+});
