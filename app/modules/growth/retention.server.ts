@@ -114,9 +114,7 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
   authorize(actor, "growth", "readRetention");
   // Every figure comes from the one snapshot (docs/decisions/0250-retention-definitions.md): no
   // panel mixes it with live counts, so the same question always gets the same number.
-  // Never computed (a fresh install before its first daily run, the demo data): computed once
-  // now, so the first look at the page is not empty; from then on the daily job and 'Refresh'.
-  const snapshotAt = (await retentionSnapshotAt()) ?? (await rebuildRetentionPeople(now));
+  const snapshotAt = await retentionSnapshotAt();
   const current = weekOf(now);
   const weeks = lastWeeks(now, q.weeks);
   const from = weeks[0];

@@ -185,18 +185,3 @@ describe("/user-retention: every panel agrees on one generated population", () =
     }
   });
 });
-
-describe("/user-retention before the first daily run", () => {
-  it("the first look computes the figures once, the same as the daily job's; the next look only reads", async () => {
-    const job = await page();
-    // A fresh install (the demo data): no snapshot yet.
-    await env.DB.batch([env.DB.prepare("DELETE FROM retention_people"), env.DB.prepare("DELETE FROM retention_cohort_cells")]);
-    const first = await page();
-    expect(first.computedAt).not.toBeNull();
-    expect(first.signups).toEqual(job.signups);
-    expect(first.funnel).toEqual(job.funnel);
-    expect(first.cohorts).toEqual(job.cohorts);
-    expect(first.inactive.total).toBe(job.inactive.total);
-    expect((await page()).computedAt).toBe(first.computedAt);
-  });
-});
