@@ -8,7 +8,7 @@ import { usePlayer } from "~/modules/music/components/player-provider";
 import { SimilarLink } from "~/modules/music/components/similar-link";
 import { UseTrackButton } from "~/modules/music/components/use-track-button";
 import { similarTracks } from "~/modules/music/music.server";
-import { EMPTY_LIBRARY_QUERY } from "~/modules/music/schema";
+import { EMPTY_LIBRARY_QUERY } from "~/modules/music/library";
 import { domainLoader } from "~/platform/http.server";
 import { PageHeader } from "~/ui/page-header";
 import type { Route } from "./+types/music-similar";
