@@ -93,6 +93,7 @@ const NOT_PAGES: Record<string, string> = {
   "_app/clipping-download.ts": "redirect to a signed source download",
   "_app/clipping-file.ts": "file resource (signed source download)",
   "_app/referrals-qr.ts": "SVG resource (the referral link's QR code)",
+  "_app/referrals-qr-png.ts": "PNG resource (the referral link's QR code, for print and chat apps)",
   "admin/user-retention-csv.ts": "CSV resource (inactive users)",
   "admin/payments-batch-csv.ts": "CSV resource (a payout run for the bank)",
   "admin/thumbnails-api.ts": "JSON resource (the thumbnail editor's save, open, export and send)",
