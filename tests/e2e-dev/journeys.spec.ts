@@ -47,7 +47,7 @@ test("creator: the dashboard, links on the dev server's own port, a dialog that 
   await expectPage(page, "/dashboard", /Welcome back/);
   await expectPage(page, "/referrals", "Referrals");
   // The dev server's origin, whatever port it serves (the configured APP_ORIGIN says :5173).
-  await expect(page.getByLabel("Referral link")).toHaveValue(`${baseURL}/auth?ref=CASEY123`);
+  await expect(page.getByRole("textbox", { name: "Referral link" })).toHaveValue(`${baseURL}/auth?ref=CASEY123`);
 
   await expectPage(page, "/channels", "Channels");
   await page
