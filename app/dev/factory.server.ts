@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import { profiles, users } from "~/db/schema";
+import { clipperLinks, clipSplitRequests, profiles, users } from "~/db/schema";
 import { notFound } from "~/lib/errors";
 import { endAllSessions } from "~/modules/accounts/accounts.server";
 import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
@@ -8,11 +8,11 @@ import { runDeletionNow } from "~/modules/privacy/privacy.server";
 import { db } from "~/platform/db.server";
 
 // The test factory behind POST /dev/factory (development builds only, DEV_TOOLS=1): approve,
-// reject or ban a user, or mark their e-mail verified, by e-mail address, without the admin
+// reject or ban a user, mark their e-mail verified, or backdate a clipper's split decisions, by e-mail address, without the admin
 // console. Like the seed (seed.server.ts) it is a fixture and writes the accounts tables directly;
 // the notification (and live account event) is the same one an admin's decision sends.
 
-export const FACTORY_INTENTS = ["approve", "reject", "ban", "verify-email", "run-deletions-now"] as const;
+export const FACTORY_INTENTS = ["approve", "reject", "ban", "verify-email", "run-deletions-now", "backdate-clip-splits"] as const;
 
 export const factorySchema = z.object({
   intent: z.enum(FACTORY_INTENTS, { error: "unknown intent" }),
@@ -55,6 +55,14 @@ export async function runFactory(input: FactoryInput): Promise<{ userId: string 
       break;
     case "verify-email":
       await db().update(users).set({ emailVerifiedAt: now }).where(eq(users.id, user.id));
+      break;
+    // The clipper's decided split requests as if decided long ago, so a journey can import a past
+    // month (the current and future months are refused) at the split it just approved.
+    case "backdate-clip-splits":
+      await db()
+        .update(clipSplitRequests)
+        .set({ decidedAt: "2020-01-01T00:00:00.000Z" })
+        .where(inArray(clipSplitRequests.linkId, db().select({ id: clipperLinks.id }).from(clipperLinks).where(eq(clipperLinks.clipperUserId, user.id))));
       break;
   }
   return { userId: user.id };

@@ -9,7 +9,12 @@ import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test, sig
 // creator's public referral code gets nothing.
 
 const PASSWORD = "Str0ng!Passw0rd";
-const MONTH = "2031-05"; // after the split's confirmation: the whole month at the new split
+/** The last full month: the current and future months cannot be imported (issue 29). */
+const MONTH = (() => {
+  const d = new Date();
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+})();
+const MONTH_LABEL = new Date(`${MONTH}-01T00:00:00Z`).toLocaleString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
 
 async function factory(request: APIRequestContext, baseURL: string, intent: string, email: string) {
   const res = await request.post("/dev/factory", { form: { intent, email }, headers: { Origin: baseURL } });
@@ -140,7 +145,9 @@ test("invitation → sign up as clipper → pending → creator approves → dow
   await creator.setViewportSize({ width: 1440, height: 900 });
   await creator.screenshot({ path: "/tmp/clipping-creator-1440.png", fullPage: true });
 
-  // 8. The admin imports a month's revenue naming the clip's video.
+  // 8. The admin imports a month's revenue naming the clip's video: the last full month, with the
+  // split's approval moved before it (the whole month at the new split).
+  await factory(creator.request, baseURL!, "backdate-clip-splits", email);
   const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
   await admin.goto("/admin/payments");
   await admin.waitForLoadState("networkidle");
@@ -151,7 +158,7 @@ test("invitation → sign up as clipper → pending → creator approves → dow
     buffer: Buffer.from(`month,channel_id,creator_id,video_id,net_revenue,currency\n${MONTH},,CASEY123,${videoId},100.00,USD\n`),
   });
   await admin.getByRole("button", { name: "Preview" }).click();
-  await expect(admin.getByRole("heading", { name: /^Preview: May 2031/ })).toBeVisible();
+  await expect(admin.getByRole("heading", { name: new RegExp(`^Preview: ${MONTH_LABEL}`) })).toBeVisible();
   await admin.getByRole("button", { name: "Commit import" }).click();
   await expect(admin.getByText("Revenue imported")).toBeVisible();
 
