@@ -1,6 +1,7 @@
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
 import { referralQrSvg } from "~/modules/growth/growth.server";
+import { downloadResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/referrals-qr";
 
@@ -9,12 +10,5 @@ export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const user = await requireApiUser(args, { approved: true });
   const svg = referralQrSvg(actorOf(user), user.creatorId);
   const download = new URL(args.request.url).searchParams.get("download") === "1";
-  return new Response(svg, {
-    headers: {
-      "Content-Type": "image/svg+xml; charset=utf-8",
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-      ...(download ? { "Content-Disposition": `attachment; filename="shortbeat-referral-${user.creatorId.replace(/[^A-Za-z0-9_-]/g, "")}.svg"` } : {}),
-    },
-  });
+  return downloadResponse(svg, "image/svg+xml; charset=utf-8", download ? `shortbeat-referral-${user.creatorId}.svg` : null);
 });

@@ -1,5 +1,6 @@
 import { requireApiUser } from "~/modules/accounts/guards.server";
 import { exportMyData } from "~/modules/privacy/privacy.server";
+import { downloadResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/settings-export";
 
@@ -8,12 +9,5 @@ import type { Route } from "./+types/settings-export";
 export const loader = domainResource(async (args: Route.LoaderArgs) => {
   const user = await requireApiUser(args);
   const { filename, body } = await exportMyData(args.request, user);
-  return new Response(body, {
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${filename}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return downloadResponse(body, "application/json; charset=utf-8", filename);
 });

@@ -2,6 +2,7 @@ import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
 import { uuidSchema } from "~/modules/admin/schema";
 import { exportDataFor } from "~/modules/privacy/privacy.server";
+import { downloadResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import { notFound } from "~/lib/errors";
 import type { Route } from "./+types/user-export";
@@ -14,12 +15,5 @@ export const loader = domainResource(async (args: Route.LoaderArgs) => {
   if (!id.success) throw notFound("User not found.");
   const data = await exportDataFor(actorOf(admin), id.data, args.request);
   if (!data) throw notFound("User not found.");
-  return new Response(data.body, {
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${data.filename}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  return downloadResponse(data.body, "application/json; charset=utf-8", data.filename);
 });
