@@ -70,7 +70,9 @@ describe("a copy of my data (GET /settings/export)", () => {
     const res = await fetchApp("/settings/export", withCookie(a.user.cookie));
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toContain("application/json");
-    expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="(shortbeat-data-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.json)"; filename\*=UTF-8''\1$/);
+    expect(res.headers.get("Content-Disposition")).toMatch(
+      /^attachment; filename="(shortbeat-data-\d{4}-\d{2}-\d{2}-[0-9a-f]{8}\.json)"; filename\*=UTF-8''\1$/,
+    );
     const text = await res.text();
     const data = JSON.parse(text);
     expect(data.profile.email).toBe(a.user.email);
