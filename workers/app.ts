@@ -1,3 +1,5 @@
+// First: the domains' hooks into accounts and notifications (issue 32, decision 0233).
+import "../app/wiring.server";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/platform/context.server";
 import { withResponseCookies } from "../app/platform/cookies.server";

@@ -10,7 +10,7 @@
 // (as them) and /admin/payments show both. Dates relative to today.
 import { PAYOUT_DAY_OF_MONTH } from "../lib/constants.ts";
 import { addDays, addMonths, dayOf, monthOf, noticeEndsOn, payoutDateIn } from "../modules/payments/calendar.ts";
-import { split } from "../modules/payments/split.ts";
+import { split } from "../lib/split.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
 

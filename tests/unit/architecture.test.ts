@@ -142,9 +142,8 @@ const TABLE_EXPORTS: Record<string, string> = {
  */
 const ALLOWED_CROSS_READS: { file: string; table: string; why: string }[] = [
   // The one session query (docs/decisions/0004): session, user, profile, admin role, active-agency
-  // membership and unread count in one round trip on every signed-in request.
-  { file: "app/modules/accounts/session.server.ts", table: "agencies", why: "one session query" },
-  { file: "app/modules/accounts/session.server.ts", table: "agency_users", why: "one session query" },
+  // membership (agencies' own SQL, through the fact it provides) and unread count in one round trip
+  // on every signed-in request.
   { file: "app/modules/accounts/session.server.ts", table: "user_notifications", why: "one session query" },
 ];
 
@@ -178,7 +177,8 @@ function isPublicFile(file: string): boolean {
   const m = /^app\/modules\/([^/]+)\/(.+)$/.exec(file);
   if (!m) return true;
   const [, domain, inner] = m;
-  if (inner === `${domain}.server.ts` || inner === "guards.server.ts") return true;
+  // hooks.server.ts: what the domain registers into the accounts and notifications modules, for app/wiring.server.ts.
+  if (inner === `${domain}.server.ts` || inner === "guards.server.ts" || inner === "hooks.server.ts") return true;
   if (inner.startsWith("components/")) return true;
   return !inner.endsWith(".server.ts");
 }
@@ -242,6 +242,44 @@ describe("the shape of the code", () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+
+  it("dependencies between domains point one way: no import cycle between app/modules/<domain> folders", () => {
+    // Every import counts, types included: a cycle through types is still two domains that cannot
+    // be read alone. The side effects and facts a lower domain needs from a higher one go through
+    // app/platform/account-hooks.server.ts (docs/decisions/0233-one-way-between-domains.md).
+    const graph = new Map<string, Map<string, string>>();
+    for (const file of appFiles) {
+      const from = moduleOf(file);
+      if (!from) continue;
+      for (const target of importsOf(file, source(join(root, file)))) {
+        const to = moduleOf(target);
+        if (!to || to === from) continue;
+        if (!graph.has(from)) graph.set(from, new Map());
+        const edges = graph.get(from) as Map<string, string>;
+        if (!edges.has(to)) edges.set(to, `${file} → ${target}`);
+      }
+    }
+    // Depth-first search: a node met again while still on the stack closes a cycle.
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (node: string) => {
+      state.set(node, "open");
+      stack.push(node);
+      for (const [next, via] of graph.get(node) ?? []) {
+        if (state.get(next) === "open") {
+          const loop = [...stack.slice(stack.indexOf(next)), next];
+          cycles.push(`${loop.join(" → ")} (closing import: ${via})`);
+        } else if (!state.has(next)) visit(next);
+      }
+      stack.pop();
+      state.set(node, "done");
+    };
+    for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+    expect(cycles).toEqual([]);
+    // The ground stays the ground: accounts imports no other domain but media (avatars).
+    expect([...(graph.get("accounts")?.keys() ?? [])].sort()).toEqual(["media"]);
   });
 
   it("the platform layer imports no domain module", () => {

@@ -4,10 +4,7 @@ import { oneTimeTokens, profiles, users } from "~/db/schema";
 import { DomainError, invalid, rateLimited } from "~/lib/errors";
 import { authorize, safeRedirect } from "~/lib/permissions";
 import { sanitizeStrict } from "~/lib/sanitize";
-import { activeAgencyBySlugQuery, agencyForSignupTokenQuery } from "~/modules/agencies/agencies.server";
-import type { MusicPartnerSignUpInput } from "~/modules/agencies/schema";
-import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "~/modules/clipping/clipping.server";
-import { tellReferrer } from "~/modules/growth/growth.server";
+import { fact, statementsFor, tell, type NewAccount } from "~/platform/account-hooks.server";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { randomToken, sha256Hex, shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
@@ -121,18 +118,21 @@ export async function signUp(request: Request, input: SignUpInput): Promise<void
   await signUpFailsQuietly("sign-up", async () => {
     const referralCode = await screenReferralCode(request, input.referralCode);
     // Referral: the referrer's public code. Agency: only an approved, active agency counts; a
-    // signup token (not revoked) attributes the creator to its agency. One round trip.
-    const [referrer, agency, agencyToken] = await db().batch([
-      referrerQuery(referralCode),
-      activeAgencyBySlugQuery(input.agencySlug),
-      agencyForSignupTokenQuery(input.agencyToken),
-    ]);
+    // signup token (not revoked) attributes the creator to its agency; the agencies module answers
+    // which (a fact it owns), at the same time as the referrer.
+    const [referrer, agency] = await Promise.all([referrerQuery(referralCode), fact("agencyForSignUp")(input.agencySlug, input.agencyToken)]);
     const referrerId = referrer[0]?.userId ?? null;
-    const token = agencyToken[0] ?? null;
     // A clipper joins through a creator's invitation, never a referral code (docs/decisions/0205):
     // with both clipper boxes ticked the invitation is used for the new account in its batch, and
     // the person then waits for the creator's approval.
     const joinsAsClipper = input.wantsToBeClipper && input.acceptClipperAgreement && input.clipperInvitation !== "";
+    const newAccount = (userId: string): NewAccount => ({
+      userId,
+      email: input.email,
+      request,
+      clipperInvitation: joinsAsClipper ? input.clipperInvitation : null,
+      referred: referrerId !== null,
+    });
 
     const { userId } = await createPendingAccount(request, {
       email: input.email,
@@ -149,22 +149,24 @@ export async function signUp(request: Request, input: SignUpInput): Promise<void
         wants_to_be_clipper: input.wantsToBeClipper,
         clipper_agreement_accepted: input.acceptClipperAgreement,
       },
-      agencyId: token?.agencyId ?? agency[0]?.id ?? null,
+      agencyId: agency?.agencyId ?? null,
       referredBy: referrerId,
-      agencySignupTokenId: token?.tokenId ?? null,
-      extraQueries: (userId) => (joinsAsClipper ? acceptInvitationAtSignUpQueries(input.clipperInvitation, userId, input.email, request) : []),
+      agencySignupTokenId: agency?.tokenId ?? null,
+      extraQueries: (userId) => statementsFor("signUpStatements", newAccount(userId)),
       auditDetails: { referral: Boolean(referrerId), clipper: input.wantsToBeClipper, clipper_invitation: joinsAsClipper },
       returnTo: input.redirectTo,
     });
-    if (userId && joinsAsClipper) await afterSignUpAcceptance(input.clipperInvitation, userId);
-    if (userId && referrerId) await tellReferrer(userId, "signed_up");
+    if (userId) await tell("signedUp", newAccount(userId));
   });
 }
+
+/** What a music partner's sign-up form gives (the agencies module's schema parses it). */
+export type MusicPartnerAccount = { email: string; password: string; fullName: string; artistName: string; catalogueUrl: string };
 
 /** A music partner signs up (pending, flagged, with artist name and catalogue), optionally through an agency. */
 export async function signUpMusicPartner(
   request: Request,
-  input: MusicPartnerSignUpInput,
+  input: MusicPartnerAccount,
   agency: { id: string; slug: string; name: string } | null,
 ): Promise<void> {
   await signUpFailsQuietly("music partner sign-up", () =>

@@ -10,8 +10,7 @@ import { shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { OAuthError, beginAuthorization, completeAuthorization, fetchGoogleProfile, oauthConfigured, type GoogleProfile } from "~/platform/oauth.server";
 import { referrerQuery } from "./auth.server";
-import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "~/modules/clipping/clipping.server";
-import { tellReferrer } from "~/modules/growth/growth.server";
+import { statementsFor, tell, type NewAccount } from "~/platform/account-hooks.server";
 import { SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { bannedMessage } from "./schema";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -144,6 +143,7 @@ export async function signInWithGoogle(
       // A clipper invitation (docs/decisions/0205): the clipper option and its agreement were ticked
       // before leaving for Google; the invitation is used for the new account (verified e-mail).
       const joinsAsClipper = Boolean(clipperInvitation);
+      const account: NewAccount = { userId, email: profile.email, request, clipperInvitation: clipperInvitation || null, referred: Boolean(referrer) };
       const metadata = signUpMetadata({
         full_name: name,
         referral_code: referralCode,
@@ -170,7 +170,7 @@ export async function signInWithGoogle(
             referredBy: referrer?.userId ?? null,
           }),
         linkQuery(profile, userId),
-        ...(clipperInvitation ? acceptInvitationAtSignUpQueries(clipperInvitation, userId, profile.email, request) : []),
+        ...statementsFor("signUpStatements", account),
         auditQuery({
           eventType: "sign_up",
           userId,
@@ -179,8 +179,7 @@ export async function signInWithGoogle(
           details: { method: "google", referral: Boolean(referrer), clipper: joinsAsClipper },
         }),
       ]);
-      if (clipperInvitation) await afterSignUpAcceptance(clipperInvitation, userId);
-      if (referrer) await tellReferrer(userId, "signed_up");
+      await tell("signedUp", account);
     }
   }
 

@@ -3,20 +3,25 @@ import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { profiles, sessions, userRoles, users } from "~/db/schema";
 import { conflict, type DomainError, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
-import type { UserActionInput, UserListQuery } from "~/modules/admin/schema";
-import { agencyLabelOf } from "~/modules/agencies/agencies.server";
-import { notifyAccountDecision, notifyUser } from "~/modules/notifications/notifications.server";
+import { fact, tell, type AccountDecision } from "~/platform/account-hooks.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, type Email } from "~/platform/email.server";
 import { deliveriesTo } from "~/platform/email-delivery.server";
 import { requestAccountDeletionFor } from "./deletion.server";
-import { tellReferrer } from "~/modules/growth/growth.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { containsText } from "~/platform/text-search.server";
 import { isAdminUser } from "./directory.server";
 import { afterSessionsEnded, endSessionsStatements, type SessionEndReason } from "./session.server";
+
+/** The admin's user list as its schema (admin/schema) parses it: this module needs only the shape. */
+export type UserListQuery = { q: string; status: "all" | "pending" | "approved" | "rejected" | "banned" | "admin"; page: number };
+type OnUser<I extends string> = { intent: I; userId: string };
+/** An admin's action on a user as admin/schema parses it (the confirmation already checked). */
+export type UserActionInput =
+  | OnUser<"approve" | "toggle_music_partner" | "grant_admin" | "revoke_admin" | "end_sessions" | "delete_account">
+  | (OnUser<"reject" | "ban" | "unban"> & { reason: string });
 
 // User moderation, the admin console's work on accounts: list and details, approval, bans, the
 // music partner flag, the admin role and sessions. Each action takes the acting admin (checked
@@ -154,7 +159,7 @@ function signUpDetails(raw: string): SignUpDetails {
 export async function getUserDetails(actor: Actor, userId: string) {
   authorize(actor, "user", "read");
   const referrer = alias(users, "referrer");
-  const agency = agencyLabelOf(profiles.agencyId);
+  const agency = fact("agencyLabelOf")(profiles.agencyId);
   const row = await db()
     .select({
       id: users.id,
@@ -265,23 +270,11 @@ async function runGuarded(batch: Batch, refusal: () => Promise<DomainError>): Pr
   }
 }
 
-// The change is made and audited before these run; a failed notification must not turn it into
-// an error. Both store the notification in D1 and push it to the user's open tabs.
-async function notifyQuietly(userId: string, decision: "approved" | "rejected" | "banned" | "unbanned", reason?: string | null) {
-  try {
-    await notifyAccountDecision(userId, decision, reason ?? null);
-  } catch (error) {
-    console.error("account notification failed", error);
-  }
-}
+// The change is made and audited before these run; a listener's failure (the notification, stored
+// in D1 and pushed to the user's open tabs; the referrer's) never turns it into an error.
+const notifyQuietly = (userId: string, decision: AccountDecision, reason?: string | null) => tell("decided", userId, decision, reason ?? null);
 
-async function noticeQuietly(userId: string, title: string, content: string, createdBy: string | null) {
-  try {
-    await notifyUser(userId, { title, content, kind: "account", createdBy });
-  } catch (error) {
-    console.error("notification failed", error);
-  }
-}
+const noticeQuietly = (userId: string, title: string, content: string, createdBy: string | null) => tell("notice", userId, { title, content, createdBy });
 
 /**
  * Approval and rejection: the guarded status change with its e-mail and audit row, then the
@@ -327,8 +320,8 @@ export async function approveUser(actor: Actor, userId: string, request: Request
       text: `${greeting(target)}\n\nGood news: your ${appName()} account has been approved. Sign in to get started:\n${origin}/auth\n`,
     },
   });
-  // Only after the guarded change succeeded (two admins approving at once tell the referrer once).
-  await tellReferrer(target.id, "approved");
+  // The 'decided' listeners (the notification, the referrer's) heard it only after the guarded
+  // change succeeded: two admins approving at once tell the referrer once.
   return `${nameOf(target)} is approved.`;
 }
 

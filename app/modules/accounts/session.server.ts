@@ -3,8 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { RouterContextProvider } from "react-router";
 import { endedSessions, profiles, SESSION_END_REASONS, sessions, userNotifications, users } from "~/db/schema";
 import { authorize } from "~/lib/permissions";
-import { managesActiveAgency } from "~/modules/agencies/agencies.server";
-import { recordActivityQuery } from "~/modules/growth/growth.server";
+import { fact, statementsFor, tell } from "~/platform/account-hooks.server";
 import { auditQuery } from "~/platform/audit.server";
 import { requestContext } from "~/platform/context.server";
 import { expireOnResponse, hasCookie, readCookie, serializeCookie } from "~/platform/cookies.server";
@@ -15,7 +14,6 @@ import { clientIp, userAgent } from "~/platform/request-info.server";
 import { isSecureRequest } from "~/platform/toast.server";
 import { actorOf, isAdminUser } from "./directory.server";
 import { bannedMessage } from "./schema";
-import { closeChatSocketsOf } from "~/modules/chat/chat.server";
 
 // Sessions live in D1. The cookie carries a random 160-bit token; D1 stores only its SHA-256.
 // Sliding expiry: a session idle for 7 days ends; none lives past 30 days. See
@@ -85,7 +83,7 @@ function sessionQuery(sessionId: string) {
       banReason: profiles.banReason,
       isMusicPartner: profiles.isMusicPartner,
       isAdmin: sql<boolean>`${isAdminUser(users.id)}`.mapWith(Boolean),
-      hasActiveAgency: sql<boolean>`${managesActiveAgency(users.id)}`.mapWith(Boolean),
+      hasActiveAgency: sql<boolean>`${fact("managesActiveAgency")(users.id)}`.mapWith(Boolean),
       unreadCount: sql<number>`${unread}`.mapWith(Number),
     })
     .from(sessions)
@@ -148,7 +146,7 @@ export async function validateSessionToken(token: string, now = Date.now(), comp
     // The day's activity rides in the same write (issue 18: at most once per user per day, no extra round trip).
     await db().batch([
       db().update(sessions).set({ expiresAt: user.expiresAt, lastSeenAt: user.lastSeenAt }).where(eq(sessions.id, id)),
-      recordActivityQuery(row.id, now),
+      ...statementsFor("seenStatements", row.id, now),
     ]);
   }
   return user;
@@ -278,7 +276,7 @@ export async function createSession(request: Request, userId: string, now = Date
         ip: clientIp(request),
       }),
     db().update(profiles).set({ lastSignInAt: at }).where(eq(profiles.userId, userId)),
-    recordActivityQuery(userId, now),
+    ...statementsFor("seenStatements", userId, now),
   ]);
   return sessionCookie(request, token, SESSION_ABSOLUTE_MS / 1000);
 }
@@ -387,8 +385,8 @@ export async function afterSessionsEnded(userId: string): Promise<void> {
   } catch (error) {
     console.error("closing sockets failed", error);
   }
-  // The same for the user's chat room sockets (issue 17; the rooms' objects log their own failures).
-  await closeChatSocketsOf(userId).catch((error) => console.error("closing chat sockets failed", error));
+  // The same for the sockets other domains hold (chat rooms, issue 17), each logging its own failure.
+  await tell("sessionsEnded", userId);
 }
 
 /** 'Sign out other sessions': every session of the user but this one ends, and their sockets close. */

@@ -3,9 +3,8 @@ import { agencies, agencySignupTokens } from "~/db/schema";
 import { db } from "~/platform/db.server";
 import { isActiveAgency } from "./directory.server";
 
-// The sign-up's agency lookups as query builders (not executed), so the accounts module puts them
-// in the same db().batch as its own reads: one round trip for a sign-up's lookups. Each result is
-// an array of at most one row.
+// The sign-up's agency lookups. The accounts module asks `agencyForSignUp` (a fact this module
+// provides through app/platform/account-hooks.server.ts) beside its own reads.
 
 /** An approved, active agency by its slug (`/{slug}/signup`). */
 export function activeAgencyBySlugQuery(slug: string) {
@@ -37,4 +36,15 @@ export function agencyForSignupTokenQuery(token: string) {
     .innerJoin(agencies, eq(agencies.id, agencySignupTokens.agencyId))
     .where(and(eq(agencySignupTokens.token, token), isNull(agencySignupTokens.revokedAt), isActiveAgency()))
     .limit(1);
+}
+
+/**
+ * The agency a creator's sign-up is attributed to: an unrevoked signup token of an active agency
+ * first, else an active agency by its slug; null when neither. Both lookups in one round trip.
+ */
+export async function agencyForSignUp(slug: string, token: string): Promise<{ agencyId: string; tokenId: string | null } | null> {
+  const [bySlug, byToken] = await db().batch([activeAgencyBySlugQuery(slug), agencyForSignupTokenQuery(token)]);
+  const viaToken = byToken[0];
+  if (viaToken) return { agencyId: viaToken.agencyId, tokenId: viaToken.tokenId };
+  return bySlug[0] ? { agencyId: bySlug[0].id, tokenId: null } : null;
 }

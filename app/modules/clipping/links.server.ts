@@ -4,7 +4,7 @@ import { clipperLinks, clipSplitRequests } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { notifyUser } from "~/modules/notifications/notifications.server";
-import { formatBp } from "~/modules/payments/split";
+import { formatBp } from "~/lib/split";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";

@@ -1,4 +1,4 @@
-import { split, WHOLE_BP } from "~/modules/payments/split";
+import { split, WHOLE_BP } from "~/lib/split";
 
 // The clip split of one month's clip revenue (docs/decisions/0150-clip-split.md). Pure and
 // client-safe; tests/unit/clipping/split-days.test.ts (property tests).

@@ -5,8 +5,6 @@ import { notifications, userNotifications } from "~/db/schema";
 import { invalid } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { isAdminUser, userIdsByEmail, userIdsWhere, type PersonColumns } from "~/modules/accounts/accounts.server";
-import { managesActiveAgency } from "~/modules/agencies/agencies.server";
-import { isActiveClipper } from "~/modules/clipping/clipping.server";
 import {
   IMAGE_MAX_BYTES,
   IMAGE_TYPES,
@@ -20,6 +18,7 @@ import {
   signMediaUrl,
 } from "~/modules/media/media.server";
 import { auditQuery } from "~/platform/audit.server";
+import { fact } from "~/platform/account-hooks.server";
 import { db } from "~/platform/db.server";
 import { appName, devToolsEnabled, env } from "~/platform/env.server";
 import { userNotifier } from "~/platform/realtime.server";
@@ -436,8 +435,9 @@ export async function notifyAccountDecision(userId: string, decision: AccountEve
 
 export type Recipients = Audience | { type: "ids"; userIds: string[] };
 
-// Who each kind of user is, from the owners' named predicates (accounts: isAdminUser, clipping:
-// isActiveClipper, agencies: managesActiveAgency). A person can hold several kinds; 'creators'
+// Who each kind of user is, from the owners' named predicates (accounts: isAdminUser; clipping's
+// isActiveClipper and agencies' managesActiveAgency, facts they provide through
+// app/platform/account-hooks.server.ts, since both domains build on this one). A person can hold several kinds; 'creators'
 // means approved accounts that are none of the others. Banned users receive no broadcast
 // (userIdsWhere leaves them out).
 const KIND: Record<AudienceRole, (p: PersonColumns) => SQL | undefined> = {
@@ -446,12 +446,12 @@ const KIND: Record<AudienceRole, (p: PersonColumns) => SQL | undefined> = {
       eq(p.approvalStatus, "approved"),
       eq(p.isMusicPartner, false),
       not(isAdminUser(p.userId)),
-      not(isActiveClipper(p.userId)),
-      not(managesActiveAgency(p.userId)),
+      not(fact("isActiveClipper")(p.userId)),
+      not(fact("managesActiveAgency")(p.userId)),
     ),
-  clippers: (p) => and(eq(p.approvalStatus, "approved"), isActiveClipper(p.userId)),
+  clippers: (p) => and(eq(p.approvalStatus, "approved"), fact("isActiveClipper")(p.userId)),
   "music-partners": (p) => and(eq(p.approvalStatus, "approved"), eq(p.isMusicPartner, true)),
-  "agency-managers": (p) => managesActiveAgency(p.userId),
+  "agency-managers": (p) => fact("managesActiveAgency")(p.userId),
   admins: (p) => isAdminUser(p.userId),
   pending: (p) => and(eq(p.approvalStatus, "pending"), not(isAdminUser(p.userId))),
 };

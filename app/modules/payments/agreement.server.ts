@@ -13,7 +13,7 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { addMonths, dayOf, formatPayoutDay, monthLabel, monthOf, noticeEndsOn, termOn } from "./calendar";
 import { AGREEMENT_MESSAGES as A } from "./messages";
 import { creatorShareBpAt, standardShareBp } from "./share.server";
-import { formatBp } from "./split";
+import { formatBp } from "~/lib/split";
 import type { AgreementAdminRow, AgreementView } from "./types";
 
 // The Creator Agreement on /payments (spec section 1; docs/decisions/0127-0130):

@@ -5,7 +5,7 @@ import { splitClipMonth } from "~/modules/clipping/split-days";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { daysInMonth, earnedPart } from "./calendar";
 import { formatCents } from "./money";
-import { formatBp } from "./split";
+import { formatBp } from "~/lib/split";
 
 // The clip split of the revenue import (docs/decisions/0150-clip-split.md). A row whose video_id
 // names a clip (approved by its creator at some point), and whose person is that clip's creator or

@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries } from "~/db/schema";
 import { db } from "~/platform/db.server";
 import { isMonth } from "./calendar";
-import { WHOLE_BP } from "./split";
+import { WHOLE_BP } from "~/lib/split";
 
 // Ledger entries that do not come from a revenue import (issue 15): a campaign's approved amounts
 // today; clips, referral bonuses and adjustments later. Other domains never write ledger SQL of

@@ -31,7 +31,7 @@ import { agreementEnds } from "./agreement.server";
 import { daysInMonth, earnedPart, lastFullMonth, monthOf } from "./calendar";
 import { creatorShareBpAt, revisedSharesAt } from "./share.server";
 import { referralBonusEntries } from "./referral-bonus.server";
-import { split } from "./split";
+import { split } from "~/lib/split";
 import type { ImportPreview, MappingStep } from "./types";
 
 // The admin's revenue import (docs/decisions/0121-revenue-import.md):

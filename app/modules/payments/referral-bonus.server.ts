@@ -2,10 +2,10 @@ import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { ledgerEntries, revenueMonths } from "~/db/schema";
 import { growthPeople, inJsonList } from "~/modules/accounts/accounts.server";
-import { bonusShareBp, inReferralTerm } from "~/modules/growth/rules";
+import { bonusShareBp, inReferralTerm } from "./referral-rules";
 import { db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
-import { split } from "./split";
+import { split } from "~/lib/split";
 
 // The referral bonus, the payments module's part (issue 18; docs/decisions/0173-referral-bonus.md).
 // When an admin's revenue import is staged, each referrer whose referred creators earned music

@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
 import { shareOffers } from "~/db/schema";
 import { db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
-import { percentToBp } from "./split";
+import { percentToBp } from "~/lib/split";
 
 // The creator's share at a month (docs/decisions/0123-share-at-a-month.md, 0129): the standard
 // share of the admin settings (app_settings 'creator_share_percent', 70 by default) stays the single

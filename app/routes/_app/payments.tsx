@@ -20,7 +20,7 @@ import {
 } from "~/modules/payments/payments.server";
 import { STATEMENT_ROUNDING_RULE } from "~/modules/payments/messages";
 import { AGREEMENT_TITLES, paymentsPageSchema } from "~/modules/payments/schema";
-import { formatBp } from "~/modules/payments/split";
+import { formatBp } from "~/lib/split";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";

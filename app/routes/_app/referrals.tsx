@@ -8,7 +8,7 @@ import { GROWTH_MESSAGES as M, STAGE_LABELS } from "~/modules/growth/messages";
 import type { ReferralStage } from "~/modules/growth/types";
 import { NOTIFICATION_PUSHED_EVENT, type NotificationItem } from "~/modules/notifications/protocol";
 import { formatCents } from "~/modules/payments/money";
-import { formatBp } from "~/modules/payments/split";
+import { formatBp } from "~/lib/split";
 import { domainLoader } from "~/platform/http.server";
 import { Badge, type Tone } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";

@@ -29,7 +29,7 @@ import {
   revenueOverview,
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
-import { formatBp } from "~/modules/payments/split";
+import { formatBp } from "~/lib/split";
 import { AdjustmentsSection } from "~/modules/payments/components/admin-adjustments";
 import { AgreementsSection } from "~/modules/payments/components/admin-agreements";
 import { MonthsSection } from "~/modules/payments/components/admin-months";

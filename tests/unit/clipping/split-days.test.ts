@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bpsAt, daySegments, daysInMonth, splitClipMonth } from "~/modules/clipping/split-days";
-import { split } from "~/modules/payments/split";
+import { split } from "~/lib/split";
 
 const month = fc.tuple(fc.integer({ min: 2024, max: 2030 }), fc.integer({ min: 1, max: 12 })).map(([y, m]) => `${y}-${String(m).padStart(2, "0")}`);
 const bps = fc.integer({ min: 0, max: 10_000 });

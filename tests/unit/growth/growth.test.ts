@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addMonths, bonusShareBp, inReferralTerm } from "~/modules/growth/rules";
+import { addMonths, bonusShareBp, inReferralTerm } from "~/modules/payments/referral-rules";
 import { notifySchema, retentionQuerySchema } from "~/modules/growth/schema";
 import { addWeeks, isoWeekLabel, lastWeeks, utcDay, weekOf, weeksBetween } from "~/modules/growth/weeks";
 

@@ -2,7 +2,7 @@
 // and the rounding rule of docs/decisions/0120 on fixed cases.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatBp, percentToBp, split, WHOLE_BP } from "~/modules/payments/split";
+import { formatBp, percentToBp, split, WHOLE_BP } from "~/lib/split";
 
 const cents = fc.integer({ min: -1_000_000_000_000, max: 1_000_000_000_000 });
 const share = fc.integer({ min: 0, max: WHOLE_BP });

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { formatCount } from "~/lib/format";
-import { formatBp } from "~/modules/payments/split";
+import { formatBp } from "~/lib/split";
 import { buttonClass } from "~/ui/button";
 import { Section } from "~/ui/section";
 import { Table, TableHead, TableRegion } from "~/ui/table";

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
-import { formatBp } from "~/modules/payments/split";
+import { formatBp } from "~/lib/split";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";

@@ -3,7 +3,7 @@ import type { ActionFailure } from "~/lib/errors";
 import { Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { LocalTime } from "~/ui/local-time";
-import { formatBp } from "~/modules/payments/split";
+import { formatBp } from "~/lib/split";
 import { SPLIT_STATUS_LABELS } from "../messages";
 import type { LinkRow, SplitRow } from "../types";
 

@@ -6,7 +6,7 @@ import { Field } from "~/ui/field";
 import { Section } from "~/ui/section";
 import { TextArea } from "~/ui/textarea";
 import { formatPayoutDay } from "../calendar";
-import { formatBp } from "../split";
+import { formatBp } from "~/lib/split";
 import type { AgreementAdminRow } from "../types";
 
 // The Creator Agreements on /admin/payments: revised-share offers, termination for cause, holds on

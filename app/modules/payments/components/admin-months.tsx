@@ -6,7 +6,7 @@ import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
-import { formatBp } from "../split";
+import { formatBp } from "~/lib/split";
 import { FORMAT_LABEL } from "./revenue-import";
 import type { RevenueFormat } from "../revenue-columns";
 

@@ -3,7 +3,7 @@ import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Section } from "~/ui/section";
 import { formatPayoutDay, monthLabel, NOTICE_DAYS } from "../calendar";
-import { formatBp } from "../split";
+import { formatBp } from "~/lib/split";
 import type { AgreementView } from "../types";
 
 // /payments: the Creator Agreement (issue 14): share, term start and renewal, a revised-share offer

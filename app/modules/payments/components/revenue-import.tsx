@@ -8,7 +8,7 @@ import { Select } from "~/ui/select";
 import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
 import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "../revenue-columns";
-import { formatBp } from "../split";
+import { formatBp } from "~/lib/split";
 import type { ImportPreview, MappingStep } from "../types";
 
 // The admin's revenue import on /admin/payments (docs/decisions/0121, 0220, 0221): the file and its

@@ -3,7 +3,7 @@ import { LocalTime } from "~/ui/local-time";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { formatPayoutDay, monthLabel } from "../calendar";
 import { formatCents } from "../money";
-import { formatBp } from "../split";
+import { formatBp } from "~/lib/split";
 import type { PayoutRow, StatementLine } from "../types";
 import { LEDGER_STATUS_LABEL, LEDGER_STATUS_TONE } from "./earnings-by-month";
 

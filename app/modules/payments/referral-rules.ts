@@ -1,5 +1,5 @@
-// Growth rules that are pure (issue 18), shared by the growth module and the payments module's
-// referral bonus. Client-safe.
+// The referral bonus rules (issue 18), pure and client-safe: the payments module pays the bonus
+// by them, and the growth module, which builds on payments, may read them.
 
 /** Months a referral bonus runs: the referred creator's first 12 months of term (docs/decisions/0173). */
 export const REFERRAL_BONUS_MONTHS = 12;
