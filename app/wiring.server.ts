@@ -6,7 +6,7 @@ import { registerNotificationHooks } from "~/modules/notifications/hooks.server"
 
 // The one place that knows every domain: it hands the accounts and notifications modules the
 // listeners and facts the domains above them own (app/platform/account-hooks.server.ts, decision
-// 0233). The Worker's entry imports it before it answers anything; so does the worker tests' setup.
+// 0239). The Worker's entry imports it before it answers anything; so does the worker tests' setup.
 // Registration is by name, so loading this twice changes nothing.
 registerAgencyHooks();
 registerClippingHooks();

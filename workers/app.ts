@@ -1,4 +1,4 @@
-// First: the domains' hooks into accounts and notifications (issue 32, decision 0233).
+// First: the domains' hooks into accounts and notifications (issue 32, decision 0239).
 import "../app/wiring.server";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { requestContext } from "../app/platform/context.server";

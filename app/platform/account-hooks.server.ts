@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Accounts is the ground domain: every other domain builds on it, so it imports none of them
-// (issue 32, docs/decisions/0233-one-way-between-domains.md). What the other domains do when an
+// (issue 32, docs/decisions/0239-one-way-between-domains.md). What the other domains do when an
 // account's life changes, and the facts about a person that other domains own, are registered
 // here by the owning domain (its hooks.server.ts), all wired once in app/wiring.server.ts, which
 // the Worker's entry imports. Accounts and notifications call them without knowing who listens.

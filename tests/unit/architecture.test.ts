@@ -247,7 +247,7 @@ describe("the shape of the code", () => {
   it("dependencies between domains point one way: no import cycle between app/modules/<domain> folders", () => {
     // Every import counts, types included: a cycle through types is still two domains that cannot
     // be read alone. The side effects and facts a lower domain needs from a higher one go through
-    // app/platform/account-hooks.server.ts (docs/decisions/0233-one-way-between-domains.md).
+    // app/platform/account-hooks.server.ts (docs/decisions/0239-one-way-between-domains.md).
     const graph = new Map<string, Map<string, string>>();
     for (const file of appFiles) {
       const from = moduleOf(file);

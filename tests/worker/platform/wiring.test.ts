@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { accountListeners, fact } from "~/platform/account-hooks.server";
 
 // The accounts and notifications modules hear the domains above them only through the hooks
-// app/wiring.server.ts registers (decision 0233). Missing wiring would silently drop a side effect
+// app/wiring.server.ts registers (decision 0239). Missing wiring would silently drop a side effect
 // (no referrer told, an invitation not used), so the wiring itself is checked here.
 describe("the domains' hooks into accounts", () => {
   it("every account event has its listeners, by name", () => {
