@@ -1,5 +1,6 @@
 import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens, generateCodeVerifier, generateState } from "arctic";
 import { createCookie, redirect } from "react-router";
+import { outboundFetch } from "./stand-in.server";
 import { env } from "./env.server";
 import { isSecureRequest } from "./toast.server";
 
@@ -134,18 +135,11 @@ export function refreshAccessToken(request: Request, refreshToken: string) {
 }
 
 /**
- * fetch for provider endpoints. The local stand-in provider (/dev/oauth/*, DEV_TOOLS only) is
- * served in-process: a Worker calling its own origin would leave and re-enter through the Origin
- * check, and tests have no network.
+ * fetch for provider endpoints, relative to the request: the local stand-in provider (/dev/oauth/*,
+ * DEV_TOOLS only) is answered in-process by outboundFetch (stand-in.server.ts).
  */
 export async function providerFetch(request: Request, url: string, init: RequestInit = {}): Promise<Response> {
-  const target = new URL(url, request.url);
-  // __DEV_TOOLS_BUILD__ is a build-time constant: the production bundle drops this branch and the module.
-  if (__DEV_TOOLS_BUILD__ && env.DEV_TOOLS === "1" && target.origin === new URL(request.url).origin && target.pathname.startsWith("/dev/oauth/")) {
-    const { handleDevOAuthApi } = await import("~/dev/dev-oauth.server");
-    return handleDevOAuthApi(new Request(target, init));
-  }
-  return fetch(target, init);
+  return outboundFetch(new Request(new URL(url, request.url), init));
 }
 
 export type GoogleProfile = { sub: string; email: string; email_verified: boolean; name: string | null; picture: string | null };

@@ -1,6 +1,7 @@
 import { encodeBase64 } from "@oslojs/encoding";
+import { outboundFetch } from "./stand-in.server";
 import { DomainError } from "~/lib/errors";
-import { devToolsEnabled, env } from "./env.server";
+import { env } from "./env.server";
 
 // Text messages: one small interface, `sendSms(to, text)`, in the shape of Twilio's Messages API
 // (docs/decisions/0214, which replaces 0077's generic JSON sender): a form-encoded POST of To, From
@@ -54,23 +55,12 @@ export function twilioMessageRequest(config: TwilioConfig, to: string, body: str
 
 const unavailable = () => new DomainError("unavailable", "Text messages cannot be sent right now. Please try again later.", { title: "Sending failed" });
 
-/** Sends a request to the provider; the stand-in is answered in-process (a Worker calling its own origin would leave and come back through the Origin check). */
-async function providerFetch(request: Request): Promise<Response> {
-  const path = new URL(request.url).pathname;
-  // __DEV_TOOLS_BUILD__ is a build-time constant: the production bundle drops this branch and the module.
-  if (__DEV_TOOLS_BUILD__ && devToolsEnabled() && path.startsWith(`${STAND_IN_SMS_PATH}/`)) {
-    const { handleStandInSms } = await import("~/dev/dev-sms.server");
-    return handleStandInSms(request);
-  }
-  return fetch(request);
-}
-
 /** Sends one text to an E.164 number, or refuses (503) when no provider is configured or it refuses. Returns the provider's message sid. */
 export async function sendSms(to: string, text: string, config: TwilioConfig | null = twilioConfig()): Promise<string> {
   if (!config) throw unavailable();
   let res: Response;
   try {
-    res = await providerFetch(twilioMessageRequest(config, to, text, env.APP_ORIGIN || "http://localhost"));
+    res = await outboundFetch(twilioMessageRequest(config, to, text, env.APP_ORIGIN || "http://localhost"));
   } catch (error) {
     console.error("sms provider unreachable", error);
     throw unavailable();

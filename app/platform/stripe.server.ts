@@ -1,4 +1,5 @@
 import type { Stripe } from "stripe";
+import { outboundFetch } from "./stand-in.server";
 import { env } from "./env.server";
 
 // Stripe, behind one path for development and production (docs/decisions/0224-payouts-through-stripe-connect.md).
@@ -72,12 +73,7 @@ function stripeFetch(base: URL): typeof fetch {
   return async (input, init) => {
     const asked = new URL(input instanceof Request ? input.url : String(input));
     const target = new URL(`${prefix}${asked.pathname}${asked.search}`, base);
-    // __DEV_TOOLS_BUILD__ is a build-time constant: the production bundle drops this branch and the module.
-    if (__DEV_TOOLS_BUILD__ && env.DEV_TOOLS === "1" && target.pathname.startsWith("/dev/stripe/")) {
-      const { handleDevStripeApi } = await import("~/dev/dev-stripe.server");
-      return handleDevStripeApi(new Request(target, init));
-    }
-    return fetch(target, init);
+    return outboundFetch(new Request(target, init));
   };
 }
 
