@@ -20,6 +20,7 @@ function clipRow(c: ClipItem, names: Map<string, string>): ClipRow {
     url: c.url,
     status: c.status,
     views: c.views,
+    videoNotFound: c.videoNotFoundAt !== null,
     sourceName: c.sourceName,
     createdAt: c.createdAt,
     creatorUserId: c.creatorUserId,

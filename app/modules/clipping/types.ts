@@ -41,6 +41,8 @@ export type ClipRow = {
   url: string;
   status: ClipStatus;
   views: number;
+  /** YouTube answered that it has no such video (issue 31 §3): the clip cannot be approved until it does. */
+  videoNotFound: boolean;
   sourceName: string;
   createdAt: string;
   creatorUserId: string;

@@ -49,6 +49,12 @@ export function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" |
               <td className={`${cell} break-words`}>{c.sourceName}</td>
               <td className={cell}>
                 <Badge tone={STATUS_TONE[c.status]}>{CLIP_STATUS_LABELS[c.status]}</Badge>
+                {c.videoNotFound ? (
+                  <span className="mt-1 block max-w-48 text-xs text-red-700">
+                    <Badge tone="red">Not found on YouTube</Badge>{" "}
+                    {side === "creator" ? "Check the link before approving it." : "Check the link: the creator cannot approve it until YouTube knows it."}
+                  </span>
+                ) : null}
               </td>
               <td className={`${cell} tabular-nums`}>{formatCount(c.views)}</td>
               <td className={cell}>
