@@ -47,6 +47,8 @@ export type ClipRow = {
   createdAt: string;
   creatorUserId: string;
   clipperUserId: string;
+  /** The creator–clipper link it was submitted under (its split history decides the clip's split). */
+  linkId: string | null;
   creatorName: string;
   clipperName: string;
 };

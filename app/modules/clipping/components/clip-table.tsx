@@ -1,5 +1,7 @@
 import { Badge, type Tone } from "~/ui/badge";
 import { formatCount } from "~/lib/format";
+import { ClipEarningCell, ClipEarningsNote } from "~/modules/payments/components/clip-earning";
+import type { ClipEarnings } from "~/modules/payments/types";
 import { Table, TableHead, TableRegion } from "~/ui/table";
 import { CLIP_PLATFORM_LABELS, CLIP_STATUS_LABELS } from "../messages";
 import type { ClipRow } from "../types";
@@ -15,7 +17,7 @@ const STATUS_TONE: Record<ClipRow["status"], Tone> = {
   removed: "slate",
 };
 
-export function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" | "clipper" }) {
+export function ClipTable({ clips, side, earnings }: { clips: ClipRow[]; side: "creator" | "clipper"; earnings: ClipEarnings }) {
   if (clips.length === 0) {
     return <p className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">No clips yet.</p>;
   }
@@ -31,6 +33,7 @@ export function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" |
             "Source",
             "Status",
             "Views",
+            { key: "earnings", label: "Your earnings" },
             { key: "actions", label: <span className="sr-only">Actions</span> },
           ]}
         />
@@ -58,12 +61,18 @@ export function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" |
               </td>
               <td className={`${cell} tabular-nums`}>{formatCount(c.views)}</td>
               <td className={cell}>
+                <ClipEarningCell earning={earnings.byClip[c.id]} side={side} approved={c.status !== "pending" && c.status !== "rejected"} />
+              </td>
+              <td className={cell}>
                 <ClipActions clip={c} side={side} />
               </td>
             </tr>
           ))}
         </tbody>
       </Table>
+      <div className="border-t border-slate-100 px-3 pb-3">
+        <ClipEarningsNote currentMonthLabel={earnings.currentMonthLabel} />
+      </div>
     </TableRegion>
   );
 }
