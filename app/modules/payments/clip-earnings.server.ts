@@ -20,9 +20,9 @@ type ClipRef = { id: string; creatorUserId: string; clipperUserId: string; views
 
 const STATUS_RANK = { estimated: 0, finalized: 1, paid: 2 } as const;
 
-/** Entries that count: written by the live import of their month (a staged import's are invisible). */
+/** Entries that count: written by hand, or by the live import of their month (a staged import's are invisible), as on /payments. */
 const counts = () =>
-  sql`${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null)`;
+  sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
 
 export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], today = new Date()): Promise<ClipEarnings> {
   authorize(actor, "payments", "readOwn");
