@@ -12,10 +12,10 @@ import { applyPrivateCaching, applySecurityHeaders, makeNonce, makeRequestId, re
 import { domainResource } from "../app/platform/http.server";
 import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
-import { withDevServerOrigin } from "../app/platform/env.server";
+import { ON_DEV_SERVER, withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
 import { deleteStaleUploads, discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
-import { runRetentionAggregates } from "../app/modules/growth/growth.server";
+import { ensureDemoRetentionSnapshot, runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
 import { refreshClipViews } from "../app/modules/clipping/clipping.server";
 import { sweepOutbox } from "../app/platform/email-delivery.server";
@@ -84,8 +84,23 @@ const onPrimary = <T>(work: () => Promise<T>): Promise<T> => withD1Session("firs
 /** The frequent cron trigger that only sweeps the outbox; every other trigger is the daily run. */
 const OUTBOX_SWEEP_CRON = "*/5 * * * *";
 
+/**
+ * `npm run dev` only: the demo's retention snapshot, taken before the dev server's first answer when
+ * the daily job has not run yet (a fresh install), so /user-retention shows the seeded figures
+ * (issue 31, docs/decisions/0258). Once per isolate; a failure is logged and tried again next time.
+ */
+let demoSnapshot: Promise<void> | null = null;
+function demoRetentionSnapshot(): Promise<void> {
+  demoSnapshot ??= onPrimary(ensureDemoRetentionSnapshot).catch((error) => {
+    console.error("demo retention snapshot failed", error);
+    demoSnapshot = null;
+  });
+  return demoSnapshot;
+}
+
 export default {
   async fetch(request, env, ctx) {
+    if (ON_DEV_SERVER) await demoRetentionSnapshot();
     // One D1 session per request, its bookmark in a cookie (docs/decisions/0232).
     const response = await withDevServerOrigin(new URL(request.url), () => withRequestSession(request, () => answer(request, env, ctx)));
     // A body the answer did not read is read before answering: the dev server's proxy would

@@ -1393,6 +1393,9 @@ export const clips = sqliteTable(
     status: text("status", { enum: CLIP_STATUSES }).notNull().default("pending"),
     views: integer("views").notNull().default(0),
     viewsUpdatedAt: text("views_updated_at"),
+    // When YouTube last answered that it has no such video (issue 31 §3): the clip is flagged to the
+    // creator and cannot be approved until YouTube knows it; cleared when it does. Null otherwise.
+    videoNotFoundAt: text("video_not_found_at"),
     approvedAt: text("approved_at"),
     reviewedAt: text("reviewed_at"),
     removalRequestedAt: text("removal_requested_at"),

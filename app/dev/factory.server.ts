@@ -6,18 +6,26 @@ import { endAllSessions } from "~/modules/accounts/accounts.server";
 import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
 import { runDeletionNow } from "~/modules/privacy/privacy.server";
 import { db } from "~/platform/db.server";
+import { registerStandInVideo } from "./dev-oauth.server";
 
 // The test factory behind POST /dev/factory (development builds only, DEV_TOOLS=1): approve,
-// reject or ban a user, mark their e-mail verified, or backdate a clipper's split decisions, by e-mail address, without the admin
+// reject or ban a user, mark their e-mail verified, backdate a clipper's split decisions (by e-mail address), or register a
+// video with the YouTube stand-in, without the admin
 // console. Like the seed (seed.server.ts) it is a fixture and writes the accounts tables directly;
 // the notification (and live account event) is the same one an admin's decision sends.
 
-export const FACTORY_INTENTS = ["approve", "reject", "ban", "verify-email", "run-deletions-now", "backdate-clip-splits"] as const;
+export const FACTORY_INTENTS = ["approve", "reject", "ban", "verify-email", "run-deletions-now", "backdate-clip-splits", "register-video"] as const;
 
 export const factorySchema = z.object({
   intent: z.enum(FACTORY_INTENTS, { error: "unknown intent" }),
   email: z.string().trim().toLowerCase(),
   reason: z.string().optional(),
+  // register-video: a YouTube video the stand-in then knows (on the e-mail's user's first channel, or a stand-in channel), with its views.
+  videoId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{6,20}$/)
+    .optional(),
+  views: z.coerce.number().int().min(0).optional(),
 });
 
 export type FactoryInput = z.output<typeof factorySchema>;
@@ -29,6 +37,12 @@ export async function runFactory(input: FactoryInput): Promise<{ userId: string 
     const done = await runDeletionNow(input.email);
     if (!done) throw notFound("no pending deletion for this e-mail");
     return done;
+  }
+  // A video the YouTube stand-in knows from now on (a clip or campaign journey's own video id).
+  if (input.intent === "register-video") {
+    if (!input.videoId) throw notFound("videoId is required");
+    await registerStandInVideo(input.videoId, "UCstandinFactoryVideos01", input.views);
+    return { userId: "" };
   }
   const [user] = await db().select({ id: users.id }).from(users).where(eq(users.email, input.email)).limit(1);
   if (!user) throw notFound("no such user");

@@ -5,8 +5,10 @@ import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, test, sig
 // opens it and signs up as a clipper (with the Clipper Agreement; also through "Continue with
 // Google") → waits → the creator approves → Download saves a source under its name → submits a
 // clip → asks for a higher split → the creator approves the clip and the split → the admin imports
-// revenue naming the clip's video → both statements show the right cents. A stranger using the
-// creator's public referral code gets nothing.
+// revenue naming the clip's video → both statements and both /clipping pages show the right cents
+// (issue 31 §3: per-clip earnings, named notifications, an unknown Short flagged). A stranger using
+// the creator's public referral code gets nothing. The source upload can be paused, resumed and
+// cancelled, with its speed and time left, and leaving the page warns.
 
 const PASSWORD = "Str0ng!Passw0rd";
 /** The last full month: the current and future months cannot be imported (issue 29). */
@@ -118,6 +120,17 @@ test("invitation → sign up as clipper → pending → creator approves → dow
   await card.getByRole("button", { name: "Submit clip" }).click();
   await expect(clipper.getByText("Clips can be submitted for YouTube Shorts, TikTok or Instagram Reels only.").first()).toBeVisible();
   const card2 = clipper.getByRole("listitem").filter({ has: clipper.getByRole("heading", { name: "Casey Creator" }) });
+  // A Short YouTube does not know is flagged to the creator, not approvable with 0 views (issue 31 §3).
+  const unknownId = `Unk${stamp}`.padEnd(11, "y").slice(0, 11);
+  await card2.getByLabel("Platform").selectOption({ label: "YouTube Shorts" });
+  await card2.getByLabel("Clip URL").fill(`https://youtu.be/${unknownId}`);
+  await card2.getByLabel("Source video").selectOption({ label: "Studio session - full take.mp4" });
+  await card2.getByRole("button", { name: "Submit clip" }).click();
+  await expect(clipper.getByText("Clip submitted")).toBeVisible();
+  await expect(clipper.getByRole("row", { name: new RegExp(unknownId) })).toContainText("Not found on YouTube");
+  // The journey's own Short: the YouTube stand-in knows it, with its views.
+  const known = await request.post("/dev/factory", { form: { intent: "register-video", email: "", videoId, views: "40000" }, headers: { Origin: baseURL! } });
+  expect(known.status(), await known.text()).toBe(200);
   await card2.getByLabel("Platform").selectOption({ label: "YouTube Shorts" });
   await card2.getByLabel("Clip URL").fill(`https://www.youtube.com/shorts/${videoId}`);
   await card2.getByLabel("Source video").selectOption({ label: "Studio session - full take.mp4" });
@@ -131,8 +144,22 @@ test("invitation → sign up as clipper → pending → creator approves → dow
   await expect(clipper.getByText("Split requested")).toBeVisible();
   await expectAccessible(clipper, "/clipping (clipper)");
 
-  // 7. The creator approves the clip and the split.
+  // 7. The creator's bell names the clipper (issue 31 §3); the unknown Short cannot be approved.
   await visit(creator, "/clipping");
+  await creator.getByRole("button", { name: /^Notifications/ }).click();
+  const bellPanel = creator.getByRole("region", { name: "Notifications" });
+  await expect(bellPanel.getByText(`${name} submitted a clip (YouTube Shorts): https://www.youtube.com/shorts/${videoId}`)).toBeVisible();
+  await expect(
+    bellPanel.getByText(`${name} submitted a clip (YouTube Shorts): https://www.youtube.com/shorts/${unknownId}. YouTube does not know this video`),
+  ).toBeVisible();
+  await creator.keyboard.press("Escape");
+  const unknownRow = creator.getByRole("row", { name: new RegExp(unknownId) });
+  await expect(unknownRow).toContainText("Not found on YouTube");
+  await unknownRow.getByRole("button", { name: "Approve" }).click();
+  await expect(creator.getByText("YouTube does not know this video, so it cannot be approved with its views.").first()).toBeVisible();
+  await expect(creator.getByRole("row", { name: new RegExp(unknownId) })).toContainText("Pending review");
+
+  // The creator approves the clip and the split.
   const request80 = creator.getByRole("listitem").filter({ hasText: `${name} asks for 80%` });
   await request80.getByRole("button", { name: "Approve 80%" }).click();
   await expect(creator.getByText("Split approved")).toBeVisible();
@@ -141,6 +168,10 @@ test("invitation → sign up as clipper → pending → creator approves → dow
     .getByRole("button", { name: "Approve" })
     .click();
   await expect(creator.getByText("Clip approved")).toBeVisible();
+  // Read from YouTube on approval; no month imported yet, and nothing invented.
+  const approvedRow = creator.getByRole("row", { name: new RegExp(videoId) });
+  await expect(approvedRow).toContainText("40,000");
+  await expect(approvedRow).toContainText("Nothing imported yet.");
   await expect(creator.getByRole("region", { name: "Clippers linked to you" }).getByRole("row", { name: new RegExp(name) })).toContainText("80% clipper");
   await creator.setViewportSize({ width: 1440, height: 900 });
   await creator.screenshot({ path: "/tmp/clipping-creator-1440.png", fullPage: true });
@@ -170,6 +201,22 @@ test("invitation → sign up as clipper → pending → creator approves → dow
   const theirs = creator.getByRole("row", { name: new RegExp(`Clip: .*${videoId}`) });
   await expect(theirs).toContainText(`by ${name}: $56.00 to the clipper`);
   await expect(theirs).toContainText("$14.00");
+
+  // 10. Per-clip earnings on /clipping, for both sides: the month, its status, the split, per 1,000 views.
+  await visit(clipper, "/clipping");
+  const myRow = clipper.getByRole("region", { name: "Your clips" }).getByRole("row", { name: new RegExp(videoId) });
+  await expect(myRow).toContainText(`$56.00Estimated${MONTH_LABEL}`);
+  await expect(myRow).toContainText("Clipper 80%: $56.00 · creator $14.00 · of $70.00 (the creator's 70% share)");
+  // 5600 cents × 1000 / 40,000 views = 140 cents.
+  await expect(myRow).toContainText("$1.40 per 1,000 views so far (your $56.00 in all)");
+  await clipper.setViewportSize({ width: 375, height: 800 });
+  await myRow.scrollIntoViewIfNeeded();
+  await clipper.screenshot({ path: "/tmp/clipping-earnings-clipper-375.png", fullPage: true });
+  await visit(creator, "/clipping");
+  const reviewRow = creator.getByRole("region", { name: "Clips of your videos" }).getByRole("row", { name: new RegExp(videoId) });
+  await expect(reviewRow).toContainText(`$14.00Estimated${MONTH_LABEL}`);
+  await expect(reviewRow).toContainText("$0.35 per 1,000 views so far (your $14.00 in all)");
+  await creator.screenshot({ path: "/tmp/clipping-earnings-creator-1440.png", fullPage: true });
   await context.close();
 });
 
@@ -236,4 +283,52 @@ test("/clipping at 375 px: no sideways scroll, the folder and clips usable", asy
   await page.screenshot({ path: "/tmp/clipping-clipper-375-before.png", fullPage: true });
   expect(overflow, wide.join("\n")).toBeLessThanOrEqual(0);
   await page.screenshot({ path: "/tmp/clipping-clipper-375.png", fullPage: true });
+});
+
+test("source upload: speed and time left, pause, resume, a warning before leaving, cancel (the server aborts it)", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const page = await signedIn(browser, baseURL!, "creator@shortbeat.test");
+  await visit(page, "/clipping");
+  // A slow connection (about 2 MB/s up), so the upload is seen running.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 2 * 1024 * 1024 });
+  const size = 3 * 8 * 1024 * 1024 + 4096;
+  const bytes = Buffer.alloc(size);
+  bytes.set([0, 0, 0, 0x18, ...Buffer.from("ftypisom")], 0);
+  const name = `Pause test ${Date.now().toString(36)}.mp4`;
+  await page.getByLabel("Upload a source video").setInputFiles({ name, mimeType: "video/mp4", buffer: bytes });
+  await expect(page.getByRole("button", { name: "Pause upload" })).toBeVisible();
+  await expect(page.getByTestId("upload-speed")).toHaveText(/^[\d.]+ (KB|MB)\/s · about .+ left$/, { timeout: 15_000 });
+  await expect(page.getByRole("progressbar", { name: `Upload progress of ${name}` })).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.getByRole("button", { name: "Pause upload" }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "/tmp/clipping-upload-375.png" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // Leaving warns (the browser's own "Leave site?" dialog); staying keeps the upload.
+  const dialog = new Promise<string>((resolve) =>
+    page.once("dialog", (d) => {
+      resolve(d.type());
+      void d.dismiss();
+    }),
+  );
+  await page.close({ runBeforeUnload: true });
+  expect(await dialog).toBe("beforeunload");
+  expect(page.isClosed()).toBe(false);
+
+  // Pause: the bytes stop; Resume goes on from the parts already sent.
+  await page.getByRole("button", { name: "Pause upload" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Upload of ${name} paused.` })).toBeVisible();
+  await expect(page.getByText("If you leave the page, choose the same file again to resume")).toBeVisible();
+  await page.screenshot({ path: "/tmp/clipping-upload-paused-1440.png" });
+  await page.getByRole("button", { name: "Resume upload" }).click();
+  await expect(page.getByRole("button", { name: "Pause upload" })).toBeVisible();
+
+  // Cancel: the server aborts the multipart upload and drops it; the folder does not list it.
+  await page.getByRole("button", { name: "Cancel upload" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByText("Upload cancelled. Nothing of it is kept.")).toBeVisible({ timeout: 30_000 });
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await page.reload();
+  await expect(page.getByText(name)).toHaveCount(0);
 });

@@ -96,3 +96,39 @@ test("share the link, a new creator signs up with it, the referrer sees them, th
   await expect(page.getByRole("heading", { name: "Cohorts" })).toBeVisible();
   await page.screenshot({ path: "/tmp/growth-retention-375.png", fullPage: true });
 });
+
+test("the referrer's open /referrals counts a sign-up through their link without a reload (issue 31 §4)", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  // The referrer: /referrals open, its notification socket connected.
+  const referrerContext = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 } });
+  const referrer = await referrerContext.newPage();
+  await signIn(referrer, "creator@shortbeat.test", { landing: "**/dashboard" });
+  await referrer.goto("/referrals");
+  await expect(referrer.locator("[data-socket]")).toHaveAttribute("data-socket", "open", { timeout: 20_000 });
+  const link = await referrer.getByLabel("Referral link", { exact: true }).inputValue();
+  const count = referrer.getByTestId("count-signed-up");
+  const before = Number(await count.textContent());
+  // A mark on this document: a reload (or a navigation) would lose it.
+  await referrer.evaluate(() => {
+    (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+  });
+
+  // Someone else, in another browser, signs up with the link.
+  const stamp = Date.now().toString(36);
+  const name = `Lee Live ${stamp}`;
+  const otherContext = await browser.newContext({ baseURL });
+  const other = await otherContext.newPage();
+  await other.goto(`${new URL(link).pathname}${new URL(link).search}&mode=signup`);
+  await expect(other.getByText("You've been invited to join").first()).toBeVisible();
+  await fillNewAccount(other, { fullName: name, email: `live-${stamp}@example.com`, password: "Referred!2026pass" });
+  await fillCreatorChannel(other, { url: `https://www.youtube.com/@live${stamp}`, subscribers: "10", monthlyViews: "100" });
+  await other.getByRole("button", { name: "Create Account" }).click();
+  await expect(other.getByText("Account created!")).toBeVisible();
+
+  // The referrer's page follows: the count and the list, in the same document.
+  await expect(count).toHaveText(String(before + 1), { timeout: 20_000 });
+  await expect(referrer.getByRole("row", { name: new RegExp(name) })).toBeVisible();
+  expect(await referrer.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  await otherContext.close();
+  await referrerContext.close();
+});

@@ -35,6 +35,10 @@ export async function submitClip(
   }
   const source = await readySource(link.creatorUserId, input.sourceId);
   if (!source) throw invalid(M.sourceRequired, { fieldErrors: { sourceId: M.sourceRequired } });
+  // A YouTube Short is looked up at once: one YouTube does not know is flagged to the creator (issue
+  // 31 §3); YouTube unreachable leaves it unchecked until the creator approves it.
+  const video = parsed.platform === "youtube_shorts" ? await lookUpVideo(request, parsed.videoId) : null;
+  const now = new Date().toISOString();
   const id = crypto.randomUUID();
   const [inserted] = await db().batch([
     db()
@@ -48,6 +52,8 @@ export async function submitClip(
         platform: parsed.platform,
         url: parsed.url,
         videoId: parsed.videoId,
+        ...(video?.kind === "found" ? { views: video.views, viewsUpdatedAt: now } : {}),
+        videoNotFoundAt: video?.kind === "not_found" ? now : null,
       })
       .onConflictDoNothing()
       .returning({ id: clips.id }),
@@ -62,7 +68,7 @@ export async function submitClip(
   if (inserted.length === 0) throw conflict(M.duplicateClip, { fieldErrors: { url: M.duplicateClip } });
   await notifyUser(link.creatorUserId, {
     title: "New clip to review",
-    content: `${await personName(actor.id, "A clipper")} submitted a clip (${CLIP_PLATFORM_LABELS[parsed.platform]}): ${parsed.url}`,
+    content: `${await personName(actor.id, "A clipper")} submitted a clip (${CLIP_PLATFORM_LABELS[parsed.platform]}): ${parsed.url}${video?.kind === "not_found" ? `. ${M.videoNotFoundNote}` : ""}`,
     kind: "clipping",
   });
   return id;
@@ -110,20 +116,31 @@ export async function reviewClip(actor: Actor, request: Request, input: { clipId
   const clip = await clipRow(input.clipId);
   authorize(actor, "clipping", "manageOwn", { ownerId: clip?.creatorUserId ?? null });
   if (!clip) throw notFound(M.clipNotFound);
+  if (clip.status !== "pending") throw conflict(M.alreadyReviewed);
   const now = new Date().toISOString();
   const approve = input.decision === "approve";
+  // A YouTube Short's views are read from the provider as it is approved (then by the daily job).
+  // One YouTube does not know is not approved with 0 views: it stays pending, flagged (issue 31 §3).
+  let views: Partial<typeof clips.$inferInsert> = {};
+  if (approve && clip.platform === "youtube_shorts") {
+    const video = await lookUpVideo(request, clip.videoId);
+    if (video.kind === "not_found") {
+      await db().update(clips).set({ videoNotFoundAt: now }).where(eq(clips.id, clip.id));
+      throw conflict(M.videoNotFound, { title: "Clip not approved" });
+    }
+    if (video.kind === "unavailable" && clip.videoNotFoundAt) throw conflict(M.videoUncheckable, { title: "Clip not approved" });
+    if (video.kind === "found") views = { views: video.views, viewsUpdatedAt: now, videoNotFoundAt: null };
+  }
   await transition(
     actor,
     request,
     clip,
     ["pending"],
-    approve ? { status: "approved", approvedAt: now, reviewedAt: now } : { status: "rejected", reviewedAt: now },
+    approve ? { status: "approved", approvedAt: now, reviewedAt: now, ...views } : { status: "rejected", reviewedAt: now },
     approve ? "clip_approved" : "clip_rejected",
     "low",
     M.alreadyReviewed,
   );
-  // A YouTube Short's views are read from the provider at once (and then by the daily job).
-  if (approve && clip.platform === "youtube_shorts") await refreshYouTubeViews(request, [clip]);
   await notifyUser(clip.clipperUserId, {
     title: approve ? "Clip approved" : "Clip rejected",
     content: `${await personName(actor.id, "The creator")} ${approve ? "approved" : "rejected"} your clip ${clip.url}.`,
@@ -236,21 +253,34 @@ const CLIP_VIEWS_PARALLEL = 10;
 
 type ViewsTarget = Pick<ClipItem, "id" | "videoId">;
 
+type VideoLookup = { kind: "found"; views: number } | { kind: "not_found" } | { kind: "unavailable" };
+
+/** What YouTube says of a video: its views, that it has no such video, or nothing (unreachable). */
+async function lookUpVideo(request: Request, videoId: string): Promise<VideoLookup> {
+  try {
+    const video = await fetchYouTubeVideo(request, videoId);
+    if (!video) return { kind: "not_found" };
+    return video.viewCount === null ? { kind: "unavailable" } : { kind: "found", views: Math.min(video.viewCount, Number.MAX_SAFE_INTEGER) };
+  } catch {
+    return { kind: "unavailable" };
+  }
+}
+
 async function refreshYouTubeViews(request: Request, targets: readonly ViewsTarget[]): Promise<{ updated: number; failed: number }> {
   let updated = 0;
   let failed = 0;
   for (let i = 0; i < targets.length; i += CLIP_VIEWS_PARALLEL) {
     const batch = targets.slice(i, i + CLIP_VIEWS_PARALLEL);
-    const results = await Promise.allSettled(batch.map((c) => fetchYouTubeVideo(request, c.videoId)));
+    const results = await Promise.all(batch.map((c) => lookUpVideo(request, c.videoId)));
     const now = new Date().toISOString();
     const writes = results.flatMap((r, j) => {
-      if (r.status !== "fulfilled" || !r.value || r.value.viewCount === null) {
+      if (r.kind !== "found") {
         failed++;
-        return [];
+        // A video YouTube no longer has keeps its last views, flagged to both sides.
+        return r.kind === "not_found" ? [db().update(clips).set({ videoNotFoundAt: now }).where(eq(clips.id, batch[j].id))] : [];
       }
       updated++;
-      const views = Math.min(r.value.viewCount, Number.MAX_SAFE_INTEGER);
-      return [db().update(clips).set({ views, viewsUpdatedAt: now }).where(eq(clips.id, batch[j].id))];
+      return [db().update(clips).set({ views: r.views, viewsUpdatedAt: now, videoNotFoundAt: null }).where(eq(clips.id, batch[j].id))];
     });
     if (writes.length > 0) await db().batch(writes as [(typeof writes)[number], ...typeof writes]);
   }

@@ -103,6 +103,9 @@ export const CLIPPING_MESSAGES = {
   clipNotFound: "This clip was not found.",
   alreadyReviewed: "This clip has already been reviewed.",
   notApproved: "Only an approved clip can be asked to be removed.",
+  videoNotFound: "YouTube does not know this video, so it cannot be approved with its views. Check the link with the clipper, or reject the clip.",
+  videoUncheckable: "YouTube could not be reached to check this video. Try again in a few minutes.",
+  videoNotFoundNote: "YouTube does not know this video: check the link before approving it",
   // Split
   shareRange: "The share must be between 0% and 100%.",
   shareNotHigher: (current: string) => `Ask for more than your current share (${current}).`,

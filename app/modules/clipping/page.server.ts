@@ -13,17 +13,19 @@ import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./type
 // What /clipping shows: the creator's side (invitations, clippers, folder, clips to review, split
 // requests) and the clipper's side (creators, their folders, own clips, splits) for the same person.
 
-function clipRow(c: ClipItem, names: Map<string, string>): ClipRow {
+function clipRow(c: ClipItem, names: Map<string, string>, linkIds: Map<string, string>): ClipRow {
   return {
     id: c.id,
     platform: c.platform,
     url: c.url,
     status: c.status,
     views: c.views,
+    videoNotFound: c.videoNotFoundAt !== null,
     sourceName: c.sourceName,
     createdAt: c.createdAt,
     creatorUserId: c.creatorUserId,
     clipperUserId: c.clipperUserId,
+    linkId: linkIds.get(`${c.creatorUserId}:${c.clipperUserId}`) ?? null,
     creatorName: names.get(c.creatorUserId) ?? "",
     clipperName: names.get(c.clipperUserId) ?? "",
   };
@@ -76,6 +78,7 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
     };
   };
   const sourceList = (id: string): SourceRow[] => folders.get(id) ?? [];
+  const linkIds = new Map(links.map((l) => [`${l.creatorUserId}:${l.clipperUserId}`, l.id]));
   return {
     invitations,
     waitingRequests,
@@ -84,8 +87,8 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
     creators: theirs.map((l) => ({ ...linkRow(l, l.creatorUserId), sources: l.status === "active" ? sourceList(l.creatorUserId) : [] })),
     sources: sourceList(actor.id),
     usage: { usedBytes: usage, quotaBytes: SOURCE_QUOTA_BYTES },
-    clipsToReview: clipList.filter((c) => c.creatorUserId === actor.id).map((c) => clipRow(c, names)),
-    myClips: clipList.filter((c) => c.clipperUserId === actor.id).map((c) => clipRow(c, names)),
-    viewsToEnter: needingViews.map((c) => clipRow(c, names)),
+    clipsToReview: clipList.filter((c) => c.creatorUserId === actor.id).map((c) => clipRow(c, names, linkIds)),
+    myClips: clipList.filter((c) => c.clipperUserId === actor.id).map((c) => clipRow(c, names, linkIds)),
+    viewsToEnter: needingViews.map((c) => clipRow(c, names, linkIds)),
   };
 }

@@ -41,10 +41,14 @@ export type ClipRow = {
   url: string;
   status: ClipStatus;
   views: number;
+  /** YouTube answered that it has no such video (issue 31 §3): the clip cannot be approved until it does. */
+  videoNotFound: boolean;
   sourceName: string;
   createdAt: string;
   creatorUserId: string;
   clipperUserId: string;
+  /** The creator–clipper link it was submitted under (its split history decides the clip's split). */
+  linkId: string | null;
   creatorName: string;
   clipperName: string;
 };

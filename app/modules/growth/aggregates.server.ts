@@ -144,3 +144,12 @@ export async function runRetentionAggregates(now = Date.now()): Promise<void> {
     console.error("retention aggregates failed", error);
   }
 }
+
+/**
+ * The dev server's first request (workers/app.ts, `npm run dev` only): a fresh install's demo data
+ * has no snapshot until the daily job runs, so /user-retention said "Figures not computed yet".
+ * Takes it once when there is none (issue 31, docs/decisions/0258); never in a build.
+ */
+export async function ensureDemoRetentionSnapshot(): Promise<void> {
+  if (!(await retentionSnapshotAt())) await runRetentionAggregates();
+}

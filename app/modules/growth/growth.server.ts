@@ -7,5 +7,5 @@
 export { recordActivityQuery } from "./activity.server";
 export * from "./referrals.server";
 export { inactiveUsersCsv, notifyInactive, refreshRetention, retentionPage } from "./retention.server";
-export { rebuildRetentionPeople, runRetentionAggregates } from "./aggregates.server";
+export { ensureDemoRetentionSnapshot, rebuildRetentionPeople, runRetentionAggregates } from "./aggregates.server";
 export * from "./privacy.server";

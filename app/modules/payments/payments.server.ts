@@ -13,6 +13,7 @@
 //   transfers.server.ts  the Stripe transfers of a payout run; paid and failed payouts
 //   stripe-webhooks.server.ts  POST /api/stripe/webhook: verified, stored once, applied
 //   records.server.ts  a person's whole payments records (the privacy export)
+//   clip-earnings.server.ts  per-clip earnings on /clipping (the ledger's clip entries)
 export * from "./imports.server";
 export * from "./payouts.server";
 export * from "./ledger.server";
@@ -28,3 +29,4 @@ export { paymentRecordsOf } from "./records.server";
 export * from "./referral-bonus.server";
 export { creatorShareBpAt } from "./share.server";
 export * from "./privacy.server";
+export { clipEarnings } from "./clip-earnings.server";

@@ -126,3 +126,29 @@ export type PayoutAccountView = {
   statusReason: string | null;
   manualReason: string | null;
 };
+
+/** A clip's earnings as one side sees them on /clipping (docs/decisions/0255). */
+export type ClipEarning = {
+  /** The latest month imported for the clip: both sides' parts of the pool (the creator's share of the clip's revenue). */
+  latest: {
+    month: string;
+    label: string;
+    status: LedgerStatus;
+    poolCents: number;
+    clipperCents: number;
+    creatorCents: number;
+    /** The creator's share of the clip's net revenue: the pool. */
+    creatorShareBp: number;
+    /** The clipper's share of the pool by runs of days of that month. */
+    segments: { fromDay: number; toDay: number; bps: number }[];
+  } | null;
+  /** The viewer's part over every imported month. */
+  yourTotalCents: number;
+  /** That part per 1,000 of the clip's views now (cents, with a fraction); null without views. */
+  yourCentsPerThousandViews: number | null;
+  /** What applies to this month's revenue: the creator's share and the clipper's share of it today. */
+  creatorShareBpNow: number;
+  clipperBpsNow: number;
+};
+
+export type ClipEarnings = { byClip: Record<string, ClipEarning>; currentMonth: string; currentMonthLabel: string };

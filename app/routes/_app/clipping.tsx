@@ -30,6 +30,7 @@ import { SourceUploader } from "~/modules/clipping/components/source-uploader";
 import { ViewsToEnter } from "~/modules/clipping/components/views-to-enter";
 import { CLIPPING_ACTION_TITLES, CLIPPING_TOASTS, formatBytes } from "~/modules/clipping/messages";
 import { clippingActionSchema } from "~/modules/clipping/schema";
+import { clipEarnings } from "~/modules/payments/payments.server";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
@@ -44,7 +45,10 @@ export const meta = () => [{ title: "Clipping | Shortbeat" }];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
-  return clippingPage(actorOf(user), args.request);
+  const actor = actorOf(user);
+  const page = await clippingPage(actor, args.request);
+  // Per-clip earnings are the payments ledger's (a domain above clipping): this route asks both.
+  return { ...page, earnings: await clipEarnings(actor, [...page.clipsToReview, ...page.myClips]) };
 });
 
 export const action = domainAction(async (args: Route.ActionArgs) => {
@@ -147,7 +151,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
       </Section>
 
       <Section id="review" title="Clips of your videos">
-        <ClipTable clips={page.clipsToReview} side="creator" />
+        <ClipTable clips={page.clipsToReview} side="creator" earnings={page.earnings} />
       </Section>
 
       {/* ---- The clipper's side ---- */}
@@ -163,7 +167,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
 
       {page.myClips.length > 0 || page.creators.length > 0 ? (
         <Section id="my-clips" title="Your clips">
-          <ClipTable clips={page.myClips} side="clipper" />
+          <ClipTable clips={page.myClips} side="clipper" earnings={page.earnings} />
         </Section>
       ) : null}
 

@@ -3,6 +3,7 @@
 // the creator's approval: invitations.test.ts.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { registerStandInVideo } from "~/dev/dev-oauth.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, outcome, withCookie } from "../helpers";
 import { act, mp4Bytes, pair, uploadSource } from "./helpers";
@@ -92,6 +93,7 @@ describe("clips", () => {
     act(user, { intent: "submit-clip", linkId: link, platform, url, sourceId });
 
   it("submit → creator approves → removal requested (clipper notified) → clipper marks removed; both see status and views", async () => {
+    await registerStandInVideo("AbCdEfGhIj1", "UCstandinClipViews000001", 321);
     const res = await submit("https://www.youtube.com/shorts/AbCdEfGhIj1");
     expect(await outcome(res)).toBe("→/clipping");
     const clip = await env.DB.prepare("SELECT * FROM clips WHERE video_id = 'AbCdEfGhIj1'").first<Record<string, unknown>>();

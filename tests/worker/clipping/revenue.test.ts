@@ -168,3 +168,54 @@ describe("clip revenue after the creator's agreement ends (decisions 0128, 0154)
     expect(rows.find((r) => r.user_id === creator.id)?.amount_cents).toBe(2100);
   });
 });
+
+describe("per-clip earnings on /clipping (issue 31 §3, decision 0255)", () => {
+  /** The page's text as a person reads it: tags and React's text separators gone, spaces collapsed. */
+  const pageText = async (user: TestUser) =>
+    (await (await fetchApp("/clipping", withCookie(user.cookie))).text())
+      .replace(/<!-- -->/g, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&#x27;|&#39;/g, "'")
+      .replace(/\s+/g, " ");
+
+  it("both sides see the clip's month from the ledger: status, both parts of the pool, the split by days, per 1,000 views", async () => {
+    const { creator, clipper, linkId } = await pair();
+    const videoId = `E${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
+    const clipId = await approvedClip(creator.id, clipper.id, videoId);
+    await env.DB.prepare("UPDATE clips SET views = 20000 WHERE id = ?").bind(clipId).run();
+    // Before any import: nothing invented, what will apply is said.
+    expect(await pageText(clipper)).toContain(
+      "Nothing imported yet. Its revenue comes with the month's report: 70% to the clipper of the creator's 70% share.",
+    );
+
+    // 80% from the 11th (confirmed on the 10th at 15:00 UTC).
+    await env.DB.prepare(
+      "INSERT INTO clip_split_requests (id, link_id, from_bps, share_bps, status, created_at, decided_at, decided_by) VALUES (?, ?, 7000, 8000, 'approved', ?, ?, ?)",
+    )
+      .bind(crypto.randomUUID(), linkId, "2005-03-09T00:00:00.000Z", "2005-03-10T15:00:00.000Z", creator.id)
+      .run();
+    await importMonth("2005-03", `${HEADER}\n2005-03,,${creator.creatorId},${videoId},100.00,USD\n`);
+
+    // Pool 7000: clipper 5373 (70% on days 1–10, 80% on days 11–31), creator 1627 (as the import wrote them).
+    const split = "Clipper 70% on days 1–10, 80% on days 11–31: $53.73 · creator $16.27 · of $70.00 (the creator's 70% share)";
+    const mine = await pageText(clipper);
+    expect(mine).toContain(`$53.73 Estimated March 2005 ${split}`);
+    // 5373 × 1000 / 20000 views = 268.65 cents.
+    expect(mine).toContain("$2.69 per 1,000 views so far (your $53.73 in all)");
+    const theirs = await pageText(creator);
+    expect(theirs).toContain(`$16.27 Estimated March 2005 ${split}`);
+    expect(theirs).toContain("$0.81 per 1,000 views so far (your $16.27 in all)");
+
+    // A later month adds to the total; the latest month is the one shown.
+    await importMonth("2005-04", `${HEADER}\n2005-04,,${creator.creatorId},${videoId},10.00,USD\n`);
+    const later = await pageText(clipper);
+    // Pool 700 at 80%: 560.
+    expect(later).toContain("$5.60 Estimated April 2005 Clipper 80%: $5.60 · creator $1.40 · of $7.00 (the creator's 70% share)");
+    expect(later).toContain("per 1,000 views so far (your $59.33 in all)");
+    expect(later).not.toContain("March 2005 Clipper");
+
+    // Someone else's page shows none of it.
+    const stranger = await createUser("creator");
+    expect(await pageText(stranger)).not.toContain("$59.33");
+  });
+});

@@ -77,8 +77,16 @@ describe("source uploads in parts", () => {
     const bytes = mp4Bytes(SOURCE_PART_BYTES + 5);
     const start = await uploadForm(creator, { intent: "start", name: "abort.mp4", size: String(bytes.length) }, bytes.subarray(0, SOURCE_PART_BYTES));
     const s = (await start.json()) as UploadAnswer;
-    const key = (await env.DB.prepare("SELECT object_key FROM clip_sources WHERE id = ?").bind(s.sourceId).first<{ object_key: string }>())?.object_key ?? "";
+    const row = await env.DB.prepare("SELECT object_key, upload_id FROM clip_sources WHERE id = ?")
+      .bind(s.sourceId)
+      .first<{ object_key: string; upload_id: string }>();
+    const key = row?.object_key ?? "";
     expect((await uploadForm(creator, { intent: "abort", sourceId: s.sourceId })).status).toBe(200);
+    // The R2 multipart upload itself is aborted (the uploader's Cancel, issue 31 §3): R2 takes no more
+    // parts for it and cannot complete it, so no stored part outlives the cancel.
+    const mpu = env.MEDIA.resumeMultipartUpload(key, row?.upload_id ?? "");
+    await expect(mpu.uploadPart(2, bytes.subarray(SOURCE_PART_BYTES))).rejects.toThrow();
+    await expect(mpu.complete([])).rejects.toThrow();
     expect(await count("SELECT count(*) AS n FROM clip_sources WHERE id = ?", s.sourceId)).toBe(0);
     expect(await count("SELECT count(*) AS n FROM clip_source_parts WHERE source_id = ?", s.sourceId)).toBe(0);
     expect(await env.MEDIA.head(key)).toBeNull();

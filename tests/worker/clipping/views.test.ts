@@ -6,8 +6,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { registerStandInVideo } from "~/dev/dev-oauth.server";
 import { refreshClipViews } from "~/modules/clipping/clipping.server";
-import { outcome } from "../helpers";
-import { act, pair } from "./helpers";
+import { fetchApp, outcome, withCookie } from "../helpers";
+import { act, mp4Bytes, pair, uploadSource } from "./helpers";
 
 const shortId = (p: string) => `${p}${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`;
 
@@ -92,5 +92,58 @@ describe("YouTube clip views from the provider", () => {
     expect(await outcome(await act(creator, { intent: "review-clip", clipId: pendingId, decision: "approve" }))).toBe("→/clipping");
     const row = await env.DB.prepare("SELECT status, views FROM clips WHERE id = ?").bind(pendingId).first();
     expect(row).toEqual({ status: "approved", views: 0 });
+  });
+
+  it("a YouTube video the provider does not know is flagged to the creator, never approved with 0 views (issue 31 §3)", async () => {
+    const { creator, clipper, linkId } = await pair();
+    const sourceId = await uploadSource(creator, mp4Bytes(2048), "unknown.mp4");
+    const unknown = shortId("U");
+    const submitted = await act(clipper, { intent: "submit-clip", linkId, platform: "youtube_shorts", url: `https://youtu.be/${unknown}`, sourceId });
+    expect(await outcome(submitted)).toBe("→/clipping");
+    const clip = await env.DB.prepare("SELECT id, status, views, video_not_found_at FROM clips WHERE video_id = ?")
+      .bind(unknown)
+      .first<{ id: string; status: string; views: number; video_not_found_at: string | null }>();
+    expect(clip?.status).toBe("pending");
+    expect(clip?.video_not_found_at).toBeTruthy();
+    // The creator is told at once, in the notification and on the row.
+    const note = await env.DB.prepare(
+      "SELECT n.content FROM user_notifications un JOIN notifications n ON n.id = un.notification_id WHERE un.user_id = ? AND n.title = 'New clip to review'",
+    )
+      .bind(creator.id)
+      .first<{ content: string }>();
+    expect(note?.content).toContain("YouTube does not know this video: check the link before approving it");
+    const html = await (await fetchApp("/clipping", withCookie(creator.cookie))).text();
+    expect(html).toContain("Not found on YouTube");
+
+    // Approving is refused with the reason: the clip stays pending with no views.
+    const refused = await act(creator, { intent: "review-clip", clipId: clip?.id ?? "", decision: "approve" });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("YouTube does not know this video, so it cannot be approved with its views.");
+    expect(await env.DB.prepare("SELECT status, views, approved_at FROM clips WHERE id = ?").bind(clip?.id).first()).toEqual({
+      status: "pending",
+      views: 0,
+      approved_at: null,
+    });
+
+    // Once YouTube knows it (published late, link fixed upstream), approval reads its views and clears the flag.
+    await registerStandInVideo(unknown, "UCstandinClipViews000001", 2_468);
+    expect(await outcome(await act(creator, { intent: "review-clip", clipId: clip?.id ?? "", decision: "approve" }))).toBe("→/clipping");
+    expect(await env.DB.prepare("SELECT status, views, video_not_found_at FROM clips WHERE id = ?").bind(clip?.id).first()).toEqual({
+      status: "approved",
+      views: 2_468,
+      video_not_found_at: null,
+    });
+  });
+
+  it("the daily job flags an approved clip whose video YouTube no longer has, keeping its last views", async () => {
+    const { creator, clipper } = await pair();
+    const gone = shortId("V");
+    const clipId = await insertClip(creator.id, clipper.id, { videoId: gone, status: "approved", views: 654 });
+    await refreshClipViews({ limit: 10_000 });
+    const row = await env.DB.prepare("SELECT views, video_not_found_at FROM clips WHERE id = ?")
+      .bind(clipId)
+      .first<{ views: number; video_not_found_at: string | null }>();
+    expect(row?.views).toBe(654);
+    expect(row?.video_not_found_at).toBeTruthy();
   });
 });

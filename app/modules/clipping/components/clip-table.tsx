@@ -1,6 +1,8 @@
 import { Badge, type Tone } from "~/ui/badge";
 import { formatCount } from "~/lib/format";
-import { Table, TableHead, TableRegion } from "~/ui/table";
+import { ClipEarningCell, ClipEarningsNote } from "~/modules/payments/components/clip-earning";
+import type { ClipEarnings } from "~/modules/payments/types";
+import { Table, TableHead, TableRegion, Td } from "~/ui/table";
 import { CLIP_PLATFORM_LABELS, CLIP_STATUS_LABELS } from "../messages";
 import type { ClipRow } from "../types";
 import { cell, head, IntentButton } from "./page-parts";
@@ -15,13 +17,13 @@ const STATUS_TONE: Record<ClipRow["status"], Tone> = {
   removed: "slate",
 };
 
-export function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" | "clipper" }) {
+export function ClipTable({ clips, side, earnings }: { clips: ClipRow[]; side: "creator" | "clipper"; earnings: ClipEarnings }) {
   if (clips.length === 0) {
     return <p className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">No clips yet.</p>;
   }
   return (
     <TableRegion label={side === "creator" ? "Clips of your videos" : "Your clips"} className="mt-3">
-      <Table caption={side === "creator" ? "Clips of your videos" : "Your clips"}>
+      <Table caption={side === "creator" ? "Clips of your videos" : "Your clips"} stacked>
         <TableHead
           className="bg-slate-50"
           cellClassName={head}
@@ -31,33 +33,56 @@ export function ClipTable({ clips, side }: { clips: ClipRow[]; side: "creator" |
             "Source",
             "Status",
             "Views",
+            { key: "earnings", label: "Your earnings" },
             { key: "actions", label: <span className="sr-only">Actions</span> },
           ]}
         />
         <tbody className="divide-y divide-slate-100">
           {clips.map((c) => (
             <tr key={c.id}>
-              <td className={cell}>
-                <span className="block text-xs text-slate-600">{CLIP_PLATFORM_LABELS[c.platform]}</span>
-                {/* One line, cut with an ellipsis (the full URL is the link and its title): at 375 px a
-                    wrapped URL made the row a column of fragments. */}
-                <a href={c.url} target="_blank" rel="noreferrer noopener" title={c.url} className="block max-w-48 truncate text-blue-800 underline">
-                  {c.url.replace(/^https?:\/\/(www\.)?/, "")}
-                </a>
-              </td>
-              <td className={cell}>{side === "creator" ? c.clipperName : c.creatorName}</td>
-              <td className={`${cell} break-words`}>{c.sourceName}</td>
-              <td className={cell}>
-                <Badge tone={STATUS_TONE[c.status]}>{CLIP_STATUS_LABELS[c.status]}</Badge>
-              </td>
-              <td className={`${cell} tabular-nums`}>{formatCount(c.views)}</td>
-              <td className={cell}>
+              <Td className={cell} label="Clip">
+                <span className="block min-w-0">
+                  <span className="block text-xs text-slate-600">{CLIP_PLATFORM_LABELS[c.platform]}</span>
+                  {/* One line, cut with an ellipsis (the full URL is the link and its title): at 375 px a
+                      wrapped URL made the row a column of fragments. */}
+                  <a href={c.url} target="_blank" rel="noreferrer noopener" title={c.url} className="block max-w-48 truncate text-blue-800 underline">
+                    {c.url.replace(/^https?:\/\/(www\.)?/, "")}
+                  </a>
+                </span>
+              </Td>
+              <Td className={cell} label={side === "creator" ? "Clipper" : "Creator"}>
+                {side === "creator" ? c.clipperName : c.creatorName}
+              </Td>
+              <Td className={`${cell} break-words`} label="Source">
+                {c.sourceName}
+              </Td>
+              <Td className={cell} label="Status">
+                <span className="block">
+                  <Badge tone={STATUS_TONE[c.status]}>{CLIP_STATUS_LABELS[c.status]}</Badge>
+                  {c.videoNotFound ? (
+                    <span className="mt-1 block max-w-48 text-xs text-red-700">
+                      <Badge tone="red">Not found on YouTube</Badge>{" "}
+                      {side === "creator" ? "Check the link before approving it." : "Check the link: the creator cannot approve it until YouTube knows it."}
+                    </span>
+                  ) : null}
+                </span>
+              </Td>
+              <Td className={`${cell} tabular-nums`} label="Views">
+                {formatCount(c.views)}
+              </Td>
+              <Td className={cell} label="Your earnings">
+                <ClipEarningCell earning={earnings.byClip[c.id]} side={side} approved={c.status !== "pending" && c.status !== "rejected"} />
+              </Td>
+              <Td className={cell}>
                 <ClipActions clip={c} side={side} />
-              </td>
+              </Td>
             </tr>
           ))}
         </tbody>
       </Table>
+      <div className="border-t border-slate-100 px-3 pb-3">
+        <ClipEarningsNote currentMonthLabel={earnings.currentMonthLabel} />
+      </div>
     </TableRegion>
   );
 }

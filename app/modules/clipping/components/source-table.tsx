@@ -22,7 +22,9 @@ export function SourceTable({ sources, own, failure }: { sources: SourceRow[]; o
             <p className="break-all font-medium text-slate-900">{s.name}</p>
             <p className="text-xs text-slate-600">
               {formatBytes(s.sizeBytes)} · <LocalTime iso={s.createdAt} />
-              {s.status === "uploading" ? ` · Upload incomplete (${s.uploadedParts} of ${s.partCount} parts): choose the same file to resume` : ""}
+              {s.status === "uploading"
+                ? ` · Upload incomplete (${s.uploadedParts} of ${s.partCount} parts): to resume, choose this same file (${formatBytes(s.sizeBytes)}) above; Delete cancels it`
+                : ""}
             </p>
           </div>
           <div className="flex flex-wrap items-end gap-2">

@@ -1,0 +1,101 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { ledgerEntries, revenueMonths } from "~/db/schema";
+import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
+import { type Actor, authorize } from "~/lib/permissions";
+import { db } from "~/platform/db.server";
+import { splitChangesByLink } from "~/modules/clipping/clipping.server";
+import { daySegments } from "~/modules/clipping/split-days";
+import { monthLabel, monthOf } from "./calendar";
+import { creatorShareBpAt } from "./share.server";
+import type { ClipEarning, ClipEarnings } from "./types";
+
+// Per-clip earnings on /clipping (issue 31 §3, docs/decisions/0255): what the ledger holds for each
+// clip, never a projection. A clip's revenue arrives with the revenue report of its month (imported
+// after the month ends, docs/decisions/0121); the import writes one 'clip' entry per side (0150).
+// Shown per clip: the latest month imported for it with its status (Estimated until the platform
+// pays, then Finalized, Paid), both sides' parts and the pool they split, the split by days of that
+// month, the viewer's part over every month, and that part per 1,000 of the clip's views.
+
+type ClipRef = { id: string; creatorUserId: string; clipperUserId: string; views: number; linkId: string | null };
+
+const STATUS_RANK = { estimated: 0, finalized: 1, paid: 2 } as const;
+
+/** Entries that count: written by hand, or by the live import of their month (a staged import's are invisible), as on /payments. */
+const counts = () =>
+  sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
+
+export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], today = new Date()): Promise<ClipEarnings> {
+  authorize(actor, "payments", "readOwn");
+  // Only clips the viewer is a side of: the creator or the clipper.
+  const own = clips.filter((c) => c.creatorUserId === actor.id || c.clipperUserId === actor.id);
+  const currentMonth = monthOf(today);
+  const byClip: Record<string, ClipEarning> = {};
+  const ids = [...new Set(own.map((c) => c.id))];
+  const rows: { userId: string; month: string; clipId: string; amountCents: number; shareBp: number; status: keyof typeof STATUS_RANK }[] = [];
+  for (let i = 0; i < ids.length; i += 90) {
+    rows.push(
+      ...(await db()
+        .select({
+          userId: ledgerEntries.userId,
+          month: ledgerEntries.month,
+          clipId: ledgerEntries.sourceId,
+          amountCents: ledgerEntries.amountCents,
+          shareBp: ledgerEntries.shareBp,
+          status: ledgerEntries.status,
+        })
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.sourceKind, "clip"), inArray(ledgerEntries.sourceId, ids.slice(i, i + 90)), counts()))),
+    );
+  }
+  const [changes, shareNow] = await Promise.all([
+    splitChangesByLink([...new Set(own.flatMap((c) => (c.linkId ? [c.linkId] : [])))]),
+    creatorSharesNow(own, currentMonth),
+  ]);
+  for (const clip of own) {
+    const mine = rows.filter((r) => r.clipId === clip.id);
+    const history = (clip.linkId && changes.get(clip.linkId)) || [];
+    const base = {
+      creatorShareBpNow: shareNow.get(clip.creatorUserId) ?? 0,
+      clipperBpsNow: daySegments(currentMonth, history, CLIPPER_DEFAULT_SHARE_BPS).at(-1)?.bps ?? CLIPPER_DEFAULT_SHARE_BPS,
+    };
+    if (mine.length === 0) {
+      byClip[clip.id] = { ...base, latest: null, yourTotalCents: 0, yourCentsPerThousandViews: null };
+      continue;
+    }
+    const month = mine.reduce((m, r) => (r.month > m ? r.month : m), "");
+    const ofMonth = mine.filter((r) => r.month === month);
+    const part = (userId: string) => ofMonth.filter((r) => r.userId === userId).reduce((s, r) => s + r.amountCents, 0);
+    const clipperCents = part(clip.clipperUserId);
+    const creatorCents = part(clip.creatorUserId);
+    const yours = ofMonth.filter((r) => r.userId === actor.id);
+    const status = (yours.length > 0 ? yours : ofMonth).reduce<keyof typeof STATUS_RANK>(
+      (s, r) => (STATUS_RANK[r.status] < STATUS_RANK[s] ? r.status : s),
+      "paid",
+    );
+    const yourTotalCents = mine.filter((r) => r.userId === actor.id).reduce((s, r) => s + r.amountCents, 0);
+    byClip[clip.id] = {
+      ...base,
+      latest: {
+        month,
+        label: monthLabel(month),
+        status,
+        poolCents: clipperCents + creatorCents,
+        clipperCents,
+        creatorCents,
+        creatorShareBp: ofMonth[0].shareBp,
+        segments: daySegments(month, history, CLIPPER_DEFAULT_SHARE_BPS),
+      },
+      yourTotalCents,
+      // Cents (with a fraction) per 1,000 views: the viewer's part so far over the clip's views now.
+      yourCentsPerThousandViews: clip.views > 0 ? (yourTotalCents * 1000) / clip.views : null,
+    };
+  }
+  return { byClip, currentMonth, currentMonthLabel: monthLabel(currentMonth) };
+}
+
+/** Each creator's share of the music pool for this month's revenue (their revised share, else the standard one). */
+async function creatorSharesNow(clips: readonly ClipRef[], month: string): Promise<Map<string, number>> {
+  const creators = [...new Set(clips.map((c) => c.creatorUserId))];
+  const shares = await Promise.all(creators.map((id) => creatorShareBpAt(month, id)));
+  return new Map(creators.map((id, i) => [id, shares[i]]));
+}

@@ -1,0 +1,1 @@
+ALTER TABLE `clips` ADD `video_not_found_at` text;
