@@ -21,6 +21,8 @@ import {
   withdrawInvitation,
 } from "~/modules/clipping/clipping.server";
 import { ClipTable } from "~/modules/clipping/components/clip-table";
+import { ClipEarningCell, ClipEarningsNote } from "~/modules/payments/components/clip-earning";
+import type { ClipEarnings } from "~/modules/payments/types";
 import { ClippersSection } from "~/modules/clipping/components/clippers";
 import { CreatorCard } from "~/modules/clipping/components/creator-card";
 import { type CreatedInvitation, InvitationsSection } from "~/modules/clipping/components/invitations";
@@ -151,7 +153,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
       </Section>
 
       <Section id="review" title="Clips of your videos">
-        <ClipTable clips={page.clipsToReview} side="creator" earnings={page.earnings} />
+        <ClipTable clips={page.clipsToReview} side="creator" {...earningsOf(page.earnings, "creator")} />
       </Section>
 
       {/* ---- The clipper's side ---- */}
@@ -167,7 +169,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
 
       {page.myClips.length > 0 || page.creators.length > 0 ? (
         <Section id="my-clips" title="Your clips">
-          <ClipTable clips={page.myClips} side="clipper" earnings={page.earnings} />
+          <ClipTable clips={page.myClips} side="clipper" {...earningsOf(page.earnings, "clipper")} />
         </Section>
       ) : null}
 
@@ -195,4 +197,12 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
       ) : null}
     </div>
   );
+}
+
+/** Each clip's earnings and the note under the table, from the payments module, for ClipTable. */
+function earningsOf(earnings: ClipEarnings, side: "creator" | "clipper") {
+  return {
+    earning: (clip: { id: string }, approved: boolean) => <ClipEarningCell earning={earnings.byClip[clip.id]} side={side} approved={approved} />,
+    earningsNote: <ClipEarningsNote currentMonthLabel={earnings.currentMonthLabel} />,
+  };
 }

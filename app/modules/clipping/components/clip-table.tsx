@@ -1,7 +1,6 @@
 import { Badge, type Tone } from "~/ui/badge";
 import { formatCount } from "~/lib/format";
-import { ClipEarningCell, ClipEarningsNote } from "~/modules/payments/components/clip-earning";
-import type { ClipEarnings } from "~/modules/payments/types";
+import type { ReactNode } from "react";
 import { Table, TableHead, TableRegion, Td } from "~/ui/table";
 import { CLIP_PLATFORM_LABELS, CLIP_STATUS_LABELS } from "../messages";
 import type { ClipRow } from "../types";
@@ -17,7 +16,21 @@ const STATUS_TONE: Record<ClipRow["status"], Tone> = {
   removed: "slate",
 };
 
-export function ClipTable({ clips, side, earnings }: { clips: ClipRow[]; side: "creator" | "clipper"; earnings: ClipEarnings }) {
+/**
+ * The clips of one side. Each clip's earnings are the payments module's (it sits above clipping):
+ * the page hands in how to show them, `earning(clip, approved)`, and the note under the table.
+ */
+export function ClipTable({
+  clips,
+  side,
+  earning,
+  earningsNote,
+}: {
+  clips: ClipRow[];
+  side: "creator" | "clipper";
+  earning: (clip: ClipRow, approved: boolean) => ReactNode;
+  earningsNote: ReactNode;
+}) {
   if (clips.length === 0) {
     return <p className="mt-3 rounded-xl border border-dashed border-slate-300 bg-white p-6 text-center text-sm text-slate-600">No clips yet.</p>;
   }
@@ -71,7 +84,7 @@ export function ClipTable({ clips, side, earnings }: { clips: ClipRow[]; side: "
                 {formatCount(c.views)}
               </Td>
               <Td className={cell} label="Your earnings">
-                <ClipEarningCell earning={earnings.byClip[c.id]} side={side} approved={c.status !== "pending" && c.status !== "rejected"} />
+                {earning(c, c.status !== "pending" && c.status !== "rejected")}
               </Td>
               <Td className={cell}>
                 <ClipActions clip={c} side={side} />
@@ -80,9 +93,7 @@ export function ClipTable({ clips, side, earnings }: { clips: ClipRow[]; side: "
           ))}
         </tbody>
       </Table>
-      <div className="border-t border-slate-100 px-3 pb-3">
-        <ClipEarningsNote currentMonthLabel={earnings.currentMonthLabel} />
-      </div>
+      <div className="border-t border-slate-100 px-3 pb-3">{earningsNote}</div>
     </TableRegion>
   );
 }

@@ -1,6 +1,6 @@
 import { Badge } from "~/ui/badge";
 import { formatCents } from "../money";
-import { formatBp } from "../split";
+import { formatBp } from "~/lib/split";
 import type { ClipEarning } from "../types";
 import { LEDGER_STATUS_LABEL, LEDGER_STATUS_TONE } from "./earnings-by-month";
 
