@@ -1,6 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, expect } from "vitest";
 import { hashPassword } from "~/modules/accounts/accounts.server";
+import { readToast } from "~/platform/toast.server";
 
 export const ORIGIN = "https://shortbeat.test";
 
@@ -60,6 +61,35 @@ export function setCookieValue(res: Response, name: string): string | null {
   return null;
 }
 
+/** The toast a response sets for the next page (its title and description), or null. */
+export async function toastOf(res: Response): Promise<{ title: string; description: string | undefined } | null> {
+  const pair = res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("__Host-sb_toast="))
+    ?.split(";")[0];
+  if (!pair) return null;
+  const { toast } = await readToast(new Request(ORIGIN, { headers: { Cookie: pair } }));
+  return toast ? { title: toast.title, description: toast.description } : null;
+}
+
+/** Sign-in through Google's stand-in, its "Use another account" form: any e-mail, name and verified flag. The callback's answer. */
+export async function googleAs(fields: { email: string; name?: string; unverified?: boolean }) {
+  const start = await postForm("/auth/google", {});
+  const authorizeUrl = new URL(start.headers.get("Location")!);
+  const flowCookie = start.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const picked = await postForm(authorizeUrl.pathname + authorizeUrl.search, {
+    email: fields.email,
+    name: fields.name ?? "Google Person",
+    ...(fields.unverified ? { unverified: "on" } : {}),
+  });
+  const callback = new URL(picked.headers.get("Location")!);
+  expect(callback.pathname).toBe("/auth/google/callback");
+  return fetchApp(callback.pathname + callback.search, withCookie(flowCookie));
+}
+
 /** The `n` of a `SELECT count(*) AS n …` query. */
 export async function count(sql: string, ...binds: unknown[]): Promise<number> {
   const row = await env.DB.prepare(sql)
@@ -68,8 +98,27 @@ export async function count(sql: string, ...binds: unknown[]): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** How many notifications in the user's bell match `condition` (on `n`, the notification). */
+export function bellCount(userId: string, condition: string): Promise<number> {
+  return count(`SELECT count(*) AS n FROM user_notifications u JOIN notifications n ON n.id = u.notification_id WHERE u.user_id = ? AND ${condition}`, userId);
+}
+
 /** The password of the test accounts that sign in with one. */
 export const TEST_PASSWORD = "Str0ng!Passw0rd";
+
+/** A valid creator sign-up form for /auth (intent=signup), with fields changed by `over`. */
+export const signUpFields = (email: string, over: Record<string, string> = {}): Record<string, string> => ({
+  intent: "signup",
+  fullName: "Nova Newcomer",
+  email,
+  password: TEST_PASSWORD,
+  confirmPassword: TEST_PASSWORD,
+  channelUrl: "https://www.youtube.com/@novanew",
+  subscribers: "1200",
+  monthlyViews: "45000",
+  acceptTerms: "on",
+  ...over,
+});
 
 /**
  * Before the file's tests: the hash of TEST_PASSWORD (for `createUser(kind, { passwordHash })`),

@@ -9,7 +9,7 @@ import { db } from "~/platform/db.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M } from "./messages";
 import { youtubeVideoChannel } from "./provider.server";
-import { budgetLeft, effectiveEnd, payoutDeadline, type CampaignState } from "./rules";
+import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, payoutDeadline } from "./rules";
 import { campaignById, liveAt, stateOf } from "./store.server";
 import { parseVideoUrl } from "./video-url";
 
@@ -17,15 +17,7 @@ import { parseVideoUrl } from "./video-url";
 // once), submitting video links to a joined live campaign, and their own submissions and ended
 // campaigns with the payout date.
 
-export type LiveCampaign = {
-  id: string;
-  slug: string;
-  brand: string;
-  title: string;
-  brief: string;
-  rateCents: number;
-  budgetLeftCents: number;
-  budgetReached: boolean;
+export type LiveCampaign = CampaignSummary & {
   endsAt: string;
   minSubscribers: number;
   track: LibraryTrack | null;

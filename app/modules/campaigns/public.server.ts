@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { campaigns } from "~/db/schema";
 import { db } from "~/platform/db.server";
-import { budgetLeft, effectiveEnd, type CampaignState } from "./rules";
+import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd } from "./rules";
 import { tellEnded } from "./admin.server";
 import { liveAt, stateOf } from "./store.server";
 
@@ -9,15 +9,7 @@ import { liveAt, stateOf } from "./store.server";
 // the not-found page) and the sitemap's live campaigns. No actor: these are public pages.
 // The daily job tells participants when a campaign ended by its date.
 
-export type PublicCampaign = {
-  id: string;
-  slug: string;
-  brand: string;
-  title: string;
-  brief: string;
-  rateCents: number;
-  budgetLeftCents: number;
-  budgetReached: boolean;
+export type PublicCampaign = CampaignSummary & {
   startsAt: string;
   endsAt: string;
   state: CampaignState;

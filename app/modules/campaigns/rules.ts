@@ -76,3 +76,15 @@ export function ledgerMonthOf(c: Pick<Dated, "endsAt" | "endedAt">): string {
 export function formatRate(rateCents: number): string {
   return `${formatCents(rateCents)} per 1,000 views`;
 }
+
+/** What every view of a campaign shows of it: the brand's brief, the rate and what is left of the budget. */
+export type CampaignSummary = {
+  id: string;
+  slug: string;
+  brand: string;
+  title: string;
+  brief: string;
+  rateCents: number;
+  budgetLeftCents: number;
+  budgetReached: boolean;
+};

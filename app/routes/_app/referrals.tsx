@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useRevalidator } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -12,13 +12,12 @@ import { formatBp } from "~/lib/split";
 import { domainLoader } from "~/platform/http.server";
 import { Badge, type Tone } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
+import { CopyField } from "~/ui/copy-field";
 import { EmptyState } from "~/ui/empty-state";
-import { inputClass } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
-import { toast } from "~/ui/toaster";
 import type { Route } from "./+types/referrals";
 import { formatCount } from "~/lib/format";
 
@@ -68,7 +67,7 @@ export default function Referrals({ loaderData }: Route.ComponentProps) {
             <p className="text-sm text-slate-700">
               Your referral code: <span className="font-mono font-semibold text-slate-900">{code}</span>
             </p>
-            <CopyLink value={link} />
+            <CopyField label="Referral link" id="referral-link" value={link} primary copied={{ title: M.copied, description: M.copiedText }} />
             <p className="text-sm text-slate-600">
               People who sign up with this link count as your referrals. Clipper invites are not referrals, and your own accounts never count.
             </p>
@@ -177,38 +176,6 @@ export default function Referrals({ loaderData }: Route.ComponentProps) {
         )}
         {more > 0 ? <p className="mt-2 text-sm text-slate-600">{`and ${more} more (the newest are listed).`}</p> : null}
       </Section>
-    </div>
-  );
-}
-
-function CopyLink({ value }: { value: string }) {
-  const [hydrated, setHydrated] = useState(false);
-  const [copied, setCopied] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      toast.success(M.copied, { description: M.copiedText });
-      window.setTimeout(() => setCopied(false), 2000);
-    } catch {
-      (document.getElementById("referral-link") as HTMLInputElement | null)?.select();
-      toast.error("Could not copy", { description: "Select the link and copy it by hand." });
-    }
-  };
-  return (
-    <div>
-      <label htmlFor="referral-link" className="block text-sm font-medium text-slate-800">
-        Referral link
-      </label>
-      <div className="mt-1 flex gap-2">
-        <input id="referral-link" readOnly value={value} onFocus={(e) => e.currentTarget.select()} className={`${inputClass} mt-0 font-mono text-xs`} />
-        {hydrated ? (
-          <button type="button" onClick={copy} className={`${buttonClass.primary} shrink-0`} aria-label="Copy referral link">
-            {copied ? "Copied!" : "Copy"}
-          </button>
-        ) : null}
-      </div>
     </div>
   );
 }

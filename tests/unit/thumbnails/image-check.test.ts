@@ -2,14 +2,9 @@ import { describe, expect, it } from "vitest";
 import { imageKindOf, imageProblem, imageSizeOf, MAX_IMAGE_BYTES, THUMBNAIL_MESSAGES } from "~/modules/thumbnails/messages";
 import { modelBuffer, modelMetadataEntries, normalizationMetadata, withModelMetadata } from "~/modules/thumbnails/editor/tflite-metadata";
 import { readFileSync } from "node:fs";
+import { pngHeader } from "../../factories/images";
 
-function png(width: number, height: number): Uint8Array {
-  const b = new Uint8Array(33);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  new DataView(b.buffer).setUint32(16, width);
-  new DataView(b.buffer).setUint32(20, height);
-  return b;
-}
+const png = (width: number, height: number) => pngHeader(width, height, 33);
 function jpeg(width: number, height: number): Uint8Array {
   // SOI, an APP0 segment of 16 bytes, then SOF0 with height and width.
   return Uint8Array.from([

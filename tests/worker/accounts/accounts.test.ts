@@ -2,7 +2,19 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "~/platform/crypto.server";
 import { createUser, signInAs } from "../../factories/users";
-import { ORIGIN, TEST_PASSWORD, count, fetchApp, outcome, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
+import {
+  ORIGIN,
+  TEST_PASSWORD,
+  count,
+  fetchApp,
+  outcome,
+  passwordBeforeAll,
+  postForm,
+  redirectTarget,
+  setCookieValue,
+  withCookie,
+  signUpFields,
+} from "../helpers";
 
 const SESSION = "__Host-sb_session";
 const password = passwordBeforeAll();
@@ -15,18 +27,7 @@ function signInForm(email: string, password: string, headers: Record<string, str
   return postForm("/auth", { intent: "signin", email, password }, { headers });
 }
 
-const validSignUp = (over: Record<string, string> = {}) => ({
-  intent: "signup",
-  fullName: "Nova Newcomer",
-  email: `nova-${crypto.randomUUID().slice(0, 8)}@example.com`,
-  password: TEST_PASSWORD,
-  confirmPassword: TEST_PASSWORD,
-  channelUrl: "https://www.youtube.com/@novanew",
-  subscribers: "1200",
-  monthlyViews: "45000",
-  acceptTerms: "on",
-  ...over,
-});
+const validSignUp = (over: Record<string, string> = {}) => signUpFields(`nova-${crypto.randomUUID().slice(0, 8)}@example.com`, over);
 
 async function isSignedIn(cookie: string): Promise<boolean> {
   const res = await fetchApp("/api/session", withCookie(cookie));

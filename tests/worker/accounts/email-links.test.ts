@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { actorOf, approveUser, validateSessionToken } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../factories/users";
-import { TEST_PASSWORD, fetchApp, passwordBeforeAll } from "../helpers";
+import { fetchApp, passwordBeforeAll, signUpFields } from "../helpers";
 
 // E-mail links are built from the configured APP_ORIGIN, never from the Host header (issue 11,
 // item 8): a forged Host would put the attacker's site in front of a reset token.
@@ -32,34 +32,14 @@ describe("e-mail links", () => {
     const email = `links-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const signUp = await postFromEvilHost(
       "/auth",
-      {
-        intent: "signup",
-        fullName: "Link Checker",
-        email,
-        password: TEST_PASSWORD,
-        confirmPassword: TEST_PASSWORD,
-        channelUrl: "https://www.youtube.com/@links",
-        subscribers: "1",
-        monthlyViews: "1",
-        acceptTerms: "on",
-      },
+      signUpFields(email, { fullName: "Link Checker", channelUrl: "https://www.youtube.com/@links", subscribers: "1", monthlyViews: "1" }),
       "192.0.2.201",
     );
     expect(signUp.status).toBe(302);
     // Verification, a second sign-up (the owner's notice) and a reset request.
     await postFromEvilHost(
       "/auth",
-      {
-        intent: "signup",
-        fullName: "Again",
-        email,
-        password: TEST_PASSWORD,
-        confirmPassword: TEST_PASSWORD,
-        channelUrl: "https://www.youtube.com/@links",
-        subscribers: "1",
-        monthlyViews: "1",
-        acceptTerms: "on",
-      },
+      signUpFields(email, { fullName: "Again", channelUrl: "https://www.youtube.com/@links", subscribers: "1", monthlyViews: "1" }),
       "192.0.2.202",
     );
     await postFromEvilHost("/auth/forgot-password", { email }, "192.0.2.203");

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { hasControlCharacters } from "~/lib/sanitize";
 import { createUser, signInAs } from "../../factories/users";
-import { TEST_PASSWORD, count, fetchApp, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
+import { TEST_PASSWORD, count, fetchApp, googleAs, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
 
 // Google sign-in against the attacks of issue 11: account pre-hijack (item 1), an e-mail Google
 // does not vouch for, and names from Google (item 12).
@@ -12,24 +12,6 @@ const password = passwordBeforeAll();
 
 let n = 0;
 const ip = () => `198.51.100.${++n}`;
-
-/** The stand-in provider's "Use another account" form: any e-mail, name and verified flag. */
-async function googleAs(fields: { email: string; name?: string; unverified?: boolean }) {
-  const start = await postForm("/auth/google", {});
-  const authorizeUrl = new URL(start.headers.get("Location")!);
-  const flowCookie = start.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  const picked = await postForm(authorizeUrl.pathname + authorizeUrl.search, {
-    email: fields.email,
-    name: fields.name ?? "Google Person",
-    ...(fields.unverified ? { unverified: "on" } : {}),
-  });
-  const callback = new URL(picked.headers.get("Location")!);
-  expect(callback.pathname).toBe("/auth/google/callback");
-  return fetchApp(callback.pathname + callback.search, withCookie(flowCookie));
-}
 
 function toastOf(res: Response): string {
   const toast = res.headers.getSetCookie().find((c) => c.startsWith("__Host-sb_toast="));

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../factories/users";
-import { TEST_PASSWORD, fetchApp, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
+import { TEST_PASSWORD, fetchApp, googleAs, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
 
 // Lockout as denial of service (issue 11, item 10): anyone can exhaust an account's sign-in limit
 // by failing its password. The limit stays; the owner gets in through a flow that proves them
@@ -47,15 +47,7 @@ describe("a locked account's owner still gets in through a verified flow", () =>
     const owner = await createUser("creator", { passwordHash: password.hash });
     await lockOut(owner.email);
 
-    const start = await postForm("/auth/google", {});
-    const authorizeUrl = new URL(start.headers.get("Location")!);
-    const flowCookie = start.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    const picked = await postForm(authorizeUrl.pathname + authorizeUrl.search, { email: owner.email, name: "Owner" });
-    const callback = new URL(picked.headers.get("Location")!);
-    const res = await fetchApp(callback.pathname + callback.search, withCookie(flowCookie));
+    const res = await googleAs({ email: owner.email, name: "Owner" });
     expect(await redirectTarget(res)).toBe("/dashboard");
     expect(await isSignedIn(setCookieValue(res, SESSION))).toBe(true);
   });

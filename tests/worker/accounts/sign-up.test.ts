@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { changePassword, passwordHashesComputed } from "~/modules/accounts/accounts.server";
 import type { SessionUser } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../factories/users";
-import { TEST_PASSWORD, count, passwordBeforeAll, postForm, redirectTarget } from "../helpers";
+import { TEST_PASSWORD, count, passwordBeforeAll, postForm, redirectTarget, signUpFields } from "../helpers";
 
 // Sign-up must not tell whether an e-mail has an account (issue 11, item 4), and its failures
 // read as the spec's error catalogue says (item 18).
@@ -13,18 +13,7 @@ passwordBeforeAll();
 let n = 0;
 const ip = () => `192.0.2.${++n}`;
 
-const form = (email: string, over: Record<string, string> = {}) => ({
-  intent: "signup",
-  fullName: "Nova Newcomer",
-  email,
-  password: TEST_PASSWORD,
-  confirmPassword: TEST_PASSWORD,
-  channelUrl: "https://www.youtube.com/@novanew",
-  subscribers: "1200",
-  monthlyViews: "45000",
-  acceptTerms: "on",
-  ...over,
-});
+const form = signUpFields;
 
 /** What an observer sees of an answer: status, headers (cookie names and attributes, not signed values). */
 function observable(res: Response) {

@@ -9,6 +9,7 @@ import { notifyEndedCampaigns } from "~/modules/campaigns/campaigns.server";
 import { nextPayoutDate } from "~/modules/payments/calendar";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
+import { linkChannels } from "../../factories/channels";
 
 let admins: TestUser[];
 let casey: TestUser; // linked YouTube channel
@@ -29,17 +30,9 @@ async function youtubeVideo(channelId: string): Promise<string> {
 beforeAll(async () => {
   admins = await Promise.all([createUser("admin"), createUser("admin")]);
   [casey, robin, noChannel] = await Promise.all([createUser("creator"), createUser("creator"), createUser("creator")]);
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, subscriber_count) VALUES (?, ?, ?, 'Casey Camp', 5000)").bind(
-      crypto.randomUUID(),
-      casey.id,
-      caseyChannel,
-    ),
-    env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title, subscriber_count) VALUES (?, ?, ?, 'Robin Camp', 100)").bind(
-      crypto.randomUUID(),
-      robin.id,
-      robinChannel,
-    ),
+  await linkChannels([
+    { userId: casey.id, channelId: caseyChannel, title: "Casey Camp", subscribers: 5000 },
+    { userId: robin.id, channelId: robinChannel, title: "Robin Camp", subscribers: 100 },
   ]);
   await fetchApp("/auth");
 }, 180_000);

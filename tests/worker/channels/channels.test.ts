@@ -4,11 +4,10 @@ import { describe, expect, it, vi } from "vitest";
 import { runDailyChannelRefresh } from "~/modules/channels/channels.server";
 import { connectedChannelCountQuery } from "~/modules/channels/channels.server";
 import { handleDevOAuthApi } from "~/dev/dev-oauth.server";
-import { readToast } from "~/platform/toast.server";
 import { decryptToken } from "~/platform/token-crypto.server";
 import worker from "../../../workers/app";
 import { createUser, type TestUser } from "../../factories/users";
-import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
+import { ORIGIN, count, fetchApp, okText, postForm, toastOf } from "../helpers";
 
 /** The count the dashboard shows under Connected Channels. */
 const connectedCount = async (userId: string) => (await connectedChannelCountQuery(userId).all())[0]?.n ?? 0;
@@ -22,13 +21,6 @@ const FLOW_COOKIE = "__Host-sb_youtube_oauth";
 function cookiePair(res: Response, name: string): string | null {
   const c = res.headers.getSetCookie().find((v) => v.startsWith(`${name}=`));
   return c ? c.split(";")[0] : null;
-}
-
-async function toastOf(res: Response) {
-  const pair = cookiePair(res, "__Host-sb_toast");
-  if (!pair) return null;
-  const { toast } = await readToast(new Request(ORIGIN, { headers: { Cookie: pair } }));
-  return toast ? { title: toast.title, description: toast.description } : null;
 }
 
 type Pick = { account: string } | { email: string; name?: string };

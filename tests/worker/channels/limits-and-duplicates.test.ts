@@ -3,22 +3,11 @@
 // concurrency), while a rejected one may be submitted again.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { readToast } from "~/platform/toast.server";
 import { createUser, type TestUser } from "../../factories/users";
-import { ORIGIN, count, postForm } from "../helpers";
+import { count, postForm, toastOf } from "../helpers";
 
 const RATE_LIMITED = { title: "Rate limit exceeded", description: "Please wait before trying again." };
 const DUPLICATE = "You have already submitted this channel. It is listed under Your submissions.";
-
-async function toastOf(res: Response) {
-  const pair = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("__Host-sb_toast="))
-    ?.split(";")[0];
-  if (!pair) return null;
-  const { toast } = await readToast(new Request(ORIGIN, { headers: { Cookie: pair } }));
-  return toast ? { title: toast.title, description: toast.description } : null;
-}
 
 const submit = (user: TestUser, fields: Record<string, string>) => postForm("/channels", { intent: "submit", ...fields }, { headers: { Cookie: user.cookie } });
 

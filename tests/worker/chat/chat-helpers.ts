@@ -7,16 +7,11 @@ import type { ChatRoom } from "../../../workers/chat-room";
 import { actorFor } from "../../factories/actors";
 import type { TestUser } from "../../factories/users";
 import { ORIGIN, fetchApp, postForm } from "../helpers";
+import { type SocketClient, socketClient, waitFor } from "../socket-client";
 
 // A small socket client for the chat room sockets, and helpers to post through /api/chat.
 
-export type ChatClient = {
-  ws: WebSocket;
-  messages: ChatSocketMessage[];
-  closed: { code: number; reason: string } | null;
-  next: (predicate?: (m: ChatSocketMessage) => boolean, timeoutMs?: number) => Promise<ChatSocketMessage>;
-  waitClosed: (timeoutMs?: number) => Promise<{ code: number; reason: string }>;
-};
+export type ChatClient = SocketClient<ChatSocketMessage>;
 
 export function chatSocketRequest(roomId: string, cookie: string | null, origin: string | null = ORIGIN) {
   const headers = new Headers({ Upgrade: "websocket" });
@@ -25,43 +20,10 @@ export function chatSocketRequest(roomId: string, cookie: string | null, origin:
   return fetchApp(`/api/chat/socket?room=${roomId}`, { headers });
 }
 
-export async function waitFor<T>(get: () => T | null | undefined, timeoutMs = 3000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { waitFor };
 
 export async function connectChat(roomId: string, user: { cookie: string }): Promise<ChatClient> {
-  const res = await chatSocketRequest(roomId, user.cookie);
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  ws.accept();
-  const client: ChatClient = {
-    ws,
-    messages: [],
-    closed: null,
-    next(predicate = () => true, timeoutMs = 3000) {
-      return waitFor(() => client.messages.find(predicate), timeoutMs);
-    },
-    waitClosed(timeoutMs = 3000) {
-      return waitFor(() => client.closed, timeoutMs);
-    },
-  };
-  ws.addEventListener("message", (e) => {
-    if (typeof e.data !== "string" || e.data === "pong") return;
-    // Every frame must be a message of the protocol: a drifted shape fails the test here.
-    const message = parseChatFrame(e.data);
-    if (!message) throw new Error(`not a chat protocol message: ${e.data}`);
-    client.messages.push(message);
-  });
-  ws.addEventListener("close", (e) => {
-    client.closed = { code: e.code, reason: e.reason };
-  });
-  return client;
+  return socketClient(await chatSocketRequest(roomId, user.cookie), parseChatFrame, "chat protocol");
 }
 
 export const bodiesOf = (c: ChatClient) => c.messages.flatMap((m) => (m.type === "message" ? [m.message.body] : []));

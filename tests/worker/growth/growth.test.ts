@@ -13,7 +13,7 @@ import { utcDay, weekOf } from "~/modules/growth/weeks";
 import { clearSettingsCache } from "~/platform/settings.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { stageRevenue } from "../clipping/helpers";
-import { count, fetchApp, okText, ORIGIN, outcome, postForm, redirectTarget, TEST_PASSWORD, withCookie } from "../helpers";
+import { bellCount, count, fetchApp, okText, ORIGIN, outcome, postForm, redirectTarget, TEST_PASSWORD, withCookie } from "../helpers";
 
 const HOUR = 3_600_000;
 
@@ -485,12 +485,7 @@ describe("/user-retention", () => {
     for (const r of results) expect(await outcome(r)).toBe("→/user-retention");
     expect(await count("SELECT count(*) AS n FROM retention_notices WHERE user_id = ?", old.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'retention_nudge'", old.email)).toBe(1);
-    expect(
-      await count(
-        "SELECT count(*) AS n FROM user_notifications un JOIN notifications n ON n.id = un.notification_id WHERE un.user_id = ? AND n.title = 'We miss you'",
-        old.id,
-      ),
-    ).toBe(1);
+    expect(await bellCount(old.id, "n.title = 'We miss you'")).toBe(1);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'retention_notify' AND user_id = ?", admin.id)).toBe(4);
 
     // An active user is not notified even if named.

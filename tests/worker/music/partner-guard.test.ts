@@ -3,9 +3,8 @@
 // and is refused exactly like any other non-partner; the admin screens stay the admin's.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readToast } from "~/platform/toast.server";
 import { createUser, type TestUser } from "../../factories/users";
-import { ORIGIN, fetchApp, outcome, withCookie } from "../helpers";
+import { fetchApp, outcome, toastOf, withCookie } from "../helpers";
 
 const PARTNER_PAGES = ["/music/submit", "/music/submissions"] as const;
 
@@ -18,16 +17,6 @@ beforeAll(async () => {
   [admin, partner, adminPartner, creator] = await Promise.all([createUser("admin"), createUser("partner"), createUser("admin"), createUser("creator")]);
   await env.DB.prepare("UPDATE profiles SET is_music_partner = 1 WHERE user_id = ?").bind(adminPartner.id).run();
 }, 120_000);
-
-async function toastOf(res: Response) {
-  const pair = res.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("__Host-sb_toast="))
-    ?.split(";")[0];
-  if (!pair) return null;
-  const { toast } = await readToast(new Request(ORIGIN, { headers: { Cookie: pair } }));
-  return toast ? { title: toast.title, description: toast.description } : null;
-}
 
 const REFUSED = { title: "Access Denied", description: "Music partner access required to access this area." };
 

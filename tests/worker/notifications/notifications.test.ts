@@ -28,18 +28,13 @@ import { actorFor } from "../../factories/actors";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
 import type { UserNotifier } from "../../../workers/user-notifier";
 import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
+import { type SocketClient, socketClient } from "../socket-client";
 
 // ---------------------------------------------------------------------------------------------
 // A small socket client: collects messages and closes, waits for what a test expects.
 // ---------------------------------------------------------------------------------------------
 
-type Client = {
-  ws: WebSocket;
-  messages: SocketMessage[];
-  closed: { code: number; reason: string } | null;
-  next: (predicate?: (m: SocketMessage) => boolean, timeoutMs?: number) => Promise<SocketMessage>;
-  waitClosed: (timeoutMs?: number) => Promise<{ code: number; reason: string }>;
-};
+type Client = SocketClient<SocketMessage>;
 
 function socketRequest(cookie: string | null, origin: string | null = ORIGIN) {
   const headers = new Headers({ Upgrade: "websocket" });
@@ -48,43 +43,8 @@ function socketRequest(cookie: string | null, origin: string | null = ORIGIN) {
   return fetchApp("/api/notifications/socket", { headers });
 }
 
-async function waitFor<T>(get: () => T | null | undefined, timeoutMs = 3000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = get();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 async function connect(user: { cookie: string }): Promise<Client> {
-  const res = await socketRequest(user.cookie);
-  expect(res.status).toBe(101);
-  const ws = res.webSocket!;
-  ws.accept();
-  const client: Client = {
-    ws,
-    messages: [],
-    closed: null,
-    async next(predicate = () => true, timeoutMs = 3000) {
-      return waitFor(() => client.messages.find(predicate), timeoutMs);
-    },
-    async waitClosed(timeoutMs = 3000) {
-      return waitFor(() => client.closed, timeoutMs);
-    },
-  };
-  ws.addEventListener("message", (e) => {
-    if (typeof e.data !== "string" || e.data === "pong") return;
-    // Every frame must be a message of the protocol: a drifted shape fails the test here.
-    const message = parseSocketMessage(e.data);
-    if (!message) throw new Error(`not a protocol message: ${e.data}`);
-    client.messages.push(message);
-  });
-  ws.addEventListener("close", (e) => {
-    client.closed = { code: e.code, reason: e.reason };
-  });
-  return client;
+  return socketClient(await socketRequest(user.cookie), parseSocketMessage, "protocol");
 }
 
 const stubOf = (userId: string) => env.USER_NOTIFIER.get(env.USER_NOTIFIER.idFromName(userId));

@@ -8,6 +8,7 @@ import { addMonths, lastFullMonth, monthOf } from "~/modules/payments/calendar";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
 import fixtures from "./revenue-fixtures";
+import { linkChannels } from "../../factories/channels";
 
 let admin: TestUser;
 let alpha: TestUser;
@@ -19,17 +20,9 @@ beforeAll(async () => {
   admin = await createUser("admin");
   alpha = await createUser("creator", { fullName: "Alpha Creator" });
   bravo = await createUser("creator", { fullName: "Bravo Creator" });
-  await env.DB.batch([
-    env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, ?, 'Alpha Shorts')").bind(
-      crypto.randomUUID(),
-      alpha.id,
-      ALPHA,
-    ),
-    env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, ?, 'Bravo Shorts')").bind(
-      crypto.randomUUID(),
-      bravo.id,
-      BRAVO,
-    ),
+  await linkChannels([
+    { userId: alpha.id, channelId: ALPHA, title: "Alpha Shorts" },
+    { userId: bravo.id, channelId: BRAVO, title: "Bravo Shorts" },
   ]);
   await fetchApp("/auth");
 }, 180_000);

@@ -10,7 +10,7 @@ import { reverseTransfer, refuseNextTransfer, signPayload } from "~/dev/dev-stri
 import { runPayoutDay } from "~/modules/payments/payments.server";
 import { clearSettingsCache } from "~/platform/settings.server";
 import { createUser, type TestUser } from "../../factories/users";
-import { count, fetchApp, ORIGIN, outcome, postForm, redirectTarget, withCookie } from "../helpers";
+import { bellCount, count, fetchApp, ORIGIN, outcome, postForm, redirectTarget, withCookie } from "../helpers";
 
 const HEADER = "month,channel_id,creator_id,video_id,net_revenue,currency";
 let admin: TestUser;
@@ -146,12 +146,7 @@ describe("the payout day through Stripe", () => {
     expect(paid.reference).toBe(p.stripe_transfer_id);
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE payout_id = ? AND status = 'paid'", p.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'payout_paid'", c.email)).toBe(1);
-    expect(
-      await count(
-        "SELECT count(*) AS n FROM user_notifications u JOIN notifications n ON n.id = u.notification_id WHERE u.user_id = ? AND n.kind = 'payout_paid'",
-        c.id,
-      ),
-    ).toBe(1);
+    expect(await bellCount(c.id, "n.kind = 'payout_paid'")).toBe(1);
     const html = await (await fetchApp("/payments", withCookie(c.cookie))).text();
     expect(html).toContain("Stripe");
     expect(html).toContain(String(p.stripe_transfer_id));
@@ -194,12 +189,7 @@ describe("the payout day through Stripe", () => {
     expect((await payoutsOf(c.id)).results[0].failure_reason).toBe("The transfer was reversed in Stripe");
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ? AND status = 'finalized' AND payout_id IS NULL", c.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'payout_failed'", c.email)).toBe(1);
-    expect(
-      await count(
-        "SELECT count(*) AS n FROM user_notifications u JOIN notifications n ON n.id = u.notification_id WHERE u.user_id = ? AND n.kind = 'payout_failed'",
-        c.id,
-      ),
-    ).toBe(1);
+    expect(await bellCount(c.id, "n.kind = 'payout_failed'")).toBe(1);
   });
 
   it("leaves balances below the minimum, without an enabled account, or negative after a debit to carry over", async () => {

@@ -16,8 +16,7 @@ import {
   PUBLIC_ANSWERS,
   REFUSAL_AUDIT_EVENTS,
   cookieFor,
-  createWorld,
-  warmUp,
+  worldReady,
   formBodyOf,
   labelOf,
   post,
@@ -32,9 +31,7 @@ let world: World;
 let n = 0;
 
 beforeAll(async () => {
-  world = await createWorld();
-  // The first request compiles the whole app inside workerd: do it here, not in a timed test.
-  await warmUp();
+  world = await worldReady();
 }, 180_000);
 
 /** Pages are posted as documents and as the `.data` request a page with JavaScript sends. */

@@ -6,29 +6,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "~/platform/crypto.server";
 import { signInAs } from "../../factories/users";
 import { fetchApp, ORIGIN } from "../helpers";
-import {
-  ACTIONS,
-  actionOutcome,
-  createWorld,
-  warmUp,
-  cookieFor,
-  labelOf,
-  post,
-  type ActionCase,
-  type Guard,
-  type Kind,
-  type Variant,
-  type World,
-} from "./actions";
+import { ACTIONS, actionOutcome, worldReady, cookieFor, labelOf, post, type ActionCase, type Guard, type Kind, type Variant, type World } from "./actions";
 import { fingerprint } from "./db-fingerprint";
 
 let world: World;
 let n = 0;
 
 beforeAll(async () => {
-  world = await createWorld();
-  // The first request compiles the whole app inside workerd: do it here, not in a timed test.
-  await warmUp();
+  world = await worldReady();
 }, 180_000);
 
 /** Who sends the bodies: a kind the action's guard lets through. */

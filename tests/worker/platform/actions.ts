@@ -1645,6 +1645,13 @@ export async function warmUp(): Promise<void> {
   await (await fetchApp("/terms-of-service")).arrayBuffer();
 }
 
+/** The world, then the first request, which compiles the whole app inside workerd: for a beforeAll, not a timed test. */
+export async function worldReady(): Promise<World> {
+  const world = await createWorld();
+  await warmUp();
+  return world;
+}
+
 // ---- Sending -----------------------------------------------------------------------------------
 
 export type Variant = "page" | "data";

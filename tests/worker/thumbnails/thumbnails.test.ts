@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { THUMBNAIL_MESSAGES } from "~/modules/thumbnails/messages";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, withCookie } from "../helpers";
+import { pngHeader } from "../../factories/images";
 
 let admin: TestUser;
 let creator: TestUser;
@@ -18,14 +19,7 @@ beforeAll(async () => {
 
 const API = "/ai-thumbnail-editor/api";
 
-/** A PNG header (signature + IHDR) of the given size: enough for the byte checks. */
-function png(width: number, height: number): Uint8Array {
-  const b = new Uint8Array(64);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  new DataView(b.buffer).setUint32(16, width);
-  new DataView(b.buffer).setUint32(20, height);
-  return b;
-}
+const png = pngHeader;
 
 function post(user: TestUser | null, fields: Record<string, string>, files: Record<string, File> = {}) {
   const form = new FormData();
