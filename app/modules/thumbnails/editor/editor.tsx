@@ -39,8 +39,9 @@ import {
 import { imageProblem, THUMBNAIL_MESSAGES } from "../messages";
 import type { AiStatus, ChannelSource, ExportSummary, LoadedProject, ProjectSummary } from "../types";
 import { loadDraft, saveDraft } from "./draft-store";
-import { type Asset, cutOut, HANDLE_SIZE, loadFonts, measureText, renderDocument, renderOverlay, rotationHandle } from "./render";
-import { segment } from "./segmenter.client";
+import { keepEditorOffline } from "./offline.client";
+import { type Asset, cutOut, FONT_URLS, HANDLE_SIZE, loadFonts, measureText, renderDocument, renderOverlay, rotationHandle } from "./render";
+import { SEGMENTER_FILES, segment } from "./segmenter.client";
 
 // The thumbnail editor (issue 19). State: a document with undo history (../layers.ts does the
 // maths), the images by asset id, the open project's id and version. Every change is kept in the
@@ -120,7 +121,11 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
   const live = useCallback((next: ThumbnailDocument) => setHistory((h) => ({ ...h, present: next })), []);
 
   useEffect(() => {
-    void loadFonts().then(() => setFontsReady(true));
+    void loadFonts().then(() => {
+      setFontsReady(true);
+      // After one visit online the editor opens offline in any tab (decision 0251).
+      keepEditorOffline(FONT_URLS, SEGMENTER_FILES).catch(() => {});
+    });
   }, []);
 
   // Restore the browser's copy once.
@@ -455,6 +460,8 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     const bitmap = await createImageBitmap(asset.image);
     const t0 = performance.now();
     const result = await segment(bitmap, (stage, percent) => setProgress(stage === "loading" ? `Loading the model… ${percent}%` : "Finding the subject…"));
+    // The model has been used here: from now on it is kept for offline use (decision 0251).
+    keepEditorOffline(FONT_URLS, SEGMENTER_FILES, true).catch(() => {});
     return { result, asset, ms: Math.round(performance.now() - t0) };
   }
 

@@ -10,6 +10,8 @@ import { corners, FONTS, filterOf, FORMATS, type Guide, type Layer, safeAreas, t
 export type Asset = { image: ImageBitmap | HTMLImageElement; width: number; height: number; blob?: Blob };
 
 const FONT_FILES: Record<string, string> = { Anton: antonUrl, "Bebas Neue": bebasUrl, Inter: interUrl };
+/** The bundled fonts' files (kept for offline use with the page's other files). */
+export const FONT_URLS = Object.values(FONT_FILES);
 let fontsLoading: Promise<void> | null = null;
 
 export function loadFonts(): Promise<void> {
