@@ -47,7 +47,7 @@ self.addEventListener("fetch", (event) => {
   if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (request.mode === "navigate" && url.origin === self.location.origin && url.pathname === PAGE) {
-    event.respondWith(page(request));
+    event.respondWith(page(request, event));
   } else if (isBuildFile(url)) {
     event.respondWith(buildFile(request));
   }
@@ -65,7 +65,7 @@ function isAdminPage(response) {
   return response.status === 200 && !response.redirected && (response.headers.get("Content-Type") ?? "").startsWith("text/html");
 }
 
-async function page(request) {
+async function page(request, event) {
   let response;
   try {
     response = await fetch(request);
@@ -75,8 +75,9 @@ async function page(request) {
     if (kept && Date.now() - Number(kept.headers.get(KEPT_AT)) < PAGE_MAX_AGE_MS) return kept;
     throw offline;
   }
-  if (isAdminPage(response)) await keepPage(response.clone());
-  else await (await caches.open(CACHE)).delete(PAGE);
+  // The page streams to the browser at once; the copy is written alongside.
+  if (isAdminPage(response)) event.waitUntil(keepPage(response.clone()));
+  else event.waitUntil(caches.open(CACHE).then((cache) => cache.delete(PAGE)));
   return response;
 }
 

@@ -67,6 +67,11 @@ test("signing out deletes the editor page kept for offline use", async ({ page, 
   await signIn(page, "admin@shortbeat.test");
   await visit("/ai-thumbnail-editor");
   await expect.poll(async () => (await kept(page)).includes("/ai-thumbnail-editor"), { timeout: 30_000 }).toBe(true);
+  // Online, the page still comes from the server (network first), through the service worker now.
+  const online = await page.reload();
+  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/ai-thumbnail-editor-sw\.js$/);
+  expect(online?.headers()["x-kept-at"]).toBeUndefined();
+  await expect(page.getByRole("heading", { name: "AI Thumbnail Editor", level: 1 })).toBeVisible();
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("dialog", { name: "Account" }).getByRole("button", { name: "Sign out", exact: true }).click();
   await page.waitForURL(/\/auth$/);
