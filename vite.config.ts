@@ -45,8 +45,16 @@ export default defineConfig(({ mode }) => ({
       },
     },
   },
-  // The thumbnail editor's segmentation worker is a module worker (app/modules/thumbnails/editor/segmenter.ts).
-  worker: { format: "es" },
+  // The thumbnail editor's segmentation worker is a module worker (app/modules/thumbnails/editor/segmenter.client.ts).
+  // Its script goes under /ai-thumbnail-editor/offline/, inside the editor's service worker's scope: a
+  // dedicated worker is controlled by the registration its own URL falls in, and that service
+  // worker answers the model's downloads offline (docs/decisions/0251). Its files stay in /assets/.
+  worker: {
+    format: "es",
+    rolldownOptions: {
+      output: { entryFileNames: "ai-thumbnail-editor/offline/[name]-[hash].js", chunkFileNames: "ai-thumbnail-editor/offline/[name]-[hash].js" },
+    },
+  },
   plugins: [
     cloudflare({
       viteEnvironment: { name: "ssr" },

@@ -188,3 +188,83 @@ for (const width of [1440, 375]) {
     await page.screenshot({ path: `/tmp/thumbnail-editor-toast-${width}.png` });
   });
 }
+
+// Issue 31 §2: a brush restores or erases parts of the cut-out's mask, and a photo can be placed to
+// fit the frame as well as fill it (decision 0252). The canvas is read back: its pixel at the
+// subject's face is opaque after the cut-out, transparent after an Erase stroke over it, opaque
+// again after Undo; a Restore stroke on the cut-away backdrop brings it back.
+test("an admin refines a cut-out with the mask brush and fits a photo in the frame", async ({ page, visit }) => {
+  test.setTimeout(180_000);
+  await signIn(page, "admin@shortbeat.test");
+  await visit("/ai-thumbnail-editor");
+  const canvas = page.locator("canvas");
+  const alphaAt = (x: number, y: number) =>
+    page.evaluate(([x, y]) => (document.querySelector("canvas") as HTMLCanvasElement).getContext("2d")?.getImageData(x, y, 1, 1).data[3], [x, y]);
+  await page.getByLabel("Safe-area guides").uncheck();
+
+  await page.locator("#thumb-file").setInputFiles(PERSON);
+  await page.getByRole("button", { name: "Remove background" }).click();
+  await expect(page.getByText("Background removed")).toBeVisible({ timeout: 90_000 });
+  await page.getByRole("button", { name: "Cut-out", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Refine the cut-out" })).toBeVisible();
+  await expect.poll(() => alphaAt(640, 330)).toBeGreaterThan(200);
+  expect(await alphaAt(60, 60)).toBe(0);
+
+  // The controls, by keyboard: the toggle, the mode (radio buttons), the size (a slider).
+  const paint = page.getByRole("button", { name: "Paint the mask" });
+  await paint.focus();
+  await page.keyboard.press("Enter");
+  await expect(paint).toHaveAttribute("aria-pressed", "true");
+  await page.getByRole("radio", { name: "Erase" }).focus();
+  await page.keyboard.press("Space");
+  await expect(page.getByRole("radio", { name: "Erase" })).toBeChecked();
+  const size = page.getByRole("slider", { name: /Brush size/ });
+  await size.focus();
+  for (let i = 0; i < 20; i++) await page.keyboard.press("ArrowRight");
+  await expect(size).toHaveAccessibleName("Brush size 80 px");
+
+  // Erase across the face (document pixels → screen through the canvas's box, read at each stroke:
+  // a click elsewhere may scroll the page).
+  const drag = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const at = (p: { x: number; y: number }) => ({ x: box.x + (p.x / 1280) * box.width, y: box.y + (p.y / 720) * box.height });
+    await page.mouse.move(at(from).x, at(from).y);
+    await page.mouse.down();
+    await page.mouse.move(at(to).x, at(to).y, { steps: 8 });
+    await page.mouse.up();
+    await page.mouse.move(box.x + box.width + 50, box.y); // the brush outline leaves the canvas
+  };
+  await drag({ x: 600, y: 330 }, { x: 680, y: 330 });
+  await expect.poll(() => alphaAt(640, 330)).toBe(0);
+  await page.getByRole("button", { name: "Undo" }).click();
+  await expect.poll(() => alphaAt(640, 330)).toBeGreaterThan(200);
+
+  // Restore the backdrop in the top-left corner.
+  await page.getByRole("radio", { name: "Restore" }).check();
+  await drag({ x: 40, y: 60 }, { x: 90, y: 60 });
+  await expect.poll(() => alphaAt(60, 60)).toBeGreaterThan(200);
+  await page.keyboard.press("Escape");
+  await expect(paint).toHaveAttribute("aria-pressed", "false");
+  await expectAccessible(page, "/ai-thumbnail-editor (mask brush)");
+
+  // Fit: in 9:16 a landscape photo placed to fit shows whole (1080 wide, not 3413).
+  await page.getByRole("button", { name: "9:16" }).click();
+  await page.getByRole("button", { name: "Fit", exact: true }).click();
+  await page.locator("#thumb-file").setInputFiles(PERSON);
+  await expect(page.getByLabel("Width")).toHaveValue("1080");
+  await page.getByRole("button", { name: "Fill the frame" }).click();
+  await expect(page.getByLabel("Width")).toHaveValue("3413");
+  await page.getByRole("button", { name: "Fit in the frame" }).click();
+  await expect(page.getByLabel("Width")).toHaveValue("1080");
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole("button", { name: "Cut-out", exact: true }).click();
+  await page.getByRole("heading", { name: "Refine the cut-out" }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "/tmp/thumbnail-editor-brush-1440.png" });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessible(page, "/ai-thumbnail-editor (mask brush) at 375 px");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.getByRole("heading", { name: "Refine the cut-out" }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: "/tmp/thumbnail-editor-brush-375.png" });
+});

@@ -228,6 +228,34 @@ export function coverSize(imageW: number, imageH: number, frameW: number, frameH
   return { width: imageW * scale, height: imageH * scale };
 }
 
+/** Image size that fits inside the frame (the whole photo shows; bands at the sides or top). */
+export function fitSize(imageW: number, imageH: number, frameW: number, frameH: number) {
+  const scale = Math.min(frameW / imageW, frameH / imageH);
+  return { width: imageW * scale, height: imageH * scale };
+}
+
+/**
+ * How a photo is placed (issue 31 §2): "fill" covers the frame (centre crop: a portrait in 16:9
+ * loses its top and bottom), "fit" shows all of it inside the frame (docs/decisions/0252).
+ */
+export type Placement = "fill" | "fit";
+
+/** The layer placed in the frame: centred, unrotated, filling or fitting it. */
+export function placeImage<L extends Layer>(layer: L, image: { width: number; height: number }, format: Format, placement: Placement): L {
+  const frame = FORMATS[format];
+  const size = (placement === "fit" ? fitSize : coverSize)(image.width, image.height, frame.width, frame.height);
+  return { ...layer, ...size, x: frame.width / 2, y: frame.height / 2, rotation: 0 };
+}
+
+/** A document point in an image layer's own pixels (the layer may be moved, scaled and rotated). */
+export function toImagePixels(layer: Pick<Layer, "x" | "y" | "width" | "height" | "rotation">, image: { width: number; height: number }, p: Point): Point {
+  const local = rotatePoint(p, layer, -layer.rotation);
+  return {
+    x: ((local.x - (layer.x - layer.width / 2)) * image.width) / layer.width,
+    y: ((local.y - (layer.y - layer.height / 2)) * image.height) / layer.height,
+  };
+}
+
 /**
  * Changes the format (the crop): every layer keeps its position relative to the frame's centre;
  * an image that covered the old frame is scaled to cover the new one.

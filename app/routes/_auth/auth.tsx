@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { data } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { authFieldTitle, authParams, authenticate, cookieHeaders, parseAccountForm } from "~/modules/accounts/accounts.server";
@@ -5,6 +6,7 @@ import { AuthScreen } from "~/modules/accounts/components/auth-screen";
 import { invitationForSignUp, keepClipperInvite, keepInvitationCookie } from "~/modules/clipping/clipping.server";
 import { requireSignedOut } from "~/modules/accounts/guards.server";
 import { AUTH_FORM_TITLES, authFormSchema } from "~/modules/accounts/schema";
+import { forgetEditorOffline } from "~/modules/thumbnails/editor/offline.client";
 import { domainAction } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
 import type { Route } from "./+types/auth";
@@ -29,6 +31,11 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, AUTH_FORM_TITLES);
 
 export default function Auth({ loaderData, actionData }: Route.ComponentProps) {
+  // Signed out (every sign-out lands here): the admin's editor page kept for offline use goes too,
+  // so the next person at this browser does not get it (decision 0251).
+  useEffect(() => {
+    forgetEditorOffline().catch(() => {});
+  }, []);
   return <AuthScreen params={loaderData.params} actionData={actionData} />;
 }
 

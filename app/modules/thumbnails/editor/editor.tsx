@@ -10,7 +10,6 @@ import {
   commit,
   contains,
   corners,
-  coverSize,
   emptyDocument,
   exportFilename,
   exportSpec,
@@ -25,6 +24,9 @@ import {
   type ImageLayer,
   type Layer,
   maskBounds,
+  type Placement,
+  placeImage,
+  type Point,
   redo,
   removeLayer,
   reorder,
@@ -32,15 +34,18 @@ import {
   rotateTowards,
   snapMove,
   type TextLayer,
+  toImagePixels,
   type ThumbnailDocument,
   undo,
   updateLayer,
 } from "../layers";
+import { applyAlpha, BRUSH_SIZES, type BrushMode, paintStroke } from "../mask";
 import { imageProblem, THUMBNAIL_MESSAGES } from "../messages";
 import type { AiStatus, ChannelSource, ExportSummary, LoadedProject, ProjectSummary } from "../types";
 import { loadDraft, saveDraft } from "./draft-store";
-import { type Asset, cutOut, HANDLE_SIZE, loadFonts, measureText, renderDocument, renderOverlay, rotationHandle } from "./render";
-import { segment } from "./segmenter.client";
+import { keepEditorOffline } from "./offline.client";
+import { type Asset, cutOut, FONT_URLS, HANDLE_SIZE, loadFonts, measureText, renderBrush, renderDocument, renderOverlay, rotationHandle } from "./render";
+import { SEGMENTER_FILES, segment } from "./segmenter.client";
 
 // The thumbnail editor (issue 19). State: a document with undo history (../layers.ts does the
 // maths), the images by asset id, the open project's id and version. Every change is kept in the
@@ -54,6 +59,20 @@ type Drag =
   | { kind: "move"; start: Layer; from: { x: number; y: number } }
   | { kind: "resize"; start: Layer; handle: Handle }
   | { kind: "rotate"; start: Layer };
+
+/** A brush stroke on a cut-out's mask: painted into a copy, shown live, one undo step (decision 0252). */
+type Stroke = {
+  layer: ImageLayer;
+  assetId: string;
+  canvas: OffscreenCanvas;
+  ctx: OffscreenCanvasRenderingContext2D;
+  work: ImageData;
+  original: Uint8ClampedArray;
+  alpha: Uint8ClampedArray;
+  width: number;
+  height: number;
+  last: Point;
+};
 
 type Props = { projects: ProjectSummary[]; exports: ExportSummary[]; ai: AiStatus };
 
@@ -105,6 +124,13 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
   const [channelSearch, setChannelSearch] = useState("");
   const [channels, setChannels] = useState<ChannelSource[] | null>(null);
   const [captions, setCaptions] = useState<string[]>([]);
+  const [placement, setPlacement] = useState<Placement>("fill");
+  const [brushOn, setBrushOn] = useState(false);
+  const [brushMode, setBrushMode] = useState<BrushMode>("restore");
+  const [brushSize, setBrushSize] = useState<number>(BRUSH_SIZES.default);
+  const [brushAt, setBrushAt] = useState<Point | null>(null);
+  const [paintTick, setPaintTick] = useState(0);
+  const stroke = useRef<Stroke | null>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const drag = useRef<Drag | null>(null);
@@ -113,6 +139,10 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
 
   const frame = FORMATS[doc.format];
   const selected = doc.layers.find((l) => l.id === selectedId) ?? null;
+  const selectedAsset = selected?.kind === "image" ? assets.get(selected.assetId) : undefined;
+  /** The selected layer when it is a cut-out made in this page: the brush can refine its mask. */
+  const cutoutLayer = selected?.kind === "image" && !selected.hidden && selectedAsset?.cutout ? selected : null;
+  const brushActive = brushOn && cutoutLayer !== null;
 
   /** A new document state (one undo step). */
   const change = useCallback((next: ThumbnailDocument) => setHistory((h) => commit(h, next)), []);
@@ -120,7 +150,11 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
   const live = useCallback((next: ThumbnailDocument) => setHistory((h) => ({ ...h, present: next })), []);
 
   useEffect(() => {
-    void loadFonts().then(() => setFontsReady(true));
+    void loadFonts().then(() => {
+      setFontsReady(true);
+      // After one visit online the editor opens offline in any tab (decision 0251).
+      keepEditorOffline(FONT_URLS, SEGMENTER_FILES).catch(() => {});
+    });
   }, []);
 
   // Restore the browser's copy once.
@@ -170,7 +204,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
 
   // Draw.
   const scaleRef = useRef(1);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: fontsReady redraws the text once the bundled fonts have loaded.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fontsReady redraws the text once the bundled fonts have loaded; paintTick redraws a brush stroke.
   useEffect(() => {
     const canvas = canvasRef.current;
     if (!canvas) return;
@@ -179,8 +213,9 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     const scale = canvas.getBoundingClientRect().width / frame.width || 1;
     scaleRef.current = scale;
     renderDocument(ctx, doc, assets);
-    renderOverlay(ctx, doc, selected, guides, showSafe, scale);
-  }, [doc, assets, selected, guides, showSafe, frame.width, fontsReady]);
+    renderOverlay(ctx, doc, brushActive ? null : selected, guides, showSafe, scale);
+    if (brushActive && brushAt) renderBrush(ctx, brushAt, brushSize / 2, scale);
+  }, [doc, assets, selected, guides, showSafe, frame.width, fontsReady, brushActive, brushAt, brushSize, paintTick]);
 
   // ---- Adding things ------------------------------------------------------------------------------
 
@@ -195,22 +230,12 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
       }
       const id = newId();
       setAssets((m) => new Map(m).set(id, opened.asset));
-      const size = coverSize(opened.asset.width, opened.asset.height, frame.width, frame.height);
-      const layer: ImageLayer = {
-        id: newId(),
-        kind: "image",
-        name: "Image",
-        assetId: id,
-        x: frame.width / 2,
-        y: frame.height / 2,
-        ...size,
-        rotation: 0,
-        hidden: false,
-      };
+      const base: ImageLayer = { id: newId(), kind: "image", name: "Image", assetId: id, x: 0, y: 0, width: 1, height: 1, rotation: 0, hidden: false };
+      const layer = placeImage(base, opened.asset, doc.format, placement);
       change({ ...doc, layers: [...doc.layers, layer] });
       setSelectedId(layer.id);
     },
-    [change, doc, frame.height, frame.width],
+    [change, doc, placement],
   );
 
   // Paste an image from the clipboard anywhere on the page.
@@ -358,6 +383,11 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
 
   function onPointerDown(e: PointerEvent<HTMLCanvasElement>) {
     const p = toDoc(e);
+    if (brushActive && cutoutLayer) {
+      startStroke(cutoutLayer, p);
+      e.currentTarget.setPointerCapture(e.pointerId);
+      return;
+    }
     const tol = (HANDLE_SIZE / scaleRef.current) * 0.8;
     if (selected && !selected.hidden) {
       const rh = rotationHandle(selected, scaleRef.current);
@@ -381,6 +411,12 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
   }
 
   function onPointerMove(e: PointerEvent<HTMLCanvasElement>) {
+    if (brushActive) {
+      const p = toDoc(e);
+      setBrushAt(p);
+      if (stroke.current) paintTo(p);
+      return;
+    }
     const d = drag.current;
     if (!d) return;
     const p = toDoc(e);
@@ -403,6 +439,56 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
   function onPointerUp() {
     drag.current = null;
     setGuides([]);
+    if (stroke.current) endStroke();
+  }
+
+  // ---- Mask brush (decision 0252) ---------------------------------------------------------------
+
+  /** Starts a stroke: a new asset (a copy of the mask) replaces the cut-out's, as one undo step. */
+  function startStroke(layer: ImageLayer, p: Point) {
+    const asset = assets.get(layer.assetId);
+    const cut = asset?.cutout;
+    if (!asset || !cut) return;
+    const { width, height } = asset;
+    const canvas = new OffscreenCanvas(width, height);
+    const ctx = canvas.getContext("2d") as OffscreenCanvasRenderingContext2D;
+    const alpha = new Uint8ClampedArray(cut.alpha);
+    const work = new ImageData(width, height);
+    applyAlpha(work.data, cut.original, alpha, width);
+    ctx.putImageData(work, 0, 0);
+    const assetId = newId();
+    setAssets((m) => new Map(m).set(assetId, { image: canvas, width, height, cutout: { original: cut.original, alpha } }));
+    const next = { ...layer, assetId };
+    setHistory((h) => ({ past: [...h.past, h.present].slice(-100), present: updateLayer(h.present, layer.id, { assetId }), future: [] }));
+    const first = toImagePixels(layer, asset, p);
+    stroke.current = { layer: next, assetId, canvas, ctx, work, original: cut.original, alpha, width, height, last: first };
+    paintTo(p);
+  }
+
+  function paintTo(p: Point) {
+    const s = stroke.current;
+    if (!s) return;
+    const to = toImagePixels(s.layer, s, p);
+    const radius = (brushSize / 2) * (s.width / s.layer.width);
+    const rect = paintStroke(s.alpha, s.width, s.height, s.last, to, { mode: brushMode, radius, hardness: 0.6 });
+    s.last = to;
+    if (!rect) return;
+    applyAlpha(s.work.data, s.original, s.alpha, s.width, rect);
+    s.ctx.putImageData(s.work, 0, 0, rect.left, rect.top, rect.right - rect.left, rect.bottom - rect.top);
+    setPaintTick((t) => t + 1);
+  }
+
+  /** Ends a stroke: the refined cut-out is encoded for the draft and the save. */
+  function endStroke() {
+    const s = stroke.current;
+    stroke.current = null;
+    if (!s) return;
+    void s.canvas.convertToBlob({ type: "image/png" }).then((blob) =>
+      setAssets((m) => {
+        const a = m.get(s.assetId);
+        return a ? new Map(m).set(s.assetId, { ...a, blob }) : m;
+      }),
+    );
   }
 
   // ---- Keyboard -----------------------------------------------------------------------------------
@@ -424,6 +510,10 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     if (mod && e.key.toLowerCase() === "s") {
       e.preventDefault();
       void save();
+      return;
+    }
+    if (e.key === "Escape" && brushOn) {
+      setBrushOn(false);
       return;
     }
     if (typing || !selected) return;
@@ -455,6 +545,8 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     const bitmap = await createImageBitmap(asset.image);
     const t0 = performance.now();
     const result = await segment(bitmap, (stage, percent) => setProgress(stage === "loading" ? `Loading the model… ${percent}%` : "Finding the subject…"));
+    // The model has been used here: from now on it is kept for offline use (decision 0251).
+    keepEditorOffline(FONT_URLS, SEGMENTER_FILES, true).catch(() => {});
     return { result, asset, ms: Math.round(performance.now() - t0) };
   }
 
@@ -465,10 +557,9 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
       async () => {
         const { result, asset, ms } = await runSegmentation(targetImage);
         setProgress("Cutting out…");
-        const blob = await cutOut(asset.image, asset.width, asset.height, result.mask, result.width, result.height);
-        const image = await createImageBitmap(blob);
+        const cut = await cutOut(asset.image, asset.width, asset.height, result.mask, result.width, result.height);
         const id = newId();
-        setAssets((m) => new Map(m).set(id, { image, width: image.width, height: image.height, blob }));
+        setAssets((m) => new Map(m).set(id, cut));
         change(updateLayer(doc, targetImage.id, { assetId: id, name: "Cut-out" }));
         toast.success("Background removed", { description: `Model ${result.runMs} ms (loading ${result.loadMs} ms), ${ms} ms in all.` });
         document.documentElement.dataset.segmentMs = String(result.runMs);
@@ -628,6 +719,22 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
             </Button>
           ))}
         </fieldset>
+        <fieldset className="flex items-center gap-1" aria-label="Place photos">
+          <span className="text-sm text-slate-700" aria-hidden="true">
+            Place photos:
+          </span>
+          {(["fill", "fit"] as const).map((p) => (
+            <Button
+              key={p}
+              aria-pressed={placement === p}
+              className={placement === p ? "ring-2 ring-slate-900" : ""}
+              title={p === "fill" ? "New photos cover the frame (edges may be cropped)" : "New photos show whole inside the frame"}
+              onClick={() => setPlacement(p)}
+            >
+              {p === "fill" ? "Fill" : "Fit"}
+            </Button>
+          ))}
+        </fieldset>
         <label className="flex items-center gap-1 text-sm text-slate-700">
           <input type="checkbox" checked={showSafe} onChange={(e) => setShowSafe(e.target.checked)} /> Safe-area guides
         </label>
@@ -668,7 +775,8 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
               height={frame.height}
               tabIndex={0}
               aria-label={`Thumbnail canvas, ${frame.width} by ${frame.height}. Drop or paste an image. With a layer selected: arrow keys move it, Delete removes it, [ and ] reorder it.`}
-              className="block h-full w-full touch-none focus:outline-none focus-visible:ring-4 focus-visible:ring-sky-500"
+              className={`block h-full w-full touch-none focus:outline-none focus-visible:ring-4 focus-visible:ring-sky-500 ${brushActive ? "cursor-crosshair" : ""}`}
+              onPointerLeave={() => setBrushAt(null)}
               onPointerDown={onPointerDown}
               onPointerMove={onPointerMove}
               onPointerUp={onPointerUp}
@@ -771,9 +879,20 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
               <ColourInput label="Fill" value={selected.fill} onChange={(v) => patchSelected({ fill: v })} />
             </section>
           ) : null}
+          {cutoutLayer ? (
+            <MaskBrushPanel on={brushOn} onToggle={() => setBrushOn((v) => !v)} mode={brushMode} onMode={setBrushMode} size={brushSize} onSize={setBrushSize} />
+          ) : null}
           {selected ? (
             <section className="rounded-md border border-slate-200 p-3">
               <h2 className="text-sm font-semibold text-slate-900">Position</h2>
+              {selected.kind === "image" && selectedAsset ? (
+                <div className="mt-2 flex flex-wrap gap-2">
+                  <Button onClick={() => change(updateLayer(doc, selected.id, placeImage(selected, selectedAsset, doc.format, "fill")))}>Fill the frame</Button>
+                  <Button onClick={() => change(updateLayer(doc, selected.id, placeImage(selected, selectedAsset, doc.format, "fit")))}>
+                    Fit in the frame
+                  </Button>
+                </div>
+              ) : null}
               <div className="mt-2 grid grid-cols-2 gap-2">
                 <NumberInput label="Rotation (°)" value={Math.round(selected.rotation)} min={-180} max={180} onChange={(v) => patchSelected({ rotation: v })} />
                 <NumberInput
@@ -912,6 +1031,58 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
         <RecentExports exports={exports} />
       </div>
     </div>
+  );
+}
+
+/** The brush that restores or erases parts of a cut-out's mask (decision 0252): every control works by keyboard. */
+function MaskBrushPanel(props: {
+  on: boolean;
+  onToggle: () => void;
+  mode: BrushMode;
+  onMode: (m: BrushMode) => void;
+  size: number;
+  onSize: (n: number) => void;
+}) {
+  return (
+    <section className="rounded-md border border-slate-200 p-3" aria-labelledby="thumb-brush-heading">
+      <h2 id="thumb-brush-heading" className="text-sm font-semibold text-slate-900">
+        Refine the cut-out
+      </h2>
+      <p id="thumb-brush-help" className="mt-1 text-xs text-slate-600">
+        Paint on the canvas: Restore brings back what the cut-out removed, Erase removes what it left. Each stroke can be undone. Esc stops painting.
+      </p>
+      <Button
+        className={`mt-2 ${props.on ? "ring-2 ring-slate-900" : ""}`}
+        aria-pressed={props.on}
+        aria-describedby="thumb-brush-help"
+        onClick={props.onToggle}
+      >
+        Paint the mask
+      </Button>
+      <fieldset className="mt-2">
+        <legend className="text-sm text-slate-700">Brush</legend>
+        <div className="mt-1 flex gap-4">
+          {(["restore", "erase"] as const).map((m) => (
+            <label key={m} className="flex items-center gap-1 text-sm text-slate-700">
+              <input type="radio" name="thumb-brush-mode" value={m} checked={props.mode === m} onChange={() => props.onMode(m)} />
+              {m === "restore" ? "Restore" : "Erase"}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <label className="mt-2 block text-sm text-slate-700">
+        Brush size {props.size} px
+        <input
+          type="range"
+          min={BRUSH_SIZES.min}
+          max={BRUSH_SIZES.max}
+          step={2}
+          value={props.size}
+          className="block w-full"
+          onChange={(e) => props.onSize(Number(e.target.value))}
+        />
+      </label>
+    </section>
   );
 }
 

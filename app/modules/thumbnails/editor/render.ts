@@ -1,15 +1,28 @@
 import antonUrl from "@fontsource/anton/files/anton-latin-400-normal.woff2?url";
 import bebasUrl from "@fontsource/bebas-neue/files/bebas-neue-latin-400-normal.woff2?url";
 import interUrl from "@fontsource/inter/files/inter-latin-800-normal.woff2?url";
+import { alphaFromConfidence, applyAlpha } from "../mask";
 import { corners, FONTS, filterOf, FORMATS, type Guide, type Layer, safeAreas, type TextLayer, type ThumbnailDocument } from "../layers";
 
 // Drawing the document on a 2D canvas: the same code for the screen (with selection, guides and
 // safe areas) and the export (without them). Fonts are bundled (@fontsource, OFL-1.1), loaded from
 // our own origin with the FontFace API only on this page.
 
-export type Asset = { image: ImageBitmap | HTMLImageElement; width: number; height: number; blob?: Blob };
+/**
+ * An image of the document. A cut-out made in this page also carries its original pixels (RGBA) and
+ * its mask (one alpha byte per pixel), which the brush paints (decision 0252).
+ */
+export type Asset = {
+  image: ImageBitmap | HTMLImageElement | OffscreenCanvas;
+  width: number;
+  height: number;
+  blob?: Blob;
+  cutout?: { original: Uint8ClampedArray; alpha: Uint8ClampedArray };
+};
 
 const FONT_FILES: Record<string, string> = { Anton: antonUrl, "Bebas Neue": bebasUrl, Inter: interUrl };
+/** The bundled fonts' files (kept for offline use with the page's other files). */
+export const FONT_URLS = Object.values(FONT_FILES);
 let fontsLoading: Promise<void> | null = null;
 
 export function loadFonts(): Promise<void> {
@@ -173,30 +186,43 @@ export function rotationHandle(l: Layer, scale: number) {
   return { x: mid.x + Math.sin(rad) * d, y: mid.y - Math.cos(rad) * d };
 }
 
-/** A cut-out: the image with the mask as its alpha (mask at the image's size, 0..1). */
+/**
+ * A cut-out: the image with the model's mask as its alpha (the mask's confidence at any size,
+ * 0..1). The original pixels and the mask stay with it, so the brush can restore or erase parts
+ * of the mask later (../mask.ts, decision 0252).
+ */
 export async function cutOut(
-  image: ImageBitmap | HTMLImageElement,
+  image: Asset["image"],
   width: number,
   height: number,
   mask: Float32Array,
   maskW: number,
   maskH: number,
-): Promise<Blob> {
+): Promise<Asset & { blob: Blob }> {
   const canvas = new OffscreenCanvas(width, height);
   const ctx = canvas.getContext("2d") as OffscreenCanvasRenderingContext2D;
   ctx.drawImage(image, 0, 0, width, height);
   const pixels = ctx.getImageData(0, 0, width, height);
-  for (let y = 0; y < height; y++) {
-    const my = Math.min(maskH - 1, Math.floor((y * maskH) / height));
-    for (let x = 0; x < width; x++) {
-      const mx = Math.min(maskW - 1, Math.floor((x * maskW) / width));
-      const m = mask[my * maskW + mx];
-      // A soft edge: below 0.3 gone, above 0.7 kept, in between blended.
-      const alpha = m <= 0.3 ? 0 : m >= 0.7 ? 1 : (m - 0.3) / 0.4;
-      const i = (y * width + x) * 4 + 3;
-      pixels.data[i] = Math.round(pixels.data[i] * alpha);
-    }
-  }
+  const original = new Uint8ClampedArray(pixels.data);
+  const alpha = alphaFromConfidence(mask, maskW, maskH, width, height);
+  applyAlpha(pixels.data, original, alpha, width);
   ctx.putImageData(pixels, 0, 0);
-  return canvas.convertToBlob({ type: "image/png" });
+  const blob = await canvas.convertToBlob({ type: "image/png" });
+  return { image: canvas, width, height, blob, cutout: { original, alpha } };
+}
+
+/** The brush's outline where the pointer is (screen only), `radius` in document pixels. */
+export function renderBrush(ctx: CanvasRenderingContext2D, at: { x: number; y: number }, radius: number, scale: number) {
+  ctx.save();
+  ctx.lineWidth = 1.5 / scale;
+  for (const [colour, r] of [
+    ["#ffffff", radius],
+    ["#0f172a", radius + 1.5 / scale],
+  ] as const) {
+    ctx.strokeStyle = colour;
+    ctx.beginPath();
+    ctx.arc(at.x, at.y, r, 0, Math.PI * 2);
+    ctx.stroke();
+  }
+  ctx.restore();
 }

@@ -1,10 +1,6 @@
 /// <reference lib="webworker" />
 import { ImageSegmenter } from "@mediapipe/tasks-vision";
-// The ES-module build of MediaPipe's loader: a module worker has no importScripts(), so MediaPipe
-// falls back to import(), and this build sets globalThis.ModuleFactory for it.
-import wasmLoaderUrl from "@mediapipe/tasks-vision/vision_wasm_module_internal.js?url";
-import wasmBinaryUrl from "@mediapipe/tasks-vision/vision_wasm_module_internal.wasm?url";
-import modelUrl from "@mediapipe/selfie_segmentation/selfie_segmentation.tflite?url";
+import { modelUrl, wasmBinaryUrl, wasmLoaderUrl } from "./model-files";
 import type { SegmentReply, SegmentRequest } from "./protocol";
 import { normalizationMetadata, withModelMetadata } from "./tflite-metadata";
 
