@@ -1147,6 +1147,8 @@ export const shareOffers = sqliteTable(
 export const CAMPAIGN_STATUSES = ["draft", "launched", "settled"] as const;
 export const CAMPAIGN_PLATFORMS = ["youtube", "tiktok", "instagram"] as const;
 export const CAMPAIGN_SUBMISSION_STATUSES = ["pending", "approved", "rejected"] as const;
+/** What freed the budget that raised a capped submission: another one rejected, its views lowered, or a larger budget. */
+export const CAMPAIGN_RAISE_CAUSES = ["rejected", "views", "budget"] as const;
 
 export const campaigns = sqliteTable(
   "campaigns",
@@ -1234,6 +1236,11 @@ export const campaignSubmissions = sqliteTable(
     reason: text("reason"),
     reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
     reviewedAt: text("reviewed_at"),
+    // The last time freed budget raised this capped submission (decision 0143), from what amount
+    // and why, so the creator is told (decision 0245). Cleared when the submission is reviewed again.
+    raisedAt: text("raised_at"),
+    raisedFromCents: integer("raised_from_cents"),
+    raiseCause: text("raise_cause", { enum: CAMPAIGN_RAISE_CAUSES }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
