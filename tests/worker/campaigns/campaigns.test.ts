@@ -123,7 +123,9 @@ const submissionId = async (campaignId: string, userId: string, n = 0) =>
   )?.id ?? "";
 
 const raiseOf = (id: string) =>
-  env.DB.prepare("SELECT raise_cause, raised_from_cents FROM campaign_submissions WHERE id = ?").bind(id).first<{ raise_cause: string | null; raised_from_cents: number | null }>();
+  env.DB.prepare("SELECT raise_cause, raised_from_cents FROM campaign_submissions WHERE id = ?")
+    .bind(id)
+    .first<{ raise_cause: string | null; raised_from_cents: number | null }>();
 
 /** The bell texts of the person's raised submissions. */
 const raisedNotices = async (userId: string) =>
