@@ -964,6 +964,8 @@ export const chatMutes = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The room the mute applies to; null: every room (decision 0246).
+    roomId: text("room_id").references(() => chatRooms.id, { onDelete: "cascade" }),
     reason: text("reason").notNull(),
     mutedUntil: text("muted_until").notNull(),
     mutedBy: text("muted_by").references(() => users.id, { onDelete: "set null" }),
@@ -973,8 +975,8 @@ export const chatMutes = sqliteTable(
     endedBy: text("ended_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
-    // One open mute per user: muting again while muted is refused (unmute first).
-    uniqueIndex("chat_mutes_open_unique").on(t.userId).where(sql`ended_at is null`),
+    // One open mute per user and room (every room counts as one: ''): muting again is refused (unmute first).
+    uniqueIndex("chat_mutes_open_room_unique").on(t.userId, sql`coalesce(${t.roomId}, '')`).where(sql`ended_at is null`),
     index("chat_mutes_until_idx").on(t.mutedUntil),
   ],
 );
