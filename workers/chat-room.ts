@@ -6,11 +6,23 @@ import {
   CHAT_CLOSE_SESSION_ENDED,
   CHAT_PING,
   CHAT_PONG,
+  CHAT_TYPING,
+  TYPING_RELAY_MIN_MS,
   type ChatMessageItem,
   type ChatRoomState,
   type ChatSocketMessage,
 } from "../app/modules/chat/protocol";
-import { CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER, maxSeqOf, storeMessage } from "../app/modules/chat/chat.server";
+import {
+  CHAT_ADMIN_HEADER,
+  CHAT_NAME_HEADER,
+  CHAT_ROOM_HEADER,
+  CHAT_SESSION_ENDS_HEADER,
+  CHAT_SESSION_HEADER,
+  CHAT_USER_HEADER,
+  maxSeqOf,
+  mayPostIn,
+  storeMessage,
+} from "../app/modules/chat/chat.server";
 import type { RoomPost, RoomPostResult } from "../app/modules/chat/types";
 import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
 
@@ -27,9 +39,27 @@ import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
 // session, approval, ban and room, so the identity headers cannot come from a browser.
 // See docs/decisions/0160.
 
-export type ChatSocketAttachment = { userId: string; sessionId: string; roomId: string; connectedAt: string };
+export type ChatSocketAttachment = {
+  userId: string;
+  sessionId: string;
+  roomId: string;
+  connectedAt: string;
+  /** Shown to the others in "… is typing" (decision 0247); absent on sockets opened before it. */
+  name?: string;
+  isAdmin?: boolean;
+  /** When this socket's last "typing" was relayed (ms): the relay's throttle, kept through hibernation. */
+  typingAt?: number;
+};
 
 const SESSION_CHECK_MAX_MS = 6 * 60 * 60 * 1000;
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return "";
+  }
+}
 /** Presence changes are sent at most this often (500 sockets opening must not send 250,000 frames). */
 const PRESENCE_DELAY_MS = 250;
 
@@ -56,7 +86,14 @@ export class ChatRoom extends DurableObject<Env> {
     const [client, server] = Object.values(new WebSocketPair());
     // Tagged with the user and the session: a user's sockets are found without reading them all.
     this.ctx.acceptWebSocket(server, [`u:${userId}`, `s:${sessionId}`]);
-    const attachment: ChatSocketAttachment = { userId, sessionId, roomId, connectedAt: new Date().toISOString() };
+    const attachment: ChatSocketAttachment = {
+      userId,
+      sessionId,
+      roomId,
+      connectedAt: new Date().toISOString(),
+      name: safeDecode(request.headers.get(CHAT_NAME_HEADER) ?? "").slice(0, 100) || "Member",
+      isAdmin: request.headers.get(CHAT_ADMIN_HEADER) === "1",
+    };
     server.serializeAttachment(attachment);
     server.send(JSON.stringify({ type: "presence", count: this.presence() } satisfies ChatSocketMessage));
     this.schedulePresence();
@@ -248,8 +285,27 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    // The browser only pings (answered by the auto-response); anything else is ignored.
+    // The browser pings (answered by the auto-response) and says it is typing; anything else is ignored.
     if (message === CHAT_PING) ws.send(CHAT_PONG);
+    else if (message === CHAT_TYPING) await this.typing(ws);
+  }
+
+  /**
+   * "typing" from a socket (decision 0247): relayed to the room's other people, never stored. At
+   * most one per socket every TYPING_RELAY_MIN_MS (the time in the socket's attachment, so a woken
+   * object keeps the throttle), and only for someone who may post here now (not muted in this room,
+   * announcements: admins) — the same rules as a message, asked of D1.
+   */
+  private async typing(ws: WebSocket): Promise<void> {
+    const a = ws.deserializeAttachment() as ChatSocketAttachment | null;
+    if (!a?.name) return;
+    const now = Date.now();
+    if (a.typingAt !== undefined && now - a.typingAt < TYPING_RELAY_MIN_MS) return;
+    ws.serializeAttachment({ ...a, typingAt: now } satisfies ChatSocketAttachment);
+    if (!(await mayPostIn(a.roomId, a.userId, a.isAdmin === true))) return;
+    const own = new Set(this.ctx.getWebSockets(`u:${a.userId}`));
+    const others = this.ctx.getWebSockets().filter((s) => !own.has(s));
+    this.send(JSON.stringify({ type: "typing", userId: a.userId, name: a.name } satisfies ChatSocketMessage), others);
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {

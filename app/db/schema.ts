@@ -964,6 +964,8 @@ export const chatMutes = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The room the mute applies to; null: every room (decision 0246).
+    roomId: text("room_id").references(() => chatRooms.id, { onDelete: "cascade" }),
     reason: text("reason").notNull(),
     mutedUntil: text("muted_until").notNull(),
     mutedBy: text("muted_by").references(() => users.id, { onDelete: "set null" }),
@@ -973,8 +975,8 @@ export const chatMutes = sqliteTable(
     endedBy: text("ended_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
-    // One open mute per user: muting again while muted is refused (unmute first).
-    uniqueIndex("chat_mutes_open_unique").on(t.userId).where(sql`ended_at is null`),
+    // One open mute per user and room (every room counts as one: ''): muting again is refused (unmute first).
+    uniqueIndex("chat_mutes_open_room_unique").on(t.userId, sql`coalesce(${t.roomId}, '')`).where(sql`ended_at is null`),
     index("chat_mutes_until_idx").on(t.mutedUntil),
   ],
 );
@@ -1147,6 +1149,8 @@ export const shareOffers = sqliteTable(
 export const CAMPAIGN_STATUSES = ["draft", "launched", "settled"] as const;
 export const CAMPAIGN_PLATFORMS = ["youtube", "tiktok", "instagram"] as const;
 export const CAMPAIGN_SUBMISSION_STATUSES = ["pending", "approved", "rejected"] as const;
+/** What freed the budget that raised a capped submission: another one rejected, its views lowered, or a larger budget. */
+export const CAMPAIGN_RAISE_CAUSES = ["rejected", "views", "budget"] as const;
 
 export const campaigns = sqliteTable(
   "campaigns",
@@ -1234,6 +1238,11 @@ export const campaignSubmissions = sqliteTable(
     reason: text("reason"),
     reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
     reviewedAt: text("reviewed_at"),
+    // The last time freed budget raised this capped submission (decision 0143), from what amount
+    // and why, so the creator is told (decision 0245). Cleared when the submission is reviewed again.
+    raisedAt: text("raised_at"),
+    raisedFromCents: integer("raised_from_cents"),
+    raiseCause: text("raise_cause", { enum: CAMPAIGN_RAISE_CAUSES }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

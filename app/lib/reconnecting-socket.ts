@@ -33,6 +33,8 @@ export type ReconnectingSocketOptions = {
   probe?: { every: number; gone: () => Promise<boolean>; onGone: () => void };
   /** Close the socket when the browser goes offline (it may take long to notice by itself). */
   closeWhenOffline?: boolean;
+  /** Receives the function that sends a text frame on the open socket (false while none is open). */
+  onSender?: (send: (data: string) => boolean) => void;
 };
 
 /** Opens the socket and keeps it open; returns the function that stops it (an effect's cleanup). */
@@ -113,6 +115,11 @@ export function openReconnectingSocket(o: ReconnectingSocketOptions): () => void
   window.addEventListener("online", retryNow);
   document.addEventListener("visibilitychange", retryNow);
   if (o.closeWhenOffline) window.addEventListener("offline", offline);
+  o.onSender?.((data) => {
+    if (stopped || ws?.readyState !== WebSocket.OPEN) return false;
+    ws.send(data);
+    return true;
+  });
   connect();
 
   return () => {

@@ -3,8 +3,9 @@ import { expect, expectAccessible, test, signIn } from "./fixtures";
 
 // Community chat (issue 17): two members in two browsers talk live in #general, a mention picked
 // from the autocomplete, a link made clickable; the send limit keeps the text in the box; a message
-// sent offline is marked and goes out on reconnect; an admin mutes one member (their open tab shows
-// until when and why) and deletes a message, which disappears from both open tabs at once.
+// sent offline is marked and goes out on reconnect; one sees the other typing; an admin mutes one
+// member in #general (their open tab shows until when and why) and deletes a message, which
+// disappears from both open tabs at once.
 
 async function openChat(browser: Browser, baseURL: string, email: string) {
   const context = await browser.newContext({ baseURL });
@@ -52,6 +53,9 @@ test("two members talk live; an admin mutes one and deletes a message from every
 
   // A mention picked from the autocomplete, by keyboard.
   await box(charlie).fill("Thanks @Cas");
+  // Casey sees that Charlie is typing (through the room's socket, never stored; decision 0247).
+  await expect(casey.getByTestId("typing")).toHaveText("Charlie Clipper is typing…");
+  await expect(charlie.getByTestId("typing")).toHaveText("");
   await expect(charlie.getByRole("option", { name: "Casey Creator" })).toBeVisible();
   await box(charlie).press("Enter");
   await expect(box(charlie)).toHaveValue("Thanks @Casey Creator ");
@@ -59,6 +63,8 @@ test("two members talk live; an admin mutes one and deletes a message from every
   await box(charlie).pressSequentially("great brief");
   await box(charlie).press("Enter");
   await expect(log(casey).getByText("@Casey Creator")).toBeVisible();
+  // Charlie's message arrived: no longer typing.
+  await expect(casey.getByTestId("typing")).toHaveText("");
 
   // The send limit (5 per 10 s): a clear message and the text still in the box.
   // (after a pause, so that Casey's first message has left the 10-second window)
@@ -92,12 +98,14 @@ test("two members talk live; an admin mutes one and deletes a message from every
 
   const charlieRow = admin.getByTestId("feed-message").filter({ hasText: "great brief" });
   await charlieRow.getByText("Mute Charlie Clipper", { exact: true }).first().click();
+  // In the message's room by default (mutes are per room; decision 0246).
+  await expect(charlieRow.getByLabel("Where")).toHaveValue("00000000-0000-4000-8000-000000006000");
   await charlieRow.getByLabel("For").selectOption("60");
   await charlieRow.getByLabel("Reason").fill("Off-topic links");
   await charlieRow.getByRole("button", { name: "Mute Charlie Clipper" }).click();
   await expect(admin.getByRole("heading", { name: "Muted users" })).toBeVisible();
-  await expect(admin.getByRole("button", { name: "Unmute Charlie Clipper" })).toBeVisible();
-  await expect(charlie.getByTestId("muted-notice")).toContainText("You are muted until");
+  await expect(admin.getByRole("button", { name: "Unmute Charlie Clipper in #general" })).toBeVisible();
+  await expect(charlie.getByTestId("muted-notice")).toContainText("You are muted in this room until");
   await expect(charlie.getByTestId("muted-notice")).toContainText("Reason: Off-topic links");
   await expect(box(charlie)).toHaveCount(0);
   // Muted, Charlie still reads.

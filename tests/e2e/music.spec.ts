@@ -135,6 +135,12 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
     .getByRole("button", { name: `Use this track: ${title} by The Journey Band` })
     .first()
     .click();
+  // Two channels: the creator picks the ones the licence covers (decision 0248).
+  const pick = creator.getByRole("dialog", { name: `Use “${title}”` });
+  await expect(pick.getByRole("checkbox")).toHaveCount(2);
+  await expectAccessible(creator, "/music (pick the licence's channels)");
+  await pick.getByRole("checkbox", { name: "Casey Creates Clips" }).uncheck();
+  await pick.getByRole("button", { name: "Get licence and download" }).click();
   await expect(creator.getByText("Licence recorded")).toBeVisible();
   await creator
     .getByRole("link", { name: `Certificate of ${title}` })
@@ -150,6 +156,8 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await anon.goto(`/licences/${code}`);
   await expect(anon.getByText("Valid licence")).toBeVisible();
   await expect(anon.getByText(title)).toBeVisible();
+  await expect(anon.getByText("Casey Creates", { exact: true })).toBeVisible();
+  await expect(anon.getByText("Casey Creates Clips")).toHaveCount(0);
   await expectAccessible(anon, "/licences/{code}");
 
   // ---- The partner sees one licence ----

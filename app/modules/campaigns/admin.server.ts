@@ -16,6 +16,7 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { CAMPAIGN_MESSAGES as M } from "./messages";
 import { type CampaignState, DEADLINE_WARNING_DAYS, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "./rules";
 import type { CampaignFields } from "./schema";
+import type { RaiseCause } from "./messages";
 import { campaignById, endedAt, participantIds, payoutDateFrom, stateOf, tell, type CampaignRow } from "./store.server";
 import { formatCount } from "~/lib/format";
 
@@ -242,8 +243,9 @@ export async function updateCampaign(actor: Actor, request: Request, id: string,
   if (f.budget < row.spentCents) throw invalid(M.budgetBelowSpent(row.spentCents), { fieldErrors: { budget: M.budgetBelowSpent(row.spentCents) } });
   await checkFields(actor, f);
   const now = nowIso();
+  let raised: Raised[] = [];
   try {
-    await db().batch([
+    const results = await db().batch([
       db()
         .update(campaigns)
         .set({ slug: f.slug, ...columnsOf(f), updatedAt: now })
@@ -256,7 +258,7 @@ export async function updateCampaign(actor: Actor, request: Request, id: string,
         ),
       precondition(previousStatementChanged(1)),
       // A larger budget frees money for the submissions it capped.
-      raiseCapped(id, now),
+      raiseCapped(id, now, "budget"),
       resumSpent(id, now),
       auditQuery({
         eventType: "campaign_updated",
@@ -270,6 +272,7 @@ export async function updateCampaign(actor: Actor, request: Request, id: string,
         },
       }),
     ]);
+    raised = results[2] as Raised[];
   } catch (error) {
     if (isSlugClash(error)) throw slugTaken();
     if (!isPreconditionFailure(error)) throw error;
@@ -278,6 +281,7 @@ export async function updateCampaign(actor: Actor, request: Request, id: string,
       throw invalid(M.budgetBelowSpent(again.spentCents), { fieldErrors: { budget: M.budgetBelowSpent(again.spentCents) } });
     throw conflict(M.notEditable);
   }
+  await tellRaised({ ...row, title: f.title }, raised, "budget");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -515,7 +519,7 @@ const resumSpent = (campaignId: string, at: string) =>
  * the approved amounts), each at most to what it earned. One statement in the review's (or the
  * edit's) batch, before spent_cents is re-summed: the same transaction, so it never spends twice.
  */
-const raiseCapped = (campaignId: string, at: string) => {
+const raiseCapped = (campaignId: string, at: string, cause: RaiseCause) => {
   const earned = sql`(${campaignSubmissions.views} * ${campaignSubmissions.rateCents}) / 1000`;
   // Both subqueries are correlated with the row being updated (named by its table: drizzle writes an
   // UPDATE's columns unqualified, which inside them would mean f or o), so SQLite evaluates them per
@@ -531,6 +535,10 @@ const raiseCapped = (campaignId: string, at: string) => {
     .update(campaignSubmissions)
     .set({
       amountCents: sql`${campaignSubmissions.amountCents} + max(0, min(${earned} - ${campaignSubmissions.amountCents}, ${free} - ${before}))`,
+      // Why, for the creator (decision 0245): SET reads the row as it was, so this is the amount before the raise.
+      raisedFromCents: sql`${campaignSubmissions.amountCents}`,
+      raisedAt: at,
+      raiseCause: cause,
       updatedAt: at,
     })
     .where(
@@ -540,8 +548,36 @@ const raiseCapped = (campaignId: string, at: string) => {
         sql`${campaignSubmissions.amountCents} < ${earned}`,
         sql`${free} - ${before} > 0`,
       ),
-    );
+    )
+    .returning({
+      id: campaignSubmissions.id,
+      userId: campaignSubmissions.userId,
+      amountCents: campaignSubmissions.amountCents,
+      raisedFromCents: campaignSubmissions.raisedFromCents,
+    });
 };
+
+type Raised = { id: string; userId: string; amountCents: number; raisedFromCents: number | null };
+
+/**
+ * Tells each creator whose submission freed budget raised, with why (decision 0245): a bell
+ * notification per raised submission, after the batch that raised it. A failure is logged; the
+ * raise and its reason are stored already and shown on /campaigns.
+ */
+async function tellRaised(row: CampaignRow, raised: readonly Raised[], cause: RaiseCause, exceptId: string | null = null): Promise<void> {
+  for (const r of raised) {
+    if (r.id === exceptId || r.raisedFromCents === null || r.amountCents <= r.raisedFromCents) continue;
+    try {
+      await notifyUser(r.userId, {
+        title: "Estimated payout raised",
+        content: M.raisedNotice(row.title, formatCents(r.amountCents), formatCents(r.raisedFromCents), cause),
+        kind: "campaign_submission_raised",
+      });
+    } catch (error) {
+      console.error("campaign raise notification failed", error);
+    }
+  }
+}
 
 type Review = { kind: "approve" | "views"; views: number } | { kind: "reject"; reason: string };
 
@@ -594,14 +630,18 @@ export async function reviewCampaignSubmission(
     review.kind === "reject"
       ? { status: "rejected" as const, reason: review.reason, amountCents: 0 }
       : { status: "approved" as const, views: review.views, amountCents: cappedAmount(review.views), reason: null };
+  // What freed budget in this review (a rejection, or views lowered) for the submissions it raises.
+  const cause: RaiseCause = review.kind === "reject" ? "rejected" : "views";
   const person = (await peopleByIds([sub.userId])).get(sub.userId);
   let updated: { status: string; views: number; amountCents: number }[] = [];
   let budget: { spentCents: number; budgetCents: number }[] = [];
+  let raised: Raised[] = [];
   try {
     const results = await db().batch([
       db()
         .update(campaignSubmissions)
-        .set({ ...set, reviewedBy: actor.id, reviewedAt: at, updatedAt: at })
+        // A new review replaces an earlier raise's note: the amount is the review's now.
+        .set({ ...set, raisedAt: null, raisedFromCents: null, raiseCause: null, reviewedBy: actor.id, reviewedAt: at, updatedAt: at })
         .where(
           and(
             eq(campaignSubmissions.id, submissionId),
@@ -611,7 +651,7 @@ export async function reviewCampaignSubmission(
         )
         .returning({ status: campaignSubmissions.status, views: campaignSubmissions.views, amountCents: campaignSubmissions.amountCents }),
       precondition(previousStatementChanged(1)),
-      raiseCapped(sub.campaignId, at),
+      raiseCapped(sub.campaignId, at, cause),
       resumSpent(sub.campaignId, at).returning({ spentCents: campaigns.spentCents, budgetCents: campaigns.budgetCents }),
       ...(person && !person.isBanned ? [reviewEmail(person.email, row, review, sub)] : []),
       auditQuery({
@@ -634,6 +674,7 @@ export async function reviewCampaignSubmission(
       }),
     ]);
     updated = results[0] as typeof updated;
+    raised = results[2] as Raised[];
     budget = results[3] as typeof budget;
   } catch (error) {
     if (!isPreconditionFailure(error)) throw error;
@@ -654,5 +695,6 @@ export async function reviewCampaignSubmission(
   } catch (error) {
     console.error("campaign review notification failed", error);
   }
+  await tellRaised(row, raised, cause, submissionId);
   return { status: result.status, views: result.views, amountCents: result.amountCents, capped, budgetReached };
 }

@@ -5,6 +5,9 @@ import { formatCount } from "~/lib/format";
 // (section 8: "Messages for errors of the … campaign … areas: not shown").
 
 export const CAMPAIGN_MESSAGES = {
+  /** The bell notice of a raised submission (decision 0245). */
+  raisedNotice: (title: string, amount: string, from: string, cause: RaiseCause) =>
+    `Your video for "${title}" now has an estimated payout of ${amount} (was ${from}): ${RAISE_CAUSE_TEXT[cause]}.`,
   notFound: "Campaign not found.",
   notLive: "This campaign is not live: it has ended or has not started yet.",
   notJoined: "Join the campaign before submitting videos.",
@@ -89,3 +92,13 @@ export const REASON_MAX = 500;
 export const RATE_MAX_CENTS = 10_000_000;
 export const BUDGET_MAX_CENTS = 1_000_000_000;
 export const VIEWS_MAX = 10_000_000_000;
+
+/** What freed the budget that raised a capped submission (decision 0245). */
+export type RaiseCause = "rejected" | "views" | "budget";
+
+/** Why a submission's estimated payout went up, in the creator's words. */
+export const RAISE_CAUSE_TEXT: Record<RaiseCause, string> = {
+  rejected: "budget freed up when another submission was rejected",
+  views: "budget freed up when another submission's verified views were lowered",
+  budget: "the campaign's budget was increased",
+};

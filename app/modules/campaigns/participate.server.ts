@@ -7,7 +7,7 @@ import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library"
 import { libraryPage } from "~/modules/music/music.server";
 import { db } from "~/platform/db.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
-import { CAMPAIGN_MESSAGES as M } from "./messages";
+import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
 import { youtubeVideoChannel } from "./provider.server";
 import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, payoutDeadline } from "./rules";
 import { campaignById, liveAt, stateOf } from "./store.server";
@@ -34,6 +34,8 @@ export type MySubmission = {
   amountCents: number;
   rateCents: number;
   reason: string | null;
+  /** The last raise by freed budget, with why (decision 0245); null when none since the last review. */
+  raise: { fromCents: number; at: string; cause: RaiseCause } | null;
   createdAt: string;
 };
 
@@ -100,6 +102,10 @@ export async function campaignsPage(actor: Actor, now = new Date()): Promise<Cam
       amountCents: s.amountCents,
       rateCents: s.rateCents,
       reason: s.reason,
+      raise:
+        s.status === "approved" && s.raisedAt && s.raiseCause && s.raisedFromCents !== null
+          ? { fromCents: s.raisedFromCents, at: s.raisedAt, cause: s.raiseCause }
+          : null,
       createdAt: s.createdAt,
     })),
     ended: joined
@@ -203,7 +209,7 @@ export async function submitCampaignVideo(actor: Actor, request: Request, input:
     inserted = await db()
       .insert(campaignSubmissions)
       .select(
-        sql`select ${id}, ${campaigns.id}, ${actor.id}, ${video.url}, ${video.platform}, ${video.key}, ${channelId}, ${campaigns.rateCents}, 'pending', 0, 0, null, null, null, ${t}, ${t}
+        sql`select ${id}, ${campaigns.id}, ${actor.id}, ${video.url}, ${video.platform}, ${video.key}, ${channelId}, ${campaigns.rateCents}, 'pending', 0, 0, null, null, null, null, null, null, ${t}, ${t}
             from ${campaigns} where ${campaigns.id} = ${row.id} and ${liveAt(t)}
             and exists (select 1 from ${campaignParticipants} where ${campaignParticipants.campaignId} = ${row.id} and ${campaignParticipants.userId} = ${actor.id})`,
       )

@@ -1,7 +1,9 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { campaigns } from "~/db/schema";
+import { and, count, desc, eq, inArray, isNull, sql, sum } from "drizzle-orm";
+import { campaignSubmissions, campaigns } from "~/db/schema";
+import { DELETED_NAME, peopleByIds } from "~/modules/accounts/accounts.server";
+import { type PublicTrackPreview, publicTrackPreview } from "~/modules/music/music.server";
 import { db } from "~/platform/db.server";
-import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd } from "./rules";
+import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, publicName } from "./rules";
 import { tellEnded } from "./admin.server";
 import { liveAt, stateOf } from "./store.server";
 
@@ -10,6 +12,9 @@ import { liveAt, stateOf } from "./store.server";
 // The daily job tells participants when a campaign ended by its date.
 
 export type PublicCampaign = CampaignSummary & {
+  budgetCents: number;
+  spentCents: number;
+  requiredTrackId: string | null;
   startsAt: string;
   endsAt: string;
   state: CampaignState;
@@ -32,11 +37,59 @@ export async function publicCampaign(slug: string, now = new Date()): Promise<Pu
     title: row.title,
     brief: row.brief,
     rateCents: row.rateCents,
+    budgetCents: row.budgetCents,
+    spentCents: row.spentCents,
     ...budgetLeft(row),
+    requiredTrackId: row.requiredTrackId,
     startsAt: row.startsAt,
     endsAt: effectiveEnd(row),
     state,
   };
+}
+
+/** A row of the public leaderboard: what a visitor may see of a creator (docs/decisions/0244). */
+export type LeaderboardEntry = { rank: number; name: string; views: number; videos: number };
+
+/** Creators on the public leaderboard. */
+export const LEADERBOARD_SIZE = 10;
+
+/**
+ * The public page's whole picture: the campaign, its required track with a signed preview (a
+ * published track only), and the leaderboard of approved submissions — per creator, the verified
+ * views and the number of videos, the name as first name and last initial. Never an e-mail, an
+ * amount, a video link or a pending or rejected submission; banned and deleted accounts are left out.
+ */
+export async function publicCampaignPage(
+  slug: string,
+  now = new Date(),
+): Promise<{ campaign: PublicCampaign; track: PublicTrackPreview | null; leaderboard: LeaderboardEntry[] } | null> {
+  const campaign = await publicCampaign(slug, now);
+  if (!campaign) return null;
+  const [track, leaderboard] = await Promise.all([
+    campaign.requiredTrackId ? publicTrackPreview(campaign.requiredTrackId, now.getTime()) : Promise.resolve(null),
+    campaignLeaderboard(campaign.id),
+  ]);
+  return { campaign, track, leaderboard };
+}
+
+async function campaignLeaderboard(campaignId: string): Promise<LeaderboardEntry[]> {
+  const views = sum(campaignSubmissions.views).mapWith(Number);
+  // A few more than shown: banned or deleted accounts drop out after the names are read.
+  const rows = await db()
+    .select({ userId: campaignSubmissions.userId, views, videos: count() })
+    .from(campaignSubmissions)
+    .where(and(eq(campaignSubmissions.campaignId, campaignId), eq(campaignSubmissions.status, "approved")))
+    .groupBy(campaignSubmissions.userId)
+    .orderBy(desc(views), campaignSubmissions.userId)
+    .limit(LEADERBOARD_SIZE + 10);
+  const people = await peopleByIds(rows.map((r) => r.userId));
+  return rows
+    .filter((r) => {
+      const p = people.get(r.userId);
+      return p && !p.isBanned && p.fullName !== DELETED_NAME;
+    })
+    .slice(0, LEADERBOARD_SIZE)
+    .map((r, i) => ({ rank: i + 1, name: publicName(people.get(r.userId)?.fullName ?? null), views: r.views, videos: r.videos }));
 }
 
 /** The sitemap's campaign pages: the live ones. */

@@ -88,3 +88,21 @@ export type CampaignSummary = {
   budgetLeftCents: number;
   budgetReached: boolean;
 };
+
+/**
+ * How a creator is named on a public page (the campaign leaderboard): the first name and the last
+ * name's initial ("Casey Creator" → "Casey C."), "A creator" without a name. Never the e-mail.
+ */
+export function publicName(fullName: string | null): string {
+  const words = (fullName ?? "").trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return "A creator";
+  const first = [...words[0]].slice(0, 30).join("");
+  if (words.length === 1) return first;
+  return `${first} ${[...words[words.length - 1]][0].toUpperCase()}.`;
+}
+
+/** "$1,234.00 of $5,000.00 used" and the share used (0..100, whole percent) for the budget bar. */
+export function budgetUsed(c: { budgetCents: number; spentCents: number }): { label: string; percent: number } {
+  const percent = c.budgetCents > 0 ? Math.min(100, Math.floor((c.spentCents * 100) / c.budgetCents)) : 0;
+  return { label: `${formatCents(c.spentCents)} of ${formatCents(c.budgetCents)} used`, percent };
+}

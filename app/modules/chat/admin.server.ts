@@ -9,11 +9,11 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { deleteMessage } from "./chat-actions.server";
 import { displayName, feedQuery, itemsOf } from "./messages.server";
 import { CHAT_TEXT } from "./messages";
-import { activeMutesQuery, closeExpiredMuteQuery } from "./mutes.server";
+import { activeMutesQuery, closeExpiredMuteQuery, muteIn, userMutesQuery } from "./mutes.server";
 import { eachRoom } from "./room-object.server";
 import { allRoomIds, freeSlug, nextPosition, roomById, roomStateOf, roomsForAdminQuery } from "./rooms.server";
 import type { ChatAdminInput } from "./schema";
-import type { ChatAdminPage, ChatMuteState } from "./types";
+import type { ChatAdminPage } from "./types";
 
 // /chat-management: rooms (create, rename, describe, archive, restore, reorder), the feed of recent
 // messages across rooms with delete, mutes with a period and reason. Every change is one batch
@@ -44,6 +44,8 @@ export async function chatAdminPage(actor: Actor): Promise<ChatAdminPage> {
       id: m.id,
       userId: m.userId,
       name: displayName(people.get(m.userId)),
+      roomId: m.roomId,
+      roomName: m.roomId ? (rooms.find((r) => r.room.id === m.roomId)?.room.name ?? "a removed room") : null,
       reason: m.reason,
       until: m.mutedUntil,
       mutedByName: m.mutedBy ? displayName(people.get(m.mutedBy)) : null,
@@ -163,42 +165,54 @@ export async function chatAdminAction(actor: Actor, input: ChatAdminInput, reque
       // Admins moderate the chat; a mute would only hide their announcements. Refused, nothing stored.
       if ((await userIdsWhere((p) => isAdminUser(p.userId), { among: [input.userId], includeBanned: true })).length > 0)
         throw invalid(CHAT_TEXT.cannotMuteAdmin);
+      const room = input.roomId ? await roomById(input.roomId) : null;
       const now = nowIso();
       const until = new Date(Date.now() + input.minutes * 60_000).toISOString();
+      // One open mute per user and room (unique index): of two admins muting at once, one wins.
       await guarded(
         () =>
           db().batch([
-            closeExpiredMuteQuery(input.userId, now),
-            db().insert(chatMutes).values({ id: crypto.randomUUID(), userId: input.userId, reason: input.reason, mutedUntil: until, mutedBy: actor.id }),
-            audit("chat_user_muted", { until, minutes: input.minutes, reason: input.reason }, input.userId),
+            closeExpiredMuteQuery(input.userId, input.roomId, now),
+            db()
+              .insert(chatMutes)
+              .values({ id: crypto.randomUUID(), userId: input.userId, roomId: input.roomId, reason: input.reason, mutedUntil: until, mutedBy: actor.id }),
+            audit("chat_user_muted", { until, minutes: input.minutes, reason: input.reason, room_id: input.roomId }, input.userId),
           ]),
         () => conflict(CHAT_TEXT.alreadyMuted),
       );
-      await tellUser(input.userId, { until, reason: input.reason });
-      return { message: `${displayName(target)} is muted.` };
+      await tellUser(input.userId);
+      return { message: room ? `${displayName(target)} is muted in #${room.name}.` : `${displayName(target)} is muted in every room.` };
     }
     case "unmute": {
+      const mute = await db().select({ userId: chatMutes.userId, roomId: chatMutes.roomId }).from(chatMutes).where(eq(chatMutes.id, input.muteId)).get();
+      if (!mute) throw conflict(CHAT_TEXT.notMuted);
+      const at = nowIso();
+      // Guarded: of two admins ending it at once, one does (one audit row).
       await guarded(
         () =>
           db().batch([
             db()
               .update(chatMutes)
-              .set({ endedAt: nowIso(), endedBy: actor.id })
-              .where(and(eq(chatMutes.userId, input.userId), isNull(chatMutes.endedAt), gt(chatMutes.mutedUntil, nowIso()))),
+              .set({ endedAt: at, endedBy: actor.id })
+              .where(and(eq(chatMutes.id, input.muteId), isNull(chatMutes.endedAt), gt(chatMutes.mutedUntil, at))),
             precondition(previousStatementChanged()),
-            audit("chat_user_unmuted", {}, input.userId),
+            audit("chat_user_unmuted", { mute_id: input.muteId, room_id: mute.roomId }, mute.userId),
           ]),
         () => conflict(CHAT_TEXT.notMuted),
       );
-      await tellUser(input.userId, null);
+      await tellUser(mute.userId);
       return { message: "Mute ended." };
     }
   }
 }
 
-/** The user's open chat tabs learn of the mute (or its end) at once. */
-async function tellUser(userId: string, mute: ChatMuteState | null): Promise<void> {
-  await eachRoom(await allRoomIds(), (room) => room.toUser(userId, { type: "mute", mute }));
+/**
+ * The user's open chat tabs learn at once of the mute that now holds in their room (or that none
+ * does): each room gets its own answer, since a mute may hold in one room and not another.
+ */
+async function tellUser(userId: string): Promise<void> {
+  const [ids, mutes] = await Promise.all([allRoomIds(), userMutesQuery(userId)]);
+  await Promise.all(ids.map((id) => eachRoom([id], (room) => room.toUser(userId, { type: "mute", mute: muteIn(mutes, id) }))));
 }
 
 /**

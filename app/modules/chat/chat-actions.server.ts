@@ -12,7 +12,7 @@ import { consumeRecent, releaseRecent } from "~/platform/rate-limit.server";
 import { wordStartsWithText } from "~/platform/text-search.server";
 import { catchUpRows, displayName, historyQuery, itemsOf, messageById, pageOf } from "./messages.server";
 import { CHAT_EDIT_WINDOW_MS, CHAT_RATE_LIMIT, CHAT_RATE_WINDOW_MS, CHAT_TEXT, mutedText } from "./messages";
-import { activeMuteQuery, muteStateOf } from "./mutes.server";
+import { muteIn, userMutesQuery } from "./mutes.server";
 import { chatRoom, eachRoom } from "./room-object.server";
 import { UUID, allRoomIds, roomById, roomsWithUnreadQuery, summaryOf, type RoomRow } from "./rooms.server";
 import type { ChatActionInput } from "./schema";
@@ -32,7 +32,7 @@ function canPostIn(actor: Actor, room: RoomRow): boolean {
 /** /community-chat: the rooms with unread counts, the chosen room's last 50 messages, the viewer's mute. */
 export async function chatPage(actor: Actor, slug: string | null): Promise<ChatPage> {
   authorize(actor, "chat", "read");
-  const [rooms, mute] = await db().batch([roomsWithUnreadQuery(actor.id), activeMuteQuery(actor.id)]);
+  const [rooms, mutes] = await db().batch([roomsWithUnreadQuery(actor.id), userMutesQuery(actor.id)]);
   const chosen = rooms.find((r) => r.room.slug === slug) ?? rooms.find((r) => r.room.archivedAt === null) ?? rooms[0];
   if (slug && chosen?.room.slug !== slug) throw notFound("This room does not exist.");
   let messages: ChatMessageItem[] = [];
@@ -47,7 +47,7 @@ export async function chatPage(actor: Actor, slug: string | null): Promise<ChatP
     room: chosen ? summaryOf(chosen) : null,
     messages,
     hasMore,
-    mute: muteStateOf(mute),
+    mute: chosen ? muteIn(mutes, chosen.room.id) : null,
     canPost: chosen ? canPostIn(actor, chosen.room) : false,
     me: { id: actor.id, isAdmin: actor.isAdmin },
   };
@@ -85,23 +85,23 @@ export async function chatMembers(actor: Actor, q: string): Promise<ChatMember[]
   return [...people.values()].filter((p) => p.fullName?.trim()).map((p) => ({ id: p.id, name: displayName(p), avatarUrl: p.avatarUrl }));
 }
 
-async function muteOf(userId: string): Promise<ChatMuteState | null> {
-  return muteStateOf(await activeMuteQuery(userId));
-}
-
-function refuseMuted(mute: ChatMuteState | null): void {
+/** Refuses a muted author, saying until when, why and where (this room, or every room). */
+function refuseMuted(mute: ChatMuteState | null, roomName: string): void {
   if (mute)
-    throw forbidden(mutedText(untilLabel(mute.until), mute.reason), { title: "You are muted", details: { mutedUntil: mute.until, reason: mute.reason } });
+    throw forbidden(mutedText(untilLabel(mute.until), mute.reason, mute.allRooms ? null : roomName), {
+      title: "You are muted",
+      details: { mutedUntil: mute.until, reason: mute.reason, allRooms: mute.allRooms },
+    });
 }
 
 /** Why the room's INSERT refused a message: the room, announcements, or a mute. Always throws. */
 async function explainRefusal(actor: Actor, roomId: string): Promise<never> {
-  const [roomRows, muteRows] = await db().batch([db().select().from(chatRooms).where(eq(chatRooms.id, roomId)), activeMuteQuery(actor.id)]);
+  const [roomRows, muteRows] = await db().batch([db().select().from(chatRooms).where(eq(chatRooms.id, roomId)), userMutesQuery(actor.id)]);
   const room = roomRows[0];
   if (!room) throw notFound("This room does not exist.");
   if (room.archivedAt !== null) throw forbidden(CHAT_TEXT.archived, { title: "Room archived" });
   if (room.kind === "announcements" && !actor.isAdmin) throw forbidden(CHAT_TEXT.announcementsOnly, { title: "Announcements" });
-  refuseMuted(muteStateOf(muteRows));
+  refuseMuted(muteIn(muteRows, roomId), room.name);
   throw conflict("The message was not sent. Try again.");
 }
 
@@ -194,7 +194,8 @@ export async function editMessage(actor: Actor, id: string, body: string): Promi
   const row = await messageById(id);
   if (!row || row.deletedAt) throw notFound(CHAT_TEXT.messageGone);
   authorize(actor, "chat", "editMessage", { ownerId: row.userId });
-  refuseMuted(await muteOf(actor.id));
+  const [room, mutes] = await Promise.all([roomById(row.roomId), userMutesQuery(actor.id)]);
+  refuseMuted(muteIn(mutes, row.roomId), room.name);
   const cutoff = new Date(Date.now() - CHAT_EDIT_WINDOW_MS).toISOString();
   if (row.createdAt < cutoff) throw forbidden(CHAT_TEXT.editWindow, { title: "Too late to edit" });
   const updated = await db()

@@ -3,7 +3,15 @@
 export * from "./admin.server";
 export * from "./chat-actions.server";
 export { maxSeqOf, roomIdParam } from "./rooms.server";
-export { storeMessage, itemsOf } from "./messages.server";
-export { chatRoom, CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER } from "./room-object.server";
+export { storeMessage, itemsOf, mayPostIn } from "./messages.server";
+export {
+  chatRoom,
+  CHAT_ADMIN_HEADER,
+  CHAT_NAME_HEADER,
+  CHAT_ROOM_HEADER,
+  CHAT_SESSION_ENDS_HEADER,
+  CHAT_SESSION_HEADER,
+  CHAT_USER_HEADER,
+} from "./room-object.server";
 export * from "./socket.server";
 export * from "./privacy.server";

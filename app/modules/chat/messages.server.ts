@@ -3,6 +3,7 @@ import { chatMessages, chatMutes, chatRooms } from "~/db/schema";
 import { isAdminUser, peopleByIds } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { CHAT_HISTORY_PAGE } from "./messages";
+import { mutedIn } from "./mutes.server";
 import type { ChatMessageItem, RoomPost } from "./types";
 
 // Messages in D1 (the record): history pages by the room's order (seq), catch-up after a
@@ -104,22 +105,39 @@ export async function storeMessage(post: RoomPost, seq: number): Promise<Message
           deletedBy: sql`null`.as("deleted_by"),
         })
         .from(chatRooms)
-        .where(
-          and(
-            eq(chatRooms.id, post.roomId),
-            isNull(chatRooms.archivedAt),
-            post.authorIsAdmin ? undefined : ne(chatRooms.kind, "announcements"),
-            notExists(
-              db()
-                .select({ one: sql`1` })
-                .from(chatMutes)
-                .where(and(eq(chatMutes.userId, post.userId), isNull(chatMutes.endedAt), gt(chatMutes.mutedUntil, now))),
-            ),
-          ),
-        ),
+        .where(postRules(post, now)),
     )
     .returning();
   return rows[0] ?? null;
+}
+
+/**
+ * The room's rules for a post, as a WHERE over chat_rooms: the room exists and is not archived,
+ * announcements take admins only, the author is not muted in it (this room, or every room).
+ * One statement with the insert, so a mute written at the same moment is either before it or after.
+ */
+function postRules(who: { roomId: string; userId: string; authorIsAdmin: boolean }, now: string) {
+  return and(
+    eq(chatRooms.id, who.roomId),
+    isNull(chatRooms.archivedAt),
+    who.authorIsAdmin ? undefined : ne(chatRooms.kind, "announcements"),
+    notExists(
+      db()
+        .select({ one: sql`1` })
+        .from(chatMutes)
+        .where(mutedIn(who.userId, who.roomId, now)),
+    ),
+  );
+}
+
+/** Whether the person may post in the room now (the typing indicator is sent only for them; decision 0247). */
+export async function mayPostIn(roomId: string, userId: string, isAdmin: boolean): Promise<boolean> {
+  const row = await db()
+    .select({ id: chatRooms.id })
+    .from(chatRooms)
+    .where(postRules({ roomId, userId, authorIsAdmin: isAdmin }, new Date().toISOString()))
+    .get();
+  return !!row;
 }
 
 export async function messageById(id: string): Promise<MessageRow | undefined> {

@@ -41,15 +41,15 @@ export const CHAT_TEXT = {
   notYours: "You can only change your own messages.",
   messageGone: "This message no longer exists.",
   emptyMessage: "Write a message first.",
-  alreadyMuted: "This user is already muted. Unmute them first to change the mute.",
+  alreadyMuted: "This user is already muted there. Unmute them first to change the mute.",
   cannotMuteAdmin: "Admins cannot be muted. Remove the admin role first if this person should not post.",
   notMuted: "This user is not muted.",
   unsent: "Not sent",
 } as const;
 
-/** What a muted user reads instead of the message box. */
-export function mutedText(untilLabel: string, reason: string): string {
-  return `You are muted until ${untilLabel}. Reason: ${reason}`;
+/** What a muted user reads when a message is refused: in every room, or in the named one (decision 0246). */
+export function mutedText(untilLabel: string, reason: string, roomName: string | null = null): string {
+  return `You are muted${roomName === null ? "" : ` in #${roomName}`} until ${untilLabel}. Reason: ${reason}`;
 }
 
 /** `body` message length, as the spec words length errors. */

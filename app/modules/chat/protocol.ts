@@ -6,13 +6,22 @@
 // and mute checks, with zod in ./schema.ts); the socket only delivers.
 //
 //   server → browser   one JSON text frame per message (`ChatSocketMessage`), or "pong"
-//   browser → server   "ping" only (answered by the object's auto-response, without waking it)
+//   browser → server   "ping" (answered by the object's auto-response, without waking it), and
+//                      "typing" while the person types (at most every TYPING_SEND_MS; decision 0247)
 
 /** GET ?room=<room id> with `Upgrade: websocket` (answered in workers/app.ts, before React Router). */
 export const CHAT_SOCKET_PATH = "/api/chat/socket";
 
 export const CHAT_PING = "ping";
 export const CHAT_PONG = "pong";
+/** The browser types in the composer (decision 0247): never stored, relayed to the room's other sockets. */
+export const CHAT_TYPING = "typing";
+/** The browser sends "typing" at most this often while the person types. */
+export const TYPING_SEND_MS = 3000;
+/** The room relays one "typing" per socket at most this often (a faster client is ignored). */
+export const TYPING_RELAY_MIN_MS = 2000;
+/** A reader shows "… is typing" this long after the last frame (or until that person's message arrives). */
+export const TYPING_SHOW_MS = 6000;
 
 /** Application close codes (the same meanings as the notifications socket's). */
 export const CHAT_CLOSE_SESSION_ENDED = 4001;
@@ -38,7 +47,8 @@ export type ChatMessageItem = {
   editedAt: string | null;
 };
 
-export type ChatMuteState = { until: string; reason: string };
+/** A mute that holds in the room: `allRooms` when it holds in every room (decision 0246). */
+export type ChatMuteState = { until: string; reason: string; allRooms: boolean };
 
 export type ChatRoomState = { id: string; name: string; description: string; kind: ChatRoomKind; archived: boolean };
 
@@ -56,7 +66,9 @@ export type ChatSocketMessage =
   /** Sent before a close for a ban (the tab signs out, as with the notifications socket). */
   | { type: "banned"; reason: string | null }
   /** A new message in ANOTHER room (its seq and author): the room list's unread count grows. docs/decisions/0162. */
-  | { type: "activity"; roomId: string; seq: number; userId: string };
+  | { type: "activity"; roomId: string; seq: number; userId: string }
+  /** Someone else is typing in this room (decision 0247). */
+  | { type: "typing"; userId: string; name: string };
 
 // Hand-written checks: known keys only (unknown keys are dropped, like a zod object), every field
 // of the right type, or the whole frame is refused.
@@ -80,7 +92,10 @@ export function chatMessageItemOf(v: unknown): ChatMessageItem | null {
 }
 
 function muteStateOf(v: unknown): ChatMuteState | null {
-  return isRecord(v) && isStr(v.until) && isStr(v.reason) ? { until: v.until, reason: v.reason } : null;
+  if (!isRecord(v) || !isStr(v.until) || !isStr(v.reason)) return null;
+  // A frame of an object deployed before mutes per room has no allRooms: every mute was global then.
+  if (v.allRooms !== undefined && typeof v.allRooms !== "boolean") return null;
+  return { until: v.until, reason: v.reason, allRooms: v.allRooms ?? true };
 }
 
 function roomStateOf(v: unknown): ChatRoomState | null {
@@ -127,6 +142,8 @@ export function chatSocketMessageOf(v: unknown): ChatSocketMessage | null {
     }
     case "banned":
       return isStrOrNull(v.reason) ? { type: "banned", reason: v.reason } : null;
+    case "typing":
+      return isStr(v.userId) && isStr(v.name) ? { type: "typing", userId: v.userId, name: v.name } : null;
     case "activity":
       return isStr(v.roomId) && isInt(v.seq) && isStr(v.userId) ? { type: "activity", roomId: v.roomId, seq: v.seq, userId: v.userId } : null;
     default:

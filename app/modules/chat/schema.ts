@@ -65,9 +65,16 @@ export const chatAdminSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("mute"),
     userId: id,
+    /** The room; empty: every room (decision 0246). */
+    roomId: z
+      .union([id, z.literal("")])
+      .optional()
+      .default("")
+      .transform((v) => v || null),
     minutes: z.enum(MUTE_PERIODS.map((p) => p.value) as [string, ...string[]], { message: "Choose how long." }).transform(Number),
     reason: text("Reason", MUTE_REASON_MAX),
   }),
-  z.object({ intent: z.literal("unmute"), userId: id }),
+  /** Ends one mute (a room's, or the every-room one), by its id. */
+  z.object({ intent: z.literal("unmute"), muteId: id }),
 ]);
 export type ChatAdminInput = z.infer<typeof chatAdminSchema>;

@@ -4,7 +4,16 @@ import { actorOf, sessionCookieName, validateSessionToken } from "~/modules/acco
 import { readCookie } from "~/platform/cookies.server";
 import { env } from "~/platform/env.server";
 import { allowedOrigins } from "~/platform/headers.server";
-import { CHAT_ROOM_HEADER, CHAT_SESSION_ENDS_HEADER, CHAT_SESSION_HEADER, CHAT_USER_HEADER, chatRoom } from "./room-object.server";
+import { displayName } from "./messages.server";
+import {
+  CHAT_ADMIN_HEADER,
+  CHAT_NAME_HEADER,
+  CHAT_ROOM_HEADER,
+  CHAT_SESSION_ENDS_HEADER,
+  CHAT_SESSION_HEADER,
+  CHAT_USER_HEADER,
+  chatRoom,
+} from "./room-object.server";
 import { roomById, roomIdParam } from "./rooms.server";
 
 /**
@@ -35,6 +44,8 @@ export async function openChatSocket(request: Request): Promise<Response> {
       [CHAT_SESSION_HEADER]: user.sessionId,
       [CHAT_SESSION_ENDS_HEADER]: endsAt,
       [CHAT_ROOM_HEADER]: roomId,
+      [CHAT_NAME_HEADER]: encodeURIComponent(displayName(user)),
+      [CHAT_ADMIN_HEADER]: user.isAdmin ? "1" : "0",
     },
   });
 }

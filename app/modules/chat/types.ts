@@ -46,5 +46,16 @@ export type RoomPostResult =
 export type AdminRoom = ChatRoomState & { slug: string; position: number; messageCount: number; createdAt: string };
 /** `authorIsAdmin`: admins cannot be muted, so their messages offer no mute. */
 export type AdminFeedItem = ChatMessageItem & { roomName: string; deletedAt: string | null; authorIsAdmin: boolean };
-export type AdminMute = { id: string; userId: string; name: string; reason: string; until: string; mutedByName: string | null; createdAt: string };
+/** `roomId`/`roomName` null: a mute in every room. */
+export type AdminMute = {
+  id: string;
+  userId: string;
+  name: string;
+  roomId: string | null;
+  roomName: string | null;
+  reason: string;
+  until: string;
+  mutedByName: string | null;
+  createdAt: string;
+};
 export type ChatAdminPage = { rooms: AdminRoom[]; feed: AdminFeedItem[]; mutes: AdminMute[] };

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { musicLicenceChannels, musicLicences, musicTracks } from "~/db/schema";
-import { conflict, notFound, rateLimited } from "~/lib/errors";
+import type { BatchItem } from "drizzle-orm/batch";
+import { conflict, invalid, notFound, rateLimited } from "~/lib/errors";
+import { many } from "~/lib/forms";
 import { type Actor, authorize } from "~/lib/permissions";
 import { fullNameOfUser } from "~/modules/accounts/accounts.server";
 import { licensableChannels } from "~/modules/channels/channels.server";
@@ -28,13 +30,27 @@ import {
 export const useTrackSchema = z.object({
   intent: z.literal("use"),
   trackId: z.string({ message: "Choose a track." }).trim().uuid({ message: "Choose a track." }),
+  /** The channels the licence covers, as "youtube:<id>" / "manual:<id>"; none sent: every linked channel (decision 0248). */
+  channels: many(z.string().max(200)).pipe(z.array(z.string()).max(50, { message: "Choose at most 50 channels." })),
 });
+
+/** A channel as the 'Use this track' form names it. */
+export const channelChoiceValue = (c: { kind: string; ref: string }) => `${c.kind}:${c.ref}`;
+
+export type LicenceChannelChoice = { value: string; title: string; kind: "youtube" | "manual" };
+
+/** The channels a creator may pick for a licence (their linked and verified channels), for the library's rows. */
+export async function licenceChannelChoices(actor: Actor): Promise<LicenceChannelChoice[]> {
+  authorize(actor, "music", "license");
+  return (await licensableChannels(actor)).map((c) => ({ value: channelChoiceValue(c), title: c.title, kind: c.kind }));
+}
 
 export const LICENCE_MESSAGES = {
   noChannel: {
     title: "Link a channel first",
     description: "A licence covers your channels: link a YouTube channel or get one verified on the Channels page, then use the track.",
   },
+  unknownChannel: "Choose among your linked channels.",
   withdrawn: (date: string) =>
     `This track was withdrawn on ${date}. Your licence stays valid for videos published before then, but the file can no longer be downloaded.`,
 } as const;
@@ -83,14 +99,25 @@ export type TakenLicence = { licence: LicenceSummary; created: boolean; download
  * Refused: a track that is not published (404, never reveal it), an actor without a linked or
  * verified channel (409 'Link a channel first', details.link = /channels).
  */
-export async function takeLicence(actor: Actor, trackId: string): Promise<TakenLicence> {
+export async function takeLicence(actor: Actor, trackId: string, chosen: readonly string[] = []): Promise<TakenLicence> {
   authorize(actor, "music", "license");
-  // The track and an earlier licence in one round trip (a second click reads nothing more).
-  const [[track], [existing]] = await db().batch([publishedTrackQuery(trackId), licenceOfQuery(actor.id, trackId)]);
+  // The track, an earlier licence and the creator's channels at once.
+  const [[[track], [existing]], linked] = await Promise.all([
+    db().batch([publishedTrackQuery(trackId), licenceOfQuery(actor.id, trackId)]),
+    licensableChannels(actor),
+  ]);
   if (!track) throw notFound("Track not found.");
-  if (existing) return { licence: summaryOf(existing), created: false, downloadUrl: licenceDownloadPath(existing.code) };
+  // The creator picks among their own linked channels (decision 0248); nothing picked: all of them.
+  const wanted = new Set(chosen);
+  const channels = wanted.size === 0 ? linked : linked.filter((c) => wanted.has(channelChoiceValue(c)));
+  if (channels.length < wanted.size) throw invalid(LICENCE_MESSAGES.unknownChannel, { fieldErrors: { channels: LICENCE_MESSAGES.unknownChannel } });
+  if (existing) {
+    // The same licence; channels picked now that it does not cover yet are added (never removed:
+    // a certificate already shown must stay true). ON CONFLICT: two clicks at once add them once.
+    if (wanted.size > 0) await db().batch(channelRowsQueries(existing.id, channels) as unknown as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    return { licence: summaryOf(existing), created: false, downloadUrl: licenceDownloadPath(existing.code) };
+  }
 
-  const channels = await licensableChannels(actor);
   if (channels.length === 0) {
     throw conflict(LICENCE_MESSAGES.noChannel.description, { title: LICENCE_MESSAGES.noChannel.title, details: { link: CHANNELS_PATH } });
   }
@@ -124,23 +151,7 @@ export async function takeLicence(actor: Actor, trackId: string): Promise<TakenL
         .set({ licenceCount: sql`${musicTracks.licenceCount} + 1` })
         .where(and(eq(musicTracks.id, trackId), sql`changes() = 1`)),
       // The channels the licence covers, selected from our new row: nothing when it was not inserted.
-      ...channels.map((c) =>
-        db()
-          .insert(musicLicenceChannels)
-          .select(
-            db()
-              .select({
-                licenceId: musicLicences.id,
-                channelKind: sql<string>`${c.kind}`.as("channel_kind"),
-                channelRef: sql<string>`${c.ref}`.as("channel_ref"),
-                title: sql<string>`${c.title}`.as("title"),
-                url: sql<string | null>`${c.url}`.as("url"),
-              })
-              .from(musicLicences)
-              .where(eq(musicLicences.id, id)),
-          )
-          .onConflictDoNothing(),
-      ),
+      ...channelRowsQueries(id, channels),
     ]);
     const row = await licenceOf(actor.id, trackId);
     if (row) return { licence: summaryOf(row), created: row.id === id, downloadUrl: licenceDownloadPath(row.code) };
@@ -149,6 +160,27 @@ export async function takeLicence(actor: Actor, trackId: string): Promise<TakenL
     if (still.length === 0) throw notFound("Track not found.");
   }
   throw conflict("The licence could not be recorded. Please try again.");
+}
+
+/** The channel rows of licence `licenceId` (selected from the licence row: nothing when it does not exist), once each. */
+function channelRowsQueries(licenceId: string, channels: readonly { kind: string; ref: string; title: string; url: string | null }[]) {
+  return channels.map((c) =>
+    db()
+      .insert(musicLicenceChannels)
+      .select(
+        db()
+          .select({
+            licenceId: musicLicences.id,
+            channelKind: sql<string>`${c.kind}`.as("channel_kind"),
+            channelRef: sql<string>`${c.ref}`.as("channel_ref"),
+            title: sql<string>`${c.title}`.as("title"),
+            url: sql<string | null>`${c.url}`.as("url"),
+          })
+          .from(musicLicences)
+          .where(eq(musicLicences.id, licenceId)),
+      )
+      .onConflictDoNothing(),
+  );
 }
 
 function publishedTrackQuery(trackId: string) {
@@ -173,17 +205,33 @@ async function licenceOf(userId: string, trackId: string) {
   return row ?? null;
 }
 
-/** The actor's licences, newest first ('My licences'). */
-export async function myLicences(actor: Actor, limit = 200): Promise<LicenceSummary[]> {
+/** The actor's licences, newest first ('My licences'), each with the channels it covers. */
+export async function myLicences(actor: Actor, limit = 200): Promise<(LicenceSummary & { channels: LicenceChannel[] })[]> {
   authorize(actor, "music", "license");
-  const rows = await db()
-    .select(summaryColumns)
-    .from(musicLicences)
-    .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
-    .where(eq(musicLicences.userId, actor.id))
-    .orderBy(desc(musicLicences.createdAt), desc(musicLicences.id))
-    .limit(limit);
-  return rows.map(summaryOf);
+  const d = db();
+  const [rows, channels] = await d.batch([
+    d
+      .select(summaryColumns)
+      .from(musicLicences)
+      .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
+      .where(eq(musicLicences.userId, actor.id))
+      .orderBy(desc(musicLicences.createdAt), desc(musicLicences.id))
+      .limit(limit),
+    d
+      .select({
+        licenceId: musicLicenceChannels.licenceId,
+        kind: musicLicenceChannels.channelKind,
+        title: musicLicenceChannels.title,
+        url: musicLicenceChannels.url,
+      })
+      .from(musicLicenceChannels)
+      .innerJoin(musicLicences, eq(musicLicences.id, musicLicenceChannels.licenceId))
+      .where(eq(musicLicences.userId, actor.id))
+      .orderBy(asc(musicLicenceChannels.channelKind), asc(musicLicenceChannels.title)),
+  ]);
+  const byLicence = new Map<string, LicenceChannel[]>();
+  for (const c of channels) byLicence.set(c.licenceId, [...(byLicence.get(c.licenceId) ?? []), { kind: c.kind, title: c.title, url: c.url }]);
+  return rows.map((r) => ({ ...summaryOf(r), channels: byLicence.get(r.id) ?? [] }));
 }
 
 /** A licence by its code (any case, dashes optional) with its channels, or null: one D1 round trip. */

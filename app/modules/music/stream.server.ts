@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { musicTracks } from "~/db/schema";
 import { notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
@@ -6,6 +6,7 @@ import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { serveObject } from "~/platform/storage.server";
+import { signMediaUrl } from "~/modules/media/media.server";
 
 // Preview streaming: a track's audio and cover from the private MEDIA bucket, through
 // /music/audio/:id and /music/cover/:id, to signed-in approved users (the route's guard) and only
@@ -76,4 +77,52 @@ export function startTrackPreview(args: Parameters<typeof alongsideSession>[0], 
     audio: async (actor: Actor) => audioResponse(await playable(actor), args.request),
     cover: async (actor: Actor) => coverResponse(await playable(actor), args.request),
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A public preview (issue 30): a page anyone may open (a live campaign's required track) plays a
+// published track through URLs the server signed (HMAC over path and expiry, /media/signed/*), so
+// no session is needed and nothing else in MEDIA is reachable. docs/decisions/0244.
+// ---------------------------------------------------------------------------------------------
+
+/** How long a public preview's URLs play: an hour, as the other signed media URLs. */
+export const PUBLIC_PREVIEW_SECONDS = 3600;
+
+export type PublicTrackPreview = {
+  id: string;
+  title: string;
+  artist: string;
+  genre: string | null;
+  mood: string | null;
+  bpm: number | null;
+  durationSeconds: number;
+  /** Signed, expiring (PUBLIC_PREVIEW_SECONDS). */
+  audioUrl: string;
+  coverUrl: string | null;
+};
+
+/** The published track with signed audio and cover URLs; null for a track that is not published (or gone). */
+export async function publicTrackPreview(trackId: string, now = Date.now()): Promise<PublicTrackPreview | null> {
+  const row = await db()
+    .select({
+      id: musicTracks.id,
+      title: musicTracks.title,
+      artist: musicTracks.artist,
+      genre: musicTracks.genre,
+      mood: musicTracks.mood,
+      bpm: musicTracks.bpm,
+      durationSeconds: musicTracks.durationSeconds,
+      audioKey: musicTracks.audioKey,
+      coverKey: musicTracks.coverKey,
+    })
+    .from(musicTracks)
+    .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
+    .get();
+  if (!row) return null;
+  const [audioUrl, coverUrl] = await Promise.all([
+    signMediaUrl(row.audioKey, PUBLIC_PREVIEW_SECONDS, now),
+    row.coverKey ? signMediaUrl(row.coverKey, PUBLIC_PREVIEW_SECONDS, now) : Promise.resolve(null),
+  ]);
+  const { audioKey: _a, coverKey: _c, ...track } = row;
+  return { ...track, audioUrl, coverUrl };
 }

@@ -4,7 +4,7 @@ import type { ActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { campaignsPage, joinCampaign, submitCampaignVideo, type LiveCampaign } from "~/modules/campaigns/campaigns.server";
-import { CAMPAIGN_TERMS, CAMPAIGN_TITLES, SUBMISSION_STATUS_LABELS } from "~/modules/campaigns/messages";
+import { CAMPAIGN_TERMS, CAMPAIGN_TITLES, RAISE_CAUSE_TEXT, SUBMISSION_STATUS_LABELS } from "~/modules/campaigns/messages";
 import { campaignParticipateSchema } from "~/modules/campaigns/schema";
 import { STATE_LABELS, formatRate } from "~/modules/campaigns/rules";
 import { PLATFORM_LABELS } from "~/modules/campaigns/video-url";
@@ -112,6 +112,11 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
                       <span>
                         <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
                         {s.reason ? <span className="mt-1 block text-xs text-slate-600">Reason: {s.reason}</span> : null}
+                        {s.raise ? (
+                          <span className="mt-1 block text-xs text-slate-600" data-testid="raise-note">
+                            Raised from {formatCents(s.raise.fromCents)} on <LocalTime iso={s.raise.at} />: {RAISE_CAUSE_TEXT[s.raise.cause]}.
+                          </span>
+                        ) : null}
                       </span>
                     </Td>
                     <Td label="Verified views" className="tabular-nums">

@@ -29,7 +29,7 @@ export const action = domainAction(
   async (args: Route.ActionArgs) => {
     const user = await requireApprovedUser(args, { audit: true });
     const input = await parseForm(args.request, useTrackSchema);
-    const taken = await takeLicence(actorOf(user), input.trackId);
+    const taken = await takeLicence(actorOf(user), input.trackId, input.channels);
     return { ok: true as const, ...taken };
   },
   { use: "Could not use this track" },

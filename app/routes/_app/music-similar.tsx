@@ -7,7 +7,7 @@ import { LibraryResults } from "~/modules/music/components/library-results";
 import { usePlayer } from "~/modules/music/components/player-provider";
 import { SimilarLink } from "~/modules/music/components/similar-link";
 import { UseTrackButton } from "~/modules/music/components/use-track-button";
-import { similarTracks } from "~/modules/music/music.server";
+import { licenceChannelChoices, similarTracks } from "~/modules/music/music.server";
 import { EMPTY_LIBRARY_QUERY } from "~/modules/music/library";
 import { domainLoader } from "~/platform/http.server";
 import { PageHeader } from "~/ui/page-header";
@@ -22,11 +22,12 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
-  return similarTracks(actorOf(user), args.params.id);
+  const [similar, channels] = await Promise.all([similarTracks(actorOf(user), args.params.id), licenceChannelChoices(actorOf(user))]);
+  return { ...similar, channels };
 });
 
 export default function MusicSimilar({ loaderData }: Route.ComponentProps) {
-  const { track, tracks } = loaderData;
+  const { track, tracks, channels } = loaderData;
   const player = usePlayer();
   const facts = [track.artist, track.genre, track.mood, track.bpm ? `${track.bpm} BPM` : null].filter(Boolean).join(" · ");
   return (
@@ -52,7 +53,7 @@ export default function MusicSimilar({ loaderData }: Route.ComponentProps) {
           <>
             <SimilarLink track={t} />
             <FavoriteButton trackId={t.id} title={t.title} />
-            <UseTrackButton track={t} />
+            <UseTrackButton track={t} channels={channels} />
           </>
         )}
         emptyTitle="No similar tracks yet"

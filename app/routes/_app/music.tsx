@@ -9,7 +9,7 @@ import { FavoriteButton, FavoritesToggle, NO_FAVORITES } from "~/modules/music/c
 import { usePlayer } from "~/modules/music/components/player-provider";
 import { SimilarLink } from "~/modules/music/components/similar-link";
 import { MyLicencesLink, UseTrackButton } from "~/modules/music/components/use-track-button";
-import { startLibraryPage } from "~/modules/music/music.server";
+import { licenceChannelChoices, startLibraryPage } from "~/modules/music/music.server";
 import { parseLibraryQuery } from "~/modules/music/schema";
 import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/music";
@@ -24,12 +24,12 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const query = parseLibraryQuery(new URL(args.request.url).searchParams);
   const libraryPage = startLibraryPage(args, query);
   const user = await requireApprovedUser(args);
-  const page = await libraryPage(actorOf(user));
-  return { ...page, query: { ...query, page: page.page } };
+  const [page, channels] = await Promise.all([libraryPage(actorOf(user)), licenceChannelChoices(actorOf(user))]);
+  return { ...page, channels, query: { ...query, page: page.page } };
 });
 
 export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
-  const { tracks, total, page, pageCount, query, correctedQ } = loaderData;
+  const { tracks, total, page, pageCount, query, correctedQ, channels } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state === "loading" && navigation.location?.pathname === "/music";
   const resultsLabel = total === 1 ? "1 track" : `${total} tracks`;
@@ -63,7 +63,7 @@ export default function MusicLibrary({ loaderData }: Route.ComponentProps) {
           <>
             <SimilarLink track={track} />
             <FavoriteButton trackId={track.id} title={track.title} />
-            <UseTrackButton track={track} />
+            <UseTrackButton track={track} channels={channels} />
           </>
         )}
         {...(favoritesView

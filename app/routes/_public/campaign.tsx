@@ -4,10 +4,12 @@ import { notFound } from "~/lib/errors";
 import { isApproved } from "~/lib/permissions";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { getOptionalUser, requireApprovedUser, viewerOf } from "~/modules/accounts/guards.server";
-import { hasJoinedCampaign, joinCampaign, publicCampaign } from "~/modules/campaigns/campaigns.server";
+import { hasJoinedCampaign, joinCampaign, publicCampaign, publicCampaignPage } from "~/modules/campaigns/campaigns.server";
 import { CAMPAIGN_MESSAGES, CAMPAIGN_TERMS, CAMPAIGN_TITLES } from "~/modules/campaigns/messages";
 import { campaignJoinSchema } from "~/modules/campaigns/schema";
-import { STATE_LABELS, formatRate } from "~/modules/campaigns/rules";
+import { STATE_LABELS, budgetUsed, formatRate } from "~/modules/campaigns/rules";
+import { PublicPreview } from "~/modules/music/components/public-preview";
+import { formatCount } from "~/lib/format";
 import { formatCents } from "~/modules/payments/money";
 import { parseForm } from "~/platform/body.server";
 import { appOrigin } from "~/platform/env.server";
@@ -66,14 +68,15 @@ const authHref = (slug: string, mode?: "signup") => `/auth?${mode ? "mode=signup
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   // The campaign and the session are independent reads: at the same time.
-  const [campaign, user] = await Promise.all([publicCampaign(args.params.slug), getOptionalUser(args)]);
-  if (!campaign) throw data("Not Found", { status: 404 });
+  const [page, user] = await Promise.all([publicCampaignPage(args.params.slug), getOptionalUser(args)]);
+  if (!page) throw data("Not Found", { status: 404 });
+  const { campaign, track, leaderboard } = page;
   // A signed-in approved person joins here directly (the same domain function as /campaigns).
   const canJoin = !!user && isApproved(viewerOf(user));
   const joined = canJoin && campaign.state === "live" ? await hasJoinedCampaign(actorOf(user), campaign.id) : false;
   const origin = appOrigin();
   const share = { url: `${origin}/campaigns/${campaign.slug}`, image: `${origin}${SHARE_IMAGE}` };
-  return { campaign, signedIn: !!user, canJoin, joined, share };
+  return { campaign, track, leaderboard, signedIn: !!user, canJoin, joined, share };
 });
 
 /** Join from the public page: the terms ticked, recorded once by `joinCampaign`; then on to /campaigns to submit. */
@@ -91,7 +94,8 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, CAMPAIGN_TITLES);
 
 export default function Campaign({ loaderData, actionData }: Route.ComponentProps) {
-  const { campaign: c, signedIn, canJoin, joined } = loaderData;
+  const { campaign: c, track, leaderboard, signedIn, canJoin, joined } = loaderData;
+  const used = budgetUsed(c);
   const live = c.state === "live";
   const failure = useActionFailure(actionData);
   const busy = useNavigation().state === "submitting";
@@ -119,12 +123,39 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             <dd className="font-semibold text-slate-900">{c.budgetReached ? "Budget reached" : formatCents(c.budgetLeftCents)}</dd>
           </div>
         </dl>
+        <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4">
+          <p id="budget-used-label" className="text-sm font-medium text-slate-900" data-testid="budget-used">
+            {used.label}
+          </p>
+          <div
+            role="progressbar"
+            aria-labelledby="budget-used-label"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={used.percent}
+            aria-valuetext={`${used.percent}% of the budget used`}
+            className="mt-2 h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+          >
+            <div className="h-full rounded-full bg-brand-600" style={{ width: `${used.percent}%` }} />
+          </div>
+        </div>
         <section aria-labelledby="brief-heading" className="mt-8">
           <h2 id="brief-heading" className="text-lg font-semibold text-slate-900">
             The brief
           </h2>
           <p className="mt-2 whitespace-pre-line text-slate-700">{c.brief}</p>
         </section>
+        {track ? (
+          <section aria-labelledby="track-heading" className="mt-8">
+            <h2 id="track-heading" className="text-lg font-semibold text-slate-900">
+              Required track
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">Use this track in every video you submit.</p>
+            <div className="mt-3">
+              <PublicPreview track={track} />
+            </div>
+          </section>
+        ) : null}
         <p className="mt-6 text-sm text-slate-600">Campaigns are optional and opt-in. Payout is up to 60 days after the campaign ends.</p>
         <div className="mt-6 flex flex-wrap gap-3">
           {!live ? (
@@ -166,6 +197,48 @@ export default function Campaign({ loaderData, actionData }: Route.ComponentProp
             </>
           )}
         </div>
+        <section aria-labelledby="leaderboard-heading" className="mt-8">
+          <h2 id="leaderboard-heading" className="text-lg font-semibold text-slate-900">
+            Leaderboard
+          </h2>
+          {leaderboard.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-600">{live ? "No approved videos yet. Be the first." : "No approved videos."}</p>
+          ) : (
+            <div className="mt-3 overflow-x-auto rounded-xl border border-slate-200 bg-white">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Creators by verified views of their approved videos</caption>
+                <thead className="bg-slate-50 text-slate-600">
+                  <tr>
+                    <th scope="col" className="px-4 py-2 font-medium">
+                      Rank
+                    </th>
+                    <th scope="col" className="px-4 py-2 font-medium">
+                      Creator
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right font-medium">
+                      Videos
+                    </th>
+                    <th scope="col" className="px-4 py-2 text-right font-medium">
+                      Verified views
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100">
+                  {leaderboard.map((e) => (
+                    <tr key={e.rank} data-testid="leaderboard-row">
+                      <td className="px-4 py-2 tabular-nums text-slate-600">{e.rank}</td>
+                      <th scope="row" className="px-4 py-2 font-medium text-slate-900">
+                        {e.name}
+                      </th>
+                      <td className="px-4 py-2 text-right tabular-nums text-slate-700">{formatCount(e.videos)}</td>
+                      <td className="px-4 py-2 text-right tabular-nums font-semibold text-slate-900">{formatCount(e.views)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
       </main>
     </PublicLayout>
   );

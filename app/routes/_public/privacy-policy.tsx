@@ -5,7 +5,7 @@ import { LegalContents, LegalPage, LegalSection, legalLinkClass, legalMeta } fro
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
 /** The policy's date: its words changed with the code that keeps them (issue 28, docs/privacy.md). */
-const PRIVACY_POLICY_EFFECTIVE_DATE = "26 November 2026";
+const PRIVACY_POLICY_EFFECTIVE_DATE = "27 November 2026";
 
 export const meta = () => legalMeta("Privacy Policy", "What personal data Shortbeat collects, why, who processes it, how long it is kept and your rights.");
 
@@ -160,6 +160,10 @@ export default function PrivacyPolicy() {
           <li>
             Other members see your name and messages in the community chat. If you delete your account, your messages stay in their rooms, shown as from
             “Deleted user”.
+          </li>
+          <li>
+            Anyone who opens a campaign’s public page sees its leaderboard: for each creator whose video the campaign approved, the first name and the initial
+            of the last name, the number of approved videos and their verified views. Never your e-mail address, your video links or your earnings.
           </li>
         </ul>
         <p>

@@ -85,7 +85,9 @@ export default function ChatManagement({ loaderData, actionData }: Route.Compone
             {mutes.map((m) => (
               <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
                 <div>
-                  <p className="font-medium text-slate-900">{m.name}</p>
+                  <p className="font-medium text-slate-900">
+                    {m.name} <span className="font-normal text-slate-600">{m.roomName ? `in #${m.roomName}` : "in every room"}</span>
+                  </p>
                   <p className="text-slate-600">
                     Until <LocalTime iso={m.until} withTime /> · {m.reason}
                     {m.mutedByName ? ` · by ${m.mutedByName}` : ""}
@@ -93,8 +95,8 @@ export default function ChatManagement({ loaderData, actionData }: Route.Compone
                 </div>
                 <Form method="post">
                   <input type="hidden" name="intent" value="unmute" />
-                  <input type="hidden" name="userId" value={m.userId} />
-                  <Button type="submit" aria-label={`Unmute ${m.name}`}>
+                  <input type="hidden" name="muteId" value={m.id} />
+                  <Button type="submit" aria-label={`Unmute ${m.name} ${m.roomName ? `in #${m.roomName}` : "in every room"}`}>
                     Unmute
                   </Button>
                 </Form>
@@ -110,7 +112,7 @@ export default function ChatManagement({ loaderData, actionData }: Route.Compone
         ) : (
           <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4">
             {feed.map((m) => (
-              <FeedRow key={m.id} item={m} muted={mutes.some((x) => x.userId === m.userId)} />
+              <FeedRow key={m.id} item={m} muted={mutes.some((x) => x.userId === m.userId && (x.roomId === null || x.roomId === m.roomId))} />
             ))}
           </ul>
         )}
@@ -242,9 +244,19 @@ function FeedRow({ item, muted }: { item: AdminFeedItem; muted: boolean }) {
       {muted || item.authorIsAdmin ? null : (
         <details className="mt-2">
           <summary className="cursor-pointer text-sm text-slate-700">Mute {item.authorName}</summary>
-          <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
+          <Form method="post" className="mt-2 grid gap-3 sm:grid-cols-[1fr_1fr_2fr_auto] sm:items-end">
             <input type="hidden" name="intent" value="mute" />
             <input type="hidden" name="userId" value={item.userId} />
+            {/* This message's room by default; every room is one choice away (decision 0246). */}
+            <Select
+              label="Where"
+              name="roomId"
+              options={[
+                { value: item.roomId, label: `In #${item.roomName}` },
+                { value: "", label: "In every room" },
+              ]}
+              defaultValue={item.roomId}
+            />
             <Select label="For" name="minutes" options={MUTE_PERIODS} defaultValue="60" />
             <Field label="Reason" name="reason" required maxLength={MUTE_REASON_MAX} />
             <Button type="submit" variant="danger">

@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { budgetLeft, campaignState, cappedPayout, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "~/modules/campaigns/rules";
+import {
+  budgetLeft,
+  budgetUsed,
+  campaignState,
+  cappedPayout,
+  daysUntil,
+  effectiveEnd,
+  ledgerMonthOf,
+  payoutDeadline,
+  payoutFor,
+  publicName,
+} from "~/modules/campaigns/rules";
 import { campaignAdminSchema, campaignParticipateSchema } from "~/modules/campaigns/schema";
 import { parseVideoUrl } from "~/modules/campaigns/video-url";
 
@@ -137,5 +148,24 @@ describe("budget left", () => {
     expect(budgetLeft({ budgetCents: 1000, spentCents: 250 })).toEqual({ budgetLeftCents: 750, budgetReached: false });
     expect(budgetLeft({ budgetCents: 1000, spentCents: 1000 })).toEqual({ budgetLeftCents: 0, budgetReached: true });
     expect(budgetLeft({ budgetCents: 500, spentCents: 900 })).toEqual({ budgetLeftCents: 0, budgetReached: true });
+  });
+});
+
+describe("the public page's words (issue 30)", () => {
+  it("names a creator by first name and last initial, never more", () => {
+    expect(publicName("Casey Creator")).toBe("Casey C.");
+    expect(publicName("  ana   maría  de la  cruz ")).toBe("ana C.");
+    expect(publicName("Jo")).toBe("Jo");
+    expect(publicName("Émile Zola")).toBe("Émile Z.");
+    expect(publicName("")).toBe("A creator");
+    expect(publicName(null)).toBe("A creator");
+    expect(publicName("😀😀 Smith")).toBe("😀😀 S.");
+  });
+
+  it("says how much of the budget is used, the bar's share in whole percent, never above 100", () => {
+    expect(budgetUsed({ budgetCents: 50_000, spentCents: 12_345 })).toEqual({ label: "$123.45 of $500.00 used", percent: 24 });
+    expect(budgetUsed({ budgetCents: 1000, spentCents: 0 })).toEqual({ label: "$0.00 of $10.00 used", percent: 0 });
+    expect(budgetUsed({ budgetCents: 1000, spentCents: 999 }).percent).toBe(99);
+    expect(budgetUsed({ budgetCents: 1000, spentCents: 1000 }).percent).toBe(100);
   });
 });

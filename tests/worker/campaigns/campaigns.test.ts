@@ -115,6 +115,21 @@ const submissionId = async (campaignId: string, userId: string, n = 0) =>
       .first<{ id: string }>()
   )?.id ?? "";
 
+const raiseOf = (id: string) =>
+  env.DB.prepare("SELECT raise_cause, raised_from_cents FROM campaign_submissions WHERE id = ?")
+    .bind(id)
+    .first<{ raise_cause: string | null; raised_from_cents: number | null }>();
+
+/** The bell texts of the person's raised submissions. */
+const raisedNotices = async (userId: string) =>
+  (
+    await env.DB.prepare(
+      "SELECT n.content FROM user_notifications un JOIN notifications n ON n.id = un.notification_id WHERE un.user_id = ? AND n.kind = 'campaign_submission_raised'",
+    )
+      .bind(userId)
+      .all<{ content: string }>()
+  ).results.map((r) => r.content);
+
 /** Moves a launched campaign's dates so it ended yesterday (as time passing would). */
 const endByDate = (id: string) =>
   env.DB.prepare("UPDATE campaigns SET starts_at = ?, ends_at = ? WHERE id = ?").bind(days(-20).toISOString(), days(-1).toISOString(), id).run();
@@ -384,13 +399,30 @@ describe("review and the budget", () => {
     expect(await outcome(await admin({ intent: "reject", submissionId: a, reason: "Not the required track" }))).toBe("→/admin/campaigns");
     expect(await amounts()).toMatchObject({ [a]: 0, [b]: 800, [c]: 200 });
     expect((await campaignById(row.id))?.spent_cents).toBe(1000);
-    // Lowering B's views to 7,500 frees $0.50 for C.
+    // Each raised submission says why, on /campaigns and in the bell (decision 0245).
+    expect(await raiseOf(b)).toEqual({ raise_cause: "rejected", raised_from_cents: 400 });
+    expect(await raiseOf(c)).toEqual({ raise_cause: "rejected", raised_from_cents: 0 });
+    expect(await raisedNotices(casey.id)).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("now has an estimated payout of $8.00 (was $4.00): budget freed up when another submission was rejected."),
+        expect.stringContaining("now has an estimated payout of $2.00 (was $0.00): budget freed up when another submission was rejected."),
+      ]),
+    );
+    const statusLine = (await (await fetchApp("/campaigns", withCookie(casey.cookie))).text()).replaceAll("<!-- -->", "");
+    expect(statusLine).toMatch(/Raised from \$4\.00 on <time[^>]*>[^<]*<\/time>: budget freed up when another submission was rejected\./);
+    // Lowering B's views to 7,500 frees $0.50 for C; B's own note goes (it was reviewed again).
     await admin({ intent: "views", submissionId: b, views: "7500" });
     expect(await amounts()).toMatchObject({ [b]: 750, [c]: 250 });
+    expect(await raiseOf(b)).toEqual({ raise_cause: null, raised_from_cents: null });
+    expect(await raiseOf(c)).toEqual({ raise_cause: "views", raised_from_cents: 200 });
     // A larger budget ($20.00) pays C in full; what is left stays free.
     const edit = await admin({ ...fields({ rate: "1.00", budget: "20.00" }), intent: "update", id: row.id, slug: row.slug });
     expect(await outcome(edit)).toBe("→/admin/campaigns");
     expect(await amounts()).toMatchObject({ [b]: 750, [c]: 300 });
+    expect(await raiseOf(c)).toEqual({ raise_cause: "budget", raised_from_cents: 250 });
+    expect(await raisedNotices(casey.id)).toEqual(
+      expect.arrayContaining([expect.stringContaining("now has an estimated payout of $3.00 (was $2.50): the campaign's budget was increased.")]),
+    );
     expect((await campaignById(row.id))?.spent_cents).toBe(1050);
     // At once: D approved with 12,000 views while B is rejected: the budget is never spent twice.
     await Promise.all([

@@ -316,7 +316,8 @@ describe("mutes", () => {
     expect(again.map((r) => r.status)).toEqual([409, 409]);
     expect(await count("SELECT count(*) AS n FROM chat_mutes WHERE user_id = ? AND ended_at IS NULL", erin.id)).toBe(1);
 
-    expect((await postForm("/chat-management", { intent: "unmute", userId: erin.id }, { headers: { Cookie: admin.cookie } })).status).toBe(302);
+    const muteId = (await env.DB.prepare("SELECT id FROM chat_mutes WHERE user_id = ? AND ended_at IS NULL").bind(erin.id).first<{ id: string }>())?.id ?? "";
+    expect((await postForm("/chat-management", { intent: "unmute", muteId }, { headers: { Cookie: admin.cookie } })).status).toBe(302);
     expect(await tab.next((m) => m.type === "mute" && m.mute === null)).toEqual({ type: "mute", mute: null });
     await sendOk(erin, general, "thanks");
     expect(
@@ -329,7 +330,7 @@ describe("mutes", () => {
     const other = await createUser("admin", { fullName: "Otto Admin" });
     const res = await postForm("/chat-management", { intent: "mute", userId: other.id, minutes: "60", reason: "test" }, { headers: { Cookie: admin.cookie } });
     expect(res.status).toBe(400);
-    await expect(chatAdminAction(adminActor(), { intent: "mute", userId: other.id, minutes: 60, reason: "test" })).rejects.toThrow(
+    await expect(chatAdminAction(adminActor(), { intent: "mute", userId: other.id, roomId: null, minutes: 60, reason: "test" })).rejects.toThrow(
       "Admins cannot be muted. Remove the admin role first if this person should not post.",
     );
     expect(await count("SELECT count(*) AS n FROM chat_mutes WHERE user_id = ?", other.id)).toBe(0);
@@ -346,12 +347,12 @@ describe("mutes", () => {
 
   it("an expired mute no longer counts and a new one can be set", async () => {
     const fay = await createUser("creator", { fullName: "Fay" });
-    await chatAdminAction(adminActor(), { intent: "mute", userId: fay.id, minutes: 15, reason: "cool down" });
+    await chatAdminAction(adminActor(), { intent: "mute", userId: fay.id, roomId: null, minutes: 15, reason: "cool down" });
     await env.DB.prepare("UPDATE chat_mutes SET muted_until = ? WHERE user_id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), fay.id)
       .run();
     await sendOk(fay, general, "back");
-    await chatAdminAction(adminActor(), { intent: "mute", userId: fay.id, minutes: 15, reason: "again" });
+    await chatAdminAction(adminActor(), { intent: "mute", userId: fay.id, roomId: null, minutes: 15, reason: "again" });
     expect((await send(fay, general, "no")).status).toBe(403);
   });
 });

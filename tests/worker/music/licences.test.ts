@@ -351,3 +351,78 @@ describe("the public verification page (/licences/:code)", () => {
     expect((await publicPage(code)).status).toBe(200);
   });
 });
+
+describe("the creator picks the channels a licence covers (issue 30 §2, decision 0248)", () => {
+  const takeFor = (user: TestUser, trackId: string, channels: string[]) => {
+    const body = new URLSearchParams({ intent: "use", trackId });
+    for (const c of channels) body.append("channels", c);
+    return fetchApp("/music/licences", {
+      method: "POST",
+      body,
+      headers: { Cookie: user.cookie, Origin: "https://shortbeat.test", "Content-Type": "application/x-www-form-urlencoded" },
+    });
+  };
+  const choiceOf = async (user: TestUser, title: string) => {
+    const yt = await env.DB.prepare("SELECT channel_id AS ref FROM youtube_channels WHERE user_id = ? AND channel_title = ?")
+      .bind(user.id, title)
+      .first<{ ref: string }>();
+    if (yt) return `youtube:${yt.ref}`;
+    const manual = await env.DB.prepare("SELECT id AS ref FROM manual_channel_submissions WHERE user_id = ? AND channel_name = ?")
+      .bind(user.id, title)
+      .first<{ ref: string }>();
+    return `manual:${manual?.ref}`;
+  };
+  const titlesOf = async (licenceId: string) =>
+    (await env.DB.prepare("SELECT title FROM music_licence_channels WHERE licence_id = ? ORDER BY title").bind(licenceId).all<{ title: string }>()).results.map(
+      (r) => r.title,
+    );
+
+  it("covers only the picked channel; the list, certificate and public page name it; later picks add, never remove", async () => {
+    const user = await creatorWithChannels("Pia Picker");
+    const trackId = await insertTrack({ title: "Picked Track" });
+    const tiktok = await choiceOf(user, "Casey on TikTok");
+    const res = await takeFor(user, trackId, [tiktok]);
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const row = await licenceRow(user.id, trackId);
+    expect(await titlesOf(row!.id)).toEqual(["Casey on TikTok"]);
+    const list = (await (await fetchApp("/music/licences", withCookie(user.cookie))).text()).replaceAll("<!-- -->", "");
+    expect(list).toContain("For Casey on TikTok");
+    expect(list).not.toContain("Casey Shorts");
+    const certificate = await (await fetchApp(`/music/licences/${row!.code}`, withCookie(user.cookie))).text();
+    expect(certificate).toContain("Casey on TikTok");
+    expect(certificate).not.toContain("Casey Shorts");
+    const verification = await (await publicPage(row!.code)).text();
+    expect(verification).toContain("Casey on TikTok");
+    expect(verification).not.toContain("Casey Shorts");
+    // Picking the YouTube channel later (twice at once) adds it once; the TikTok one stays.
+    const youtube = await choiceOf(user, "Casey Shorts");
+    const both = await Promise.all([takeFor(user, trackId, [youtube]), takeFor(user, trackId, [youtube])]);
+    for (const r of both) {
+      expect(r.status).toBe(200);
+      await r.arrayBuffer();
+    }
+    expect(await titlesOf(row!.id)).toEqual(["Casey Shorts", "Casey on TikTok"]);
+    expect(await count("SELECT count(*) AS n FROM music_licences WHERE track_id = ?", trackId)).toBe(1);
+  });
+
+  it("refuses a channel that is not the creator's (another's, a pending one, made up): a message, nothing stored", async () => {
+    const user = await creatorWithChannels("Rex Refused");
+    const trackId = await insertTrack();
+    const pending = await choiceOf(user, "Pending Channel");
+    for (const bad of [await choiceOf(other, "Casey Shorts"), pending, "youtube:UCmadeup", "nonsense"]) {
+      const res = await takeFor(user, trackId, [bad]);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("Choose among your linked channels.");
+    }
+    expect(await licenceRow(user.id, trackId)).toBeNull();
+    expect(await licenceCount(trackId)).toBe(0);
+  });
+
+  it("the library offers the picker when the creator has more than one channel", async () => {
+    const html = await (await fetchApp("/music", withCookie(creator.cookie))).text();
+    // The loader's data (in the page's stream) carries the channels to pick from.
+    expect(html).toMatch(/manual:[0-9a-f-]{36}/);
+    expect(html).toContain("Casey on TikTok");
+  });
+});

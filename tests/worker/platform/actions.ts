@@ -1387,7 +1387,7 @@ export const ACTIONS: ActionCase[] = [
     guard: "admin",
     intent: "unmute",
     takesFields: true,
-    body: ({ world }) => ({ fields: { intent: "unmute", userId: world.target.id } }),
+    body: () => ({ fields: { intent: "unmute", muteId: "00000000-0000-4000-8000-00000000abcd" } }),
   },
   {
     // Stripe's webhooks: no session, no Origin; an unsigned body is refused (400), nothing written.

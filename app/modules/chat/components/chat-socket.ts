@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { openReconnectingSocket } from "~/lib/reconnecting-socket";
 import { CHAT_CLOSE_BANNED, CHAT_CLOSE_SESSION_ENDED, CHAT_PING, CHAT_SOCKET_PATH, parseChatFrame, type ChatSocketMessage } from "../protocol";
 
@@ -20,9 +20,11 @@ export type ChatSocketHandlers = {
 
 const END_CODES = [CHAT_CLOSE_SESSION_ENDED, CHAT_CLOSE_BANNED];
 
-export function useChatSocket(roomId: string | null, handlers: ChatSocketHandlers): void {
+/** Opens the room's socket; returns a function that sends a text frame on it (false while it is not open). */
+export function useChatSocket(roomId: string | null, handlers: ChatSocketHandlers): (data: string) => boolean {
   const ref = useRef(handlers);
   ref.current = handlers;
+  const sendRef = useRef<(data: string) => boolean>(() => false);
 
   useEffect(() => {
     if (!roomId || typeof WebSocket === "undefined") return;
@@ -32,6 +34,9 @@ export function useChatSocket(roomId: string | null, handlers: ChatSocketHandler
       ping: CHAT_PING,
       endCodes: END_CODES,
       closeWhenOffline: true,
+      onSender: (send) => {
+        sendRef.current = send;
+      },
       onConnecting: () => ref.current.onStatus(droppedAt ? "reconnecting" : "connecting"),
       onOpen: () => {
         ref.current.onStatus("live");
@@ -49,4 +54,5 @@ export function useChatSocket(roomId: string | null, handlers: ChatSocketHandler
       onEnded: (code) => ref.current.onSessionEnded(code === CHAT_CLOSE_BANNED),
     });
   }, [roomId]);
+  return useCallback((data: string) => sendRef.current(data), []);
 }

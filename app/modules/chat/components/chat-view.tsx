@@ -6,7 +6,7 @@ import { Button } from "~/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from "~/ui/dialog";
 import { LocalTime } from "~/ui/local-time";
 import { CHAT_EDIT_WINDOW_MS, CHAT_MESSAGE_MAX, CHAT_TEXT, messageTooLong } from "../messages";
-import type { ChatSocketMessage } from "../protocol";
+import { CHAT_TYPING, type ChatSocketMessage, TYPING_SEND_MS, TYPING_SHOW_MS } from "../protocol";
 import type { ChatCatchUp, ChatHistory, ChatMember, ChatMessageItem, ChatMuteState, ChatPage, ChatRoomState } from "../types";
 import { type ChatSocketStatus, useChatSocket } from "./chat-socket";
 import { MessageText } from "./message-text";
@@ -61,6 +61,9 @@ export function ChatView({ page }: { page: ChatPage }) {
   const [now, setNow] = useState(() => Date.now());
   /** Seqs of other people's new messages in the other rooms, heard on this room's socket since the page loaded. */
   const [activity, setActivity] = useState<Record<string, number[]>>({});
+  /** Who else is typing here, until when (ms): "typing" frames, never stored (decision 0247). */
+  const [typers, setTypers] = useState<Record<string, { name: string; until: number }>>({});
+  const lastTypingSent = useRef(0);
   const listRef = useRef<HTMLDivElement>(null);
   const boxRef = useRef<HTMLTextAreaElement>(null);
   const stickToBottom = useRef(true);
@@ -78,6 +81,21 @@ export function ChatView({ page }: { page: ChatPage }) {
   // data again once a minute while the tab is visible corrects them (deletions, frames missed while
   // the socket was down). This room's messages come over its socket; the view keeps its own list.
   useBackgroundRevalidation(60_000);
+
+  // "… is typing" fades TYPING_SHOW_MS after the last frame.
+  useEffect(() => {
+    const ids = Object.keys(typers);
+    if (ids.length === 0) return;
+    const next = Math.min(...ids.map((id) => typers[id].until));
+    const t = window.setTimeout(
+      () => {
+        const now = Date.now();
+        setTypers((cur) => Object.fromEntries(Object.entries(cur).filter(([, v]) => v.until > now)));
+      },
+      Math.max(50, next - Date.now()),
+    );
+    return () => window.clearTimeout(t);
+  }, [typers]);
 
   // Edit buttons appear only within the 15 minutes: re-check once a minute.
   useEffect(() => {
@@ -179,6 +197,11 @@ export function ChatView({ page }: { page: ChatPage }) {
         case "message":
         case "edited":
           if (m.message.roomId === roomId) setMessages((list) => mergeMessages(list, [m.message]));
+          // Their message arrived: they are no longer typing.
+          if (m.type === "message") setTypers((t) => withoutTyper(t, m.message.userId));
+          break;
+        case "typing":
+          if (m.userId !== page.me.id) setTypers((t) => ({ ...t, [m.userId]: { name: m.name, until: Date.now() + TYPING_SHOW_MS } }));
           break;
         case "deleted":
           setMessages((list) => list.filter((x) => x.id !== m.id));
@@ -204,7 +227,7 @@ export function ChatView({ page }: { page: ChatPage }) {
     [roomId, page.me.id],
   );
 
-  useChatSocket(roomId, {
+  const sendFrame = useChatSocket(roomId, {
     onMessage,
     onStatus: setStatus,
     onReconnected: (droppedAt) => void catchUp(droppedAt),
@@ -548,6 +571,10 @@ export function ChatView({ page }: { page: ChatPage }) {
             </ol>
           </div>
 
+          <p className="min-h-6 px-4 pt-1 text-xs italic text-slate-600" data-testid="typing">
+            {typingText(Object.values(typers).map((t) => t.name))}
+          </p>
+
           {unsentCount > 0 ? (
             <p role="alert" className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-900">
               {unsentCount === 1 ? "1 message was not sent." : `${unsentCount} messages were not sent.`} They are sent again when the connection is back, or
@@ -558,7 +585,7 @@ export function ChatView({ page }: { page: ChatPage }) {
           <div className="border-t border-slate-200 p-3">
             {mute ? (
               <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="muted-notice">
-                You are muted until <LocalTime iso={mute.until} withTime />. Reason: {mute.reason}
+                You are muted {mute.allRooms ? "" : "in this room "}until <LocalTime iso={mute.until} withTime />. Reason: {mute.reason}
               </p>
             ) : !canPost ? (
               <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700">{room.archived ? CHAT_TEXT.archived : CHAT_TEXT.announcementsOnly}</p>
@@ -576,6 +603,10 @@ export function ChatView({ page }: { page: ChatPage }) {
                   onChange={(e) => {
                     setDraft(e.target.value);
                     if (error) setError(null);
+                    // Tell the room (at most every TYPING_SEND_MS; the room throttles too and checks who may post).
+                    if (e.target.value.trim() && Date.now() - lastTypingSent.current >= TYPING_SEND_MS && sendFrame(CHAT_TYPING)) {
+                      lastTypingSent.current = Date.now();
+                    }
                     updateSuggestions(e.target.value, e.target.selectionStart ?? e.target.value.length);
                   }}
                   onKeyDown={onKeyDown}
@@ -637,6 +668,20 @@ export function ChatView({ page }: { page: ChatPage }) {
       )}
     </div>
   );
+}
+
+function withoutTyper<T>(typers: Record<string, T>, userId: string): Record<string, T> {
+  if (!(userId in typers)) return typers;
+  const { [userId]: _gone, ...rest } = typers;
+  return rest;
+}
+
+/** "Mia is typing…", "Mia and Noah are typing…", "Several people are typing…", or nothing. */
+export function typingText(names: readonly string[]): string {
+  if (names.length === 0) return "";
+  if (names.length === 1) return `${names[0]} is typing…`;
+  if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
+  return "Several people are typing…";
 }
 
 function Avatar({ name, url, small = false }: { name: string; url: string | null; small?: boolean }) {

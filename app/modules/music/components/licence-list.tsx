@@ -2,12 +2,12 @@ import { Download, FileBadge } from "~/ui/icons";
 import { Link } from "react-router";
 import { EmptyState } from "~/ui/empty-state";
 import { Table, TableHead, TableRegion } from "~/ui/table";
-import { formatLicenceDate, type LicenceSummary, licenceCertificatePath, licenceDownloadPath } from "../licence-code";
+import { formatLicenceDate, type LicenceChannel, type LicenceSummary, licenceCertificatePath, licenceDownloadPath } from "../licence-code";
 
 // 'My licences': every licence the creator holds, newest first, with the certificate and the
 // file (while the track is in the library).
 
-export function LicenceList({ licences }: { licences: LicenceSummary[] }) {
+export function LicenceList({ licences }: { licences: (LicenceSummary & { channels: LicenceChannel[] })[] }) {
   if (licences.length === 0) {
     return (
       <EmptyState title="No licences yet" action={{ to: "/music", label: "Browse the library" }}>
@@ -35,6 +35,10 @@ export function LicenceList({ licences }: { licences: LicenceSummary[] }) {
               <th scope="row" className="px-4 py-3 text-left font-normal break-words">
                 <span className="block font-semibold text-slate-900">{l.title}</span>
                 <span className="block text-sm text-slate-600">{l.artist}</span>
+                {/* The channels it covers (decision 0248). */}
+                <span className="block text-sm text-slate-700" data-testid="licence-channels">
+                  {l.channels.length === 0 ? "No channel recorded" : `For ${l.channels.map((c) => c.title).join(", ")}`}
+                </span>
                 <span className="block font-mono text-xs whitespace-nowrap text-slate-600 sm:hidden">{l.code}</span>
                 {l.withdrawnAt ? (
                   <span className="mt-1 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900">

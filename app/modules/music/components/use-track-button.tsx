@@ -1,5 +1,7 @@
 import { Download, FileBadge } from "~/ui/icons";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { Button } from "~/ui/button";
+import { Dialog, DialogClose, DialogContent, DialogTrigger } from "~/ui/dialog";
 import { Link, useFetcher } from "react-router";
 import { type ActionFailure, isActionFailure } from "~/lib/errors";
 import { toast } from "~/ui/toaster";
@@ -31,16 +33,23 @@ function startDownload(url: string) {
   a.remove();
 }
 
-export function UseTrackButton({ track }: { track: { id: string; title: string; artist: string } }) {
+/** A channel the creator may license a track for ("youtube:<id>" / "manual:<id>" and its title). */
+export type ChannelChoice = { value: string; title: string };
+
+export function UseTrackButton({ track, channels = [] }: { track: { id: string; title: string; artist: string }; channels?: readonly ChannelChoice[] }) {
   const fetcher = useFetcher<UseTrackResult>();
   const busy = fetcher.state !== "idle";
   const data = fetcher.data;
   const handled = useRef<unknown>(null);
+  // With more than one channel the creator picks which ones the licence covers (decision 0248).
+  const [picking, setPicking] = useState(false);
+  const [pickError, setPickError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!data || handled.current === data || fetcher.state !== "idle") return;
     handled.current = data;
     if (isUseTrackSuccess(data)) {
+      setPicking(false);
       startDownload(data.downloadUrl);
       toast.success(data.created ? "Licence recorded" : "You already have this licence", {
         description: `${data.licence.code}: your download of “${track.title}” is starting.`,
@@ -54,23 +63,79 @@ export function UseTrackButton({ track }: { track: { id: string; title: string; 
   const success = isUseTrackSuccess(data) ? data : null;
   const channelLink = typeof failure?.details?.link === "string" ? failure.details.link : null;
 
+  const triggerButton = (type: "submit" | "button", onClick?: () => void) => (
+    <button
+      type={type}
+      disabled={busy}
+      onClick={onClick}
+      aria-label={`Use this track: ${track.title} by ${track.artist}`}
+      title="Use this track: get a licence and download the file"
+      className="inline-flex h-10 w-10 shrink-0 items-center justify-center gap-1.5 rounded-full bg-slate-900 text-sm font-semibold text-white hover:bg-slate-700 disabled:opacity-60 sm:w-auto sm:px-4"
+    >
+      <Download className={`h-4 w-4 ${busy ? "animate-pulse motion-reduce:animate-none" : ""}`} aria-hidden="true" />
+      <span className="hidden sm:inline">{busy ? "Preparing…" : "Use"}</span>
+      <span className="hidden xl:inline">{busy ? "" : " this track"}</span>
+    </button>
+  );
+
   return (
     <div className="relative flex flex-col items-end gap-1">
-      <fetcher.Form method="post" action={USE_TRACK_ACTION}>
-        <input type="hidden" name="intent" value="use" />
-        <input type="hidden" name="trackId" value={track.id} />
-        <button
-          type="submit"
-          disabled={busy}
-          aria-label={`Use this track: ${track.title} by ${track.artist}`}
-          title="Use this track: get a licence and download the file"
-          className="inline-flex h-10 w-10 shrink-0 items-center justify-center gap-1.5 rounded-full bg-slate-900 text-sm font-semibold text-white hover:bg-slate-700 disabled:opacity-60 sm:w-auto sm:px-4"
-        >
-          <Download className={`h-4 w-4 ${busy ? "animate-pulse motion-reduce:animate-none" : ""}`} aria-hidden="true" />
-          <span className="hidden sm:inline">{busy ? "Preparing…" : "Use"}</span>
-          <span className="hidden xl:inline">{busy ? "" : " this track"}</span>
-        </button>
-      </fetcher.Form>
+      {channels.length > 1 ? (
+        <Dialog open={picking} onOpenChange={setPicking}>
+          <DialogTrigger asChild>{triggerButton("button")}</DialogTrigger>
+          <DialogContent title={`Use “${track.title}”`}>
+            <fetcher.Form
+              method="post"
+              action={USE_TRACK_ACTION}
+              className="mt-3 space-y-4"
+              onSubmit={(e) => {
+                const picked = new FormData(e.currentTarget).getAll("channels");
+                if (picked.length === 0) {
+                  e.preventDefault();
+                  setPickError("Choose at least one channel.");
+                }
+              }}
+            >
+              <input type="hidden" name="intent" value="use" />
+              <input type="hidden" name="trackId" value={track.id} />
+              <fieldset aria-describedby={pickError ? `pick-error-${track.id}` : undefined}>
+                <legend className="text-sm font-medium text-slate-900">Channels this licence covers</legend>
+                <div className="mt-2 space-y-2">
+                  {channels.map((c) => (
+                    <label key={c.value} className="flex items-center gap-2 text-sm text-slate-800">
+                      <input type="checkbox" name="channels" value={c.value} defaultChecked onChange={() => setPickError(null)} className="h-4 w-4" />
+                      {c.title}
+                    </label>
+                  ))}
+                </div>
+              </fieldset>
+              {pickError ? (
+                <p id={`pick-error-${track.id}`} role="alert" className="text-sm text-red-700">
+                  {pickError}
+                </p>
+              ) : null}
+              <p className="text-sm text-slate-600">The licence and its certificate name these channels. You can add a channel later; none is ever removed.</p>
+              <div className="flex flex-wrap justify-end gap-2">
+                <DialogClose asChild>
+                  <Button type="button" variant="secondary">
+                    Cancel
+                  </Button>
+                </DialogClose>
+                <Button type="submit" variant="primary" disabled={busy}>
+                  {busy ? "Preparing…" : "Get licence and download"}
+                </Button>
+              </div>
+            </fetcher.Form>
+          </DialogContent>
+        </Dialog>
+      ) : (
+        <fetcher.Form method="post" action={USE_TRACK_ACTION}>
+          <input type="hidden" name="intent" value="use" />
+          <input type="hidden" name="trackId" value={track.id} />
+          {channels.length === 1 ? <input type="hidden" name="channels" value={channels[0].value} /> : null}
+          {triggerButton("submit")}
+        </fetcher.Form>
+      )}
       {channelLink ? (
         <p
           role="alert"
