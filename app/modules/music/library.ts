@@ -167,6 +167,9 @@ export type TrackFacts = {
   durationSeconds: number;
 };
 
+/** A published track on a public page (the campaign page): its facts and URLs the server signed for an hour. */
+export type PublicTrackPreview = TrackFacts & { audioUrl: string; coverUrl: string | null };
+
 /** The columns a library row needs, as stored. */
 export type LibraryRow = TrackFacts & {
   coverKey: string | null;

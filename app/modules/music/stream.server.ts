@@ -7,6 +7,7 @@ import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { serveObject } from "~/platform/storage.server";
 import { signMediaUrl } from "~/modules/media/media.server";
+import type { PublicTrackPreview } from "./library";
 
 // Preview streaming: a track's audio and cover from the private MEDIA bucket, through
 // /music/audio/:id and /music/cover/:id, to signed-in approved users (the route's guard) and only
@@ -88,18 +89,7 @@ export function startTrackPreview(args: Parameters<typeof alongsideSession>[0], 
 /** How long a public preview's URLs play: an hour, as the other signed media URLs. */
 export const PUBLIC_PREVIEW_SECONDS = 3600;
 
-export type PublicTrackPreview = {
-  id: string;
-  title: string;
-  artist: string;
-  genre: string | null;
-  mood: string | null;
-  bpm: number | null;
-  durationSeconds: number;
-  /** Signed, expiring (PUBLIC_PREVIEW_SECONDS). */
-  audioUrl: string;
-  coverUrl: string | null;
-};
+export type { PublicTrackPreview };
 
 /** The published track with signed audio and cover URLs; null for a track that is not published (or gone). */
 export async function publicTrackPreview(trackId: string, now = Date.now()): Promise<PublicTrackPreview | null> {

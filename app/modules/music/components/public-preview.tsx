@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Loader2, Pause, Play } from "~/ui/icons";
+import type { PublicTrackPreview } from "../library";
 import { formatTime } from "../player";
 
 // A track's preview on a public page (the campaign page, for visitors who are not signed in, so
@@ -7,17 +8,7 @@ import { formatTime } from "../player";
 // elapsed and total time, and the audio from a URL the server signed for an hour. The audio loads
 // only when played (preload="none"). docs/decisions/0244.
 
-export type PublicPreviewTrack = {
-  id: string;
-  title: string;
-  artist: string;
-  genre: string | null;
-  mood: string | null;
-  bpm: number | null;
-  durationSeconds: number;
-  audioUrl: string;
-  coverUrl: string | null;
-};
+export type PublicPreviewTrack = PublicTrackPreview;
 
 export function PublicPreview({ track }: { track: PublicPreviewTrack }) {
   const audioRef = useRef<HTMLAudioElement>(null);
