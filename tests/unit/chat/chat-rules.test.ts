@@ -101,7 +101,8 @@ describe("the socket protocol", () => {
       { type: "edited", message: { ...message, editedAt: "2026-11-23T10:05:00.000Z" } },
       { type: "deleted", id: "m1", seq: 7 },
       { type: "presence", count: 0 },
-      { type: "mute", mute: { until: "2026-11-24T10:00:00.000Z", reason: "Spam" } },
+      { type: "mute", mute: { until: "2026-11-24T10:00:00.000Z", reason: "Spam", allRooms: false } },
+      { type: "mute", mute: { until: "2026-11-24T10:00:00.000Z", reason: "Spam", allRooms: true } },
       { type: "mute", mute: null },
       { type: "room", room: { ...room, kind: "announcements", archived: true } },
       { type: "banned", reason: null },
@@ -109,6 +110,11 @@ describe("the socket protocol", () => {
       { type: "activity", roomId: "r2", seq: 9, userId: "u1" },
     ];
     for (const f of good) expect(frame(f), JSON.stringify(f)).toEqual(f);
+  });
+
+  it("reads a mute from an object deployed before mutes per room as a mute in every room (decision 0246)", () => {
+    const old = { type: "mute", mute: { until: "2026-11-24T10:00:00.000Z", reason: "Spam" } };
+    expect(frame(old)).toEqual({ type: "mute", mute: { ...old.mute, allRooms: true } });
   });
 
   it("keeps known keys only: an extra key in a frame or a message is dropped", () => {
