@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, type SQL } from "drizzle-orm";
 import { manualChannelSubmissions, youtubeChannels } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
+import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 
 // The channels a music licence covers (the music module's 'Use this track'): the actor's linked
@@ -15,21 +16,28 @@ export type LicensableChannel = {
   url: string | null;
 };
 
-/** The actor's linked and verified channels, linked ones first; empty when there is none. */
-export async function licensableChannels(actor: Actor): Promise<LicensableChannel[]> {
-  authorize(actor, "channel", "list");
-  const [linked, verified] = await db().batch([
+type Me = SQL<string | null> | string;
+
+/** The actor's linked YouTube channels and verified manual submissions: two statements, not run. */
+function licensableStatements(me: Me) {
+  return [
     db()
       .select({ channelId: youtubeChannels.channelId, title: youtubeChannels.channelTitle, handle: youtubeChannels.channelHandle })
       .from(youtubeChannels)
-      .where(eq(youtubeChannels.userId, actor.id))
+      .where(eq(youtubeChannels.userId, me))
       .orderBy(asc(youtubeChannels.channelTitle)),
     db()
       .select({ id: manualChannelSubmissions.id, title: manualChannelSubmissions.channelName, url: manualChannelSubmissions.channelUrl })
       .from(manualChannelSubmissions)
-      .where(and(eq(manualChannelSubmissions.userId, actor.id), eq(manualChannelSubmissions.status, "verified")))
+      .where(and(eq(manualChannelSubmissions.userId, me), eq(manualChannelSubmissions.status, "verified")))
       .orderBy(asc(manualChannelSubmissions.channelName)),
-  ]);
+  ] as const;
+}
+
+type LinkedRow = { channelId: string; title: string };
+type VerifiedRow = { id: string; title: string; url: string | null };
+
+function licensableOf(linked: LinkedRow[], verified: VerifiedRow[]): LicensableChannel[] {
   return [
     ...linked.map((c) => ({
       kind: "youtube" as const,
@@ -39,4 +47,24 @@ export async function licensableChannels(actor: Actor): Promise<LicensableChanne
     })),
     ...verified.map((c) => ({ kind: "manual" as const, ref: c.id, title: c.title, url: c.url })),
   ];
+}
+
+/**
+ * The same list riding in this request's session lookup (one round trip for a page that shows it,
+ * docs/decisions/0083). Call before the guard; the returned function takes the guard's actor.
+ */
+export function startLicensableChannels(args: Parameters<typeof alongsideSession>[0]): (actor: Actor) => Promise<LicensableChannel[]> {
+  const linked = alongsideSession(args, (me) => licensableStatements(me)[0]);
+  const verified = alongsideSession(args, (me) => licensableStatements(me)[1]);
+  return async (actor) => {
+    authorize(actor, "channel", "list");
+    return licensableOf(await linked, await verified);
+  };
+}
+
+/** The actor's linked and verified channels, linked ones first; empty when there is none. */
+export async function licensableChannels(actor: Actor): Promise<LicensableChannel[]> {
+  authorize(actor, "channel", "list");
+  const [linked, verified] = await db().batch(licensableStatements(actor.id));
+  return licensableOf(linked, verified);
 }

@@ -6,7 +6,7 @@ import { conflict, invalid, notFound, rateLimited } from "~/lib/errors";
 import { many } from "~/lib/forms";
 import { type Actor, authorize } from "~/lib/permissions";
 import { fullNameOfUser } from "~/modules/accounts/accounts.server";
-import { licensableChannels } from "~/modules/channels/channels.server";
+import { type LicensableChannel, licensableChannels, startLicensableChannels } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
 import { attachmentDisposition } from "~/platform/storage.server";
 import { appName, env } from "~/platform/env.server";
@@ -42,8 +42,19 @@ export type LicenceChannelChoice = { value: string; title: string; kind: "youtub
 /** The channels a creator may pick for a licence (their linked and verified channels), for the library's rows. */
 export async function licenceChannelChoices(actor: Actor): Promise<LicenceChannelChoice[]> {
   authorize(actor, "music", "license");
-  return (await licensableChannels(actor)).map((c) => ({ value: channelChoiceValue(c), title: c.title, kind: c.kind }));
+  return (await licensableChannels(actor)).map(toChoice);
 }
+
+/** The same choices riding in this request's session lookup (/music: one round trip). Call before the guard. */
+export function startLicenceChannelChoices(args: Parameters<typeof startLicensableChannels>[0]): (actor: Actor) => Promise<LicenceChannelChoice[]> {
+  const channels = startLicensableChannels(args);
+  return async (actor) => {
+    authorize(actor, "music", "license");
+    return (await channels(actor)).map(toChoice);
+  };
+}
+
+const toChoice = (c: LicensableChannel): LicenceChannelChoice => ({ value: channelChoiceValue(c), title: c.title, kind: c.kind });
 
 export const LICENCE_MESSAGES = {
   noChannel: {

@@ -9,7 +9,7 @@ import { FavoriteButton, FavoritesToggle, NO_FAVORITES } from "~/modules/music/c
 import { usePlayer } from "~/modules/music/components/player-provider";
 import { SimilarLink } from "~/modules/music/components/similar-link";
 import { MyLicencesLink, UseTrackButton } from "~/modules/music/components/use-track-button";
-import { licenceChannelChoices, startLibraryPage } from "~/modules/music/music.server";
+import { startLicenceChannelChoices, startLibraryPage } from "~/modules/music/music.server";
 import { parseLibraryQuery } from "~/modules/music/schema";
 import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/music";
@@ -23,8 +23,9 @@ export const meta = () => [{ title: "Music Library | Shortbeat" }];
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const query = parseLibraryQuery(new URL(args.request.url).searchParams);
   const libraryPage = startLibraryPage(args, query);
+  const channelChoices = startLicenceChannelChoices(args);
   const user = await requireApprovedUser(args);
-  const [page, channels] = await Promise.all([libraryPage(actorOf(user)), licenceChannelChoices(actorOf(user))]);
+  const [page, channels] = await Promise.all([libraryPage(actorOf(user)), channelChoices(actorOf(user))]);
   return { ...page, channels, query: { ...query, page: page.page } };
 });
 
