@@ -135,9 +135,11 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
     .getByRole("button", { name: `Use this track: ${title} by The Journey Band` })
     .first()
     .click();
-  // Two channels: the creator picks the ones the licence covers (decision 0248).
+  // The creator's channels, all ticked: the demo's two (journeys run earlier may have linked more);
+  // the creator picks the ones the licence covers (decision 0248).
   const pick = creator.getByRole("dialog", { name: `Use “${title}”` });
-  await expect(pick.getByRole("checkbox")).toHaveCount(2);
+  await expect(pick.getByRole("checkbox", { name: "Casey Creates", exact: true })).toBeChecked();
+  await expect(pick.getByRole("checkbox", { name: "Casey Creates Clips" })).toBeChecked();
   await expectAccessible(creator, "/music (pick the licence's channels)");
   await pick.getByRole("checkbox", { name: "Casey Creates Clips" }).uncheck();
   await pick.getByRole("button", { name: "Get licence and download" }).click();
