@@ -21,12 +21,23 @@ export type PublicCampaign = CampaignSummary & {
 };
 
 export async function publicCampaign(slug: string, now = new Date()): Promise<PublicCampaign | null> {
-  if (!/^[a-z0-9-]{1,60}$/.test(slug)) return null;
-  const row = await db()
+  if (!SLUG.test(slug)) return null;
+  return shown(await publicRowQuery(slug).get(), now);
+}
+
+const SLUG = /^[a-z0-9-]{1,60}$/;
+
+/** The campaign's row when it is launched or settled (the state decides the rest). */
+function publicRowQuery(slug: string) {
+  return db()
     .select()
     .from(campaigns)
     .where(and(eq(campaigns.slug, slug), inArray(campaigns.status, ["launched", "settled"])))
-    .get();
+    .limit(1);
+}
+
+/** The row as the public page shows it, or null when the page does not show it (draft, not started, cancelled). */
+function shown(row: typeof campaigns.$inferSelect | undefined, now: Date): PublicCampaign | null {
   if (!row) return null;
   const state = stateOf(row, now);
   if (state !== "live" && state !== "ended" && state !== "settled") return null;
@@ -63,25 +74,32 @@ export async function publicCampaignPage(
   slug: string,
   now = new Date(),
 ): Promise<{ campaign: PublicCampaign; track: PublicTrackPreview | null; leaderboard: LeaderboardEntry[] } | null> {
-  const campaign = await publicCampaign(slug, now);
+  if (!SLUG.test(slug)) return null;
+  // The campaign and its leaderboard's rows in one round trip; then the names and the track at once.
+  const [[row], rows] = await db().batch([publicRowQuery(slug), leaderboardRowsQuery(slug)]);
+  const campaign = shown(row, now);
   if (!campaign) return null;
   const [track, leaderboard] = await Promise.all([
     campaign.requiredTrackId ? publicTrackPreview(campaign.requiredTrackId, now.getTime()) : Promise.resolve(null),
-    campaignLeaderboard(campaign.id),
+    leaderboardOf(rows),
   ]);
   return { campaign, track, leaderboard };
 }
 
-async function campaignLeaderboard(campaignId: string): Promise<LeaderboardEntry[]> {
+/** Approved submissions summed per creator, most views first: a few more than shown (banned or deleted accounts drop out after the names are read). */
+function leaderboardRowsQuery(slug: string) {
   const views = sum(campaignSubmissions.views).mapWith(Number);
-  // A few more than shown: banned or deleted accounts drop out after the names are read.
-  const rows = await db()
+  return db()
     .select({ userId: campaignSubmissions.userId, views, videos: count() })
     .from(campaignSubmissions)
-    .where(and(eq(campaignSubmissions.campaignId, campaignId), eq(campaignSubmissions.status, "approved")))
+    .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))
+    .where(and(eq(campaigns.slug, slug), eq(campaignSubmissions.status, "approved")))
     .groupBy(campaignSubmissions.userId)
     .orderBy(desc(views), campaignSubmissions.userId)
     .limit(LEADERBOARD_SIZE + 10);
+}
+
+async function leaderboardOf(rows: { userId: string; views: number; videos: number }[]): Promise<LeaderboardEntry[]> {
   const people = await peopleByIds(rows.map((r) => r.userId));
   return rows
     .filter((r) => {

@@ -39,13 +39,10 @@ export const channelChoiceValue = (c: { kind: string; ref: string }) => `${c.kin
 
 export type LicenceChannelChoice = { value: string; title: string; kind: "youtube" | "manual" };
 
-/** The channels a creator may pick for a licence (their linked and verified channels), for the library's rows. */
-export async function licenceChannelChoices(actor: Actor): Promise<LicenceChannelChoice[]> {
-  authorize(actor, "music", "license");
-  return (await licensableChannels(actor)).map(toChoice);
-}
-
-/** The same choices riding in this request's session lookup (/music: one round trip). Call before the guard. */
+/**
+ * The channels a creator may pick for a licence (their linked and verified channels), for the
+ * library's rows: riding in this request's session lookup (/music: one round trip). Call before the guard.
+ */
 export function startLicenceChannelChoices(args: Parameters<typeof startLicensableChannels>[0]): (actor: Actor) => Promise<LicenceChannelChoice[]> {
   const channels = startLicensableChannels(args);
   return async (actor) => {

@@ -1,7 +1,8 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { ledgerEntries, revenueMonths } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { type Actor, authorize } from "~/lib/permissions";
+import { inJsonList } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { splitChangesByLink } from "~/modules/clipping/clipping.server";
 import { daySegments } from "~/modules/clipping/split-days";
@@ -31,23 +32,22 @@ export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], toda
   const currentMonth = monthOf(today);
   const byClip: Record<string, ClipEarning> = {};
   const ids = [...new Set(own.map((c) => c.id))];
-  const rows: { userId: string; month: string; clipId: string; amountCents: number; shareBp: number; status: keyof typeof STATUS_RANK }[] = [];
-  for (let i = 0; i < ids.length; i += 90) {
-    rows.push(
-      ...(await db()
-        .select({
-          userId: ledgerEntries.userId,
-          month: ledgerEntries.month,
-          clipId: ledgerEntries.sourceId,
-          amountCents: ledgerEntries.amountCents,
-          shareBp: ledgerEntries.shareBp,
-          status: ledgerEntries.status,
-        })
-        .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.sourceKind, "clip"), inArray(ledgerEntries.sourceId, ids.slice(i, i + 90)), counts()))),
-    );
-  }
-  const [changes, shareNow] = await Promise.all([
+  // One round trip: the clips' ledger entries (the ids as ONE bound parameter, however many), the
+  // split history of their links and the creators' shares, at once.
+  const [rows, changes, shareNow] = await Promise.all([
+    ids.length === 0
+      ? []
+      : db()
+          .select({
+            userId: ledgerEntries.userId,
+            month: ledgerEntries.month,
+            clipId: ledgerEntries.sourceId,
+            amountCents: ledgerEntries.amountCents,
+            shareBp: ledgerEntries.shareBp,
+            status: ledgerEntries.status,
+          })
+          .from(ledgerEntries)
+          .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, ids), counts())),
     splitChangesByLink([...new Set(own.flatMap((c) => (c.linkId ? [c.linkId] : [])))]),
     creatorSharesNow(own, currentMonth),
   ]);

@@ -7,7 +7,7 @@ import { LibraryResults } from "~/modules/music/components/library-results";
 import { usePlayer } from "~/modules/music/components/player-provider";
 import { SimilarLink } from "~/modules/music/components/similar-link";
 import { UseTrackButton } from "~/modules/music/components/use-track-button";
-import { licenceChannelChoices, similarTracks } from "~/modules/music/music.server";
+import { startLicenceChannelChoices, similarTracks } from "~/modules/music/music.server";
 import { EMPTY_LIBRARY_QUERY } from "~/modules/music/library";
 import { domainLoader } from "~/platform/http.server";
 import { PageHeader } from "~/ui/page-header";
@@ -21,8 +21,10 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 ];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  // The licence's channel choices ride in the session lookup (as on /music).
+  const channelChoices = startLicenceChannelChoices(args);
   const user = await requireApprovedUser(args);
-  const [similar, channels] = await Promise.all([similarTracks(actorOf(user), args.params.id), licenceChannelChoices(actorOf(user))]);
+  const [similar, channels] = await Promise.all([similarTracks(actorOf(user), args.params.id), channelChoices(actorOf(user))]);
   return { ...similar, channels };
 });
 
