@@ -12,17 +12,7 @@ import {
   type ChatRoomState,
   type ChatSocketMessage,
 } from "../app/modules/chat/protocol";
-import {
-  CHAT_ADMIN_HEADER,
-  CHAT_NAME_HEADER,
-  CHAT_ROOM_HEADER,
-  CHAT_SESSION_ENDS_HEADER,
-  CHAT_SESSION_HEADER,
-  CHAT_USER_HEADER,
-  maxSeqOf,
-  mayPostIn,
-  storeMessage,
-} from "../app/modules/chat/chat.server";
+import { maxSeqOf, mayPostIn, socketIdentityOf, storeMessage } from "../app/modules/chat/chat.server";
 import type { RoomPost, RoomPostResult } from "../app/modules/chat/types";
 import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
 
@@ -53,13 +43,6 @@ export type ChatSocketAttachment = {
 
 const SESSION_CHECK_MAX_MS = 6 * 60 * 60 * 1000;
 
-function safeDecode(v: string): string {
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return "";
-  }
-}
 /** Presence changes are sent at most this often (500 sockets opening must not send 250,000 frames). */
 const PRESENCE_DELAY_MS = 250;
 
@@ -79,10 +62,9 @@ export class ChatRoom extends DurableObject<Env> {
   /** The WebSocket upgrade only (built by app/modules/chat/socket.server.ts). */
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket upgrade", { status: 426 });
-    const userId = request.headers.get(CHAT_USER_HEADER) ?? "";
-    const sessionId = request.headers.get(CHAT_SESSION_HEADER) ?? "";
-    const roomId = request.headers.get(CHAT_ROOM_HEADER) ?? "";
-    if (!userId || !sessionId || !roomId) return new Response("Missing identity", { status: 400 });
+    const who = socketIdentityOf(request);
+    if (!who) return new Response("Missing identity", { status: 400 });
+    const { userId, sessionId, roomId } = who;
     const [client, server] = Object.values(new WebSocketPair());
     // Tagged with the user and the session: a user's sockets are found without reading them all.
     this.ctx.acceptWebSocket(server, [`u:${userId}`, `s:${sessionId}`]);
@@ -91,13 +73,13 @@ export class ChatRoom extends DurableObject<Env> {
       sessionId,
       roomId,
       connectedAt: new Date().toISOString(),
-      name: safeDecode(request.headers.get(CHAT_NAME_HEADER) ?? "").slice(0, 100) || "Member",
-      isAdmin: request.headers.get(CHAT_ADMIN_HEADER) === "1",
+      name: who.name,
+      isAdmin: who.isAdmin,
     };
     server.serializeAttachment(attachment);
     server.send(JSON.stringify({ type: "presence", count: this.presence() } satisfies ChatSocketMessage));
     this.schedulePresence();
-    const endsAt = Date.parse(request.headers.get(CHAT_SESSION_ENDS_HEADER) ?? "");
+    const endsAt = Date.parse(who.sessionEndsAt);
     await this.scheduleSessionCheck(Number.isFinite(endsAt) ? endsAt : Date.now() + SESSION_CHECK_MAX_MS);
     return new Response(null, { status: 101, webSocket: client });
   }

@@ -4,14 +4,6 @@ export * from "./admin.server";
 export * from "./chat-actions.server";
 export { maxSeqOf, roomIdParam } from "./rooms.server";
 export { storeMessage, itemsOf, mayPostIn } from "./messages.server";
-export {
-  chatRoom,
-  CHAT_ADMIN_HEADER,
-  CHAT_NAME_HEADER,
-  CHAT_ROOM_HEADER,
-  CHAT_SESSION_ENDS_HEADER,
-  CHAT_SESSION_HEADER,
-  CHAT_USER_HEADER,
-} from "./room-object.server";
+export { chatRoom, socketIdentityOf, type SocketIdentity } from "./room-object.server";
 export * from "./socket.server";
 export * from "./privacy.server";

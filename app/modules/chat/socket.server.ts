@@ -5,15 +5,7 @@ import { readCookie } from "~/platform/cookies.server";
 import { env } from "~/platform/env.server";
 import { allowedOrigins } from "~/platform/headers.server";
 import { displayName } from "./messages.server";
-import {
-  CHAT_ADMIN_HEADER,
-  CHAT_NAME_HEADER,
-  CHAT_ROOM_HEADER,
-  CHAT_SESSION_ENDS_HEADER,
-  CHAT_SESSION_HEADER,
-  CHAT_USER_HEADER,
-  chatRoom,
-} from "./room-object.server";
+import { chatRoom, socketIdentityHeaders } from "./room-object.server";
 import { roomById, roomIdParam } from "./rooms.server";
 
 /**
@@ -40,12 +32,7 @@ export async function openChatSocket(request: Request): Promise<Response> {
   return chatRoom(roomId).fetch("https://chat-room/socket", {
     headers: {
       Upgrade: "websocket",
-      [CHAT_USER_HEADER]: user.id,
-      [CHAT_SESSION_HEADER]: user.sessionId,
-      [CHAT_SESSION_ENDS_HEADER]: endsAt,
-      [CHAT_ROOM_HEADER]: roomId,
-      [CHAT_NAME_HEADER]: encodeURIComponent(displayName(user)),
-      [CHAT_ADMIN_HEADER]: user.isAdmin ? "1" : "0",
+      ...socketIdentityHeaders({ userId: user.id, sessionId: user.sessionId, sessionEndsAt: endsAt, roomId, name: displayName(user), isAdmin: user.isAdmin }),
     },
   });
 }

@@ -8,6 +8,7 @@ import { env } from "~/platform/env.server";
 import { serveObject } from "~/platform/storage.server";
 import { signMediaUrl } from "~/modules/media/media.server";
 import type { PublicTrackPreview } from "./library";
+import { trackFactColumns } from "./search.server";
 
 // Preview streaming: a track's audio and cover from the private MEDIA bucket, through
 // /music/audio/:id and /music/cover/:id, to signed-in approved users (the route's guard) and only
@@ -94,17 +95,7 @@ export type { PublicTrackPreview };
 /** The published track with signed audio and cover URLs; null for a track that is not published (or gone). */
 export async function publicTrackPreview(trackId: string, now = Date.now()): Promise<PublicTrackPreview | null> {
   const row = await db()
-    .select({
-      id: musicTracks.id,
-      title: musicTracks.title,
-      artist: musicTracks.artist,
-      genre: musicTracks.genre,
-      mood: musicTracks.mood,
-      bpm: musicTracks.bpm,
-      durationSeconds: musicTracks.durationSeconds,
-      audioKey: musicTracks.audioKey,
-      coverKey: musicTracks.coverKey,
-    })
+    .select({ ...trackFactColumns, audioKey: musicTracks.audioKey, coverKey: musicTracks.coverKey })
     .from(musicTracks)
     .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
     .get();
