@@ -4,6 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { devToolsBuilt } from "./app/dev/build-mode.ts";
+import { reactDomTextChunks } from "./tooling/react-dom-text-chunks.ts";
 
 // Miniflare would fetch a sample `Request.cf` object from Cloudflare on start; offline that logs
 // an error. The local placeholder is all the app needs (it reads CF-Connecting-IP, not cf).
@@ -61,6 +62,8 @@ export default defineConfig(({ mode }) => ({
       persistState: stateDir ? { path: stateDir } : true,
     }),
     tailwindcss(),
+    // React's server renderer keeps HTML as text and encodes it once per flush (docs/decisions/0275).
+    reactDomTextChunks(),
     reactRouter(),
   ],
 }));

@@ -79,6 +79,12 @@ describe("the Worker upload of a production build", () => {
     expect(browserOnly).toEqual([]);
   });
 
+  it("renders HTML with React's renderer keeping text as text (tooling/react-dom-text-chunks.ts, decision 0275)", () => {
+    const code = upload.modules.map((m) => readFileSync(join(dir, "upload", m.name), "utf8")).join("\n");
+    expect(code).toContain("pendingText += chunk");
+    expect(code).not.toMatch(/function stringToChunk\(content\) \{\s*return textEncoder\.encode\(content\);/);
+  });
+
   it("stays within 1.5 MB gzip", () => {
     expect(upload.gzip, `Worker upload ${kib(upload.gzip)} gzip > ${kib(BUDGET_GZIP)}`).toBeLessThanOrEqual(BUDGET_GZIP);
   });
