@@ -12,7 +12,7 @@ import { appLink, emailQuery } from "~/platform/email.server";
 import { appName, env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume, LIMITS, release, tooManyAttempts } from "~/platform/rate-limit.server";
-import { actorOf } from "./directory.server";
+import { actorOf, profileStandingColumns } from "./directory.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
 import { afterSessionsEnded, endSessionsStatements, eraseSessionsStatements, type SessionUser } from "./session.server";
 
@@ -245,19 +245,10 @@ export async function accountExport(userId: string) {
         hasPassword: sql<boolean>`${users.passwordHash} is not null`.mapWith(Boolean),
         deletionRequestedAt: users.deletionRequestedAt,
         deletionDueAt: users.deletionDueAt,
-        fullName: profiles.fullName,
-        creatorId: profiles.creatorId,
+        ...profileStandingColumns,
         avatarUrl: profiles.avatarUrl,
-        approvalStatus: profiles.approvalStatus,
-        rejectionReason: profiles.rejectionReason,
-        isBanned: profiles.isBanned,
-        banReason: profiles.banReason,
-        isMusicPartner: profiles.isMusicPartner,
-        artistName: profiles.artistName,
-        catalogueUrl: profiles.catalogueUrl,
         agencyId: profiles.agencyId,
         referredBy: profiles.referredBy,
-        lastSignInAt: profiles.lastSignInAt,
         termStartedAt: profiles.termStartedAt,
       })
       .from(users)

@@ -46,6 +46,20 @@ const personColumns = {
   isBanned: profiles.isBanned,
 };
 
+/** A profile's standing as the admin's user panel and the data export show it (moderation, deletion). */
+export const profileStandingColumns = {
+  fullName: profiles.fullName,
+  creatorId: profiles.creatorId,
+  approvalStatus: profiles.approvalStatus,
+  rejectionReason: profiles.rejectionReason,
+  isBanned: profiles.isBanned,
+  banReason: profiles.banReason,
+  isMusicPartner: profiles.isMusicPartner,
+  artistName: profiles.artistName,
+  catalogueUrl: profiles.catalogueUrl,
+  lastSignInAt: profiles.lastSignInAt,
+};
+
 /** The people whose `column` is one of `values`, keyed by `keyOf` (one round trip). */
 async function peopleWhere(column: SQLiteColumn, values: readonly string[], keyOf: (p: PersonSummary) => string): Promise<Map<string, PersonSummary>> {
   const rows = await selectInChunks(values, (chunk) =>

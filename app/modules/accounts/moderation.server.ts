@@ -12,7 +12,7 @@ import { requestAccountDeletionFor } from "./deletion.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { containsText } from "~/platform/text-search.server";
-import { isAdminUser } from "./directory.server";
+import { isAdminUser, profileStandingColumns } from "./directory.server";
 import { afterSessionsEnded, endSessionsStatements, type SessionEndReason } from "./session.server";
 
 /** The admin's user list as its schema (admin/schema) parses it: this module needs only the shape. */
@@ -167,16 +167,7 @@ export async function getUserDetails(actor: Actor, userId: string) {
       emailVerifiedAt: users.emailVerifiedAt,
       userMetadata: users.userMetadata,
       createdAt: users.createdAt,
-      fullName: profiles.fullName,
-      creatorId: profiles.creatorId,
-      approvalStatus: profiles.approvalStatus,
-      rejectionReason: profiles.rejectionReason,
-      isBanned: profiles.isBanned,
-      banReason: profiles.banReason,
-      isMusicPartner: profiles.isMusicPartner,
-      artistName: profiles.artistName,
-      catalogueUrl: profiles.catalogueUrl,
-      lastSignInAt: profiles.lastSignInAt,
+      ...profileStandingColumns,
       deletionRequestedAt: users.deletionRequestedAt,
       deletionDueAt: users.deletionDueAt,
       deletedAt: users.deletedAt,

@@ -13,7 +13,7 @@ import { activeBetween } from "./activity.server";
 import { rebuildRetentionPeople, retentionSnapshotAt } from "./aggregates.server";
 import { GROWTH_MESSAGES as M } from "./messages";
 import { INACTIVE_PAGE_SIZE, type NotifyInput, type RetentionQuery } from "./schema";
-import { SOURCES, type CohortRow, type FunnelStep, type InactiveUser, type RetentionPage, type Source } from "./types";
+import { SOURCES, type CohortRow, type FunnelStep, type InactiveUser, type RetentionPage } from "./types";
 import { addDays, addWeeks, isoWeekLabel, lastWeeks, utcDay, weekOf, weeksBetween } from "./weeks";
 
 // /user-retention (issue 18; docs/decisions/0172, 0250-retention-definitions.md): sign-ups per ISO
@@ -215,16 +215,7 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
   };
 }
 
-function toInactive(r: {
-  id: string;
-  fullName: string | null;
-  email: string;
-  status: string;
-  source: Source;
-  joinedAt: string;
-  lastActive: string | null;
-  notifiedThisWeek: boolean;
-}): InactiveUser {
+function toInactive(r: Omit<InactiveUser, "name"> & { fullName: string | null }): InactiveUser {
   return {
     id: r.id,
     name: r.fullName?.trim() || "—",

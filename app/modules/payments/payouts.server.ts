@@ -16,7 +16,7 @@ import { stripeConfig, stripeMode } from "~/platform/stripe.server";
 import { isMonth, monthLabel, payoutDateIn, payoutRunDue } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
 import { payoutAccountsOf } from "./payout-accounts.server";
-import { type SendResult, sendPendingTransfers, transfersWaiting } from "./transfers.server";
+import { ledgerPaidWithPayoutQuery, type SendResult, sendPendingTransfers, transfersWaiting } from "./transfers.server";
 import { centsToDecimal, formatCents } from "./money";
 import { heldUserIds } from "./agreement.server";
 import { payoutDay } from "./share.server";
@@ -269,16 +269,7 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
           payoutPaidEmail(person?.email ?? "", p.amountCents, input.reference),
           sql`${previousStatementChanged(1)} and ${person?.email ?? ""} <> ''`,
         ),
-        db()
-          .update(ledgerEntries)
-          .set({ status: "paid" })
-          .where(
-            and(
-              eq(ledgerEntries.payoutId, p.id),
-              eq(ledgerEntries.status, "finalized"),
-              sql`exists (select 1 from payouts p where p.id = ${p.id} and p.status = 'paid')`,
-            ),
-          ),
+        ledgerPaidWithPayoutQuery(p.id),
       );
     }
     const results = (await db().batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];

@@ -80,16 +80,7 @@ export function payoutPaidQueries(
       sql`changes() = 1`,
     ),
     emailQueryWhen(paidEmail(email ?? "", p, transfer.id), sql`changes() = 1 and ${email ?? ""} <> ''`),
-    db()
-      .update(ledgerEntries)
-      .set({ status: "paid" })
-      .where(
-        and(
-          eq(ledgerEntries.payoutId, p.id),
-          eq(ledgerEntries.status, "finalized"),
-          sql`exists (select 1 from payouts x where x.id = ${p.id} and x.status = 'paid')`,
-        ),
-      ),
+    ledgerPaidWithPayoutQuery(p.id),
   ];
 }
 
@@ -249,4 +240,18 @@ export async function transfersWaiting(): Promise<{ pending: number; processing:
     .groupBy(payouts.status)
     .all();
   return { pending: rows.find((r) => r.status === "pending")?.n ?? 0, processing: rows.find((r) => r.status === "processing")?.n ?? 0 };
+}
+
+/** A payout's finalized ledger lines become paid, in the same batch and only once the payout itself is paid (by hand or by Stripe). */
+export function ledgerPaidWithPayoutQuery(payoutId: string) {
+  return db()
+    .update(ledgerEntries)
+    .set({ status: "paid" })
+    .where(
+      and(
+        eq(ledgerEntries.payoutId, payoutId),
+        eq(ledgerEntries.status, "finalized"),
+        sql`exists (select 1 from payouts x where x.id = ${payoutId} and x.status = 'paid')`,
+      ),
+    );
 }

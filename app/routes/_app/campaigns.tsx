@@ -20,7 +20,7 @@ import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Td } from "~/ui/table";
 import type { Route } from "./+types/campaigns";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 import { formatCount } from "~/lib/format";
@@ -91,45 +91,47 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
         {submissions.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No videos submitted yet.</p>
         ) : (
-          <TableRegion labelledBy="my-submissions" className="mt-3">
-            <Table stacked>
-              <TableHead columns={["Campaign", { label: "Video", className: "min-w-[11rem]" }, "Status", "Verified views", "Estimated payout"]} />
-              <TableBody>
-                {submissions.map((s) => (
-                  <tr key={s.id}>
-                    <Td className="font-medium">{s.campaignTitle}</Td>
-                    <Td label="Video">
-                      <span>
-                        <a href={s.url} target="_blank" rel="noreferrer noopener" className="whitespace-nowrap text-brand-700 underline">
-                          {PLATFORM_LABELS[s.platform]} video
-                        </a>
-                        <div className="text-xs text-slate-500">
-                          Submitted <LocalTime iso={s.createdAt} /> at {formatRate(s.rateCents)}
-                        </div>
+          <DataTable
+            labelledBy="my-submissions"
+            className="mt-3"
+            stacked
+            columns={["Campaign", { label: "Video", className: "min-w-[11rem]" }, "Status", "Verified views", "Estimated payout"]}
+            rows={submissions}
+            rowKey={(s) => s.id}
+          >
+            {(s) => (
+              <>
+                <Td className="font-medium">{s.campaignTitle}</Td>
+                <Td label="Video">
+                  <span>
+                    <a href={s.url} target="_blank" rel="noreferrer noopener" className="whitespace-nowrap text-brand-700 underline">
+                      {PLATFORM_LABELS[s.platform]} video
+                    </a>
+                    <div className="text-xs text-slate-500">
+                      Submitted <LocalTime iso={s.createdAt} /> at {formatRate(s.rateCents)}
+                    </div>
+                  </span>
+                </Td>
+                <Td label="Status">
+                  <span>
+                    <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
+                    {s.reason ? <span className="mt-1 block text-xs text-slate-600">Reason: {s.reason}</span> : null}
+                    {s.raise ? (
+                      <span className="mt-1 block text-xs text-slate-600" data-testid="raise-note">
+                        Raised from {formatCents(s.raise.fromCents)} on <LocalTime iso={s.raise.at} />: {RAISE_CAUSE_TEXT[s.raise.cause]}.
                       </span>
-                    </Td>
-                    <Td label="Status">
-                      <span>
-                        <Badge tone={STATUS_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
-                        {s.reason ? <span className="mt-1 block text-xs text-slate-600">Reason: {s.reason}</span> : null}
-                        {s.raise ? (
-                          <span className="mt-1 block text-xs text-slate-600" data-testid="raise-note">
-                            Raised from {formatCents(s.raise.fromCents)} on <LocalTime iso={s.raise.at} />: {RAISE_CAUSE_TEXT[s.raise.cause]}.
-                          </span>
-                        ) : null}
-                      </span>
-                    </Td>
-                    <Td label="Verified views" className="tabular-nums">
-                      {s.status === "approved" ? formatCount(s.views) : "—"}
-                    </Td>
-                    <Td label="Estimated payout" className="tabular-nums">
-                      {s.status === "approved" ? formatCents(s.amountCents) : "—"}
-                    </Td>
-                  </tr>
-                ))}
-              </TableBody>
-            </Table>
-          </TableRegion>
+                    ) : null}
+                  </span>
+                </Td>
+                <Td label="Verified views" className="tabular-nums">
+                  {s.status === "approved" ? formatCount(s.views) : "—"}
+                </Td>
+                <Td label="Estimated payout" className="tabular-nums">
+                  {s.status === "approved" ? formatCents(s.amountCents) : "—"}
+                </Td>
+              </>
+            )}
+          </DataTable>
         )}
       </Section>
 
@@ -137,31 +139,33 @@ export default function Campaigns({ loaderData, actionData }: Route.ComponentPro
         {ended.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">None yet.</p>
         ) : (
-          <TableRegion labelledBy="ended-campaigns" className="mt-3">
-            <Table stacked>
-              <TableHead columns={["Campaign", "Ended", "Status", "Your amount", "Payout date"]} />
-              <TableBody>
-                {ended.map((c) => (
-                  <tr key={c.id}>
-                    <Td className="font-medium">
-                      {c.title}
-                      <div className="text-xs text-slate-500">{c.brand}</div>
-                    </Td>
-                    <Td label="Ended">
-                      <LocalTime iso={c.endedAt} />
-                    </Td>
-                    <Td label="Status">
-                      <Badge tone={c.state === "settled" ? "green" : "slate"}>{STATE_LABELS[c.state]}</Badge>
-                    </Td>
-                    <Td label="Your amount" className="tabular-nums">
-                      {formatCents(c.amountCents)}
-                    </Td>
-                    <Td label="Payout date">{c.payableOn ? formatPayoutDay(c.payableOn) : `By ${formatPayoutDay(c.deadline)}`}</Td>
-                  </tr>
-                ))}
-              </TableBody>
-            </Table>
-          </TableRegion>
+          <DataTable
+            labelledBy="ended-campaigns"
+            className="mt-3"
+            stacked
+            columns={["Campaign", "Ended", "Status", "Your amount", "Payout date"]}
+            rows={ended}
+            rowKey={(c) => c.id}
+          >
+            {(c) => (
+              <>
+                <Td className="font-medium">
+                  {c.title}
+                  <div className="text-xs text-slate-500">{c.brand}</div>
+                </Td>
+                <Td label="Ended">
+                  <LocalTime iso={c.endedAt} />
+                </Td>
+                <Td label="Status">
+                  <Badge tone={c.state === "settled" ? "green" : "slate"}>{STATE_LABELS[c.state]}</Badge>
+                </Td>
+                <Td label="Your amount" className="tabular-nums">
+                  {formatCents(c.amountCents)}
+                </Td>
+                <Td label="Payout date">{c.payableOn ? formatPayoutDay(c.payableOn) : `By ${formatPayoutDay(c.deadline)}`}</Td>
+              </>
+            )}
+          </DataTable>
         )}
       </Section>
     </div>

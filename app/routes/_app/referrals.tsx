@@ -17,7 +17,7 @@ import { EmptyState } from "~/ui/empty-state";
 import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Td } from "~/ui/table";
 import type { Route } from "./+types/referrals";
 import { formatCount } from "~/lib/format";
 
@@ -154,24 +154,19 @@ export default function Referrals({ loaderData }: Route.ComponentProps) {
                 </li>
               ))}
             </ul>
-            <TableRegion labelledBy="people-heading" className="mt-3 hidden sm:block">
-              <Table>
-                <TableHead columns={["Name", "Status", "Joined"]} />
-                <TableBody>
-                  {people.map((p) => (
-                    <tr key={p.id}>
-                      <Td className="font-medium text-slate-900">{p.name}</Td>
-                      <Td>
-                        <Badge tone={STAGE_TONE[p.stage]}>{STAGE_LABELS[p.stage]}</Badge>
-                      </Td>
-                      <Td className="whitespace-nowrap">
-                        <LocalTime iso={p.joinedAt} />
-                      </Td>
-                    </tr>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableRegion>
+            <DataTable labelledBy="people-heading" className="mt-3 hidden sm:block" columns={["Name", "Status", "Joined"]} rows={people} rowKey={(p) => p.id}>
+              {(p) => (
+                <>
+                  <Td className="font-medium text-slate-900">{p.name}</Td>
+                  <Td>
+                    <Badge tone={STAGE_TONE[p.stage]}>{STAGE_LABELS[p.stage]}</Badge>
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    <LocalTime iso={p.joinedAt} />
+                  </Td>
+                </>
+              )}
+            </DataTable>
           </>
         )}
         {more > 0 ? <p className="mt-2 text-sm text-slate-600">{`and ${more} more (the newest are listed).`}</p> : null}

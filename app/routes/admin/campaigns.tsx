@@ -27,7 +27,7 @@ import { Badge } from "~/ui/badge";
 import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Td } from "~/ui/table";
 import type { Route } from "./+types/campaigns";
 
 // The admin console's campaigns (issue 15): create and edit, launch, end early, review the
@@ -130,42 +130,44 @@ export default function AdminCampaigns({ loaderData, actionData }: Route.Compone
         {campaigns.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No campaigns yet. Create the first one below.</p>
         ) : (
-          <TableRegion labelledBy="all-campaigns" className="mt-3">
-            <Table>
-              <TableHead columns={["Campaign", "State", "Rate", "Budget spent", "Runs", "People", "Pending"]} />
-              <TableBody>
-                {campaigns.map((c) => (
-                  <tr key={c.id} className={selected?.id === c.id ? "bg-slate-50" : undefined}>
-                    <Td className="font-medium">
-                      <Link to={adminCampaignHref(c.id)} className="text-brand-700 underline" aria-current={selected?.id === c.id ? "true" : undefined}>
-                        {c.title}
-                      </Link>
-                      <div className="text-xs text-slate-500">
-                        {c.brand} · /campaigns/{c.slug}
-                      </div>
-                    </Td>
-                    <Td>
-                      <Badge tone={STATE_TONE[c.state]}>{STATE_LABELS[c.state]}</Badge>
-                    </Td>
-                    <Td className="whitespace-nowrap">{formatRate(c.rateCents)}</Td>
-                    <Td className="whitespace-nowrap">
-                      {formatCents(c.spentCents)} of {formatCents(c.budgetCents)}
-                      {c.spentCents >= c.budgetCents ? (
-                        <div>
-                          <Badge tone="amber">Budget reached</Badge>
-                        </div>
-                      ) : null}
-                    </Td>
-                    <Td>
-                      <LocalTime iso={c.startsAt} /> – <LocalTime iso={c.effectiveEnd} />
-                    </Td>
-                    <Td>{c.participants}</Td>
-                    <Td>{c.pending}</Td>
-                  </tr>
-                ))}
-              </TableBody>
-            </Table>
-          </TableRegion>
+          <DataTable
+            labelledBy="all-campaigns"
+            className="mt-3"
+            columns={["Campaign", "State", "Rate", "Budget spent", "Runs", "People", "Pending"]}
+            rows={campaigns}
+            rowKey={(c) => c.id}
+            rowProps={(c) => ({ className: selected?.id === c.id ? "bg-slate-50" : undefined })}
+          >
+            {(c) => (
+              <>
+                <Td className="font-medium">
+                  <Link to={adminCampaignHref(c.id)} className="text-brand-700 underline" aria-current={selected?.id === c.id ? "true" : undefined}>
+                    {c.title}
+                  </Link>
+                  <div className="text-xs text-slate-500">
+                    {c.brand} · /campaigns/{c.slug}
+                  </div>
+                </Td>
+                <Td>
+                  <Badge tone={STATE_TONE[c.state]}>{STATE_LABELS[c.state]}</Badge>
+                </Td>
+                <Td className="whitespace-nowrap">{formatRate(c.rateCents)}</Td>
+                <Td className="whitespace-nowrap">
+                  {formatCents(c.spentCents)} of {formatCents(c.budgetCents)}
+                  {c.spentCents >= c.budgetCents ? (
+                    <div>
+                      <Badge tone="amber">Budget reached</Badge>
+                    </div>
+                  ) : null}
+                </Td>
+                <Td>
+                  <LocalTime iso={c.startsAt} /> – <LocalTime iso={c.effectiveEnd} />
+                </Td>
+                <Td>{c.participants}</Td>
+                <Td>{c.pending}</Td>
+              </>
+            )}
+          </DataTable>
         )}
       </Section>
 

@@ -6,7 +6,7 @@ import { Button, buttonClass } from "~/ui/button";
 import { LocalTime } from "~/ui/local-time";
 import { Pagination } from "~/ui/pagination";
 import { Section } from "~/ui/section";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { SOURCE_LABELS } from "../messages";
 import type { RetentionPage } from "../types";
 import { GrowthChart } from "./growth-chart";
@@ -32,20 +32,21 @@ export function GrowthChartFunnel({ funnel }: { funnel: RetentionPage["funnel"] 
         rows={funnel.map((s) => ({ label: s.label, count: s.count }))}
         series={[{ key: "count", label: "People" }]}
       />
-      <TableRegion label="Funnel conversions">
-        <Table>
-          <TableHead columns={["Step", { label: "People", className: "text-right" }, { label: "Of the step before", className: "text-right" }]} />
-          <TableBody>
-            {funnel.map((s) => (
-              <tr key={s.key} data-testid={`funnel-${s.key}`}>
-                <Td className="font-medium text-slate-900">{s.label}</Td>
-                <Td className="text-right tabular-nums">{s.count}</Td>
-                <Td className="text-right tabular-nums">{s.conversion === null ? "—" : `${s.conversion}%`}</Td>
-              </tr>
-            ))}
-          </TableBody>
-        </Table>
-      </TableRegion>
+      <DataTable
+        label="Funnel conversions"
+        columns={["Step", { label: "People", className: "text-right" }, { label: "Of the step before", className: "text-right" }]}
+        rows={funnel}
+        rowKey={(s) => s.key}
+        rowProps={(s) => ({ "data-testid": `funnel-${s.key}` })}
+      >
+        {(s) => (
+          <>
+            <Td className="font-medium text-slate-900">{s.label}</Td>
+            <Td className="text-right tabular-nums">{s.count}</Td>
+            <Td className="text-right tabular-nums">{s.conversion === null ? "—" : `${s.conversion}%`}</Td>
+          </>
+        )}
+      </DataTable>
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Td } from "~/ui/table";
 import { TextArea } from "~/ui/textarea";
 import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
@@ -76,32 +76,34 @@ export function AdjustmentsSection({
       {rows.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600">No adjustments yet.</p>
       ) : (
-        <TableRegion labelledBy="adjustments-heading" className="mt-3">
-          <Table stacked>
-            <TableHead columns={["Person", "Month", { label: "Amount", className: "text-right" }, "Reason", "Status", "Added"]} />
-            <TableBody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <Td className="max-sm:font-medium">
-                    {r.name}
-                    <span className="block text-xs text-slate-500">{r.email}</span>
-                  </Td>
-                  <Td label="Month">{monthLabel(r.month)}</Td>
-                  <Td label="Amount" className={`text-right tabular-nums ${r.amountCents < 0 ? "text-red-800" : ""}`}>
-                    {r.amountCents < 0 ? `−${formatCents(-r.amountCents)}` : `+${formatCents(r.amountCents)}`}
-                  </Td>
-                  <Td label="Reason">{r.reason}</Td>
-                  <Td label="Status">
-                    <Badge tone={r.status === "paid" ? "green" : "blue"}>{r.status === "paid" ? "Paid" : "In the next payout"}</Badge>
-                  </Td>
-                  <Td label="Added">
-                    <LocalTime iso={r.createdAt} withTime />
-                  </Td>
-                </tr>
-              ))}
-            </TableBody>
-          </Table>
-        </TableRegion>
+        <DataTable
+          labelledBy="adjustments-heading"
+          className="mt-3"
+          stacked
+          columns={["Person", "Month", { label: "Amount", className: "text-right" }, "Reason", "Status", "Added"]}
+          rows={rows}
+          rowKey={(r) => r.id}
+        >
+          {(r) => (
+            <>
+              <Td className="max-sm:font-medium">
+                {r.name}
+                <span className="block text-xs text-slate-500">{r.email}</span>
+              </Td>
+              <Td label="Month">{monthLabel(r.month)}</Td>
+              <Td label="Amount" className={`text-right tabular-nums ${r.amountCents < 0 ? "text-red-800" : ""}`}>
+                {r.amountCents < 0 ? `−${formatCents(-r.amountCents)}` : `+${formatCents(r.amountCents)}`}
+              </Td>
+              <Td label="Reason">{r.reason}</Td>
+              <Td label="Status">
+                <Badge tone={r.status === "paid" ? "green" : "blue"}>{r.status === "paid" ? "Paid" : "In the next payout"}</Badge>
+              </Td>
+              <Td label="Added">
+                <LocalTime iso={r.createdAt} withTime />
+              </Td>
+            </>
+          )}
+        </DataTable>
       )}
     </Section>
   );

@@ -3,7 +3,7 @@ import { Badge, type Tone } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { LocalTime } from "~/ui/local-time";
 import { Section } from "~/ui/section";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Td } from "~/ui/table";
 import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
 import { formatBp } from "~/lib/split";
@@ -50,53 +50,54 @@ export function MonthsSection({ months, imports, busy }: { months: MonthRow[]; i
         {months.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600">No revenue imported yet.</p>
         ) : (
-          <TableRegion labelledBy="months-heading" className="mt-3">
-            <Table>
-              <TableHead columns={["Month", "Net revenue", "Creators' share", "Status", { label: "Actions", className: "text-right" }]} />
-              <TableBody>
-                {months.map((m) => (
-                  <tr key={m.month}>
-                    <Td className="font-medium">{monthLabel(m.month)}</Td>
-                    <Td>
-                      {m.netCents === null ? "—" : formatCents(m.netCents)}
-                      {m.exactTotal && m.exactTotal !== ((m.netCents ?? 0) / 100).toFixed(2) ? (
-                        <span className="block text-xs text-slate-500">{m.exactTotal} exact</span>
-                      ) : null}
-                    </Td>
-                    <Td>
-                      {m.amountCents === null ? "—" : formatCents(m.amountCents)}
-                      {m.shareBp ? <span className="text-slate-500"> ({formatBp(m.shareBp)})</span> : null}
-                    </Td>
-                    <Td>
-                      {m.finalizedAt ? (
-                        <Badge tone="green">
-                          <span>
-                            Finalized <LocalTime iso={m.finalizedAt} />
-                          </span>
-                        </Badge>
-                      ) : m.fundsReceivedAt ? (
-                        <Badge tone="blue">
-                          <span>
-                            Funds received <LocalTime iso={m.fundsReceivedAt} />
-                          </span>
-                        </Badge>
-                      ) : m.liveImportId ? (
-                        <Badge tone="amber">Estimated</Badge>
-                      ) : (
-                        <Badge>Not imported</Badge>
-                      )}
-                    </Td>
-                    <Td className="text-right">
-                      {m.liveImportId && !m.fundsReceivedAt ? (
-                        <MonthButton intent="funds_received" month={m.month} label="Mark funds received" busy={busy} />
-                      ) : null}
-                      {m.fundsReceivedAt && !m.finalizedAt ? <MonthButton intent="finalize" month={m.month} label="Finalize" busy={busy} /> : null}
-                    </Td>
-                  </tr>
-                ))}
-              </TableBody>
-            </Table>
-          </TableRegion>
+          <DataTable
+            labelledBy="months-heading"
+            className="mt-3"
+            columns={["Month", "Net revenue", "Creators' share", "Status", { label: "Actions", className: "text-right" }]}
+            rows={months}
+            rowKey={(m) => m.month}
+          >
+            {(m) => (
+              <>
+                <Td className="font-medium">{monthLabel(m.month)}</Td>
+                <Td>
+                  {m.netCents === null ? "—" : formatCents(m.netCents)}
+                  {m.exactTotal && m.exactTotal !== ((m.netCents ?? 0) / 100).toFixed(2) ? (
+                    <span className="block text-xs text-slate-500">{m.exactTotal} exact</span>
+                  ) : null}
+                </Td>
+                <Td>
+                  {m.amountCents === null ? "—" : formatCents(m.amountCents)}
+                  {m.shareBp ? <span className="text-slate-500"> ({formatBp(m.shareBp)})</span> : null}
+                </Td>
+                <Td>
+                  {m.finalizedAt ? (
+                    <Badge tone="green">
+                      <span>
+                        Finalized <LocalTime iso={m.finalizedAt} />
+                      </span>
+                    </Badge>
+                  ) : m.fundsReceivedAt ? (
+                    <Badge tone="blue">
+                      <span>
+                        Funds received <LocalTime iso={m.fundsReceivedAt} />
+                      </span>
+                    </Badge>
+                  ) : m.liveImportId ? (
+                    <Badge tone="amber">Estimated</Badge>
+                  ) : (
+                    <Badge>Not imported</Badge>
+                  )}
+                </Td>
+                <Td className="text-right">
+                  {m.liveImportId && !m.fundsReceivedAt ? (
+                    <MonthButton intent="funds_received" month={m.month} label="Mark funds received" busy={busy} />
+                  ) : null}
+                  {m.fundsReceivedAt && !m.finalizedAt ? <MonthButton intent="finalize" month={m.month} label="Finalize" busy={busy} /> : null}
+                </Td>
+              </>
+            )}
+          </DataTable>
         )}
       </Section>
 

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { Badge, type Tone } from "~/ui/badge";
 import { Section } from "~/ui/section";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Td } from "~/ui/table";
 import { formatCents } from "../money";
 import type { LedgerStatus } from "../types";
 
@@ -17,26 +17,27 @@ export function EarningsByMonth({ earnings }: { earnings: { month: string; label
       {earnings.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No earnings in the last 12 months yet. They appear once a month's revenue has been imported.</p>
       ) : (
-        <TableRegion labelledBy="earnings-heading" className="mt-3">
-          <Table>
-            <TableHead columns={["Month", { label: "Earnings", className: "text-right" }, "Status"]} />
-            <TableBody>
-              {earnings.map((e) => (
-                <tr key={e.month}>
-                  <Td>
-                    <Link to={`/payments?month=${e.month}`} className="underline underline-offset-2">
-                      {e.label}
-                    </Link>
-                  </Td>
-                  <Td className="text-right tabular-nums font-medium">{formatCents(e.amountCents)}</Td>
-                  <Td>
-                    <Badge tone={LEDGER_STATUS_TONE[e.status]}>{LEDGER_STATUS_LABEL[e.status]}</Badge>
-                  </Td>
-                </tr>
-              ))}
-            </TableBody>
-          </Table>
-        </TableRegion>
+        <DataTable
+          labelledBy="earnings-heading"
+          className="mt-3"
+          columns={["Month", { label: "Earnings", className: "text-right" }, "Status"]}
+          rows={earnings}
+          rowKey={(e) => e.month}
+        >
+          {(e) => (
+            <>
+              <Td>
+                <Link to={`/payments?month=${e.month}`} className="underline underline-offset-2">
+                  {e.label}
+                </Link>
+              </Td>
+              <Td className="text-right tabular-nums font-medium">{formatCents(e.amountCents)}</Td>
+              <Td>
+                <Badge tone={LEDGER_STATUS_TONE[e.status]}>{LEDGER_STATUS_LABEL[e.status]}</Badge>
+              </Td>
+            </>
+          )}
+        </DataTable>
       )}
     </Section>
   );

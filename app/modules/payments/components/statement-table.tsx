@@ -1,6 +1,6 @@
 import { Badge, type Tone } from "~/ui/badge";
 import { LocalTime } from "~/ui/local-time";
-import { Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
+import { DataTable, Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { formatPayoutDay, monthLabel } from "../calendar";
 import { formatCents } from "../money";
 import { formatBp } from "~/lib/split";
@@ -88,38 +88,40 @@ function StatementRows({ line: l }: { line: StatementLine }) {
 /** The person's payouts: run, date, amount, status (and why one failed), how it was paid, when. */
 export function PayoutHistoryTable({ payouts }: { payouts: PayoutRow[] }) {
   return (
-    <TableRegion labelledBy="payouts-heading" className="mt-3">
-      <Table stacked>
-        <TableHead columns={["Payout run", "Payout date", { label: "Amount", className: "text-right" }, "Status", "Paid through", "Paid on"]} />
-        <TableBody>
-          {payouts.map((p) => (
-            <tr key={p.id}>
-              <Td className="max-sm:font-medium">{monthLabel(p.batch)}</Td>
-              <Td label="Payout date" className="whitespace-nowrap">
-                {formatPayoutDay(p.payoutDate)}
-              </Td>
-              <Td label="Amount" className="text-right tabular-nums">
-                {formatCents(p.amountCents)}
-              </Td>
-              <Td label="Status">
-                <span className="flex flex-col items-end gap-1 sm:items-start">
-                  <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
-                  {p.status === "failed" && p.failureReason ? <span className="text-xs text-red-800">{p.failureReason}. Back in your balance.</span> : null}
-                </span>
-              </Td>
-              <Td label="Paid through">
-                <span className="min-w-0">
-                  {p.method === "stripe" ? "Stripe" : "Outside Stripe"}
-                  {p.reference ? <span className="block text-xs break-all text-slate-500">Ref. {p.reference}</span> : null}
-                </span>
-              </Td>
-              <Td label="Paid on">
-                <LocalTime iso={p.paidAt} withTime />
-              </Td>
-            </tr>
-          ))}
-        </TableBody>
-      </Table>
-    </TableRegion>
+    <DataTable
+      labelledBy="payouts-heading"
+      className="mt-3"
+      stacked
+      columns={["Payout run", "Payout date", { label: "Amount", className: "text-right" }, "Status", "Paid through", "Paid on"]}
+      rows={payouts}
+      rowKey={(p) => p.id}
+    >
+      {(p) => (
+        <>
+          <Td className="max-sm:font-medium">{monthLabel(p.batch)}</Td>
+          <Td label="Payout date" className="whitespace-nowrap">
+            {formatPayoutDay(p.payoutDate)}
+          </Td>
+          <Td label="Amount" className="text-right tabular-nums">
+            {formatCents(p.amountCents)}
+          </Td>
+          <Td label="Status">
+            <span className="flex flex-col items-end gap-1 sm:items-start">
+              <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
+              {p.status === "failed" && p.failureReason ? <span className="text-xs text-red-800">{p.failureReason}. Back in your balance.</span> : null}
+            </span>
+          </Td>
+          <Td label="Paid through">
+            <span className="min-w-0">
+              {p.method === "stripe" ? "Stripe" : "Outside Stripe"}
+              {p.reference ? <span className="block text-xs break-all text-slate-500">Ref. {p.reference}</span> : null}
+            </span>
+          </Td>
+          <Td label="Paid on">
+            <LocalTime iso={p.paidAt} withTime />
+          </Td>
+        </>
+      )}
+    </DataTable>
   );
 }
