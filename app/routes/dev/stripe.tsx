@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { data, Form } from "react-router";
 import { z } from "zod";
 import { deliver, refuseNextTransfer, reverseTransfer, setAccountState, standInState } from "~/dev/dev-stripe.server";
@@ -50,6 +51,67 @@ export const meta = () => [{ title: "Stripe stand-in" }];
 
 const cell = "border-b border-slate-100 px-2 py-1 align-top";
 
+/** One of the stand-in's lists: a heading, its columns (the last one "Actions") and a row per item. */
+function StandInTable<T extends { id: string }>({
+  id,
+  title,
+  columns,
+  rows,
+  children,
+}: {
+  id: string;
+  title: string;
+  columns: string[];
+  rows: T[];
+  children: (row: T) => ReactNode[];
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <table className="mt-2 w-full text-left">
+        <thead>
+          <tr>
+            {[...columns, "Actions"].map((c) => (
+              <th key={c} className={cell}>
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.id}>
+              {children(row).map((content, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are fixed, in column order
+                <td key={i} className={cell}>
+                  {content}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A button that posts `fields` (the intent and its subject) to this page's action. */
+function StandInAction({ fields, label, subject, className }: { fields: Record<string, string>; label: ReactNode; subject?: string; className?: string }) {
+  return (
+    <Form method="post" className={className}>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <Button type="submit">
+        {label}
+        {subject ? <span className="sr-only"> {subject}</span> : null}
+      </Button>
+    </Form>
+  );
+}
+
 export default function StandInDashboard({ loaderData }: Route.ComponentProps) {
   const { accounts, transfers, events, refusing } = loaderData;
   return (
@@ -57,122 +119,42 @@ export default function StandInDashboard({ loaderData }: Route.ComponentProps) {
       <header>
         <p className="text-xs font-semibold tracking-wide text-amber-700 uppercase">Local Stripe stand-in</p>
         <h1 className="text-xl font-bold text-slate-900">Connected accounts, transfers and webhooks</h1>
-        <Form method="post" className="mt-2 flex items-center gap-2">
-          <input type="hidden" name="intent" value="refuse_next" />
-          <input type="hidden" name="on" value={refusing ? "no" : "yes"} />
+        <div className="mt-2 flex items-center gap-2">
           <span>{refusing ? "The next transfer will be refused (insufficient funds)." : "Transfers go through."}</span>
-          <Button type="submit">{refusing ? "Let transfers through" : "Refuse the next transfer"}</Button>
-        </Form>
+          <StandInAction
+            fields={{ intent: "refuse_next", on: refusing ? "no" : "yes" }}
+            label={refusing ? "Let transfers through" : "Refuse the next transfer"}
+          />
+        </div>
       </header>
-      <section aria-labelledby="accounts">
-        <h2 id="accounts" className="text-lg font-semibold">
-          Accounts
-        </h2>
-        <table className="mt-2 w-full text-left">
-          <thead>
-            <tr>
-              <th className={cell}>Account</th>
-              <th className={cell}>E-mail</th>
-              <th className={cell}>Transfers</th>
-              <th className={cell}>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.map((a) => (
-              <tr key={a.id}>
-                <td className={cell}>{a.id}</td>
-                <td className={cell}>{a.email}</td>
-                <td className={cell}>{a.capabilities.transfers}</td>
-                <td className={cell}>
-                  {(["complete", "restricted"] as const).map((outcome) => (
-                    <Form key={outcome} method="post" className="inline">
-                      <input type="hidden" name="intent" value="account" />
-                      <input type="hidden" name="account" value={a.id} />
-                      <input type="hidden" name="outcome" value={outcome} />
-                      <Button type="submit">
-                        {outcome === "complete" ? "Enable" : "Restrict"} <span className="sr-only">{a.id}</span>
-                      </Button>
-                    </Form>
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-      <section aria-labelledby="transfers">
-        <h2 id="transfers" className="text-lg font-semibold">
-          Transfers
-        </h2>
-        <table className="mt-2 w-full text-left">
-          <thead>
-            <tr>
-              <th className={cell}>Transfer</th>
-              <th className={cell}>Amount</th>
-              <th className={cell}>Destination</th>
-              <th className={cell}>Payout</th>
-              <th className={cell}>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {transfers.map((t) => (
-              <tr key={t.id}>
-                <td className={cell}>{t.id}</td>
-                <td className={cell}>
-                  {(t.amount / 100).toFixed(2)} {t.currency.toUpperCase()}
-                  {t.reversed ? " (reversed)" : ""}
-                </td>
-                <td className={cell}>{t.destination}</td>
-                <td className={cell}>{t.transfer_group}</td>
-                <td className={cell}>
-                  {t.reversed ? null : (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="reverse" />
-                      <input type="hidden" name="transfer" value={t.id} />
-                      <Button type="submit">
-                        Reverse <span className="sr-only">{t.id}</span>
-                      </Button>
-                    </Form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
-      <section aria-labelledby="events">
-        <h2 id="events" className="text-lg font-semibold">
-          Webhook events
-        </h2>
-        <table className="mt-2 w-full text-left">
-          <thead>
-            <tr>
-              <th className={cell}>Event</th>
-              <th className={cell}>Type</th>
-              <th className={cell}>Delivered</th>
-              <th className={cell}>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.map((e) => (
-              <tr key={e.id}>
-                <td className={cell}>{e.id}</td>
-                <td className={cell}>{e.type}</td>
-                <td className={cell}>{e.delivered ?? "—"}</td>
-                <td className={cell}>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="resend" />
-                    <input type="hidden" name="event" value={e.id} />
-                    <Button type="submit">
-                      Send again <span className="sr-only">{e.id}</span>
-                    </Button>
-                  </Form>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </section>
+      <StandInTable id="accounts" title="Accounts" columns={["Account", "E-mail", "Transfers"]} rows={accounts}>
+        {(a) => [
+          a.id,
+          a.email,
+          a.capabilities.transfers,
+          (["complete", "restricted"] as const).map((outcome) => (
+            <StandInAction
+              key={outcome}
+              className="inline"
+              fields={{ intent: "account", account: a.id, outcome }}
+              label={outcome === "complete" ? "Enable" : "Restrict"}
+              subject={a.id}
+            />
+          )),
+        ]}
+      </StandInTable>
+      <StandInTable id="transfers" title="Transfers" columns={["Transfer", "Amount", "Destination", "Payout"]} rows={transfers}>
+        {(t) => [
+          t.id,
+          `${(t.amount / 100).toFixed(2)} ${t.currency.toUpperCase()}${t.reversed ? " (reversed)" : ""}`,
+          t.destination,
+          t.transfer_group,
+          t.reversed ? null : <StandInAction key="reverse" fields={{ intent: "reverse", transfer: t.id }} label="Reverse" subject={t.id} />,
+        ]}
+      </StandInTable>
+      <StandInTable id="events" title="Webhook events" columns={["Event", "Type", "Delivered"]} rows={events}>
+        {(e) => [e.id, e.type, e.delivered ?? "—", <StandInAction key="resend" fields={{ intent: "resend", event: e.id }} label="Send again" subject={e.id} />]}
+      </StandInTable>
     </main>
   );
 }

@@ -9,6 +9,7 @@ import { notifyEndedCampaigns } from "~/modules/campaigns/campaigns.server";
 import { nextPayoutDate } from "~/modules/payments/calendar";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
+import { campaignFields, daysFromNow, localDateTime } from "../../factories/campaigns";
 import { linkChannels } from "../../factories/channels";
 
 let admins: TestUser[];
@@ -40,26 +41,13 @@ beforeAll(async () => {
 const admin = (fields: Record<string, string>, who = admins[0], query = "") => postForm(`/admin/campaigns${query}`, fields, withCookie(who.cookie));
 const creator = (who: TestUser, fields: Record<string, string>) => postForm("/campaigns", fields, withCookie(who.cookie));
 
-const local = (d: Date) => d.toISOString().slice(0, 16);
-const days = (n: number) => new Date(Date.now() + n * 86_400_000);
+const local = localDateTime;
+const days = daysFromNow;
 
 let slugCounter = 0;
 function fields(over: Record<string, string> = {}): Record<string, string> {
   slugCounter += 1;
-  return {
-    intent: "create",
-    brand: "Fizz Cola",
-    title: `Summer Fizz ${slugCounter}`,
-    slug: `summer-fizz-${slugCounter}-${crypto.randomUUID().slice(0, 6)}`,
-    brief: "Use the track in a Short about your summer.",
-    rate: "2.50",
-    budget: "500.00",
-    startsAt: local(days(-1)),
-    endsAt: local(days(10)),
-    requiredTrackId: "",
-    minSubscribers: "",
-    ...over,
-  };
+  return campaignFields({ title: `Summer Fizz ${slugCounter}`, slug: `summer-fizz-${slugCounter}-${crypto.randomUUID().slice(0, 6)}`, ...over });
 }
 
 type Campaign = { id: string; slug: string; status: string; rate_cents: number; budget_cents: number; spent_cents: number; payable_on: string | null };

@@ -5,6 +5,7 @@
 // people are left out. docs/decisions/0244.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { campaignFields } from "../../factories/campaigns";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, okText, outcome, postForm, withCookie } from "../helpers";
 
@@ -16,8 +17,6 @@ let jo: TestUser;
 let banned: TestUser;
 const trackId = crypto.randomUUID();
 const hiddenTrackId = crypto.randomUUID();
-const local = (d: Date) => d.toISOString().slice(0, 16);
-const days = (n: number) => new Date(Date.now() + n * 86_400_000);
 
 async function insertTrack(id: string, status: string, title: string) {
   const audioKey = `music/audio/${id}.wav`;
@@ -33,19 +32,7 @@ async function insertTrack(id: string, status: string, title: string) {
 /** A live campaign made through the admin console ($1.00 per 1,000 views, budget $10.00). */
 async function liveCampaign(requiredTrackId: string): Promise<{ id: string; slug: string }> {
   const slug = `page-${crypto.randomUUID().slice(0, 8)}`;
-  const f = {
-    intent: "create",
-    brand: "Fizz Cola",
-    title: "Page Fizz",
-    slug,
-    brief: "Use the track.",
-    rate: "1.00",
-    budget: "10.00",
-    startsAt: local(days(-1)),
-    endsAt: local(days(10)),
-    requiredTrackId,
-    minSubscribers: "",
-  };
+  const f = campaignFields({ title: "Page Fizz", slug, brief: "Use the track.", rate: "1.00", budget: "10.00", requiredTrackId });
   expect(await outcome(await postForm("/admin/campaigns", f, withCookie(admin.cookie)))).toBe("→/admin/campaigns");
   const row = await env.DB.prepare("SELECT id FROM campaigns WHERE slug = ?").bind(slug).first<{ id: string }>();
   const id = row?.id ?? "";

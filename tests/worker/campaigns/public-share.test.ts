@@ -4,6 +4,7 @@
 // same-origin paths are carried. docs/decisions/0241.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { campaignFields } from "../../factories/campaigns";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, okText, outcome, passwordBeforeAll, postForm, redirectTarget, TEST_PASSWORD, withCookie } from "../helpers";
 
@@ -11,8 +12,6 @@ const password = passwordBeforeAll();
 let admin: TestUser;
 let slug: string;
 let back: string;
-const local = (d: Date) => d.toISOString().slice(0, 16);
-const days = (n: number) => new Date(Date.now() + n * 86_400_000);
 const origin = () => new URL(env.APP_ORIGIN).origin;
 let ipCounter = 0;
 /** Each sign-in or sign-up from its own address, clear of the per-IP limits. */
@@ -55,19 +54,11 @@ beforeAll(async () => {
   back = `/campaigns/${slug}`;
   const create = await postForm(
     "/admin/campaigns",
-    {
-      intent: "create",
+    campaignFields({
       brand: "Fizz & Co",
-      title: "Summer Fizz",
       slug,
       brief: `Use the track in a Short about your summer. ${"Show the drink, the beach and your friends. ".repeat(8)}`,
-      rate: "2.50",
-      budget: "500.00",
-      startsAt: local(days(-1)),
-      endsAt: local(days(10)),
-      requiredTrackId: "",
-      minSubscribers: "",
-    },
+    }),
     withCookie(admin.cookie),
   );
   expect(await outcome(create)).toBe("→/admin/campaigns");

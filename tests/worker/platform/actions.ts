@@ -3,6 +3,7 @@
 // matrices run in (the 9 kinds of user, a target user and agency, an agency with sign-up pages).
 import { env } from "cloudflare:workers";
 import { CREATOR_SHARE_PERCENT, GENERIC_LIMIT, PAYOUT_DAY_OF_MONTH, SIGNUP_LIMIT, SUSPICIOUS_LIMIT } from "~/lib/constants";
+import { campaignFields } from "../../factories/campaigns";
 import { ALL_KINDS, createUser, signInAs, type TestUser, type UserKind } from "../../factories/users";
 import { fetchApp, ORIGIN } from "../helpers";
 import { PNG_1X1 } from "../admin-agency-helpers";
@@ -39,60 +40,27 @@ export type Guard =
 // biome-ignore format: one line per kind of guard reads as a table
 export const GUARDS: Record<Guard, Record<Kind, string>> = {
   // No guard: sign-in, sign-up, password reset, applications, recovery, CSP reports.
-  public: {
-    anonymous: ALLOWED, pending: ALLOWED, rejected: ALLOWED, banned: ALLOWED,
-    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
-  },
+  public: { anonymous: ALLOWED, pending: ALLOWED, rejected: ALLOWED, banned: ALLOWED, creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED },
   // requireUser (settings, profile).
-  "signed-in": {
-    anonymous: AUTH, pending: ALLOWED, rejected: ALLOWED, banned: AUTH,
-    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
-  },
+  "signed-in": { anonymous: AUTH, pending: ALLOWED, rejected: ALLOWED, banned: AUTH, creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED },
   // requireApprovedUser (channels).
-  approved: {
-    anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH,
-    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
-  },
+  approved: { anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH, creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED },
   // requireMusicPartner (music submissions): approved partners only, admins included in the refusal (docs/decisions/0070).
-  partner: {
-    anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH,
-    creator: DASH, clipper: DASH, partner: ALLOWED, agency: DASH, admin: DASH,
-  },
+  partner: { anonymous: AUTH, pending: PENDING, rejected: PENDING, banned: AUTH, creator: DASH, clipper: DASH, partner: ALLOWED, agency: DASH, admin: DASH },
   // requireAdmin: 'Authentication Required' → /auth, 'Account banned' → /auth, 'Access Denied' → /dashboard.
-  admin: {
-    anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH,
-    creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: ALLOWED,
-  },
+  admin: { anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH, creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: ALLOWED },
   // requireAgencyAccess: an approved, active agency (admins always).
-  agency: {
-    anonymous: AUTH, pending: NO_AGENCY, rejected: NO_AGENCY, banned: AUTH,
-    creator: NO_AGENCY, clipper: NO_AGENCY, partner: NO_AGENCY, agency: ALLOWED, admin: ALLOWED,
-  },
+  agency: { anonymous: AUTH, pending: NO_AGENCY, rejected: NO_AGENCY, banned: AUTH, creator: NO_AGENCY, clipper: NO_AGENCY, partner: NO_AGENCY, agency: ALLOWED, admin: ALLOWED },
   // requireApiUser (resource routes): 401 JSON instead of a redirect.
-  api: {
-    anonymous: "401", pending: ALLOWED, rejected: ALLOWED, banned: "401",
-    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
-  },
+  api: { anonymous: "401", pending: ALLOWED, rejected: ALLOWED, banned: "401", creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED },
   // requireApiUser({ approved: true }) (the chat API): 401 JSON without a session, 403 JSON without approval.
-  "api-approved": {
-    anonymous: "401", pending: "403", rejected: "403", banned: "401",
-    creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED,
-  },
+  "api-approved": { anonymous: "401", pending: "403", rejected: "403", banned: "401", creator: ALLOWED, clipper: ALLOWED, partner: ALLOWED, agency: ALLOWED, admin: ALLOWED },
   // requireApiUser({ admin: true }).
-  "api-admin": {
-    anonymous: "401", pending: "403", rejected: "403", banned: "401",
-    creator: "403", clipper: "403", partner: "403", agency: "403", admin: ALLOWED,
-  },
+  "api-admin": { anonymous: "401", pending: "403", rejected: "403", banned: "401", creator: "403", clipper: "403", partner: "403", agency: "403", admin: ALLOWED },
   // requirePendingDeletion (/account-deletion, issue 28): only an account in its deletion grace period; the others go on.
-  "pending-deletion": {
-    anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH,
-    creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: DASH,
-  },
+  "pending-deletion": { anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH, creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: DASH },
   // The catch-all route: a POST to an address that is no page.
-  "not-found": {
-    anonymous: "404", pending: "404", rejected: "404", banned: "404",
-    creator: "404", clipper: "404", partner: "404", agency: "404", admin: "404",
-  },
+  "not-found": { anonymous: "404", pending: "404", rejected: "404", banned: "404", creator: "404", clipper: "404", partner: "404", agency: "404", admin: "404" },
 };
 
 /** The toast title a refused kind reads on an admin action. */
@@ -1087,17 +1055,7 @@ export const ACTIONS: ActionCase[] = [
     main: true,
     takesFields: true,
     body: ({ n }) => ({
-      fields: {
-        intent: "create",
-        brand: "Matrix Brand",
-        title: `Matrix Campaign ${n}`,
-        slug: `matrix-campaign-${n}-${uuid().slice(0, 6)}`,
-        brief: "Matrix brief.",
-        rate: "1.00",
-        budget: "100.00",
-        startsAt: "2030-01-01T00:00",
-        endsAt: "2030-02-01T00:00",
-      },
+      fields: campaignFields({ title: `Matrix Campaign ${n}`, slug: `matrix-campaign-${n}-${uuid().slice(0, 6)}` }),
     }),
   },
   {
@@ -1107,18 +1065,7 @@ export const ACTIONS: ActionCase[] = [
     intent: "update",
     takesFields: true,
     body: ({ n }) => ({
-      fields: {
-        intent: "update",
-        id: uuid(),
-        brand: "Matrix Brand",
-        title: `Matrix Campaign ${n}`,
-        slug: `matrix-update-${n}`,
-        brief: "Matrix brief.",
-        rate: "1.00",
-        budget: "100.00",
-        startsAt: "2030-01-01T00:00",
-        endsAt: "2030-02-01T00:00",
-      },
+      fields: campaignFields({ intent: "update", id: uuid(), title: `Matrix Campaign ${n}`, slug: `matrix-update-${n}` }),
     }),
   },
   {
