@@ -301,12 +301,7 @@ const noFileChosen = (value: FormDataEntryValue | null) => value === null || val
 function ownTrackQuery(trackId: string, userId: string) {
   return db()
     .select({
-      id: musicTracks.id,
-      title: musicTracks.title,
-      artist: musicTracks.artist,
-      genre: musicTracks.genre,
-      mood: musicTracks.mood,
-      bpm: musicTracks.bpm,
+      ...trackFactColumns,
       tags: musicTracks.tags,
       status: musicTracks.status,
       reviewNote: musicTracks.reviewNote,
