@@ -204,6 +204,35 @@ describe("only a rejected track, once", () => {
     expect((await eventsOf(id)).filter((e) => e.kind === "resubmitted")).toHaveLength(1);
   });
 
+  it("two tabs changing only the details at once make one new review round", async () => {
+    const user = await partner();
+    const id = await rejectedTrack(user);
+    const results = await Promise.all(["Tab One", "Tab Two", "Tab Three", "Tab Four"].map((title) => resubmit(user, id, { title })));
+    const statuses = await Promise.all(results.map(async (r) => ((await redirectTarget(r)) === "/music/submissions" ? "ok" : r.status)));
+    expect(statuses.filter((s) => s === "ok")).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(3);
+    expect((await eventsOf(id)).filter((e) => e.kind === "resubmitted")).toHaveLength(1);
+  });
+
+  it("parallel resubmissions that all passed the status check: the guarded update lets one through", async () => {
+    // Through HTTP the requests above reach the status check one after another in workerd; called
+    // in parallel here, every call reads 'rejected' first, so only the guarded update decides.
+    const user = await partner();
+    const id = await rejectedTrack(user);
+    const actor = actorFor(user, { isMusicPartner: true });
+    const outcomes = await Promise.all(
+      ["One", "Two", "Three", "Four"].map((title) =>
+        resubmitTrack(actor, new Request(ORIGIN), id, formOf({ ...FIELDS, title })).then(
+          () => "ok",
+          (e: unknown) => (e instanceof DomainError ? `${e.status} ${e.message}` : String(e)),
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === "ok")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === `409 ${R.notRejected}`)).toHaveLength(3);
+    expect((await eventsOf(id)).filter((e) => e.kind === "resubmitted")).toHaveLength(1);
+  });
+
   it("two tabs resubmitting at once make one new review round", async () => {
     const user = await partner();
     const id = await rejectedTrack(user);
