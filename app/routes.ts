@@ -80,6 +80,7 @@ export default [
     route("music/similar/:id", "routes/_app/music-similar.tsx"),
     route("music/submit", "routes/_app/music-submit.tsx"),
     route("music/submissions", "routes/_app/music-submissions.tsx"),
+    route("music/submissions/:id/resubmit", "routes/_app/music-resubmit.tsx"),
     route("music/licences", "routes/_app/music-licences.tsx"),
     route("music/licences/:code", "routes/_app/music-licence.tsx"),
     route("campaigns", "routes/_app/campaigns.tsx"),

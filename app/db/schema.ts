@@ -570,6 +570,28 @@ export const musicTracks = sqliteTable(
   ],
 );
 
+// A submission's history (issue 30): each admin decision (with its note or reason) and each
+// resubmission of a rejected track by its partner, in order. The track's row holds only the latest
+// state; these rows keep every round visible to the partner and the reviewing admin.
+export const MUSIC_TRACK_EVENT_KINDS = ["rejected", "resubmitted", "approved", "withdrawn"] as const;
+export const musicTrackEvents = sqliteTable(
+  "music_track_events",
+  {
+    id: text("id").primaryKey(),
+    trackId: text("track_id")
+      .notNull()
+      .references(() => musicTracks.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: MUSIC_TRACK_EVENT_KINDS }).notNull(),
+    // The reviewer's note (rejected, approved) or reason (withdrawn); null for a resubmission.
+    note: text("note"),
+    // A resubmission's changed fields as a JSON array of names ("title", "audio", …); "[]" otherwise.
+    changes: text("changes").notNull().default("[]"),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("music_track_events_track_idx").on(t.trackId, t.createdAt), check("music_track_events_kind_check", inList("kind", MUSIC_TRACK_EVENT_KINDS))],
+);
+
 // A creator's licence to use a track: one per creator and track. The code (SB-XXXX-XXXX-XXXX,
 // 60 random bits in Crockford base32) is what the public verification page looks up.
 export const musicLicences = sqliteTable(

@@ -199,8 +199,8 @@ export const PERMISSIONS = {
     review: isAdmin,
     /** Take a published track out of the library (its licences stay valid). */
     withdraw: isAdmin,
-    /** A track still in review: its reviewers (admins) and the partner who submitted it may play it. */
-    previewInReview: (a, c) => isAdmin(a, c) || isApprovedOwner(a, c),
+    /** An unpublished track (in review, rejected, withdrawn): the admins who review it and the partner who submitted it may play it. */
+    previewSubmission: (a, c) => isAdmin(a, c) || isApprovedOwner(a, c),
     /** 'Use this track': take a licence for a published track, and list one's own licences. */
     license: isApprovedActor,
     /** A licence certificate: its owner; admins may read any (support, disputes; docs/decisions/0117). */

@@ -168,3 +168,86 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await expect(published.getByText("Published", { exact: true })).toBeVisible();
   await expect(published.getByTestId("licence-count")).toHaveText(/1 licence · 1 creator/);
 });
+
+// Issue 30: a partner plays their own submission, an admin rejects it with a note, the partner
+// reads the note, plays the rejected track, resubmits it with changes and sees its history; the
+// admin sees the earlier round on the review card.
+test("a partner plays their rejected track, resubmits it with changes and sees its history", async ({ browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const title = `Harbour Lights ${Date.now().toString(36)}`;
+  const note = "The intro is too quiet; please raise it by 3 dB.";
+
+  const partner = await signedIn(browser, baseURL!, "partner@shortbeat.test");
+  await partner.goto("/music/submit");
+  await partner.waitForLoadState("networkidle");
+  const png = await partner.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
+  await partner.getByLabel("Audio (MP3 or WAV, up to 50 MB)").setInputFiles({ name: "harbour.wav", mimeType: "audio/wav", buffer: wavBuffer() });
+  await expect(partner.getByText(/Length 0:03 · waveform ready/)).toBeVisible();
+  await partner.getByLabel("Cover (JPEG, PNG or WebP, up to 5 MB)").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
+  await partner.getByLabel("Title").fill(title);
+  await partner.getByLabel("Artist").fill("The Journey Band");
+  await partner.getByLabel("Genre").selectOption("Ambient");
+  await partner.getByLabel("Mood").selectOption("Calm");
+  await partner.getByLabel("BPM").fill("80");
+  await partner.getByLabel(/I own or control all rights/).check();
+  await partner.getByRole("button", { name: "Submit for review" }).click();
+  await expect(partner).toHaveURL(/\/music\/submissions$/);
+
+  // ---- The admin rejects it with a note ----
+  const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
+  await admin.goto("/admin/music");
+  const card = admin.getByTestId("review-item").filter({ hasText: title });
+  await card.getByRole("link", { name: `Reject ${title}` }).click();
+  await admin.getByLabel("Note for the partner").fill(note);
+  await admin.getByRole("button", { name: "Reject track" }).click();
+  await expect(admin.getByText("Track rejected")).toBeVisible();
+
+  // ---- The partner reads the note and plays the rejected track ----
+  await partner.goto("/music/submissions");
+  await partner.waitForLoadState("networkidle");
+  const mine = partner.getByTestId("submission").filter({ hasText: title });
+  await expect(mine.getByText("Rejected", { exact: true })).toBeVisible();
+  await expect(mine.getByText(note)).toBeVisible();
+  const audioStatus = partner.waitForResponse((r) => r.url().includes("/music/audio/"));
+  await mine.getByRole("button", { name: `Play ${title} by The Journey Band` }).click();
+  expect([200, 206]).toContain((await audioStatus).status());
+  const player = partner.getByRole("region", { name: "Music player" });
+  await expect(player.getByText(title)).toBeVisible();
+  await expect(player.getByText("This preview could not be played. Please try again.")).toHaveCount(0);
+  await expectAccessible(partner, "/music/submissions (rejected)");
+  await shots(partner, "submissions-rejected");
+
+  // ---- Resubmits with changes, by keyboard ----
+  await mine.getByRole("link", { name: `Resubmit with changes (${title})` }).focus();
+  await partner.keyboard.press("Enter");
+  await expect(partner).toHaveURL(/\/music\/submissions\/[0-9a-f-]+\/resubmit$/);
+  await partner.waitForLoadState("networkidle");
+  await expect(partner.getByTestId("rejection-reason")).toContainText(note);
+  await expect(partner.getByLabel("Title")).toHaveValue(title);
+  await expectAccessible(partner, "/music/submissions/:id/resubmit");
+  await shots(partner, "resubmit");
+  // Bad input first: a clear message, nothing sent.
+  await partner.getByLabel("BPM").fill("999");
+  await partner.getByRole("button", { name: "Resubmit for review" }).click();
+  await expect(partner.getByText("BPM must be a whole number from 40 to 250.")).toBeVisible();
+  await partner.getByLabel("BPM").fill("84");
+  await partner.getByLabel("Tags (optional)").fill("harbour, night, louder");
+  await partner.getByLabel(/I own or control all rights/).check();
+  await partner.getByRole("button", { name: "Resubmit for review" }).click();
+  await expect(partner).toHaveURL(/\/music\/submissions$/);
+  await expect(partner.getByText("Track resubmitted")).toBeVisible();
+  const again = partner.getByTestId("submission").filter({ hasText: title });
+  await expect(again.getByText("In review")).toBeVisible();
+  const history = again.getByRole("list", { name: `History of ${title}` });
+  await expect(history.getByText("Rejected")).toBeVisible();
+  await expect(history.getByText(note)).toBeVisible();
+  await expect(history.getByText(/changed: BPM, tags/)).toBeVisible();
+  await shots(partner, "submissions-history");
+
+  // ---- The admin sees the earlier round ----
+  await admin.goto("/admin/music");
+  const back = admin.getByTestId("review-item").filter({ hasText: title });
+  await expect(back.getByText("Resubmitted: earlier rounds")).toBeVisible();
+  await expect(back.getByText(note)).toBeVisible();
+  await shots(admin, "review-resubmitted");
+});

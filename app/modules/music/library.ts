@@ -201,6 +201,18 @@ export type TrackHistory = {
   withdrawnAt: string | null;
 };
 
+/** A submission's history entry, oldest first (music_track_events; issue 30). */
+export type TrackEvent = {
+  id: string;
+  trackId: string;
+  kind: "rejected" | "resubmitted" | "approved" | "withdrawn";
+  /** The reviewer's note (rejected, approved) or the reason (withdrawn). */
+  note: string | null;
+  /** A resubmission's changed fields: "title", "audio", … */
+  changes: string[];
+  createdAt: string;
+};
+
 /** "Pop · Happy · 120 BPM", and the length when asked: the line under a track's title. */
 export function trackFactsLine(track: Omit<TrackFacts, "id" | "title" | "artist">, withLength = false): string {
   return [track.genre, track.mood, track.bpm ? `${track.bpm} BPM` : null, withLength ? formatDuration(track.durationSeconds) : null]

@@ -46,6 +46,33 @@ export function normaliseTags(raw: string): string[] {
   return [...new Set(words)];
 }
 
+export const RESUBMIT_MESSAGES = {
+  resubmitted: { title: "Track resubmitted", description: "Your changes are in review. We will notify you when it is decided." },
+  failedTitle: "Resubmission failed",
+  notRejected: "Only a rejected track can be resubmitted: this one is already in review or decided.",
+  notFound: "Submission not found.",
+} as const;
+
+/** A submission's history entry (music_track_events.kind) as the partner and the admin read it. */
+export const TRACK_EVENT_LABELS = {
+  rejected: "Rejected",
+  resubmitted: "Resubmitted",
+  approved: "Approved",
+  withdrawn: "Withdrawn",
+} as const;
+
+/** The changed fields of a resubmission, in words. */
+export const CHANGE_LABELS: Record<string, string> = {
+  title: "title",
+  artist: "artist",
+  genre: "genre",
+  mood: "mood",
+  bpm: "BPM",
+  tags: "tags",
+  audio: "audio file",
+  cover: "cover",
+};
+
 export const REVIEW_TITLES = { approve: "Approval failed", reject: "Rejection failed", withdraw: "Withdrawal failed" } as const;
 
 export const TRACK_STATUS_LABELS = {

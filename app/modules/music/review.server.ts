@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
-import { musicTracks } from "~/db/schema";
+import { musicTrackEvents, musicTracks } from "~/db/schema";
 import { conflict, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { emailOfUser, fullNameOfUser } from "~/modules/accounts/accounts.server";
@@ -10,6 +10,7 @@ import { appOrigin, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { libraryColumns, trackHistoryColumns } from "./search.server";
+import { groupEvents, trackEventsQuery } from "./submissions.server";
 import type { ReviewDecision } from "./submission-schema";
 
 // The admin's review of partner submissions (/admin/music): the queue of tracks in review, the
@@ -36,7 +37,8 @@ export const REVIEW_PUBLISHED_LIMIT = 50;
 /** Tracks in review (oldest first), the newest published tracks, and the latest decisions. */
 export async function reviewQueue(actor: Actor) {
   authorize(actor, "music", "review");
-  const [queue, published, recent] = await db().batch([
+  const inReview = db().select({ id: tracks.id }).from(tracks).where(eq(tracks.status, "in_review"));
+  const [queue, published, recent, events] = await db().batch([
     db().select(trackColumns()).from(tracks).where(eq(tracks.status, "in_review")).orderBy(asc(tracks.createdAt)).limit(200),
     db().select(trackColumns()).from(tracks).where(eq(tracks.status, "published")).orderBy(desc(tracks.publishedAt)).limit(REVIEW_PUBLISHED_LIMIT),
     db()
@@ -45,8 +47,11 @@ export async function reviewQueue(actor: Actor) {
       .where(and(inArray(tracks.status, ["rejected", "withdrawn"]), isNotNull(tracks.reviewedAt)))
       .orderBy(desc(tracks.updatedAt))
       .limit(10),
+    // A resubmitted track's earlier rounds: the admin sees what was rejected and what changed.
+    trackEventsQuery(inReview),
   ]);
-  return { queue, published, recent };
+  const history = groupEvents(events);
+  return { queue: queue.map((t) => ({ ...t, history: history.get(t.id) ?? [] })), published, recent };
 }
 
 export type ReviewTrack = Awaited<ReturnType<typeof reviewQueue>>["queue"][number];
@@ -108,7 +113,7 @@ export async function decideTrack(actor: Actor, request: Request, decision: Revi
         ? { status, reviewNote: decision.note, reviewedBy: actor.id, reviewedAt: now, updatedAt: now }
         : { status, withdrawnAt: now, withdrawReason: decision.reason, reviewedBy: actor.id, reviewedAt: now, updatedAt: now };
   const mail = decisionEmail(decision, track.title);
-  const note = decision.intent === "reject" ? decision.note : decision.intent === "withdraw" ? decision.reason : (decision.note ?? null);
+  const note = decision.intent === "reject" ? decision.note : decision.intent === "withdraw" ? decision.reason : decision.note || null;
 
   try {
     await db().batch([
@@ -117,6 +122,10 @@ export async function decideTrack(actor: Actor, request: Request, decision: Revi
         .set(update as Partial<typeof tracks.$inferInsert>)
         .where(and(eq(tracks.id, track.id), eq(tracks.status, from))),
       precondition(previousStatementChanged(1)),
+      // The decision joins the track's history (the partner's list and the next review read it).
+      db()
+        .insert(musicTrackEvents)
+        .values({ id: crypto.randomUUID(), trackId: track.id, kind: status === "published" ? "approved" : status, note, actorId: actor.id, createdAt: now }),
       auditQuery({
         eventType: `music_track_${decision.intent === "approve" ? "approved" : decision.intent === "reject" ? "rejected" : "withdrawn"}`,
         severity: "medium",

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { musicTracks } from "~/db/schema";
 import { notFound } from "~/lib/errors";
-import { type Actor, authorize } from "~/lib/permissions";
+import { type Actor, authorize, can } from "~/lib/permissions";
 import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
@@ -12,8 +12,8 @@ import { trackFactColumns } from "./search.server";
 
 // Preview streaming: a track's audio and cover from the private MEDIA bucket, through
 // /music/audio/:id and /music/cover/:id, to signed-in approved users (the route's guard) and only
-// for tracks they may hear: published ones, or a track in review for its submitter and the admins
-// who review it. HTTP Range, If-Range, ETag and 416 come from app/platform/storage.server.ts
+// for tracks they may hear: published ones, or an unpublished submission for its submitter and the
+// admins who review it. HTTP Range, If-Range, ETag and 416 come from app/platform/storage.server.ts
 // (serveObject); a multi-range request gets the whole file with 200. docs/decisions/0105.
 
 /** Browser cache of a preview: private (per user), short, revalidated by ETag afterwards. */
@@ -38,16 +38,17 @@ function playableQuery(trackId: string) {
     .limit(1);
 }
 
-/** The track if the actor may play it; 404 for anything else (never reveal an unpublished track). */
+/**
+ * The track if the actor may play it: a published one, or any submission of their own whatever its
+ * status (in review, rejected, withdrawn: the partner's list plays them; issue 30), and for admins
+ * every track they review. 404 for anything else (never reveal an unpublished track).
+ */
 function playableFor(actor: Actor, track: Playable | undefined): Playable {
   authorize(actor, "music", "browse");
   if (!track) throw notFound("Track not found.");
   if (track.status === "published") return track;
-  if (track.status === "in_review") {
-    authorize(actor, "music", "previewInReview", { ownerId: track.submittedBy });
-    return track;
-  }
-  throw notFound("Track not found.");
+  if (!can(actor, "music", "previewSubmission", { ownerId: track.submittedBy })) throw notFound("Track not found.");
+  return track;
 }
 
 /** GET/HEAD of a track's audio with HTTP Range (200 / 206 / 416 / 304). */

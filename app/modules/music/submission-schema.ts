@@ -48,6 +48,15 @@ export const submissionSchema = z.object({
 
 export type SubmissionInput = z.output<typeof submissionSchema>;
 
+/**
+ * A rejected track sent back for review with changes (issue 30): the submit form's fields, the
+ * files optional (an empty file field keeps the stored one), the rights confirmed again. The
+ * track is the one in the form's address (/music/submissions/:id/resubmit).
+ */
+export const resubmissionSchema = submissionSchema.omit({ submissionKey: true });
+
+export type ResubmissionInput = z.output<typeof resubmissionSchema>;
+
 const trackId = z.string().regex(/^[0-9a-f-]{36}$/i, "Track not found.");
 
 export const reviewSchema = z.discriminatedUnion("intent", [

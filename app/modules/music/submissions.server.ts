@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, inArray, sql } from "drizzle-orm";
-import { musicLicences, musicTracks } from "~/db/schema";
-import { DomainError, type FieldErrors, invalid, rateLimited } from "~/lib/errors";
+import { and, asc, desc, eq, gte, inArray, type SQLWrapper, sql } from "drizzle-orm";
+import { musicLicences, musicTrackEvents, musicTracks } from "~/db/schema";
+import { conflict, DomainError, type FieldErrors, invalid, notFound, rateLimited } from "~/lib/errors";
 import { fieldErrorsOf, formToObject } from "~/lib/forms";
 import { type Actor, authorize } from "~/lib/permissions";
 import { auditQuery } from "~/platform/audit.server";
@@ -8,7 +8,7 @@ import type { BodyLimit } from "~/platform/body.server";
 import { sha256Hex } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
-import { isPreconditionFailure, precondition } from "~/platform/precondition.server";
+import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume } from "~/platform/rate-limit.server";
 import { checkPeaks, wavPeaks } from "./peaks";
 import {
@@ -26,13 +26,15 @@ import {
   AUDIO_MAX_BYTES,
   COVER_MAX_BYTES,
   PARTNER_QUOTA_BYTES,
+  RESUBMIT_MESSAGES as R,
+  resubmissionSchema,
   SUBMISSION_MAX_BYTES,
   SUBMIT_LIMIT,
   SUBMIT_MESSAGES as M,
   type SubmissionInput,
   submissionSchema,
 } from "./submission-schema";
-import { DURATION_LIMIT } from "./library";
+import { coverPath, DURATION_LIMIT, type TrackEvent } from "./library";
 import { trackFactColumns, trackHistoryColumns } from "./search.server";
 
 // A music partner's submissions: the upload (/music/submit) and their list with usage
@@ -154,6 +156,41 @@ async function removeObjects(keys: string[]) {
   }
 }
 
+/**
+ * Stores the checked files under keys the server makes; the keys of what was stored (null for a
+ * file not given). If one put fails, both are deleted again and the error is thrown.
+ */
+async function storeFiles(userId: string, title: string, audio: CheckedAudio | null, cover: CheckedCover | null) {
+  const audioKey = audio ? `music/audio/${userId}/${crypto.randomUUID()}.${AUDIO_EXTENSIONS[audio.info.type]}` : null;
+  const coverKey = cover ? `music/covers/${userId}/${crypto.randomUUID()}.${COVER_EXTENSIONS[cover.type]}` : null;
+  const safeName = (
+    title
+      .replace(/[^A-Za-z0-9._-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80) || "track"
+  ).toLowerCase();
+  try {
+    await Promise.all([
+      audio && audioKey
+        ? env.MEDIA.put(audioKey, audio.file.stream(), {
+            httpMetadata: { contentType: audio.info.type },
+            customMetadata: { filename: `${safeName}.${AUDIO_EXTENSIONS[audio.info.type]}` },
+          })
+        : null,
+      cover && coverKey
+        ? env.MEDIA.put(coverKey, cover.file.stream(), {
+            httpMetadata: { contentType: cover.type },
+            customMetadata: { filename: `${safeName}-cover.${COVER_EXTENSIONS[cover.type]}` },
+          })
+        : null,
+    ]);
+  } catch (error) {
+    await removeObjects([audioKey, coverKey].filter((k): k is string => !!k));
+    throw error;
+  }
+  return { audioKey, coverKey };
+}
+
 async function existingSubmission(id: string, userId: string) {
   return db()
     .select({ id: musicTracks.id })
@@ -202,30 +239,8 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   }
 
   const audioType = audio.info.type;
-  const audioKey = `music/audio/${actor.id}/${crypto.randomUUID()}.${AUDIO_EXTENSIONS[audioType]}`;
-  const coverKey = `music/covers/${actor.id}/${crypto.randomUUID()}.${COVER_EXTENSIONS[cover.type]}`;
-  const stored: string[] = [];
-  const safeName = (
-    data.title
-      .replace(/[^A-Za-z0-9._-]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 80) || "track"
-  ).toLowerCase();
-  try {
-    await Promise.all([
-      env.MEDIA.put(audioKey, audio.file.stream(), {
-        httpMetadata: { contentType: audioType },
-        customMetadata: { filename: `${safeName}.${AUDIO_EXTENSIONS[audioType]}` },
-      }).then(() => stored.push(audioKey)),
-      env.MEDIA.put(coverKey, cover.file.stream(), {
-        httpMetadata: { contentType: cover.type },
-        customMetadata: { filename: `${safeName}-cover.${COVER_EXTENSIONS[cover.type]}` },
-      }).then(() => stored.push(coverKey)),
-    ]);
-  } catch (error) {
-    await removeObjects([audioKey, coverKey]);
-    throw error;
-  }
+  const { audioKey, coverKey } = await storeFiles(actor.id, data.title, audio, cover);
+  if (!audioKey || !coverKey) throw new Error("both files are stored");
 
   const now = new Date().toISOString();
   try {
@@ -273,6 +288,186 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
 }
 
 // ---------------------------------------------------------------------------------------------
+// Resubmission (issue 30): a rejected track goes back to review with changes, by its partner only.
+// The fields are the submit form's; the files are optional (an empty field keeps the stored file).
+// One guarded update (WHERE status = 'rejected') decides: of two tabs resubmitting at once, one
+// makes the new review round and the other is told it is no longer rejected. The rejection stays
+// in music_track_events; the row's note is cleared for the next review. docs/decisions/0260.
+// ---------------------------------------------------------------------------------------------
+
+/** A file field left empty (no file chosen, sent as an empty part or not at all): keep the stored file. */
+const noFileChosen = (value: FormDataEntryValue | null) => value === null || value === "" || (value instanceof File && value.size === 0);
+
+function ownTrackQuery(trackId: string, userId: string) {
+  return db()
+    .select({
+      ...trackFactColumns,
+      tags: musicTracks.tags,
+      status: musicTracks.status,
+      reviewNote: musicTracks.reviewNote,
+      createdAt: musicTracks.createdAt,
+      audioKey: musicTracks.audioKey,
+      coverKey: musicTracks.coverKey,
+      audioSize: musicTracks.audioSize,
+      coverSize: musicTracks.coverSize,
+    })
+    .from(musicTracks)
+    .where(and(eq(musicTracks.id, trackId), eq(musicTracks.submittedBy, userId)));
+}
+
+const isTrackId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+/** The partner's own track for the resubmit page, with its history; 404 for anyone else's (never revealed). */
+export async function trackToResubmit(actor: Actor, trackId: string) {
+  authorize(actor, "music", "submit");
+  if (!isTrackId(trackId)) throw notFound(R.notFound);
+  const [[track], events, [storage]] = await db().batch([ownTrackQuery(trackId, actor.id), trackEventsQuery([trackId]), usedBytesQuery(actor.id)]);
+  if (!track) throw notFound(R.notFound);
+  const { audioKey: _a, coverKey: _c, audioSize: _s, coverSize: _z, ...rest } = track;
+  return {
+    track: { ...rest, history: groupEvents(events).get(trackId) ?? [] },
+    storage: { usedBytes: storage?.used ?? 0, quotaBytes: PARTNER_QUOTA_BYTES },
+  };
+}
+
+/**
+ * Sends the partner's rejected track back to review with the form's changes. 400 with a message per
+ * field for bad input, 404 for a track that is not theirs, 409 unless it is rejected, 'Storage full'
+ * over the quota, 429 over the hourly limit (shared with new submissions). Nothing changes on failure.
+ */
+export async function resubmitTrack(actor: Actor, request: Request, trackId: string, form: FormData): Promise<{ id: string; title: string }> {
+  authorize(actor, "music", "submit");
+  const track = isTrackId(trackId) ? await ownTrackQuery(trackId, actor.id).get() : undefined;
+  if (!track) throw notFound(R.notFound);
+  if (track.status !== "rejected") throw conflict(R.notRejected, { title: R.failedTitle });
+
+  const errors: FieldErrors = {};
+  const parsed = resubmissionSchema.safeParse(formToObject(form));
+  if (!parsed.success) Object.assign(errors, fieldErrorsOf(parsed.error));
+  const browserSeconds = parsed.success ? parsed.data.durationSeconds : null;
+  const audio = noFileChosen(form.get("audio")) ? null : await checkAudio(form.get("audio"), browserSeconds ?? null, errors);
+  const cover = noFileChosen(form.get("cover")) ? null : await checkCover(form.get("cover"), errors);
+  const peaksCheck = audio ? checkPeaks(form.get("peaks")) : ({ ok: true, peaks: [] } as const);
+  if (!peaksCheck.ok) errors.peaks = peaksCheck.error;
+  if (Object.keys(errors).length > 0 || !parsed.success || !peaksCheck.ok) {
+    const first = Object.values(errors)[0] ?? "Please check the form.";
+    throw invalid(first, { title: R.failedTitle, fieldErrors: errors });
+  }
+  const data = parsed.data;
+
+  const limit = await consume("music-submit", `user:${actor.id}`, SUBMIT_LIMIT);
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, M.rateLimited, R.failedTitle);
+
+  // Back in review, the track counts towards the quota again (rejected tracks do not).
+  const size = (audio ? audio.file.size : track.audioSize) + (cover ? cover.file.size : track.coverSize);
+  const { usedBytes } = await partnerStorage(actor);
+  if (usedBytes + size > PARTNER_QUOTA_BYTES) throw quotaError(usedBytes);
+
+  let peaks = peaksCheck.peaks;
+  if (audio && peaks.length === 0 && audio.info.type === "audio/wav") {
+    const info = audio.info;
+    peaks = await wavPeaks(info, audio.file.size, async (o, l) => new Uint8Array(await audio.file.slice(o, o + l).arrayBuffer()));
+  }
+
+  const changes = (["title", "artist", "genre", "mood", "bpm", "tags"] as const).filter((k) => String(track[k] ?? "") !== String(data[k] ?? "")) as string[];
+  if (audio) changes.push("audio");
+  if (cover) changes.push("cover");
+
+  const stored = await storeFiles(actor.id, data.title, audio, cover);
+  const newKeys = [stored.audioKey, stored.coverKey].filter((k): k is string => !!k);
+  const now = new Date().toISOString();
+  try {
+    await db().batch([
+      db()
+        .update(musicTracks)
+        .set({
+          title: data.title,
+          artist: data.artist,
+          genre: data.genre,
+          mood: data.mood,
+          bpm: data.bpm,
+          tags: data.tags,
+          ...(audio && stored.audioKey
+            ? {
+                audioKey: stored.audioKey,
+                audioContentType: audio.info.type,
+                audioSize: audio.file.size,
+                durationSeconds: audio.durationSeconds,
+                peaks: JSON.stringify(peaks),
+              }
+            : {}),
+          ...(cover && stored.coverKey ? { coverKey: stored.coverKey, coverSize: cover.file.size } : {}),
+          status: "in_review",
+          reviewNote: null,
+          reviewedBy: null,
+          reviewedAt: null,
+          updatedAt: now,
+        })
+        .where(and(eq(musicTracks.id, track.id), eq(musicTracks.submittedBy, actor.id), eq(musicTracks.status, "rejected"))),
+      // The update changed the row: another tab's resubmission did not get there first.
+      precondition(previousStatementChanged(1)),
+      precondition(sql`(${usedBytesQuery(actor.id)}) <= ${PARTNER_QUOTA_BYTES}`),
+      db()
+        .insert(musicTrackEvents)
+        .values({ id: crypto.randomUUID(), trackId: track.id, kind: "resubmitted", changes: JSON.stringify(changes), actorId: actor.id, createdAt: now }),
+      auditQuery({
+        eventType: "music_track_resubmitted",
+        severity: "low",
+        userId: actor.id,
+        request,
+        details: { track_id: track.id, title: data.title, changes },
+      }),
+    ]);
+  } catch (error) {
+    await removeObjects(newKeys);
+    if (isPreconditionFailure(error)) {
+      const now = await ownTrackQuery(track.id, actor.id).get();
+      if (now?.status !== "rejected") throw conflict(R.notRejected, { title: R.failedTitle });
+      throw quotaError((await partnerStorage(actor)).usedBytes);
+    }
+    throw error;
+  }
+  // The replaced files are no longer referenced by any row.
+  await removeObjects([audio ? track.audioKey : null, cover ? track.coverKey : null].filter((k): k is string => !!k));
+  return { id: track.id, title: data.title };
+}
+
+/** The history of these tracks, as a query for a page's batch (rows: see `groupEvents`). */
+export function trackEventsQuery(trackIds: SQLWrapper | string[]) {
+  return db()
+    .select({
+      id: musicTrackEvents.id,
+      trackId: musicTrackEvents.trackId,
+      kind: musicTrackEvents.kind,
+      note: musicTrackEvents.note,
+      changes: musicTrackEvents.changes,
+      createdAt: musicTrackEvents.createdAt,
+    })
+    .from(musicTrackEvents)
+    .where(inArray(musicTrackEvents.trackId, trackIds))
+    .orderBy(asc(musicTrackEvents.createdAt), asc(musicTrackEvents.id))
+    .limit(5000);
+}
+
+/** Rows of `trackEventsQuery` per track id, each oldest first. */
+export function groupEvents(rows: Awaited<ReturnType<typeof trackEventsQuery>>): Map<string, TrackEvent[]> {
+  const byTrack = new Map<string, TrackEvent[]>();
+  for (const row of rows) {
+    let changes: string[] = [];
+    try {
+      const parsed: unknown = JSON.parse(row.changes);
+      if (Array.isArray(parsed)) changes = parsed.filter((c): c is string => typeof c === "string");
+    } catch {
+      // A malformed list shows as no changes.
+    }
+    const list = byTrack.get(row.trackId) ?? [];
+    list.push({ ...row, changes });
+    byTrack.set(row.trackId, list);
+  }
+  return byTrack;
+}
+
+// ---------------------------------------------------------------------------------------------
 // /music/submissions
 // ---------------------------------------------------------------------------------------------
 
@@ -290,11 +485,14 @@ export async function partnerSubmissions(actor: Actor, now = new Date()) {
   authorize(actor, "music", "readOwnSubmissions");
   const firstWeek = new Date(`${weekOf(now)}T00:00:00Z`);
   firstWeek.setUTCDate(firstWeek.getUTCDate() - 7 * (USAGE_WEEKS - 1));
-  const [tracks, daily, [storage]] = await db().batch([
+  const ownTrackIds = db().select({ id: musicTracks.id }).from(musicTracks).where(eq(musicTracks.submittedBy, actor.id));
+  const [rows, daily, [storage], events] = await db().batch([
     db()
       .select({
         ...trackFactColumns,
         ...trackHistoryColumns,
+        coverKey: musicTracks.coverKey,
+        peaks: musicTracks.peaks,
         // "music_tracks"."id" spelled out: drizzle leaves one-table select columns bare, which inside
         // the subquery would mean music_licences.id.
         licences: sql<number>`(select count(*) from ${musicLicences} where ${musicLicences.trackId} = "music_tracks"."id")`.mapWith(Number),
@@ -314,7 +512,10 @@ export async function partnerSubmissions(actor: Actor, now = new Date()) {
       .where(and(eq(musicTracks.submittedBy, actor.id), gte(musicLicences.createdAt, firstWeek.toISOString())))
       .groupBy(sql`substr(${musicLicences.createdAt}, 1, 10)`),
     usedBytesQuery(actor.id),
+    trackEventsQuery(ownTrackIds),
   ]);
+  const history = groupEvents(events);
+  const tracks = rows.map(({ coverKey, ...t }) => ({ ...t, coverUrl: coverKey ? coverPath(t.id) : null, history: history.get(t.id) ?? [] }));
   const weeks = new Map<string, number>();
   for (let i = 0; i < USAGE_WEEKS; i++) {
     const d = new Date(firstWeek);

@@ -1,7 +1,7 @@
 // Preview streaming (issue 13): /music/audio/:id answers HTTP Range from R2 (200 with
 // Accept-Ranges, 206 with the exact slice, 416 with `bytes */size`), /music/cover/:id serves the
 // cover with its stored type; both only to signed-in approved users and only for tracks they may
-// hear (published; in review: its submitter and admins). docs/decisions/0105.
+// hear (published; unpublished: its submitter and admins). docs/decisions/0105.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
@@ -169,9 +169,22 @@ describe("who may listen", () => {
     expect(reviewer.status).toBe(200);
     expect(await bytesOf(reviewer)).toEqual(AUDIO);
     expect((await audio(ids.inReview, otherPartner)).status).toBe(404);
-    // Rejected and withdrawn stay closed, also to their submitter.
-    expect((await audio(ids.rejected, partner)).status).toBe(404);
-    expect((await audio(ids.withdrawn, partner)).status).toBe(404);
+  });
+
+  it("lets the partner play their own rejected and withdrawn tracks (issue 30), and nobody else but admins", async () => {
+    for (const id of [ids.rejected, ids.withdrawn]) {
+      const own = await audio(id, partner, { Range: "bytes=0-9" });
+      expect(own.status, id).toBe(206);
+      expect(await bytesOf(own)).toEqual(AUDIO.slice(0, 10));
+      expect((await fetchApp(`/music/cover/${id}`, withCookie(partner.cookie))).status, id).toBe(200);
+      expect((await audio(id, admin)).status, id).toBe(200);
+      for (const other of [otherPartner, creator]) {
+        const res = await audio(id, other);
+        expect(res.status, id).toBe(404);
+        expect(await res.text()).not.toContain("RIFF");
+        expect((await fetchApp(`/music/cover/${id}`, withCookie(other.cookie))).status, id).toBe(404);
+      }
+    }
   });
 });
 

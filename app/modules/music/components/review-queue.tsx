@@ -4,9 +4,10 @@ import { Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
 import { inputClass } from "~/ui/field";
-import { coverPath, type LibraryRow, type TrackHistory, trackFactsLine } from "../library";
+import { coverPath, type LibraryRow, type TrackEvent, type TrackHistory, trackFactsLine } from "../library";
 import { NOTE_MAX, TRACK_STATUS_LABELS } from "../messages";
 import { PlayButton } from "./play-button";
+import { SubmissionHistory } from "./submission-history";
 import { Waveform } from "./waveform";
 
 // The admin's music review (/admin/music): a card per track in review with its cover, waveform
@@ -20,6 +21,8 @@ export type ReviewTrackView = LibraryRow &
     partnerName: string | null;
     partnerEmail: string | null;
     reviewedByEmail: string | null;
+    /** Earlier rounds of a resubmitted track (the queue's tracks only). */
+    history?: TrackEvent[];
   };
 
 export type Decision = "approve" | "reject" | "withdraw";
@@ -80,6 +83,16 @@ export function ReviewCard({ track }: { track: ReviewTrackView }) {
         </div>
       </div>
       <Waveform peaks={track.peaks} bars={96} className="mt-3 h-10 w-full" />
+      {track.history?.length ? (
+        <details className="mt-3 rounded-md bg-slate-50 p-3" open>
+          <summary className="cursor-pointer text-sm font-semibold text-slate-900">
+            Resubmitted: earlier rounds<span className="sr-only"> of {track.title}</span>
+          </summary>
+          <div className="mt-2">
+            <SubmissionHistory title={track.title} submittedAt={track.createdAt} events={track.history} />
+          </div>
+        </details>
+      ) : null}
     </li>
   );
 }

@@ -1,13 +1,19 @@
+import { Link } from "react-router";
 import { formatDate } from "~/lib/dates";
 import { Badge, type Tone } from "~/ui/badge";
-import { type TrackFacts, type TrackHistory, trackFactsLine } from "../library";
+import { buttonClass } from "~/ui/button";
+import { type TrackEvent, type TrackFacts, type TrackHistory, trackFactsLine } from "../library";
 import { TRACK_STATUS_LABELS } from "../messages";
+import { PlayButton } from "./play-button";
+import { SubmissionHistory } from "./submission-history";
 
-// The partner's submissions as cards: status, the reviewer's note (or the withdrawal reason), and
-// for tracks that reached the library, licences and distinct creators.
+// The partner's submissions as cards: a play button (the shell's player; the audio route lets a
+// partner hear every submission of their own, whatever its status), status, the reviewer's note (or
+// the withdrawal reason), a rejected track's 'Resubmit with changes', the rounds of a resubmitted
+// track, and for tracks that reached the library, licences and distinct creators.
 
 /** A partner's track: its facts, its history and its use (submissions.server.ts partnerSubmissions). */
-export type SubmissionView = TrackFacts & TrackHistory & { licences: number; creators: number };
+export type SubmissionView = TrackFacts & TrackHistory & { licences: number; creators: number; peaks: string; coverUrl: string | null; history: TrackEvent[] };
 
 const TONE: Record<SubmissionView["status"], Tone> = { in_review: "amber", published: "green", rejected: "red", withdrawn: "slate" };
 
@@ -21,17 +27,20 @@ export function SubmissionsList({ tracks }: { tracks: SubmissionView[] }) {
         return (
           <li key={t.id} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="submission">
             <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
-              <div className="min-w-0">
-                <h3 className="truncate text-base font-semibold text-slate-900">{t.title}</h3>
-                <p className="text-sm text-slate-700">
-                  {t.artist} · {trackFactsLine(t, true)}
-                </p>
-                <p className="mt-1 text-xs text-slate-600">
-                  Submitted {formatDate(t.createdAt)}
-                  {t.publishedAt ? ` · published ${formatDate(t.publishedAt)}` : ""}
-                  {t.withdrawnAt ? ` · withdrawn ${formatDate(t.withdrawnAt)}` : ""}
-                  {t.status === "rejected" && t.reviewedAt ? ` · reviewed ${formatDate(t.reviewedAt)}` : ""}
-                </p>
+              <div className="flex min-w-0 items-start gap-3">
+                <PlayButton track={t} />
+                <div className="min-w-0">
+                  <h3 className="truncate text-base font-semibold text-slate-900">{t.title}</h3>
+                  <p className="text-sm text-slate-700">
+                    {t.artist} · {trackFactsLine(t, true)}
+                  </p>
+                  <p className="mt-1 text-xs text-slate-600">
+                    Submitted {formatDate(t.createdAt)}
+                    {t.publishedAt ? ` · published ${formatDate(t.publishedAt)}` : ""}
+                    {t.withdrawnAt ? ` · withdrawn ${formatDate(t.withdrawnAt)}` : ""}
+                    {t.status === "rejected" && t.reviewedAt ? ` · reviewed ${formatDate(t.reviewedAt)}` : ""}
+                  </p>
+                </div>
               </div>
               <div className="flex shrink-0 flex-wrap items-center gap-2 sm:flex-col sm:items-end">
                 <Badge tone={TONE[t.status]}>{TRACK_STATUS_LABELS[t.status]}</Badge>
@@ -43,9 +52,23 @@ export function SubmissionsList({ tracks }: { tracks: SubmissionView[] }) {
               </div>
             </div>
             {t.reviewNote ? (
-              <p className="mt-3 rounded-md bg-slate-50 p-3 text-sm text-slate-800">
-                <span className="font-semibold">Reviewer's note:</span> {t.reviewNote}
+              <p className={`mt-3 rounded-md p-3 text-sm text-slate-800 ${t.status === "rejected" ? "bg-red-50" : "bg-slate-50"}`}>
+                <span className="font-semibold">{t.status === "rejected" ? "Rejected:" : "Reviewer's note:"}</span> {t.reviewNote}
               </p>
+            ) : null}
+            {t.status === "rejected" ? (
+              <div className="mt-3 flex flex-wrap items-center gap-2">
+                <Link to={`/music/submissions/${t.id}/resubmit`} className={buttonClass.secondary}>
+                  Resubmit with changes<span className="sr-only"> ({t.title})</span>
+                </Link>
+                <span className="text-xs text-slate-600">Fix what the reviewer noted; your track goes back to review and keeps its history.</span>
+              </div>
+            ) : null}
+            {t.history.some((e) => e.kind === "resubmitted") ? (
+              <div className="mt-3">
+                <h4 className="mb-2 text-sm font-semibold text-slate-900">History</h4>
+                <SubmissionHistory title={t.title} submittedAt={t.createdAt} events={t.history} />
+              </div>
             ) : null}
             {t.withdrawReason ? (
               <p className="mt-3 rounded-md bg-slate-50 p-3 text-sm text-slate-800">

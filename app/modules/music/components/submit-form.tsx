@@ -17,12 +17,24 @@ import { Waveform } from "./waveform";
 // route's action (the server computes a WAV's waveform; an MP3 gets a flat one). With JavaScript
 // the browser checks the fields with the same schema and the files by their bytes, measures the
 // length and waveform with Web Audio, and sends the form with XMLHttpRequest to show a progress
-// bar. The server decides either way.
+// bar. The server decides either way. With `resubmit`, the same form sends a rejected track back
+// for review (issue 30): its fields filled in, the files optional (empty keeps the stored ones).
 
-type Props = { submissionKey: string; storage: { usedBytes: number; quotaBytes: number }; failure: ActionFailure | null };
+/** A rejected track being resubmitted: its id and current fields. */
+export type ResubmitTrack = { id: string; title: string; artist: string; genre: string | null; mood: string | null; bpm: number | null; tags: string };
+
+type Props = {
+  submissionKey?: string;
+  storage: { usedBytes: number; quotaBytes: number };
+  failure: ActionFailure | null;
+  resubmit?: ResubmitTrack;
+};
 
 const MB = 1024 * 1024;
 const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "submissionKey"];
+
+/** No file chosen in a file field (a resubmission keeps the stored file). */
+const noFile = (file: File | null) => !file || file.size === 0;
 
 async function checkFileInBrowser(file: File | null, kind: "audio" | "cover"): Promise<string | null> {
   if (!file || (file.size === 0 && !file.name)) return kind === "audio" ? M.audioMissing : M.coverMissing;
@@ -35,7 +47,7 @@ async function checkFileInBrowser(file: File | null, kind: "audio" | "cover"): P
   return null;
 }
 
-export function SubmitForm({ submissionKey, storage, failure }: Props) {
+export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props) {
   const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
   const [errors, setErrors] = useState<Record<string, string>>(failure?.errors ?? {});
@@ -44,7 +56,18 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
   const [measuring, setMeasuring] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [coverPreview, setCoverPreview] = useState<string | null>(null);
-  const values = failure?.values ?? {};
+  const stored: Record<string, string> = resubmit
+    ? {
+        title: resubmit.title,
+        artist: resubmit.artist,
+        genre: resubmit.genre ?? "",
+        mood: resubmit.mood ?? "",
+        bpm: resubmit.bpm?.toString() ?? "",
+        tags: resubmit.tags,
+      }
+    : {};
+  const values = failure?.values ?? stored;
+  const action = resubmit ? `/music/submissions/${resubmit.id}/resubmit` : "/music/submit";
 
   useEffect(() => {
     setErrors(failure?.errors ?? {});
@@ -89,12 +112,14 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
     // chunk cannot load, the server checks the same schema.
     const check = await Promise.all([import("../submission-schema"), import("~/lib/forms")]).catch(() => null);
     if (check) {
-      const [{ submissionSchema }, { fieldErrorsOf, formToObject }] = check;
-      const parsed = submissionSchema.safeParse(formToObject(data));
+      const [{ submissionSchema, resubmissionSchema }, { fieldErrorsOf, formToObject }] = check;
+      const parsed = (resubmit ? resubmissionSchema : submissionSchema).safeParse(formToObject(data));
       if (!parsed.success) Object.assign(errs, fieldErrorsOf(parsed.error));
     }
-    const audioProblem = await checkFileInBrowser(data.get("audio") as File | null, "audio");
-    const coverProblem = await checkFileInBrowser(data.get("cover") as File | null, "cover");
+    const audioFile = data.get("audio") as File | null;
+    const coverFile = data.get("cover") as File | null;
+    const audioProblem = resubmit && noFile(audioFile) ? null : await checkFileInBrowser(audioFile, "audio");
+    const coverProblem = resubmit && noFile(coverFile) ? null : await checkFileInBrowser(coverFile, "cover");
     if (audioProblem) errs.audio = audioProblem;
     if (coverProblem) errs.cover = coverProblem;
     setErrors(errs);
@@ -104,7 +129,7 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
       return;
     }
     setProgress(0);
-    const outcome = await uploadForm(form.getAttribute("action") ?? "/music/submit", data, setProgress).done;
+    const outcome = await uploadForm(form.getAttribute("action") ?? action, data, setProgress).done;
     if (outcome.kind === "redirect") {
       navigate(outcome.to);
       return;
@@ -130,14 +155,14 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
     <form
       ref={formRef}
       method="post"
-      action="/music/submit"
+      action={action}
       encType="multipart/form-data"
       onSubmit={onSubmit}
       noValidate
       className="max-w-3xl space-y-6"
       aria-describedby="submit-storage"
     >
-      <input type="hidden" name="submissionKey" value={submissionKey} />
+      {resubmit ? null : <input type="hidden" name="submissionKey" value={submissionKey} />}
       <input type="hidden" name="durationSeconds" value={measured ? measured.duration.toFixed(2) : ""} />
       <input type="hidden" name="peaks" value={measured ? JSON.stringify(measured.peaks) : ""} />
 
@@ -155,11 +180,12 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
         <legend className="px-1 text-base font-semibold text-slate-900">Files</legend>
         <div>
           <Field
-            label="Audio (MP3 or WAV, up to 50 MB)"
+            label={resubmit ? "Replace the audio (optional: MP3 or WAV, up to 50 MB)" : "Audio (MP3 or WAV, up to 50 MB)"}
             name="audio"
             type="file"
             accept=".mp3,.wav,audio/mpeg,audio/wav,audio/x-wav"
-            required
+            required={!resubmit}
+            hint={resubmit ? "Leave empty to keep the current audio." : undefined}
             error={errors.audio || errors.durationSeconds || errors.peaks || undefined}
             onChange={(e) => void onAudio(e.currentTarget.files?.[0])}
             className="min-w-0"
@@ -176,11 +202,12 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
         </div>
         <div>
           <Field
-            label="Cover (JPEG, PNG or WebP, up to 5 MB)"
+            label={resubmit ? "Replace the cover (optional: JPEG, PNG or WebP, up to 5 MB)" : "Cover (JPEG, PNG or WebP, up to 5 MB)"}
             name="cover"
             type="file"
             accept="image/jpeg,image/png,image/webp"
-            required
+            required={!resubmit}
+            hint={resubmit ? "Leave empty to keep the current cover." : undefined}
             error={errors.cover || undefined}
             onChange={(e) => void onCover(e.currentTarget.files?.[0])}
             className="min-w-0"
@@ -265,7 +292,7 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
 
       <div className="flex flex-wrap gap-2">
         <button type="submit" className={buttonClass.primary} disabled={uploading || measuring}>
-          {uploading ? "Uploading…" : "Submit for review"}
+          {uploading ? "Uploading…" : resubmit ? "Resubmit for review" : "Submit for review"}
         </button>
         <Link to="/music/submissions" className={buttonClass.secondary}>
           My submissions
