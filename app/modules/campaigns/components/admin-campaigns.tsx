@@ -121,14 +121,27 @@ export function CampaignDetail({
                       {PLATFORM_LABELS[s.platform]}: {s.url.replace(/^https:\/\/(www\.)?/, "")}
                     </a>
                     <div className="text-xs text-slate-500">
-                      {s.platform === "youtube" ? `Channel ${s.channelId} (checked)` : "Check the account at review"} · {formatRate(s.rateCents)}
+                      {s.platform === "youtube" ? `Channel ${s.channelId} (checked)` : "Posted by the creator's declared handle (checked)"} ·{" "}
+                      {formatRate(s.rateCents)}
                     </div>
                   </Td>
                   <Td>
                     <Badge tone={SUBMISSION_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
                     {s.reason ? <div className="mt-1 text-xs text-slate-600">{s.reason}</div> : null}
                   </Td>
-                  <Td>{s.status === "approved" ? `${formatCount(s.views)} · ${formatCents(s.amountCents)}` : "—"}</Td>
+                  <Td>
+                    {s.status === "approved" ? `${formatCount(s.views)} · ${formatCents(s.amountCents)}` : "—"}
+                    {s.providerViews !== null ? (
+                      <div className="text-xs text-slate-600">
+                        {PLATFORM_LABELS[s.platform]}: {formatCount(s.providerViews)} views, read <LocalTime iso={s.viewsCheckedAt} withTime />
+                      </div>
+                    ) : null}
+                    {s.viewsPinnedAt ? (
+                      <div className="text-xs text-slate-600">
+                        Pinned by an admin <LocalTime iso={s.viewsPinnedAt} withTime />: the daily reading no longer changes them
+                      </div>
+                    ) : null}
+                  </Td>
                   <Td>
                     {frozen || s.status === "rejected" ? (
                       <span className="text-xs text-slate-500">{frozen ? "Frozen (settled)" : "—"}</span>
@@ -142,7 +155,8 @@ export function CampaignDetail({
                             name="views"
                             inputMode="numeric"
                             required
-                            defaultValue={s.status === "approved" ? String(s.views) : ""}
+                            defaultValue={s.status === "approved" ? String(s.views) : s.providerViews !== null ? String(s.providerViews) : ""}
+                            hint={s.status === "approved" ? "Updating pins the views." : undefined}
                             className="w-32"
                           />
                           <button type="submit" className={buttonClass.primary} disabled={busy}>
