@@ -1,3 +1,4 @@
+import { readText } from "~/platform/body.server";
 import { env } from "~/platform/env.server";
 
 // The built-in stand-in for TikTok and Instagram (decisions 0265, 0266), answered in-process by
@@ -66,13 +67,18 @@ export async function handleStandInSocial(request: Request): Promise<Response> {
     return json({ version: "1.0", type: "rich", author_name: author, provider_name: "Instagram" });
   }
   if (path === "tiktok/token" && request.method === "POST") {
-    const form = new URLSearchParams(await request.text());
+    const form = new URLSearchParams(await readText(request, 16_384));
     if (form.get("grant_type") !== "client_credentials" || !form.get("client_key")) return json({ error: "invalid_request" }, 400);
     return json({ access_token: "clt.standin", expires_in: 7200, token_type: "Bearer" });
   }
   if (path === "tiktok/video-query" && request.method === "POST") {
     if (request.headers.get("Authorization") !== "Bearer clt.standin") return json({ error: { code: "access_token_invalid" } }, 401);
-    const body = (await request.json().catch(() => null)) as { query?: { and?: { field_values?: string[] }[] } } | null;
+    let body: { query?: { and?: { field_values?: string[] }[] } } | null = null;
+    try {
+      body = JSON.parse(await readText(request, 16_384));
+    } catch {
+      body = null;
+    }
     const id = body?.query?.and?.[0]?.field_values?.[0] ?? "";
     const post = await postOf("tiktok", id);
     if (post?.views === "unavailable" || post?.unavailable) return json({ error: { code: "internal_error" } }, 503);
