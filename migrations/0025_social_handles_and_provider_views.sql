@@ -12,4 +12,5 @@ CREATE TABLE `social_handles` (
 CREATE UNIQUE INDEX `social_handles_handle_unique` ON `social_handles` (`platform`,`handle`);--> statement-breakpoint
 ALTER TABLE `campaign_submissions` ADD `provider_views` integer;--> statement-breakpoint
 ALTER TABLE `campaign_submissions` ADD `views_checked_at` text;--> statement-breakpoint
-ALTER TABLE `campaign_submissions` ADD `views_pinned_at` text;
+ALTER TABLE `campaign_submissions` ADD `views_pinned_at` text;--> statement-breakpoint
+ALTER TABLE `clips` ADD `views_pinned_at` text;

@@ -1433,6 +1433,8 @@ export const clips = sqliteTable(
     // When YouTube last answered that it has no such video (issue 31 §3): the clip is flagged to the
     // creator and cannot be approved until YouTube knows it; cleared when it does. Null otherwise.
     videoNotFoundAt: text("video_not_found_at"),
+    // When an admin entered the views by hand (decision 0266): the daily views job then leaves them.
+    viewsPinnedAt: text("views_pinned_at"),
     approvedAt: text("approved_at"),
     reviewedAt: text("reviewed_at"),
     removalRequestedAt: text("removal_requested_at"),
