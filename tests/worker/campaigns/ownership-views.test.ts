@@ -72,6 +72,13 @@ describe("declaring handles on /channels", () => {
     const bad = await postForm("/channels", { intent: "handles", tiktok: "no spaces allowed", instagram: "" }, withCookie(other.cookie));
     expect(bad.status).toBe(400);
     expect(await count("SELECT count(*) AS n FROM social_handles WHERE user_id = ?", other.id)).toBe(0);
+
+    // Two accounts claiming the same new handle at once: one has it, the other is told.
+    const [x, y] = await Promise.all([createUser("creator"), createUser("creator")]);
+    const race = `race_${tag}`;
+    const both = await Promise.all([x, y].map((u) => postForm("/channels", { intent: "handles", tiktok: race, instagram: "" }, withCookie(u.cookie))));
+    expect((await Promise.all(both.map(outcome))).sort()).toEqual(["409", "→/channels"]);
+    expect(await count("SELECT count(*) AS n FROM social_handles WHERE platform = 'tiktok' AND handle = ?", race)).toBe(1);
   });
 });
 
