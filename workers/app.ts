@@ -16,7 +16,7 @@ import { ON_DEV_SERVER, withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
 import { deleteStaleUploads, discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
 import { ensureDemoRetentionSnapshot, runRetentionAggregates } from "../app/modules/growth/growth.server";
-import { notifyEndedCampaigns } from "../app/modules/campaigns/campaigns.server";
+import { notifyEndedCampaigns, refreshCampaignViews } from "../app/modules/campaigns/campaigns.server";
 import { refreshClipViews } from "../app/modules/clipping/clipping.server";
 import { sweepOutbox } from "../app/platform/email-delivery.server";
 import { runPrivacyJobs } from "../app/modules/privacy/privacy.server";
@@ -133,6 +133,8 @@ export default {
     ctx.waitUntil(onPrimary(runPrivacyJobs));
     // Approved YouTube Shorts clips: their views from the provider (issue 16, decision 0154).
     ctx.waitUntil(onPrimary(refreshClipViews));
+    // Campaign submissions on every platform: their views through the views provider (issue 30, decision 0266).
+    ctx.waitUntil(onPrimary(refreshCampaignViews));
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.

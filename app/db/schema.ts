@@ -435,6 +435,29 @@ export const youtubeChannels = sqliteTable(
   ],
 );
 
+// The creator's TikTok and Instagram handles (decision 0265): a campaign submission on those
+// platforms must be a video whose author (the platform's oEmbed) is the declared handle. One
+// handle per platform per person, and a handle belongs to one person (first declared).
+export const SOCIAL_PLATFORMS = ["tiktok", "instagram"] as const;
+export const socialHandles = sqliteTable(
+  "social_handles",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: SOCIAL_PLATFORMS }).notNull(),
+    // Lower case, without the @.
+    handle: text("handle").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.platform] }),
+    uniqueIndex("social_handles_handle_unique").on(t.platform, t.handle),
+    check("social_handles_platform_check", inList("platform", SOCIAL_PLATFORMS)),
+  ],
+);
+
 // Provider tokens live apart from the channel rows so no query that lists channels can
 // carry them by accident. Both values are AES-GCM ciphertexts (base64), never raw tokens.
 export const youtubeChannelTokens = sqliteTable("youtube_channel_tokens", {
@@ -1265,6 +1288,11 @@ export const campaignSubmissions = sqliteTable(
     raisedAt: text("raised_at"),
     raisedFromCents: integer("raised_from_cents"),
     raiseCause: text("raise_cause", { enum: CAMPAIGN_RAISE_CAUSES }),
+    // The views provider (decision 0266): the last views it read and when; an admin's views
+    // override pins the views (when), and the daily job then leaves them.
+    providerViews: integer("provider_views"),
+    viewsCheckedAt: text("views_checked_at"),
+    viewsPinnedAt: text("views_pinned_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1427,6 +1455,8 @@ export const clips = sqliteTable(
     // When YouTube last answered that it has no such video (issue 31 §3): the clip is flagged to the
     // creator and cannot be approved until YouTube knows it; cleared when it does. Null otherwise.
     videoNotFoundAt: text("video_not_found_at"),
+    // When an admin entered the views by hand (decision 0266): the daily views job then leaves them.
+    viewsPinnedAt: text("views_pinned_at"),
     approvedAt: text("approved_at"),
     reviewedAt: text("reviewed_at"),
     removalRequestedAt: text("removal_requested_at"),

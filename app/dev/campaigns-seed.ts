@@ -102,8 +102,15 @@ export function campaignsSeed({
     db
       .prepare("INSERT OR IGNORE INTO campaign_participants (campaign_id, user_id, terms_accepted_at, created_at) VALUES (?, ?, ?, ?)")
       .bind(campaignId, creatorId, day(-age), day(-age));
+  // The demo creator's declared TikTok and Instagram handles (decision 0265): the demo submissions' own.
+  const handle = (platform: string, name: string) =>
+    db
+      .prepare("INSERT OR IGNORE INTO social_handles (user_id, platform, handle, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
+      .bind(creatorId, platform, name, day(-40), day(-40));
 
   return [
+    handle("tiktok", "caseycreates"),
+    handle("instagram", "caseycreates"),
     campaign({
       id: CAMPAIGN_SEED_IDS.live,
       slug: "summer-launch",

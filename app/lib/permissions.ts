@@ -176,6 +176,8 @@ export const PERMISSIONS = {
     refresh: isApprovedOwner,
     disconnect: isApprovedOwner,
     readAnalytics: isApprovedActor,
+    /** Declaring one's own TikTok / Instagram handles (decision 0265). */
+    declareHandles: isApprovedActor,
   },
   manualSubmission: {
     create: isApprovedActor,

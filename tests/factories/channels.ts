@@ -21,3 +21,19 @@ export async function linkChannels(channels: { userId: string; channelId: string
     ),
   );
 }
+
+/**
+ * Declares a user's TikTok / Instagram handles as /channels would store them (decision 0265). A handle
+ * another test user holds moves to this one (test files may share the database).
+ */
+export async function declareHandles(userId: string, handles: { tiktok?: string; instagram?: string }): Promise<void> {
+  const entries = Object.entries(handles).filter((e): e is [string, string] => typeof e[1] === "string");
+  await env.DB.batch(
+    entries.flatMap(([platform, handle]) => [
+      env.DB.prepare("DELETE FROM social_handles WHERE platform = ? AND handle = ?").bind(platform, handle.toLowerCase()),
+      env.DB.prepare(
+        "INSERT INTO social_handles (user_id, platform, handle) VALUES (?, ?, ?) ON CONFLICT (user_id, platform) DO UPDATE SET handle = excluded.handle",
+      ).bind(userId, platform, handle.toLowerCase()),
+    ]),
+  );
+}

@@ -68,6 +68,11 @@ export type AdminSubmission = {
   reason: string | null;
   createdAt: string;
   reviewedAt: string | null;
+  /** What the views provider last read, and when (decision 0266); null when never read. */
+  providerViews: number | null;
+  viewsCheckedAt: string | null;
+  /** When an admin's views override pinned the views: the daily job leaves them (decision 0266). */
+  viewsPinnedAt: string | null;
 };
 
 export type AdminCampaignDetail = AdminCampaignRow & {
@@ -169,6 +174,9 @@ async function detailOf(row: CampaignRow, list: AdminCampaignRow[], now: Date): 
       reason: s.reason,
       createdAt: s.createdAt,
       reviewedAt: s.reviewedAt,
+      providerViews: s.providerViews,
+      viewsCheckedAt: s.viewsCheckedAt,
+      viewsPinnedAt: s.viewsPinnedAt,
     })),
     credits: credits.map((c) => ({ person: name(c.userId), amountCents: c.amountCents, status: c.status, paid: c.status === "paid" })),
   };
@@ -500,11 +508,12 @@ export async function markCampaignFundsReceived(actor: Actor, request: Request, 
 // ---------------------------------------------------------------------------------------------
 
 /** The submission's amount at `views`: its own rate, capped by the budget left (what the others hold). */
-const cappedAmount = (views: number) =>
-  sql`max(0, min((${views} * ${campaignSubmissions.rateCents}) / 1000, (select ${campaigns.budgetCents} - ${campaigns.spentCents} from ${campaigns} where ${campaigns.id} = ${campaignSubmissions.campaignId}) + ${campaignSubmissions.amountCents}))`;
+// D1 binds a JS number as a REAL: cast, or 12,345 views × 250 / 1000 would store 3086.25 cents.
+export const cappedAmount = (views: number) =>
+  sql`max(0, min((cast(${views} as integer) * ${campaignSubmissions.rateCents}) / 1000, (select ${campaigns.budgetCents} - ${campaigns.spentCents} from ${campaigns} where ${campaigns.id} = ${campaignSubmissions.campaignId}) + ${campaignSubmissions.amountCents}))`;
 
 /** The campaign's spent_cents, re-summed from its approved submissions. */
-const resumSpent = (campaignId: string, at: string) =>
+export const resumSpent = (campaignId: string, at: string) =>
   db()
     .update(campaigns)
     .set({
@@ -629,7 +638,15 @@ export async function reviewCampaignSubmission(
   const set =
     review.kind === "reject"
       ? { status: "rejected" as const, reason: review.reason, amountCents: 0 }
-      : { status: "approved" as const, views: review.views, amountCents: cappedAmount(review.views), reason: null };
+      : {
+          status: "approved" as const,
+          views: review.views,
+          amountCents: cappedAmount(review.views),
+          reason: null,
+          // An update of an approved submission's views is the admin's override: it pins them, and
+          // the daily views job leaves them from then on (decision 0266). Approving does not pin.
+          ...(review.kind === "views" ? { viewsPinnedAt: at } : {}),
+        };
   // What freed budget in this review (a rejection, or views lowered) for the submissions it raises.
   const cause: RaiseCause = review.kind === "reject" ? "rejected" : "views";
   const person = (await peopleByIds([sub.userId])).get(sub.userId);
@@ -669,7 +686,15 @@ export async function reviewCampaignSubmission(
           campaign_id: sub.campaignId,
           submission_id: submissionId,
           url: sub.url,
-          ...(review.kind === "reject" ? { reason: review.reason } : { views_before: sub.views, views: review.views, amount_before_cents: sub.amountCents }),
+          ...(review.kind === "reject"
+            ? { reason: review.reason }
+            : {
+                views_before: sub.views,
+                views: review.views,
+                amount_before_cents: sub.amountCents,
+                provider_views: sub.providerViews,
+                ...(review.kind === "views" ? { pinned: true } : {}),
+              }),
         },
       }),
     ]);

@@ -4,8 +4,10 @@
 //   participate.server.ts  the creator's /campaigns: live campaigns, join, submit, own submissions
 //   public.server.ts       /campaigns/{slug}, the sitemap's live campaigns, the daily end notice
 //   store.server.ts        shared reads, the state in SQL, telling participants
-//   provider.server.ts     which channel a YouTube video is on (the provider, or the local stand-in)
+//   provider.server.ts     which channel a YouTube video is on, who posted a TikTok / Instagram one (oEmbed)
+//   views.server.ts        the daily views job through the channels module's views provider (decision 0266)
 export * from "./admin.server";
 export * from "./participate.server";
 export * from "./public.server";
 export * from "./privacy.server";
+export { refreshCampaignViews } from "./views.server";

@@ -20,6 +20,12 @@ export const CAMPAIGN_MESSAGES = {
   youtubeNotYours: "This video is not on one of your linked YouTube channels.",
   youtubeUnknown: "YouTube has no public video at this link.",
   youtubeUnavailable: "YouTube could not be reached to check the video. Nothing was submitted: try again in a moment.",
+  // TikTok / Instagram ownership (decision 0265): the platform's oEmbed names the video's author.
+  handleMissing: (label: string) => `Add your ${label} handle on the Channels page before submitting ${label} videos.`,
+  handleNotYours: (label: string, handle: string) =>
+    `This ${label} video is not posted by your declared handle @${handle}. Only your own videos can be submitted.`,
+  socialUnknown: (label: string) => `${label} has no public video at this link.`,
+  socialUnavailable: (label: string) => `${label} could not be reached to check who posted the video. Nothing was submitted: try again in a moment.`,
   slugTaken: "Another campaign already uses this address.",
   draftOnly: "Only a draft can be launched.",
   launchEnded: "The end date has passed: move it later before launching.",

@@ -2,16 +2,16 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { campaignParticipants, campaignSubmissions, campaigns } from "~/db/schema";
 import { conflict, invalid, notFound, rateLimited } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { listChannels } from "~/modules/channels/channels.server";
+import { listChannels, socialHandlesOf } from "~/modules/channels/channels.server";
 import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
 import { db } from "~/platform/db.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
-import { youtubeVideoChannel } from "./provider.server";
+import { socialVideoAuthor, youtubeVideoChannel } from "./provider.server";
 import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, payoutDeadline } from "./rules";
 import { campaignById, liveAt, stateOf } from "./store.server";
-import { parseVideoUrl } from "./video-url";
+import { PLATFORM_LABELS, type ParsedVideo, parseVideoUrl } from "./video-url";
 
 // The creator's /campaigns (docs/decisions/0140, 0142): live campaigns, joining one (the terms,
 // once), submitting video links to a joined live campaign, and their own submissions and ended
@@ -167,9 +167,26 @@ const isVideoClash = (error: unknown) =>
   );
 
 /**
+ * A TikTok or Instagram video must be the creator's own (decision 0265): the handle in the link (a
+ * TikTok link names one) and the author the platform's oEmbed names must both be the handle the
+ * creator declared on /channels. The platform unreachable is "unavailable" (503): nothing is written.
+ */
+async function checkSocialOwnership(actor: Actor, request: Request, video: ParsedVideo & { platform: "tiktok" | "instagram" }): Promise<void> {
+  const label = PLATFORM_LABELS[video.platform];
+  const declared = (await socialHandlesOf(actor.id))[video.platform];
+  const refuse = (message: string) => conflict(message, { fieldErrors: { url: message } });
+  if (!declared) throw refuse(M.handleMissing(label));
+  if (video.handle !== null && video.handle !== declared) throw refuse(M.handleNotYours(label, declared));
+  const author = await socialVideoAuthor(request, video);
+  if (author === null) throw invalid(M.socialUnknown(label), { fieldErrors: { url: M.socialUnknown(label) } });
+  if (author !== declared) throw refuse(M.handleNotYours(label, declared));
+}
+
+/**
  * Submits a video link to a joined, live campaign. The link must name a video on a supported
  * platform; one submission per video (a unique index); a YouTube video must be on one of the
- * creator's linked channels (asked of the provider). The campaign's rate is copied onto the
+ * creator's linked channels (asked of the provider), a TikTok or Instagram one posted by the
+ * creator's declared handle (the platform's oEmbed, decision 0265). The campaign's rate is copied onto the
  * submission by the INSERT itself, which also re-checks that the campaign is live and joined.
  */
 export async function submitCampaignVideo(actor: Actor, request: Request, input: { campaignId: string; url: string }): Promise<{ title: string }> {
@@ -200,6 +217,8 @@ export async function submitCampaignVideo(actor: Actor, request: Request, input:
     channelId = await youtubeVideoChannel(request, video.videoId);
     if (!channelId) throw invalid(M.youtubeUnknown, { fieldErrors: { url: M.youtubeUnknown } });
     if (!mine.includes(channelId)) throw conflict(M.youtubeNotYours, { fieldErrors: { url: M.youtubeNotYours } });
+  } else {
+    await checkSocialOwnership(actor, request, { ...video, platform: video.platform });
   }
 
   const t = new Date().toISOString();
@@ -209,7 +228,7 @@ export async function submitCampaignVideo(actor: Actor, request: Request, input:
     inserted = await db()
       .insert(campaignSubmissions)
       .select(
-        sql`select ${id}, ${campaigns.id}, ${actor.id}, ${video.url}, ${video.platform}, ${video.key}, ${channelId}, ${campaigns.rateCents}, 'pending', 0, 0, null, null, null, null, null, null, ${t}, ${t}
+        sql`select ${id}, ${campaigns.id}, ${actor.id}, ${video.url}, ${video.platform}, ${video.key}, ${channelId}, ${campaigns.rateCents}, 'pending', 0, 0, null, null, null, null, null, null, null, null, null, ${t}, ${t}
             from ${campaigns} where ${campaigns.id} = ${row.id} and ${liveAt(t)}
             and exists (select 1 from ${campaignParticipants} where ${campaignParticipants.campaignId} = ${row.id} and ${campaignParticipants.userId} = ${actor.id})`,
       )

@@ -10,7 +10,8 @@ export const PLATFORM_LABELS: Record<VideoPlatform, string> = {
   instagram: "Instagram",
 };
 
-export type ParsedVideo = { platform: VideoPlatform; videoId: string; key: string; url: string };
+/** handle: the account the link names (TikTok's /@handle/, Instagram's optional /handle/ prefix), lower case; null when none. */
+export type ParsedVideo = { platform: VideoPlatform; videoId: string; key: string; url: string; handle: string | null };
 
 export const VIDEO_URL_MAX = 500;
 
@@ -45,17 +46,23 @@ export function parseVideoUrl(raw: string): ParsedVideo | null {
   const yt = youtube(hostUrl);
   if (yt !== null) {
     if (!YOUTUBE_ID.test(yt)) return null;
-    return { platform: "youtube", videoId: yt, key: `youtube:${yt}`, url: `https://www.youtube.com/shorts/${yt}` };
+    return { platform: "youtube", videoId: yt, key: `youtube:${yt}`, url: `https://www.youtube.com/shorts/${yt}`, handle: null };
   }
   if (host === "tiktok.com" || host === "m.tiktok.com") {
     const m = /^\/@([A-Za-z0-9._]{1,40})\/video\/(\d{5,25})\/?$/.exec(u.pathname);
     if (!m) return null;
-    return { platform: "tiktok", videoId: m[2], key: `tiktok:${m[2]}`, url: `https://www.tiktok.com/@${m[1]}/video/${m[2]}` };
+    return { platform: "tiktok", videoId: m[2], key: `tiktok:${m[2]}`, url: `https://www.tiktok.com/@${m[1]}/video/${m[2]}`, handle: m[1].toLowerCase() };
   }
   if (host === "instagram.com") {
-    const m = /^\/(?:[A-Za-z0-9._]{1,40}\/)?(?:reel|reels|p)\/([A-Za-z0-9_-]{5,40})\/?$/.exec(u.pathname);
+    const m = /^\/(?:([A-Za-z0-9._]{1,40})\/)?(?:reel|reels|p)\/([A-Za-z0-9_-]{5,40})\/?$/.exec(u.pathname);
     if (!m) return null;
-    return { platform: "instagram", videoId: m[1], key: `instagram:${m[1]}`, url: `https://www.instagram.com/reel/${m[1]}/` };
+    return {
+      platform: "instagram",
+      videoId: m[2],
+      key: `instagram:${m[2]}`,
+      url: `https://www.instagram.com/reel/${m[2]}/`,
+      handle: m[1]?.toLowerCase() ?? null,
+    };
   }
   return null;
 }

@@ -6,6 +6,7 @@
 //   analytics.server.ts    analytics and CSV from channel_snapshots
 //   channels-cron.server.ts the daily refresh job
 //   counts.server.ts, roster.server.ts  channel figures other modules put in their own batches
+//   handles.server.ts      the creator's declared TikTok / Instagram handles (decision 0265)
 //   licensing.server.ts    the channels a music licence covers (linked + verified)
 export * from "./roster.server";
 export * from "./counts.server";
@@ -15,8 +16,11 @@ export * from "./links.server";
 export * from "./page.server";
 export * from "./submissions.server";
 export * from "./licensing.server";
+export * from "./handles.server";
 export * from "./thumbnail-sources.server";
 export type { ProviderChannel, ProviderVideo } from "./provider.server";
 // A public YouTube video (channel, views): campaigns and clipping read it through here.
 export { fetchYouTubeVideo } from "./provider.server";
+// The views provider per platform (decision 0266): the daily jobs of campaigns and clipping.
+export { VIEWS_PROVIDERS, type ViewsPlatform, type ViewsReading } from "./views-provider.server";
 export * from "./privacy.server";

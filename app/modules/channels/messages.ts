@@ -36,3 +36,14 @@ export const SUBMISSION_STATUS_LABELS: Record<string, string> = {
   verified: "Verified",
   rejected: "Rejected",
 };
+
+// TikTok and Instagram handles (decision 0265).
+export type SocialPlatform = "tiktok" | "instagram";
+export const SOCIAL_LABELS: Record<SocialPlatform, string> = { tiktok: "TikTok", instagram: "Instagram" };
+export const HANDLE_MAX = 30;
+export const HANDLE_MESSAGES = {
+  format: (label: string) => `Enter your ${label} handle: up to ${HANDLE_MAX} letters, numbers, dots or underscores (the @ is optional).`,
+  taken: (label: string) => `This ${label} handle is already declared by another Shortbeat account. If it is yours, contact support.`,
+  saved: { title: "Handles saved", description: "Your TikTok and Instagram videos are checked against them." },
+  failedTitle: "Handles not saved",
+} as const;

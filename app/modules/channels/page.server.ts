@@ -1,4 +1,5 @@
 import { authorize, type Actor } from "~/lib/permissions";
+import { socialHandlesOf } from "./handles.server";
 import { listChannels } from "./links.server";
 import { listSubmissions } from "./submissions.server";
 
@@ -7,7 +8,7 @@ import { listSubmissions } from "./submissions.server";
 
 export async function channelsPage(actor: Actor) {
   authorize(actor, "channel", "list");
-  const [channels, submissions] = await Promise.allSettled([listChannels(actor), listSubmissions(actor)]);
+  const [channels, submissions, handles] = await Promise.allSettled([listChannels(actor), listSubmissions(actor), socialHandlesOf(actor.id)]);
   const reason = (r: PromiseRejectedResult) => {
     console.error("channels page load failed", r.reason);
     return r.reason instanceof Error ? r.reason.message : "Unknown error";
@@ -17,5 +18,7 @@ export async function channelsPage(actor: Actor) {
     channelsError: channels.status === "rejected" ? reason(channels) : null,
     submissions: submissions.status === "fulfilled" ? submissions.value : [],
     submissionsError: submissions.status === "rejected" ? reason(submissions) : null,
+    // The TikTok / Instagram handles campaign videos are checked against (decision 0265).
+    handles: handles.status === "fulfilled" ? handles.value : { tiktok: null, instagram: null },
   };
 }

@@ -1,13 +1,13 @@
 import { eq, inArray } from "drizzle-orm";
-import { channelSnapshots, manualChannelSubmissions, youtubeChannels } from "~/db/schema";
+import { channelSnapshots, manualChannelSubmissions, socialHandles, youtubeChannels } from "~/db/schema";
 import { db } from "~/platform/db.server";
 import { channelColumns } from "./links.server";
 
 // The channels domain's part of a data export and of an account deletion (issue 28, docs/privacy.md).
 
-/** Linked channels (never their tokens), their snapshots, and manual submissions. */
+/** Linked channels (never their tokens), their snapshots, manual submissions, and declared TikTok / Instagram handles. */
 export async function channelsDataFor(userId: string) {
-  const [channels, submissions] = await db().batch([
+  const [channels, submissions, handles] = await db().batch([
     db().select(channelColumns).from(youtubeChannels).where(eq(youtubeChannels.userId, userId)),
     db()
       .select({
@@ -21,6 +21,10 @@ export async function channelsDataFor(userId: string) {
       })
       .from(manualChannelSubmissions)
       .where(eq(manualChannelSubmissions.userId, userId)),
+    db()
+      .select({ platform: socialHandles.platform, handle: socialHandles.handle, createdAt: socialHandles.createdAt, updatedAt: socialHandles.updatedAt })
+      .from(socialHandles)
+      .where(eq(socialHandles.userId, userId)),
   ]);
   const snapshots = channels.length
     ? await db()
@@ -42,13 +46,15 @@ export async function channelsDataFor(userId: string) {
   return {
     youtubeChannels: channels.map((c) => ({ ...c, snapshots: snapshots.filter((s) => s.channelRowId === c.id).map(({ channelRowId: _, ...s }) => s) })),
     manualSubmissions: submissions,
+    socialHandles: handles,
   };
 }
 
-/** A deleted account's channels go: the links with their encrypted YouTube tokens and snapshots (cascade), and manual submissions. */
+/** A deleted account's channels go: the links with their encrypted YouTube tokens and snapshots (cascade), manual submissions and declared handles (freed for their owner). */
 export function eraseChannelsDataQueries(userId: string) {
   return [
     db().delete(youtubeChannels).where(eq(youtubeChannels.userId, userId)),
     db().delete(manualChannelSubmissions).where(eq(manualChannelSubmissions.userId, userId)),
+    db().delete(socialHandles).where(eq(socialHandles.userId, userId)),
   ] as const;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isUrlShaped } from "~/modules/accounts/schema";
 import { NUMBER_MESSAGES, readWholeNumber } from "~/lib/numbers";
 import { sanitizeText } from "~/lib/sanitize";
-import { CHANNEL_NAME_MAX, CHANNEL_URL_MAX, REJECTION_REASON_MAX, CHANNEL_TOASTS } from "./messages";
+import { CHANNEL_NAME_MAX, CHANNEL_URL_MAX, HANDLE_MAX, HANDLE_MESSAGES, REJECTION_REASON_MAX, CHANNEL_TOASTS } from "./messages";
 
 // The constants, labels and messages without zod live in ./messages: that is what pages import
 // on their first load (docs/decisions/0086). Re-exported here for the server and other modules.
@@ -74,6 +74,18 @@ export const submissionIdSchema = z.object({ id: rowId("Submission not found.") 
 
 export const channelIdSchema = z.object({ channelId: rowId("Channel not found.") });
 
+/** A TikTok / Instagram handle: optional (empty clears it), the @ optional, stored lower case. */
+const handle = (label: string) =>
+  z
+    .string()
+    .optional()
+    .default("")
+    .transform((v) => v.trim().replace(/^@/, "").toLowerCase())
+    .refine((v) => v === "" || new RegExp(`^[a-z0-9._]{1,${HANDLE_MAX}}$`).test(v), { message: HANDLE_MESSAGES.format(label) })
+    .transform((v) => v || null);
+
+export const handlesSchema = z.object({ tiktok: handle("TikTok"), instagram: handle("Instagram") });
+
 /** Every form of /channels, by its intent. */
 export const channelActionSchema = z.discriminatedUnion(
   "intent",
@@ -83,6 +95,7 @@ export const channelActionSchema = z.discriminatedUnion(
     z.object({ intent: z.literal("disconnect"), ...channelIdSchema.shape }),
     z.object({ intent: z.literal("submit"), ...manualSubmissionSchema.shape }),
     z.object({ intent: z.literal("submit-verification"), ...submissionIdSchema.shape }),
+    z.object({ intent: z.literal("handles"), ...handlesSchema.shape }),
   ],
   { message: "Unknown action." },
 );
@@ -95,6 +108,7 @@ export const CHANNEL_ACTION_TITLES: Record<ChannelAction["intent"], string> = {
   disconnect: CHANNEL_TOASTS.disconnectFailedTitle,
   submit: CHANNEL_TOASTS.submitFailedTitle,
   "submit-verification": CHANNEL_TOASTS.actionFailedTitle,
+  handles: HANDLE_MESSAGES.failedTitle,
 };
 
 export const reviewSchema = z.discriminatedUnion(

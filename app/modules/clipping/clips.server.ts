@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { clipperLinks, clips } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { fetchYouTubeVideo } from "~/modules/channels/channels.server";
+import { fetchYouTubeVideo, VIEWS_PROVIDERS, type ViewsPlatform } from "~/modules/channels/channels.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -15,7 +15,7 @@ import { parseClipUrl, platformOfUrl } from "./urls";
 
 // Clips: the clipper submits (platform, URL, source video); the creator approves or rejects and
 // may later ask for removal (the clipper is told, per the agreement); the clipper marks it removed.
-// Views: the provider's for YouTube, an admin's for the others. Clips stay after revocation.
+// Views: the views provider's (daily, every platform), or an admin's for TikTok / Instagram Reels (pinned). Clips stay after revocation.
 
 export async function submitClip(
   actor: Actor,
@@ -183,14 +183,23 @@ export async function markRemoved(actor: Actor, request: Request, clipId: string
   });
 }
 
-/** An admin enters the views of a TikTok or Instagram Reels clip (YouTube's come from the provider). */
+/**
+ * An admin enters the views of a TikTok or Instagram Reels clip (YouTube's come from the provider):
+ * the override pins them, so the daily views job leaves them (decision 0266); audited old → new.
+ */
 export async function setClipViews(actor: Actor, request: Request, input: { clipId: string; views: number }): Promise<void> {
   authorize(actor, "clipping", "setViews");
   const clip = await clipRow(input.clipId);
   if (!clip) throw notFound(M.clipNotFound);
+  const at = new Date().toISOString();
   await db().batch([
-    db().update(clips).set({ views: input.views, viewsUpdatedAt: new Date().toISOString() }).where(eq(clips.id, clip.id)),
-    auditQuery({ eventType: "clip_views_set", userId: actor.id, request, details: { clip_id: clip.id, views: input.views } }),
+    db().update(clips).set({ views: input.views, viewsUpdatedAt: at, viewsPinnedAt: at }).where(eq(clips.id, clip.id)),
+    auditQuery({
+      eventType: "clip_views_set",
+      userId: actor.id,
+      request,
+      details: { clip_id: clip.id, views_before: clip.views, views: input.views, pinned: true },
+    }),
   ]);
 }
 
@@ -242,18 +251,21 @@ export async function clipsByVideoIds(videoIds: readonly string[]) {
   return out;
 }
 
-// YouTube Shorts views (docs/decisions/0154): read from the provider through the channels module's
-// videos lookup (the one campaigns use; the stand-in locally), when the creator approves the clip
-// and by the daily job. TikTok and Instagram Reels views stay entered by an admin. A failure of the
-// provider (or a video it no longer has) keeps the last views: nothing is written for that clip.
+// Clip views (docs/decisions/0154, 0266): read through the channels module's views provider (one
+// function per platform; the stand-ins locally) when the creator approves a YouTube Short and by the
+// daily job for every platform. A TikTok or Instagram Reels clip whose views an admin entered is
+// pinned: the job leaves it. A failure of the provider (or a video it no longer has) keeps the last
+// views: nothing is written for that clip (a YouTube video YouTube no longer has is flagged).
 
-/** YouTube clips the job refreshes per run, least recently refreshed first. */
+/** Clips the job refreshes per run, least recently refreshed first. */
 export const CLIP_VIEWS_MAX = 400;
 const CLIP_VIEWS_PARALLEL = 10;
 
-type ViewsTarget = Pick<ClipItem, "id" | "videoId">;
+type ViewsTarget = Pick<ClipItem, "id" | "videoId" | "platform">;
 
 type VideoLookup = { kind: "found"; views: number } | { kind: "not_found" } | { kind: "unavailable" };
+
+const VIEWS_PLATFORM: Record<ClipPlatform, ViewsPlatform> = { youtube_shorts: "youtube", tiktok: "tiktok", instagram_reels: "instagram" };
 
 /** What YouTube says of a video: its views, that it has no such video, or nothing (unreachable). */
 async function lookUpVideo(request: Request, videoId: string): Promise<VideoLookup> {
@@ -266,35 +278,44 @@ async function lookUpVideo(request: Request, videoId: string): Promise<VideoLook
   }
 }
 
-async function refreshYouTubeViews(request: Request, targets: readonly ViewsTarget[]): Promise<{ updated: number; failed: number }> {
+async function refreshViews(request: Request, targets: readonly ViewsTarget[]): Promise<{ updated: number; failed: number }> {
   let updated = 0;
   let failed = 0;
   for (let i = 0; i < targets.length; i += CLIP_VIEWS_PARALLEL) {
     const batch = targets.slice(i, i + CLIP_VIEWS_PARALLEL);
-    const results = await Promise.all(batch.map((c) => lookUpVideo(request, c.videoId)));
+    const results = await Promise.all(batch.map((c) => VIEWS_PROVIDERS[VIEWS_PLATFORM[c.platform]](request, c.videoId)));
     const now = new Date().toISOString();
     const writes = results.flatMap((r, j) => {
+      const clip = batch[j];
       if (r.kind !== "found") {
         failed++;
         // A video YouTube no longer has keeps its last views, flagged to both sides.
-        return r.kind === "not_found" ? [db().update(clips).set({ videoNotFoundAt: now }).where(eq(clips.id, batch[j].id))] : [];
+        return r.kind === "not_found" && clip.platform === "youtube_shorts"
+          ? [db().update(clips).set({ videoNotFoundAt: now }).where(eq(clips.id, clip.id))]
+          : [];
       }
       updated++;
-      return [db().update(clips).set({ views: r.views, viewsUpdatedAt: now, videoNotFoundAt: null }).where(eq(clips.id, batch[j].id))];
+      // The pin is in the statement: an admin's entry made meanwhile is never overwritten.
+      return [
+        db()
+          .update(clips)
+          .set({ views: Math.min(r.views, Number.MAX_SAFE_INTEGER), viewsUpdatedAt: now, videoNotFoundAt: null })
+          .where(and(eq(clips.id, clip.id), isNull(clips.viewsPinnedAt))),
+      ];
     });
     if (writes.length > 0) await db().batch(writes as [(typeof writes)[number], ...typeof writes]);
   }
   return { updated, failed };
 }
 
-/** The daily job: the views of approved YouTube Shorts clips (approved, or asked to be removed but still up). */
+/** The daily job: the views of approved clips (approved, or asked to be removed but still up) on every platform, unless an admin pinned them. */
 export async function refreshClipViews(opts: { limit?: number } = {}): Promise<{ total: number; updated: number; failed: number }> {
   const targets = await db()
-    .select({ id: clips.id, videoId: clips.videoId })
+    .select({ id: clips.id, videoId: clips.videoId, platform: clips.platform })
     .from(clips)
-    .where(and(eq(clips.platform, "youtube_shorts"), inArray(clips.status, ["approved", "removal_requested"])))
+    .where(and(inArray(clips.status, ["approved", "removal_requested"]), isNull(clips.viewsPinnedAt)))
     .orderBy(asc(sql`coalesce(${clips.viewsUpdatedAt}, '')`), asc(clips.id))
     .limit(opts.limit ?? CLIP_VIEWS_MAX);
-  const { updated, failed } = await refreshYouTubeViews(jobRequest("/__cron/clip-views"), targets);
+  const { updated, failed } = await refreshViews(jobRequest("/__cron/clip-views"), targets);
   return { total: targets.length, updated, failed };
 }

@@ -233,7 +233,7 @@ function CampaignCard({ campaign: c, failure: f }: { campaign: LiveCampaign; fai
             inputMode="url"
             required
             placeholder="https://www.youtube.com/shorts/…"
-            hint="YouTube, TikTok or Instagram. YouTube videos must be on a channel you linked."
+            hint="YouTube, TikTok or Instagram, your own: on a YouTube channel you linked, or posted by the TikTok / Instagram handle on your Channels page."
             defaultValue={f?.intent === "submit" ? f.values?.url : undefined}
             error={f?.intent === "submit" ? (f.errors.url ?? undefined) : undefined}
             className="flex-1"

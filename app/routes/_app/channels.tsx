@@ -10,13 +10,22 @@ import {
   clearChannelLinkCookie,
   completeChannelLink,
   createManualSubmission,
+  declareSocialHandles,
   disconnectChannel,
   refreshChannel,
   startChannelLink,
   submitForVerification,
 } from "~/modules/channels/channels.server";
-import { ChannelCard, ConnectButton, ChannelFailureAlert, LoadError, ManualSubmissionForm, SubmissionItem } from "~/modules/channels/components/channels-page";
-import { CHANNEL_TOASTS } from "~/modules/channels/messages";
+import {
+  ChannelCard,
+  ConnectButton,
+  ChannelFailureAlert,
+  LoadError,
+  ManualSubmissionForm,
+  SocialHandlesForm,
+  SubmissionItem,
+} from "~/modules/channels/components/channels-page";
+import { CHANNEL_TOASTS, HANDLE_MESSAGES } from "~/modules/channels/messages";
 import { CHANNEL_ACTION_TITLES, channelActionSchema } from "~/modules/channels/schema";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
@@ -90,13 +99,16 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
     case "submit-verification":
       await submitForVerification(actor, input.id);
       return redirectWithToast(request, "/channels", { type: "success", ...CHANNEL_TOASTS.verificationSubmitted });
+    case "handles":
+      await declareSocialHandles(actor, request, { tiktok: input.tiktok, instagram: input.instagram });
+      return redirectWithToast(request, "/channels", { type: "success", ...HANDLE_MESSAGES.saved });
   }
 }, CHANNEL_ACTION_TITLES);
 
 // ---------------------------------------------------------------------------------------------
 
 export default function Channels({ loaderData, actionData }: Route.ComponentProps) {
-  const { channels, submissions, channelsError, submissionsError } = loaderData;
+  const { channels, submissions, channelsError, submissionsError, handles } = loaderData;
   const [params] = useSearchParams();
   const failure = useActionFailure(actionData);
 
@@ -114,11 +126,11 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
     <div className="space-y-8">
       <PageHeader
         title="Channels"
-        description="Link your YouTube channel, keep its numbers current, or submit a channel by hand for verification."
+        description="Link your YouTube channel, keep its numbers current, declare your TikTok and Instagram handles, or submit a channel by hand for verification."
         actions={<ConnectButton label="Connect YouTube channel" />}
       />
 
-      {failure && failure.intent !== "submit" && !(failureChannel && channels.some((c) => c.id === failureChannel)) ? (
+      {failure && failure.intent !== "submit" && failure.intent !== "handles" && !(failureChannel && channels.some((c) => c.id === failureChannel)) ? (
         <ChannelFailureAlert failure={failure} className="p-4" />
       ) : null}
 
@@ -143,6 +155,16 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
             ))}
           </ul>
         )}
+      </section>
+
+      <section aria-labelledby="social-handles">
+        <h2 id="social-handles" className="text-lg font-semibold text-slate-900">
+          TikTok and Instagram
+        </h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Your handles there. Campaign videos on TikTok or Instagram are checked against them: only your own videos are accepted.
+        </p>
+        <SocialHandlesForm handles={handles} failure={failure?.intent === "handles" ? failure : null} />
       </section>
 
       <section aria-labelledby="manual-submissions" className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">

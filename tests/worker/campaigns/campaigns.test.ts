@@ -10,7 +10,8 @@ import { nextPayoutDate } from "~/modules/payments/calendar";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
 import { campaignFields, daysFromNow, localDateTime } from "../../factories/campaigns";
-import { linkChannels } from "../../factories/channels";
+import { declareHandles, linkChannels } from "../../factories/channels";
+import { registerStandInPost } from "~/dev/dev-social.server";
 
 let admins: TestUser[];
 let casey: TestUser; // linked YouTube channel
@@ -35,6 +36,9 @@ beforeAll(async () => {
     { userId: casey.id, channelId: caseyChannel, title: "Casey Camp", subscribers: 5000 },
     { userId: robin.id, channelId: robinChannel, title: "Robin Camp", subscribers: 100 },
   ]);
+  // Their TikTok / Instagram handles (decision 0265): the stand-in's oEmbed names the link's @handle.
+  await declareHandles(casey.id, { tiktok: "casey", instagram: "casey" });
+  await declareHandles(robin.id, { tiktok: "robin" });
   await fetchApp("/auth");
 }, 180_000);
 
@@ -274,7 +278,8 @@ describe("joining and submitting", () => {
     const again = await submit(casey, other.id, `https://www.youtube.com/shorts/${own}`);
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("This video has already been submitted.");
-    // TikTok and Instagram are checked by the admin at review.
+    // TikTok and Instagram: posted by the declared handle (the oEmbed stand-in; tests/worker/campaigns/ownership.test.ts).
+    await registerStandInPost("instagram", "Cxyz123AbC", { author: "casey" });
     expect(await outcome(await submit(casey, row.id, "https://www.tiktok.com/@casey/video/7311111111111111111"))).toBe("→/campaigns");
     expect(await outcome(await submit(casey, row.id, "https://www.instagram.com/reel/Cxyz123AbC/"))).toBe("→/campaigns");
     // An unknown campaign.
@@ -284,6 +289,7 @@ describe("joining and submitting", () => {
   it("limits submissions per person (60 per 15 minutes): the 61st is refused with 429, nothing stored", async () => {
     const row = await live();
     const busy = await createUser("creator");
+    await declareHandles(busy.id, { tiktok: "busy" });
     await join(busy, row.id);
     for (let i = 0; i < 60; i++)
       expect(
@@ -466,6 +472,7 @@ describe("settling, the ledger and the payout date", () => {
     await join(casey, row.id);
     await join(robin, row.id);
     await submit(casey, row.id, `https://www.youtube.com/shorts/${await youtubeVideo(caseyChannel)}`);
+    await registerStandInPost("instagram", "Settle1abc", { author: "casey" });
     await submit(casey, row.id, "https://www.instagram.com/reel/Settle1abc/");
     await submit(robin, row.id, `https://youtu.be/${await youtubeVideo(robinChannel)}`);
     await admin({ intent: "approve", submissionId: await submissionId(row.id, casey.id, 0), views: "12345" }); // $24.69

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { campaignFields } from "../../factories/campaigns";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, okText, outcome, postForm, withCookie } from "../helpers";
+import { declareHandles } from "../../factories/channels";
 
 const AUDIO = Uint8Array.from({ length: 800 }, (_, i) => (i * 5 + 1) % 251);
 let admin: TestUser;
@@ -45,6 +46,7 @@ let videoN = 0;
 async function submission(who: TestUser, campaignId: string, review: { views: number } | "reject" | "pending") {
   videoN += 1;
   const url = `https://www.tiktok.com/@page${videoN}/video/76${String(videoN).padStart(17, "0")}`;
+  await declareHandles(who.id, { tiktok: `page${videoN}` });
   await postForm("/campaigns", { intent: "join", campaignId, accept: "on" }, withCookie(who.cookie));
   expect(await outcome(await postForm("/campaigns", { intent: "submit", campaignId, url }, withCookie(who.cookie)))).toBe("→/campaigns");
   const sub = await env.DB.prepare("SELECT id FROM campaign_submissions WHERE url = ?").bind(url).first<{ id: string }>();

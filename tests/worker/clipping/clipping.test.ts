@@ -190,6 +190,16 @@ describe("clips", () => {
     expect((await act(creator, { intent: "set-views", clipId: clip?.id ?? "", views: "5" })).status).toBe(403);
     expect(await outcome(await act(admin, { intent: "set-views", clipId: clip?.id ?? "", views: "12,345" }))).toBe("→/clipping");
     expect((await env.DB.prepare("SELECT views FROM clips WHERE id = ?").bind(clip?.id).first<{ views: number }>())?.views).toBe(12345);
+    // The override is pinned (the daily views job leaves it) and audited old → new (decision 0266).
+    expect(
+      (await env.DB.prepare("SELECT views_pinned_at FROM clips WHERE id = ?").bind(clip?.id).first<{ views_pinned_at: string | null }>())?.views_pinned_at,
+    ).toBeTruthy();
+    const audit = await env.DB.prepare("SELECT user_id, details FROM security_audit_log WHERE event_type = 'clip_views_set' AND details LIKE ?")
+      .bind(`%${clip?.id}%`)
+      .first<{ user_id: string; details: string }>();
+    expect(audit?.user_id).toBe(admin.id);
+    expect(JSON.parse(audit?.details ?? "{}")).toMatchObject({ views: 12345, pinned: true });
+    expect(JSON.parse(audit?.details ?? "{}")).toHaveProperty("views_before");
     // Issue 27, item 5: "1,00" was stored as 100. Refused with the expected form; the views stay.
     for (const views of ["1,00", "2,50", "12,34,567"]) {
       const bad = await act(admin, { intent: "set-views", clipId: clip?.id ?? "", views });

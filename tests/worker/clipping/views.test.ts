@@ -1,10 +1,12 @@
 // YouTube Shorts clip views from the provider (issue 16, docs/decisions/0154): read through the
 // channels module's videos lookup (the one campaigns use; the local stand-in answers
-// /dev/oauth/youtube/videos) when the creator approves the clip and by the daily job. TikTok and
-// Instagram Reels views stay admin-entered. A provider failure keeps the last views, never a 500.
+// /dev/oauth/youtube/videos) when the creator approves the clip and by the daily job, which reads
+// TikTok and Instagram Reels through the views provider too (decision 0266) unless an admin entered
+// the views (pinned). A provider failure keeps the last views, never a 500.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { registerStandInVideo } from "~/dev/dev-oauth.server";
+import { registerStandInPost } from "~/dev/dev-social.server";
 import { refreshClipViews } from "~/modules/clipping/clipping.server";
 import { fetchApp, outcome, withCookie } from "../helpers";
 import { act, mp4Bytes, pair, uploadSource } from "./helpers";
@@ -14,13 +16,25 @@ const shortId = (p: string) => `${p}${crypto.randomUUID().replace(/-/g, "").slic
 async function insertClip(
   creatorId: string,
   clipperId: string,
-  o: { platform?: "youtube_shorts" | "tiktok"; videoId: string; status: string; views?: number; viewsUpdatedAt?: string | null },
+  o: {
+    platform?: "youtube_shorts" | "tiktok" | "instagram_reels";
+    videoId: string;
+    status: string;
+    views?: number;
+    viewsUpdatedAt?: string | null;
+    pinned?: boolean;
+  },
 ) {
   const id = crypto.randomUUID();
   const platform = o.platform ?? "youtube_shorts";
-  const url = platform === "tiktok" ? `https://www.tiktok.com/@someone/video/${o.videoId}` : `https://www.youtube.com/shorts/${o.videoId}`;
+  const url =
+    platform === "tiktok"
+      ? `https://www.tiktok.com/@someone/video/${o.videoId}`
+      : platform === "instagram_reels"
+        ? `https://www.instagram.com/reel/${o.videoId}/`
+        : `https://www.youtube.com/shorts/${o.videoId}`;
   await env.DB.prepare(
-    "INSERT INTO clips (id, creator_user_id, clipper_user_id, platform, url, video_id, status, views, views_updated_at, approved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO clips (id, creator_user_id, clipper_user_id, platform, url, video_id, status, views, views_updated_at, approved_at, views_pinned_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   )
     .bind(
       id,
@@ -33,6 +47,7 @@ async function insertClip(
       o.views ?? 0,
       o.viewsUpdatedAt ?? null,
       o.status === "pending" ? null : "2030-01-01T00:00:00.000Z",
+      o.pinned ? "2030-01-01T00:00:00.000Z" : null,
     )
     .run();
   return id;
@@ -52,20 +67,28 @@ describe("YouTube clip views from the provider", () => {
     expect((await viewsOf(clipId))?.views_updated_at).toBeTruthy();
   });
 
-  it("the daily job refreshes approved YouTube clips (and those asked to be removed), not pending ones nor admin-entered platforms", async () => {
+  it("the daily job refreshes approved clips (and those asked to be removed) on every platform, not pending ones nor views an admin entered", async () => {
     const { creator, clipper } = await pair();
     const [a, b, p] = [shortId("B"), shortId("C"), shortId("D")];
     for (const id of [a, b, p]) await registerStandInVideo(id, "UCstandinClipViews000001", 40_000);
     const approved = await insertClip(creator.id, clipper.id, { videoId: a, status: "approved", views: 10 });
     const removal = await insertClip(creator.id, clipper.id, { videoId: b, status: "removal_requested", views: 10 });
     const pending = await insertClip(creator.id, clipper.id, { videoId: p, status: "pending", views: 0 });
-    const tiktok = await insertClip(creator.id, clipper.id, { platform: "tiktok", videoId: `7${Date.now()}`, status: "approved", views: 77 });
+    // Entered by an admin (pinned): stays. Read from TikTok / Instagram through the views provider (the stand-in).
+    const tiktok = await insertClip(creator.id, clipper.id, { platform: "tiktok", videoId: `7${Date.now()}`, status: "approved", views: 77, pinned: true });
+    const [tt, ig] = [`71${Date.now()}`, shortId("Reel")];
+    await registerStandInPost("tiktok", tt, { views: 5_555 });
+    await registerStandInPost("instagram", ig, { views: 6_666 });
+    const tiktokRead = await insertClip(creator.id, clipper.id, { platform: "tiktok", videoId: tt, status: "approved", views: 1 });
+    const reelRead = await insertClip(creator.id, clipper.id, { platform: "instagram_reels", videoId: ig, status: "approved", views: 1 });
     const summary = await refreshClipViews({ limit: 10_000 });
-    expect(summary.updated).toBeGreaterThanOrEqual(2);
+    expect(summary.updated).toBeGreaterThanOrEqual(4);
     expect((await viewsOf(approved))?.views).toBe(40_000);
     expect((await viewsOf(removal))?.views).toBe(40_000);
     expect((await viewsOf(pending))?.views).toBe(0);
     expect((await viewsOf(tiktok))?.views).toBe(77);
+    expect((await viewsOf(tiktokRead))?.views).toBe(5_555);
+    expect((await viewsOf(reelRead))?.views).toBe(6_666);
     // The next day the provider has more views.
     await registerStandInVideo(a, "UCstandinClipViews000001", 41_500);
     await refreshClipViews({ limit: 10_000 });

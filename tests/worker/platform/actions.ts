@@ -678,6 +678,15 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     body: () => ({ fields: { intent: "submit-verification", id: uuid() } }),
   },
+  {
+    // The TikTok / Instagram handles (issue 30, decision 0265): a fresh handle each run.
+    path: "/channels",
+    module: "_app/channels.tsx",
+    guard: "approved",
+    intent: "handles",
+    takesFields: true,
+    body: ({ n }) => ({ fields: { intent: "handles", tiktok: `matrix_${n}`, instagram: "" } }),
+  },
 
   // ---- Music ----
   {

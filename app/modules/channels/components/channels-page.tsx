@@ -7,8 +7,8 @@ import { buttonClass } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Field } from "~/ui/field";
 import { RefreshCw, SquarePlay, Unlink } from "~/ui/icons";
-import type { LinkedChannel, ManualSubmission } from "../channels.server";
-import { CHANNEL_NAME_MAX, SUBMISSION_STATUS_LABELS } from "../messages";
+import type { LinkedChannel, ManualSubmission, SocialHandles } from "../channels.server";
+import { CHANNEL_NAME_MAX, HANDLE_MAX, SOCIAL_LABELS, SUBMISSION_STATUS_LABELS } from "../messages";
 import { ChannelHeading } from "./channel-heading";
 
 // The parts of /channels: the connect button (a document POST to Google's consent screen), a
@@ -127,20 +127,33 @@ export function ChannelCard({ channel: c, failure }: { channel: LinkedChannel; f
 /** The inputs of a count: a whole number of 0 or more. */
 const WHOLE_NUMBER = { type: "number", min: 0, step: 1, inputMode: "numeric" } as const;
 
-export function ManualSubmissionForm({ failure }: { failure: ActionFailure | null }) {
+/** A /channels form's state: busy while its intent submits, and the refused submission's errors and values. */
+function useChannelForm(intent: string, failure: ActionFailure | null) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "submit";
-  const errors = failure?.errors ?? {};
-  const values = failure?.values ?? {};
+  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  return { busy, errors: failure?.errors ?? {}, values: failure?.values ?? {} };
+}
+
+/** The form's intent, and its refusal when no field carries it. */
+function ChannelFormHead({ intent, failure }: { intent: string; failure: ActionFailure | null }) {
+  return (
+    <>
+      <input type="hidden" name="intent" value={intent} />
+      {failure && !Object.keys(failure.errors ?? {}).length ? (
+        <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {failure.toast.title}: {failure.toast.description}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function ManualSubmissionForm({ failure }: { failure: ActionFailure | null }) {
+  const { busy, errors, values } = useChannelForm("submit", failure);
   return (
     <Card className="mt-3">
       <Form method="post" action="/channels" className="space-y-4" noValidate preventScrollReset>
-        <input type="hidden" name="intent" value="submit" />
-        {failure && !Object.keys(errors).length ? (
-          <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
-            {failure.toast.title}: {failure.toast.description}
-          </p>
-        ) : null}
+        <ChannelFormHead intent="submit" failure={failure} />
         <Field
           label="Channel name"
           name="channelName"
@@ -205,5 +218,40 @@ export function SubmissionItem({ submission: s }: { submission: ManualSubmission
         </Form>
       ) : null}
     </li>
+  );
+}
+
+/**
+ * The creator's TikTok and Instagram handles (decision 0265): a campaign video on those platforms
+ * must be posted by the declared handle. Empty clears a handle.
+ */
+export function SocialHandlesForm({ handles, failure }: { handles: SocialHandles; failure: ActionFailure | null }) {
+  const { busy, errors, values } = useChannelForm("handles", failure);
+  return (
+    <Card className="mt-3">
+      <Form method="post" action="/channels" className="space-y-4" noValidate preventScrollReset>
+        <ChannelFormHead intent="handles" failure={failure} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          {(["tiktok", "instagram"] as const).map((p) => (
+            <Field
+              key={p}
+              label={`${SOCIAL_LABELS[p]} handle`}
+              name={p}
+              placeholder="@yourhandle"
+              maxLength={HANDLE_MAX + 1}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              defaultValue={values[p] ?? (handles[p] ? `@${handles[p]}` : "")}
+              error={errors[p]}
+              hint="Leave empty if you don't post there."
+            />
+          ))}
+        </div>
+        <button type="submit" className={buttonClass.primary} disabled={busy}>
+          {busy ? "Saving..." : "Save handles"}
+        </button>
+      </Form>
+    </Card>
   );
 }
