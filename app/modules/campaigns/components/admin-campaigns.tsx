@@ -109,7 +109,6 @@ export function CampaignDetail({
       {c.submissions.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No submissions yet.</p>
       ) : (
-<<<<<<< HEAD
         <DataTable
           labelledBy="submissions-heading"
           className="mt-2"
@@ -125,14 +124,27 @@ export function CampaignDetail({
                   {PLATFORM_LABELS[s.platform]}: {s.url.replace(/^https:\/\/(www\.)?/, "")}
                 </a>
                 <div className="text-xs text-slate-500">
-                  {s.platform === "youtube" ? `Channel ${s.channelId} (checked)` : "Check the account at review"} · {formatRate(s.rateCents)}
+                  {s.platform === "youtube" ? `Channel ${s.channelId} (checked)` : "Posted by the creator's declared handle (checked)"} ·{" "}
+                  {formatRate(s.rateCents)}
                 </div>
               </Td>
               <Td>
                 <Badge tone={SUBMISSION_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
                 {s.reason ? <div className="mt-1 text-xs text-slate-600">{s.reason}</div> : null}
               </Td>
-              <Td>{s.status === "approved" ? `${formatCount(s.views)} · ${formatCents(s.amountCents)}` : "—"}</Td>
+              <Td>
+                {s.status === "approved" ? `${formatCount(s.views)} · ${formatCents(s.amountCents)}` : "—"}
+                {s.providerViews !== null ? (
+                  <div className="text-xs text-slate-600">
+                    {PLATFORM_LABELS[s.platform]}: {formatCount(s.providerViews)} views, read <LocalTime iso={s.viewsCheckedAt} withTime />
+                  </div>
+                ) : null}
+                {s.viewsPinnedAt ? (
+                  <div className="text-xs text-slate-600">
+                    Pinned by an admin <LocalTime iso={s.viewsPinnedAt} withTime />: the daily reading no longer changes them
+                  </div>
+                ) : null}
+              </Td>
               <Td>
                 {frozen || s.status === "rejected" ? (
                   <span className="text-xs text-slate-500">{frozen ? "Frozen (settled)" : "—"}</span>
@@ -146,7 +158,8 @@ export function CampaignDetail({
                         name="views"
                         inputMode="numeric"
                         required
-                        defaultValue={s.status === "approved" ? String(s.views) : ""}
+                        defaultValue={s.status === "approved" ? String(s.views) : s.providerViews !== null ? String(s.providerViews) : ""}
+                        hint={s.status === "approved" ? "Updating pins the views." : undefined}
                         className="w-32"
                       />
                       <button type="submit" className={buttonClass.primary} disabled={busy}>
@@ -167,78 +180,6 @@ export function CampaignDetail({
             </>
           )}
         </DataTable>
-=======
-        <TableRegion labelledBy="submissions-heading" className="mt-2">
-          <Table>
-            <TableHead columns={["Creator", "Video", "Status", "Views and payout", { label: "Review", className: "min-w-[16rem]" }]} />
-            <TableBody>
-              {c.submissions.map((s) => (
-                <tr key={s.id}>
-                  <Td className="font-medium">{s.person}</Td>
-                  <Td>
-                    <a href={s.url} target="_blank" rel="noreferrer noopener" className="break-all text-brand-700 underline">
-                      {PLATFORM_LABELS[s.platform]}: {s.url.replace(/^https:\/\/(www\.)?/, "")}
-                    </a>
-                    <div className="text-xs text-slate-500">
-                      {s.platform === "youtube" ? `Channel ${s.channelId} (checked)` : "Posted by the creator's declared handle (checked)"} ·{" "}
-                      {formatRate(s.rateCents)}
-                    </div>
-                  </Td>
-                  <Td>
-                    <Badge tone={SUBMISSION_TONE[s.status]}>{SUBMISSION_STATUS_LABELS[s.status]}</Badge>
-                    {s.reason ? <div className="mt-1 text-xs text-slate-600">{s.reason}</div> : null}
-                  </Td>
-                  <Td>
-                    {s.status === "approved" ? `${formatCount(s.views)} · ${formatCents(s.amountCents)}` : "—"}
-                    {s.providerViews !== null ? (
-                      <div className="text-xs text-slate-600">
-                        {PLATFORM_LABELS[s.platform]}: {formatCount(s.providerViews)} views, read <LocalTime iso={s.viewsCheckedAt} withTime />
-                      </div>
-                    ) : null}
-                    {s.viewsPinnedAt ? (
-                      <div className="text-xs text-slate-600">
-                        Pinned by an admin <LocalTime iso={s.viewsPinnedAt} withTime />: the daily reading no longer changes them
-                      </div>
-                    ) : null}
-                  </Td>
-                  <Td>
-                    {frozen || s.status === "rejected" ? (
-                      <span className="text-xs text-slate-500">{frozen ? "Frozen (settled)" : "—"}</span>
-                    ) : (
-                      <div className="space-y-2">
-                        <Form method="post" action={action} className="flex items-end gap-2">
-                          <input type="hidden" name="intent" value={s.status === "pending" ? "approve" : "views"} />
-                          <input type="hidden" name="submissionId" value={s.id} />
-                          <Field
-                            label="Verified views"
-                            name="views"
-                            inputMode="numeric"
-                            required
-                            defaultValue={s.status === "approved" ? String(s.views) : s.providerViews !== null ? String(s.providerViews) : ""}
-                            hint={s.status === "approved" ? "Updating pins the views." : undefined}
-                            className="w-32"
-                          />
-                          <button type="submit" className={buttonClass.primary} disabled={busy}>
-                            {s.status === "pending" ? "Approve" : "Update"}
-                          </button>
-                        </Form>
-                        <Form method="post" action={action} className="flex items-end gap-2">
-                          <input type="hidden" name="intent" value="reject" />
-                          <input type="hidden" name="submissionId" value={s.id} />
-                          <Field label="Reason" name="reason" required className="w-40" />
-                          <button type="submit" className={buttonClass.dangerOutline} disabled={busy}>
-                            Reject
-                          </button>
-                        </Form>
-                      </div>
-                    )}
-                  </Td>
-                </tr>
-              ))}
-            </TableBody>
-          </Table>
-        </TableRegion>
->>>>>>> issue-30d
       )}
 
       {c.credits.length > 0 ? (
