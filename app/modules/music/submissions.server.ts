@@ -21,11 +21,13 @@ import {
   SNIFF_BYTES,
   sniffAudio,
   sniffCover,
+  sniffMp3,
 } from "./sniff";
 import {
   AUDIO_MAX_BYTES,
   COVER_MAX_BYTES,
   PARTNER_QUOTA_BYTES,
+  PREVIEW_MAX_BYTES,
   SUBMISSION_MAX_BYTES,
   SUBMIT_LIMIT,
   SUBMIT_MESSAGES as M,
@@ -110,6 +112,27 @@ async function checkAudio(entry: FormDataEntryValue | null, browserSeconds: numb
   return { file: value, info, durationSeconds: Math.max(1, Math.round(seconds)) };
 }
 
+/**
+ * The listening preview the browser made of a WAV (optional; docs/decisions/0270): an MP3 by its
+ * bytes, smaller than the original and at most PREVIEW_MAX_BYTES, as long as the original within
+ * 2 s or 2%. Without one the original is streamed; a preview that fails a check refuses the whole
+ * submission (nothing is stored), since only a tampered or broken page sends one.
+ */
+async function checkPreview(entry: FormDataEntryValue | null, audio: CheckedAudio | null, errors: FieldErrors): Promise<File | null> {
+  if (!(entry instanceof File) || (entry.size === 0 && !entry.name)) return null;
+  if (!audio) return null; // the audio's own message says what to fix first
+  const bad = () => {
+    errors.preview = M.previewBad;
+    return null;
+  };
+  if (audio.info.type !== "audio/wav" || entry.size === 0 || entry.size > PREVIEW_MAX_BYTES || entry.size >= audio.file.size) return bad();
+  const info = sniffMp3(await head(entry));
+  if (!info?.frame) return bad();
+  const seconds = durationFromHeader(info, entry.size);
+  if (seconds === null || Math.abs(seconds - audio.durationSeconds) > Math.max(2, audio.durationSeconds * 0.02)) return bad();
+  return entry;
+}
+
 async function checkCover(entry: FormDataEntryValue | null, errors: FieldErrors): Promise<CheckedCover | null> {
   const value = presentFile(entry, COVER_MAX_BYTES, { missing: M.coverMissing, empty: M.coverEmpty, size: M.coverSize });
   if (typeof value === "string") {
@@ -127,7 +150,7 @@ async function checkCover(entry: FormDataEntryValue | null, errors: FieldErrors)
 /** Bytes of audio and covers of the partner's tracks in review or published (what the quota counts). */
 function usedBytesQuery(userId: string) {
   return db()
-    .select({ used: sql<number>`coalesce(sum(${musicTracks.audioSize} + ${musicTracks.coverSize}), 0)`.mapWith(Number) })
+    .select({ used: sql<number>`coalesce(sum(${musicTracks.audioSize} + ${musicTracks.coverSize} + ${musicTracks.previewSize}), 0)`.mapWith(Number) })
     .from(musicTracks)
     .where(and(eq(musicTracks.submittedBy, userId), inArray(musicTracks.status, ["in_review", "published"])));
 }
@@ -176,6 +199,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   const browserSeconds = parsed.success ? parsed.data.durationSeconds : null;
   const audio = await checkAudio(form.get("audio"), browserSeconds ?? null, errors);
   const cover = await checkCover(form.get("cover"), errors);
+  const preview = await checkPreview(form.get("preview"), audio, errors);
   const peaksCheck = checkPeaks(form.get("peaks"));
   if (!peaksCheck.ok) errors.peaks = peaksCheck.error;
   if (Object.keys(errors).length > 0 || !parsed.success || !audio || !cover || !peaksCheck.ok) {
@@ -190,7 +214,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   const limit = await consume("music-submit", `user:${actor.id}`, SUBMIT_LIMIT);
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, M.rateLimited, M.failedTitle);
 
-  const size = audio.file.size + cover.file.size;
+  const size = audio.file.size + cover.file.size + (preview?.size ?? 0);
   const { usedBytes } = await partnerStorage(actor);
   if (usedBytes + size > PARTNER_QUOTA_BYTES) throw quotaError(usedBytes);
 
@@ -204,7 +228,8 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   const audioType = audio.info.type;
   const audioKey = `music/audio/${actor.id}/${crypto.randomUUID()}.${AUDIO_EXTENSIONS[audioType]}`;
   const coverKey = `music/covers/${actor.id}/${crypto.randomUUID()}.${COVER_EXTENSIONS[cover.type]}`;
-  const stored: string[] = [];
+  const previewKey = preview ? `music/previews/${actor.id}/${crypto.randomUUID()}.mp3` : null;
+  const keys = previewKey ? [audioKey, coverKey, previewKey] : [audioKey, coverKey];
   const safeName = (
     data.title
       .replace(/[^A-Za-z0-9._-]+/g, "-")
@@ -216,14 +241,20 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
       env.MEDIA.put(audioKey, audio.file.stream(), {
         httpMetadata: { contentType: audioType },
         customMetadata: { filename: `${safeName}.${AUDIO_EXTENSIONS[audioType]}` },
-      }).then(() => stored.push(audioKey)),
+      }),
       env.MEDIA.put(coverKey, cover.file.stream(), {
         httpMetadata: { contentType: cover.type },
         customMetadata: { filename: `${safeName}-cover.${COVER_EXTENSIONS[cover.type]}` },
-      }).then(() => stored.push(coverKey)),
+      }),
+      preview && previewKey
+        ? env.MEDIA.put(previewKey, preview.stream(), {
+            httpMetadata: { contentType: "audio/mpeg" },
+            customMetadata: { filename: `${safeName}-preview.mp3` },
+          })
+        : null,
     ]);
   } catch (error) {
-    await removeObjects([audioKey, coverKey]);
+    await removeObjects(keys);
     throw error;
   }
 
@@ -245,6 +276,8 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
           audioSize: audio.file.size,
           coverKey,
           coverSize: cover.file.size,
+          previewKey,
+          previewSize: preview?.size ?? 0,
           tags: data.tags,
           peaks: JSON.stringify(peaks),
           status: "in_review",
@@ -259,11 +292,11 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
         severity: "low",
         userId: actor.id,
         request,
-        details: { track_id: id, title: data.title, audio_bytes: audio.file.size, cover_bytes: cover.file.size },
+        details: { track_id: id, title: data.title, audio_bytes: audio.file.size, cover_bytes: cover.file.size, preview_bytes: preview?.size ?? 0 },
       }),
     ]);
   } catch (error) {
-    await removeObjects([audioKey, coverKey]);
+    await removeObjects(keys);
     // The same form's key filed it in a parallel request (a double click): that one stands.
     if (await existingSubmission(id, actor.id)) return { id, duplicate: true };
     if (isPreconditionFailure(error)) throw quotaError((await partnerStorage(actor)).usedBytes);

@@ -22,7 +22,14 @@ import { Waveform } from "./waveform";
 type Props = { submissionKey: string; storage: { usedBytes: number; quotaBytes: number }; failure: ActionFailure | null };
 
 const MB = 1024 * 1024;
-const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "submissionKey"];
+const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "preview", "submissionKey"];
+
+/** A WAV gets a small MP3 preview made here (docs/decisions/0270); the encoder loads only then. */
+async function previewOf(file: File): Promise<File | null> {
+  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  if (sniffAudio(head)?.type !== "audio/wav") return null;
+  return import("../preview.client").then((m) => m.makePreview(file)).catch(() => null);
+}
 
 async function checkFileInBrowser(file: File | null, kind: "audio" | "cover"): Promise<string | null> {
   if (!file || (file.size === 0 && !file.name)) return kind === "audio" ? M.audioMissing : M.coverMissing;
@@ -44,6 +51,8 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
   const [measuring, setMeasuring] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [coverPreview, setCoverPreview] = useState<string | null>(null);
+  // The listening preview of the chosen WAV, made while the partner fills in the form.
+  const preview = useRef<{ file: File; made: Promise<File | null> } | null>(null);
   const values = failure?.values ?? {};
 
   useEffect(() => {
@@ -65,6 +74,7 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
     const problem = await checkFileInBrowser(file, "audio");
     setErrors((e) => ({ ...e, audio: problem ?? "" }));
     if (problem) return;
+    preview.current = { file, made: previewOf(file) };
     setMeasuring(true);
     const result = await browserPeaks(file);
     setMeasuring(false);
@@ -104,6 +114,12 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
       return;
     }
     setProgress(0);
+    const audio = data.get("audio");
+    if (audio instanceof File && audio.size > 0) {
+      if (preview.current?.file !== audio) preview.current = { file: audio, made: previewOf(audio) };
+      const made = await preview.current.made;
+      if (made) data.set("preview", made);
+    }
     const outcome = await uploadForm(form.getAttribute("action") ?? "/music/submit", data, setProgress).done;
     if (outcome.kind === "redirect") {
       navigate(outcome.to);
@@ -160,7 +176,7 @@ export function SubmitForm({ submissionKey, storage, failure }: Props) {
             type="file"
             accept=".mp3,.wav,audio/mpeg,audio/wav,audio/x-wav"
             required
-            error={errors.audio || errors.durationSeconds || errors.peaks || undefined}
+            error={errors.audio || errors.durationSeconds || errors.peaks || errors.preview || undefined}
             onChange={(e) => void onAudio(e.currentTarget.files?.[0])}
             className="min-w-0"
           />
