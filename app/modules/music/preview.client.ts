@@ -1,3 +1,5 @@
+import { createEncoder } from "wasm-media-encoders";
+import wasmUrl from "wasm-media-encoders/wasm/mp3?url";
 import { PREVIEW_MAX_BYTES } from "./messages";
 
 // The listening preview of a WAV, made in the partner's browser at upload (issue 30,
@@ -6,7 +8,9 @@ import { PREVIEW_MAX_BYTES } from "./messages";
 // as a separate file, so it stays replaceable), and sent beside the original. Listeners stream
 // it: about 16 KB per second instead of 176 KB for CD-quality WAV. Browser only: the submit form
 // imports this module when a WAV is chosen, so neither the encoder nor its wasm is in the page's
-// first load or in the Worker. Anything that fails here only means "no preview": the original
+// first load or in the Worker. The imports are static here (this module is the lazy one): a
+// dynamic import() of the package would keep its unused exports, base64 copies of both encoders'
+// wasm (780 KB). Anything that fails here only means "no preview": the original
 // is streamed instead.
 
 /** The preview's format (the bench, scripts/bench-preview.mjs, encodes its tracks the same way). */
@@ -20,7 +24,6 @@ const CHUNK = 1152 * 256;
 export async function makePreview(file: File): Promise<File | null> {
   if (typeof OfflineAudioContext === "undefined") return null;
   try {
-    const [{ createEncoder }, { default: wasmUrl }] = await Promise.all([import("wasm-media-encoders"), import("wasm-media-encoders/wasm/mp3?url")]);
     // An offline context decodes at its own rate: the preview is 44.1 kHz whatever the device's rate.
     const buffer = await new OfflineAudioContext(2, 1, PREVIEW_SAMPLE_RATE).decodeAudioData(await file.arrayBuffer());
     const estimate = (buffer.duration * PREVIEW_KBPS * 1000) / 8;
