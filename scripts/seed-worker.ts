@@ -7,7 +7,31 @@
 // clock (dates relative to today), which a Worker's global scope does not run, and composes the
 // demo melodies, which is more work than start-up allows.
 
+import { createEncoder } from "wasm-media-encoders";
+// Copied here by setup-local.mjs: workerd compiles no WebAssembly from bytes at run time, so
+// LAME comes in as a module, compiled when the Worker loads.
+import lameMp3 from "./lame-mp3.wasm";
+
 type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
+
+/**
+ * The demo tracks' listening previews (docs/decisions/0270): mono MP3 at the WAV's own rate
+ * (16–22 kHz), 64 kbit/s, a quarter of the WAV's size or less.
+ */
+async function encodeMp3(samples: Float32Array, sampleRate: number): Promise<Uint8Array> {
+  const encoder = await createEncoder("audio/mpeg", lameMp3);
+  encoder.configure({ sampleRate, channels: 1, bitrate: 64 });
+  const parts: Uint8Array[] = [];
+  for (let start = 0; start < samples.length; start += 1152 * 256) parts.push(encoder.encode([samples.subarray(start, start + 1152 * 256)]).slice());
+  parts.push(encoder.finalize().slice());
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 export default {
   async fetch(request: Request, env: SeedEnv): Promise<Response> {
@@ -15,7 +39,7 @@ export default {
     if (!passwordHash) return new Response("X-Demo-Password-Hash is required", { status: 400 });
     try {
       const { seedDemoData } = await import("../app/dev/seed.server.ts");
-      const result = await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword: async () => passwordHash });
+      const result = await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword: async () => passwordHash, encodeMp3 });
       return Response.json(result);
     } catch (error) {
       const e = error as Error;
