@@ -7,23 +7,21 @@
 // clock (dates relative to today), which a Worker's global scope does not run, and composes the
 // demo melodies, which is more work than start-up allows.
 
-import { createEncoder } from "wasm-media-encoders";
-// Copied here by setup-local.mjs: workerd compiles no WebAssembly from bytes at run time, so
-// LAME comes in as a module, compiled when the Worker loads.
-import lameMp3 from "./lame-mp3.wasm";
+import { Mp3Encoder } from "@breezystack/lamejs";
 
 type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
 
 /**
  * The demo tracks' listening previews (docs/decisions/0270): mono MP3 at the WAV's own rate
- * (16–22 kHz), 64 kbit/s, a quarter of the WAV's size or less.
+ * (16–22 kHz), 64 kbit/s, a quarter of the WAV's size or less; the same LAME (JavaScript) the
+ * submit form uses.
  */
 async function encodeMp3(samples: Float32Array, sampleRate: number): Promise<Uint8Array> {
-  const encoder = await createEncoder("audio/mpeg", lameMp3);
-  encoder.configure({ sampleRate, channels: 1, bitrate: 64 });
+  const encoder = new Mp3Encoder(1, sampleRate, 64);
+  const pcm = Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s * 0x8000))));
   const parts: Uint8Array[] = [];
-  for (let start = 0; start < samples.length; start += 1152 * 256) parts.push(encoder.encode([samples.subarray(start, start + 1152 * 256)]).slice());
-  parts.push(encoder.finalize().slice());
+  for (let start = 0; start < pcm.length; start += 1152 * 64) parts.push(encoder.encodeBuffer(pcm.subarray(start, start + 1152 * 64)));
+  parts.push(encoder.flush());
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -4,7 +4,7 @@
 // (the end-to-end suite uses its own).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -65,10 +65,7 @@ export async function seed() {
     platform: "neutral",
     target: "es2024",
     logLevel: "error",
-    // LAME's wasm stays a module of its own, loaded compiled (workerd compiles none from bytes).
-    external: ["./lame-mp3.wasm"],
   });
-  copyFileSync(join(root, "node_modules/wasm-media-encoders/wasm/mp3.wasm"), join(out, "lame-mp3.wasm"));
   const persistRoot = stateDir ? join(stateDir, "v3") : join(root, ".wrangler/state/v3");
   // The seed is idempotent — rows are INSERT OR IGNORE in one batch, R2 objects are looked up before
   // they are written and a put is all or nothing — so a failed attempt is simply run again, and the
@@ -77,11 +74,9 @@ export async function seed() {
     const mf = new Miniflare(
       convertV4MiniflareOptions({
         name: "shortbeat-seed",
+        modules: true,
+        scriptPath: join(out, "seed-worker.mjs"),
         modulesRoot: out,
-        modules: [
-          { type: "ESModule", path: join(out, "seed-worker.mjs") },
-          { type: "CompiledWasm", path: join(out, "lame-mp3.wasm") },
-        ],
         compatibilityDate: "2026-10-01",
         compatibilityFlags: ["nodejs_compat"],
         d1Databases: { DB: "00000000-0000-0000-0000-000000000000" },

@@ -297,8 +297,8 @@ export type MusicSeedInput = {
   channels: { kind: "youtube" | "manual"; ref: string; title: string; url: string | null }[];
   /**
    * Encodes a track's listening preview (an MP3 of mono samples at `sampleRate`), as the submit
-   * form does for a partner's WAV (docs/decisions/0270). The seed's Worker passes LAME's wasm in
-   * (workerd compiles no WebAssembly from bytes at run time); without it the WAVs are streamed.
+   * form does for a partner's WAV (docs/decisions/0270); the seed's Worker passes it in. Without
+   * it the WAVs are streamed.
    */
   encodeMp3?: (samples: Float32Array, sampleRate: number) => Promise<Uint8Array>;
 };
