@@ -7,7 +7,29 @@
 // clock (dates relative to today), which a Worker's global scope does not run, and composes the
 // demo melodies, which is more work than start-up allows.
 
+import { Mp3Encoder } from "@breezystack/lamejs";
+
 type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
+
+/**
+ * The demo tracks' listening previews (docs/decisions/0270): mono MP3 at the WAV's own rate
+ * (16–22 kHz), 64 kbit/s, a quarter of the WAV's size or less; the same LAME (JavaScript) the
+ * submit form uses.
+ */
+async function encodeMp3(samples: Float32Array, sampleRate: number): Promise<Uint8Array> {
+  const encoder = new Mp3Encoder(1, sampleRate, 64);
+  const pcm = Int16Array.from(samples, (s) => Math.max(-32768, Math.min(32767, Math.round(s * 0x8000))));
+  const parts: Uint8Array[] = [];
+  for (let start = 0; start < pcm.length; start += 1152 * 64) parts.push(encoder.encodeBuffer(pcm.subarray(start, start + 1152 * 64)));
+  parts.push(encoder.flush());
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
 
 export default {
   async fetch(request: Request, env: SeedEnv): Promise<Response> {
@@ -15,7 +37,7 @@ export default {
     if (!passwordHash) return new Response("X-Demo-Password-Hash is required", { status: 400 });
     try {
       const { seedDemoData } = await import("../app/dev/seed.server.ts");
-      const result = await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword: async () => passwordHash });
+      const result = await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword: async () => passwordHash, encodeMp3 });
       return Response.json(result);
     } catch (error) {
       const e = error as Error;

@@ -550,6 +550,11 @@ export const musicTracks = sqliteTable(
     // Bytes of the cover in MEDIA (0 without one): counted with audio_size in the partner's quota.
     coverSize: integer("cover_size").notNull().default(0),
     coverUrl: text("cover_url"),
+    // A small MP3 the uploader's browser made from the audio (issue 30): what listeners stream,
+    // so a preview starts within a second; null for tracks without one (the original is streamed).
+    // Its bytes count in the partner's quota with the audio and the cover. docs/decisions/0270.
+    previewKey: text("preview_key"),
+    previewSize: integer("preview_size").notNull().default(0),
     // Lower-case words separated by single spaces (searched with the title and artist).
     tags: text("tags").notNull().default(""),
     // Waveform peaks: a JSON array of 64..1024 integers 0..255, computed once when the track is stored.

@@ -7,7 +7,7 @@
 import { GENRES, MOODS } from "../modules/music/library.ts";
 import { newLicenceCode } from "../modules/music/licence-code.ts";
 import { encodePng, hsl } from "./png.ts";
-import { pattern, peaksOf, synthesize, type Note } from "./wav.ts";
+import { pattern, pcmOf, peaksOf, synthesize, type Note } from "./wav.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
 
@@ -295,18 +295,24 @@ export type MusicSeedInput = {
   creatorId: string;
   /** The creator's linked or verified channels, copied into each licence. */
   channels: { kind: "youtube" | "manual"; ref: string; title: string; url: string | null }[];
+  /**
+   * Encodes a track's listening preview (an MP3 of mono samples at `sampleRate`), as the submit
+   * form does for a partner's WAV (docs/decisions/0270); the seed's Worker passes it in. Without
+   * it the WAVs are streamed.
+   */
+  encodeMp3?: (samples: Float32Array, sampleRate: number) => Promise<Uint8Array>;
 };
 
 /** The statements of the music part of the seed (the caller runs them in its one batch) and how many audio files it stored. */
-export async function musicSeed({ db, media, partnerId, adminId, creatorId, channels }: MusicSeedInput): Promise<{
+export async function musicSeed({ db, media, partnerId, adminId, creatorId, channels, encodeMp3 }: MusicSeedInput): Promise<{
   statements: D1PreparedStatement[];
   tracksUploaded: number;
 }> {
   const ids = MUSIC_SEED_TRACKS.map((t) => t.id);
   const rows = await db
-    .prepare(`SELECT id, peaks, cover_key FROM music_tracks WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .prepare(`SELECT id, peaks, cover_key, preview_key FROM music_tracks WHERE id IN (${ids.map(() => "?").join(",")})`)
     .bind(...ids)
-    .all<{ id: string; peaks: string; cover_key: string | null }>();
+    .all<{ id: string; peaks: string; cover_key: string | null; preview_key: string | null }>();
   const stored = new Map(rows.results.map((r) => [r.id, r]));
   const keys = new Set<string>();
   let cursor: string | undefined;
@@ -321,13 +327,23 @@ export async function musicSeed({ db, media, partnerId, adminId, creatorId, chan
   for (const t of MUSIC_SEED_TRACKS) {
     const audioKey = `music/${t.id}.wav`;
     const coverKey = `music/covers/${t.id}.png`;
+    const previewKey = `music/previews/${t.id}.mp3`;
     const row = stored.get(t.id);
-    if (row && row.peaks !== "[]" && row.cover_key && keys.has(audioKey) && keys.has(row.cover_key)) continue;
+    const previewDone = !encodeMp3 || (row?.preview_key && keys.has(row.preview_key));
+    if (row && row.peaks !== "[]" && row.cover_key && keys.has(audioKey) && keys.has(row.cover_key) && previewDone) continue;
 
     const { wav, durationSeconds } = synthesize({ bpm: t.bpm, melody: t.melody, bass: t.bass, repeat: t.repeat, sampleRate: t.sampleRate });
     if (!keys.has(audioKey)) {
       await media.put(audioKey, wav, { httpMetadata: { contentType: "audio/wav" }, customMetadata: { title: t.title, artist: t.artist } });
       tracksUploaded++;
+    }
+    let preview: Uint8Array | null = null;
+    if (encodeMp3) {
+      preview = await encodeMp3(
+        Float32Array.from(pcmOf(wav), (v) => v / 0x8000),
+        t.sampleRate ?? 22050,
+      );
+      if (!keys.has(previewKey)) await media.put(previewKey, preview, { httpMetadata: { contentType: "audio/mpeg" } });
     }
     const cover = await coverPng(t);
     if (!keys.has(coverKey)) await media.put(coverKey, cover, { httpMetadata: { contentType: "image/png" } });
@@ -339,9 +355,11 @@ export async function musicSeed({ db, media, partnerId, adminId, creatorId, chan
       db
         .prepare(
           `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, audio_size, cover_key, cover_size, tags, peaks,
-             status, submitted_by, review_note, reviewed_by, reviewed_at, published_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'audio/wav', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+             status, submitted_by, review_note, reviewed_by, reviewed_at, published_at, created_at, updated_at, preview_key, preview_size)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'audio/wav', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET
+             preview_size = CASE WHEN music_tracks.preview_key IS NULL THEN excluded.preview_size ELSE music_tracks.preview_size END,
+             preview_key = coalesce(music_tracks.preview_key, excluded.preview_key),
              audio_size = CASE WHEN music_tracks.audio_size = 0 THEN excluded.audio_size ELSE music_tracks.audio_size END,
              cover_size = CASE WHEN music_tracks.cover_key IS NULL THEN excluded.cover_size ELSE music_tracks.cover_size END,
              cover_key = coalesce(music_tracks.cover_key, excluded.cover_key),
@@ -370,6 +388,8 @@ export async function musicSeed({ db, media, partnerId, adminId, creatorId, chan
           published,
           submitted,
           reviewed ?? submitted,
+          preview ? previewKey : null,
+          preview?.byteLength ?? 0,
         ),
     );
   }

@@ -133,11 +133,13 @@ export type SeedBindings = {
   db: D1Database;
   media: R2Bucket;
   hashPassword: (password: string) => Promise<string>;
+  /** The demo tracks' listening previews (app/dev/music-seed.ts); none without it. */
+  encodeMp3?: (samples: Float32Array, sampleRate: number) => Promise<Uint8Array>;
 };
 
 export type SeedResult = { usersCreated: number; tracksUploaded: number };
 
-export async function seedDemoData({ db, media, hashPassword }: SeedBindings): Promise<SeedResult> {
+export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedBindings): Promise<SeedResult> {
   const existing = await db
     .prepare(`SELECT id FROM users WHERE id IN (${DEMO_ACCOUNTS.map(() => "?").join(",")})`)
     .bind(...DEMO_ACCOUNTS.map((a) => a.id))
@@ -284,6 +286,7 @@ export async function seedDemoData({ db, media, hashPassword }: SeedBindings): P
     partnerId: partner.id,
     adminId: DEMO_ACCOUNTS[0].id,
     creatorId: creator.id,
+    encodeMp3,
     channels: [
       { kind: "youtube", ref: uuid(201), title: "Casey Creates", url: "https://www.youtube.com/@caseycreates" },
       { kind: "manual", ref: uuid(301), title: "Casey Creates Clips", url: "https://www.youtube.com/@caseycreatesclips" },

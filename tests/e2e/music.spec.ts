@@ -9,9 +9,9 @@ import { expect, expectAccessible, test, signIn } from "./fixtures";
 
 const SHOTS = "/tmp/music-shots";
 
-/** A 3-second 8 kHz 16-bit mono WAV with a rising tone, so its waveform is not flat. */
+/** A 3-second 44.1 kHz 16-bit mono WAV with a rising tone, so its waveform is not flat (and an MP3 preview is smaller). */
 function wavBuffer(seconds = 3): Buffer {
-  const rate = 8000;
+  const rate = 44100;
   const samples = rate * seconds;
   const buf = Buffer.alloc(44 + samples * 2);
   buf.write("RIFF", 0);
@@ -81,8 +81,13 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await partner.getByLabel("Tags (optional)").fill("sunrise, drive, e2e");
   await partner.getByLabel(/I own or control all rights/).check();
   await shots(partner, "submit-filled");
-  // Hold the request a moment so the bar is seen before the answer arrives.
+  // Hold the request a moment so the bar is seen before the answer arrives. The form carries the
+  // listening preview the browser encoded from the WAV (an MP3: a frame sync after the part's headers).
+  let sentPreview = false;
   await partner.route("**/music/submit.data", async (route) => {
+    const body = route.request().postDataBuffer() ?? Buffer.alloc(0);
+    const at = body.indexOf('name="preview"');
+    sentPreview = at > 0 && /Content-Type: audio\/mpeg\r\n\r\n(ID3|\xff[\xe0-\xff])/.test(body.subarray(at, at + 400).toString("latin1"));
     await new Promise((r) => setTimeout(r, 700));
     await route.continue();
   });
@@ -91,6 +96,7 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await expect(partner.getByText(/Uploading… \d+%|Processing…/).first()).toBeVisible();
   await expect(partner).toHaveURL(/\/music\/submissions$/);
   await expect(partner.getByText("Track submitted")).toBeVisible();
+  expect(sentPreview, "the form sent an MP3 preview made in the browser").toBe(true);
   const mine = partner.getByTestId("submission").filter({ hasText: title });
   await expect(mine.getByText("In review")).toBeVisible();
   await expectAccessible(partner, "/music/submissions");
@@ -119,7 +125,10 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await expectAccessible(creator, "/music (search)");
   const play = creator.getByRole("button", { name: `Play ${title} by The Journey Band` }).first();
   await expect(play).toBeVisible();
+  const streamed = creator.waitForResponse((r) => r.url().includes("/music/audio/"));
   await play.click();
+  // Listeners stream the preview, not the WAV.
+  expect((await streamed).headers()["content-type"]).toBe("audio/mpeg");
   const player = creator.getByRole("region", { name: "Music player" });
   await expect(player.getByText(title)).toBeVisible();
   await creator.getByRole("link", { name: "Dashboard" }).first().click();

@@ -40,11 +40,11 @@ const UNPUBLISHED = ["in_review", "rejected"] as const;
 /** A deleted partner's unpublished submissions: files out of R2, rows gone. */
 export async function eraseMusicData(userId: string): Promise<void> {
   const rows = await db()
-    .select({ id: musicTracks.id, audioKey: musicTracks.audioKey, coverKey: musicTracks.coverKey })
+    .select({ id: musicTracks.id, audioKey: musicTracks.audioKey, coverKey: musicTracks.coverKey, previewKey: musicTracks.previewKey })
     .from(musicTracks)
     .where(and(eq(musicTracks.submittedBy, userId), inArray(musicTracks.status, [...UNPUBLISHED])));
   if (rows.length === 0) return;
-  await env.MEDIA.delete(rows.flatMap((r) => [r.audioKey, ...(r.coverKey ? [r.coverKey] : [])]));
+  await env.MEDIA.delete(rows.flatMap((r) => [r.audioKey, ...(r.coverKey ? [r.coverKey] : []), ...(r.previewKey ? [r.previewKey] : [])]));
   await db()
     .delete(musicTracks)
     .where(

@@ -21,7 +21,7 @@ export const PREVIEW_CACHE = "private, max-age=600";
 
 const AUDIO_TYPES = /^audio\/(mpeg|wav|wave|x-wav|vnd\.wave|mp3|ogg|webm|aac|mp4|flac)$/;
 
-type Playable = Pick<typeof musicTracks.$inferSelect, "id" | "status" | "submittedBy" | "audioKey" | "audioContentType" | "coverKey">;
+type Playable = Pick<typeof musicTracks.$inferSelect, "id" | "status" | "submittedBy" | "audioKey" | "audioContentType" | "previewKey" | "coverKey">;
 
 function playableQuery(trackId: string) {
   return db()
@@ -31,6 +31,7 @@ function playableQuery(trackId: string) {
       submittedBy: musicTracks.submittedBy,
       audioKey: musicTracks.audioKey,
       audioContentType: musicTracks.audioContentType,
+      previewKey: musicTracks.previewKey,
       coverKey: musicTracks.coverKey,
     })
     .from(musicTracks)
@@ -51,9 +52,15 @@ function playableFor(actor: Actor, track: Playable | undefined): Playable {
   return track;
 }
 
+/**
+ * The object a listener streams: the small MP3 made at upload when there is one (it starts
+ * within a second where the original WAV took seconds), else the original. docs/decisions/0270.
+ */
+export const streamedKey = (track: { audioKey: string; previewKey: string | null }) => track.previewKey ?? track.audioKey;
+
 /** GET/HEAD of a track's audio with HTTP Range (200 / 206 / 416 / 304). */
 async function audioResponse(track: Playable, request: Request): Promise<Response> {
-  const response = await serveObject(env.MEDIA, track.audioKey, request, PREVIEW_CACHE);
+  const response = await serveObject(env.MEDIA, streamedKey(track), request, PREVIEW_CACHE);
   // An object stored without a content type (older seeds) still plays: the row knows its type.
   if (response.headers.get("Content-Type") === "application/octet-stream" && AUDIO_TYPES.test(track.audioContentType)) {
     response.headers.set("Content-Type", track.audioContentType);
@@ -96,15 +103,15 @@ export type { PublicTrackPreview };
 /** The published track with signed audio and cover URLs; null for a track that is not published (or gone). */
 export async function publicTrackPreview(trackId: string, now = Date.now()): Promise<PublicTrackPreview | null> {
   const row = await db()
-    .select({ ...trackFactColumns, audioKey: musicTracks.audioKey, coverKey: musicTracks.coverKey })
+    .select({ ...trackFactColumns, audioKey: musicTracks.audioKey, previewKey: musicTracks.previewKey, coverKey: musicTracks.coverKey })
     .from(musicTracks)
     .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
     .get();
   if (!row) return null;
   const [audioUrl, coverUrl] = await Promise.all([
-    signMediaUrl(row.audioKey, PUBLIC_PREVIEW_SECONDS, now),
+    signMediaUrl(streamedKey(row), PUBLIC_PREVIEW_SECONDS, now),
     row.coverKey ? signMediaUrl(row.coverKey, PUBLIC_PREVIEW_SECONDS, now) : Promise.resolve(null),
   ]);
-  const { audioKey: _a, coverKey: _c, ...track } = row;
+  const { audioKey: _a, previewKey: _p, coverKey: _c, ...track } = row;
   return { ...track, audioUrl, coverUrl };
 }

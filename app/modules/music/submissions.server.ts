@@ -21,11 +21,13 @@ import {
   SNIFF_BYTES,
   sniffAudio,
   sniffCover,
+  sniffMp3,
 } from "./sniff";
 import {
   AUDIO_MAX_BYTES,
   COVER_MAX_BYTES,
   PARTNER_QUOTA_BYTES,
+  PREVIEW_MAX_BYTES,
   RESUBMIT_MESSAGES as R,
   resubmissionSchema,
   SUBMISSION_MAX_BYTES,
@@ -112,6 +114,27 @@ async function checkAudio(entry: FormDataEntryValue | null, browserSeconds: numb
   return { file: value, info, durationSeconds: Math.max(1, Math.round(seconds)) };
 }
 
+/**
+ * The listening preview the browser made of a WAV (optional; docs/decisions/0270): an MP3 by its
+ * bytes, smaller than the original and at most PREVIEW_MAX_BYTES, as long as the original within
+ * 2 s or 2%. Without one the original is streamed; a preview that fails a check refuses the whole
+ * submission (nothing is stored), since only a tampered or broken page sends one.
+ */
+async function checkPreview(entry: FormDataEntryValue | null, audio: CheckedAudio | null, errors: FieldErrors): Promise<File | null> {
+  if (!(entry instanceof File) || (entry.size === 0 && !entry.name)) return null;
+  if (!audio) return null; // the audio's own message says what to fix first
+  const bad = () => {
+    errors.preview = M.previewBad;
+    return null;
+  };
+  if (audio.info.type !== "audio/wav" || entry.size === 0 || entry.size > PREVIEW_MAX_BYTES || entry.size >= audio.file.size) return bad();
+  const info = sniffMp3(await head(entry));
+  if (!info?.frame) return bad();
+  const seconds = durationFromHeader(info, entry.size);
+  if (seconds === null || Math.abs(seconds - audio.durationSeconds) > Math.max(2, audio.durationSeconds * 0.02)) return bad();
+  return entry;
+}
+
 async function checkCover(entry: FormDataEntryValue | null, errors: FieldErrors): Promise<CheckedCover | null> {
   const value = presentFile(entry, COVER_MAX_BYTES, { missing: M.coverMissing, empty: M.coverEmpty, size: M.coverSize });
   if (typeof value === "string") {
@@ -129,7 +152,7 @@ async function checkCover(entry: FormDataEntryValue | null, errors: FieldErrors)
 /** Bytes of audio and covers of the partner's tracks in review or published (what the quota counts). */
 function usedBytesQuery(userId: string) {
   return db()
-    .select({ used: sql<number>`coalesce(sum(${musicTracks.audioSize} + ${musicTracks.coverSize}), 0)`.mapWith(Number) })
+    .select({ used: sql<number>`coalesce(sum(${musicTracks.audioSize} + ${musicTracks.coverSize} + ${musicTracks.previewSize}), 0)`.mapWith(Number) })
     .from(musicTracks)
     .where(and(eq(musicTracks.submittedBy, userId), inArray(musicTracks.status, ["in_review", "published"])));
 }
@@ -157,12 +180,13 @@ async function removeObjects(keys: string[]) {
 }
 
 /**
- * Stores the checked files under keys the server makes; the keys of what was stored (null for a
- * file not given). If one put fails, both are deleted again and the error is thrown.
+ * Stores the checked files (and a WAV's listening preview) under keys the server makes; the keys of
+ * what was stored (null for a file not given). If one put fails, all are deleted again and the error is thrown.
  */
-async function storeFiles(userId: string, title: string, audio: CheckedAudio | null, cover: CheckedCover | null) {
+async function storeFiles(userId: string, title: string, audio: CheckedAudio | null, cover: CheckedCover | null, preview: File | null = null) {
   const audioKey = audio ? `music/audio/${userId}/${crypto.randomUUID()}.${AUDIO_EXTENSIONS[audio.info.type]}` : null;
   const coverKey = cover ? `music/covers/${userId}/${crypto.randomUUID()}.${COVER_EXTENSIONS[cover.type]}` : null;
+  const previewKey = preview ? `music/previews/${userId}/${crypto.randomUUID()}.mp3` : null;
   const safeName = (
     title
       .replace(/[^A-Za-z0-9._-]+/g, "-")
@@ -183,12 +207,18 @@ async function storeFiles(userId: string, title: string, audio: CheckedAudio | n
             customMetadata: { filename: `${safeName}-cover.${COVER_EXTENSIONS[cover.type]}` },
           })
         : null,
+      preview && previewKey
+        ? env.MEDIA.put(previewKey, preview.stream(), {
+            httpMetadata: { contentType: "audio/mpeg" },
+            customMetadata: { filename: `${safeName}-preview.mp3` },
+          })
+        : null,
     ]);
   } catch (error) {
-    await removeObjects([audioKey, coverKey].filter((k): k is string => !!k));
+    await removeObjects([audioKey, coverKey, previewKey].filter((k): k is string => !!k));
     throw error;
   }
-  return { audioKey, coverKey };
+  return { audioKey, coverKey, previewKey };
 }
 
 async function existingSubmission(id: string, userId: string) {
@@ -213,6 +243,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   const browserSeconds = parsed.success ? parsed.data.durationSeconds : null;
   const audio = await checkAudio(form.get("audio"), browserSeconds ?? null, errors);
   const cover = await checkCover(form.get("cover"), errors);
+  const preview = await checkPreview(form.get("preview"), audio, errors);
   const peaksCheck = checkPeaks(form.get("peaks"));
   if (!peaksCheck.ok) errors.peaks = peaksCheck.error;
   if (Object.keys(errors).length > 0 || !parsed.success || !audio || !cover || !peaksCheck.ok) {
@@ -227,7 +258,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   const limit = await consume("music-submit", `user:${actor.id}`, SUBMIT_LIMIT);
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, M.rateLimited, M.failedTitle);
 
-  const size = audio.file.size + cover.file.size;
+  const size = audio.file.size + cover.file.size + (preview?.size ?? 0);
   const { usedBytes } = await partnerStorage(actor);
   if (usedBytes + size > PARTNER_QUOTA_BYTES) throw quotaError(usedBytes);
 
@@ -239,8 +270,9 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   }
 
   const audioType = audio.info.type;
-  const { audioKey, coverKey } = await storeFiles(actor.id, data.title, audio, cover);
+  const { audioKey, coverKey, previewKey } = await storeFiles(actor.id, data.title, audio, cover, preview);
   if (!audioKey || !coverKey) throw new Error("both files are stored");
+  const keys = [audioKey, coverKey, previewKey].filter((k): k is string => !!k);
 
   const now = new Date().toISOString();
   try {
@@ -260,6 +292,8 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
           audioSize: audio.file.size,
           coverKey,
           coverSize: cover.file.size,
+          previewKey,
+          previewSize: preview?.size ?? 0,
           tags: data.tags,
           peaks: JSON.stringify(peaks),
           status: "in_review",
@@ -274,11 +308,11 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
         severity: "low",
         userId: actor.id,
         request,
-        details: { track_id: id, title: data.title, audio_bytes: audio.file.size, cover_bytes: cover.file.size },
+        details: { track_id: id, title: data.title, audio_bytes: audio.file.size, cover_bytes: cover.file.size, preview_bytes: preview?.size ?? 0 },
       }),
     ]);
   } catch (error) {
-    await removeObjects([audioKey, coverKey]);
+    await removeObjects(keys);
     // The same form's key filed it in a parallel request (a double click): that one stands.
     if (await existingSubmission(id, actor.id)) return { id, duplicate: true };
     if (isPreconditionFailure(error)) throw quotaError((await partnerStorage(actor)).usedBytes);
@@ -310,6 +344,8 @@ function ownTrackQuery(trackId: string, userId: string) {
       coverKey: musicTracks.coverKey,
       audioSize: musicTracks.audioSize,
       coverSize: musicTracks.coverSize,
+      previewKey: musicTracks.previewKey,
+      previewSize: musicTracks.previewSize,
     })
     .from(musicTracks)
     .where(and(eq(musicTracks.id, trackId), eq(musicTracks.submittedBy, userId)));
@@ -349,6 +385,8 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   const cover = noFileChosen(form.get("cover")) ? null : await checkCover(form.get("cover"), errors);
   const peaksCheck = audio ? checkPeaks(form.get("peaks")) : ({ ok: true, peaks: [] } as const);
   if (!peaksCheck.ok) errors.peaks = peaksCheck.error;
+  // A new WAV brings its new listening preview; the old one goes with the old audio.
+  const preview = audio ? await checkPreview(form.get("preview"), audio, errors) : null;
   if (Object.keys(errors).length > 0 || !parsed.success || !peaksCheck.ok) {
     const first = Object.values(errors)[0] ?? "Please check the form.";
     throw invalid(first, { title: R.failedTitle, fieldErrors: errors });
@@ -359,7 +397,7 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, M.rateLimited, R.failedTitle);
 
   // Back in review, the track counts towards the quota again (rejected tracks do not).
-  const size = (audio ? audio.file.size : track.audioSize) + (cover ? cover.file.size : track.coverSize);
+  const size = (audio ? audio.file.size + (preview?.size ?? 0) : track.audioSize + track.previewSize) + (cover ? cover.file.size : track.coverSize);
   const { usedBytes } = await partnerStorage(actor);
   if (usedBytes + size > PARTNER_QUOTA_BYTES) throw quotaError(usedBytes);
 
@@ -373,8 +411,8 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   if (audio) changes.push("audio");
   if (cover) changes.push("cover");
 
-  const stored = await storeFiles(actor.id, data.title, audio, cover);
-  const newKeys = [stored.audioKey, stored.coverKey].filter((k): k is string => !!k);
+  const stored = await storeFiles(actor.id, data.title, audio, cover, preview);
+  const newKeys = [stored.audioKey, stored.coverKey, stored.previewKey].filter((k): k is string => !!k);
   const now = new Date().toISOString();
   try {
     await db().batch([
@@ -394,6 +432,8 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
                 audioSize: audio.file.size,
                 durationSeconds: audio.durationSeconds,
                 peaks: JSON.stringify(peaks),
+                previewKey: stored.previewKey,
+                previewSize: preview?.size ?? 0,
               }
             : {}),
           ...(cover && stored.coverKey ? { coverKey: stored.coverKey, coverSize: cover.file.size } : {}),
@@ -428,7 +468,7 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
     throw error;
   }
   // The replaced files are no longer referenced by any row.
-  await removeObjects([audio ? track.audioKey : null, cover ? track.coverKey : null].filter((k): k is string => !!k));
+  await removeObjects([audio ? track.audioKey : null, audio ? track.previewKey : null, cover ? track.coverKey : null].filter((k): k is string => !!k));
   return { id: track.id, title: data.title };
 }
 

@@ -26,7 +26,19 @@ const ids = {
   withdrawn: crypto.randomUUID(),
   noCover: crypto.randomUUID(),
   untyped: crypto.randomUUID(),
+  withPreview: crypto.randomUUID(),
+  previewInReview: crypto.randomUUID(),
 };
+
+/** A track's listening preview (issue 30): another object, another size, so a response tells which one it is. */
+const PREVIEW_SIZE = 300;
+const PREVIEW = Uint8Array.from({ length: PREVIEW_SIZE }, (_, i) => (i * 11 + 5) % 253);
+
+async function addPreview(id: string) {
+  const previewKey = `music/previews/${id}.mp3`;
+  await env.MEDIA.put(previewKey, PREVIEW, { httpMetadata: { contentType: "audio/mpeg" } });
+  await env.DB.prepare("UPDATE music_tracks SET preview_key = ?, preview_size = ? WHERE id = ?").bind(previewKey, PREVIEW_SIZE, id).run();
+}
 
 async function insertTrack(id: string, status: string, opts: { submittedBy?: string; cover?: boolean; audioType?: string | null } = {}) {
   const audioKey = `music/audio/${id}.wav`;
@@ -56,6 +68,10 @@ beforeAll(async () => {
   await insertTrack(ids.withdrawn, "withdrawn", { submittedBy: partner.id });
   await insertTrack(ids.noCover, "published", { cover: false });
   await insertTrack(ids.untyped, "published", { audioType: null });
+  await insertTrack(ids.withPreview, "published", { submittedBy: partner.id });
+  await insertTrack(ids.previewInReview, "in_review", { submittedBy: partner.id });
+  await addPreview(ids.withPreview);
+  await addPreview(ids.previewInReview);
   await fetchApp("/auth"); // the first request compiles the app
 }, 180_000);
 
@@ -133,6 +149,42 @@ describe("GET /music/audio/:id — HTTP Range", () => {
     expect(res.status).toBe(206);
     expect(res.headers.get("Content-Type")).toBe("audio/wav");
     expect(await bytesOf(res)).toEqual(AUDIO.slice(0, 4));
+  });
+});
+
+describe("the listening preview made at upload (issue 30, docs/decisions/0270)", () => {
+  it("is what a track with one streams: audio/mpeg, its own length, 206 slices with its Content-Range", async () => {
+    const whole = await audio(ids.withPreview, creator);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("Content-Type")).toBe("audio/mpeg");
+    expect(whole.headers.get("Content-Length")).toBe(String(PREVIEW_SIZE));
+    expect(whole.headers.get("Accept-Ranges")).toBe("bytes");
+    expect(whole.headers.get("Cache-Control")).toMatch(/^private\b/);
+    expect(await bytesOf(whole)).toEqual(PREVIEW);
+    const slice = await audio(ids.withPreview, creator, { Range: "bytes=100-" });
+    expect(slice.status).toBe(206);
+    expect(slice.headers.get("Content-Range")).toBe(`bytes 100-${PREVIEW_SIZE - 1}/${PREVIEW_SIZE}`);
+    expect(slice.headers.get("Content-Length")).toBe(String(PREVIEW_SIZE - 100));
+    expect(await bytesOf(slice)).toEqual(PREVIEW.slice(100));
+    expect((await audio(ids.withPreview, creator, { Range: `bytes=${PREVIEW_SIZE}-` })).status).toBe(416);
+  });
+
+  it("follows the track's rules: 401 signed out, 403 pending, in review only to its partner and admins", async () => {
+    expect((await audio(ids.withPreview, null)).status).toBe(401);
+    expect((await audio(ids.withPreview, pending)).status).toBe(403);
+    expect((await audio(ids.previewInReview, creator)).status).toBe(404);
+    expect((await audio(ids.previewInReview, otherPartner)).status).toBe(404);
+    for (const user of [partner, admin]) {
+      const res = await audio(ids.previewInReview, user);
+      expect(res.status).toBe(200);
+      expect(await bytesOf(res)).toEqual(PREVIEW);
+    }
+  });
+
+  it("a public preview's signed URL points at the preview when there is one, at the original otherwise", async () => {
+    const { publicTrackPreview } = await import("~/modules/music/stream.server");
+    expect((await publicTrackPreview(ids.withPreview))?.audioUrl).toMatch(new RegExp(`^/media/signed/music/previews/${ids.withPreview}\\.mp3\\?`));
+    expect((await publicTrackPreview(ids.published))?.audioUrl).toMatch(new RegExp(`^/media/signed/music/audio/${ids.published}\\.wav\\?`));
   });
 });
 

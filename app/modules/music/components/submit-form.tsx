@@ -31,7 +31,14 @@ type Props = {
 };
 
 const MB = 1024 * 1024;
-const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "submissionKey"];
+const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "preview", "submissionKey"];
+
+/** A WAV gets a small MP3 preview made here (docs/decisions/0270); the encoder loads only then. */
+async function previewOf(file: File): Promise<File | null> {
+  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  if (sniffAudio(head)?.type !== "audio/wav") return null;
+  return import("../preview.client").then((m) => m.makePreview(file)).catch(() => null);
+}
 
 /** No file chosen in a file field (a resubmission keeps the stored file). */
 const noFile = (file: File | null) => !file || file.size === 0;
@@ -68,6 +75,8 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
     : {};
   const values = failure?.values ?? stored;
   const action = resubmit ? `/music/submissions/${resubmit.id}/resubmit` : "/music/submit";
+  // The listening preview of the chosen WAV, made while the partner fills in the form.
+  const preview = useRef<{ file: File; made: Promise<File | null> } | null>(null);
 
   useEffect(() => {
     setErrors(failure?.errors ?? {});
@@ -88,6 +97,7 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
     const problem = await checkFileInBrowser(file, "audio");
     setErrors((e) => ({ ...e, audio: problem ?? "" }));
     if (problem) return;
+    preview.current = { file, made: previewOf(file) };
     setMeasuring(true);
     const result = await browserPeaks(file);
     setMeasuring(false);
@@ -129,6 +139,12 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
       return;
     }
     setProgress(0);
+    const audio = data.get("audio");
+    if (audio instanceof File && audio.size > 0) {
+      if (preview.current?.file !== audio) preview.current = { file: audio, made: previewOf(audio) };
+      const made = await preview.current.made;
+      if (made) data.set("preview", made);
+    }
     const outcome = await uploadForm(form.getAttribute("action") ?? action, data, setProgress).done;
     if (outcome.kind === "redirect") {
       navigate(outcome.to);
@@ -186,7 +202,7 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
             accept=".mp3,.wav,audio/mpeg,audio/wav,audio/x-wav"
             required={!resubmit}
             hint={resubmit ? "Leave empty to keep the current audio." : undefined}
-            error={errors.audio || errors.durationSeconds || errors.peaks || undefined}
+            error={errors.audio || errors.durationSeconds || errors.peaks || errors.preview || undefined}
             onChange={(e) => void onAudio(e.currentTarget.files?.[0])}
             className="min-w-0"
           />
