@@ -8,6 +8,7 @@
 // demo melodies, which is more work than start-up allows.
 
 import { Mp3Encoder } from "@breezystack/lamejs";
+import { concatBytes } from "../app/lib/png";
 
 type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
 
@@ -22,13 +23,7 @@ async function encodeMp3(samples: Float32Array, sampleRate: number): Promise<Uin
   const parts: Uint8Array[] = [];
   for (let start = 0; start < pcm.length; start += 1152 * 64) parts.push(encoder.encodeBuffer(pcm.subarray(start, start + 1152 * 64)));
   parts.push(encoder.flush());
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 export default {

@@ -3,6 +3,7 @@ import { musicLicences, musicTracks } from "~/db/schema";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { signMediaUrl } from "~/modules/media/media.server";
+import { groupEvents, trackEventsQuery } from "./submissions.server";
 
 // The music domain's part of a data export and of an account deletion (issue 28). Licences stay
 // after a deletion: anyone may check a licence code (a platform's dispute team), and the licensed
@@ -10,7 +11,8 @@ import { signMediaUrl } from "~/modules/media/media.server";
 // a partner's unpublished submissions leave R2 with their rows.
 
 export async function musicDataFor(userId: string) {
-  const [licences, submitted] = await db().batch([
+  const ownTrackIds = db().select({ id: musicTracks.id }).from(musicTracks).where(eq(musicTracks.submittedBy, userId));
+  const [licences, submitted, events] = await db().batch([
     db()
       .select({ code: musicLicences.code, track: musicTracks.title, artist: musicTracks.artist, createdAt: musicLicences.createdAt })
       .from(musicLicences)
@@ -18,6 +20,7 @@ export async function musicDataFor(userId: string) {
       .where(eq(musicLicences.userId, userId)),
     db()
       .select({
+        id: musicTracks.id,
         title: musicTracks.title,
         artist: musicTracks.artist,
         genre: musicTracks.genre,
@@ -30,8 +33,17 @@ export async function musicDataFor(userId: string) {
       })
       .from(musicTracks)
       .where(eq(musicTracks.submittedBy, userId)),
+    // Each submission's reviews and resubmissions (issue 30), without who reviewed.
+    trackEventsQuery(ownTrackIds),
   ]);
-  const tracks = await Promise.all(submitted.map(async ({ audioKey, ...t }) => ({ ...t, audioUrl: await signMediaUrl(audioKey) })));
+  const history = groupEvents(events);
+  const tracks = await Promise.all(
+    submitted.map(async ({ audioKey, id, ...t }) => ({
+      ...t,
+      audioUrl: await signMediaUrl(audioKey),
+      history: (history.get(id) ?? []).map((e) => ({ event: e.kind, note: e.note, changes: e.changes, at: e.createdAt })),
+    })),
+  );
   return { licences, submittedTracks: tracks };
 }
 

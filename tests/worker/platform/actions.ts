@@ -699,6 +699,15 @@ export const ACTIONS: ActionCase[] = [
     body: musicSubmission,
   },
   {
+    // A rejected track sent back for review (issue 30): an unknown track is 404 for the partners let through.
+    path: "/music/submissions/00000000-0000-4000-8000-000000000000/resubmit",
+    module: "_app/music-resubmit.tsx",
+    guard: "partner",
+    intent: "resubmit",
+    takesFields: true,
+    body: musicSubmission,
+  },
+  {
     // 'Use this track' (the library's rows post here): an unknown track is 404 for the kinds let
     // through; an unapproved attempt is audited (unauthorized_access_attempt) and sent to /pending-approval.
     path: "/music/licences",

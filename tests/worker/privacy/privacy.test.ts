@@ -23,6 +23,7 @@ async function personWithData(label: string) {
   const notification = crypto.randomUUID();
   const payout = crypto.randomUUID();
   const source = crypto.randomUUID();
+  const track = crypto.randomUUID();
   const avatarKey = `avatars/${id}/me.png`;
   const sourceKey = `clipping/sources/${id}/${source}.mp4`;
   await env.AVATARS.put(avatarKey, new Uint8Array([1, 2, 3]));
@@ -56,6 +57,10 @@ async function personWithData(label: string) {
     env.DB.prepare(
       "INSERT INTO clip_sources (id, creator_user_id, name, object_key, content_type, size_bytes, part_bytes, part_count, status) VALUES (?, ?, ?, ?, 'video/mp4', 3, 3, 1, 'ready')",
     ).bind(source, id, `${label} footage.mp4`, sourceKey),
+    env.DB.prepare(
+      "INSERT INTO music_tracks (id, title, artist, duration_seconds, audio_key, status, submitted_by, review_note) VALUES (?, ?, ?, 60, ?, 'rejected', ?, ?)",
+    ).bind(track, `${label} Track`, `${label} Artist`, `music/audio/${id}/${track}.wav`, id, `${label} note`),
+    env.DB.prepare("INSERT INTO music_track_events (id, track_id, kind, note) VALUES (?, ?, 'rejected', ?)").bind(crypto.randomUUID(), track, `${label} note`),
   ]);
   return { user, avatarKey, sourceKey, channelRow };
 }
@@ -85,6 +90,9 @@ describe("a copy of my data (GET /settings/export)", () => {
     expect(data.notifications[0].title).toBe("Note for Alpha");
     expect(data.clipping.sourceVideos[0].downloadUrl).toMatch(/^\/clipping\/files\//);
     expect(data.sessions.length).toBeGreaterThan(0);
+    // A submission's reviews go with it (issue 30), without who reviewed.
+    expect(data.music.submittedTracks.map((t: { title: string }) => t.title)).toEqual(["Alpha Track"]);
+    expect(data.music.submittedTracks[0].history).toEqual([{ event: "rejected", note: "Alpha note", changes: [], at: expect.any(String) }]);
     // Nobody else's data.
     for (const other of [b.user.email, b.user.id, "Bravo"]) expect(text).not.toContain(other);
     // Never a token or a password hash.
