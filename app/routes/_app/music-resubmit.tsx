@@ -6,7 +6,7 @@ import { requireMusicPartner } from "~/modules/accounts/guards.server";
 import { resubmitTrack, submissionBodyLimit, trackToResubmit } from "~/modules/music/music.server";
 import { SubmissionHistory } from "~/modules/music/components/submission-history";
 import { SubmitForm } from "~/modules/music/components/submit-form";
-import { RESUBMIT_MESSAGES } from "~/modules/music/schema";
+import { RESUBMIT_MESSAGES } from "~/modules/music/messages";
 import { readForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
