@@ -73,6 +73,8 @@ const NOT_PAGES: Record<string, string> = {
   "_app/layout.tsx": "the signed-in shell of app and admin pages: swept with every page inside it",
   "admin/layout.tsx": "the admin area (guard and console tabs) inside the shell: swept with every admin page",
   "_public/sitemap.ts": "XML resource",
+  "_app/music-resubmit.tsx":
+    "a rejected track's resubmit page: the demo data has no rejected track, so the music journey (music.spec.ts) rejects one and checks this page with axe at its width",
   "_auth/sign-out.ts": "action only",
   "_auth/google.ts": "redirect to the provider",
   "_auth/google-callback.ts": "redirect from the provider",
