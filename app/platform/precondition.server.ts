@@ -44,6 +44,18 @@ export const previousStatementChanged = (n = 1): SQL => sql`changes() = ${n}`;
 
 /** Whether a batch failed because one of its preconditions did not hold. */
 export function isPreconditionFailure(error: unknown): boolean {
-  const text = `${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`;
-  return /CHECK constraint failed/i.test(text);
+  return /CHECK constraint failed/i.test(errorText(error));
 }
+
+/**
+ * A unique index refused the statement: the race it decides was lost. `columns` names the index
+ * as SQLite reports it ("campaigns.slug", "social_handles.platform, social_handles.handle"); without
+ * it, any unique index.
+ */
+export function isUniqueViolation(error: unknown, columns?: string): boolean {
+  const text = errorText(error);
+  return columns ? text.toLowerCase().includes(`unique constraint failed: ${columns.toLowerCase()}`) : /UNIQUE constraint failed/i.test(text);
+}
+
+/** D1's error and its cause, as one text (drizzle wraps D1's error in its own). */
+const errorText = (error: unknown) => `${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`;

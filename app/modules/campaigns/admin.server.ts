@@ -12,7 +12,7 @@ import { creditQueries, creditsOfSourceQuery, finalizeCreditsQuery, type Credit 
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appLink, emailQuery } from "~/platform/email.server";
-import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CAMPAIGN_MESSAGES as M } from "./messages";
 import { type CampaignState, DEADLINE_WARNING_DAYS, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "./rules";
 import type { CampaignFields } from "./schema";
@@ -194,8 +194,7 @@ async function checkFields(actor: Actor, f: CampaignFields): Promise<void> {
   }
 }
 
-const isSlugClash = (error: unknown) =>
-  /UNIQUE constraint failed: campaigns\.slug/.test(String((error as Error)?.message ?? "") + String((error as { cause?: Error })?.cause?.message ?? ""));
+const isSlugClash = (error: unknown) => isUniqueViolation(error, "campaigns.slug");
 const slugTaken = () => conflict(M.slugTaken, { fieldErrors: { slug: M.slugTaken } });
 
 function columnsOf(f: CampaignFields) {

@@ -6,6 +6,7 @@ import { listChannels, socialHandlesOf } from "~/modules/channels/channels.serve
 import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
 import { db } from "~/platform/db.server";
+import { isUniqueViolation } from "~/platform/precondition.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
 import { socialVideoAuthor, youtubeVideoChannel } from "./provider.server";
@@ -161,10 +162,7 @@ export async function joinCampaign(actor: Actor, campaignId: string): Promise<{ 
 /** Video submissions per person: 60 per 15 minutes (a creator posting a day's Shorts never meets it). */
 export const SUBMIT_LIMIT: Limit = { maxAttempts: 60, windowMs: 15 * 60_000 };
 
-const isVideoClash = (error: unknown) =>
-  /UNIQUE constraint failed: campaign_submissions\.video_key/.test(
-    String((error as Error)?.message ?? "") + String((error as { cause?: Error })?.cause?.message ?? ""),
-  );
+const isVideoClash = (error: unknown) => isUniqueViolation(error, "campaign_submissions.video_key");
 
 /**
  * A TikTok or Instagram video must be the creator's own (decision 0265): the handle in the link (a

@@ -65,6 +65,7 @@ export async function refreshCampaignViews(opts: { limit?: number } = {}): Promi
             ),
           )
           .returning({ id: campaignSubmissions.id }),
+        // After each raise, not once per campaign: the next raise's cap reads spent_cents.
         resumSpent(t.campaignId, at),
       );
     });

@@ -5,6 +5,7 @@ import { conflict } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
+import { isUniqueViolation } from "~/platform/precondition.server";
 import { HANDLE_MESSAGES, SOCIAL_LABELS, type SocialPlatform } from "./messages";
 
 // The creator's declared TikTok and Instagram handles (decision 0265). Campaigns check a submitted
@@ -21,10 +22,7 @@ export async function socialHandlesOf(userId: string): Promise<SocialHandles> {
   return out;
 }
 
-const isHandleClash = (error: unknown) =>
-  /UNIQUE constraint failed: social_handles\.platform, social_handles\.handle/.test(
-    String((error as Error)?.message ?? "") + String((error as { cause?: Error })?.cause?.message ?? ""),
-  );
+const isHandleClash = (error: unknown) => isUniqueViolation(error, "social_handles.platform, social_handles.handle");
 
 /**
  * Declares (or changes, or clears with null) the person's handles, audited with the old and new

@@ -16,7 +16,7 @@ import {
   startAuthorization,
   type AuthorizationStart,
 } from "~/platform/oauth.server";
-import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume } from "~/platform/rate-limit.server";
 import { decryptToken, encryptToken } from "~/platform/token-crypto.server";
 import { YOUTUBE_SCOPE, ProviderUnauthorized, expiresAtOf, fetchOwnChannel, revokeAtProvider, type ProviderChannel } from "./provider.server";
@@ -193,8 +193,7 @@ async function linkChannel(request: Request, userId: string, tokens: OAuth2Token
     await db().batch(batch);
   } catch (error) {
     // Two users racing for the same channel: the unique index decides.
-    const text = `${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`;
-    if (/UNIQUE constraint failed: youtube_channels\.channel_id/i.test(text)) throw conflict(ALREADY_LINKED);
+    if (isUniqueViolation(error, "youtube_channels.channel_id")) throw conflict(ALREADY_LINKED);
     throw error;
   }
   return { channelRowId: rowId, title: channel.title, relinked: Boolean(existing) };

@@ -6,7 +6,7 @@ import { emailOfUser, fullNameOfUser, peopleByIds } from "~/modules/accounts/acc
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume } from "~/platform/rate-limit.server";
 import { CHANNEL_TOASTS, type ManualSubmissionInput, type ReviewDecision } from "./schema";
 import { nowIso } from "./statements.server";
@@ -74,8 +74,7 @@ export async function createManualSubmission(actor: Actor, input: ManualSubmissi
 
 /** The live-submission index refused a change: this user already has this channel pending, under review or verified. */
 function isDuplicateChannel(error: unknown): boolean {
-  const text = `${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`;
-  return /UNIQUE constraint failed: manual_channel_submissions\.user_id, manual_channel_submissions\.channel_key/i.test(text);
+  return isUniqueViolation(error, "manual_channel_submissions.user_id, manual_channel_submissions.channel_key");
 }
 
 /** 'Submit for verification': pending (or previously rejected) → verification_submitted, with the time. */

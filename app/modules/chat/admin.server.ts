@@ -5,7 +5,7 @@ import { authorize, type Actor } from "~/lib/permissions";
 import { isAdminUser, peopleByIds, userIdsWhere } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
+import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { deleteMessage } from "./chat-actions.server";
 import { displayName, feedQuery, itemsOf } from "./messages.server";
 import { CHAT_TEXT } from "./messages";
@@ -60,7 +60,7 @@ async function guarded(batch: () => Promise<unknown>, refusal: () => Error): Pro
     await batch();
   } catch (error) {
     if (isPreconditionFailure(error)) throw refusal();
-    if (/UNIQUE constraint failed/i.test(`${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`)) throw refusal();
+    if (isUniqueViolation(error)) throw refusal();
     throw error;
   }
 }
