@@ -359,7 +359,7 @@ export async function trackToResubmit(actor: Actor, trackId: string) {
   if (!isTrackId(trackId)) throw notFound(R.notFound);
   const [[track], events, [storage]] = await db().batch([ownTrackQuery(trackId, actor.id), trackEventsQuery([trackId]), usedBytesQuery(actor.id)]);
   if (!track) throw notFound(R.notFound);
-  const { audioKey: _a, coverKey: _c, audioSize: _s, coverSize: _z, ...rest } = track;
+  const { audioKey: _a, coverKey: _c, previewKey: _p, audioSize: _s, coverSize: _z, previewSize: _ps, ...rest } = track;
   return {
     track: { ...rest, history: groupEvents(events).get(trackId) ?? [] },
     storage: { usedBytes: storage?.used ?? 0, quotaBytes: PARTNER_QUOTA_BYTES },

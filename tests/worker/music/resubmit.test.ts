@@ -100,6 +100,11 @@ describe("a rejected track resubmitted by its partner", () => {
     const pageHtml = await page.text();
     expect(pageHtml).toContain(NOTE);
     expect(pageHtml).toContain('value="Night Market"');
+    // …and none of the track's storage keys (its audio, cover or listening preview).
+    await env.DB.prepare("UPDATE music_tracks SET preview_key = ? WHERE id = ?").bind(`music/previews/${user.id}/p.mp3`, id).run();
+    const keysShown = await (await fetchApp(`/music/submissions/${id}/resubmit`, withCookie(user.cookie))).text();
+    expect(keysShown).toContain(NOTE);
+    expect(keysShown).not.toMatch(/music\/(audio|covers|previews)\//);
 
     const before = await rowOf(id);
     const res = await resubmit(user, id, { title: "Night Market (Clean Master)", tags: "city night clean" });
