@@ -39,6 +39,8 @@ const PAGES: Record<string, string[]> = {
   "_app/music-similar.tsx": ["/music/similar/00000000-0000-4000-8000-000000001008"],
   "_app/music-submit.tsx": ["/music/submit"],
   "_app/music-submissions.tsx": ["/music/submissions"],
+  // The demo partner's rejected track (app/dev/music-seed.ts).
+  "_app/music-resubmit.tsx": ["/music/submissions/00000000-0000-4000-8000-000000001102/resubmit"],
   "_app/campaigns.tsx": ["/campaigns"],
   "_app/channels.tsx": ["/channels"],
   "_app/analytics.tsx": ["/analytics"],
@@ -73,8 +75,6 @@ const NOT_PAGES: Record<string, string> = {
   "_app/layout.tsx": "the signed-in shell of app and admin pages: swept with every page inside it",
   "admin/layout.tsx": "the admin area (guard and console tabs) inside the shell: swept with every admin page",
   "_public/sitemap.ts": "XML resource",
-  "_app/music-resubmit.tsx":
-    "a rejected track's resubmit page: the demo data has no rejected track, so the music journey (music.spec.ts) rejects one and checks this page with axe at its width",
   "_auth/sign-out.ts": "action only",
   "_auth/google.ts": "redirect to the provider",
   "_auth/google-callback.ts": "redirect from the provider",
