@@ -61,3 +61,9 @@ export function appOrigin(): string {
     throw new Error("APP_ORIGIN is not set to an absolute URL: e-mail links cannot be built");
   }
 }
+
+/** An optional setting (a var or a secret that is not in every deployment): its value, or null when unset or empty. */
+export function setting(name: string): string | null {
+  const v = (env as unknown as Record<string, unknown>)[name];
+  return typeof v === "string" && v ? v : null;
+}

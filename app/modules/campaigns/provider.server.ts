@@ -1,6 +1,6 @@
 import { DomainError } from "~/lib/errors";
 import { fetchYouTubeVideo } from "~/modules/channels/channels.server";
-import { env } from "~/platform/env.server";
+import { setting } from "~/platform/env.server";
 import { providerFetch } from "~/platform/oauth.server";
 import { CAMPAIGN_MESSAGES as M } from "./messages";
 import { PLATFORM_LABELS, type ParsedVideo, type VideoPlatform } from "./video-url";
@@ -9,11 +9,6 @@ import { PLATFORM_LABELS, type ParsedVideo, type VideoPlatform } from "./video-u
 // providerFetch (outboundFetch): its endpoints are settings, the built-in stand-ins under /dev/
 // locally (YouTube: /dev/oauth/youtube/…, TikTok and Instagram: /dev/social/…, app/dev/dev-social.server.ts),
 // the real APIs in production.
-
-const setting = (name: string): string | null => {
-  const v = (env as unknown as Record<string, unknown>)[name];
-  return typeof v === "string" && v ? v : null;
-};
 
 /** The channel id of a public YouTube video, or null when YouTube has no such video. */
 export async function youtubeVideoChannel(request: Request, videoId: string): Promise<string | null> {

@@ -1,4 +1,4 @@
-import { env } from "~/platform/env.server";
+import { setting } from "~/platform/env.server";
 import { providerFetch } from "~/platform/oauth.server";
 import { fetchYouTubeVideo } from "./provider.server";
 
@@ -8,11 +8,6 @@ import { fetchYouTubeVideo } from "./provider.server";
 // (app/dev/dev-oauth.server.ts for YouTube, app/dev/dev-social.server.ts for TikTok and Instagram).
 
 export type ViewsPlatform = "youtube" | "tiktok" | "instagram";
-
-const setting = (name: string): string | null => {
-  const v = (env as unknown as Record<string, unknown>)[name];
-  return typeof v === "string" && v ? v : null;
-};
 
 // YouTube: the Data API's videos?id= (as before, YOUTUBE_API_KEY). TikTok: the Research API's
 // video query (POST https://open.tiktokapis.com/v2/research/video/query/?fields=id,view_count) with a
@@ -31,7 +26,7 @@ async function youtubeViews(request: Request, videoId: string): Promise<ViewsRea
   try {
     const video = await fetchYouTubeVideo(request, videoId);
     if (!video) return { kind: "not_found" };
-    return video.viewCount === null ? { kind: "unavailable" } : { kind: "found", views: video.viewCount };
+    return video.viewCount === null ? { kind: "unavailable" } : { kind: "found", views: Math.min(video.viewCount, Number.MAX_SAFE_INTEGER) };
   } catch {
     return { kind: "unavailable" };
   }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle
 import { clipperLinks, clips } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { fetchYouTubeVideo, VIEWS_PROVIDERS, type ViewsPlatform } from "~/modules/channels/channels.server";
+import { VIEWS_PROVIDERS, type ViewsPlatform } from "~/modules/channels/channels.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -263,20 +263,10 @@ const CLIP_VIEWS_PARALLEL = 10;
 
 type ViewsTarget = Pick<ClipItem, "id" | "videoId" | "platform">;
 
-type VideoLookup = { kind: "found"; views: number } | { kind: "not_found" } | { kind: "unavailable" };
-
 const VIEWS_PLATFORM: Record<ClipPlatform, ViewsPlatform> = { youtube_shorts: "youtube", tiktok: "tiktok", instagram_reels: "instagram" };
 
-/** What YouTube says of a video: its views, that it has no such video, or nothing (unreachable). */
-async function lookUpVideo(request: Request, videoId: string): Promise<VideoLookup> {
-  try {
-    const video = await fetchYouTubeVideo(request, videoId);
-    if (!video) return { kind: "not_found" };
-    return video.viewCount === null ? { kind: "unavailable" } : { kind: "found", views: Math.min(video.viewCount, Number.MAX_SAFE_INTEGER) };
-  } catch {
-    return { kind: "unavailable" };
-  }
-}
+/** What YouTube says of a video: its views, that it has no such video, or nothing (unreachable): the views provider's. */
+const lookUpVideo = (request: Request, videoId: string) => VIEWS_PROVIDERS.youtube(request, videoId);
 
 async function refreshViews(request: Request, targets: readonly ViewsTarget[]): Promise<{ updated: number; failed: number }> {
   let updated = 0;
