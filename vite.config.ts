@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { devToolsBuilt } from "./app/dev/build-mode.ts";
 import { reactDomTextChunks } from "./tooling/react-dom-text-chunks.ts";
+import { reactRouterBranchIndex } from "./tooling/react-router-branch-index.ts";
 
 // Miniflare would fetch a sample `Request.cf` object from Cloudflare on start; offline that logs
 // an error. The local placeholder is all the app needs (it reads CF-Connecting-IP, not cf).
@@ -64,6 +65,8 @@ export default defineConfig(({ mode }) => ({
     tailwindcss(),
     // React's server renderer keeps HTML as text and encodes it once per flush (docs/decisions/0275).
     reactDomTextChunks(),
+    // React Router matches a URL against only the branches that can match it (docs/decisions/0276).
+    reactRouterBranchIndex(),
     reactRouter(),
   ],
 }));

@@ -85,6 +85,12 @@ describe("the Worker upload of a production build", () => {
     expect(code).not.toMatch(/function stringToChunk\(content\) \{\s*return textEncoder\.encode\(content\);/);
   });
 
+  it("matches URLs through the branch index (tooling/react-router-branch-index.ts, decision 0276)", () => {
+    const code = upload.modules.map((m) => readFileSync(join(dir, "upload", m.name), "utf8")).join("\n");
+    expect(code).toContain("__sbCandidateBranches(precomputedBranches, decoded)");
+    expect(code).not.toContain("let branches = precomputedBranches ?? flattenAndRankRoutes(routes);");
+  });
+
   it("stays within 1.5 MB gzip", () => {
     expect(upload.gzip, `Worker upload ${kib(upload.gzip)} gzip > ${kib(BUDGET_GZIP)}`).toBeLessThanOrEqual(BUDGET_GZIP);
   });

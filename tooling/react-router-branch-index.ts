@@ -1,0 +1,87 @@
+import type { Plugin } from "vite";
+
+// React Router matches a URL against its route branches one after the other, each with a regular
+// expression per level, until one matches: about a hundred branches here, and a request matches
+// three times (the server's match, the static handler's query, the manifest sent to the browser,
+// which also matches "/"). That was 10 % of /dashboard's CPU time (matchRouteBranch, 230 of 2,417 ms
+// in the profile), and CPU time per request is what Cloudflare bills and caps (docs/decisions/0276).
+//
+// This transform lets matchRoutesImpl look at only the branches that can match: a branch whose
+// path starts with a literal segment ("/music/…") can only match a URL whose first segment is that
+// word (its regular expression starts with "^/music" and ends that segment with "/", the end or
+// nothing more); branches that start with a parameter, an optional or a splat, or have no segment
+// at all, can match anything and are kept for every URL. The candidates keep the ranked order, and
+// React Router's own matchRouteBranch decides as before, so the first match is the same branch.
+// The index is built once per ranked branch list (React Router ranks once per route tree) and
+// kept in a WeakMap beside it.
+//
+// Each replacement must match exactly once, or the build fails and names it: a React Router
+// release that changes matchRoutesImpl is looked at again, never silently left half-transformed.
+
+const TARGET = /react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]router[\\/]utils\.js$/;
+
+const FIND = /let branches = precomputedBranches \?\? flattenAndRankRoutes\(routes\);\n\tlet matches = null;\n\tlet decoded = decodePath\(pathname\);\n/;
+
+const REPLACE =
+  "let matches = null;\n\tlet decoded = decodePath(pathname);\n\tlet branches = precomputedBranches ? __sbCandidateBranches(precomputedBranches, decoded) : flattenAndRankRoutes(routes);\n";
+
+/**
+ * The index, in plain JavaScript (it goes into React Router's module as it is). Exported as a
+ * string so that the unit test runs the very code the build inserts.
+ */
+export const INDEX_CODE = `
+var __sbBranchIndexes = new WeakMap();
+function __sbLiteralFirstSegment(path) {
+	var segments = path.split("/");
+	var i = 0;
+	while (i < segments.length && segments[i] === "") i++;
+	if (i === segments.length) return null;
+	var first = segments[i];
+	return /[:*?()]/.test(first) ? null : first.toLowerCase();
+}
+function __sbIndexBranches(branches) {
+	var keys = branches.map(function (branch) { return __sbLiteralFirstSegment(branch.path); });
+	var open = branches.filter(function (_, i) { return keys[i] === null; });
+	var bySegment = new Map();
+	keys.forEach(function (key) {
+		if (key !== null && !bySegment.has(key)) bySegment.set(key, branches.filter(function (_, i) { return keys[i] === key || keys[i] === null; }));
+	});
+	return { open: open, bySegment: bySegment };
+}
+function __sbCandidateBranches(branches, decoded) {
+	var index = __sbBranchIndexes.get(branches);
+	if (!index) {
+		index = __sbIndexBranches(branches);
+		__sbBranchIndexes.set(branches, index);
+	}
+	var first = decoded.split("/", 2)[1];
+	return (first ? index.bySegment.get(first.toLowerCase()) : undefined) || index.open;
+}
+`;
+
+/** React Router's router utilities with matchRoutesImpl looking only at candidate branches; throws when its code is not as expected. */
+export function branchIndex(code: string): string {
+  const count = code.match(new RegExp(FIND.source, "g"))?.length ?? 0;
+  if (count !== 1) {
+    throw new Error(
+      `react-router-branch-index: expected one branch loop in matchRoutesImpl (react-router/dist/…/lib/router/utils.js), found ${count}. React Router changed: look at tooling/react-router-branch-index.ts again.`,
+    );
+  }
+  if (!/\bbranches\.push\(\{\n\t\t\tpath,/.test(code)) {
+    throw new Error(
+      "react-router-branch-index: flattenRoutes no longer keeps each branch's path (react-router/dist/…/lib/router/utils.js). React Router changed: look at tooling/react-router-branch-index.ts again.",
+    );
+  }
+  return code.replace(FIND, REPLACE) + INDEX_CODE;
+}
+
+/** The Vite plugin: applies branchIndex to React Router's router utilities wherever they are bundled. */
+export function reactRouterBranchIndex(): Plugin {
+  return {
+    name: "shortbeat:react-router-branch-index",
+    transform(code, id) {
+      if (!TARGET.test(id.split("?")[0])) return null;
+      return { code: branchIndex(code), map: null };
+    },
+  };
+}
