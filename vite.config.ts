@@ -4,6 +4,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { devToolsBuilt } from "./app/dev/build-mode.ts";
+import { drizzleEntityKinds } from "./tooling/drizzle-entity-kinds.ts";
 import { reactDomTextChunks } from "./tooling/react-dom-text-chunks.ts";
 import { reactRouterBranchIndex } from "./tooling/react-router-branch-index.ts";
 
@@ -67,6 +68,8 @@ export default defineConfig(({ mode }) => ({
     reactDomTextChunks(),
     // React Router matches a URL against only the branches that can match it (docs/decisions/0276).
     reactRouterBranchIndex(),
+    // drizzle remembers which of its classes a value is (docs/decisions/0277).
+    drizzleEntityKinds(),
     reactRouter(),
   ],
 }));

@@ -1,4 +1,5 @@
 import type { Plugin } from "vite";
+import { dependencyTransform, type Replacement, replaceOnce } from "./replace-once";
 
 // React's server renderer for the edge (react-dom-server.edge.production.js, the one workerd runs)
 // turns every piece of HTML it writes into bytes on its own: `stringToChunk` calls
@@ -18,8 +19,6 @@ import type { Plugin } from "vite";
 // changes these functions is looked at again, never silently left half-transformed.
 
 const TARGET = /react-dom[\\/]cjs[\\/]react-dom-server\.edge\.production\.js$/;
-
-type Replacement = { name: string; find: RegExp; replace: string };
 
 const REPLACEMENTS: Replacement[] = [
   {
@@ -57,17 +56,7 @@ const REPLACEMENTS: Replacement[] = [
 
 /** React's edge server renderer with text chunks encoded once per flush; throws when React's code is not as expected. */
 export function textChunks(code: string): string {
-  let out = code;
-  for (const r of REPLACEMENTS) {
-    const global = new RegExp(r.find.source, "g");
-    const count = out.match(global)?.length ?? 0;
-    if (count !== 1) {
-      throw new Error(
-        `react-dom-text-chunks: expected one ${r.name} in react-dom-server.edge.production.js, found ${count}. React changed: look at tooling/react-dom-text-chunks.ts again.`,
-      );
-    }
-    out = out.replace(r.find, r.replace);
-  }
+  const out = replaceOnce(code, REPLACEMENTS, { tool: "react-dom-text-chunks", file: "react-dom-server.edge.production.js" });
   if (/\.byteLength\b|\.subarray\(/.test(out)) {
     throw new Error(
       "react-dom-text-chunks: react-dom-server.edge.production.js still measures or slices byte chunks. React changed: look at tooling/react-dom-text-chunks.ts again.",
@@ -78,11 +67,5 @@ export function textChunks(code: string): string {
 
 /** The Vite plugin: applies textChunks to React's edge server renderer wherever it is bundled. */
 export function reactDomTextChunks(): Plugin {
-  return {
-    name: "shortbeat:react-dom-text-chunks",
-    transform(code, id) {
-      if (!TARGET.test(id.split("?")[0])) return null;
-      return { code: textChunks(code), map: null };
-    },
-  };
+  return dependencyTransform("react-dom-text-chunks", TARGET, textChunks);
 }

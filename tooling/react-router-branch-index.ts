@@ -1,4 +1,5 @@
 import type { Plugin } from "vite";
+import { dependencyTransform, replaceOnce } from "./replace-once";
 
 // React Router matches a URL against its route branches one after the other, each with a regular
 // expression per level, until one matches: about a hundred branches here, and a request matches
@@ -15,8 +16,7 @@ import type { Plugin } from "vite";
 // The index is built once per ranked branch list (React Router ranks once per route tree) and
 // kept in a WeakMap beside it.
 //
-// Each replacement must match exactly once, or the build fails and names it: a React Router
-// release that changes matchRoutesImpl is looked at again, never silently left half-transformed.
+// Each replacement must match exactly once, or the build fails and names it (./replace-once.ts).
 
 const TARGET = /react-router[\\/]dist[\\/](production|development)[\\/]lib[\\/]router[\\/]utils\.js$/;
 
@@ -61,27 +61,13 @@ function __sbCandidateBranches(branches, decoded) {
 
 /** React Router's router utilities with matchRoutesImpl looking only at candidate branches; throws when its code is not as expected. */
 export function branchIndex(code: string): string {
-  const count = code.match(new RegExp(FIND.source, "g"))?.length ?? 0;
-  if (count !== 1) {
-    throw new Error(
-      `react-router-branch-index: expected one branch loop in matchRoutesImpl (react-router/dist/…/lib/router/utils.js), found ${count}. React Router changed: look at tooling/react-router-branch-index.ts again.`,
-    );
-  }
-  if (!/\bbranches\.push\(\{\n\t\t\tpath,/.test(code)) {
-    throw new Error(
-      "react-router-branch-index: flattenRoutes no longer keeps each branch's path (react-router/dist/…/lib/router/utils.js). React Router changed: look at tooling/react-router-branch-index.ts again.",
-    );
-  }
-  return code.replace(FIND, REPLACE) + INDEX_CODE;
+  const where = { tool: "react-router-branch-index", file: "react-router/dist/…/lib/router/utils.js" };
+  // flattenRoutes must still keep each branch's full path: the index reads it.
+  replaceOnce(code, [{ name: "branch with its path (flattenRoutes)", find: /\bbranches\.push\(\{\n\t\t\tpath,/, replace: "" }], where);
+  return replaceOnce(code, [{ name: "branch loop (matchRoutesImpl)", find: FIND, replace: REPLACE }], where) + INDEX_CODE;
 }
 
 /** The Vite plugin: applies branchIndex to React Router's router utilities wherever they are bundled. */
 export function reactRouterBranchIndex(): Plugin {
-  return {
-    name: "shortbeat:react-router-branch-index",
-    transform(code, id) {
-      if (!TARGET.test(id.split("?")[0])) return null;
-      return { code: branchIndex(code), map: null };
-    },
-  };
+  return dependencyTransform("react-router-branch-index", TARGET, branchIndex);
 }

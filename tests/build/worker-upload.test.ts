@@ -79,16 +79,13 @@ describe("the Worker upload of a production build", () => {
     expect(browserOnly).toEqual([]);
   });
 
-  it("renders HTML with React's renderer keeping text as text (tooling/react-dom-text-chunks.ts, decision 0275)", () => {
+  it("carries the build's transforms of React's renderer, React Router's matching and drizzle's is (tooling/, decisions 0275–0277)", () => {
     const code = upload.modules.map((m) => readFileSync(join(dir, "upload", m.name), "utf8")).join("\n");
     expect(code).toContain("pendingText += chunk");
     expect(code).not.toMatch(/function stringToChunk\(content\) \{\s*return textEncoder\.encode\(content\);/);
-  });
-
-  it("matches URLs through the branch index (tooling/react-router-branch-index.ts, decision 0276)", () => {
-    const code = upload.modules.map((m) => readFileSync(join(dir, "upload", m.name), "utf8")).join("\n");
     expect(code).toContain("__sbCandidateBranches(precomputedBranches, decoded)");
     expect(code).not.toContain("let branches = precomputedBranches ?? flattenAndRankRoutes(routes);");
+    expect(code).toMatch(/known = __sbWalk\(cls, kind\)/);
   });
 
   it("stays within 1.5 MB gzip", () => {

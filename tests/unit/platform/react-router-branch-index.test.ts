@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import appRoutes from "../../../app/routes";
 import { branchIndex } from "../../../tooling/react-router-branch-index";
 
@@ -95,6 +95,8 @@ describe("React Router matching through the branch index", () => {
     const paths = [...new Set(pathsOf(config))];
     expect(paths.length).toBeGreaterThan(80);
     const urls = [...paths.flatMap(variants), "/", "//", "", "/nope", "/NOPE/x", "/%", "/music%2Fsubmissions"];
+    // React Router warns about "/%" (it cannot be decoded) on every match; the match is still compared.
+    vi.spyOn(console, "warn").mockImplementation(() => {});
     // URLs reach most of the app's routes, and some reach only the catch-all "*" (the 404 page):
     // both sides of the index are exercised.
     const ranked = original.flattenAndRankRoutes(routes);
@@ -162,6 +164,6 @@ describe("React Router matching through the branch index", () => {
   });
 
   it("stops the build when React Router's loop is not as expected", () => {
-    expect(() => branchIndex("function matchRoutesImpl() {}")).toThrow(/react-router-branch-index: expected one branch loop/);
+    expect(() => branchIndex("function matchRoutesImpl() {}")).toThrow(/react-router-branch-index: expected one branch with its path .* found 0/);
   });
 });
