@@ -1,5 +1,5 @@
 import type { Plugin } from "vite";
-import { dependencyTransform, replaceOnce } from "./replace-once";
+import { dependencyTransform, replaceOnce } from "./replace-once.ts";
 
 // drizzle-orm asks `is(value, Class)` for every piece of every statement it builds: is this chunk
 // a string, a name, a column, a table, a parameter…? When the answer is no, `is` walks the value's
@@ -55,11 +55,11 @@ function __sbWalk(cls, kind) {
   return false;
 }`;
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const literally = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** drizzle-orm's entity.js with `is` remembering its class-chain answers; throws when drizzle's code is not as expected. */
 export function entityKinds(code: string): string {
-  return replaceOnce(code, [{ name: "class-chain walk (is)", find: new RegExp(escape(WALK)), replace: REMEMBERED }], {
+  return replaceOnce(code, [{ name: "class-chain walk (is)", find: new RegExp(literally(WALK)), replace: REMEMBERED }], {
     tool: "drizzle-entity-kinds",
     file: "drizzle-orm/entity.js",
   });

@@ -1,5 +1,5 @@
 import type { Plugin } from "vite";
-import { dependencyTransform, type Replacement, replaceOnce } from "./replace-once";
+import { dependencyTransform, type Replacement, replaceOnce } from "./replace-once.ts";
 
 // React's server renderer for the edge (react-dom-server.edge.production.js, the one workerd runs)
 // turns every piece of HTML it writes into bytes on its own: `stringToChunk` calls

@@ -1,5 +1,5 @@
 import type { Plugin } from "vite";
-import { dependencyTransform, replaceOnce } from "./replace-once";
+import { dependencyTransform, replaceOnce } from "./replace-once.ts";
 
 // React Router matches a URL against its route branches one after the other, each with a regular
 // expression per level, until one matches: about a hundred branches here, and a request matches
