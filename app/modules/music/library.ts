@@ -184,8 +184,8 @@ export type LibraryRow = TrackFacts & {
 /** A library row as the page gets it. */
 export type LibraryTrack = Omit<LibraryRow, "coverKey" | "tags" | "peaks"> & {
   tags: string[];
-  /** WAVEFORM_BARS values 0..255 (empty when the track has none). */
-  peaks: number[];
+  /** JSON text of WAVEFORM_BARS values 0..255 ("[]" when the track has none): libraryPeaks. */
+  peaks: string;
   /** The cover's address (served by the cover route), or null for the placeholder. */
   coverUrl: string | null;
 };
@@ -229,6 +229,24 @@ export function resamplePeaks(stored: string | readonly number[], bars = WAVEFOR
   return peaks.length ? barsFrom(peaks, bars).map((h) => Math.round(h * 255)) : [];
 }
 
+/**
+ * The library's waveform of stored peaks: `resamplePeaks` to WAVEFORM_BARS, as JSON text. Made once
+ * per isolate for the same stored peaks (a track's peaks never change, and every library page
+ * reads the same twenty), and sent as one string: the loader data's encoder would otherwise write
+ * 64 numbers a track one by one (docs/decisions/0278).
+ */
+export function libraryPeaks(stored: string): string {
+  const known = madePeaks.get(stored);
+  if (known !== undefined) return known;
+  const made = JSON.stringify(resamplePeaks(stored));
+  if (madePeaks.size >= MADE_PEAKS_MAX) madePeaks.delete(madePeaks.keys().next().value as string);
+  madePeaks.set(stored, made);
+  return made;
+}
+const madePeaks = new Map<string, string>();
+/** A few pages of every filter: the oldest goes first when full. */
+const MADE_PEAKS_MAX = 2000;
+
 export function toLibraryTrack(row: LibraryRow): LibraryTrack {
   return {
     id: row.id,
@@ -239,7 +257,7 @@ export function toLibraryTrack(row: LibraryRow): LibraryTrack {
     bpm: row.bpm,
     durationSeconds: row.durationSeconds,
     tags: row.tags.split(" ").filter(Boolean),
-    peaks: resamplePeaks(row.peaks),
+    peaks: libraryPeaks(row.peaks),
     coverUrl: row.coverKey ? coverPath(row.id) : null,
     licenceCount: row.licenceCount,
     publishedAt: row.publishedAt,

@@ -1,7 +1,7 @@
 // The library's pure helpers that the list, the player and the review screens share: one time
 // label, one reduction of stored peaks to bars, one line of a track's facts.
 import { describe, expect, it } from "vitest";
-import { formatDuration, resamplePeaks, trackFactsLine } from "~/modules/music/library";
+import { formatDuration, libraryPeaks, resamplePeaks, trackFactsLine } from "~/modules/music/library";
 import { barsFrom, formatTime, parsePeaks } from "~/modules/music/player";
 
 describe("resamplePeaks", () => {
@@ -16,6 +16,18 @@ describe("resamplePeaks", () => {
     expect(resamplePeaks("[]")).toEqual([]);
     expect(resamplePeaks("not json")).toEqual([]);
     expect(resamplePeaks('{"a":1}')).toEqual([]);
+  });
+});
+
+describe("libraryPeaks", () => {
+  it("is the library's 64 bars as JSON text, the same text for the same stored peaks", () => {
+    const stored = JSON.stringify(Array.from({ length: 700 }, (_, i) => (i * 53) % 256));
+    const text = libraryPeaks(stored);
+    expect(JSON.parse(text)).toEqual(resamplePeaks(stored, 64));
+    expect(libraryPeaks(stored)).toBe(text);
+    expect(libraryPeaks(`${stored} `)).toBe(text);
+    expect(libraryPeaks("[]")).toBe("[]");
+    expect(libraryPeaks("not json")).toBe("[]");
   });
 });
 
