@@ -1,3 +1,4 @@
+import { fillPlaceholders, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -45,9 +46,16 @@ export function withD1Session<T>(start: SessionStart, work: (session: D1Database
 
 // drizzle's D1 driver only prepares statements and runs batches on its client: this client hands
 // both to the current session, so one drizzle instance (its schema read once per isolate) serves
-// every unit of work.
+// every unit of work. A statement is given to the session when its values are bound (drizzle binds
+// before every run, and in every batch), so that a statement drizzle built once (`builtOnce`) runs
+// in each request's own session.
 const sessionClient = {
-  prepare: (query: string) => d1().prepare(query),
+  prepare: (query: string) => ({
+    bind: (...values: unknown[]) =>
+      d1()
+        .prepare(query)
+        .bind(...values),
+  }),
   batch: (statements: D1PreparedStatement[]) => d1().batch(statements),
 } as unknown as D1Database;
 
@@ -56,6 +64,47 @@ let cached: ReturnType<typeof drizzle<typeof schema>> | null = null;
 export function db() {
   cached ??= drizzle(sessionClient, { schema });
   return cached;
+}
+
+/** A placeholder of a statement built once (drizzle's `sql.placeholder`), typed as the value it stands for. */
+type Slot = <T>(name: string) => T;
+
+/** What drizzle's `.prepare()` of a select gives on D1 (the parts `builtOnce` uses). */
+type PreparedSelect<Row> = {
+  all(values: Record<string, unknown>): Promise<Row[]>;
+  getQuery(): { sql: string; params: unknown[] };
+  stmt: unknown;
+  mapResult(response: unknown, isFromBatch?: boolean): unknown;
+};
+
+/** A built-once statement with this request's values: run it, or put it in a `db().batch` with others. */
+export type BoundStatement<Row> = BatchItem<"sqlite"> & { all(): Promise<Row[]>; get(): Promise<Row | undefined> };
+
+/**
+ * A select drizzle builds once per isolate, with placeholders for its values, then runs with each
+ * request's values in that request's D1 session (docs/decisions/0279). Building a statement (its
+ * SQL text from the query builder's pieces) is most of drizzle's CPU time per request; the session
+ * lookup, on every signed-in request, is built this way. `build` gets `slot(name)`, which stands for
+ * the value named `name` when the statement runs.
+ */
+export function builtOnce<Row, Values extends Record<string, unknown>>(build: (slot: Slot) => { prepare(): unknown }): (values: Values) => BoundStatement<Row> {
+  let prepared: PreparedSelect<Row> | null = null;
+  const slot: Slot = (name) => sql.placeholder(name) as never;
+  return (values) => {
+    prepared ??= build(slot).prepare() as PreparedSelect<Row>;
+    const statement = prepared;
+    const all = () => statement.all(values);
+    return {
+      all,
+      get: () => all().then((rows) => rows[0]),
+      // What drizzle's batch asks of an item: its query with the values in, the statement to bind, and how to map the rows.
+      _prepare: () => ({
+        getQuery: () => ({ sql: statement.getQuery().sql, params: fillPlaceholders(statement.getQuery().params, values) }),
+        stmt: statement.stmt,
+        mapResult: (response: unknown, isFromBatch?: boolean) => statement.mapResult(response, isFromBatch),
+      }),
+    } as unknown as BoundStatement<Row>;
+  };
 }
 
 // ---- The bookmark cookie ----------------------------------------------------------------------

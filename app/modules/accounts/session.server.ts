@@ -8,7 +8,7 @@ import { auditQuery } from "~/platform/audit.server";
 import { requestContext } from "~/platform/context.server";
 import { expireOnResponse, hasCookie, readCookie, serializeCookie } from "~/platform/cookies.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { userNotifier } from "~/platform/realtime.server";
 import { clientIp, userAgent } from "~/platform/request-info.server";
 import { isSecureRequest } from "~/platform/toast.server";
@@ -57,7 +57,7 @@ export type SessionUser = {
  * notifications domain's user_notifications directly (the allowed cross-read listed in
  * tests/unit/architecture.test.ts); the role and agency conditions are their owners' predicates.
  */
-function sessionQuery(sessionId: string) {
+function sessionSelect(sessionId: string) {
   const unread = db()
     .select({ n: count() })
     .from(userNotifications)
@@ -92,7 +92,10 @@ function sessionQuery(sessionId: string) {
     .where(eq(sessions.id, sessionId));
 }
 
-type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionQuery>["get"]>>>;
+type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionSelect>["get"]>>>;
+
+/** The session lookup of every signed-in request, built once per isolate (db.server builtOnce, docs/decisions/0279). */
+const sessionQuery = builtOnce<SessionRow, { sessionId: string }>((slot) => sessionSelect(slot("sessionId")));
 
 function toUser({ emailVerifiedAt, userMetadata, ...row }: SessionRow): SessionUser {
   let metadataFullName: string | null = null;
@@ -120,12 +123,12 @@ function sessionUserIdSql(id: string): SQL<string | null> {
 export async function validateSessionToken(token: string, now = Date.now(), companions: readonly Companion[] = []): Promise<SessionUser | null> {
   const id = sha256Hex(token);
   let row: SessionRow | undefined;
-  if (companions.length === 0) row = await sessionQuery(id).get();
+  if (companions.length === 0) row = await sessionQuery({ sessionId: id }).get();
   else {
     // One round trip: the session and the page's own statements (docs/decisions/0083).
     const me = sessionUserIdSql(id);
     try {
-      const [rows, ...results] = await db().batch([sessionQuery(id), ...companions.map((c) => c.build(me))]);
+      const [rows, ...results] = await db().batch([sessionQuery({ sessionId: id }), ...companions.map((c) => c.build(me))]);
       for (const [i, c] of companions.entries()) c.resolve(results[i]);
       row = (rows as SessionRow[])[0];
     } catch (error) {

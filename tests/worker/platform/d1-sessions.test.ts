@@ -2,8 +2,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser, signInAs } from "../../factories/users";
 import { fetchApp, ORIGIN, postForm, setCookieValue, withCookie } from "../helpers";
-import { d1, db, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
-import { sql } from "drizzle-orm";
+import { builtOnce, d1, db, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
+import { eq, sql } from "drizzle-orm";
+import { profiles } from "~/db/schema";
 
 // Reads near the user (docs/decisions/0232): every statement goes through a D1 session, one per
 // request; a request that writes starts on the primary, a read starts from the browser's bookmark
@@ -100,5 +101,40 @@ describe("one D1 session per request, its bookmark in a cookie", () => {
     // Outside a request (a Durable Object's own call, a test): a session of its own, not the binding itself.
     expect(d1()).not.toBe(env.DB);
     expect(typeof d1().getBookmark).toBe("function");
+  });
+
+  it("a statement built once runs with each unit of work's values in that unit's session, alone and in a batch (0279)", async () => {
+    const [a, b] = [await createUser("creator", { fullName: "Once Alpha" }), await createUser("creator", { fullName: "Once Beta" })];
+    let builds = 0;
+    const nameOf = builtOnce<{ fullName: string | null }, { userId: string }>((slot) => {
+      builds++;
+      return db()
+        .select({ fullName: profiles.fullName })
+        .from(profiles)
+        .where(eq(profiles.userId, slot("userId")));
+    });
+    for (const [user, name] of [
+      [a, "Once Alpha"],
+      [b, "Once Beta"],
+    ] as const) {
+      await withD1Session("first-unconstrained", async (session) => {
+        expect(session.getBookmark()).toBeNull();
+        expect(await nameOf({ userId: user.id }).get()).toEqual({ fullName: name });
+        // The statement ran in this unit of work's session (its bookmark moved), not in the one it was built in.
+        expect(session.getBookmark()).not.toBeNull();
+      });
+    }
+    await withD1Session("first-primary", async () => {
+      const [first, count, second] = await db().batch([
+        nameOf({ userId: b.id }),
+        db().select({ n: sql<number>`count(*)` }).from(profiles),
+        nameOf({ userId: a.id }),
+      ]);
+      expect(first).toEqual([{ fullName: "Once Beta" }]);
+      expect(count[0]?.n).toBeGreaterThanOrEqual(2);
+      expect(second).toEqual([{ fullName: "Once Alpha" }]);
+      expect(await nameOf({ userId: "nobody" }).get()).toBeUndefined();
+    });
+    expect(builds).toBe(1);
   });
 });
