@@ -206,7 +206,7 @@ export async function setClipViews(actor: Actor, request: Request, input: { clip
 export type ClipItem = typeof clips.$inferSelect;
 
 /** Clips where the user is the creator or the clipper, newest first. */
-export function clipsOfUser(userId: string): Promise<ClipItem[]> {
+export function clipsOfUser(userId: string) {
   return db()
     .select()
     .from(clips)

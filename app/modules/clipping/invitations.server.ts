@@ -4,7 +4,7 @@ import { clipperInvitations, clipperLinks } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { conflict, forbidden, invalid, notFound, rateLimited } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { type PersonSummary, peopleByIds } from "~/modules/accounts/accounts.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
@@ -146,15 +146,21 @@ function stateOf(row: { status: (typeof clipperInvitations.$inferSelect)["status
   return row.status === "open" && Date.parse(row.expiresAt) <= now ? "expired" : row.status;
 }
 
-/** The creator's invitations, newest first: open, expired, waiting for approval, answered, withdrawn. */
-export async function invitationsOf(creatorUserId: string): Promise<InvitationRow[]> {
-  const rows = await db()
+/** The creator's invitations as stored, newest first (the page reads them in its batch: invitationViews). */
+export function invitationRowsOf(creatorUserId: string) {
+  return db()
     .select()
     .from(clipperInvitations)
     .where(eq(clipperInvitations.creatorUserId, creatorUserId))
     .orderBy(desc(clipperInvitations.createdAt))
     .limit(100);
-  const people = await peopleByIds(rows.flatMap((r) => (r.acceptedBy ? [r.acceptedBy] : [])));
+}
+
+/** The people an invitation list names: who used each invitation. */
+export const invitationPeople = (rows: readonly InvitationLookup[]): string[] => rows.flatMap((r) => (r.acceptedBy ? [r.acceptedBy] : []));
+
+/** The creator's invitations as the page shows them, newest first: open, expired, waiting for approval, answered, withdrawn. */
+export function invitationViews(rows: readonly InvitationLookup[], people: ReadonlyMap<string, PersonSummary>): InvitationRow[] {
   return rows.map((r) => {
     const person = r.acceptedBy ? people.get(r.acceptedBy) : undefined;
     return {
@@ -172,15 +178,21 @@ export async function invitationsOf(creatorUserId: string): Promise<InvitationRo
   });
 }
 
-/** The invitations a person used and that wait for the creator's answer. */
-export async function waitingRequestsOf(clipperUserId: string): Promise<WaitingRequest[]> {
-  const rows = await db()
+/** The invitations a person used that wait for the creator's answer, as stored (the page reads them in its batch: waitingViews). */
+export function waitingRowsOf(clipperUserId: string) {
+  return db()
     .select({ id: clipperInvitations.id, creatorUserId: clipperInvitations.creatorUserId, acceptedAt: clipperInvitations.acceptedAt })
     .from(clipperInvitations)
     .where(and(eq(clipperInvitations.acceptedBy, clipperUserId), eq(clipperInvitations.status, "accepted")))
     .orderBy(desc(clipperInvitations.acceptedAt))
     .limit(50);
-  const people = await peopleByIds(rows.map((r) => r.creatorUserId));
+}
+
+/** The waiting requests as the page shows them, with their creators' names. */
+export function waitingViews(
+  rows: readonly { id: string; creatorUserId: string; acceptedAt: string | null }[],
+  people: ReadonlyMap<string, PersonSummary>,
+): WaitingRequest[] {
   return rows.map((r) => ({ id: r.id, creatorName: people.get(r.creatorUserId)?.fullName || "A creator", acceptedAt: r.acceptedAt ?? "" }));
 }
 

@@ -4,10 +4,10 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
-import { invitationsOf, pendingInvite, waitingRequestsOf } from "./invitations.server";
+import { invitationPeople, invitationRowsOf, invitationViews, pendingInvite, waitingRowsOf, waitingViews } from "./invitations.server";
 import { splitHistoryOf } from "./links.server";
 import { SOURCE_QUOTA_BYTES } from "./messages";
-import { folderUsage, sourcesOf } from "./sources.server";
+import { folderUsageQuery, sourcesOf } from "./sources.server";
 import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./types";
 
 // What /clipping shows: the creator's side (invitations, clippers, folder, clips to review, split
@@ -33,30 +33,40 @@ function clipRow(c: ClipItem, names: Map<string, string>, linkIds: Map<string, s
 
 export async function clippingPage(actor: Actor, request: Request): Promise<ClippingPage> {
   authorize(actor, "clipping", "use");
-  const [links, clipList, invite, usage, invitations, waitingRequests] = await Promise.all([
-    db()
-      .select()
-      .from(clipperLinks)
-      .where(or(eq(clipperLinks.creatorUserId, actor.id), eq(clipperLinks.clipperUserId, actor.id)))
-      .orderBy(desc(clipperLinks.createdAt)),
-    clipsOfUser(actor.id),
+  // One round trip for the page's own rows, then one for the people they name (and the folders and splits).
+  const [[links, clipList, usageRows, invitationRows, waitingRows], invite, needingViews] = await Promise.all([
+    db().batch([
+      db()
+        .select()
+        .from(clipperLinks)
+        .where(or(eq(clipperLinks.creatorUserId, actor.id), eq(clipperLinks.clipperUserId, actor.id)))
+        .orderBy(desc(clipperLinks.createdAt)),
+      clipsOfUser(actor.id),
+      folderUsageQuery(actor.id),
+      invitationRowsOf(actor.id),
+      waitingRowsOf(actor.id),
+    ]),
     pendingInvite(actor, request),
-    folderUsage(actor.id),
-    invitationsOf(actor.id),
-    waitingRequestsOf(actor.id),
+    actor.isAdmin ? clipsNeedingViews() : Promise.resolve([]),
   ]);
+  const usage = usageRows[0]?.used ?? 0;
   const mine = links.filter((l) => l.creatorUserId === actor.id);
   const theirs = links.filter((l) => l.clipperUserId === actor.id);
   const activeCreators = theirs.filter((l) => l.status === "active").map((l) => l.creatorUserId);
-  const [people, folders, history, needingViews] = await Promise.all([
-    peopleByIds([actor.id, ...links.flatMap((l) => [l.creatorUserId, l.clipperUserId]), ...clipList.flatMap((c) => [c.creatorUserId, c.clipperUserId])]),
+  const [people, folders, history] = await Promise.all([
+    peopleByIds([
+      actor.id,
+      ...links.flatMap((l) => [l.creatorUserId, l.clipperUserId]),
+      ...[...clipList, ...needingViews].flatMap((c) => [c.creatorUserId, c.clipperUserId]),
+      ...invitationPeople(invitationRows),
+      ...waitingRows.map((r) => r.creatorUserId),
+    ]),
     sourcesOf([actor.id, ...activeCreators], actor.id),
     splitHistoryOf(links.map((l) => l.id)),
-    actor.isAdmin ? clipsNeedingViews() : Promise.resolve([]),
   ]);
+  const invitations = invitationViews(invitationRows, people);
+  const waitingRequests = waitingViews(waitingRows, people);
   const names = new Map([...people.entries()].map(([id, p]) => [id, p.fullName || p.email]));
-  const needingNames = actor.isAdmin ? await peopleByIds(needingViews.flatMap((c) => [c.creatorUserId, c.clipperUserId])) : new Map();
-  for (const [id, p] of needingNames) names.set(id, p.fullName || p.email);
 
   const splitRows = (linkId: string): SplitRow[] =>
     history

@@ -40,12 +40,16 @@ function safeName(name: string, type: VideoType): string {
 }
 
 /** The bytes used in a creator's folder (uploads in progress count with their declared size). */
-export async function folderUsage(creatorUserId: string): Promise<number> {
-  const row = await db()
+/** The bytes a creator's folder holds, as one statement (the clipping page reads it in its batch). */
+export function folderUsageQuery(creatorUserId: string) {
+  return db()
     .select({ used: sql<number>`coalesce(sum(${clipSources.sizeBytes}), 0)` })
     .from(clipSources)
-    .where(eq(clipSources.creatorUserId, creatorUserId))
-    .get();
+    .where(eq(clipSources.creatorUserId, creatorUserId));
+}
+
+export async function folderUsage(creatorUserId: string): Promise<number> {
+  const [row] = await folderUsageQuery(creatorUserId);
   return row?.used ?? 0;
 }
 

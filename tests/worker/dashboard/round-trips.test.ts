@@ -3,42 +3,10 @@
 // counts (docs/decisions/0089). Counted by wrapping the binding's batch and the statements' own
 // execution for the length of one request.
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createUser } from "../../factories/users";
+import { d1Calls } from "../d1-calls";
 import { fetchApp, okText } from "../helpers";
-
-type Fn = (...args: unknown[]) => unknown;
-const restore: (() => void)[] = [];
-afterEach(() => {
-  for (const undo of restore.splice(0)) undo();
-});
-
-/** D1 calls (a batch, or one statement run alone) and the statements they carried while `run` goes. */
-async function d1Calls(run: () => Promise<unknown>): Promise<{ calls: number; statements: number }> {
-  const seen = { calls: 0, statements: 0 };
-  const wrap = (target: Record<string, unknown>, name: string, statements: (args: unknown[]) => number) => {
-    const original = target[name] as Fn;
-    target[name] = function (this: unknown, ...args: unknown[]) {
-      seen.calls++;
-      seen.statements += statements(args);
-      return original.apply(this, args);
-    };
-    restore.push(() => {
-      target[name] = original;
-    });
-  };
-  // Every batch of the app goes through a D1 session (docs/decisions/0232): the sessions' batch.
-  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as Record<string, unknown>;
-  const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
-  wrap(session, "batch", (args) => (args[0] as unknown[]).length);
-  for (const name of ["all", "raw", "run", "first"]) wrap(statement, name, () => 1);
-  try {
-    await run();
-  } finally {
-    for (const undo of restore.splice(0)) undo();
-  }
-  return seen;
-}
 
 /** The number a dashboard card shows (StatCard: aria-label = its title, the value in a text-3xl paragraph). */
 function cardValue(html: string, title: string): number | null {

@@ -3,8 +3,9 @@
 // the public verification page reads a licence and its channels in one batch. Counted by
 // wrapping the D1 sessions' batch and the statements' own execution for the length of one request.
 import { env } from "cloudflare:workers";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../factories/users";
+import { d1Calls } from "../d1-calls";
 import { fetchApp, okText, withCookie } from "../helpers";
 
 let creator: TestUser;
@@ -12,37 +13,8 @@ let pending: TestUser;
 const trackId = crypto.randomUUID();
 const AUDIO = Uint8Array.from({ length: 4000 }, (_, i) => i % 251);
 
-type Fn = (...args: unknown[]) => unknown;
-const restore: (() => void)[] = [];
-afterEach(() => {
-  for (const undo of restore.splice(0)) undo();
-});
-
-/** Counts D1 calls (a batch, or one statement run alone) while `run` goes. */
-async function roundTrips(run: () => Promise<unknown>): Promise<number> {
-  let n = 0;
-  const wrap = (target: Record<string, unknown>, name: string) => {
-    const original = target[name] as Fn;
-    target[name] = function (this: unknown, ...args: unknown[]) {
-      n++;
-      return original.apply(this, args);
-    };
-    restore.push(() => {
-      target[name] = original;
-    });
-  };
-  // Every batch of the app goes through a D1 session (docs/decisions/0232): the sessions' batch.
-  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as Record<string, unknown>;
-  const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
-  wrap(session, "batch");
-  for (const name of ["all", "raw", "run", "first"]) wrap(statement, name);
-  try {
-    await run();
-  } finally {
-    for (const undo of restore.splice(0)) undo();
-  }
-  return n;
-}
+/** D1 calls while `run` goes (../d1-calls). */
+const roundTrips = async (run: () => Promise<unknown>): Promise<number> => (await d1Calls(run)).calls;
 
 beforeAll(async () => {
   [creator, pending] = await Promise.all([createUser("creator"), createUser("pending")]);

@@ -1,0 +1,42 @@
+// /clipping's D1 cost (issue 32 §3): the page's own rows (links, clips, folder usage, invitations,
+// waiting requests) come in one batch, then the people they name (one lookup for all of them), the
+// folders and the split history, each once; the earnings are the ledger's three statements, sent
+// at once. Counted with ../d1-calls. Before the batch the page made five more calls (each list its
+// own statement, and the invitations and waiting requests their own people lookups).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createUser } from "../../factories/users";
+import { d1Calls } from "../d1-calls";
+import { fetchApp, okText, withCookie } from "../helpers";
+import { pair } from "./helpers";
+
+describe("/clipping: the page's rows in one batch", () => {
+  it("a creator with a clipper, clips and invitations: eight round trips, every part on the page", async () => {
+    const { creator, clipper } = await pair();
+    const other = await createUser("creator", { fullName: "Invited Ivy" });
+    const now = new Date().toISOString();
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE profiles SET full_name = 'Clipper Cole' WHERE user_id = ?").bind(clipper.id),
+      env.DB.prepare(
+        "INSERT INTO clips (id, creator_user_id, clipper_user_id, platform, url, video_id, status) VALUES (?, ?, ?, 'youtube_shorts', 'https://youtube.com/shorts/rtclip00001', 'rtclip00001', 'pending')",
+      ).bind(crypto.randomUUID(), creator.id, clipper.id),
+      env.DB.prepare(
+        "INSERT INTO clipper_invitations (id, creator_user_id, email, code_hash, status, expires_at, accepted_by, accepted_at) VALUES (?, ?, 'ivy@example.test', ?, 'accepted', ?, ?, ?)",
+      ).bind(crypto.randomUUID(), creator.id, crypto.randomUUID(), later, other.id, now),
+    ]);
+    // A fresh session is touched on its first request (a write); read once so the measured request is the steady state.
+    await okText(fetchApp("/clipping", withCookie(creator.cookie)));
+    let html = "";
+    const seen = await d1Calls(async () => {
+      html = await okText(fetchApp("/clipping", withCookie(creator.cookie)));
+    });
+    // The clip to review, the clipper, and the invitation's person (named from the same people lookup).
+    expect(html).toContain("rtclip00001");
+    expect(html).toContain("Clipper Cole");
+    expect(html).toContain("Invited Ivy");
+    // Session; the page's rows; people; folders; splits; the earnings' ledger, splits and shares.
+    expect(seen.calls).toBe(8);
+    expect(seen.statements).toBeGreaterThanOrEqual(10);
+  });
+});

@@ -1,0 +1,34 @@
+import { env } from "cloudflare:workers";
+
+// D1 round trips of one request, counted: every batch of the app goes through a D1 session
+// (docs/decisions/0232), so the sessions' batch and the statements' own execution are wrapped for
+// the length of `run`, then put back.
+
+type Fn = (...args: unknown[]) => unknown;
+
+/** D1 calls (a batch, or one statement run alone) and the statements they carried while `run` goes. */
+export async function d1Calls(run: () => Promise<unknown>): Promise<{ calls: number; statements: number }> {
+  const seen = { calls: 0, statements: 0 };
+  const restore: (() => void)[] = [];
+  const wrap = (target: Record<string, unknown>, name: string, statements: (args: unknown[]) => number) => {
+    const original = target[name] as Fn;
+    target[name] = function (this: unknown, ...args: unknown[]) {
+      seen.calls++;
+      seen.statements += statements(args);
+      return original.apply(this, args);
+    };
+    restore.push(() => {
+      target[name] = original;
+    });
+  };
+  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as Record<string, unknown>;
+  const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
+  wrap(session, "batch", (args) => (args[0] as unknown[]).length);
+  for (const name of ["all", "raw", "run", "first"]) wrap(statement, name, () => 1);
+  try {
+    await run();
+  } finally {
+    for (const undo of restore.splice(0)) undo();
+  }
+  return seen;
+}
