@@ -1,3 +1,4 @@
+import { RowList } from "~/ui/row-list";
 import { Form, useNavigation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -78,44 +79,34 @@ export default function ChatManagement({ loaderData, actionData }: Route.Compone
       </Section>
 
       <Section id="chat-mutes-heading" title="Muted users" className="mt-10">
-        {mutes.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">Nobody is muted.</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4">
-            {mutes.map((m) => (
-              <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
-                <div>
-                  <p className="font-medium text-slate-900">
-                    {m.name} <span className="font-normal text-slate-600">{m.roomName ? `in #${m.roomName}` : "in every room"}</span>
-                  </p>
-                  <p className="text-slate-600">
-                    Until <LocalTime iso={m.until} withTime /> · {m.reason}
-                    {m.mutedByName ? ` · by ${m.mutedByName}` : ""}
-                  </p>
-                </div>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="unmute" />
-                  <input type="hidden" name="muteId" value={m.id} />
-                  <Button type="submit" aria-label={`Unmute ${m.name} ${m.roomName ? `in #${m.roomName}` : "in every room"}`}>
-                    Unmute
-                  </Button>
-                </Form>
-              </li>
-            ))}
-          </ul>
-        )}
+        <RowList items={mutes} empty="Nobody is muted.">
+          {(m) => (
+            <li key={m.id} className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+              <div>
+                <p className="font-medium text-slate-900">
+                  {m.name} <span className="font-normal text-slate-600">{m.roomName ? `in #${m.roomName}` : "in every room"}</span>
+                </p>
+                <p className="text-slate-600">
+                  Until <LocalTime iso={m.until} withTime /> · {m.reason}
+                  {m.mutedByName ? ` · by ${m.mutedByName}` : ""}
+                </p>
+              </div>
+              <Form method="post">
+                <input type="hidden" name="intent" value="unmute" />
+                <input type="hidden" name="muteId" value={m.id} />
+                <Button type="submit" aria-label={`Unmute ${m.name} ${m.roomName ? `in #${m.roomName}` : "in every room"}`}>
+                  Unmute
+                </Button>
+              </Form>
+            </li>
+          )}
+        </RowList>
       </Section>
 
       <Section id="chat-feed-heading" title="Recent messages" className="mt-10">
-        {feed.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No messages yet.</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4">
-            {feed.map((m) => (
-              <FeedRow key={m.id} item={m} muted={mutes.some((x) => x.userId === m.userId && (x.roomId === null || x.roomId === m.roomId))} />
-            ))}
-          </ul>
-        )}
+        <RowList items={feed} empty="No messages yet.">
+          {(m) => <FeedRow key={m.id} item={m} muted={mutes.some((x) => x.userId === m.userId && (x.roomId === null || x.roomId === m.roomId))} />}
+        </RowList>
       </Section>
     </>
   );

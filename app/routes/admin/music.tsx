@@ -1,3 +1,4 @@
+import { RowList } from "~/ui/row-list";
 import { useSearchParams } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -76,15 +77,9 @@ export default function MusicReview({ loaderData, actionData }: Route.ComponentP
       </Section>
 
       <Section id="music-published-heading" title="Published tracks" className="mt-10">
-        {published.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">No published tracks yet.</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4">
-            {published.map((t) => (
-              <PublishedRow key={t.id} track={t} />
-            ))}
-          </ul>
-        )}
+        <RowList items={published} empty="No published tracks yet.">
+          {(t) => <PublishedRow key={t.id} track={t} />}
+        </RowList>
       </Section>
 
       <Section id="music-recent-heading" title="Recent rejections and withdrawals" className="mt-10">

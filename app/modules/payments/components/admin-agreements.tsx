@@ -1,3 +1,4 @@
+import { RowList } from "~/ui/row-list";
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { Badge, type Tone } from "~/ui/badge";
@@ -88,44 +89,40 @@ export function AgreementsSection({
           <TextArea label="Reason" name="reason" required maxLength={500} rows={2} error={values.intent === "hold" ? errors.reason : undefined} />
         </AgreementForm>
       </div>
-      {rows.length === 0 ? (
-        <p className="mt-4 text-sm text-slate-600">Every agreement is active, with no open offer and no hold.</p>
-      ) : (
-        <ul className="mt-4 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4 text-sm">
-          {rows.map((r) => (
-            <li key={r.userId} className="flex flex-col gap-2 py-3 lg:flex-row lg:items-center lg:justify-between">
-              <div>
-                <span className="font-medium">{r.name}</span> <span className="text-slate-600">{r.email}</span>{" "}
-                <Badge tone={AGREEMENT_STATUS[r.status].tone}>{AGREEMENT_STATUS[r.status].label}</Badge>
-                {r.endsOn ? <span className="text-slate-700"> · ends {formatPayoutDay(r.endsOn)}</span> : null}
-                {r.terminationReason ? <span className="block text-slate-700">Reason: {r.terminationReason}</span> : null}
-                {r.holdReason ? <span className="block text-amber-800">On hold: {r.holdReason}</span> : null}
-                {r.offer ? <span className="block text-blue-800">Open offer: {formatBp(r.offer.shareBp)}</span> : null}
-              </div>
-              <div className="flex flex-wrap gap-2">
-                {r.holdReason ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="release_hold" />
-                    <input type="hidden" name="person" value={r.email} />
-                    <Button type="submit" disabled={busy}>
-                      Release hold <span className="sr-only">for {r.name}</span>
-                    </Button>
-                  </Form>
-                ) : null}
-                {r.offer ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="withdraw_offer" />
-                    <input type="hidden" name="offerId" value={r.offer.id} />
-                    <Button type="submit" disabled={busy}>
-                      Withdraw offer <span className="sr-only">to {r.name}</span>
-                    </Button>
-                  </Form>
-                ) : null}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <RowList items={rows} empty="Every agreement is active, with no open offer and no hold." spacing="mt-4" className="text-sm">
+        {(r) => (
+          <li key={r.userId} className="flex flex-col gap-2 py-3 lg:flex-row lg:items-center lg:justify-between">
+            <div>
+              <span className="font-medium">{r.name}</span> <span className="text-slate-600">{r.email}</span>{" "}
+              <Badge tone={AGREEMENT_STATUS[r.status].tone}>{AGREEMENT_STATUS[r.status].label}</Badge>
+              {r.endsOn ? <span className="text-slate-700"> · ends {formatPayoutDay(r.endsOn)}</span> : null}
+              {r.terminationReason ? <span className="block text-slate-700">Reason: {r.terminationReason}</span> : null}
+              {r.holdReason ? <span className="block text-amber-800">On hold: {r.holdReason}</span> : null}
+              {r.offer ? <span className="block text-blue-800">Open offer: {formatBp(r.offer.shareBp)}</span> : null}
+            </div>
+            <div className="flex flex-wrap gap-2">
+              {r.holdReason ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="release_hold" />
+                  <input type="hidden" name="person" value={r.email} />
+                  <Button type="submit" disabled={busy}>
+                    Release hold <span className="sr-only">for {r.name}</span>
+                  </Button>
+                </Form>
+              ) : null}
+              {r.offer ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="withdraw_offer" />
+                  <input type="hidden" name="offerId" value={r.offer.id} />
+                  <Button type="submit" disabled={busy}>
+                    Withdraw offer <span className="sr-only">to {r.name}</span>
+                  </Button>
+                </Form>
+              ) : null}
+            </div>
+          </li>
+        )}
+      </RowList>
     </Section>
   );
 }

@@ -1,3 +1,4 @@
+import { RowList } from "~/ui/row-list";
 import { Form } from "react-router";
 import { Badge } from "~/ui/badge";
 import { Button, buttonClass } from "~/ui/button";
@@ -194,27 +195,23 @@ export function ManualPayeesSection({
           Pay outside Stripe
         </Button>
       </Form>
-      {rows.length === 0 ? (
-        <p className="mt-3 text-sm text-slate-600">Everyone is paid through Stripe.</p>
-      ) : (
-        <ul className="mt-3 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4 text-sm">
-          {rows.map((r) => (
-            <li key={r.userId} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-              <span>
-                <span className="font-medium">{r.name ?? r.email}</span> <span className="text-slate-600">{r.email}</span>
-                {r.reason ? <span className="block text-slate-700">{r.reason}</span> : null}
-              </span>
-              <Form method="post">
-                <input type="hidden" name="intent" value="pay_through_stripe" />
-                <input type="hidden" name="person" value={r.email} />
-                <Button type="submit" disabled={busy}>
-                  Pay through Stripe <span className="sr-only">: {r.name ?? r.email}</span>
-                </Button>
-              </Form>
-            </li>
-          ))}
-        </ul>
-      )}
+      <RowList items={rows} empty="Everyone is paid through Stripe." spacing="mt-3" className="text-sm">
+        {(r) => (
+          <li key={r.userId} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+            <span>
+              <span className="font-medium">{r.name ?? r.email}</span> <span className="text-slate-600">{r.email}</span>
+              {r.reason ? <span className="block text-slate-700">{r.reason}</span> : null}
+            </span>
+            <Form method="post">
+              <input type="hidden" name="intent" value="pay_through_stripe" />
+              <input type="hidden" name="person" value={r.email} />
+              <Button type="submit" disabled={busy}>
+                Pay through Stripe <span className="sr-only">: {r.name ?? r.email}</span>
+              </Button>
+            </Form>
+          </li>
+        )}
+      </RowList>
     </Section>
   );
 }
