@@ -63,16 +63,40 @@ import { createElement, type ReactElement, type SVGProps } from "react";
 export type IconProps = Omit<SVGProps<SVGSVGElement>, "children" | "ref">;
 export type IconComponent = ((props: IconProps) => ReactElement) & { displayName: string };
 
+/** Text as an XML attribute value or content (lucide's shapes are constants; escaped all the same). */
+const xml = (value: unknown) => String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+/**
+ * An icon's shapes as SVG markup, made once per icon. The <svg> carries them as its inner markup:
+ * React writes one element and one string per icon instead of an element per path (a signed-in
+ * page draws 25–100 icons, /music about 100: 250 of its 1,250 elements), and hydration does not
+ * walk inside (docs/decisions/0280).
+ */
+export function shapeMarkup(shape: IconNode): string {
+  return shape
+    .map(([tag, attrs]) => {
+      const attributes = Object.entries(attrs)
+        .filter(([key, value]) => key !== "key" && value !== undefined)
+        .map(([key, value]) => ` ${key}="${xml(value)}"`)
+        .join("");
+      return `<${tag}${attributes}></${tag}>`;
+    })
+    .join("");
+}
+
 function icon(shape: IconNode, name: string): IconComponent {
-  const children = shape.map(([tag, attrs], i) => createElement(tag, { key: i, ...attrs }));
+  const inner = { __html: shapeMarkup(shape) };
   const Icon = ({ className, ...props }: IconProps) => {
     const labelled = props["aria-label"] !== undefined || props["aria-labelledby"] !== undefined || props.role !== undefined;
     // createElement rather than JSX: the <svg> is decorative (aria-hidden) or labelled by the caller.
-    return createElement(
-      "svg",
-      { viewBox: "0 0 24 24", "aria-hidden": labelled ? undefined : true, ...props, className: className ? `icon ${className}` : "icon" },
-      children,
-    );
+    return createElement("svg", {
+      viewBox: "0 0 24 24",
+      "aria-hidden": labelled ? undefined : true,
+      ...props,
+      className: className ? `icon ${className}` : "icon",
+      // lucide's constant shapes, escaped (shapeMarkup): no input reaches it.
+      dangerouslySetInnerHTML: inner,
+    });
   };
   Icon.displayName = name;
   return Icon;
