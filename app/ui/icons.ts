@@ -49,6 +49,7 @@ import {
   X as XShape,
 } from "lucide";
 import { createElement, type ReactElement, type SVGProps } from "react";
+import { escapeXml } from "~/lib/public-pages";
 
 // The app's icons: lucide's shapes (the `lucide` package: plain data, no component per icon),
 // drawn as a lean <svg>. lucide-react wrote eleven attributes on every <svg> (xmlns, width,
@@ -63,9 +64,6 @@ import { createElement, type ReactElement, type SVGProps } from "react";
 export type IconProps = Omit<SVGProps<SVGSVGElement>, "children" | "ref">;
 export type IconComponent = ((props: IconProps) => ReactElement) & { displayName: string };
 
-/** Text as an XML attribute value or content (lucide's shapes are constants; escaped all the same). */
-const xml = (value: unknown) => String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 /**
  * An icon's shapes as SVG markup, made once per icon. The <svg> carries them as its inner markup:
  * React writes one element and one string per icon instead of an element per path (a signed-in
@@ -77,7 +75,7 @@ export function shapeMarkup(shape: IconNode): string {
     .map(([tag, attrs]) => {
       const attributes = Object.entries(attrs)
         .filter(([key, value]) => key !== "key" && value !== undefined)
-        .map(([key, value]) => ` ${key}="${xml(value)}"`)
+        .map(([key, value]) => ` ${key}="${escapeXml(String(value))}"`)
         .join("");
       return `<${tag}${attributes}></${tag}>`;
     })

@@ -2,6 +2,8 @@
 // the /music page imports it on its first load (the zod schemas are in ./schema.ts, which
 // re-exports these). docs/decisions/0101-library-url-state.md.
 
+import { boundedMemo } from "~/lib/bounded-memo";
+
 export const GENRES = ["Acoustic", "Ambient", "Cinematic", "Classical", "Electronic", "Funk", "Hip-Hop", "Jazz", "Lo-fi", "Pop", "Rock", "Synthwave"] as const;
 export type Genre = (typeof GENRES)[number];
 
@@ -235,17 +237,10 @@ export function resamplePeaks(stored: string | readonly number[], bars = WAVEFOR
  * reads the same twenty), and sent as one string: the loader data's encoder would otherwise write
  * 64 numbers a track one by one (docs/decisions/0278).
  */
-export function libraryPeaks(stored: string): string {
-  const known = madePeaks.get(stored);
-  if (known !== undefined) return known;
-  const made = JSON.stringify(resamplePeaks(stored));
-  if (madePeaks.size >= MADE_PEAKS_MAX) madePeaks.delete(madePeaks.keys().next().value as string);
-  madePeaks.set(stored, made);
-  return made;
-}
-const madePeaks = new Map<string, string>();
-/** A few pages of every filter: the oldest goes first when full. */
-const MADE_PEAKS_MAX = 2000;
+// At most 500 tracks: the keys are the stored peaks (up to 1,024 numbers, about 4 KB each), so the
+// memory stays near 2 MB of the isolate's 128 MB.
+const madePeaks = boundedMemo<string>(500);
+export const libraryPeaks = (stored: string): string => madePeaks(stored, () => JSON.stringify(resamplePeaks(stored)));
 
 export function toLibraryTrack(row: LibraryRow): LibraryTrack {
   return {

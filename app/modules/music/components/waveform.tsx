@@ -1,3 +1,4 @@
+import { boundedMemo } from "~/lib/bounded-memo";
 import { useId, useMemo } from "react";
 import { barsFrom, parsePeaks, type PlayerTrack } from "../player";
 
@@ -42,22 +43,17 @@ export function Waveform({ peaks, bars = 48, progress, className = "h-8 w-full",
 }
 
 /**
- * A waveform's path, drawn once per isolate for the same peaks: a track's peaks never change, and
+ * A waveform's path, drawn once per isolate for the same peaks (at most 1,000): a track's peaks never change, and
  * the library draws the same twenty on every page view (docs/decisions/0230). Keyed by the peaks'
  * text (64 numbers for a library row): cheaper to make than the path.
  */
-const drawn = new Map<string, { d: string; width: number }>();
-const DRAWN_MAX = 1000;
+const drawn = boundedMemo<{ d: string; width: number }>(1000);
 
 function drawing(peaks: WaveformProps["peaks"], bars: number): { d: string; width: number } {
-  const key = `${bars}:${typeof peaks === "string" ? peaks : (peaks ?? []).join(",")}`;
-  const known = drawn.get(key);
-  if (known) return known;
-  const heights = barsFrom(parsePeaks(peaks), bars);
-  const result = { d: barsPath(heights), width: heights.length * BAR };
-  if (drawn.size >= DRAWN_MAX) drawn.delete(drawn.keys().next().value as string);
-  drawn.set(key, result);
-  return result;
+  return drawn(`${bars}:${typeof peaks === "string" ? peaks : (peaks ?? []).join(",")}`, () => {
+    const heights = barsFrom(parsePeaks(peaks), bars);
+    return { d: barsPath(heights), width: heights.length * BAR };
+  });
 }
 
 /** The bars as one path: per bar a rectangle BAR − 1 wide, centred vertically, at least 4 high. */
