@@ -2,7 +2,8 @@
 // the /music page imports it on its first load (the zod schemas are in ./schema.ts, which
 // re-exports these). docs/decisions/0101-library-url-state.md.
 
-import { boundedMemo } from "~/lib/bounded-memo";
+// A relative import with its extension: the demo seed (app/dev/music-seed.ts) runs this module in Node.
+import { boundedMemo } from "../../lib/bounded-memo.ts";
 
 export const GENRES = ["Acoustic", "Ambient", "Cinematic", "Classical", "Electronic", "Funk", "Hip-Hop", "Jazz", "Lo-fi", "Pop", "Rock", "Synthwave"] as const;
 export type Genre = (typeof GENRES)[number];
