@@ -7,6 +7,7 @@ import { devToolsBuilt } from "./app/dev/build-mode.ts";
 import { drizzleEntityKinds } from "./tooling/drizzle-entity-kinds.ts";
 import { reactDomTextChunks } from "./tooling/react-dom-text-chunks.ts";
 import { reactRouterBranchIndex } from "./tooling/react-router-branch-index.ts";
+import { reactRouterResolvedPath } from "./tooling/react-router-resolved-path.ts";
 
 // Miniflare would fetch a sample `Request.cf` object from Cloudflare on start; offline that logs
 // an error. The local placeholder is all the app needs (it reads CF-Connecting-IP, not cf).
@@ -68,6 +69,8 @@ export default defineConfig(({ mode }) => ({
     reactDomTextChunks(),
     // React Router matches a URL against only the branches that can match it (docs/decisions/0276).
     reactRouterBranchIndex(),
+    // A <Link> to an absolute path resolves it without the matched routes' JSON (docs/decisions/0282).
+    reactRouterResolvedPath(),
     // drizzle remembers which of its classes a value is (docs/decisions/0277).
     drizzleEntityKinds(),
     reactRouter(),

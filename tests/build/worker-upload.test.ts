@@ -79,13 +79,14 @@ describe("the Worker upload of a production build", () => {
     expect(browserOnly).toEqual([]);
   });
 
-  it("carries the build's transforms of React's renderer, React Router's matching and drizzle's is (tooling/, decisions 0275–0277)", () => {
+  it("carries the build's transforms of React's renderer, React Router's matching and path resolving, and drizzle's is (tooling/, decisions 0275–0277, 0282)", () => {
     const code = upload.modules.map((m) => readFileSync(join(dir, "upload", m.name), "utf8")).join("\n");
     expect(code).toContain("pendingText += chunk");
     expect(code).not.toMatch(/function stringToChunk\(content\) \{\s*return textEncoder\.encode\(content\);/);
     expect(code).toContain("__sbCandidateBranches(precomputedBranches, decoded)");
     expect(code).not.toContain("let branches = precomputedBranches ?? flattenAndRankRoutes(routes);");
     expect(code).toMatch(/known = __sbWalk\(cls, kind\)/);
+    expect(code).toContain('__sbIsAbsolute(to) ? "" : JSON.stringify(getResolveToMatches(matches))');
   });
 
   it("stays within 1.5 MB gzip", () => {
