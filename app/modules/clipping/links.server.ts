@@ -3,6 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { clipperLinks, clipSplitRequests } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
+import { inJsonList } from "~/modules/accounts/accounts.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { formatBp } from "~/lib/split";
 import { auditQuery } from "~/platform/audit.server";
@@ -169,15 +170,18 @@ export async function answerSplit(actor: Actor, request: Request, input: { reque
   });
 }
 
-/** Approved split changes per link (the moment of confirmation and the new share), oldest first. */
-export async function splitChangesByLink(linkIds: readonly string[]): Promise<Map<string, SplitChange[]>> {
-  const out = new Map<string, SplitChange[]>();
-  if (linkIds.length === 0) return out;
-  const rows = await db()
+/** The approved split changes of these links, oldest first, as one statement (to run alone or in a batch; `splitChangesFrom` reads its rows). */
+export function splitChangesQuery(linkIds: readonly string[]) {
+  return db()
     .select({ linkId: clipSplitRequests.linkId, at: clipSplitRequests.decidedAt, bps: clipSplitRequests.shareBps })
     .from(clipSplitRequests)
-    .where(and(inArray(clipSplitRequests.linkId, [...linkIds]), eq(clipSplitRequests.status, "approved")))
+    .where(and(inJsonList(clipSplitRequests.linkId, linkIds), eq(clipSplitRequests.status, "approved")))
     .orderBy(clipSplitRequests.decidedAt);
+}
+
+/** Approved split changes per link (the moment of confirmation and the new share), oldest first, from splitChangesQuery's rows. */
+export function splitChangesFrom(rows: readonly { linkId: string; at: string | null; bps: number }[]): Map<string, SplitChange[]> {
+  const out = new Map<string, SplitChange[]>();
   for (const r of rows) {
     if (!r.at) continue;
     const list = out.get(r.linkId) ?? [];
@@ -185,6 +189,12 @@ export async function splitChangesByLink(linkIds: readonly string[]): Promise<Ma
     out.set(r.linkId, list);
   }
   return out;
+}
+
+/** Approved split changes per link (the moment of confirmation and the new share), oldest first. */
+export async function splitChangesByLink(linkIds: readonly string[]): Promise<Map<string, SplitChange[]>> {
+  if (linkIds.length === 0) return new Map();
+  return splitChangesFrom(await splitChangesQuery(linkIds));
 }
 
 /** Every split request of these links, newest first (the history the page shows). */

@@ -4,10 +4,10 @@ import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { type Actor, authorize } from "~/lib/permissions";
 import { inJsonList } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
-import { splitChangesByLink } from "~/modules/clipping/clipping.server";
+import { splitChangesFrom, splitChangesQuery } from "~/modules/clipping/clipping.server";
 import { daySegments } from "~/modules/clipping/split-days";
 import { monthLabel, monthOf } from "./calendar";
-import { creatorShareBpAt } from "./share.server";
+import { revisedSharesOfQuery, standardShareBp } from "./share.server";
 import type { ClipEarning, ClipEarnings } from "./types";
 
 // Per-clip earnings on /clipping (issue 31 §3, docs/decisions/0255): what the ledger holds for each
@@ -31,26 +31,33 @@ export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], toda
   const own = clips.filter((c) => c.creatorUserId === actor.id || c.clipperUserId === actor.id);
   const currentMonth = monthOf(today);
   const byClip: Record<string, ClipEarning> = {};
+  if (own.length === 0) return { byClip, currentMonth, currentMonthLabel: monthLabel(currentMonth) };
   const ids = [...new Set(own.map((c) => c.id))];
+  const creators = [...new Set(own.map((c) => c.creatorUserId))];
   // One round trip: the clips' ledger entries (the ids as ONE bound parameter, however many), the
-  // split history of their links and the creators' shares, at once.
-  const [rows, changes, shareNow] = await Promise.all([
-    ids.length === 0
-      ? []
-      : db()
-          .select({
-            userId: ledgerEntries.userId,
-            month: ledgerEntries.month,
-            clipId: ledgerEntries.sourceId,
-            amountCents: ledgerEntries.amountCents,
-            shareBp: ledgerEntries.shareBp,
-            status: ledgerEntries.status,
-          })
-          .from(ledgerEntries)
-          .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, ids), counts())),
-    splitChangesByLink([...new Set(own.flatMap((c) => (c.linkId ? [c.linkId] : [])))]),
-    creatorSharesNow(own, currentMonth),
+  // split history of their links and the creators' revised shares. The standard share comes from
+  // the settings, which the isolate keeps.
+  const [[rows, changeRows, revisedRows], standardBp] = await Promise.all([
+    db().batch([
+      db()
+        .select({
+          userId: ledgerEntries.userId,
+          month: ledgerEntries.month,
+          clipId: ledgerEntries.sourceId,
+          amountCents: ledgerEntries.amountCents,
+          shareBp: ledgerEntries.shareBp,
+          status: ledgerEntries.status,
+        })
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, ids), counts())),
+      splitChangesQuery([...new Set(own.flatMap((c) => (c.linkId ? [c.linkId] : [])))]),
+      revisedSharesOfQuery(creators, currentMonth),
+    ]),
+    standardShareBp(),
   ]);
+  const changes = splitChangesFrom(changeRows);
+  const revised = new Map(revisedRows.map((r) => [r.userId, r.shareBp]));
+  const shareNow = new Map(creators.map((id) => [id, revised.get(id) ?? standardBp]));
   for (const clip of own) {
     const mine = rows.filter((r) => r.clipId === clip.id);
     const history = (clip.linkId && changes.get(clip.linkId)) || [];
@@ -91,11 +98,4 @@ export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], toda
     };
   }
   return { byClip, currentMonth, currentMonthLabel: monthLabel(currentMonth) };
-}
-
-/** Each creator's share of the music pool for this month's revenue (their revised share, else the standard one). */
-async function creatorSharesNow(clips: readonly ClipRef[], month: string): Promise<Map<string, number>> {
-  const creators = [...new Set(clips.map((c) => c.creatorUserId))];
-  const shares = await Promise.all(creators.map((id) => creatorShareBpAt(month, id)));
-  return new Map(creators.map((id, i) => [id, shares[i]]));
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
 import { shareOffers } from "~/db/schema";
+import { inJsonList } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { percentToBp } from "~/lib/split";
@@ -26,6 +27,19 @@ export async function creatorShareBpAt(month: string, userId?: string): Promise<
     if (revised) return revised.shareBp;
   }
   return standardShareBp();
+}
+
+/**
+ * The revised shares in force at `month` of these people, as one statement (for a batch): oldest
+ * first, so that in `new Map(rows)` the latest in force wins, as in creatorShareBpAt. People on the
+ * standard share have no row.
+ */
+export function revisedSharesOfQuery(userIds: readonly string[], month: string) {
+  return db()
+    .select({ userId: shareOffers.userId, shareBp: shareOffers.shareBp })
+    .from(shareOffers)
+    .where(and(inJsonList(shareOffers.userId, userIds), eq(shareOffers.status, "accepted"), lte(shareOffers.effectiveMonth, month)))
+    .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
 }
 
 /**

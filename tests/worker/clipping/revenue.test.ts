@@ -218,4 +218,24 @@ describe("per-clip earnings on /clipping (issue 31 §3, decision 0255)", () => {
     const stranger = await createUser("creator");
     expect(await pageText(stranger)).not.toContain("$59.33");
   });
+
+  it("the share said before any import is the creator's revised share in force this month, else the standard one", async () => {
+    const revised = await pair();
+    const standard = await pair();
+    for (const { creator, clipper } of [revised, standard]) {
+      await approvedClip(creator.id, clipper.id, `S${crypto.randomUUID().replace(/-/g, "").slice(0, 10)}`);
+    }
+    const offer = (userId: string, shareBp: number, effectiveMonth: string, respondedAt: string) =>
+      env.DB.prepare(
+        "INSERT INTO share_offers (id, user_id, share_bp, status, responded_at, effective_month, term_start) VALUES (?, ?, ?, 'accepted', ?, ?, ?)",
+      ).bind(crypto.randomUUID(), userId, shareBp, respondedAt, effectiveMonth, `${effectiveMonth}-01`);
+    // Accepted in turn: 75% from 2001, 80% from 2002 (in force now), 90% from 2999 (not yet).
+    await env.DB.batch([
+      offer(revised.creator.id, 7500, "2001-01", "2000-12-15T00:00:00.000Z"),
+      offer(revised.creator.id, 8000, "2002-01", "2001-12-15T00:00:00.000Z"),
+      offer(revised.creator.id, 9000, "2999-01", "2998-12-15T00:00:00.000Z"),
+    ]);
+    expect(await pageText(revised.clipper)).toContain("70% to the clipper of the creator's 80% share.");
+    expect(await pageText(standard.clipper)).toContain("70% to the clipper of the creator's 70% share.");
+  });
 });
