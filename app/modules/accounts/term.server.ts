@@ -13,8 +13,13 @@ export function startTermQuery(userId: string, at: string) {
     .where(eq(profiles.userId, userId));
 }
 
+/** When the user's term started, as one statement for a batch (its one row's `at`, null before the first channel link). */
+export function termStartedAtQuery(userId: string) {
+  return db().select({ at: profiles.termStartedAt }).from(profiles).where(eq(profiles.userId, userId)).limit(1);
+}
+
 /** When the user's term started (their first channel link), or null: the payments module's agreement reads it. */
 export async function termStartedAtOf(userId: string): Promise<string | null> {
-  const row = await db().select({ at: profiles.termStartedAt }).from(profiles).where(eq(profiles.userId, userId)).get();
+  const [row] = await termStartedAtQuery(userId);
   return row?.at ?? null;
 }

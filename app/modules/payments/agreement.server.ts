@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { paymentAgreements, shareOffers } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByCreatorIds, peopleByIds, personByEmail, type PersonSummary, termStartedAtOf } from "~/modules/accounts/accounts.server";
+import { peopleByCreatorIds, peopleByIds, personByEmail, type PersonSummary, termStartedAtOf, termStartedAtQuery } from "~/modules/accounts/accounts.server";
 import { notifyUser, resolveAudience } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -12,7 +12,7 @@ import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { addMonths, dayOf, formatPayoutDay, monthLabel, monthOf, noticeEndsOn, termOn } from "./calendar";
 import { AGREEMENT_MESSAGES as A } from "./messages";
-import { creatorShareBpAt, standardShareBp } from "./share.server";
+import { revisedSharesOfQuery, shareInForce, standardShareBp } from "./share.server";
 import { formatBp } from "~/lib/split";
 import type { AgreementAdminRow, AgreementView } from "./types";
 
@@ -46,8 +46,9 @@ async function termAnchor(userId: string, row?: { termStart: string | null } | n
 export async function agreementView(actor: Actor, today = new Date()): Promise<AgreementView> {
   authorize(actor, "payments", "readOwn");
   const day = dayOf(today);
-  // The agreement's own rows in one batch; the shares and the first channel link alongside (no read waits on another).
-  const [[[row], [offer], [upcoming]], shareBp, standardBp, linkedAt] = await Promise.all([
+  // One round trip: the agreement's own rows, the revised share in force and the term's start (the
+  // first channel link); the standard share comes from the settings, which the isolate keeps.
+  const [[[row], [offer], [upcoming], revised, [termRow]], standardBp] = await Promise.all([
     db().batch([
       db().select().from(paymentAgreements).where(eq(paymentAgreements.userId, actor.id)).limit(1),
       db()
@@ -62,11 +63,13 @@ export async function agreementView(actor: Actor, today = new Date()): Promise<A
         .where(and(eq(shareOffers.userId, actor.id), eq(shareOffers.status, "accepted"), sql`${shareOffers.effectiveMonth} > ${monthOf(today)}`))
         .orderBy(desc(shareOffers.respondedAt))
         .limit(1),
+      revisedSharesOfQuery([actor.id], monthOf(today)),
+      termStartedAtQuery(actor.id),
     ]),
-    creatorShareBpAt(monthOf(today), actor.id),
     standardShareBp(),
-    termStartedAtOf(actor.id),
   ]);
+  const shareBp = shareInForce(revised, standardBp);
+  const linkedAt = termRow?.at ?? null;
   const anchor = row?.termStart ?? (linkedAt ? linkedAt.slice(0, 10) : null);
   const term = anchor ? termOn(anchor, day) : null;
   const status = row?.status ?? "active";

@@ -7,7 +7,7 @@ import { getSettings } from "~/platform/settings.server";
 import { toCsv } from "~/lib/csv";
 import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
 import { CURRENCY, centsToDecimal } from "./money";
-import { creatorShareBpAt, payoutDay } from "./share.server";
+import { payoutDay, revisedSharesOfQuery, shareInForce, standardShareBp } from "./share.server";
 import type { LedgerStatus, PayoutRow, SourceKind, StatementLine } from "./types";
 
 // What /payments shows: the person's own entries (only those that count: a staged import's are
@@ -118,7 +118,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
   // The asked month when the person has lines in it, else their latest. The subquery's
   // ledger_entries shadows the outer one, so it is not correlated.
   const chosenMonth = sql`(select coalesce(max(case when ${ledgerEntries.month} = ${month ?? ""} then ${ledgerEntries.month} end), max(${ledgerEntries.month})) from ${ledgerEntries} where ${own})`;
-  const [[byStatus, byMonth, payoutRows, lineRows, videoRows, [payable]], day, shareBp, settings] = await Promise.all([
+  const [[byStatus, byMonth, payoutRows, lineRows, videoRows, [payable], revised], day, standardBp, settings] = await Promise.all([
     db().batch([
       db()
         .select({ status: ledgerEntries.status, total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
@@ -159,11 +159,13 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
         .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
         .from(ledgerEntries)
         .where(and(own, eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId))),
+      revisedSharesOfQuery([actor.id], monthOf(today)),
     ]),
     payoutDay(),
-    creatorShareBpAt(monthOf(today), actor.id),
+    standardShareBp(),
     getSettings(),
   ]);
+  const shareBp = shareInForce(revised, standardBp);
   const balances: Record<LedgerStatus, number> = { estimated: 0, finalized: 0, paid: 0 };
   for (const r of byStatus) balances[r.status] = r.total;
   const months = byMonth.map((m) => ({ month: m.month, label: monthLabel(m.month), amountCents: m.total, status: STATUS_ORDER[m.rank] ?? "estimated" }));

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lte } from "drizzle-orm";
+import { and, eq, isNotNull, lte } from "drizzle-orm";
 import { shareOffers } from "~/db/schema";
 import { inJsonList } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
@@ -17,16 +17,8 @@ export async function standardShareBp(): Promise<number> {
 
 /** The share (basis points) of `userId` for revenue of `month`: their latest accepted revised share in force, else the standard share. */
 export async function creatorShareBpAt(month: string, userId?: string): Promise<number> {
-  if (userId) {
-    const revised = await db()
-      .select({ shareBp: shareOffers.shareBp })
-      .from(shareOffers)
-      .where(and(eq(shareOffers.userId, userId), eq(shareOffers.status, "accepted"), lte(shareOffers.effectiveMonth, month)))
-      .orderBy(desc(shareOffers.effectiveMonth), desc(shareOffers.respondedAt))
-      .get();
-    if (revised) return revised.shareBp;
-  }
-  return standardShareBp();
+  const standardBp = await standardShareBp();
+  return userId ? shareInForce(await revisedSharesOfQuery([userId], month), standardBp) : standardBp;
 }
 
 /**
@@ -40,6 +32,11 @@ export function revisedSharesOfQuery(userIds: readonly string[], month: string) 
     .from(shareOffers)
     .where(and(inJsonList(shareOffers.userId, userIds), eq(shareOffers.status, "accepted"), lte(shareOffers.effectiveMonth, month)))
     .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
+}
+
+/** One person's share from revisedSharesOfQuery's rows for them: the latest revised share in force, else the standard one. */
+export function shareInForce(revisedRows: readonly { shareBp: number }[], standardBp: number): number {
+  return revisedRows.at(-1)?.shareBp ?? standardBp;
 }
 
 /**
