@@ -8,6 +8,7 @@ import { drizzleEntityKinds } from "./tooling/drizzle-entity-kinds.ts";
 import { reactDomTextChunks } from "./tooling/react-dom-text-chunks.ts";
 import { reactRouterBranchIndex } from "./tooling/react-router-branch-index.ts";
 import { reactRouterResolvedPath } from "./tooling/react-router-resolved-path.ts";
+import { reactRouterServerRoutes } from "./tooling/react-router-server-routes.ts";
 
 // Miniflare would fetch a sample `Request.cf` object from Cloudflare on start; offline that logs
 // an error. The local placeholder is all the app needs (it reads CF-Connecting-IP, not cf).
@@ -71,6 +72,8 @@ export default defineConfig(({ mode }) => ({
     reactRouterBranchIndex(),
     // A <Link> to an absolute path resolves it without the matched routes' JSON (docs/decisions/0282).
     reactRouterResolvedPath(),
+    // The route tree and its data routes are built once per isolate, not on every page (docs/decisions/0283).
+    ...reactRouterServerRoutes(),
     // drizzle remembers which of its classes a value is (docs/decisions/0277).
     drizzleEntityKinds(),
     reactRouter(),
