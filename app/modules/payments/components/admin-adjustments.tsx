@@ -9,6 +9,7 @@ import { DataTable, Td } from "~/ui/table";
 import { TextArea } from "~/ui/textarea";
 import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
+import { PersonField } from "./person-field";
 
 // Adjustments on /admin/payments (docs/decisions/0223): a credit or debit for a person and a
 // statement month, with a reason; paid with the next payout. The form carries a token made by the
@@ -44,7 +45,7 @@ export function AdjustmentsSection({
       <Form method="post" className="mt-3 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4">
         <input type="hidden" name="intent" value="adjust" />
         <input type="hidden" name="token" value={token} />
-        <Field label="E-mail or creator ID" name="person" required maxLength={254} defaultValue={val("person")} error={err("person")} />
+        <PersonField intent="adjust" values={values} errors={errors} />
         <Field label="Statement month" name="month" type="month" required max={month} defaultValue={val("month") ?? month} error={err("month")} />
         <Select
           label="Credit or debit"

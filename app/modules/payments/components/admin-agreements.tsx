@@ -7,6 +7,7 @@ import { Field } from "~/ui/field";
 import { Section } from "~/ui/section";
 import { TextArea } from "~/ui/textarea";
 import { formatPayoutDay } from "../calendar";
+import { PersonField } from "./person-field";
 import { formatBp } from "~/lib/split";
 import type { AgreementAdminRow } from "../types";
 
@@ -39,19 +40,11 @@ export function AgreementForm({
   values: Record<string, string>;
   children: ReactNode;
 }) {
-  const mine = values.intent === intent;
   return (
     <Form method="post" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4">
       <h3 className="font-semibold text-slate-900">{title}</h3>
       <input type="hidden" name="intent" value={intent} />
-      <Field
-        label="E-mail or creator ID"
-        name="person"
-        required
-        maxLength={254}
-        defaultValue={mine ? values.person : undefined}
-        error={mine ? errors.person : undefined}
-      />
+      <PersonField intent={intent} values={values} errors={errors} />
       {children}
       <Button type="submit" variant={variant} disabled={busy}>
         {submit}

@@ -9,6 +9,7 @@ import { TextArea } from "~/ui/textarea";
 import { monthLabel } from "../calendar";
 import { PAYOUT_MESSAGES } from "../messages";
 import { formatCents } from "../money";
+import { PersonField } from "./person-field";
 import { STATUS_LABEL, STATUS_TONE } from "./statement-table";
 
 // Payouts on /admin/payments (docs/decisions/0122, 0124, 0224): the payout rail (Stripe live, test,
@@ -174,14 +175,7 @@ export function ManualPayeesSection({
       </p>
       <Form method="post" className="mt-3 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_2fr_auto] sm:items-end">
         <input type="hidden" name="intent" value="pay_outside" />
-        <Field
-          label="E-mail or creator ID"
-          name="person"
-          required
-          maxLength={254}
-          defaultValue={mine ? values.person : undefined}
-          error={mine ? errors.person : undefined}
-        />
+        <PersonField intent="pay_outside" values={values} errors={errors} />
         <TextArea
           label="Reason"
           name="reason"
