@@ -5,20 +5,10 @@ import { fieldErrorsOf as fieldErrors } from "~/lib/forms";
 import { broadcastSchema, notificationActionSchema, splitEmails } from "~/modules/notifications/schema";
 import { mergeNotifications } from "~/modules/notifications/notifications";
 import { parseSocketMessage, PONG, type NotificationItem, type SocketMessage } from "~/modules/notifications/protocol";
+import { notificationItem } from "../../factories/notifications";
 
-const item = (id: string, createdAt: string, extra: Partial<NotificationItem> = {}): NotificationItem => ({
-  id,
-  notificationId: `n-${id}`,
-  title: id,
-  content: "",
-  imageUrl: null,
-  videoUrl: null,
-  kind: "broadcast",
-  isRead: false,
-  readAt: null,
-  createdAt,
-  ...extra,
-});
+const item = (id: string, createdAt: string, extra: Partial<NotificationItem> = {}) =>
+  notificationItem({ id, notificationId: `n-${id}`, title: id, createdAt, ...extra });
 
 describe("badge", () => {
   it("shows nothing at 0, the count up to 9, '9+' above 9", () => {

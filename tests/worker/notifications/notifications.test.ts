@@ -25,6 +25,7 @@ import {
 } from "~/modules/notifications/notifications.server";
 import { afterSessionsEnded } from "~/modules/accounts/accounts.server";
 import { actorFor } from "../../factories/actors";
+import { notificationMessage } from "../../factories/notifications";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
 import type { UserNotifier } from "../../../workers/user-notifier";
 import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
@@ -551,21 +552,7 @@ describe("large fan-outs through the queue", () => {
     const { createMessageBatch, getQueueResult } = await import("cloudflare:test");
     const user = await createUser("creator");
     const tab = await connect(user);
-    const message: SocketMessage = {
-      type: "notification",
-      notification: {
-        id: crypto.randomUUID(),
-        notificationId: crypto.randomUUID(),
-        title: "Direct",
-        content: "consumer",
-        imageUrl: null,
-        videoUrl: null,
-        kind: "broadcast",
-        isRead: false,
-        readAt: null,
-        createdAt: new Date().toISOString(),
-      },
-    };
+    const message = notificationMessage({ title: "Direct", content: "consumer" });
     const batch = createMessageBatch<NotifyQueueMessage>("shortbeat-notify", [
       { id: "m1", timestamp: new Date(), attempts: 1, body: { type: "push", pushes: [{ userId: user.id, frame: frameOf(message) }] } },
       // A malformed body (no pushes array) makes delivery throw: retried, not lost.
@@ -584,24 +571,7 @@ describe("large fan-outs through the queue", () => {
 });
 
 describe("direct fan-out in slices (decision 0088)", () => {
-  const pushFor = (userId: string, title: string): PushItem => ({
-    userId,
-    frame: frameOf({
-      type: "notification",
-      notification: {
-        id: crypto.randomUUID(),
-        notificationId: crypto.randomUUID(),
-        title,
-        content: "sliced",
-        imageUrl: null,
-        videoUrl: null,
-        kind: "broadcast",
-        isRead: false,
-        readAt: null,
-        createdAt: new Date().toISOString(),
-      },
-    }),
-  });
+  const pushFor = (userId: string, title: string): PushItem => ({ userId, frame: frameOf(notificationMessage({ title, content: "sliced" })) });
   /** Every message with this title on the tab, after a control sent later has arrived (nothing is still on its way). */
   const settledCount = async (user: TestUser, tab: Client, title: string) => {
     await sendControl(user, tab);
@@ -712,21 +682,7 @@ describe("frames serialized once (decision 0090)", () => {
 });
 
 describe("the object by RPC, the protocol in one module", () => {
-  const message = (title: string): SocketMessage => ({
-    type: "notification",
-    notification: {
-      id: crypto.randomUUID(),
-      notificationId: crypto.randomUUID(),
-      title,
-      content: "by RPC",
-      imageUrl: null,
-      videoUrl: null,
-      kind: "test",
-      isRead: false,
-      readAt: null,
-      createdAt: new Date().toISOString(),
-    },
-  });
+  const message = (title: string) => notificationMessage({ title, content: "by RPC", kind: "test" });
 
   it("push() delivers the message as sent to every open tab and says how many got it", async () => {
     const user = await createUser("creator");
