@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Field } from "~/ui/field";
+import { Section } from "~/ui/section";
 
 // Settings → Delete account (issue 28, docs/decisions/0213). With a password: the password and a
 // confirmation box. A Google-only account signs in with Google again first (the form then accepts
@@ -10,10 +11,7 @@ import { Field } from "~/ui/field";
 export function DeleteAccountSection({ hasPassword, errors, busy }: { hasPassword: boolean; errors: Record<string, string>; busy: boolean }) {
   return (
     <Card>
-      <section aria-labelledby="delete-heading">
-        <h2 id="delete-heading" className="text-lg font-semibold text-red-800">
-          Delete account
-        </h2>
+      <Section id="delete-heading" title="Delete account" headingClassName="text-lg font-semibold text-red-800">
         <div className="mt-1 space-y-1 text-sm text-slate-600">
           <p>Every session signs out at once. For 30 days your account is frozen: sign in during that time to keep it.</p>
           <p>
@@ -56,7 +54,7 @@ export function DeleteAccountSection({ hasPassword, errors, busy }: { hasPasswor
             Delete my account
           </Button>
         </Form>
-      </section>
+      </Section>
     </Card>
   );
 }

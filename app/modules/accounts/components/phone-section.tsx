@@ -3,6 +3,7 @@ import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Field } from "~/ui/field";
+import { Section } from "~/ui/section";
 import type { PhoneState } from "../schema";
 
 // The phone number section of Settings (docs/decisions/0075): add a number, check it once with
@@ -14,10 +15,7 @@ export function PhoneSection({ phone, errors, busy }: { phone: PhoneState; error
   const waiting = !phone.verified && phone.phone !== null;
   return (
     <Card>
-      <section aria-labelledby="phone-heading">
-        <h2 id="phone-heading" className="text-lg font-semibold text-slate-900">
-          Phone number
-        </h2>
+      <Section id="phone-heading" title="Phone number">
         <p className="mt-1 text-sm text-slate-600">Sign in with your phone number and password. We check the number once with a code sent by text.</p>
 
         {phone.phone ? (
@@ -91,7 +89,7 @@ export function PhoneSection({ phone, errors, busy }: { phone: PhoneState; error
         {phone.verified ? (
           <p className="mt-2 text-xs text-slate-600">Sending a code to a new number replaces this one; the new number signs in once verified.</p>
         ) : null}
-      </section>
+      </Section>
     </Card>
   );
 }

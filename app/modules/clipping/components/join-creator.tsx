@@ -3,6 +3,7 @@ import type { ActionFailure } from "~/lib/errors";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
+import { Section } from "~/ui/section";
 import type { PendingInvite, WaitingRequest } from "../types";
 import { failureFor } from "./page-parts";
 
@@ -80,10 +81,7 @@ export function AcceptInvitationSection({ failure, pendingCode }: { failure: Act
   // The paste box's refusals (the kept invitation's card shows its own).
   const own = failure?.intent === "accept-invite" && failure.values?.code !== pendingCode ? failure : null;
   return (
-    <section aria-labelledby="join-creator">
-      <h2 id="join-creator" className="text-lg font-semibold text-slate-900">
-        Clip for a creator
-      </h2>
+    <Section id="join-creator" title="Clip for a creator">
       <Form method="post" className="mt-3 max-w-2xl space-y-3">
         <input type="hidden" name="intent" value="accept-invite" />
         <Field
@@ -100,6 +98,6 @@ export function AcceptInvitationSection({ failure, pendingCode }: { failure: Act
           Accept invitation
         </button>
       </Form>
-    </section>
+    </Section>
   );
 }
