@@ -129,22 +129,8 @@ function RoomRow({ room, first, last }: { room: AdminRoom; first: boolean; last:
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Form method="post">
-            <input type="hidden" name="intent" value="move-room" />
-            <input type="hidden" name="roomId" value={room.id} />
-            <input type="hidden" name="direction" value="up" />
-            <Button type="submit" disabled={first || busy} aria-label={`Move #${room.name} up`}>
-              ↑
-            </Button>
-          </Form>
-          <Form method="post">
-            <input type="hidden" name="intent" value="move-room" />
-            <input type="hidden" name="roomId" value={room.id} />
-            <input type="hidden" name="direction" value="down" />
-            <Button type="submit" disabled={last || busy} aria-label={`Move #${room.name} down`}>
-              ↓
-            </Button>
-          </Form>
+          <MoveRoom room={room} direction="up" disabled={first || busy} />
+          <MoveRoom room={room} direction="down" disabled={last || busy} />
           <Form method="post">
             <input type="hidden" name="intent" value={room.archived ? "restore-room" : "archive-room"} />
             <input type="hidden" name="roomId" value={room.id} />
@@ -163,6 +149,20 @@ function RoomRow({ room, first, last }: { room: AdminRoom; first: boolean; last:
         </Form>
       </details>
     </li>
+  );
+}
+
+/** One step up or down the room order (the rooms' order in the chat's list). */
+function MoveRoom({ room, direction, disabled }: { room: AdminRoom; direction: "up" | "down"; disabled: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="move-room" />
+      <input type="hidden" name="roomId" value={room.id} />
+      <input type="hidden" name="direction" value={direction} />
+      <Button type="submit" disabled={disabled} aria-label={`Move #${room.name} ${direction}`}>
+        {direction === "up" ? "↑" : "↓"}
+      </Button>
+    </Form>
   );
 }
 
