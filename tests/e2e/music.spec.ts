@@ -1,4 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
+import { encodeWav } from "../../app/dev/wav";
 import { expect, expectAccessible, test, signIn } from "./fixtures";
 
 // The music journey of issue 13: a partner submits a track with the progress bar → an admin
@@ -12,26 +13,9 @@ const SHOTS = "/tmp/music-shots";
 /** A 3-second 44.1 kHz 16-bit mono WAV with a rising tone, so its waveform is not flat (and an MP3 preview is smaller). */
 function wavBuffer(seconds = 3): Buffer {
   const rate = 44100;
-  const samples = rate * seconds;
-  const buf = Buffer.alloc(44 + samples * 2);
-  buf.write("RIFF", 0);
-  buf.writeUInt32LE(36 + samples * 2, 4);
-  buf.write("WAVE", 8);
-  buf.write("fmt ", 12);
-  buf.writeUInt32LE(16, 16);
-  buf.writeUInt16LE(1, 20);
-  buf.writeUInt16LE(1, 22);
-  buf.writeUInt32LE(rate, 24);
-  buf.writeUInt32LE(rate * 2, 28);
-  buf.writeUInt16LE(2, 32);
-  buf.writeUInt16LE(16, 34);
-  buf.write("data", 36);
-  buf.writeUInt32LE(samples * 2, 40);
-  for (let i = 0; i < samples; i++) {
-    const envelope = i / samples;
-    buf.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 20000 * envelope), 44 + i * 2);
-  }
-  return buf;
+  const length = rate * seconds;
+  const tone = Float32Array.from({ length }, (_, i) => Math.sin((2 * Math.PI * 440 * i) / rate) * 0.6 * (i / length));
+  return Buffer.from(encodeWav(tone, rate));
 }
 
 async function signedIn(browser: Browser, baseURL: string, email: string): Promise<Page> {
