@@ -2,7 +2,7 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { agencies, agencyUsers } from "~/db/schema";
 import { forbidden } from "~/lib/errors";
 import { can, type Actor } from "~/lib/permissions";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { audit } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { agencyStateOf } from "./directory.server";
@@ -51,12 +51,8 @@ export async function managerIdsOf(agencyId: string): Promise<string[]> {
  * Tells a user in the app. The change is made and audited before this runs; a failed
  * notification must not turn it into an error.
  */
-export async function noticeQuietly(userId: string, title: string, content: string, createdBy: string | null): Promise<void> {
-  try {
-    await notifyUser(userId, { title, content, kind: "agency", createdBy });
-  } catch (error) {
-    console.error("notification failed", error);
-  }
+export function noticeQuietly(userId: string, title: string, content: string, createdBy: string | null): Promise<void> {
+  return notifyUserQuietly(userId, { title, content, kind: "agency", createdBy });
 }
 
 /** An agency as its dashboard and the admin's list show it: who it is and where it stands. */

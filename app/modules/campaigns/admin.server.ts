@@ -4,7 +4,7 @@ import { campaignParticipants, campaignSubmissions, campaigns } from "~/db/schem
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { EMPTY_LIBRARY_QUERY } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
 import { formatCents } from "~/modules/payments/money";
@@ -575,15 +575,11 @@ type Raised = { id: string; userId: string; amountCents: number; raisedFromCents
 async function tellRaised(row: CampaignRow, raised: readonly Raised[], cause: RaiseCause, exceptId: string | null = null): Promise<void> {
   for (const r of raised) {
     if (r.id === exceptId || r.raisedFromCents === null || r.amountCents <= r.raisedFromCents) continue;
-    try {
-      await notifyUser(r.userId, {
-        title: "Estimated payout raised",
-        content: M.raisedNotice(row.title, formatCents(r.amountCents), formatCents(r.raisedFromCents), cause),
-        kind: "campaign_submission_raised",
-      });
-    } catch (error) {
-      console.error("campaign raise notification failed", error);
-    }
+    await notifyUserQuietly(r.userId, {
+      title: "Estimated payout raised",
+      content: M.raisedNotice(row.title, formatCents(r.amountCents), formatCents(r.raisedFromCents), cause),
+      kind: "campaign_submission_raised",
+    });
   }
 }
 
@@ -714,11 +710,7 @@ export async function reviewCampaignSubmission(
   const capped = review.kind !== "reject" && result.amountCents < earned;
   const budgetReached = !!after && after.spentCents >= after.budgetCents;
 
-  try {
-    await notifyUser(sub.userId, reviewMessage(row, review, result, capped));
-  } catch (error) {
-    console.error("campaign review notification failed", error);
-  }
+  await notifyUserQuietly(sub.userId, reviewMessage(row, review, result, capped));
   await tellRaised(row, raised, cause, submissionId);
   return { status: result.status, views: result.views, amountCents: result.amountCents, capped, budgetReached };
 }

@@ -3,7 +3,7 @@ import { manualChannelSubmissions as m } from "~/db/schema";
 import { conflict, DomainError, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { emailOfUser, fullNameOfUser, peopleByIds } from "~/modules/accounts/accounts.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -167,25 +167,21 @@ export async function reviewSubmission(actor: Actor, request: Request, decision:
     throw error;
   }
 
-  try {
-    await notifyUser(
-      item.userId,
-      decision.intent === "verify"
-        ? {
-            title: "Channel verified",
-            content: `Your channel "${item.channelName}" has been verified and now counts as a connected channel.`,
-            kind: "channel_verified",
-            createdBy: actor.id,
-          }
-        : {
-            title: "Channel verification rejected",
-            content: `Your channel "${item.channelName}" could not be verified. Reason: ${reason}`,
-            kind: "channel_rejected",
-            createdBy: actor.id,
-          },
-    );
-  } catch (error) {
-    console.error("channel verification notification failed", error);
-  }
+  await notifyUserQuietly(
+    item.userId,
+    decision.intent === "verify"
+      ? {
+          title: "Channel verified",
+          content: `Your channel "${item.channelName}" has been verified and now counts as a connected channel.`,
+          kind: "channel_verified",
+          createdBy: actor.id,
+        }
+      : {
+          title: "Channel verification rejected",
+          content: `Your channel "${item.channelName}" could not be verified. Reason: ${reason}`,
+          kind: "channel_rejected",
+          createdBy: actor.id,
+        },
+  );
   return { ...item, status, rejectionReason: reason, reviewedAt: now };
 }

@@ -4,7 +4,7 @@ import { chatMessages, chatReads, chatRooms } from "~/db/schema";
 import { conflict, forbidden, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { isAdminUser, peopleByIds, userIdsWhere } from "~/modules/accounts/accounts.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -177,9 +177,7 @@ export async function postMessage(
       roomById(input.roomId).then((room) =>
         Promise.all(
           mentions.map((m) =>
-            notifyUser(m.id, { title: `${author.name} mentioned you in #${room.name}`, content: excerpt, kind: "chat_mention", createdBy: actor.id }).catch(
-              (error) => console.error("mention notification failed", error),
-            ),
+            notifyUserQuietly(m.id, { title: `${author.name} mentioned you in #${room.name}`, content: excerpt, kind: "chat_mention", createdBy: actor.id }),
           ),
         ),
       ),

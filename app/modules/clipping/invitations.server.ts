@@ -5,7 +5,7 @@ import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { conflict, forbidden, invalid, notFound, rateLimited } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { type PersonSummary, peopleByIds } from "~/modules/accounts/accounts.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUser, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
@@ -362,11 +362,11 @@ export async function afterSignUpAcceptance(rawCode: string, userId: string): Pr
 
 async function tellCreator(row: InvitationLookup, clipperUserId: string): Promise<void> {
   const person = (await peopleByIds([clipperUserId])).get(clipperUserId);
-  await notifyUser(row.creatorUserId, {
+  await notifyUserQuietly(row.creatorUserId, {
     title: "New clipper request",
     content: `${person?.fullName || person?.email || "Someone"} accepted your clipper invitation. Approve or decline them on Clipping: they cannot use your source folder until you approve.`,
     kind: "clipping",
-  }).catch((error) => console.error("clipper request notification failed", error));
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { musicTrackEvents, musicTracks } from "~/db/schema";
 import { conflict, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { emailOfUser, fullNameOfUser } from "~/modules/accounts/accounts.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery } from "~/platform/email.server";
@@ -148,12 +148,7 @@ export async function decideTrack(actor: Actor, request: Request, decision: Revi
         : decision.intent === "reject"
           ? NOTICE.reject(track.title, decision.note)
           : NOTICE.withdraw(track.title, decision.reason);
-    try {
-      await notifyUser(track.submittedBy, { ...text, kind: `music_${status}`, createdBy: actor.id });
-    } catch (error) {
-      // The decision is stored; a missing bell entry must not undo it.
-      console.error("music review notification failed", error);
-    }
+    await notifyUserQuietly(track.submittedBy, { ...text, kind: `music_${status}`, createdBy: actor.id });
   }
   return { title: track.title, status };
 }

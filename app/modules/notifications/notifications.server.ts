@@ -395,6 +395,18 @@ export async function notifyUser(userId: string, n: NewNotification): Promise<No
   return item;
 }
 
+/**
+ * The bell after a change that is already recorded (and audited): a failure here is logged, not
+ * thrown, so that a missing bell entry never turns a done change into an error.
+ */
+export async function notifyUserQuietly(userId: string, n: NewNotification): Promise<void> {
+  try {
+    await notifyUser(userId, n);
+  } catch (error) {
+    console.error(`${n.kind ?? "info"} notification failed`, error);
+  }
+}
+
 const DECISION_TEXT: Record<AccountEvent, { title: string; content: (reason: string | null) => string }> = {
   approved: {
     title: "Account approved",
@@ -420,12 +432,7 @@ const DECISION_TEXT: Record<AccountEvent, { title: string; content: (reason: str
  */
 export async function notifyAccountDecision(userId: string, decision: AccountEvent, reason?: string | null): Promise<void> {
   const text = DECISION_TEXT[decision];
-  try {
-    await notifyUser(userId, { title: text.title, content: text.content(reason ?? null), kind: `account_${decision}` });
-  } catch (error) {
-    // The decision itself is already stored; a missing notification must not undo it.
-    console.error("account decision notification failed", error);
-  }
+  await notifyUserQuietly(userId, { title: text.title, content: text.content(reason ?? null), kind: `account_${decision}` });
   await sendAccountEvent(userId, decision, reason ?? null);
 }
 

@@ -3,7 +3,7 @@ import { ledgerEntries } from "~/db/schema";
 import { conflict, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery } from "~/platform/email.server";
@@ -83,17 +83,12 @@ export async function addAdjustment(
     if (isPreconditionFailure(error)) throw conflict(M.adjustmentAlready);
     throw error;
   }
-  try {
-    await notifyUser(person.id, {
-      title: "Statement adjusted",
-      content: `${signed} on your ${monthLabel(input.month)} statement: ${input.reason}`,
-      kind: "payment_adjustment",
-      createdBy: actor.id,
-    });
-  } catch (error) {
-    // The adjustment is recorded; a missing bell entry must not undo it.
-    console.error("adjustment notification failed", error);
-  }
+  await notifyUserQuietly(person.id, {
+    title: "Statement adjusted",
+    content: `${signed} on your ${monthLabel(input.month)} statement: ${input.reason}`,
+    kind: "payment_adjustment",
+    createdBy: actor.id,
+  });
   return { name, amountCents, balanceCents: await payableBalance(person.id) };
 }
 

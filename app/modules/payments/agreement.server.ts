@@ -4,7 +4,7 @@ import { paymentAgreements, shareOffers } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByCreatorIds, peopleByIds, personByEmail, type PersonSummary, termStartedAtOf, termStartedAtQuery } from "~/modules/accounts/accounts.server";
-import { notifyUser, resolveAudience } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly, resolveAudience } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, type Email, emailQuery } from "~/platform/email.server";
@@ -113,13 +113,8 @@ function nameOf(p: PersonSummary): string {
   return p.fullName ? `${p.fullName} (${p.email})` : p.email;
 }
 
-async function tell(userId: string, title: string, content: string, createdBy: string): Promise<void> {
-  try {
-    await notifyUser(userId, { title, content, kind: "agreement", createdBy });
-  } catch (error) {
-    // The change is recorded; a missing bell entry must not undo it.
-    console.error("agreement notification failed", error);
-  }
+function tell(userId: string, title: string, content: string, createdBy: string): Promise<void> {
+  return notifyUserQuietly(userId, { title, content, kind: "agreement", createdBy });
 }
 
 /** Runs a guarded batch; a failed precondition becomes the conflict `message`. */

@@ -5,7 +5,7 @@ import { toCsv } from "~/lib/csv";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
-import { createNotification, notifyUser } from "~/modules/notifications/notifications.server";
+import { createNotification, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { audit, auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, emailQueryWhen } from "~/platform/email.server";
@@ -203,17 +203,12 @@ export async function markPayoutPaid(actor: Actor, request: Request, input: { pa
     if (isPreconditionFailure(error)) throw conflict(M.paidAlready);
     throw error;
   }
-  try {
-    await notifyUser(payout.userId, {
-      title: "Payout sent",
-      content: `Your payout of ${amount} has been sent. Reference: ${input.reference}.`,
-      kind: "payout_paid",
-      createdBy: actor.id,
-    });
-  } catch (error) {
-    // The payment is recorded; a missing bell entry must not undo it.
-    console.error("payout notification failed", error);
-  }
+  await notifyUserQuietly(payout.userId, {
+    title: "Payout sent",
+    content: `Your payout of ${amount} has been sent. Reference: ${input.reference}.`,
+    kind: "payout_paid",
+    createdBy: actor.id,
+  });
   return { amountCents: payout.amountCents };
 }
 

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, emailQueryWhen } from "~/platform/email.server";
@@ -107,20 +107,16 @@ export function payoutFailedQueries(p: PayoutRecord, email: string | null, reaso
 /** The bell after a payout changed (the record is already written; a missing bell must not undo it). */
 export async function tellPayout(p: { userId: string; amountCents: number }, outcome: "paid" | "failed", reason?: string): Promise<void> {
   const amount = formatCents(p.amountCents);
-  try {
-    await notifyUser(
-      p.userId,
-      outcome === "paid"
-        ? { title: "Payout sent", content: `Your payout of ${amount} has been sent to your Stripe account.`, kind: "payout_paid" }
-        : {
-            title: "Payout failed",
-            content: `Your payout of ${amount} did not go through (${reason}). The amount is back in your balance.`,
-            kind: "payout_failed",
-          },
-    );
-  } catch (error) {
-    console.error("payout notification failed", error);
-  }
+  await notifyUserQuietly(
+    p.userId,
+    outcome === "paid"
+      ? { title: "Payout sent", content: `Your payout of ${amount} has been sent to your Stripe account.`, kind: "payout_paid" }
+      : {
+          title: "Payout failed",
+          content: `Your payout of ${amount} did not go through (${reason}). The amount is back in your balance.`,
+          kind: "payout_failed",
+        },
+  );
 }
 
 /** Fails one payout now (Stripe refused its transfer) and tells the person. */

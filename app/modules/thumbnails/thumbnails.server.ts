@@ -5,7 +5,7 @@ import { authorize, type Actor } from "~/lib/permissions";
 import { userIdsByEmail } from "~/modules/accounts/accounts.server";
 import { channelThumbnailSource, channelThumbnailSources, STAND_IN_THUMBNAIL_PATH } from "~/modules/channels/channels.server";
 import { putPublicImage, signMediaUrl } from "~/modules/media/media.server";
-import { notifyUser } from "~/modules/notifications/notifications.server";
+import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
@@ -291,18 +291,13 @@ export async function sendExport(actor: Actor, request: Request, input: SendExpo
     if (isPreconditionFailure(error)) throw conflict(THUMBNAIL_MESSAGES.alreadySent, { title: "Not sent" });
     throw error;
   }
-  try {
-    await notifyUser(userId, {
-      title: "A new thumbnail for you",
-      content: input.message || `${row.name}: a thumbnail made for your channel. Open the image to download it.`,
-      kind: "thumbnail",
-      imageKey: publicKey,
-      createdBy: actor.id,
-    });
-  } catch (error) {
-    // The send is recorded; a missing bell entry must not undo it.
-    console.error("thumbnail notification failed", error);
-  }
+  await notifyUserQuietly(userId, {
+    title: "A new thumbnail for you",
+    content: input.message || `${row.name}: a thumbnail made for your channel. Open the image to download it.`,
+    kind: "thumbnail",
+    imageKey: publicKey,
+    createdBy: actor.id,
+  });
   return { userId };
 }
 
