@@ -6,7 +6,8 @@ import { requireApprovedUser } from "~/modules/accounts/guards.server";
 import { formatPayoutDay, isMonth, monthLabel, ordinalDay } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
 import { AgreementPanel } from "~/modules/payments/components/agreement-panel";
-import { PayoutHistoryTable, STATUS_LABEL, StatementTable } from "~/modules/payments/components/statement-table";
+import { STATUS_LABEL } from "~/modules/payments/components/payment-status";
+import { PayoutHistoryTable, StatementTable } from "~/modules/payments/components/statement-table";
 import { STATEMENT_PRINT_CSS } from "~/modules/payments/components/statement-print";
 import {
   agreementView,

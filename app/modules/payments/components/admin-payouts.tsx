@@ -1,6 +1,5 @@
 import { RowList } from "~/ui/row-list";
 import { Form } from "react-router";
-import { Badge } from "~/ui/badge";
 import { Button, buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
@@ -10,7 +9,7 @@ import { monthLabel } from "../calendar";
 import { PAYOUT_MESSAGES } from "../messages";
 import { formatCents } from "../money";
 import { PersonField } from "./person-field";
-import { STATUS_LABEL, STATUS_TONE } from "./statement-table";
+import { PaymentStatusBadge } from "./payment-status";
 
 // Payouts on /admin/payments (docs/decisions/0122, 0124, 0224): the payout rail (Stripe live, test,
 // the local stand-in, or off — then the payout day pays only people paid outside Stripe, and says
@@ -131,7 +130,7 @@ export function PayoutsSection({ payouts, rail, busy }: { payouts: PayoutAdminRo
                       </Form>
                     ) : (
                       <span className="flex flex-wrap items-center gap-2">
-                        <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
+                        <PaymentStatusBadge status={p.status} />
                         {p.reference ? <span className="text-slate-600">Ref. {p.reference}</span> : null}
                         {p.failureReason ? <span className="text-red-800">{p.failureReason}</span> : null}
                         {p.paidAt ? (

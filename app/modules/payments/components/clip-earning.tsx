@@ -1,8 +1,7 @@
-import { Badge } from "~/ui/badge";
 import { formatCents } from "../money";
 import { formatBp } from "~/lib/split";
 import type { ClipEarning } from "../types";
-import { LEDGER_STATUS_LABEL, LEDGER_STATUS_TONE } from "./earnings-by-month";
+import { PaymentStatusBadge } from "./payment-status";
 
 // One clip's earnings on /clipping (docs/decisions/0255): the ledger's figures only.
 
@@ -38,7 +37,7 @@ export function ClipEarningCell({ earning, side, approved }: { earning: ClipEarn
     <span className="block max-w-64">
       <span className="flex flex-wrap items-baseline gap-x-2">
         <strong className="tabular-nums">{formatCents(yours)}</strong>
-        <Badge tone={LEDGER_STATUS_TONE[latest.status]}>{LEDGER_STATUS_LABEL[latest.status]}</Badge>
+        <PaymentStatusBadge status={latest.status} />
         <span className="text-xs text-slate-600">{latest.label}</span>
       </span>
       <span className="mt-1 block text-xs text-slate-600">

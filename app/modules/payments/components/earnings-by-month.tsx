@@ -1,15 +1,11 @@
 import { Link } from "react-router";
-import { Badge, type Tone } from "~/ui/badge";
 import { Section } from "~/ui/section";
 import { DataTable, Td } from "~/ui/table";
-import { formatCents } from "../money";
 import type { LedgerStatus } from "../types";
+import { AmountTd } from "./amount-cell";
+import { PaymentStatusBadge } from "./payment-status";
 
 // /analytics: the person's earnings by month from the ledger (payments module, issue 14).
-
-/** A ledger status's badge (also /payments, which adds a payout's "pending"). */
-export const LEDGER_STATUS_TONE: Record<LedgerStatus, Tone> = { estimated: "amber", finalized: "blue", paid: "green" };
-export const LEDGER_STATUS_LABEL: Record<LedgerStatus, string> = { estimated: "Estimated", finalized: "Finalized", paid: "Paid" };
 
 export function EarningsByMonth({ earnings }: { earnings: { month: string; label: string; amountCents: number; status: LedgerStatus }[] }) {
   return (
@@ -31,9 +27,9 @@ export function EarningsByMonth({ earnings }: { earnings: { month: string; label
                   {e.label}
                 </Link>
               </Td>
-              <Td className="text-right tabular-nums font-medium">{formatCents(e.amountCents)}</Td>
+              <AmountTd cents={e.amountCents} className="font-medium" />
               <Td>
-                <Badge tone={LEDGER_STATUS_TONE[e.status]}>{LEDGER_STATUS_LABEL[e.status]}</Badge>
+                <PaymentStatusBadge status={e.status} />
               </Td>
             </>
           )}

@@ -1,17 +1,13 @@
-import { Badge, type Tone } from "~/ui/badge";
 import { LocalTime } from "~/ui/local-time";
 import { DataTable, Table, TableBody, TableHead, TableRegion, Td } from "~/ui/table";
 import { formatPayoutDay, monthLabel } from "../calendar";
-import { formatCents } from "../money";
+import { AmountTd } from "./amount-cell";
 import { formatBp } from "~/lib/split";
 import type { PayoutRow, StatementLine } from "../types";
-import { LEDGER_STATUS_LABEL, LEDGER_STATUS_TONE } from "./earnings-by-month";
+import { PaymentStatusBadge } from "./payment-status";
 
 // The creator's statement and payout history on /payments. Both stack as cards below 640 px, so
 // the amounts are seen without a sideways scroll (issue 29).
-
-export const STATUS_TONE: Record<string, Tone> = { ...LEDGER_STATUS_TONE, pending: "amber", processing: "blue", failed: "red" };
-export const STATUS_LABEL: Record<string, string> = { ...LEDGER_STATUS_LABEL, pending: "Pending", processing: "Sending", failed: "Failed" };
 
 /** A statement's lines, each with its videos below it (their amounts add up to the line), and the total. */
 export function StatementTable({ lines }: { lines: StatementLine[] }) {
@@ -36,9 +32,7 @@ export function StatementTable({ lines }: { lines: StatementLine[] }) {
             <Td className="font-semibold">Total</Td>
             <Td />
             <Td />
-            <Td label="Amount" className="text-right tabular-nums font-semibold">
-              {formatCents(total)}
-            </Td>
+            <AmountTd label="Amount" cents={total} className="font-semibold" />
             <Td />
           </tr>
         </TableBody>
@@ -52,17 +46,13 @@ function StatementRows({ line: l }: { line: StatementLine }) {
     <>
       <tr>
         <Td className="max-sm:font-medium">{l.source}</Td>
-        <Td label="Net revenue" className="text-right tabular-nums">
-          {formatCents(l.netCents)}
-        </Td>
+        <AmountTd label="Net revenue" cents={l.netCents} />
         <Td label="Share" className="text-right tabular-nums">
           {formatBp(l.shareBp)}
         </Td>
-        <Td label="Amount" className="text-right tabular-nums font-medium">
-          {formatCents(l.amountCents)}
-        </Td>
+        <AmountTd label="Amount" cents={l.amountCents} className="font-medium" />
         <Td label="Status">
-          <Badge tone={STATUS_TONE[l.status]}>{STATUS_LABEL[l.status]}</Badge>
+          <PaymentStatusBadge status={l.status} />
         </Td>
       </tr>
       {l.videos.map((v) => (
@@ -71,13 +61,9 @@ function StatementRows({ line: l }: { line: StatementLine }) {
             <span className="sr-only">Video of the line above: </span>
             {v.videoId ? `Video ${v.videoId}` : "Rows without a video"}
           </Td>
-          <Td label="Net revenue" className="text-right tabular-nums">
-            {formatCents(v.netCents)}
-          </Td>
+          <AmountTd label="Net revenue" cents={v.netCents} />
           <Td />
-          <Td label="Amount" className="text-right tabular-nums">
-            {formatCents(v.amountCents)}
-          </Td>
+          <AmountTd label="Amount" cents={v.amountCents} />
           <Td />
         </tr>
       ))}
@@ -102,12 +88,10 @@ export function PayoutHistoryTable({ payouts }: { payouts: PayoutRow[] }) {
           <Td label="Payout date" className="whitespace-nowrap">
             {formatPayoutDay(p.payoutDate)}
           </Td>
-          <Td label="Amount" className="text-right tabular-nums">
-            {formatCents(p.amountCents)}
-          </Td>
+          <AmountTd label="Amount" cents={p.amountCents} />
           <Td label="Status">
             <span className="flex flex-col items-end gap-1 sm:items-start">
-              <Badge tone={STATUS_TONE[p.status]}>{STATUS_LABEL[p.status]}</Badge>
+              <PaymentStatusBadge status={p.status} />
               {p.status === "failed" && p.failureReason ? <span className="text-xs text-red-800">{p.failureReason}. Back in your balance.</span> : null}
             </span>
           </Td>
