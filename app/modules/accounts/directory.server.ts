@@ -73,6 +73,11 @@ export function peopleByIds(ids: readonly string[]): Promise<Map<string, PersonS
   return peopleWhere(users.id, ids, (p) => p.id);
 }
 
+/** One user's name and status (peopleByIds for a single id); undefined for an unknown id. */
+export async function personById(id: string): Promise<PersonSummary | undefined> {
+  return (await peopleByIds([id])).get(id);
+}
+
 /** The users behind these public creator ids (profiles.creator_id, upper case): the revenue import matches rows with it. */
 export function peopleByCreatorIds(creatorIds: readonly string[]): Promise<Map<string, PersonSummary>> {
   return peopleWhere(

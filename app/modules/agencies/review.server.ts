@@ -4,7 +4,7 @@ import { agencies, agencyUsers } from "~/db/schema";
 import { conflict, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import type { AgencyFilter } from "~/modules/admin/schema";
-import { agencyMemberCountOf, approvePendingAccountQuery, emailOfUser, fullNameOfUser, peopleByIds } from "~/modules/accounts/accounts.server";
+import { agencyMemberCountOf, approvePendingAccountQuery, emailOfUser, fullNameOfUser, personById } from "~/modules/accounts/accounts.server";
 import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -107,7 +107,7 @@ export async function reviewAgency(
     throw conflict(`${agency.name} is already ${agency.approvalStatus}.`);
   }
   const reason = decision.approve ? null : decision.reason;
-  const owner = agency.userId ? (await peopleByIds([agency.userId])).get(agency.userId) : undefined;
+  const owner = agency.userId ? await personById(agency.userId) : undefined;
   const approveOwner = Boolean(decision.approve && owner && owner.approvalStatus === "pending" && !owner.isBanned);
   const origin = appOrigin();
   const results = await runDecision(

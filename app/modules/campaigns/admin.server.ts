@@ -3,7 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { campaignParticipants, campaignSubmissions, campaigns } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { EMPTY_LIBRARY_QUERY } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
@@ -644,7 +644,7 @@ export async function reviewCampaignSubmission(
         };
   // What freed budget in this review (a rejection, or views lowered) for the submissions it raises.
   const cause: RaiseCause = review.kind === "reject" ? "rejected" : "views";
-  const person = (await peopleByIds([sub.userId])).get(sub.userId);
+  const person = await personById(sub.userId);
   let updated: { status: string; views: number; amountCents: number }[] = [];
   let budget: { spentCents: number; budgetCents: number }[] = [];
   let raised: Raised[] = [];

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { manualChannelSubmissions as m } from "~/db/schema";
 import { conflict, DomainError, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
-import { emailOfUser, fullNameOfUser, peopleByIds } from "~/modules/accounts/accounts.server";
+import { emailOfUser, fullNameOfUser, personById } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -49,7 +49,7 @@ export async function createManualSubmission(actor: Actor, input: ManualSubmissi
   authorize(actor, "manualSubmission", "create");
   const limit = await consume("channel-submit", `user:${actor.id}`, SUBMIT_LIMIT);
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, CHANNEL_TOASTS.rateLimited.description, CHANNEL_TOASTS.rateLimited.title);
-  const person = (await peopleByIds([actor.id])).get(actor.id);
+  const person = await personById(actor.id);
   if (!person) throw new DomainError("unauthenticated", CHANNEL_TOASTS.notAuthenticated);
   const [row] = await db()
     .insert(m)

@@ -2,7 +2,7 @@ import { and, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import { chatMutes, chatRooms } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
-import { isAdminUser, peopleByIds, userIdsWhere } from "~/modules/accounts/accounts.server";
+import { isAdminUser, peopleByIds, userIdsWhere, personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -159,7 +159,7 @@ export async function chatAdminAction(actor: Actor, input: ChatAdminInput, reque
       return { message: "Message deleted." };
     }
     case "mute": {
-      const target = (await peopleByIds([input.userId])).get(input.userId);
+      const target = await personById(input.userId);
       if (!target) throw notFound("This user does not exist.");
       if (input.userId === actor.id) throw invalid("You cannot mute yourself.");
       // Admins moderate the chat; a mute would only hide their announcements. Refused, nothing stored.

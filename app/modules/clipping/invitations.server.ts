@@ -4,7 +4,7 @@ import { clipperInvitations, clipperLinks } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { conflict, forbidden, invalid, notFound, rateLimited } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { type PersonSummary, peopleByIds } from "~/modules/accounts/accounts.server";
+import { type PersonSummary, personById } from "~/modules/accounts/accounts.server";
 import { notifyUser, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
@@ -93,7 +93,7 @@ export async function createInvitation(actor: Actor, request: Request, input: { 
     expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
   };
   const emailed = email ? (await consume("clipper-invite:to", `email:${sha256Hex(email)}`, INVITATION_EMAIL_LIMIT)).allowed : false;
-  const creator = (await peopleByIds([actor.id])).get(actor.id);
+  const creator = await personById(actor.id);
   const creatorName = creator?.fullName || "A creator";
   const insert = db()
     .insert(clipperInvitations)
@@ -269,7 +269,7 @@ export async function answerClipperRequest(actor: Actor, request: Request, input
     request,
     details: { invitation_id: row.id },
   });
-  const creatorName = (await peopleByIds([actor.id])).get(actor.id)?.fullName || "The creator";
+  const creatorName = (await personById(actor.id))?.fullName || "The creator";
   await notifyUser(clipperUserId, {
     title: approve ? "Clipper request approved" : "Clipper request declined",
     content: approve
@@ -320,7 +320,7 @@ export async function invitationForSignUp(ref: string): Promise<InvitationForSig
   const row = await invitationByCode(code);
   const problem = refusalOf(row, { id: null, email: null });
   if (problem || !row) return { code: null, creatorName: null, problem: problem ?? M.invitationInvalid };
-  const creator = (await peopleByIds([row.creatorUserId])).get(row.creatorUserId);
+  const creator = await personById(row.creatorUserId);
   return { code, creatorName: creator?.fullName || "A creator", problem: null };
 }
 
@@ -361,7 +361,7 @@ export async function afterSignUpAcceptance(rawCode: string, userId: string): Pr
 }
 
 async function tellCreator(row: InvitationLookup, clipperUserId: string): Promise<void> {
-  const person = (await peopleByIds([clipperUserId])).get(clipperUserId);
+  const person = await personById(clipperUserId);
   await notifyUserQuietly(row.creatorUserId, {
     title: "New clipper request",
     content: `${person?.fullName || person?.email || "Someone"} accepted your clipper invitation. Approve or decline them on Clipping: they cannot use your source folder until you approve.`,
@@ -453,6 +453,6 @@ export async function pendingInvite(actor: Actor, request: Request): Promise<Pen
   const code = invitationCodeOf(readCookie(request, CLIPPER_INVITE_COOKIE) ?? "");
   const row = await invitationByCode(code);
   if (!row || !code || refusalOf(row, { id: actor.id, email: actor.email })) return null;
-  const creator = (await peopleByIds([row.creatorUserId])).get(row.creatorUserId);
+  const creator = await personById(row.creatorUserId);
   return { code, creatorName: creator?.fullName || "A creator" };
 }

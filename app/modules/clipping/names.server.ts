@@ -1,4 +1,4 @@
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { personById } from "~/modules/accounts/accounts.server";
 
 // The name a clipping notification gives a person (issue 31 §3: "Sam Clipper submitted a clip"):
 // their display name (profile's full name), or a role word when they have none. Never an e-mail:
@@ -6,6 +6,6 @@ import { peopleByIds } from "~/modules/accounts/accounts.server";
 
 /** The person's display name, or `fallback` ("A clipper", "The creator") when they have none. */
 export async function personName(userId: string, fallback: string): Promise<string> {
-  const person = (await peopleByIds([userId])).get(userId);
+  const person = await personById(userId);
   return person?.fullName?.trim() || fallback;
 }

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { clipSourceParts, clipSources } from "~/db/schema";
 import { conflict, forbidden, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
@@ -383,7 +383,7 @@ export async function serveDownload(request: Request): Promise<Response> {
     .where(eq(clipSources.objectKey, check.key))
     .get();
   if (row?.status !== "ready") return fileNotFound();
-  const person = (await peopleByIds([userId])).get(userId);
+  const person = await personById(userId);
   if (!person || person.isBanned || person.approvalStatus !== "approved") return fileNotFound();
   const access = await folderAccess(row.creatorUserId, userId);
   if (access === "revoked")

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { payoutAccounts } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -122,7 +122,7 @@ export async function startPayoutOnboarding(actor: Actor, request: Request, inpu
     throw invalid(P.chooseCountry, { fieldErrors: { country: P.chooseCountry } });
   }
   if (!accountId) {
-    const person = (await peopleByIds([actor.id])).get(actor.id);
+    const person = await personById(actor.id);
     const account = await viaStripe(() =>
       stripe.accounts.create(
         {

@@ -4,7 +4,7 @@ import { ledgerEntries, payouts } from "~/db/schema";
 import { toCsv } from "~/lib/csv";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { createNotification, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { audit, auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -175,7 +175,7 @@ export async function markPayoutPaid(actor: Actor, request: Request, input: { pa
   if (!payout) throw notFound(M.payoutNotFound);
   if (payout.method !== "manual") throw conflict(P.manualOnly);
   if (payout.status !== "pending") throw conflict(M.paidAlready);
-  const person = (await peopleByIds([payout.userId])).get(payout.userId);
+  const person = await personById(payout.userId);
   const now = new Date().toISOString();
   const amount = formatCents(payout.amountCents);
   try {

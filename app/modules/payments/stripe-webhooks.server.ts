@@ -1,7 +1,7 @@
 import { and, eq, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { payoutAccounts, payouts, stripeEvents } from "~/db/schema";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { readText } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
@@ -73,7 +73,7 @@ async function plan(event: VerifiedEvent): Promise<Planned & { objectId: string 
     const destination = typeof transfer.destination === "string" ? transfer.destination : (transfer.destination?.id ?? "");
     const payout = await payoutOf(transfer.metadata?.payout_id ?? transfer.transfer_group ?? null, transfer.id);
     if (!payout) return { objectId: transfer.id, statements: [], outcome: "ignored: no payout" };
-    const email = (await peopleByIds([payout.userId])).get(payout.userId)?.email ?? null;
+    const email = (await personById(payout.userId))?.email ?? null;
     if (event.type === "transfer.created") {
       if (payout.amountCents !== transfer.amount || payout.stripeAccountId !== destination || transfer.currency !== "usd") {
         // Never mark paid what Stripe says differently: an admin looks at it.

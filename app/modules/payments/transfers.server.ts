@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { personById } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -121,7 +121,7 @@ export async function tellPayout(p: { userId: string; amountCents: number }, out
 
 /** Fails one payout now (Stripe refused its transfer) and tells the person. */
 async function failNow(p: PayoutRecord, reason: string): Promise<void> {
-  const email = (await peopleByIds([p.userId])).get(p.userId)?.email ?? null;
+  const email = (await personById(p.userId))?.email ?? null;
   const results = (await db().batch(
     payoutFailedQueries(p, email, reason, new Date().toISOString()) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
   )) as unknown[];
