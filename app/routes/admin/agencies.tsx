@@ -3,9 +3,9 @@ import { Form, Link, useLocation, useNavigation } from "react-router";
 import { toast } from "~/ui/toaster";
 import { DomainError, isActionFailure } from "~/lib/errors";
 import { pageUrl } from "~/lib/page-url";
-import { ConfirmActions } from "~/modules/admin/components/console";
+import { ConfirmActions, ConfirmReason } from "~/modules/admin/components/console";
 import { agencyActionSchema, uuidSchema } from "~/modules/admin/schema";
-import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, REASON_MAX, type AgencyAction, type AgencyFilter } from "~/modules/admin/messages";
+import { AGENCY_ACTIONS, AGENCY_ACTION_LABELS, AGENCY_FILTERS, type AgencyAction, type AgencyFilter } from "~/modules/admin/messages";
 import { AGENCY_MESSAGES } from "~/modules/agencies/messages";
 import { ApprovalBadge, Badge } from "~/ui/badge";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
@@ -13,7 +13,6 @@ import { Pagination } from "~/ui/pagination";
 import { buttonClass } from "~/ui/button";
 import { formatDate } from "~/lib/dates";
 import { hrefWith } from "~/lib/href";
-import { inputClass } from "~/ui/field";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
@@ -206,22 +205,7 @@ function AgencyConfirm({ agency, intent, cancelTo, error }: { agency: { id: stri
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="agencyId" value={agency.id} />
         <input type="hidden" name="confirm" value="yes" />
-        {intent === "reject" ? (
-          <div className="mt-4">
-            <label htmlFor="agency-reason" className="block text-sm font-medium text-slate-800">
-              Reason (the applicant sees it)
-            </label>
-            <textarea
-              id="agency-reason"
-              name="reason"
-              required
-              maxLength={REASON_MAX}
-              rows={3}
-              className={inputClass}
-              aria-describedby={error ? "agency-error" : undefined}
-            />
-          </div>
-        ) : null}
+        {intent === "reject" ? <ConfirmReason id="agency-reason" label="Reason (the applicant sees it)" error={error} errorId="agency-error" /> : null}
         <ConfirmActions cancelTo={cancelTo} danger={meta.danger} disabled={navigation.state === "submitting"} error={error} errorId="agency-error">
           {`Confirm ${meta.label.toLowerCase()}`}
         </ConfirmActions>

@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { ApprovalBadge, Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
+import { inputClass } from "~/ui/field";
+import { REASON_MAX } from "../messages";
 
 // Pieces the consoles share (the admin pages and the agency dashboard): filter fields, the footer
 // of a confirm dialog and the cells of a person in a table.
@@ -81,5 +83,26 @@ export function StandingCell({
         {children}
       </div>
     </td>
+  );
+}
+
+/** The reason of an admin's decision, in its confirm dialog: the person it concerns reads it. Its error is the one ConfirmActions shows, under `errorId`. */
+export function ConfirmReason({ id, label, error, errorId }: { id: string; label: string; error?: string; errorId: string }) {
+  return (
+    <div className="mt-4">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        name="reason"
+        required
+        maxLength={REASON_MAX}
+        rows={3}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+    </div>
   );
 }

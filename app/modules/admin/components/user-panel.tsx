@@ -7,9 +7,8 @@ import type { AdminUserDetails } from "~/modules/accounts/accounts.server";
 import { ApprovalBadge, Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
-import { inputClass } from "~/ui/field";
-import { ACTIONS_WITH_REASON, REASON_MAX, USER_ACTION_LABELS, type UserAction } from "../messages";
-import { ConfirmActions } from "./console";
+import { ACTIONS_WITH_REASON, USER_ACTION_LABELS, type UserAction } from "../messages";
+import { ConfirmActions, ConfirmReason } from "./console";
 
 // One person on /admin/users: what they signed up with, their standing, channels and e-mails, the
 // actions an admin may take on them, and the confirmation each asks (with a reason where the
@@ -224,23 +223,7 @@ export function ConfirmAction({ user, intent, cancelTo, error }: { user: AdminUs
         <input type="hidden" name="intent" value={intent} />
         <input type="hidden" name="userId" value={user.id} />
         <input type="hidden" name="confirm" value="yes" />
-        {needsReason ? (
-          <div className="mt-4">
-            <label htmlFor="action-reason" className="block text-sm font-medium text-slate-800">
-              Reason (the user sees it)
-            </label>
-            <textarea
-              id="action-reason"
-              name="reason"
-              required
-              maxLength={REASON_MAX}
-              rows={3}
-              className={inputClass}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? "action-error" : undefined}
-            />
-          </div>
-        ) : null}
+        {needsReason ? <ConfirmReason id="action-reason" label="Reason (the user sees it)" error={error} errorId="action-error" /> : null}
         <ConfirmActions cancelTo={cancelTo} danger={meta.danger} disabled={busy} error={error} errorId="action-error">
           {busy ? "Working..." : `Confirm ${label.toLowerCase()}`}
         </ConfirmActions>
