@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useActionData, useNavigation, useRevalidator } from "react-router";
 import { toast } from "~/ui/toaster";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { Field } from "~/ui/field";
+import { Field, FieldFrame, useDescribed } from "~/ui/field";
 import { FormError } from "~/ui/form-error";
 import { Select } from "~/ui/select";
 import { TextArea } from "~/ui/textarea";
@@ -282,43 +282,20 @@ function focusFirstError(form: HTMLFormElement, errors: Errors) {
 
 const ROLE_OPTIONS = [{ value: "", label: "Choose…" }, ...AUDIENCE_ROLES];
 
-function useDescribed(error?: string, hint?: string) {
-  const id = useId();
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
-  const extras = (
-    <>
-      {hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </>
-  );
-  return { id, describedBy, extras };
-}
-
+/** A file input in the form's frame (label, hint, error), styled as a button-like file picker. */
 function FileField({ label, error, hint, ...input }: { label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const { id, describedBy, extras } = useDescribed(error, hint);
+  const d = useDescribed(error, hint);
   return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
-        {label}
-      </label>
+    <FieldFrame d={d} label={label}>
       <input
-        id={id}
+        id={d.id}
         type="file"
         aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
+        aria-describedby={d.describedBy}
         className="mt-1 block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border-0 file:bg-slate-900 file:px-3 file:py-2 file:text-sm file:font-medium file:text-white hover:file:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
         {...input}
       />
-      {extras}
-    </div>
+    </FieldFrame>
   );
 }
 
