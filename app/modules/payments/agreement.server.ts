@@ -3,7 +3,15 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { paymentAgreements, shareOffers } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByCreatorIds, peopleByIds, personByEmail, personById, type PersonSummary, termStartedAtOf, termStartedAtQuery } from "~/modules/accounts/accounts.server";
+import {
+  peopleByCreatorIds,
+  peopleByIds,
+  personByEmail,
+  personById,
+  type PersonSummary,
+  termStartedAtOf,
+  termStartedAtQuery,
+} from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly, resolveAudience } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
