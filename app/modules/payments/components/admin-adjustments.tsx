@@ -58,16 +58,10 @@ export function AdjustmentsSection({
           ]}
         />
         <Field label="Amount (USD)" name="amount" required inputMode="decimal" placeholder="12.50" defaultValue={val("amount")} error={err("amount")} />
-        <TextArea
-          label="Reason"
-          name="reason"
-          required
-          maxLength={500}
-          rows={2}
-          className="sm:col-span-2 lg:col-span-3"
-          defaultValue={val("reason")}
-          error={err("reason")}
-        />
+        {/* The column span is the frame's: a className on TextArea would replace the control's own (border, focus ring). */}
+        <div className="sm:col-span-2 lg:col-span-3">
+          <TextArea label="Reason" name="reason" required maxLength={500} rows={2} defaultValue={val("reason")} error={err("reason")} />
+        </div>
         <div className="flex items-end">
           <Button type="submit" variant="primary" disabled={busy}>
             Add adjustment
