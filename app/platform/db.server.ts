@@ -1,4 +1,5 @@
 import { fillPlaceholders, sql } from "drizzle-orm";
+import type { RunnableQuery } from "drizzle-orm/runnable-query";
 import { drizzle } from "drizzle-orm/d1";
 import type { BatchItem } from "drizzle-orm/batch";
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -69,6 +70,12 @@ export function db() {
 /** A placeholder of a statement built once (drizzle's `sql.placeholder`), typed as the value it stands for. */
 type Slot = <T>(name: string) => T;
 
+/** What `builtOnce` asks of what its `build` returns: a drizzle select (its `.prepare()`, and the row type it declares). */
+type BuildableSelect = { prepare(): unknown; readonly _: { readonly result: unknown } };
+
+/** The row type of a drizzle select. */
+type RowOf<S extends BuildableSelect> = S["_"]["result"] extends readonly (infer R)[] ? R : never;
+
 /** What drizzle's `.prepare()` of a select gives on D1 (the parts `builtOnce` uses). */
 type PreparedSelect<Row> = {
   all(values: Record<string, unknown>): Promise<Row[]>;
@@ -77,17 +84,21 @@ type PreparedSelect<Row> = {
   mapResult(response: unknown, isFromBatch?: boolean): unknown;
 };
 
-/** A built-once statement with this request's values: run it, or put it in a `db().batch` with others. */
-export type BoundStatement<Row> = BatchItem<"sqlite"> & { all(): Promise<Row[]>; get(): Promise<Row | undefined> };
+/** The values of a built-once statement, by slot name. Strings and numbers as D1 stores them: a slot's value is not mapped by its column (a boolean column wants 0 or 1). */
+export type SlotValues = Readonly<Record<string, string | number | null>>;
+
+/** A built-once statement with this request's values: run it, or put it in a `db().batch` with others (its rows typed there too). */
+export type BoundStatement<Row> = RunnableQuery<Row[], "sqlite"> & { all(): Promise<Row[]>; get(): Promise<Row | undefined> };
 
 /**
  * A select drizzle builds once per isolate, with placeholders for its values, then runs with each
- * request's values in that request's D1 session (docs/decisions/0279). Building a statement (its
- * SQL text from the query builder's pieces) is most of drizzle's CPU time per request; the session
- * lookup, on every signed-in request, is built this way. `build` gets `slot(name)`, which stands for
- * the value named `name` when the statement runs.
+ * request's values in that request's D1 session (docs/decisions/0279, 0284). Building a statement
+ * (its SQL text from the query builder's pieces) is most of drizzle's CPU time per request. `build`
+ * gets `slot(name)`, which stands for the value named `name` when the statement runs; the select's
+ * shape must not depend on anything but its slots (a list goes in as one JSON slot: `inJsonList`).
  */
-export function builtOnce<Row, Values extends Record<string, unknown>>(build: (slot: Slot) => { prepare(): unknown }): (values: Values) => BoundStatement<Row> {
+export function builtOnce<S extends BuildableSelect>(build: (slot: Slot) => S): (values: SlotValues) => BoundStatement<RowOf<S>> {
+  type Row = RowOf<S>;
   let prepared: PreparedSelect<Row> | null = null;
   const slot: Slot = (name) => sql.placeholder(name) as never;
   return (values) => {
@@ -106,6 +117,8 @@ export function builtOnce<Row, Values extends Record<string, unknown>>(build: (s
     } as unknown as BoundStatement<Row>;
   };
 }
+
+export { inJsonList } from "~/db/in-json-list";
 
 // ---- The bookmark cookie ----------------------------------------------------------------------
 

@@ -1,7 +1,6 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, type SQL } from "drizzle-orm";
 import { profiles, users } from "~/db/schema";
-import { db } from "~/platform/db.server";
+import { db, inJsonList } from "~/platform/db.server";
 
 // Who a message reaches, as the accounts module answers it: the ids of the people a predicate
 // selects. Other modules (notifications' broadcast audiences) say *which* people with a predicate
@@ -19,9 +18,9 @@ export const audienceColumns = {
 };
 export type PersonColumns = typeof audienceColumns;
 
-// A list of values as ONE bound parameter: D1 binds at most 100 per statement, and an audience
-// may name hundreds of people. json_each is a table-valued function drizzle cannot express.
-export const inJsonList = (column: SQLiteColumn | SQL, values: readonly string[]) => sql`${column} in (select value from json_each(${JSON.stringify(values)}))`;
+// A list of values as ONE bound parameter (an audience may name hundreds of people): the
+// platform's inJsonList, re-exported for the modules that ask accounts for it.
+export { inJsonList };
 
 /**
  * The ids of the users a predicate selects, in id order. Banned users are left out unless

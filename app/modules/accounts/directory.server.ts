@@ -1,8 +1,8 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { profiles, userRoles, users } from "~/db/schema";
 import type { Actor } from "~/lib/permissions";
-import { db, selectInChunks } from "~/platform/db.server";
+import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import type { SessionUser } from "./session.server";
 
 // What other modules ask the accounts module about people: the actor a guard proved, the
@@ -60,17 +60,43 @@ export const profileStandingColumns = {
   lastSignInAt: profiles.lastSignInAt,
 };
 
-/** The people whose `column` is one of `values`, keyed by `keyOf` (one round trip). */
-async function peopleWhere(column: SQLiteColumn, values: readonly string[], keyOf: (p: PersonSummary) => string): Promise<Map<string, PersonSummary>> {
-  const rows = await selectInChunks(values, (chunk) =>
-    db().select(personColumns).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(inArray(column, chunk)),
+/** The people whose `column` is in a list (one JSON slot), built once per isolate (db.server `builtOnce`). */
+function peopleIn(column: SQLiteColumn) {
+  return builtOnce((slot) =>
+    db()
+      .select(personColumns)
+      .from(users)
+      .innerJoin(profiles, eq(profiles.userId, users.id))
+      .where(inJsonList(column, slot("values"))),
   );
+}
+
+const peopleQueries = { byId: peopleIn(users.id), byCreatorId: peopleIn(profiles.creatorId) };
+
+/** The people whose `column` is one of `values`, keyed by `keyOf` (one statement, one round trip). */
+async function peopleWhere(
+  query: keyof typeof peopleQueries,
+  values: readonly string[],
+  keyOf: (p: PersonSummary) => string,
+): Promise<Map<string, PersonSummary>> {
+  const unique = [...new Set(values)];
+  const rows = unique.length === 0 ? [] : await peopleQueries[query]({ values: JSON.stringify(unique) }).all();
   return new Map(rows.map((r) => [keyOf(r), r]));
+}
+
+/** peopleByIds as one statement for a caller's own batch; `peopleMap` makes its rows the same map. */
+export function peopleByIdsStatement(ids: readonly string[]) {
+  return peopleQueries.byId({ values: JSON.stringify([...new Set(ids)]) });
+}
+
+/** The rows of peopleByIdsStatement by user id. */
+export function peopleMap(rows: readonly PersonSummary[]): Map<string, PersonSummary> {
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Names and statuses of the given users, for lists that show people; unknown ids are absent. */
 export function peopleByIds(ids: readonly string[]): Promise<Map<string, PersonSummary>> {
-  return peopleWhere(users.id, ids, (p) => p.id);
+  return peopleWhere("byId", ids, (p) => p.id);
 }
 
 /** One user's name and status (peopleByIds for a single id); undefined for an unknown id. */
@@ -81,7 +107,7 @@ export async function personById(id: string): Promise<PersonSummary | undefined>
 /** The users behind these public creator ids (profiles.creator_id, upper case): the revenue import matches rows with it. */
 export function peopleByCreatorIds(creatorIds: readonly string[]): Promise<Map<string, PersonSummary>> {
   return peopleWhere(
-    profiles.creatorId,
+    "byCreatorId",
     creatorIds.map((c) => c.toUpperCase()),
     (p) => p.creatorId,
   );

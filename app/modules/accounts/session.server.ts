@@ -95,7 +95,7 @@ function sessionSelect(sessionId: string) {
 type SessionRow = NonNullable<Awaited<ReturnType<ReturnType<typeof sessionSelect>["get"]>>>;
 
 /** The session lookup of every signed-in request, built once per isolate (db.server builtOnce, docs/decisions/0279). */
-const sessionQuery = builtOnce<SessionRow, { sessionId: string }>((slot) => sessionSelect(slot("sessionId")));
+const sessionQuery = builtOnce((slot) => sessionSelect(slot("sessionId")));
 
 function toUser({ emailVerifiedAt, userMetadata, ...row }: SessionRow): SessionUser {
   let metadataFullName: string | null = null;
@@ -199,18 +199,18 @@ const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 export function alongsideSession<Q extends BatchItem<"sqlite">>(
   { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
   build: (me: SQL<string | null>) => Q,
-): Promise<Awaited<Q>> {
+): Promise<Q["_"]["result"]> {
   const rc = context.get(requestContext);
   if (!rc.session) void getSessionUser(request, context).catch(() => undefined);
   const waiting = companionsOf.get(rc);
-  const result: Promise<Awaited<Q>> = waiting
-    ? new Promise<Awaited<Q>>((resolve, reject) => {
+  const result: Promise<Q["_"]["result"]> = waiting
+    ? new Promise<Q["_"]["result"]>((resolve, reject) => {
         waiting.push({ build, resolve: resolve as (rows: unknown) => void, reject });
       })
-    : getSessionUser(request, context).then(async (user): Promise<Awaited<Q>> => {
+    : getSessionUser(request, context).then(async (user): Promise<Q["_"]["result"]> => {
         if (!user) throw new NoSessionError();
         const [rows] = await db().batch([build(sql<string>`${user.id}`)]);
-        return rows as Awaited<Q>;
+        return rows as Q["_"]["result"];
       });
   // The caller awaits its guard first; a failure here must not surface as an unhandled rejection.
   result.catch(() => undefined);

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { profiles } from "~/db/schema";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 
 // The creator's 12-month term (spec: it starts when their first channel is linked). The channels
 // module joins this statement to the batch that links a channel.
@@ -15,11 +15,19 @@ export function startTermQuery(userId: string, at: string) {
 
 /** When the user's term started, as one statement for a batch (its one row's `at`, null before the first channel link). */
 export function termStartedAtQuery(userId: string) {
-  return db().select({ at: profiles.termStartedAt }).from(profiles).where(eq(profiles.userId, userId)).limit(1);
+  return termStartedAtStatement({ userId });
 }
+
+const termStartedAtStatement = builtOnce((slot) =>
+  db()
+    .select({ at: profiles.termStartedAt })
+    .from(profiles)
+    .where(eq(profiles.userId, slot("userId")))
+    .limit(1),
+);
 
 /** When the user's term started (their first channel link), or null: the payments module's agreement reads it. */
 export async function termStartedAtOf(userId: string): Promise<string | null> {
-  const [row] = await termStartedAtQuery(userId);
+  const row = await termStartedAtQuery(userId).get();
   return row?.at ?? null;
 }

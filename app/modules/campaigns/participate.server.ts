@@ -5,7 +5,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { listChannels, socialHandlesOf } from "~/modules/channels/channels.server";
 import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { isUniqueViolation } from "~/platform/precondition.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
@@ -53,25 +53,41 @@ export type EndedCampaign = {
 
 export type CampaignsPage = { live: LiveCampaign[]; submissions: MySubmission[]; ended: EndedCampaign[] };
 
+// The page's three statements, built once per isolate (db.server builtOnce, docs/decisions/0284).
+const liveCampaignsQuery = builtOnce((slot) =>
+  db()
+    .select()
+    .from(campaigns)
+    .where(liveAt(slot("now")))
+    .orderBy(campaigns.endsAt)
+    .limit(100),
+);
+const joinedCampaignsQuery = builtOnce((slot) =>
+  db()
+    .select({ campaign: campaigns })
+    .from(campaignParticipants)
+    .innerJoin(campaigns, eq(campaigns.id, campaignParticipants.campaignId))
+    .where(eq(campaignParticipants.userId, slot("me")))
+    .orderBy(desc(campaigns.endsAt))
+    .limit(200),
+);
+const ownSubmissionsQuery = builtOnce((slot) =>
+  db()
+    .select({ s: campaignSubmissions, title: campaigns.title })
+    .from(campaignSubmissions)
+    .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))
+    .where(eq(campaignSubmissions.userId, slot("me")))
+    .orderBy(desc(campaignSubmissions.createdAt))
+    .limit(500),
+);
+
 export async function campaignsPage(actor: Actor, now = new Date()): Promise<CampaignsPage> {
   authorize(actor, "campaign", "participate");
   const t = now.toISOString();
   const [live, joined, subs] = await db().batch([
-    db().select().from(campaigns).where(liveAt(t)).orderBy(campaigns.endsAt).limit(100),
-    db()
-      .select({ campaign: campaigns })
-      .from(campaignParticipants)
-      .innerJoin(campaigns, eq(campaigns.id, campaignParticipants.campaignId))
-      .where(eq(campaignParticipants.userId, actor.id))
-      .orderBy(desc(campaigns.endsAt))
-      .limit(200),
-    db()
-      .select({ s: campaignSubmissions, title: campaigns.title })
-      .from(campaignSubmissions)
-      .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))
-      .where(eq(campaignSubmissions.userId, actor.id))
-      .orderBy(desc(campaignSubmissions.createdAt))
-      .limit(500),
+    liveCampaignsQuery({ now: t }),
+    joinedCampaignsQuery({ me: actor.id }),
+    ownSubmissionsQuery({ me: actor.id }),
   ]);
   const joinedIds = new Set(joined.map((j) => j.campaign.id));
   const trackIds = [...new Set(live.flatMap((c) => (c.requiredTrackId ? [c.requiredTrackId] : [])))].slice(0, 80);

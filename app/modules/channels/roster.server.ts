@@ -1,8 +1,8 @@
-import { Column, eq, getTableName, inArray, is, sql, type SQL } from "drizzle-orm";
+import { Column, eq, getTableName, is, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { manualChannelSubmissions, youtubeChannels } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
-import { db, selectInChunks } from "~/platform/db.server";
+import { builtOnce, db, inJsonList } from "~/platform/db.server";
 
 // The channel statistics another module shows next to a person (the agency roster), as
 // correlated SQL to put in its own query: one statement per page, not one per person.
@@ -32,14 +32,18 @@ export function channelStatsOf(userId: Ref): { channels: SQL<number>; views: SQL
  * title: the payments module's revenue import matches its rows with it. Unknown ids are absent.
  */
 export async function channelOwnersByChannelIds(channelIds: readonly string[]): Promise<Map<string, { userId: string; title: string }>> {
-  const rows = await selectInChunks(channelIds, (chunk) =>
-    db()
-      .select({ channelId: youtubeChannels.channelId, userId: youtubeChannels.userId, title: youtubeChannels.channelTitle })
-      .from(youtubeChannels)
-      .where(inArray(youtubeChannels.channelId, chunk)),
-  );
+  const unique = [...new Set(channelIds)];
+  const rows = unique.length === 0 ? [] : await channelOwnersQuery({ channelIds: JSON.stringify(unique) }).all();
   return new Map(rows.map((r) => [r.channelId, { userId: r.userId, title: r.title }]));
 }
+
+/** The channels of a list (one JSON slot), built once per isolate (db.server builtOnce). */
+const channelOwnersQuery = builtOnce((slot) =>
+  db()
+    .select({ channelId: youtubeChannels.channelId, userId: youtubeChannels.userId, title: youtubeChannels.channelTitle })
+    .from(youtubeChannels)
+    .where(inJsonList(youtubeChannels.channelId, slot("channelIds"))),
+);
 
 /** A person's linked YouTube channels (id and title), for the admin's user panel: a revenue import names them by id. */
 export async function linkedChannelsForAdmin(actor: Actor, userId: string): Promise<{ channelId: string; title: string }[]> {

@@ -5,7 +5,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { VIEWS_PROVIDERS, type ViewsPlatform } from "~/modules/channels/channels.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { jobRequest } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CLIP_PLATFORM_LABELS, type ClipPlatform, CLIPPING_MESSAGES as M } from "./messages";
@@ -205,14 +205,18 @@ export async function setClipViews(actor: Actor, request: Request, input: { clip
 
 export type ClipItem = typeof clips.$inferSelect;
 
-/** Clips where the user is the creator or the clipper, newest first. */
-export function clipsOfUser(userId: string) {
-  return db()
+const clipsOfUserQuery = builtOnce((slot) =>
+  db()
     .select()
     .from(clips)
-    .where(or(eq(clips.creatorUserId, userId), eq(clips.clipperUserId, userId)))
+    .where(or(eq(clips.creatorUserId, slot("userId")), eq(clips.clipperUserId, slot("userId"))))
     .orderBy(desc(clips.createdAt))
-    .limit(500);
+    .limit(500),
+);
+
+/** Clips where the user is the creator or the clipper, newest first (built once: db.server builtOnce). */
+export function clipsOfUser(userId: string) {
+  return clipsOfUserQuery({ userId });
 }
 
 /** For the admin: clips whose views are entered by hand (not YouTube), approved at some point. */

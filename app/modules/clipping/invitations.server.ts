@@ -9,7 +9,7 @@ import { notifyUser, notifyUserQuietly } from "~/modules/notifications/notificat
 import { auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { appLink, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -148,13 +148,17 @@ function stateOf(row: { status: (typeof clipperInvitations.$inferSelect)["status
 
 /** The creator's invitations as stored, newest first (the page reads them in its batch: invitationViews). */
 export function invitationRowsOf(creatorUserId: string) {
-  return db()
+  return invitationRowsQuery({ creatorUserId });
+}
+
+const invitationRowsQuery = builtOnce((slot) =>
+  db()
     .select()
     .from(clipperInvitations)
-    .where(eq(clipperInvitations.creatorUserId, creatorUserId))
+    .where(eq(clipperInvitations.creatorUserId, slot("creatorUserId")))
     .orderBy(desc(clipperInvitations.createdAt))
-    .limit(100);
-}
+    .limit(100),
+);
 
 /** The people an invitation list names: who used each invitation. */
 export const invitationPeople = (rows: readonly InvitationLookup[]): string[] => rows.flatMap((r) => (r.acceptedBy ? [r.acceptedBy] : []));
@@ -180,13 +184,17 @@ export function invitationViews(rows: readonly InvitationLookup[], people: Reado
 
 /** The invitations a person used that wait for the creator's answer, as stored (the page reads them in its batch: waitingViews). */
 export function waitingRowsOf(clipperUserId: string) {
-  return db()
+  return waitingRowsQuery({ clipperUserId });
+}
+
+const waitingRowsQuery = builtOnce((slot) =>
+  db()
     .select({ id: clipperInvitations.id, creatorUserId: clipperInvitations.creatorUserId, acceptedAt: clipperInvitations.acceptedAt })
     .from(clipperInvitations)
-    .where(and(eq(clipperInvitations.acceptedBy, clipperUserId), eq(clipperInvitations.status, "accepted")))
+    .where(and(eq(clipperInvitations.acceptedBy, slot("clipperUserId")), eq(clipperInvitations.status, "accepted")))
     .orderBy(desc(clipperInvitations.acceptedAt))
-    .limit(50);
-}
+    .limit(50),
+);
 
 /** The waiting requests as the page shows them, with their creators' names. */
 export function waitingViews(

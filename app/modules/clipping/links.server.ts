@@ -1,13 +1,12 @@
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { clipperLinks, clipSplitRequests } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { inJsonList } from "~/modules/accounts/accounts.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { formatBp } from "~/lib/split";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { personName } from "./names.server";
 import { CLIPPING_MESSAGES as M } from "./messages";
@@ -172,12 +171,16 @@ export async function answerSplit(actor: Actor, request: Request, input: { reque
 
 /** The approved split changes of these links, oldest first, as one statement (to run alone or in a batch; `splitChangesFrom` reads its rows). */
 export function splitChangesQuery(linkIds: readonly string[]) {
-  return db()
+  return splitChangesStatement({ linkIds: JSON.stringify(linkIds) });
+}
+
+const splitChangesStatement = builtOnce((slot) =>
+  db()
     .select({ linkId: clipSplitRequests.linkId, at: clipSplitRequests.decidedAt, bps: clipSplitRequests.shareBps })
     .from(clipSplitRequests)
-    .where(and(inJsonList(clipSplitRequests.linkId, linkIds), eq(clipSplitRequests.status, "approved")))
-    .orderBy(clipSplitRequests.decidedAt);
-}
+    .where(and(inJsonList(clipSplitRequests.linkId, slot("linkIds")), eq(clipSplitRequests.status, "approved")))
+    .orderBy(clipSplitRequests.decidedAt),
+);
 
 /** Approved split changes per link (the moment of confirmation and the new share), oldest first, from splitChangesQuery's rows. */
 export function splitChangesFrom(rows: readonly { linkId: string; at: string | null; bps: number }[]): Map<string, SplitChange[]> {
@@ -194,16 +197,19 @@ export function splitChangesFrom(rows: readonly { linkId: string; at: string | n
 /** Approved split changes per link (the moment of confirmation and the new share), oldest first. */
 export async function splitChangesByLink(linkIds: readonly string[]): Promise<Map<string, SplitChange[]>> {
   if (linkIds.length === 0) return new Map();
-  return splitChangesFrom(await splitChangesQuery(linkIds));
+  return splitChangesFrom(await splitChangesQuery(linkIds).all());
 }
 
-/** Every split request of these links, newest first (the history the page shows). */
-export function splitHistoryOf(linkIds: readonly string[]) {
-  if (linkIds.length === 0) return Promise.resolve([]);
-  return db()
+/** Every split request of these links, newest first (the history the page shows), as one statement for the page's batch. */
+export function splitHistoryStatement(linkIds: readonly string[]) {
+  return splitHistoryQuery({ linkIds: JSON.stringify([...new Set(linkIds)]) });
+}
+
+const splitHistoryQuery = builtOnce((slot) =>
+  db()
     .select()
     .from(clipSplitRequests)
-    .where(inArray(clipSplitRequests.linkId, [...linkIds]))
+    .where(inJsonList(clipSplitRequests.linkId, slot("linkIds")))
     .orderBy(desc(clipSplitRequests.createdAt))
-    .limit(200);
-}
+    .limit(200),
+);

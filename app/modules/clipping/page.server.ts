@@ -1,13 +1,13 @@
 import { desc, eq, or } from "drizzle-orm";
 import { clipperLinks } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
-import { db } from "~/platform/db.server";
+import { peopleByIdsStatement, peopleMap } from "~/modules/accounts/accounts.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
 import { invitationPeople, invitationRowsOf, invitationViews, pendingInvite, waitingRowsOf, waitingViews } from "./invitations.server";
-import { splitHistoryOf } from "./links.server";
+import { splitHistoryStatement } from "./links.server";
 import { SOURCE_QUOTA_BYTES } from "./messages";
-import { folderUsageQuery, sourcesOf } from "./sources.server";
+import { folderUsageQuery, sourcesFrom, sourcesStatement } from "./sources.server";
 import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./types";
 
 // What /clipping shows: the creator's side (invitations, clippers, folder, clips to review, split
@@ -31,21 +31,20 @@ function clipRow(c: ClipItem, names: Map<string, string>, linkIds: Map<string, s
   };
 }
 
+/** The links where the person is the creator or the clipper, newest first (built once: db.server builtOnce). */
+const linksOfUser = builtOnce((slot) =>
+  db()
+    .select()
+    .from(clipperLinks)
+    .where(or(eq(clipperLinks.creatorUserId, slot("userId")), eq(clipperLinks.clipperUserId, slot("userId"))))
+    .orderBy(desc(clipperLinks.createdAt)),
+);
+
 export async function clippingPage(actor: Actor, request: Request): Promise<ClippingPage> {
   authorize(actor, "clipping", "use");
-  // One round trip for the page's own rows, then one for the people they name (and the folders and splits).
+  // One round trip for the page's own rows, then one for the people they name, the folders and the split history.
   const [[links, clipList, usageRows, invitationRows, waitingRows], invite, needingViews] = await Promise.all([
-    db().batch([
-      db()
-        .select()
-        .from(clipperLinks)
-        .where(or(eq(clipperLinks.creatorUserId, actor.id), eq(clipperLinks.clipperUserId, actor.id)))
-        .orderBy(desc(clipperLinks.createdAt)),
-      clipsOfUser(actor.id),
-      folderUsageQuery(actor.id),
-      invitationRowsOf(actor.id),
-      waitingRowsOf(actor.id),
-    ]),
+    db().batch([linksOfUser({ userId: actor.id }), clipsOfUser(actor.id), folderUsageQuery(actor.id), invitationRowsOf(actor.id), waitingRowsOf(actor.id)]),
     pendingInvite(actor, request),
     actor.isAdmin ? clipsNeedingViews() : Promise.resolve([]),
   ]);
@@ -53,17 +52,19 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
   const mine = links.filter((l) => l.creatorUserId === actor.id);
   const theirs = links.filter((l) => l.clipperUserId === actor.id);
   const activeCreators = theirs.filter((l) => l.status === "active").map((l) => l.creatorUserId);
-  const [people, folders, history] = await Promise.all([
-    peopleByIds([
+  const [personRows, sourceRows, history] = await db().batch([
+    peopleByIdsStatement([
       actor.id,
       ...links.flatMap((l) => [l.creatorUserId, l.clipperUserId]),
       ...[...clipList, ...needingViews].flatMap((c) => [c.creatorUserId, c.clipperUserId]),
       ...invitationPeople(invitationRows),
       ...waitingRows.map((r) => r.creatorUserId),
     ]),
-    sourcesOf([actor.id, ...activeCreators], actor.id),
-    splitHistoryOf(links.map((l) => l.id)),
+    sourcesStatement([actor.id, ...activeCreators]),
+    splitHistoryStatement(links.map((l) => l.id)),
   ]);
+  const people = peopleMap(personRows);
+  const folders = sourcesFrom(sourceRows, actor.id);
   const invitations = invitationViews(invitationRows, people);
   const waitingRequests = waitingViews(waitingRows, people);
   const names = new Map([...people.entries()].map(([id, p]) => [id, p.fullName || p.email]));

@@ -1,10 +1,10 @@
-import { and, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { clipSourceParts, clipSources } from "~/db/schema";
 import { conflict, forbidden, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { attachmentDisposition, fileNotFound, serveObject, signUrl, sniffType, VIDEO_TYPES, verifySignedUrl, type VideoType } from "~/platform/storage.server";
 import { folderAccess } from "./links.server";
@@ -42,14 +42,18 @@ function safeName(name: string, type: VideoType): string {
 /** The bytes used in a creator's folder (uploads in progress count with their declared size). */
 /** The bytes a creator's folder holds, as one statement (the clipping page reads it in its batch). */
 export function folderUsageQuery(creatorUserId: string) {
-  return db()
-    .select({ used: sql<number>`coalesce(sum(${clipSources.sizeBytes}), 0)` })
-    .from(clipSources)
-    .where(eq(clipSources.creatorUserId, creatorUserId));
+  return folderUsageStatement({ creatorUserId });
 }
 
+const folderUsageStatement = builtOnce((slot) =>
+  db()
+    .select({ used: sql<number>`coalesce(sum(${clipSources.sizeBytes}), 0)` })
+    .from(clipSources)
+    .where(eq(clipSources.creatorUserId, slot("creatorUserId"))),
+);
+
 export async function folderUsage(creatorUserId: string): Promise<number> {
-  const [row] = await folderUsageQuery(creatorUserId);
+  const row = await folderUsageQuery(creatorUserId).get();
   return row?.used ?? 0;
 }
 
@@ -311,11 +315,8 @@ export async function deleteSource(actor: Actor, request: Request, sourceId: str
   ]);
 }
 
-/** The folders of these creators (ready videos; the creator's own uploads in progress too). */
-export async function sourcesOf(creatorUserIds: readonly string[], viewerId: string): Promise<Map<string, SourceRow[]>> {
-  const out = new Map<string, SourceRow[]>();
-  if (creatorUserIds.length === 0) return out;
-  const rows = await db()
+const sourcesOfQuery = builtOnce((slot) =>
+  db()
     .select({
       id: clipSources.id,
       creatorUserId: clipSources.creatorUserId,
@@ -327,8 +328,18 @@ export async function sourcesOf(creatorUserIds: readonly string[], viewerId: str
       uploadedParts: sql<number>`(select count(*) from ${clipSourceParts} where ${clipSourceParts.sourceId} = ${clipSources.id})`,
     })
     .from(clipSources)
-    .where(inArray(clipSources.creatorUserId, [...creatorUserIds]))
-    .orderBy(desc(clipSources.createdAt));
+    .where(inJsonList(clipSources.creatorUserId, slot("creatorUserIds")))
+    .orderBy(desc(clipSources.createdAt)),
+);
+
+/** The folders of these creators, as one statement for the page's batch; `sourcesFrom` reads its rows. */
+export function sourcesStatement(creatorUserIds: readonly string[]) {
+  return sourcesOfQuery({ creatorUserIds: JSON.stringify([...new Set(creatorUserIds)]) });
+}
+
+/** The folders in sourcesStatement's rows, by creator: ready videos, and the viewer's own uploads in progress too. */
+export function sourcesFrom(rows: readonly (SourceRow & { creatorUserId: string })[], viewerId: string): Map<string, SourceRow[]> {
+  const out = new Map<string, SourceRow[]>();
   for (const r of rows) {
     if (r.status !== "ready" && r.creatorUserId !== viewerId) continue;
     const list = out.get(r.creatorUserId) ?? [];

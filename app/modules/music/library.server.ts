@@ -3,10 +3,10 @@ import { musicTracks } from "~/db/schema";
 import { notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { alongsideSession } from "~/modules/accounts/accounts.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { LIBRARY_PAGE_SIZE, toLibraryTrack, type LibraryQuery, type LibraryRow, type LibraryTrack } from "./library";
 import { anyCorrectable, correctWords, typedWords } from "./search-words";
-import { libraryColumns, libraryStatements, readVocabulary, similarStatement } from "./search.server";
+import { libraryColumns, type LibraryParts, libraryParts, libraryStatementsOf, readVocabulary, similarStatement } from "./search.server";
 
 // What /music shows: one page of published tracks for the URL's search, filters and sort, and how
 // many there are. The page and the count ride in the session lookup's D1 batch (accounts
@@ -27,13 +27,44 @@ export type LibraryPage = {
 
 type SessionArgs = Parameters<typeof alongsideSession>[0];
 
+type LibraryStatements = ReturnType<typeof libraryStatementsOf>;
+type BuiltLibrary = readonly [rows: ReturnType<typeof builtOnce<LibraryStatements[0]>>, total: ReturnType<typeof builtOnce<LibraryStatements[1]>>];
+
+/** The library's statements by shape of query (which filters, which sort), each built once per isolate. */
+const builtShapes = new Map<string, BuiltLibrary>();
+
+/**
+ * A library page's two statements (search.server libraryStatementsOf), built once per shape of
+ * query with its values as slots (db.server builtOnce, docs/decisions/0284): the default page, a
+ * genre, a search sorted by relevance… are each built the first time an isolate sees them. The
+ * shapes are few (a filter is there or not, four sorts); the memory is emptied past 256 anyway.
+ */
+function libraryQueries(query: LibraryQuery, page = query.page) {
+  const parts = libraryParts(query, page);
+  const present = (Object.keys(parts) as (keyof LibraryParts)[]).filter((k) => k !== "sort" && parts[k] !== undefined);
+  const shape = `${parts.sort}:${present.join(",")}`;
+  let built = builtShapes.get(shape);
+  if (!built) {
+    if (builtShapes.size >= 256) builtShapes.clear();
+    const slotted = (slot: <T>(name: string) => T): LibraryParts => ({
+      sort: parts.sort,
+      offset: slot("offset"),
+      ...Object.fromEntries(present.map((k) => [k, slot(k)])),
+    });
+    built = [builtOnce((slot) => libraryStatementsOf(db(), slotted(slot))[0]), builtOnce((slot) => libraryStatementsOf(db(), slotted(slot))[1])];
+    builtShapes.set(shape, built);
+  }
+  const values = Object.fromEntries(present.map((k) => [k, parts[k] as string | number]));
+  return [built[0]({ ...values, offset: parts.offset }), built[1](values)] as const;
+}
+
 /**
  * Starts reading the library page in the session lookup's batch. Call it before the guard (so it
  * joins that batch) and hand the guard's actor to the function it returns: only then are the rows
  * used (the statements read published tracks only, whoever asks).
  */
 export function startLibraryPage(args: SessionArgs, query: LibraryQuery): (actor: Actor) => Promise<LibraryPage> {
-  const [rowsQuery, countQuery] = libraryStatements(db(), query);
+  const [rowsQuery, countQuery] = libraryQueries(query);
   const rows = alongsideSession(args, () => rowsQuery);
   const counted = alongsideSession(args, () => countQuery);
   return async (actor) => {
@@ -45,7 +76,7 @@ export function startLibraryPage(args: SessionArgs, query: LibraryQuery): (actor
 /** The same page on its own round trip (callers without a request: tests, tools). */
 export async function libraryPage(actor: Actor, query: LibraryQuery): Promise<LibraryPage> {
   authorize(actor, "music", "browse");
-  const [rows, counted] = await db().batch(libraryStatements(db(), query));
+  const [rows, counted] = await db().batch(libraryQueries(query));
   return finishPage(query, rows, counted);
 }
 
@@ -65,7 +96,7 @@ async function corrected(query: LibraryQuery): Promise<LibraryPage | null> {
   const words = correctWords(typed, await readVocabulary(db()));
   if (!words) return null;
   const correctedQuery = { ...query, q: words.join(" ") };
-  const [rows, counted] = await db().batch(libraryStatements(db(), correctedQuery));
+  const [rows, counted] = await db().batch(libraryQueries(correctedQuery));
   const page = await pageOf(correctedQuery, rows, counted);
   return page.total ? { ...page, correctedQ: correctedQuery.q } : null;
 }
@@ -79,7 +110,7 @@ async function pageOf(query: LibraryQuery, firstRows: LibraryRow[], counted: { n
   // page rather than an empty one: the one case that costs a second round trip.
   if (rows.length === 0 && total > 0 && page > pageCount) {
     page = pageCount;
-    rows = await libraryStatements(db(), query, page)[0];
+    rows = await libraryQueries(query, page)[0].all();
   }
   return { tracks: rows.map(toLibraryTrack), total, page, pageCount, pageSize: LIBRARY_PAGE_SIZE, correctedQ: null };
 }

@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { musicTracks } from "~/db/schema";
 import type { Db } from "~/platform/db.server";
-import { LIBRARY_PAGE_SIZE, type LibraryQuery } from "./library";
+import { inJsonList } from "~/db/in-json-list";
+import { LIBRARY_PAGE_SIZE, type LibraryQuery, type LibrarySort } from "./library";
 import { searchGroups, typedWords, type VocabularyWord } from "./search-words";
 
 // The library's queries, as statements (not executed): the page and its count go to D1 in one
@@ -37,8 +38,8 @@ export function ftsQuery(text: string): string | null {
 // mood or tempo word twice. A title that is exactly what was typed comes first (docs/decisions/0240).
 const FTS_TABLE = sql`music_tracks_fts`;
 const FTS_ON = sql`music_tracks_fts.rowid = ${musicTracks}.rowid`;
-const rankOf = (typed: string) =>
-  sql`bm25(music_tracks_fts, 10.0, 5.0, 1.0, 2.0) - (CASE WHEN ${musicTracks.title} = ${typed.trim()} COLLATE NOCASE THEN 1000 ELSE 0 END)`;
+const rankOf = (trimmed: unknown) =>
+  sql`bm25(music_tracks_fts, 10.0, 5.0, 1.0, 2.0) - (CASE WHEN ${musicTracks.title} = ${trimmed} COLLATE NOCASE THEN 1000 ELSE 0 END)`;
 
 /**
  * The library's vocabulary: every word of the index (published or not) and in how many tracks.
@@ -90,25 +91,26 @@ export const trackHistoryColumns = {
  * genre/mood index), and so does the count when a genre or mood is chosen. A count with ranges
  * only keeps their (covering) indexes. Measured by scripts/bench-music.mjs; docs/decisions/0103.
  */
-export function libraryFilters(query: LibraryQuery, rangesByRow = false): SQL | undefined {
+export function libraryFilters(parts: LibraryParts, rangesByRow = false): SQL | undefined {
   const t = musicTracks;
   const range = (col: typeof t.bpm | typeof t.durationSeconds) => (rangesByRow ? sql`+${col}` : sql`${col}`);
+  const given = (value: unknown, condition: (value: never) => SQL) => (value === undefined ? undefined : condition(value as never));
   return and(
     eq(t.status, "published"),
-    query.genre ? eq(t.genre, query.genre) : undefined,
-    query.mood ? eq(t.mood, query.mood) : undefined,
-    query.bpmMin !== null ? gte(range(t.bpm), query.bpmMin) : undefined,
-    query.bpmMax !== null ? lte(range(t.bpm), query.bpmMax) : undefined,
-    query.durMin !== null ? gte(range(t.durationSeconds), query.durMin) : undefined,
-    query.durMax !== null ? lte(range(t.durationSeconds), query.durMax) : undefined,
-    query.ids.length ? inArray(t.id, query.ids) : undefined,
+    given(parts.genre, (v) => eq(t.genre, v)),
+    given(parts.mood, (v) => eq(t.mood, v)),
+    given(parts.bpmMin, (v) => gte(range(t.bpm), v)),
+    given(parts.bpmMax, (v) => lte(range(t.bpm), v)),
+    given(parts.durMin, (v) => gte(range(t.durationSeconds), v)),
+    given(parts.durMax, (v) => lte(range(t.durationSeconds), v)),
+    given(parts.ids, (v) => inJsonList(t.id, v)),
   );
 }
 
 /** The order of a page; every sort ends on the id, so pages never overlap. Each matches an index (music_tracks_library_*_idx). */
-function orderOf(query: LibraryQuery, rank: SQL | null): SQL[] {
+function orderOf(sort: LibrarySort, rank: SQL | null): SQL[] {
   const t = musicTracks;
-  switch (query.sort) {
+  switch (sort) {
     case "relevance":
       return rank ? [asc(rank), desc(t.publishedAt), desc(t.id)] : [desc(t.publishedAt), desc(t.id)];
     case "popular":
@@ -121,40 +123,85 @@ function orderOf(query: LibraryQuery, rank: SQL | null): SQL[] {
 }
 
 /**
+ * What a library page's statements are made of: the sort, and each filter's value (undefined when
+ * the query has no such filter). The values are plain (libraryParts), or builtOnce slots standing
+ * for them (music's library.server builds each shape of query once per isolate).
+ */
+export type LibraryParts = {
+  sort: LibrarySort;
+  /** The FTS5 string of the search (ftsQuery). */
+  match?: unknown;
+  /** The search as typed, trimmed: a title equal to it ranks first (only when sorted by relevance). */
+  typed?: unknown;
+  genre?: unknown;
+  mood?: unknown;
+  bpmMin?: unknown;
+  bpmMax?: unknown;
+  durMin?: unknown;
+  durMax?: unknown;
+  /** The track ids as a JSON array (the Favorites view). */
+  ids?: unknown;
+  /** Rows skipped before the page. */
+  offset: unknown;
+};
+
+/** The parts of a query's page (`page` overrides the query's: the last page, when the asked one is past the end). */
+export function libraryParts(query: LibraryQuery, page = query.page): LibraryParts & { offset: number } {
+  const match = ftsQuery(query.q) ?? undefined;
+  return {
+    sort: query.sort,
+    match,
+    // bm25() costs per matching row: computed only when the page is sorted by it.
+    typed: match && query.sort === "relevance" ? query.q.trim() : undefined,
+    genre: query.genre || undefined,
+    mood: query.mood || undefined,
+    bpmMin: query.bpmMin ?? undefined,
+    bpmMax: query.bpmMax ?? undefined,
+    durMin: query.durMin ?? undefined,
+    durMax: query.durMax ?? undefined,
+    ids: query.ids.length ? JSON.stringify(query.ids) : undefined,
+    offset: (Math.max(1, page) - 1) * LIBRARY_PAGE_SIZE,
+  };
+}
+
+/**
  * The statements of one library page: [the page's rows, the number of matching tracks].
- * `page` overrides the query's page (the last page, when the asked one is past the end).
  *
  * The page is found first as ids (filtered and sorted on indexed columns, ranked by bm25 when
  * searching), and only its rows are then read whole: a sort never carries the peaks and tags of
  * thousands of rows (a "deferred join").
  */
-export function libraryStatements(d: Db, query: LibraryQuery, page = query.page) {
-  const match = ftsQuery(query.q);
-  const matching = match ? sql`music_tracks_fts MATCH ${match}` : undefined;
-  // bm25() costs per matching row: computed only when the page is sorted by it.
-  const rank = match && query.sort === "relevance" ? rankOf(query.q) : null;
+export function libraryStatementsOf(d: Db, parts: LibraryParts) {
+  const searching = parts.match !== undefined;
+  const matching = searching ? sql`music_tracks_fts MATCH ${parts.match}` : undefined;
+  const rank = parts.typed !== undefined ? rankOf(parts.typed) : null;
 
   const ids = d
     .select({ pageId: sql<string>`${musicTracks.id}`.as("page_id"), rank: sql<number>`${rank ?? sql`0`}`.as("page_rank") })
     .from(musicTracks)
     .$dynamic();
   const total = d.select({ n: count() }).from(musicTracks).$dynamic();
-  if (match) {
+  if (searching) {
     ids.innerJoin(FTS_TABLE, FTS_ON);
     total.innerJoin(FTS_TABLE, FTS_ON);
   }
   const pageIds = ids
-    .where(and(libraryFilters(query, true), matching))
-    .orderBy(...orderOf(query, rank))
+    .where(and(libraryFilters(parts, true), matching))
+    .orderBy(...orderOf(parts.sort, rank))
     .limit(LIBRARY_PAGE_SIZE)
-    .offset((Math.max(1, page) - 1) * LIBRARY_PAGE_SIZE)
+    .offset(parts.offset as number)
     .as("page");
   const rows = d
     .select(libraryColumns)
     .from(pageIds)
     .innerJoin(musicTracks, eq(musicTracks.id, pageIds.pageId))
-    .orderBy(...orderOf(query, rank ? sql`${pageIds.rank}` : null));
-  return [rows, total.where(and(libraryFilters(query, !!(query.genre || query.mood)), matching))] as const;
+    .orderBy(...orderOf(parts.sort, rank ? sql`${pageIds.rank}` : null));
+  return [rows, total.where(and(libraryFilters(parts, parts.genre !== undefined || parts.mood !== undefined), matching))] as const;
+}
+
+/** libraryStatementsOf a query's page, built now (scripts/bench-music.mjs times exactly these). */
+export function libraryStatements(d: Db, query: LibraryQuery, page = query.page) {
+  return libraryStatementsOf(d, libraryParts(query, page));
 }
 
 /** At most this many similar tracks are shown. */

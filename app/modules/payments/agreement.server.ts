@@ -14,7 +14,7 @@ import {
 } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly, resolveAudience } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { appOrigin, type Email, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -50,6 +50,33 @@ async function termAnchor(userId: string, row?: { termStart: string | null } | n
   return at ? at.slice(0, 10) : null;
 }
 
+// agreementView's own statements, built once per isolate (db.server builtOnce, docs/decisions/0284).
+const agreementStatements = {
+  agreement: builtOnce((slot) =>
+    db()
+      .select()
+      .from(paymentAgreements)
+      .where(eq(paymentAgreements.userId, slot("me")))
+      .limit(1),
+  ),
+  offer: builtOnce((slot) =>
+    db()
+      .select({ id: shareOffers.id, shareBp: shareOffers.shareBp, note: shareOffers.note, createdAt: shareOffers.createdAt })
+      .from(shareOffers)
+      .where(and(eq(shareOffers.userId, slot("me")), eq(shareOffers.status, "offered")))
+      .limit(1),
+  ),
+  // An accepted share that applies from a later month.
+  upcoming: builtOnce((slot) =>
+    db()
+      .select({ shareBp: shareOffers.shareBp, effectiveMonth: shareOffers.effectiveMonth })
+      .from(shareOffers)
+      .where(and(eq(shareOffers.userId, slot("me")), eq(shareOffers.status, "accepted"), sql`${shareOffers.effectiveMonth} > ${slot("month")}`))
+      .orderBy(desc(shareOffers.respondedAt))
+      .limit(1),
+  ),
+};
+
 /** The agreement as /payments shows it. */
 export async function agreementView(actor: Actor, today = new Date()): Promise<AgreementView> {
   authorize(actor, "payments", "readOwn");
@@ -58,19 +85,9 @@ export async function agreementView(actor: Actor, today = new Date()): Promise<A
   // first channel link); the standard share comes from the settings, which the isolate keeps.
   const [[[row], [offer], [upcoming], revised, [termRow]], standardBp] = await Promise.all([
     db().batch([
-      db().select().from(paymentAgreements).where(eq(paymentAgreements.userId, actor.id)).limit(1),
-      db()
-        .select({ id: shareOffers.id, shareBp: shareOffers.shareBp, note: shareOffers.note, createdAt: shareOffers.createdAt })
-        .from(shareOffers)
-        .where(and(eq(shareOffers.userId, actor.id), eq(shareOffers.status, "offered")))
-        .limit(1),
-      // An accepted share that applies from a later month.
-      db()
-        .select({ shareBp: shareOffers.shareBp, effectiveMonth: shareOffers.effectiveMonth })
-        .from(shareOffers)
-        .where(and(eq(shareOffers.userId, actor.id), eq(shareOffers.status, "accepted"), sql`${shareOffers.effectiveMonth} > ${monthOf(today)}`))
-        .orderBy(desc(shareOffers.respondedAt))
-        .limit(1),
+      agreementStatements.agreement({ me: actor.id }),
+      agreementStatements.offer({ me: actor.id }),
+      agreementStatements.upcoming({ me: actor.id, month: monthOf(today) }),
       revisedSharesOfQuery([actor.id], monthOf(today)),
       termStartedAtQuery(actor.id),
     ]),

@@ -2,8 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { ledgerEntries, revenueMonths } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { type Actor, authorize } from "~/lib/permissions";
-import { inJsonList } from "~/modules/accounts/accounts.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import { splitChangesFrom, splitChangesQuery } from "~/modules/clipping/clipping.server";
 import { daySegments } from "~/modules/clipping/split-days";
 import { monthLabel, monthOf } from "./calendar";
@@ -25,6 +24,21 @@ const STATUS_RANK = { estimated: 0, finalized: 1, paid: 2 } as const;
 const counts = () =>
   sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
 
+/** The counted 'clip' entries of these clips (slot `clipIds`, a JSON list), built once per isolate (db.server builtOnce). */
+const clipEntriesQuery = builtOnce((slot) =>
+  db()
+    .select({
+      userId: ledgerEntries.userId,
+      month: ledgerEntries.month,
+      clipId: ledgerEntries.sourceId,
+      amountCents: ledgerEntries.amountCents,
+      shareBp: ledgerEntries.shareBp,
+      status: ledgerEntries.status,
+    })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, slot("clipIds")), counts())),
+);
+
 export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], today = new Date()): Promise<ClipEarnings> {
   authorize(actor, "payments", "readOwn");
   // Only clips the viewer is a side of: the creator or the clipper.
@@ -39,17 +53,7 @@ export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], toda
   // the settings, which the isolate keeps.
   const [[rows, changeRows, revisedRows], standardBp] = await Promise.all([
     db().batch([
-      db()
-        .select({
-          userId: ledgerEntries.userId,
-          month: ledgerEntries.month,
-          clipId: ledgerEntries.sourceId,
-          amountCents: ledgerEntries.amountCents,
-          shareBp: ledgerEntries.shareBp,
-          status: ledgerEntries.status,
-        })
-        .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, ids), counts())),
+      clipEntriesQuery({ clipIds: JSON.stringify(ids) }),
       splitChangesQuery([...new Set(own.flatMap((c) => (c.linkId ? [c.linkId] : [])))]),
       revisedSharesOfQuery(creators, currentMonth),
     ]),

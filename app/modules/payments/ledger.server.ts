@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { ledgerEntries, ledgerVideoLines, payouts, revenueMonths } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { toCsv } from "~/lib/csv";
 import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
@@ -108,58 +108,84 @@ export type PaymentsPage = {
 
 const STATUS_ORDER: LedgerStatus[] = ["estimated", "finalized", "paid"];
 
+/** The statement's own entries of person `me` (a builtOnce slot): those that count. */
+const ownEntries = (me: string) => and(eq(ledgerEntries.userId, me), counts());
+
+/**
+ * The month the statement shows: the asked one (slot `month`, "" for none) when the person has
+ * lines in it, else their latest. The subquery's ledger_entries shadows the outer one, so it is
+ * not correlated.
+ */
+const chosenMonth = (slot: <T>(name: string) => T) =>
+  sql`(select coalesce(max(case when ${ledgerEntries.month} = ${slot("month")} then ${ledgerEntries.month} end), max(${ledgerEntries.month})) from ${ledgerEntries} where ${ownEntries(slot("me"))})`;
+
+// /payments' statements, built once per isolate with the person and the month as slots (db.server builtOnce, docs/decisions/0284).
+const page = {
+  byStatus: builtOnce((slot) =>
+    db()
+      .select({ status: ledgerEntries.status, total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+      .from(ledgerEntries)
+      .where(ownEntries(slot("me")))
+      .groupBy(ledgerEntries.status),
+  ),
+  byMonth: builtOnce((slot) =>
+    db()
+      .select({
+        month: ledgerEntries.month,
+        total: sql<number>`sum(${ledgerEntries.amountCents})`.mapWith(Number),
+        // The least advanced status of the month's lines.
+        rank: sql<number>`min(case ${ledgerEntries.status} when 'estimated' then 0 when 'finalized' then 1 else 2 end)`.mapWith(Number),
+      })
+      .from(ledgerEntries)
+      .where(ownEntries(slot("me")))
+      .groupBy(ledgerEntries.month)
+      .orderBy(desc(ledgerEntries.month)),
+  ),
+  payouts: builtOnce((slot) =>
+    db()
+      .select({
+        id: payouts.id,
+        batch: payouts.batch,
+        amountCents: payouts.amountCents,
+        status: payouts.status,
+        reference: payouts.reference,
+        paidAt: payouts.paidAt,
+        createdAt: payouts.createdAt,
+        payoutDate: payouts.payoutDate,
+        method: payouts.method,
+        failureReason: payouts.failureReason,
+      })
+      .from(payouts)
+      .where(eq(payouts.userId, slot("me")))
+      .orderBy(desc(payouts.createdAt)),
+  ),
+  lines: builtOnce((slot) => linesQuery(slot("me"), chosenMonth(slot))),
+  videoLines: builtOnce((slot) => videoLinesQuery(slot("me"), chosenMonth(slot))),
+  // Payable now: finalized and in no payout (what the next payout day gathers, if at least the minimum).
+  payable: builtOnce((slot) =>
+    db()
+      .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
+      .from(ledgerEntries)
+      .where(and(ownEntries(slot("me")), eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId))),
+  ),
+};
+
 /**
  * The signed-in person's money: next payout, balances, statement of `month` (default: the latest),
  * payouts. One D1 batch (the statement's month is chosen in SQL), then the channel titles.
  */
 export async function paymentsPage(actor: Actor, month: string | null, today = new Date()): Promise<PaymentsPage> {
   authorize(actor, "payments", "readOwn");
-  const own = and(eq(ledgerEntries.userId, actor.id), counts());
-  // The asked month when the person has lines in it, else their latest. The subquery's
-  // ledger_entries shadows the outer one, so it is not correlated.
-  const chosenMonth = sql`(select coalesce(max(case when ${ledgerEntries.month} = ${month ?? ""} then ${ledgerEntries.month} end), max(${ledgerEntries.month})) from ${ledgerEntries} where ${own})`;
+  const me = actor.id;
   const [[byStatus, byMonth, payoutRows, lineRows, videoRows, [payable], revised], day, standardBp, settings] = await Promise.all([
     db().batch([
-      db()
-        .select({ status: ledgerEntries.status, total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
-        .from(ledgerEntries)
-        .where(own)
-        .groupBy(ledgerEntries.status),
-      db()
-        .select({
-          month: ledgerEntries.month,
-          total: sql<number>`sum(${ledgerEntries.amountCents})`.mapWith(Number),
-          // The least advanced status of the month's lines.
-          rank: sql<number>`min(case ${ledgerEntries.status} when 'estimated' then 0 when 'finalized' then 1 else 2 end)`.mapWith(Number),
-        })
-        .from(ledgerEntries)
-        .where(own)
-        .groupBy(ledgerEntries.month)
-        .orderBy(desc(ledgerEntries.month)),
-      db()
-        .select({
-          id: payouts.id,
-          batch: payouts.batch,
-          amountCents: payouts.amountCents,
-          status: payouts.status,
-          reference: payouts.reference,
-          paidAt: payouts.paidAt,
-          createdAt: payouts.createdAt,
-          payoutDate: payouts.payoutDate,
-          method: payouts.method,
-          failureReason: payouts.failureReason,
-        })
-        .from(payouts)
-        .where(eq(payouts.userId, actor.id))
-        .orderBy(desc(payouts.createdAt)),
-      linesQuery(actor.id, chosenMonth),
-      videoLinesQuery(actor.id, chosenMonth),
-      // Payable now: finalized and in no payout (what the next payout day gathers, if at least the minimum).
-      db()
-        .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
-        .from(ledgerEntries)
-        .where(and(own, eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId))),
-      revisedSharesOfQuery([actor.id], monthOf(today)),
+      page.byStatus({ me }),
+      page.byMonth({ me }),
+      page.payouts({ me }),
+      page.lines({ me, month: month ?? "" }),
+      page.videoLines({ me, month: month ?? "" }),
+      page.payable({ me }),
+      revisedSharesOfQuery([me], monthOf(today)),
     ]),
     payoutDay(),
     standardShareBp(),

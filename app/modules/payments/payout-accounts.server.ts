@@ -4,7 +4,7 @@ import { conflict, DomainError, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { isStripeRefusal, stripeClient, stripeConfig, stripeMode } from "~/platform/stripe.server";
 import { findPerson } from "./agreement.server";
@@ -38,8 +38,15 @@ export function accountStatusOf(a: AccountData): { status: "needs_information" |
   return { status: "restricted", reason: P.reasonRestricted };
 }
 
+const accountRowQuery = builtOnce((slot) =>
+  db()
+    .select()
+    .from(payoutAccounts)
+    .where(eq(payoutAccounts.userId, slot("userId"))),
+);
+
 async function accountRow(userId: string) {
-  return db().select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId)).get();
+  return accountRowQuery({ userId }).get();
 }
 
 /** Each person's payout account row (absent: no account yet, paid through Stripe once they set one up). */

@@ -1,7 +1,6 @@
 import { and, eq, isNotNull, lte } from "drizzle-orm";
 import { shareOffers } from "~/db/schema";
-import { inJsonList } from "~/modules/accounts/accounts.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { percentToBp } from "~/lib/split";
 
@@ -18,7 +17,7 @@ export async function standardShareBp(): Promise<number> {
 /** The share (basis points) of `userId` for revenue of `month`: their latest accepted revised share in force, else the standard share. */
 export async function creatorShareBpAt(month: string, userId?: string): Promise<number> {
   const standardBp = await standardShareBp();
-  return userId ? shareInForce(await revisedSharesOfQuery([userId], month), standardBp) : standardBp;
+  return userId ? shareInForce(await revisedSharesOfQuery([userId], month).all(), standardBp) : standardBp;
 }
 
 /**
@@ -27,12 +26,16 @@ export async function creatorShareBpAt(month: string, userId?: string): Promise<
  * standard share have no row.
  */
 export function revisedSharesOfQuery(userIds: readonly string[], month: string) {
-  return db()
+  return revisedSharesStatement({ userIds: JSON.stringify(userIds), month });
+}
+
+const revisedSharesStatement = builtOnce((slot) =>
+  db()
     .select({ userId: shareOffers.userId, shareBp: shareOffers.shareBp })
     .from(shareOffers)
-    .where(and(inJsonList(shareOffers.userId, userIds), eq(shareOffers.status, "accepted"), lte(shareOffers.effectiveMonth, month)))
-    .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
-}
+    .where(and(inJsonList(shareOffers.userId, slot("userIds")), eq(shareOffers.status, "accepted"), lte(shareOffers.effectiveMonth, slot<string>("month"))))
+    .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt),
+);
 
 /** One person's share from revisedSharesOfQuery's rows for them: the latest revised share in force, else the standard one. */
 export function shareInForce(revisedRows: readonly { shareBp: number }[], standardBp: number): number {

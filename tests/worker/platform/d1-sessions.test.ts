@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser, signInAs } from "../../factories/users";
 import { fetchApp, ORIGIN, postForm, setCookieValue, withCookie } from "../helpers";
-import { builtOnce, d1, db, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
+import { builtOnce, d1, db, inJsonList, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
 import { eq, sql } from "drizzle-orm";
 import { profiles } from "~/db/schema";
 
@@ -106,7 +106,7 @@ describe("one D1 session per request, its bookmark in a cookie", () => {
   it("a statement built once runs with each unit of work's values in that unit's session, alone and in a batch (0279)", async () => {
     const [a, b] = [await createUser("creator", { fullName: "Once Alpha" }), await createUser("creator", { fullName: "Once Beta" })];
     let builds = 0;
-    const nameOf = builtOnce<{ fullName: string | null }, { userId: string }>((slot) => {
+    const nameOf = builtOnce((slot) => {
       builds++;
       return db()
         .select({ fullName: profiles.fullName })
@@ -135,6 +135,36 @@ describe("one D1 session per request, its bookmark in a cookie", () => {
       expect(second).toEqual([{ fullName: "Once Alpha" }]);
       expect(await nameOf({ userId: "nobody" }).get()).toBeUndefined();
     });
+    expect(builds).toBe(1);
+  });
+  it("a list goes into a built-once statement as one JSON value: any length, beyond D1's 100 bound values (0284)", async () => {
+    const people = await Promise.all(Array.from({ length: 3 }, (_, i) => createUser("creator", { fullName: `Listed ${i}` })));
+    let builds = 0;
+    const namesOf = builtOnce((slot) => {
+      builds++;
+      return db()
+        .select({ userId: profiles.userId, fullName: profiles.fullName })
+        .from(profiles)
+        .where(inJsonList(profiles.userId, slot("ids")))
+        .orderBy(profiles.fullName);
+    });
+    const [a, b, c] = people.map((p) => p.id);
+    expect(await namesOf({ ids: JSON.stringify([a, b]) }).all()).toEqual([
+      { userId: a, fullName: "Listed 0" },
+      { userId: b, fullName: "Listed 1" },
+    ]);
+    // 150 values (D1 would refuse 150 bound parameters): the unknown ones match nothing.
+    const long = [...Array.from({ length: 147 }, (_, i) => `nobody-${i}`), c, a, "nobody"];
+    const [rows, none] = await db().batch([namesOf({ ids: JSON.stringify(long) }), namesOf({ ids: "[]" })]);
+    expect(rows.map((r) => r.fullName)).toEqual(["Listed 0", "Listed 2"]);
+    expect(none).toEqual([]);
+    // The same helper with the values themselves, for a statement built per request.
+    expect(
+      await db()
+        .select({ userId: profiles.userId })
+        .from(profiles)
+        .where(inJsonList(profiles.userId, [b])),
+    ).toEqual([{ userId: b }]);
     expect(builds).toBe(1);
   });
 });
