@@ -24,7 +24,8 @@ import { appName, devToolsEnabled, env } from "~/platform/env.server";
 import { userNotifier } from "~/platform/realtime.server";
 import { NOTIFICATIONS_PAGE_SIZE, type NotificationList } from "./notifications";
 import type { AccountEvent, NotificationItem, SocketMessage } from "./protocol";
-import { audienceLabel, type Audience, type AudienceRole, type BroadcastInput } from "./schema";
+import { audienceLabel, type Audience, type AudienceRole } from "./messages";
+import type { BroadcastInput } from "./schema";
 
 export * from "./socket.server";
 

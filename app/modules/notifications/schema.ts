@@ -4,18 +4,7 @@ import { sanitizeText } from "~/lib/sanitize";
 import { BROADCAST_TITLE_MAX, BROADCAST_TEXT_MAX, BROADCAST_EMAILS_MAX, AUDIENCE_ROLES, splitEmails, type AudienceRole, type Audience } from "./messages";
 
 // The constants, labels and messages without zod live in ./messages: that is what pages import
-// on their first load (docs/decisions/0086). Re-exported here for the server and other modules.
-export {
-  AUDIENCE_ROLES,
-  BROADCAST_EMAILS_MAX,
-  BROADCAST_IMAGE_MAX_MB,
-  BROADCAST_TEXT_MAX,
-  BROADCAST_TITLE_MAX,
-  BROADCAST_VIDEO_MAX_MB,
-  audienceLabel,
-  splitEmails,
-} from "./messages";
-export type { AudienceRole, Audience } from "./messages";
+// on their first load (docs/decisions/0086), and what the server imports them from too.
 
 // The notifications forms: the bell's mark-read posts (/api/notifications) and the admin
 // broadcast form (/admin/broadcast), used by the browser for instant feedback and by the server
