@@ -1,6 +1,7 @@
 import { and, count, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { securityAuditLog } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import type { Severity } from "./audit.server";
 import { db } from "./db.server";
 
@@ -96,14 +97,7 @@ export async function purgeOldAuditEntries(now = Date.now()): Promise<number> {
 /** The security events about a person (as actor or target), newest first, for their data export. No details (they may name others). */
 export function auditEventsAboutQuery(userId: string, limit = 1000) {
   return db()
-    .select({
-      eventType: securityAuditLog.eventType,
-      severity: securityAuditLog.severity,
-      ip: securityAuditLog.ip,
-      userAgent: securityAuditLog.userAgent,
-      path: securityAuditLog.path,
-      createdAt: securityAuditLog.createdAt,
-    })
+    .select(columnsOf(securityAuditLog, "eventType", "severity", "ip", "userAgent", "path", "createdAt"))
     .from(securityAuditLog)
     .where(or(eq(securityAuditLog.userId, userId), eq(securityAuditLog.targetUserId, userId)))
     .orderBy(desc(securityAuditLog.createdAt))

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { oneTimeTokens, profiles, users } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { DomainError, invalid, rateLimited } from "~/lib/errors";
 import { authorize, safeRedirect } from "~/lib/permissions";
 import { sanitizeStrict } from "~/lib/sanitize";
@@ -217,13 +218,7 @@ export async function signIn(request: Request, identifier: string, password: str
   }
 
   const user = await db()
-    .select({
-      id: users.id,
-      passwordHash: users.passwordHash,
-      emailVerifiedAt: users.emailVerifiedAt,
-      isBanned: profiles.isBanned,
-      banReason: profiles.banReason,
-    })
+    .select({ ...columnsOf(users, "id", "passwordHash", "emailVerifiedAt"), ...columnsOf(profiles, "isBanned", "banReason") })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.email, email))

@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { oauthAccounts, oneTimeTokens, phoneCodes, profiles, sessions, userRoles, users } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { DomainError, invalid, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { auditQuery } from "~/platform/audit.server";
@@ -235,21 +236,13 @@ export async function accountExport(userId: string) {
   const [account, roles, linked, activeSessions, audit] = await db().batch([
     db()
       .select({
-        id: users.id,
-        email: users.email,
-        emailVerifiedAt: users.emailVerifiedAt,
-        phone: users.phone,
-        phoneVerifiedAt: users.phoneVerifiedAt,
+        ...columnsOf(users, "id", "email", "emailVerifiedAt", "phone", "phoneVerifiedAt"),
         signUpDetails: users.userMetadata,
         createdAt: users.createdAt,
         hasPassword: sql<boolean>`${users.passwordHash} is not null`.mapWith(Boolean),
-        deletionRequestedAt: users.deletionRequestedAt,
-        deletionDueAt: users.deletionDueAt,
+        ...columnsOf(users, "deletionRequestedAt", "deletionDueAt"),
         ...profileStandingColumns,
-        avatarUrl: profiles.avatarUrl,
-        agencyId: profiles.agencyId,
-        referredBy: profiles.referredBy,
-        termStartedAt: profiles.termStartedAt,
+        ...columnsOf(profiles, "avatarUrl", "agencyId", "referredBy", "termStartedAt"),
       })
       .from(users)
       .innerJoin(profiles, eq(profiles.userId, users.id))

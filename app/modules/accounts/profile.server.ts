@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { profiles, users } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { conflict, invalid } from "~/lib/errors";
 import { authorize } from "~/lib/permissions";
 import { avatarUrl, checkUpload, isValidKey, putPublicImage, type ImageType } from "~/modules/media/media.server";
@@ -29,13 +30,8 @@ export async function getProfile(user: SessionUser): Promise<Profile | null> {
   authorize(actorOf(user), "account", "read");
   const row = await db()
     .select({
-      fullName: profiles.fullName,
-      avatarUrl: profiles.avatarUrl,
-      creatorId: profiles.creatorId,
-      approvalStatus: profiles.approvalStatus,
-      isMusicPartner: profiles.isMusicPartner,
-      email: users.email,
-      createdAt: users.createdAt,
+      ...columnsOf(profiles, "fullName", "avatarUrl", "creatorId", "approvalStatus", "isMusicPartner"),
+      ...columnsOf(users, "email", "createdAt"),
     })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))

@@ -1,6 +1,7 @@
 import { desc, eq, inArray, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { agencies, agencyUsers } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { conflict, type DomainError } from "~/lib/errors";
 import { authorize, isApproved, type Actor } from "~/lib/permissions";
 import { createPendingAccount } from "~/modules/accounts/accounts.server";
@@ -126,15 +127,7 @@ export type OwnApplication = {
 async function applicationsOf(userId: string): Promise<OwnApplication[]> {
   const managed = db().select({ id: agencyUsers.agencyId }).from(agencyUsers).where(eq(agencyUsers.userId, userId));
   return db()
-    .select({
-      id: agencies.id,
-      name: agencies.name,
-      slug: agencies.slug,
-      approvalStatus: agencies.approvalStatus,
-      status: agencies.status,
-      rejectionReason: agencies.rejectionReason,
-      createdAt: agencies.createdAt,
-    })
+    .select(columnsOf(agencies, "id", "name", "slug", "approvalStatus", "status", "rejectionReason", "createdAt"))
     .from(agencies)
     .where(or(eq(agencies.userId, userId), inArray(agencies.id, managed)))
     .orderBy(desc(agencies.createdAt))

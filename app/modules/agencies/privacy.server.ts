@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { agencies, agencyUsers } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { db } from "~/platform/db.server";
 
 // The agencies domain's part of a data export and of an account deletion (issue 28).
@@ -12,13 +13,7 @@ export async function agenciesDataFor(userId: string) {
       .innerJoin(agencies, eq(agencies.id, agencyUsers.agencyId))
       .where(eq(agencyUsers.userId, userId)),
     db()
-      .select({
-        name: agencies.name,
-        slug: agencies.slug,
-        contactEmail: agencies.contactEmail,
-        approvalStatus: agencies.approvalStatus,
-        createdAt: agencies.createdAt,
-      })
+      .select(columnsOf(agencies, "name", "slug", "contactEmail", "approvalStatus", "createdAt"))
       .from(agencies)
       .where(eq(agencies.userId, userId)),
   ]);

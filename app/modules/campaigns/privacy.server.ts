@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { campaignParticipants, campaignSubmissions, campaigns } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { db } from "~/platform/db.server";
 
 // The campaigns domain's part of a data export (issue 28). A deletion erases nothing here:
@@ -15,13 +16,7 @@ export async function campaignsDataFor(userId: string) {
     db()
       .select({
         campaign: campaigns.title,
-        url: campaignSubmissions.url,
-        platform: campaignSubmissions.platform,
-        status: campaignSubmissions.status,
-        views: campaignSubmissions.views,
-        amountCents: campaignSubmissions.amountCents,
-        reason: campaignSubmissions.reason,
-        createdAt: campaignSubmissions.createdAt,
+        ...columnsOf(campaignSubmissions, "url", "platform", "status", "views", "amountCents", "reason", "createdAt"),
       })
       .from(campaignSubmissions)
       .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))

@@ -2,6 +2,7 @@ import type { OAuth2Tokens } from "arctic";
 import type { BatchItem } from "drizzle-orm/batch";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { channelSnapshots, youtubeChannels, youtubeChannelTokens } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { conflict, DomainError, forbidden, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { startTermQuery } from "~/modules/accounts/accounts.server";
@@ -338,12 +339,9 @@ export async function disconnectChannel(actor: Actor, request: Request, channelR
   authorize(actor, "channel", "list");
   const row = await db()
     .select({
-      id: youtubeChannels.id,
-      userId: youtubeChannels.userId,
-      channelId: youtubeChannels.channelId,
+      ...columnsOf(youtubeChannels, "id", "userId", "channelId"),
       title: youtubeChannels.channelTitle,
-      accessTokenEnc: youtubeChannelTokens.accessTokenEnc,
-      refreshTokenEnc: youtubeChannelTokens.refreshTokenEnc,
+      ...columnsOf(youtubeChannelTokens, "accessTokenEnc", "refreshTokenEnc"),
     })
     .from(youtubeChannels)
     .leftJoin(youtubeChannelTokens, eq(youtubeChannelTokens.channelRowId, youtubeChannels.id))

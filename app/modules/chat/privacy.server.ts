@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { chatMessages, chatMutes, chatReads, chatRooms } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { db } from "~/platform/db.server";
 
 // The chat domain's part of a data export and of an account deletion (issue 28). A deleted
@@ -8,13 +9,7 @@ import { db } from "~/platform/db.server";
 
 export async function chatDataFor(userId: string) {
   return db()
-    .select({
-      room: chatRooms.name,
-      body: chatMessages.body,
-      createdAt: chatMessages.createdAt,
-      editedAt: chatMessages.editedAt,
-      deletedAt: chatMessages.deletedAt,
-    })
+    .select({ room: chatRooms.name, ...columnsOf(chatMessages, "body", "createdAt", "editedAt", "deletedAt") })
     .from(chatMessages)
     .innerJoin(chatRooms, eq(chatRooms.id, chatMessages.roomId))
     .where(eq(chatMessages.userId, userId))

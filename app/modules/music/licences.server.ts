@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { musicLicenceChannels, musicLicences, musicTracks } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import type { BatchItem } from "drizzle-orm/batch";
 import { conflict, invalid, notFound, rateLimited } from "~/lib/errors";
 import { many } from "~/lib/forms";
@@ -226,12 +227,7 @@ export async function myLicences(actor: Actor, limit = 200): Promise<(LicenceSum
       .orderBy(desc(musicLicences.createdAt), desc(musicLicences.id))
       .limit(limit),
     d
-      .select({
-        licenceId: musicLicenceChannels.licenceId,
-        kind: musicLicenceChannels.channelKind,
-        title: musicLicenceChannels.title,
-        url: musicLicenceChannels.url,
-      })
+      .select({ kind: musicLicenceChannels.channelKind, ...columnsOf(musicLicenceChannels, "licenceId", "title", "url") })
       .from(musicLicenceChannels)
       .innerJoin(musicLicences, eq(musicLicences.id, musicLicenceChannels.licenceId))
       .where(eq(musicLicences.userId, actor.id))
@@ -334,14 +330,8 @@ export async function downloadLicensedTrack(actor: Actor, code: string): Promise
   if (!normalized) throw notFound("Licence not found.");
   const [row] = await db()
     .select({
-      userId: musicLicences.userId,
-      code: musicLicences.code,
-      title: musicTracks.title,
-      artist: musicTracks.artist,
-      status: musicTracks.status,
-      withdrawnAt: musicTracks.withdrawnAt,
-      audioKey: musicTracks.audioKey,
-      audioContentType: musicTracks.audioContentType,
+      ...columnsOf(musicLicences, "userId", "code"),
+      ...columnsOf(musicTracks, "title", "artist", "status", "withdrawnAt", "audioKey", "audioContentType"),
     })
     .from(musicLicences)
     .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))

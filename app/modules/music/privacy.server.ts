@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { musicLicences, musicTracks } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { signMediaUrl } from "~/modules/media/media.server";
@@ -19,18 +20,7 @@ export async function musicDataFor(userId: string) {
       .innerJoin(musicTracks, eq(musicTracks.id, musicLicences.trackId))
       .where(eq(musicLicences.userId, userId)),
     db()
-      .select({
-        id: musicTracks.id,
-        title: musicTracks.title,
-        artist: musicTracks.artist,
-        genre: musicTracks.genre,
-        mood: musicTracks.mood,
-        bpm: musicTracks.bpm,
-        status: musicTracks.status,
-        reviewNote: musicTracks.reviewNote,
-        audioKey: musicTracks.audioKey,
-        createdAt: musicTracks.createdAt,
-      })
+      .select(columnsOf(musicTracks, "id", "title", "artist", "genre", "mood", "bpm", "status", "reviewNote", "audioKey", "createdAt"))
       .from(musicTracks)
       .where(eq(musicTracks.submittedBy, userId)),
     // Each submission's reviews and resubmissions (issue 30), without who reviewed.

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { musicTracks } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import type { Db } from "~/platform/db.server";
 import { inJsonList } from "~/db/in-json-list";
 import { LIBRARY_PAGE_SIZE, type LibraryQuery, type LibrarySort } from "./library";
@@ -52,36 +53,13 @@ export function readVocabulary(d: Db): Promise<VocabularyWord[]> {
 }
 
 /** The columns of a track's facts (TrackFacts): every list of tracks starts with them. */
-export const trackFactColumns = {
-  id: musicTracks.id,
-  title: musicTracks.title,
-  artist: musicTracks.artist,
-  genre: musicTracks.genre,
-  mood: musicTracks.mood,
-  bpm: musicTracks.bpm,
-  durationSeconds: musicTracks.durationSeconds,
-};
+export const trackFactColumns = columnsOf(musicTracks, "id", "title", "artist", "genre", "mood", "bpm", "durationSeconds");
 
 /** The columns a library row shows (LibraryRow). */
-export const libraryColumns = {
-  ...trackFactColumns,
-  coverKey: musicTracks.coverKey,
-  tags: musicTracks.tags,
-  peaks: musicTracks.peaks,
-  licenceCount: musicTracks.licenceCount,
-  publishedAt: musicTracks.publishedAt,
-};
+export const libraryColumns = { ...trackFactColumns, ...columnsOf(musicTracks, "coverKey", "tags", "peaks", "licenceCount", "publishedAt") };
 
 /** The columns of a track's history (TrackHistory). */
-export const trackHistoryColumns = {
-  status: musicTracks.status,
-  reviewNote: musicTracks.reviewNote,
-  withdrawReason: musicTracks.withdrawReason,
-  createdAt: musicTracks.createdAt,
-  reviewedAt: musicTracks.reviewedAt,
-  publishedAt: musicTracks.publishedAt,
-  withdrawnAt: musicTracks.withdrawnAt,
-};
+export const trackHistoryColumns = columnsOf(musicTracks, "status", "reviewNote", "withdrawReason", "createdAt", "reviewedAt", "publishedAt", "withdrawnAt");
 
 /**
  * What the library may show: published tracks, narrowed by the filters (not the search).

@@ -1,19 +1,13 @@
 import { desc, eq } from "drizzle-orm";
 import { notifications, userNotifications } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { db } from "~/platform/db.server";
 
 // The notifications domain's part of a data export and of an account deletion (issue 28).
 
 export async function notificationsDataFor(userId: string) {
   return db()
-    .select({
-      title: notifications.title,
-      content: notifications.content,
-      kind: notifications.kind,
-      isRead: userNotifications.isRead,
-      readAt: userNotifications.readAt,
-      createdAt: userNotifications.createdAt,
-    })
+    .select({ ...columnsOf(notifications, "title", "content", "kind"), ...columnsOf(userNotifications, "isRead", "readAt", "createdAt") })
     .from(userNotifications)
     .innerJoin(notifications, eq(notifications.id, userNotifications.notificationId))
     .where(eq(userNotifications.userId, userId))

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { ledgerEntries } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { conflict, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
@@ -98,15 +99,7 @@ export type AdjustmentRow = { id: string; name: string; email: string; month: st
 export async function recentAdjustments(actor: Actor, limit = 20): Promise<AdjustmentRow[]> {
   authorize(actor, "payments", "manage");
   const rows = await db()
-    .select({
-      id: ledgerEntries.id,
-      userId: ledgerEntries.userId,
-      month: ledgerEntries.month,
-      amountCents: ledgerEntries.amountCents,
-      note: ledgerEntries.note,
-      status: ledgerEntries.status,
-      createdAt: ledgerEntries.createdAt,
-    })
+    .select(columnsOf(ledgerEntries, "id", "userId", "month", "amountCents", "note", "status", "createdAt"))
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.sourceKind, "adjustment"), isNull(ledgerEntries.importId)))
     .orderBy(desc(ledgerEntries.createdAt))

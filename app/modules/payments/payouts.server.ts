@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, isNull, sql, sum } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { toCsv } from "~/lib/csv";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
@@ -301,18 +302,7 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
 export async function payoutBatches(actor: Actor) {
   authorize(actor, "payments", "manage");
   const rows = await db()
-    .select({
-      id: payouts.id,
-      userId: payouts.userId,
-      batch: payouts.batch,
-      amountCents: payouts.amountCents,
-      status: payouts.status,
-      reference: payouts.reference,
-      paidAt: payouts.paidAt,
-      method: payouts.method,
-      failureReason: payouts.failureReason,
-      sentAt: payouts.sentAt,
-    })
+    .select(columnsOf(payouts, "id", "userId", "batch", "amountCents", "status", "reference", "paidAt", "method", "failureReason", "sentAt"))
     .from(payouts)
     .orderBy(desc(payouts.batch), desc(payouts.amountCents))
     .limit(500)

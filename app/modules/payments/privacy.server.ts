@@ -1,5 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import { ledgerEntries, paymentAgreements, payouts, shareOffers } from "~/db/schema";
+import { columnsOf } from "~/db/columns";
 import { db } from "~/platform/db.server";
 import { lineColumns } from "./ledger.server";
 
@@ -15,41 +16,16 @@ export async function paymentsDataFor(userId: string) {
       .where(eq(ledgerEntries.userId, userId))
       .orderBy(desc(ledgerEntries.month)),
     db()
-      .select({
-        batch: payouts.batch,
-        payoutDate: payouts.payoutDate,
-        amountCents: payouts.amountCents,
-        status: payouts.status,
-        reference: payouts.reference,
-        paidAt: payouts.paidAt,
-        createdAt: payouts.createdAt,
-      })
+      .select(columnsOf(payouts, "batch", "payoutDate", "amountCents", "status", "reference", "paidAt", "createdAt"))
       .from(payouts)
       .where(eq(payouts.userId, userId))
       .orderBy(desc(payouts.createdAt)),
     db()
-      .select({
-        status: paymentAgreements.status,
-        termStart: paymentAgreements.termStart,
-        noticeGivenAt: paymentAgreements.noticeGivenAt,
-        endsOn: paymentAgreements.endsOn,
-        terminatedAt: paymentAgreements.terminatedAt,
-        terminationReason: paymentAgreements.terminationReason,
-        heldAt: paymentAgreements.heldAt,
-        holdReason: paymentAgreements.holdReason,
-      })
+      .select(columnsOf(paymentAgreements, "status", "termStart", "noticeGivenAt", "endsOn", "terminatedAt", "terminationReason", "heldAt", "holdReason"))
       .from(paymentAgreements)
       .where(eq(paymentAgreements.userId, userId)),
     db()
-      .select({
-        shareBp: shareOffers.shareBp,
-        note: shareOffers.note,
-        status: shareOffers.status,
-        createdAt: shareOffers.createdAt,
-        respondedAt: shareOffers.respondedAt,
-        effectiveMonth: shareOffers.effectiveMonth,
-        termStart: shareOffers.termStart,
-      })
+      .select(columnsOf(shareOffers, "shareBp", "note", "status", "createdAt", "respondedAt", "effectiveMonth", "termStart"))
       .from(shareOffers)
       .where(eq(shareOffers.userId, userId)),
   ]);
