@@ -270,6 +270,9 @@ const OAUTH_AUTHORIZE =
   "/dev/oauth/authorize?client_id=shortbeat-local&redirect_uri=https%3A%2F%2Fshortbeat.test%2Fauth%2Fgoogle%2Fcallback" +
   "&response_type=code&code_challenge=matrixchallenge&code_challenge_method=S256&state=matrix-state";
 
+/** One route module's action served at several paths: the same case at each. */
+const atPaths = (paths: string[], action: Omit<ActionCase, "path">): ActionCase[] => paths.map((path) => ({ path, ...action }));
+
 export const ACTIONS: ActionCase[] = [
   // ---- Accounts ----
   { path: "/auth", module: "_auth/auth.tsx", guard: "public", intent: "signin", main: true, takesFields: true, body: signIn },
@@ -1391,8 +1394,7 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     body: ({ n }) => ({ fields: { email: `recover-${n}@example.com`, secret: "not-the-recovery-secret" } }),
   },
-  {
-    path: "/agency-application-signup",
+  ...atPaths(["/agency-application-signup", "/agency/signup"], {
     module: "agency/application-signup.tsx",
     guard: "public",
     intent: "apply",
@@ -1400,35 +1402,15 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     fresh: "user",
     body: application,
-  },
-  {
-    path: "/agency/signup",
-    module: "agency/application-signup.tsx",
-    guard: "public",
-    intent: "apply",
-    main: true,
-    takesFields: true,
-    fresh: "user",
-    body: application,
-  },
-  {
-    path: "/music-signup",
+  }),
+  ...atPaths(["/music-signup", `/${AGENCY_SLUG}/music-signup`], {
     module: "agency/music-signup.tsx",
     guard: "public",
     intent: "signup",
     main: true,
     takesFields: true,
     body: musicSignUp,
-  },
-  {
-    path: `/${AGENCY_SLUG}/music-signup`,
-    module: "agency/music-signup.tsx",
-    guard: "public",
-    intent: "signup",
-    main: true,
-    takesFields: true,
-    body: musicSignUp,
-  },
+  }),
   {
     path: `/${AGENCY_SLUG}/signup`,
     module: "agency/agency-creator-signup.tsx",
