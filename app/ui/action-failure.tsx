@@ -14,6 +14,14 @@ export function useActionFailure(actionData: unknown): ActionFailure | null {
   return failure;
 }
 
+/**
+ * A field of a form the action refused: its name, the value that was sent (else `fallback`) and its
+ * error, to spread on a Field or Select. `failure` is the refusal of this form only (or null).
+ */
+export function refilled(failure: ActionFailure | null, name: string, fallback = "") {
+  return { name, defaultValue: failure?.values?.[name] ?? fallback, error: failure?.errors[name] };
+}
+
 /** The refusal shown on the page itself (it stays after the toast is gone), announced as an alert. */
 export function FailureAlert({ failure, className = "mb-4" }: { failure: ActionFailure | null; className?: string }) {
   if (!failure) return null;

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
+import { refilled } from "~/ui/action-failure";
 import { formatBp } from "~/lib/split";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
@@ -41,26 +42,14 @@ export function CreatorCard({ link, failure }: { link: LinkRow & { sources: Sour
               <input type="hidden" name="linkId" value={link.id} />
               <Select
                 label="Platform"
-                name="platform"
                 options={Object.entries(CLIP_PLATFORM_LABELS).map(([value, label]) => ({ value, label }))}
-                defaultValue={clipFailure?.values?.platform ?? "youtube_shorts"}
-                error={clipFailure?.errors.platform}
+                {...refilled(clipFailure, "platform", "youtube_shorts")}
               />
-              <Field
-                label="Clip URL"
-                name="url"
-                type="url"
-                required
-                placeholder="https://www.youtube.com/shorts/…"
-                defaultValue={clipFailure?.values?.url ?? ""}
-                error={clipFailure?.errors.url}
-              />
+              <Field label="Clip URL" type="url" required placeholder="https://www.youtube.com/shorts/…" {...refilled(clipFailure, "url")} />
               <Select
                 label="Source video"
-                name="sourceId"
                 options={[{ value: "", label: "Choose a source video" }, ...ready.map((s) => ({ value: s.id, label: s.name }))]}
-                defaultValue={clipFailure?.values?.sourceId ?? ""}
-                error={clipFailure?.errors.sourceId}
+                {...refilled(clipFailure, "sourceId")}
               />
               <button type="submit" className={buttonClass.primary}>
                 Submit clip
@@ -80,12 +69,10 @@ export function CreatorCard({ link, failure }: { link: LinkRow & { sources: Sour
                 <>
                   <Field
                     label="Your share (%)"
-                    name="sharePercent"
                     inputMode="decimal"
                     required
                     hint="Applies only to revenue after the creator confirms it."
-                    defaultValue={splitFailure?.values?.sharePercent ?? ""}
-                    error={splitFailure?.errors.sharePercent}
+                    {...refilled(splitFailure, "sharePercent")}
                   />
                   <button type="submit" className={buttonClass.secondary}>
                     Request split

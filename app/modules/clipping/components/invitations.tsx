@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
+import { refilled } from "~/ui/action-failure";
 import { Badge, type Tone } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
@@ -49,13 +50,11 @@ export function InvitationsSection({
         <input type="hidden" name="intent" value="create-invitation" />
         <Field
           label="E-mail (optional)"
-          name="email"
           type="email"
           autoComplete="off"
           className="min-w-0 flex-1"
           hint="We send the link to this address, and only an account with it can use the invitation."
-          defaultValue={createFailure?.values?.email ?? ""}
-          error={createFailure?.errors.email}
+          {...refilled(createFailure, "email")}
         />
         <button type="submit" className={`${buttonClass.primary} sm:mt-6`} disabled={creating}>
           Create invitation

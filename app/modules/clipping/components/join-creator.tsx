@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
+import { refilled } from "~/ui/action-failure";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
@@ -86,12 +87,10 @@ export function AcceptInvitationSection({ failure, pendingCode }: { failure: Act
         <input type="hidden" name="intent" value="accept-invite" />
         <Field
           label="Invitation link or code"
-          name="code"
           autoComplete="off"
           required
           hint="A creator gives you a link of its own; it works once and expires in 7 days."
-          defaultValue={own?.values?.code ?? ""}
-          error={own?.errors.code}
+          {...refilled(own, "code")}
         />
         <AgreementBox id="acceptClipperAgreementPasted" error={own?.errors.acceptClipperAgreement} />
         <button type="submit" className={buttonClass.secondary}>
