@@ -33,6 +33,37 @@ type Props = {
 const MB = 1024 * 1024;
 const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "preview", "submissionKey"];
 
+/** The track's audio or cover: required on a first submission; on a resubmission optional, an empty field keeping the stored file. */
+function TrackFileField({
+  name,
+  formats,
+  accept,
+  resubmit,
+  error,
+  onFile,
+}: {
+  name: "audio" | "cover";
+  formats: string;
+  accept: string;
+  resubmit: boolean;
+  error: string | undefined;
+  onFile: (file: File | undefined) => void;
+}) {
+  return (
+    <Field
+      label={resubmit ? `Replace the ${name} (optional: ${formats})` : `${name[0].toUpperCase()}${name.slice(1)} (${formats})`}
+      name={name}
+      type="file"
+      accept={accept}
+      required={!resubmit}
+      hint={resubmit ? `Leave empty to keep the current ${name}.` : undefined}
+      error={error}
+      onChange={(e) => onFile(e.currentTarget.files?.[0])}
+      className="min-w-0"
+    />
+  );
+}
+
 /** A WAV gets a small MP3 preview made here (docs/decisions/0270); the encoder loads only then. */
 async function previewOf(file: File): Promise<File | null> {
   const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
@@ -195,16 +226,13 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
       <fieldset className="grid gap-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:grid-cols-2 sm:p-6">
         <legend className="px-1 text-base font-semibold text-slate-900">Files</legend>
         <div>
-          <Field
-            label={resubmit ? "Replace the audio (optional: MP3 or WAV, up to 50 MB)" : "Audio (MP3 or WAV, up to 50 MB)"}
+          <TrackFileField
             name="audio"
-            type="file"
+            formats="MP3 or WAV, up to 50 MB"
             accept=".mp3,.wav,audio/mpeg,audio/wav,audio/x-wav"
-            required={!resubmit}
-            hint={resubmit ? "Leave empty to keep the current audio." : undefined}
+            resubmit={!!resubmit}
             error={errors.audio || errors.durationSeconds || errors.peaks || errors.preview || undefined}
-            onChange={(e) => void onAudio(e.currentTarget.files?.[0])}
-            className="min-w-0"
+            onFile={(file) => void onAudio(file)}
           />
           <div className="mt-2 min-h-10 text-sm text-slate-600" aria-live="polite">
             {measuring ? "Reading the audio…" : null}
@@ -217,16 +245,13 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
           </div>
         </div>
         <div>
-          <Field
-            label={resubmit ? "Replace the cover (optional: JPEG, PNG or WebP, up to 5 MB)" : "Cover (JPEG, PNG or WebP, up to 5 MB)"}
+          <TrackFileField
             name="cover"
-            type="file"
+            formats="JPEG, PNG or WebP, up to 5 MB"
             accept="image/jpeg,image/png,image/webp"
-            required={!resubmit}
-            hint={resubmit ? "Leave empty to keep the current cover." : undefined}
+            resubmit={!!resubmit}
             error={errors.cover || undefined}
-            onChange={(e) => void onCover(e.currentTarget.files?.[0])}
-            className="min-w-0"
+            onFile={(file) => void onCover(file)}
           />
           {coverPreview ? <img src={coverPreview} alt="Cover preview" className="mt-2 h-24 w-24 rounded-md object-cover" /> : null}
         </div>
