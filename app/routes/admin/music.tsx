@@ -83,15 +83,9 @@ export default function MusicReview({ loaderData, actionData }: Route.ComponentP
       </Section>
 
       <Section id="music-recent-heading" title="Recent rejections and withdrawals" className="mt-10">
-        {recent.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">None yet.</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-100">
-            {recent.map((t) => (
-              <RecentDecision key={t.id} track={t} />
-            ))}
-          </ul>
-        )}
+        <RowList items={recent} empty="None yet." card={false}>
+          {(t) => <RecentDecision key={t.id} track={t} />}
+        </RowList>
       </Section>
 
       {reviewing ? (

@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { Badge, type Tone } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { LocalTime } from "~/ui/local-time";
+import { RowList } from "~/ui/row-list";
 import { Section } from "~/ui/section";
 import { DataTable, Td } from "~/ui/table";
 import { monthLabel } from "../calendar";
@@ -102,32 +103,28 @@ export function MonthsSection({ months, imports, busy }: { months: MonthRow[]; i
       </Section>
 
       <Section id="imports-heading" title="Recent imports" className="mt-10">
-        {imports.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600">None yet.</p>
-        ) : (
-          <ul className="mt-2 divide-y divide-slate-100 text-sm">
-            {imports.map((i) => (
-              <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span>
-                  {monthLabel(i.month)} · {i.fileName ?? "file"} ({FORMAT_LABEL[i.format].split(" (")[0]}) · {i.entryCount} lines · {formatCents(i.netCents)} ·{" "}
-                  <LocalTime iso={i.createdAt} withTime />
-                </span>
-                <span className="flex items-center gap-2">
-                  <Badge tone={IMPORT_STATUS[i.status].tone}>{IMPORT_STATUS[i.status].label}</Badge>
-                  {i.status === "staged" ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="discard" />
-                      <input type="hidden" name="importId" value={i.id} />
-                      <Button type="submit" disabled={busy}>
-                        Discard
-                      </Button>
-                    </Form>
-                  ) : null}
-                </span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <RowList items={imports} empty="None yet." card={false} className="text-sm">
+          {(i) => (
+            <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+              <span>
+                {monthLabel(i.month)} · {i.fileName ?? "file"} ({FORMAT_LABEL[i.format].split(" (")[0]}) · {i.entryCount} lines · {formatCents(i.netCents)} ·{" "}
+                <LocalTime iso={i.createdAt} withTime />
+              </span>
+              <span className="flex items-center gap-2">
+                <Badge tone={IMPORT_STATUS[i.status].tone}>{IMPORT_STATUS[i.status].label}</Badge>
+                {i.status === "staged" ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="discard" />
+                    <input type="hidden" name="importId" value={i.id} />
+                    <Button type="submit" disabled={busy}>
+                      Discard
+                    </Button>
+                  </Form>
+                ) : null}
+              </span>
+            </li>
+          )}
+        </RowList>
       </Section>
     </>
   );
