@@ -1,5 +1,6 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { shortWeek, type UsagePointView } from "./submissions-usage";
+import { CHART_AXIS, CHART_GRID, chartColor } from "~/ui/chart-style";
 
 // The drawing of the usage chart (submissions-usage.tsx): recharts in its own chunk, loaded with
 // React.lazy after hydration, so /music/submissions' first load does not carry it.
@@ -8,11 +9,11 @@ export default function SubmissionsUsageBars({ usage }: { usage: UsagePointView[
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={usage} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} accessibilityLayer={false}>
-        <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="week" tickFormatter={shortWeek} minTickGap={16} tick={{ fill: "#475569", fontSize: 12 }} stroke="#94a3b8" />
-        <YAxis width={40} allowDecimals={false} tick={{ fill: "#475569", fontSize: 12 }} stroke="#94a3b8" />
+        <CartesianGrid {...CHART_GRID} vertical={false} />
+        <XAxis dataKey="week" tickFormatter={shortWeek} minTickGap={16} {...CHART_AXIS} />
+        <YAxis width={40} allowDecimals={false} {...CHART_AXIS} />
         <Tooltip labelFormatter={(label) => `Week of ${shortWeek(String(label))}`} />
-        <Bar dataKey="licences" name="Licences" fill="#0f172a" isAnimationActive={false} />
+        <Bar dataKey="licences" name="Licences" fill={chartColor(0)} isAnimationActive={false} />
       </BarChart>
     </ResponsiveContainer>
   );
