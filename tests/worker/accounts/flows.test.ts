@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { validateSessionToken } from "~/modules/accounts/accounts.server";
 import { sha256Hex } from "~/platform/crypto.server";
+import { type TrackStatus, trackInsert } from "../../factories/tracks";
 import { createUser, signInAs } from "../../factories/users";
 import { ORIGIN, TEST_PASSWORD, fetchApp, passwordBeforeAll, postForm, redirectTarget, withCookie } from "../helpers";
 
@@ -139,12 +140,7 @@ describe("the dashboard's numbers", () => {
     const user = await createUser("creator");
     const other = await createUser("creator");
     const published = await count("SELECT count(*) AS n FROM music_tracks WHERE status = 'published'");
-    const track = (status: string) =>
-      env.DB.prepare("INSERT INTO music_tracks (id, title, artist, duration_seconds, audio_key, status) VALUES (?, 'T', 'A', 60, ?, ?)").bind(
-        crypto.randomUUID(),
-        `tracks/${crypto.randomUUID()}.wav`,
-        status,
-      );
+    const track = (status: TrackStatus) => trackInsert({ title: "T", artist: "A", audioKey: `tracks/${crypto.randomUUID()}.wav`, status, publishedAt: null });
     const channel = (userId: string) =>
       env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, ?, 'Mine')").bind(
         crypto.randomUUID(),

@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { campaignFields } from "../../factories/campaigns";
+import { type TrackStatus, trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, okText, outcome, postForm, withCookie } from "../helpers";
 import { declareHandles } from "../../factories/channels";
@@ -19,15 +20,23 @@ let banned: TestUser;
 const trackId = crypto.randomUUID();
 const hiddenTrackId = crypto.randomUUID();
 
-async function insertTrack(id: string, status: string, title: string) {
+async function insertTrack(id: string, status: TrackStatus, title: string) {
   const audioKey = `music/audio/${id}.wav`;
   await env.MEDIA.put(audioKey, AUDIO, { httpMetadata: { contentType: "audio/wav" } });
-  await env.DB.prepare(
-    `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, audio_size, peaks, status, published_at)
-     VALUES (?, ?, 'Page Artist', 'Lo-fi', 'Chill', 84, 95, ?, 'audio/wav', ?, '[1,2]', ?, ?)`,
-  )
-    .bind(id, title, audioKey, AUDIO.length, status, status === "published" ? new Date().toISOString() : null)
-    .run();
+  await trackInsert({
+    id,
+    title,
+    artist: "Page Artist",
+    genre: "Lo-fi",
+    mood: "Chill",
+    bpm: 84,
+    durationSeconds: 95,
+    audioKey,
+    audioContentType: "audio/wav",
+    audioSize: AUDIO.length,
+    peaks: "[1,2]",
+    status,
+  }).run();
 }
 
 /** A live campaign made through the admin console ($1.00 per 1,000 views, budget $10.00). */

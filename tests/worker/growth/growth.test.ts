@@ -11,6 +11,7 @@ import { rebuildRetentionPeople, retentionPage } from "~/modules/growth/growth.s
 import { retentionQuerySchema } from "~/modules/growth/schema";
 import { utcDay, weekOf } from "~/modules/growth/weeks";
 import { clearSettingsCache } from "~/platform/settings.server";
+import { trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { stageRevenue } from "../clipping/helpers";
 import { bellCount, count, fetchApp, okText, ORIGIN, outcome, postForm, redirectTarget, TEST_PASSWORD, withCookie } from "../helpers";
@@ -377,9 +378,21 @@ describe("/user-retention", () => {
     // Person 0 licensed a track; person 4 earned (a live hand-written entry).
     const trackId = crypto.randomUUID();
     await env.DB.batch([
-      env.DB.prepare(
-        "INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, audio_size, tags, peaks, status) VALUES (?, 'Cohort Song', 'X', 'Pop', 'Happy', 100, 30, 'k', 'audio/wav', 1, '', '[]', 'published')",
-      ).bind(trackId),
+      trackInsert({
+        id: trackId,
+        title: "Cohort Song",
+        artist: "X",
+        genre: "Pop",
+        mood: "Happy",
+        bpm: 100,
+        durationSeconds: 30,
+        audioKey: "k",
+        audioContentType: "audio/wav",
+        audioSize: 1,
+        tags: "",
+        peaks: "[]",
+        publishedAt: null,
+      }),
       env.DB.prepare("INSERT INTO music_licences (id, code, track_id, user_id) VALUES (?, ?, ?, ?)").bind(
         crypto.randomUUID(),
         `SB-${trackId.slice(0, 4)}-COHO-RT01`,

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "~/lib/permissions";
 import { ftsQuery, libraryPage } from "~/modules/music/music.server";
 import { EMPTY_LIBRARY_QUERY, LIBRARY_PAGE_SIZE, libraryHref, parseLibraryQuery, type LibraryQuery } from "~/modules/music/schema";
+import { trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, okText, outcome, withCookie } from "../helpers";
 
@@ -29,24 +30,21 @@ async function addTracks(list: TrackFixture[]): Promise<string[]> {
   const ids = list.map(() => crypto.randomUUID());
   await env.DB.batch(
     list.map((t, i) =>
-      env.DB.prepare(
-        `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, tags, peaks, status, licence_count, published_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        ids[i],
-        t.title,
-        t.artist ?? "Test Artist",
-        t.genre === undefined ? "Pop" : t.genre,
-        t.mood === undefined ? "Happy" : t.mood,
-        t.bpm === undefined ? 100 : t.bpm,
-        t.duration ?? 60,
-        `music/test/${ids[i]}.wav`,
-        t.tags ?? "",
-        JSON.stringify(Array.from({ length: 128 }, (_, j) => (j * 7) % 256)),
-        t.status ?? "published",
-        t.licences ?? 0,
-        (t.status ?? "published") === "published" ? (t.publishedAt ?? new Date(Date.now() - i * 60_000).toISOString()) : null,
-      ),
+      trackInsert({
+        id: ids[i],
+        title: t.title,
+        artist: t.artist,
+        genre: t.genre === undefined ? "Pop" : t.genre,
+        mood: t.mood === undefined ? "Happy" : t.mood,
+        bpm: t.bpm === undefined ? 100 : t.bpm,
+        durationSeconds: t.duration,
+        tags: t.tags ?? "",
+        peaks: JSON.stringify(Array.from({ length: 128 }, (_, j) => (j * 7) % 256)),
+        status: t.status,
+        licenceCount: t.licences ?? 0,
+        // One minute apart (the newest first), unless the fixture says when.
+        publishedAt: (t.status ?? "published") === "published" ? (t.publishedAt ?? new Date(Date.now() - i * 60_000).toISOString()) : null,
+      }),
     ),
   );
   return ids;

@@ -9,6 +9,7 @@ import type { Actor } from "~/lib/permissions";
 import { formatLicenceDate, LICENCE_CODE_PATTERN } from "~/modules/music/licence-code";
 import { takeLicence as takeLicenceDirect } from "~/modules/music/music.server";
 import { LICENCE_LOOKUP_LIMIT } from "~/platform/rate-limit.server";
+import { type TrackStatus, trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, outcome, postForm, withCookie } from "../helpers";
 
@@ -18,27 +19,27 @@ let creator: TestUser;
 let admin: TestUser;
 let other: TestUser;
 
-async function insertTrack(opts: { status?: string; title?: string; artist?: string; contentType?: string } = {}): Promise<string> {
+async function insertTrack(opts: { status?: TrackStatus; title?: string; artist?: string; contentType?: string } = {}): Promise<string> {
   const id = crypto.randomUUID();
   const status = opts.status ?? "published";
   const audioKey = `music/audio/${id}.wav`;
   await env.MEDIA.put(audioKey, AUDIO, { httpMetadata: { contentType: opts.contentType ?? "audio/wav" } });
-  await env.DB.prepare(
-    `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, audio_size, peaks, status, published_at, withdrawn_at)
-     VALUES (?, ?, ?, 'Pop', 'Happy', 120, 30, ?, ?, ?, '[1,2,3]', ?, ?, ?)`,
-  )
-    .bind(
-      id,
-      opts.title ?? `Licence Track ${id.slice(0, 6)}`,
-      opts.artist ?? "Licence Artist",
-      audioKey,
-      opts.contentType ?? "audio/wav",
-      AUDIO.length,
-      status,
-      status === "published" || status === "withdrawn" ? "2026-01-05T10:00:00.000Z" : null,
-      status === "withdrawn" ? "2026-02-01T09:00:00.000Z" : null,
-    )
-    .run();
+  await trackInsert({
+    id,
+    title: opts.title ?? `Licence Track ${id.slice(0, 6)}`,
+    artist: opts.artist ?? "Licence Artist",
+    genre: "Pop",
+    mood: "Happy",
+    bpm: 120,
+    durationSeconds: 30,
+    audioKey,
+    audioContentType: opts.contentType ?? "audio/wav",
+    audioSize: AUDIO.length,
+    peaks: "[1,2,3]",
+    status,
+    publishedAt: status === "published" || status === "withdrawn" ? "2026-01-05T10:00:00.000Z" : null,
+    withdrawnAt: status === "withdrawn" ? "2026-02-01T09:00:00.000Z" : null,
+  }).run();
   return id;
 }
 
@@ -194,7 +195,7 @@ describe("'Use this track' (POST /music/licences, intent=use)", () => {
     expect(await count("SELECT count(*) AS n FROM music_licences WHERE track_id = ?", trackId)).toBe(0);
   });
 
-  it.each(["in_review", "rejected", "withdrawn"])("refuses a %s track with 404 (never revealed) and records nothing", async (status) => {
+  it.each(["in_review", "rejected", "withdrawn"] as const)("refuses a %s track with 404 (never revealed) and records nothing", async (status) => {
     const trackId = await insertTrack({ status });
     const res = await use(creator, trackId);
     expect(res.status).toBe(404);

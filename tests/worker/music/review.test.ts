@@ -4,6 +4,7 @@
 // notification, e-mail and the audit row written.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertTrack } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, outcome, postForm, withCookie } from "../helpers";
 
@@ -21,11 +22,19 @@ async function track(status: "in_review" | "published" = "in_review"): Promise<{
   n += 1;
   const id = crypto.randomUUID();
   const title = `Review Track ${n}`;
-  await env.DB.prepare(
-    "INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_size, status, submitted_by, published_at) VALUES (?, ?, 'Reviewed Artist', 'Pop', 'Happy', 120, 90, ?, 1000, ?, ?, ?)",
-  )
-    .bind(id, title, `music/audio/${partner.id}/${id}.wav`, status, partner.id, status === "published" ? new Date().toISOString() : null)
-    .run();
+  await insertTrack({
+    id,
+    title,
+    artist: "Reviewed Artist",
+    genre: "Pop",
+    mood: "Happy",
+    bpm: 120,
+    durationSeconds: 90,
+    audioKey: `music/audio/${partner.id}/${id}.wav`,
+    audioSize: 1000,
+    status,
+    submittedBy: partner.id,
+  });
   return { id, title };
 }
 

@@ -4,6 +4,7 @@
 // wrapping the D1 sessions' batch and the statements' own execution for the length of one request.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { insertTrack } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { d1Calls } from "../d1-calls";
 import { fetchApp, okText, withCookie } from "../helpers";
@@ -20,12 +21,20 @@ beforeAll(async () => {
   [creator, pending] = await Promise.all([createUser("creator"), createUser("pending")]);
   const audioKey = `music/audio/${trackId}.wav`;
   await env.MEDIA.put(audioKey, AUDIO, { httpMetadata: { contentType: "audio/wav" } });
-  await env.DB.prepare(
-    `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, audio_size, tags, peaks, status, published_at)
-     VALUES (?, 'Round Trip Anthem', 'Batch Band', 'Pop', 'Happy', 120, 30, ?, 'audio/wav', ?, 'batch', '[1,2,3]', 'published', ?)`,
-  )
-    .bind(trackId, audioKey, AUDIO.length, new Date().toISOString())
-    .run();
+  await insertTrack({
+    id: trackId,
+    title: "Round Trip Anthem",
+    artist: "Batch Band",
+    genre: "Pop",
+    mood: "Happy",
+    bpm: 120,
+    durationSeconds: 30,
+    audioKey,
+    audioContentType: "audio/wav",
+    audioSize: AUDIO.length,
+    tags: "batch",
+    peaks: "[1,2,3]",
+  });
 });
 
 describe("music's hot paths: one D1 round trip", () => {

@@ -10,6 +10,7 @@ import { libraryPage, similarTracks } from "~/modules/music/music.server";
 import { EMPTY_LIBRARY_QUERY, LIBRARY_PAGE_SIZE } from "~/modules/music/schema";
 import { correctWords, editDistance, searchGroups } from "~/modules/music/search-words";
 import { ftsQuery } from "~/modules/music/music.server";
+import { trackInsert } from "../../factories/tracks";
 import { createUser } from "../../factories/users";
 import { fetchApp, okText, withCookie } from "../helpers";
 
@@ -35,23 +36,10 @@ beforeAll(async () => {
   cookie = creator.cookie ?? "";
   actor = { id: creator.id, email: creator.email, isAdmin: false, approvalStatus: "approved", isBanned: false, isMusicPartner: false, hasActiveAgency: false };
   await fetchApp("/");
+  // The seed's rows without their audio (the search reads the rows only).
   await env.DB.batch(
-    MUSIC_SEED_TRACKS.map((t) =>
-      env.DB.prepare(
-        `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, tags, status, published_at)
-         VALUES (?, ?, ?, ?, ?, ?, 60, ?, ?, ?, ?)`,
-      ).bind(
-        t.id,
-        t.title,
-        t.artist,
-        t.genre,
-        t.mood,
-        t.bpm,
-        `music/search-test/${t.id}.wav`,
-        t.tags,
-        t.status,
-        t.status === "published" ? new Date().toISOString() : null,
-      ),
+    MUSIC_SEED_TRACKS.map(({ id, title, artist, genre, mood, bpm, tags, status }) =>
+      trackInsert({ id, title, artist, genre, mood, bpm, tags, status, audioKey: `music/search-test/${id}.wav` }),
     ),
   );
 }, 180_000);

@@ -4,6 +4,7 @@
 // hear (published; unpublished: its submitter and admins). docs/decisions/0105.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type TrackStatus, trackInsert } from "../../factories/tracks";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
 import { fetchApp, withCookie } from "../helpers";
 
@@ -40,17 +41,27 @@ async function addPreview(id: string) {
   await env.DB.prepare("UPDATE music_tracks SET preview_key = ?, preview_size = ? WHERE id = ?").bind(previewKey, PREVIEW_SIZE, id).run();
 }
 
-async function insertTrack(id: string, status: string, opts: { submittedBy?: string; cover?: boolean; audioType?: string | null } = {}) {
+async function insertTrack(id: string, status: TrackStatus, opts: { submittedBy?: string; cover?: boolean; audioType?: string | null } = {}) {
   const audioKey = `music/audio/${id}.wav`;
   const coverKey = opts.cover === false ? null : `music/covers/${id}.png`;
   await env.MEDIA.put(audioKey, AUDIO, opts.audioType === null ? {} : { httpMetadata: { contentType: opts.audioType ?? "audio/wav" } });
   if (coverKey) await env.MEDIA.put(coverKey, COVER, { httpMetadata: { contentType: "image/png" } });
-  await env.DB.prepare(
-    `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, audio_content_type, audio_size, cover_key, peaks, status, submitted_by, published_at)
-     VALUES (?, ?, 'Stream Artist', 'Ambient', 'Calm', 90, 30, ?, 'audio/wav', ?, ?, '[1,2,3]', ?, ?, ?)`,
-  )
-    .bind(id, `Stream ${status}`, audioKey, SIZE, coverKey, status, opts.submittedBy ?? null, status === "published" ? new Date().toISOString() : null)
-    .run();
+  await trackInsert({
+    id,
+    title: `Stream ${status}`,
+    artist: "Stream Artist",
+    genre: "Ambient",
+    mood: "Calm",
+    bpm: 90,
+    durationSeconds: 30,
+    audioKey,
+    audioContentType: "audio/wav",
+    audioSize: SIZE,
+    coverKey,
+    peaks: "[1,2,3]",
+    status,
+    submittedBy: opts.submittedBy ?? null,
+  }).run();
 }
 
 beforeAll(async () => {

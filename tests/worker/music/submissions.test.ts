@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SUBMIT_MESSAGES as M, PARTNER_QUOTA_BYTES, SUBMISSION_MAX_BYTES, TAGS_MAX } from "~/modules/music/schema";
+import { type TrackStatus, trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, redirectTarget, withCookie } from "../helpers";
 import { tinyWav } from "../platform/actions";
@@ -88,6 +89,17 @@ async function landed(res: Response): Promise<string> {
 
 const objects = async () => (await env.MEDIA.list({ prefix: "music/" })).objects.length;
 const rowsOf = (user: TestUser) => count("SELECT count(*) AS n FROM music_tracks WHERE submitted_by = ?", user.id);
+/** A track the partner stored earlier, of `bytes` audio (its file is not in MEDIA): what the quota counts. */
+const oldTrack = (user: TestUser, status: TrackStatus, bytes: number) =>
+  trackInsert({
+    title: "Old",
+    artist: "Me",
+    audioKey: `music/audio/${crypto.randomUUID()}.wav`,
+    audioSize: bytes,
+    status,
+    submittedBy: user.id,
+    publishedAt: null,
+  });
 
 let n = 0;
 /** A fresh partner per test: the hourly limit and the quota are per partner. */
@@ -158,11 +170,7 @@ describe("the listening preview (issue 30, docs/decisions/0270)", () => {
     const audio = studioWav(3);
     const preview = previewMp3(3);
     // Room for the audio and the cover, not for the preview as well.
-    await env.DB.prepare(
-      "INSERT INTO music_tracks (id, title, artist, duration_seconds, audio_key, audio_size, status, submitted_by) VALUES (?, 'Old', 'Me', 60, ?, ?, 'published', ?)",
-    )
-      .bind(crypto.randomUUID(), `music/audio/${crypto.randomUUID()}.wav`, PARTNER_QUOTA_BYTES - audio.size - PNG.length - 10, user.id)
-      .run();
+    await oldTrack(user, "published", PARTNER_QUOTA_BYTES - audio.size - PNG.length - 10).run();
     const res = await submit(user, { durationSeconds: "3" }, { audio, preview });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("Storage full");
@@ -295,11 +303,11 @@ describe("limits", () => {
   it("refuses a submission over the partner's storage quota with a clear message, storing nothing", async () => {
     const user = await partner();
     // Tracks in review and published count; rejected and withdrawn do not.
-    const insert = (status: string, bytes: number) =>
-      env.DB.prepare(
-        "INSERT INTO music_tracks (id, title, artist, duration_seconds, audio_key, audio_size, status, submitted_by) VALUES (?, 'Old', 'Me', 60, ?, ?, ?, ?)",
-      ).bind(crypto.randomUUID(), `music/audio/${crypto.randomUUID()}.wav`, bytes, status, user.id);
-    await env.DB.batch([insert("published", PARTNER_QUOTA_BYTES - 1000), insert("rejected", PARTNER_QUOTA_BYTES), insert("withdrawn", PARTNER_QUOTA_BYTES)]);
+    await env.DB.batch([
+      oldTrack(user, "published", PARTNER_QUOTA_BYTES - 1000),
+      oldTrack(user, "rejected", PARTNER_QUOTA_BYTES),
+      oldTrack(user, "withdrawn", PARTNER_QUOTA_BYTES),
+    ]);
     const before = await objects();
     const res = await submit(user);
     expect(res.status).toBe(409);
@@ -342,10 +350,8 @@ describe("/music/submissions", () => {
     const user = await partner();
     const other = await partner();
     const ids = { published: crypto.randomUUID(), rejected: crypto.randomUUID(), theirs: crypto.randomUUID() };
-    const insert = (id: string, title: string, status: string, by: string, note: string | null = null) =>
-      env.DB.prepare(
-        "INSERT INTO music_tracks (id, title, artist, duration_seconds, audio_key, status, submitted_by, review_note, published_at) VALUES (?, ?, 'Me', 60, ?, ?, ?, ?, ?)",
-      ).bind(id, title, `music/audio/${id}.wav`, status, by, note, status === "published" ? new Date().toISOString() : null);
+    const insert = (id: string, title: string, status: TrackStatus, by: string, reviewNote: string | null = null) =>
+      trackInsert({ id, title, artist: "Me", audioKey: `music/audio/${id}.wav`, status, submittedBy: by, reviewNote });
     const creators = await Promise.all([createUser("creator"), createUser("creator")]);
     await env.DB.batch([
       insert(ids.published, "Used Everywhere", "published", user.id),

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { validateSessionToken } from "~/modules/accounts/accounts.server";
 import { db } from "~/platform/db.server";
+import { insertTrack } from "../../factories/tracks";
 import { createUser } from "../../factories/users";
 import { count, fetchApp, okText, redirectTarget } from "../helpers";
 
@@ -17,13 +18,7 @@ function cardValue(html: string, title: string): number | null {
 }
 
 async function addPublishedTrack(title: string, status: "published" | "in_review" = "published") {
-  const id = crypto.randomUUID();
-  await env.DB.prepare(
-    `INSERT INTO music_tracks (id, title, artist, genre, mood, bpm, duration_seconds, audio_key, tags, peaks, status, published_at)
-     VALUES (?, ?, 'Artist', 'Pop', 'Happy', 100, 60, ?, '', '[]', ?, ?)`,
-  )
-    .bind(id, title, `music/test/${id}.wav`, status, status === "published" ? new Date().toISOString() : null)
-    .run();
+  await insertTrack({ title, artist: "Artist", genre: "Pop", mood: "Happy", bpm: 100, tags: "", peaks: "[]", status });
 }
 
 async function addChannel(userId: string, title: string) {

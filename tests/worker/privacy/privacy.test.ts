@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DELETION_GRACE_DAYS } from "~/modules/accounts/accounts.server";
 import { runDueDeletions, runRetention } from "~/modules/privacy/privacy.server";
 import { EMAIL_BODY_RETENTION_DAYS } from "~/platform/email-delivery.server";
+import { trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { TEST_PASSWORD, count, fetchApp, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";
 
@@ -57,9 +58,15 @@ async function personWithData(label: string) {
     env.DB.prepare(
       "INSERT INTO clip_sources (id, creator_user_id, name, object_key, content_type, size_bytes, part_bytes, part_count, status) VALUES (?, ?, ?, ?, 'video/mp4', 3, 3, 1, 'ready')",
     ).bind(source, id, `${label} footage.mp4`, sourceKey),
-    env.DB.prepare(
-      "INSERT INTO music_tracks (id, title, artist, duration_seconds, audio_key, status, submitted_by, review_note) VALUES (?, ?, ?, 60, ?, 'rejected', ?, ?)",
-    ).bind(track, `${label} Track`, `${label} Artist`, `music/audio/${id}/${track}.wav`, id, `${label} note`),
+    trackInsert({
+      id: track,
+      title: `${label} Track`,
+      artist: `${label} Artist`,
+      audioKey: `music/audio/${id}/${track}.wav`,
+      status: "rejected",
+      submittedBy: id,
+      reviewNote: `${label} note`,
+    }),
     env.DB.prepare("INSERT INTO music_track_events (id, track_id, kind, note) VALUES (?, ?, 'rejected', ?)").bind(crypto.randomUUID(), track, `${label} note`),
   ]);
   return { user, avatarKey, sourceKey, channelRow };
