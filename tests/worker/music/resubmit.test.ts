@@ -9,7 +9,7 @@ import { DomainError } from "~/lib/errors";
 import { resubmitTrack } from "~/modules/music/music.server";
 import { RESUBMIT_MESSAGES as R, SUBMIT_MESSAGES as M } from "~/modules/music/schema";
 import { actorFor } from "../../factories/actors";
-import { createUser, type TestUser } from "../../factories/users";
+import { createUser, type TestUser, userBeforeAll } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, postForm, redirectTarget, withCookie } from "../helpers";
 import { tinyWav } from "../platform/actions";
 
@@ -17,11 +17,10 @@ const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAA
 const FIELDS = { title: "Night Market", artist: "The Testers", genre: "Pop", mood: "Happy", bpm: "120", tags: "city night", rights: "on" };
 const NOTE = "The vocals clip at 1:02; please send a cleaner master.";
 
-let admin: TestUser;
-let creator: TestUser;
+const admin = userBeforeAll("admin");
+const creator = userBeforeAll("creator");
 
 beforeAll(async () => {
-  [admin, creator] = await Promise.all([createUser("admin"), createUser("creator")]);
   await fetchApp("/auth");
 }, 180_000);
 

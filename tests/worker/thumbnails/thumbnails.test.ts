@@ -5,15 +5,14 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { THUMBNAIL_MESSAGES } from "~/modules/thumbnails/messages";
-import { createUser, type TestUser } from "../../factories/users";
+import { type TestUser, userBeforeAll } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, withCookie } from "../helpers";
 import { pngHeader } from "../../factories/images";
 
-let admin: TestUser;
-let creator: TestUser;
+const admin = userBeforeAll("admin");
+const creator = userBeforeAll("creator");
 
 beforeAll(async () => {
-  [admin, creator] = await Promise.all([createUser("admin"), createUser("creator")]);
   await fetchApp("/auth");
 }, 180_000);
 
