@@ -6,6 +6,7 @@ import { hrefWith } from "~/lib/href";
 import { ConfirmActions } from "~/modules/admin/components/console";
 import { formatPayoutDay } from "~/modules/payments/calendar";
 import { centsToDecimal, formatCents } from "~/modules/payments/money";
+import { refilled } from "~/ui/action-failure";
 import { Badge, type Tone } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { ConfirmDialog } from "~/ui/confirm-dialog";
@@ -244,8 +245,12 @@ export function CampaignForm({
   const busy = useNavigation().state !== "idle";
   // The browser checks with the action's own schema first (amounts: "2,50" is refused, decision 0203).
   const [checked, setChecked] = useState<FieldErrors>({});
-  const v = (name: string, fallback: string) => failure?.values?.[name] ?? fallback;
-  const e = (name: string) => checked[name] ?? failure?.errors[name];
+  // A field's name, the value a refused submission sent (else the campaign's) and its error; the
+  // browser's own check speaks first.
+  const f = (name: string, fallback: string) => {
+    const r = refilled(failure, name, fallback);
+    return { ...r, error: checked[name] ?? r.error };
+  };
   const locked = !!c && c.state !== "draft";
   return (
     <Form
@@ -256,59 +261,33 @@ export function CampaignForm({
     >
       <input type="hidden" name="intent" value={intent} />
       {c ? <input type="hidden" name="id" value={c.id} /> : null}
-      <Field label="Brand" name="brand" required maxLength={100} defaultValue={v("brand", c?.brand ?? "")} error={e("brand")} />
-      <Field label="Title" name="title" required maxLength={120} defaultValue={v("title", c?.title ?? "")} error={e("title")} />
+      <Field label="Brand" required maxLength={100} {...f("brand", c?.brand ?? "")} />
+      <Field label="Title" required maxLength={120} {...f("title", c?.title ?? "")} />
       <Field
         label="Address (slug)"
-        name="slug"
         required
         readOnly={locked}
         hint={locked ? "The address of a launched campaign cannot change." : "Lower-case letters, digits and hyphens: /campaigns/your-slug"}
-        defaultValue={v("slug", c?.slug ?? "")}
-        error={e("slug")}
+        {...f("slug", c?.slug ?? "")}
       />
       <Select
         label="Required track (optional)"
-        name="requiredTrackId"
-        defaultValue={v("requiredTrackId", c?.requiredTrackId ?? "")}
-        error={e("requiredTrackId")}
+        {...f("requiredTrackId", c?.requiredTrackId ?? "")}
         options={[{ value: "", label: "No required track" }, ...tracks.map((t) => ({ value: t.id, label: t.label }))]}
       />
       <Field
         label="Rate per 1,000 views (USD)"
-        name="rate"
         inputMode="decimal"
         required
         hint="A dot for decimals, e.g. 2.50."
-        defaultValue={v("rate", c ? centsToDecimal(c.rateCents) : "")}
-        error={e("rate")}
+        {...f("rate", c ? centsToDecimal(c.rateCents) : "")}
       />
-      <Field
-        label="Budget (USD)"
-        name="budget"
-        inputMode="decimal"
-        required
-        defaultValue={v("budget", c ? centsToDecimal(c.budgetCents) : "")}
-        error={e("budget")}
-      />
-      <Field
-        label="Starts (UTC)"
-        name="startsAt"
-        type="datetime-local"
-        required
-        defaultValue={v("startsAt", c ? localInput(c.startsAt) : "")}
-        error={e("startsAt")}
-      />
-      <Field label="Ends (UTC)" name="endsAt" type="datetime-local" required defaultValue={v("endsAt", c ? localInput(c.endsAt) : "")} error={e("endsAt")} />
-      <Field
-        label="Minimum subscribers (optional)"
-        name="minSubscribers"
-        inputMode="numeric"
-        defaultValue={v("minSubscribers", c?.minSubscribers ? String(c.minSubscribers) : "")}
-        error={e("minSubscribers")}
-      />
+      <Field label="Budget (USD)" inputMode="decimal" required {...f("budget", c ? centsToDecimal(c.budgetCents) : "")} />
+      <Field label="Starts (UTC)" type="datetime-local" required {...f("startsAt", c ? localInput(c.startsAt) : "")} />
+      <Field label="Ends (UTC)" type="datetime-local" required {...f("endsAt", c ? localInput(c.endsAt) : "")} />
+      <Field label="Minimum subscribers (optional)" inputMode="numeric" {...f("minSubscribers", c?.minSubscribers ? String(c.minSubscribers) : "")} />
       <div className="md:col-span-2">
-        <TextArea label="Brief" name="brief" required rows={5} maxLength={BRIEF_MAX} defaultValue={v("brief", c?.brief ?? "")} error={e("brief")} />
+        <TextArea label="Brief" required rows={5} maxLength={BRIEF_MAX} {...f("brief", c?.brief ?? "")} />
       </div>
       <div className="md:col-span-2">
         <button type="submit" className={buttonClass.primary} disabled={busy}>
