@@ -3,6 +3,7 @@ import { Badge } from "~/ui/badge";
 import { Button } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { Field } from "~/ui/field";
+import { InlineFieldForm } from "~/ui/inline-field-form";
 import { Section } from "~/ui/section";
 import type { PhoneState } from "../schema";
 
@@ -34,8 +35,7 @@ export function PhoneSection({ phone, errors, busy }: { phone: PhoneState; error
         ) : null}
 
         {waiting && phone.codeSent ? (
-          <Form method="post" className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start" noValidate>
-            <input type="hidden" name="intent" value="phone-verify" />
+          <InlineFieldForm intent="phone-verify" className="mt-4" noValidate busy={busy} submit={pendingIntent === "phone-verify" ? "Verifying..." : "Verify"}>
             <Field
               className="sm:w-56"
               label="Verification code"
@@ -48,10 +48,7 @@ export function PhoneSection({ phone, errors, busy }: { phone: PhoneState; error
               hint={`Sent by text to ${phone.phone}. Valid for 10 minutes.`}
               error={errors.code}
             />
-            <Button type="submit" variant="primary" disabled={busy} className="sm:mt-6">
-              {pendingIntent === "phone-verify" ? "Verifying..." : "Verify"}
-            </Button>
-          </Form>
+          </InlineFieldForm>
         ) : null}
 
         {waiting ? (
@@ -64,13 +61,15 @@ export function PhoneSection({ phone, errors, busy }: { phone: PhoneState; error
           </Form>
         ) : null}
 
-        <Form
+        <InlineFieldForm
           key={phone.phone ?? "none"}
-          method="post"
-          className="mt-4 flex flex-col gap-3 border-t border-slate-100 pt-4 sm:flex-row sm:items-start"
+          intent="phone-send"
+          className="mt-4 border-t border-slate-100 pt-4"
           noValidate
+          busy={busy}
+          variant={waiting ? "secondary" : "primary"}
+          submit={pendingIntent === "phone-send" ? "Sending..." : "Send code"}
         >
-          <input type="hidden" name="intent" value="phone-send" />
           <Field
             className="sm:flex-1"
             label={phone.phone ? "New phone number" : "Phone number"}
@@ -82,10 +81,7 @@ export function PhoneSection({ phone, errors, busy }: { phone: PhoneState; error
             hint="International format: + and the country code first."
             error={errors.phone}
           />
-          <Button type="submit" variant={waiting ? "secondary" : "primary"} disabled={busy} className="sm:mt-6">
-            {pendingIntent === "phone-send" ? "Sending..." : "Send code"}
-          </Button>
-        </Form>
+        </InlineFieldForm>
         {phone.verified ? (
           <p className="mt-2 text-xs text-slate-600">Sending a code to a new number replaces this one; the new number signs in once verified.</p>
         ) : null}

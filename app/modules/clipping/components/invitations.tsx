@@ -1,10 +1,11 @@
 import { useState } from "react";
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
 import { refilled } from "~/ui/action-failure";
 import { Badge, type Tone } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
+import { InlineFieldForm } from "~/ui/inline-field-form";
 import { LocalTime } from "~/ui/local-time";
 import { Section } from "~/ui/section";
 import { INVITATION_STATE_LABELS, type InvitationState } from "../messages";
@@ -46,8 +47,7 @@ export function InvitationsSection({
         Each invitation is a link of its own: it works once and expires in 7 days. Whoever uses it waits for your approval before they can download your source
         videos. Your public referral link never gives access to your folder.
       </p>
-      <Form method="post" className="mt-3 flex max-w-2xl flex-col gap-3 sm:flex-row sm:items-start">
-        <input type="hidden" name="intent" value="create-invitation" />
+      <InlineFieldForm intent="create-invitation" className="mt-3 max-w-2xl" busy={creating} submit="Create invitation">
         <Field
           label="E-mail (optional)"
           type="email"
@@ -56,10 +56,7 @@ export function InvitationsSection({
           hint="We send the link to this address, and only an account with it can use the invitation."
           {...refilled(createFailure, "email")}
         />
-        <button type="submit" className={`${buttonClass.primary} sm:mt-6`} disabled={creating}>
-          Create invitation
-        </button>
-      </Form>
+      </InlineFieldForm>
       {created ? <CreatedLink created={created} /> : null}
 
       {waiting.length > 0 ? (
