@@ -118,6 +118,28 @@ export function builtOnce<S extends BuildableSelect>(build: (slot: Slot) => S): 
   };
 }
 
+/**
+ * builtOnce for a statement whose text depends on a few choices (which filters a page has, how it
+ * sorts): `keyOf(shape)` names them, and each key's statement is built once, with the values as
+ * slots. The keys are few; the memory is emptied past 256 anyway.
+ */
+export function builtOncePerShape<Shape, S extends BuildableSelect>(
+  keyOf: (shape: Shape) => string,
+  build: (slot: Slot, shape: Shape) => S,
+): (shape: Shape, values: SlotValues) => BoundStatement<RowOf<S>> {
+  const built = new Map<string, (values: SlotValues) => BoundStatement<RowOf<S>>>();
+  return (shape, values) => {
+    const key = keyOf(shape);
+    let statement = built.get(key);
+    if (!statement) {
+      if (built.size >= 256) built.clear();
+      statement = builtOnce((slot) => build(slot, shape));
+      built.set(key, statement);
+    }
+    return statement(values);
+  };
+}
+
 export { inJsonList } from "~/db/in-json-list";
 
 // ---- The bookmark cookie ----------------------------------------------------------------------

@@ -247,6 +247,9 @@ test("an invitation through 'Continue with Google': the clipper choice survives 
   // The creator sees the request and approves it; the admin approves the new account.
   await approve(creator, name);
   await factory(request, baseURL!, "approve", email);
+  // The approval reaches the waiting page (its socket, else its poll), which moves into the app by
+  // itself: wait for that, or it interrupts the next navigation.
+  await page.waitForURL("**/dashboard", { timeout: 40_000 });
   await visit(page, "/clipping");
   await downloadsSource(page, "Studio session - full take.mp4");
   await context.close();

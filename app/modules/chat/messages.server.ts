@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { chatMessages, chatMutes, chatRooms } from "~/db/schema";
 import { isAdminUser, peopleByIds } from "~/modules/accounts/accounts.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { CHAT_HISTORY_PAGE } from "./messages";
 import { mutedIn } from "./mutes.server";
 import type { ChatMessageItem, RoomPost } from "./types";
@@ -146,10 +146,14 @@ export async function messageById(id: string): Promise<MessageRow | undefined> {
 
 /** The admin feed: the newest messages across rooms (deleted ones included, marked). */
 export function feedQuery(limit = 50) {
-  return db()
+  return feedStatement({ limit });
+}
+
+const feedStatement = builtOnce((slot) =>
+  db()
     .select({ message: chatMessages, roomName: chatRooms.name, authorIsAdmin: sql<number>`${isAdminUser(chatMessages.userId)}` })
     .from(chatMessages)
     .innerJoin(chatRooms, eq(chatRooms.id, chatMessages.roomId))
     .orderBy(desc(chatMessages.createdAt))
-    .limit(limit);
-}
+    .limit(slot<number>("limit")),
+);

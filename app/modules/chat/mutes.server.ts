@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, isNull, lte, or, type SQL } from "drizzle-orm";
 import { chatMutes } from "~/db/schema";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import type { ChatMuteState } from "./types";
 
 // Mutes (decision 0246): a user is muted in a room while a row for that room, or for every room
@@ -50,10 +50,14 @@ export function closeExpiredMuteQuery(userId: string, roomId: string | null, now
 }
 
 export function activeMutesQuery(now = new Date().toISOString()) {
-  return db()
+  return activeMutesStatement({ now });
+}
+
+const activeMutesStatement = builtOnce((slot) =>
+  db()
     .select()
     .from(chatMutes)
-    .where(and(isNull(chatMutes.endedAt), gt(chatMutes.mutedUntil, now)))
+    .where(and(isNull(chatMutes.endedAt), gt(chatMutes.mutedUntil, slot<string>("now"))))
     .orderBy(desc(chatMutes.createdAt))
-    .limit(200);
-}
+    .limit(200),
+);

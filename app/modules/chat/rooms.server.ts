@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull, max, or, sql } from "drizzle-orm";
 import { chatMessages, chatReads, chatRooms } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { startsWithText } from "~/platform/text-search.server";
 import type { ChatRoomState, ChatRoomSummary } from "./types";
 
@@ -61,13 +61,17 @@ export async function allRoomIds(): Promise<string[]> {
 }
 
 export function roomsForAdminQuery() {
-  return db()
+  return roomsForAdminStatement({});
+}
+
+const roomsForAdminStatement = builtOnce(() =>
+  db()
     .select({ room: chatRooms, messageCount: count(chatMessages.id) })
     .from(chatRooms)
     .leftJoin(chatMessages, and(eq(chatMessages.roomId, chatRooms.id), isNull(chatMessages.deletedAt)))
     .groupBy(chatRooms.id)
-    .orderBy(...roomOrder);
-}
+    .orderBy(...roomOrder),
+);
 
 /** The newest seq stored for a room (the object's starting point when its storage is empty). */
 export async function maxSeqOf(roomId: string): Promise<number> {

@@ -6,7 +6,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { type GrowthPeople, growthPeople } from "~/modules/accounts/accounts.server";
 import { createNotification } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, builtOncePerShape, db } from "~/platform/db.server";
 import { appLink, emailQueryWhen } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { activeBetween } from "./activity.server";
@@ -60,16 +60,30 @@ function inactiveWhere(p: GrowthPeople, q: RetentionQuery, now: number) {
   );
 }
 
+/**
+ * What the inactive list and its count filter on: the cutoff day, and the status and source when
+ * not "all". Values, or builtOnce slots standing for them (the page builds each shape once).
+ */
+type InactiveFilter = { cutoff: unknown; status?: unknown; source?: unknown };
+
+function inactiveFilterOf(q: RetentionQuery, now: number): InactiveFilter & { cutoff: string } {
+  return {
+    cutoff: addDays(utcDay(now), -q.inactiveDays),
+    status: q.status === "all" ? undefined : q.status,
+    source: q.source === "all" ? undefined : q.source,
+  };
+}
+
 /** The same over the daily snapshot (indexed on the last active day): what the list and its count read. */
-function inactiveInSnapshot(q: RetentionQuery, now: number) {
-  const cutoff = addDays(utcDay(now), -q.inactiveDays);
+function inactiveInSnapshot(f: InactiveFilter) {
   const r = retentionPeople;
+  const cutoff = f.cutoff as string;
   return and(
     lt(r.joinedAt, cutoff),
     eq(r.banned, false),
     or(isNull(r.lastDay), lt(r.lastDay, cutoff)),
-    q.status === "all" ? undefined : eq(r.status, q.status),
-    q.source === "all" ? undefined : eq(r.source, q.source),
+    f.status === undefined ? undefined : eq(r.status, f.status as never),
+    f.source === undefined ? undefined : eq(r.source, f.source as never),
   );
 }
 
@@ -77,16 +91,16 @@ function inactiveInSnapshot(q: RetentionQuery, now: number) {
  * Inactive people of the snapshot, most recently active first (never-active last: SQLite sorts
  * NULL lowest), with their name and e-mail joined live for the rows of the page only.
  */
-function inactiveListQuery(q: RetentionQuery, now: number, week: string, page: { limit: number; offset: number }) {
+function inactiveListQuery(f: InactiveFilter, week: unknown, page: { limit: unknown; offset: unknown }) {
   const r = retentionPeople;
-  const cutoff = addDays(utcDay(now), -q.inactiveDays);
+  const cutoff = f.cutoff as string;
   const top = db()
     .select({ id: r.userId, status: r.status, source: r.source, joinedAt: r.joinedAt, lastActive: r.lastDay })
     .from(r)
-    .where(inactiveInSnapshot(q, now))
+    .where(inactiveInSnapshot(f))
     .orderBy(desc(r.lastDay), desc(r.joinedAt))
-    .limit(page.limit)
-    .offset(page.offset)
+    .limit(page.limit as number)
+    .offset(page.offset as number)
     .as("top");
   const p = growthPeople();
   return db()
@@ -110,6 +124,46 @@ function inactiveListQuery(q: RetentionQuery, now: number, week: string, page: {
     .orderBy(desc(top.lastActive), desc(top.joinedAt));
 }
 
+/** Which filters an inactive list has (not their values): what its statements' text depends on. */
+const filterShape = (f: InactiveFilter) => `${f.status === undefined ? "" : "status"}:${f.source === undefined ? "" : "source"}`;
+/** A filter of that shape with slots for its values. */
+const slottedFilter = (slot: <T>(name: string) => T, f: InactiveFilter): InactiveFilter => ({
+  cutoff: slot("cutoff"),
+  status: f.status === undefined ? undefined : slot("status"),
+  source: f.source === undefined ? undefined : slot("source"),
+});
+
+// The page's four statements, built once per isolate and shape of filter (db.server builtOnce, docs/decisions/0284).
+const pageStatements = {
+  // Sign-ups per week and source with the funnel steps: the weekly chart, the funnel, "By source" and the cohorts' size.
+  people: builtOnce((slot) => {
+    const r = retentionPeople;
+    return db()
+      .select({ week: r.week, source: r.source, ...funnelSums([r.verified, r.approved, r.linked, r.licensed, r.earning]) })
+      .from(r)
+      .where(and(gte(r.week, slot("from")), lte(r.week, slot("current"))))
+      .groupBy(r.week, r.source);
+  }),
+  // Active people per cohort and weeks since: the cohort cells, and summed by week the weekly active users.
+  cells: builtOncePerShape(filterShape, (slot, f: InactiveFilter) => {
+    const c = retentionCohortCells;
+    return db()
+      .select({ cohort: c.cohort, weeksSince: c.weeksSince, active: sql<number>`sum(${c.active})`.mapWith(Number) })
+      .from(c)
+      .where(f.source === undefined ? undefined : eq(c.source, slot("source")))
+      .groupBy(c.cohort, c.weeksSince);
+  }),
+  inactive: builtOncePerShape(filterShape, (slot, f: InactiveFilter) =>
+    inactiveListQuery(slottedFilter(slot, f), slot("current"), { limit: slot("limit"), offset: slot("offset") }),
+  ),
+  inactiveTotal: builtOncePerShape(filterShape, (slot, f: InactiveFilter) =>
+    db()
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(retentionPeople)
+      .where(inactiveInSnapshot(slottedFilter(slot, f))),
+  ),
+};
+
 export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.now()): Promise<RetentionPage> {
   authorize(actor, "growth", "readRetention");
   // Every figure comes from the one snapshot (docs/decisions/0250-retention-definitions.md): no
@@ -120,27 +174,14 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
   const from = weeks[0];
   const cohortWeeks = lastWeeks(now, Math.min(COHORT_WEEKS, q.weeks));
   const pageSize = INACTIVE_PAGE_SIZE;
-  const r = retentionPeople;
-  const c = retentionCohortCells;
 
+  const filter = inactiveFilterOf(q, now);
+  const values = { from, current, cutoff: filter.cutoff, status: q.status, source: q.source, limit: pageSize, offset: (q.page - 1) * pageSize };
   const [people, cellRows, inactiveRows, inactiveTotal] = await db().batch([
-    // Sign-ups per week and source with the funnel steps: the weekly chart, the funnel, "By source" and the cohorts' size.
-    db()
-      .select({ week: r.week, source: r.source, ...funnelSums([r.verified, r.approved, r.linked, r.licensed, r.earning]) })
-      .from(r)
-      .where(and(gte(r.week, from), lte(r.week, current)))
-      .groupBy(r.week, r.source),
-    // Active people per cohort and weeks since: the cohort cells, and summed by week the weekly active users.
-    db()
-      .select({ cohort: c.cohort, weeksSince: c.weeksSince, active: sql<number>`sum(${c.active})`.mapWith(Number) })
-      .from(c)
-      .where(q.source === "all" ? undefined : eq(c.source, q.source))
-      .groupBy(c.cohort, c.weeksSince),
-    inactiveListQuery(q, now, current, { limit: pageSize, offset: (q.page - 1) * pageSize }),
-    db()
-      .select({ n: sql<number>`count(*)`.mapWith(Number) })
-      .from(r)
-      .where(inactiveInSnapshot(q, now)),
+    pageStatements.people(values),
+    pageStatements.cells(filter, values),
+    pageStatements.inactive(filter, values),
+    pageStatements.inactiveTotal(filter, values),
   ]);
 
   // Sign-ups per week by source, and the funnel and source breakdown over the range.
@@ -231,7 +272,7 @@ function toInactive(r: Omit<InactiveUser, "name"> & { fullName: string | null })
 /** The inactive users matching the filters as CSV (every page, up to 50,000 rows). */
 export async function inactiveUsersCsv(actor: Actor, q: RetentionQuery, now = Date.now()): Promise<string> {
   authorize(actor, "growth", "readRetention");
-  const rows = (await inactiveListQuery(q, now, weekOf(now), { limit: 50_000, offset: 0 }).all()).filter((x) => !x.activeAgain);
+  const rows = (await inactiveListQuery(inactiveFilterOf(q, now), weekOf(now), { limit: 50_000, offset: 0 }).all()).filter((x) => !x.activeAgain);
   return toCsv([
     ["name", "email", "status", "source", "signed_up", "last_active", "notified_this_week"],
     ...rows.map((r) => [r.fullName ?? "", r.email, r.status, r.source, r.joinedAt.slice(0, 10), r.lastActive ?? "", r.notifiedThisWeek ? "yes" : "no"]),

@@ -3,7 +3,7 @@ import { musicTracks } from "~/db/schema";
 import { notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { alongsideSession } from "~/modules/accounts/accounts.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { builtOncePerShape, db } from "~/platform/db.server";
 import { LIBRARY_PAGE_SIZE, toLibraryTrack, type LibraryQuery, type LibraryRow, type LibraryTrack } from "./library";
 import { anyCorrectable, correctWords, typedWords } from "./search-words";
 import { libraryColumns, type LibraryParts, libraryParts, libraryStatementsOf, readVocabulary, similarStatement } from "./search.server";
@@ -27,35 +27,29 @@ export type LibraryPage = {
 
 type SessionArgs = Parameters<typeof alongsideSession>[0];
 
-type LibraryStatements = ReturnType<typeof libraryStatementsOf>;
-type BuiltLibrary = readonly [rows: ReturnType<typeof builtOnce<LibraryStatements[0]>>, total: ReturnType<typeof builtOnce<LibraryStatements[1]>>];
+/** Which parts a library query has (its sort, and the filters present): what its statements' text depends on. */
+type LibraryShape = { sort: LibraryParts["sort"]; present: (keyof LibraryParts)[] };
 
-/** The library's statements by shape of query (which filters, which sort), each built once per isolate. */
-const builtShapes = new Map<string, BuiltLibrary>();
+const shapeKey = (shape: LibraryShape) => `${shape.sort}:${shape.present.join(",")}`;
+const slotted = (slot: <T>(name: string) => T, { sort, present }: LibraryShape): LibraryParts => ({
+  sort,
+  offset: slot("offset"),
+  ...Object.fromEntries(present.map((k) => [k, slot(k)])),
+});
+const libraryRows = builtOncePerShape(shapeKey, (slot, shape: LibraryShape) => libraryStatementsOf(db(), slotted(slot, shape))[0]);
+const libraryTotal = builtOncePerShape(shapeKey, (slot, shape: LibraryShape) => libraryStatementsOf(db(), slotted(slot, shape))[1]);
 
 /**
  * A library page's two statements (search.server libraryStatementsOf), built once per shape of
- * query with its values as slots (db.server builtOnce, docs/decisions/0284): the default page, a
- * genre, a search sorted by relevance… are each built the first time an isolate sees them. The
- * shapes are few (a filter is there or not, four sorts); the memory is emptied past 256 anyway.
+ * query with its values as slots (db.server builtOncePerShape, docs/decisions/0284): the default
+ * page, a genre, a search sorted by relevance… are each built the first time an isolate sees them.
  */
 function libraryQueries(query: LibraryQuery, page = query.page) {
   const parts = libraryParts(query, page);
-  const present = (Object.keys(parts) as (keyof LibraryParts)[]).filter((k) => k !== "sort" && parts[k] !== undefined);
-  const shape = `${parts.sort}:${present.join(",")}`;
-  let built = builtShapes.get(shape);
-  if (!built) {
-    if (builtShapes.size >= 256) builtShapes.clear();
-    const slotted = (slot: <T>(name: string) => T): LibraryParts => ({
-      sort: parts.sort,
-      offset: slot("offset"),
-      ...Object.fromEntries(present.map((k) => [k, slot(k)])),
-    });
-    built = [builtOnce((slot) => libraryStatementsOf(db(), slotted(slot))[0]), builtOnce((slot) => libraryStatementsOf(db(), slotted(slot))[1])];
-    builtShapes.set(shape, built);
-  }
+  const present = (Object.keys(parts) as (keyof LibraryParts)[]).filter((k) => k !== "sort" && k !== "offset" && parts[k] !== undefined);
+  const shape = { sort: parts.sort, present };
   const values = Object.fromEntries(present.map((k) => [k, parts[k] as string | number]));
-  return [built[0]({ ...values, offset: parts.offset }), built[1](values)] as const;
+  return [libraryRows(shape, { ...values, offset: parts.offset }), libraryTotal(shape, values)] as const;
 }
 
 /**

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser, signInAs } from "../../factories/users";
 import { fetchApp, ORIGIN, postForm, setCookieValue, withCookie } from "../helpers";
-import { builtOnce, d1, db, inJsonList, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
+import { builtOnce, builtOncePerShape, d1, db, inJsonList, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
 import { eq, sql } from "drizzle-orm";
 import { profiles } from "~/db/schema";
 
@@ -166,5 +166,23 @@ describe("one D1 session per request, its bookmark in a cookie", () => {
         .where(inJsonList(profiles.userId, [b])),
     ).toEqual([{ userId: b }]);
     expect(builds).toBe(1);
+  });
+  it("a statement whose text depends on a choice is built once per shape, each with its own values (0284)", async () => {
+    const [a, b] = [await createUser("creator", { fullName: "Shape Alpha" }), await createUser("creator", { fullName: "Shape Beta" })];
+    const built: string[] = [];
+    const named = builtOncePerShape(
+      (byName: boolean) => String(byName),
+      (slot, byName: boolean) => {
+        built.push(String(byName));
+        return db()
+          .select({ userId: profiles.userId })
+          .from(profiles)
+          .where(byName ? eq(profiles.fullName, slot("name")) : inJsonList(profiles.userId, slot("ids")));
+      },
+    );
+    expect(await named(true, { name: "Shape Alpha" }).all()).toEqual([{ userId: a.id }]);
+    expect(await named(false, { ids: JSON.stringify([b.id]) }).all()).toEqual([{ userId: b.id }]);
+    expect(await named(true, { name: "Shape Beta" }).all()).toEqual([{ userId: b.id }]);
+    expect(built).toEqual(["true", "false"]);
   });
 });
