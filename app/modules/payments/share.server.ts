@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, lte } from "drizzle-orm";
+import { and, eq, isNotNull, lte, type SQL } from "drizzle-orm";
 import { shareOffers } from "~/db/schema";
 import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
@@ -29,13 +29,19 @@ export function revisedSharesOfQuery(userIds: readonly string[], month: string) 
   return revisedSharesStatement({ userIds: JSON.stringify(userIds), month });
 }
 
-const revisedSharesStatement = builtOnce((slot) =>
-  db()
+/**
+ * The rule both readers share: the revised shares accepted and in force at `month` (a value or a
+ * builtOnce slot), read oldest first so that the latest in force comes last.
+ */
+function revisedSharesInForce(month: unknown, among?: SQL) {
+  return db()
     .select({ userId: shareOffers.userId, shareBp: shareOffers.shareBp })
     .from(shareOffers)
-    .where(and(inJsonList(shareOffers.userId, slot("userIds")), eq(shareOffers.status, "accepted"), lte(shareOffers.effectiveMonth, slot<string>("month"))))
-    .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt),
-);
+    .where(and(among, eq(shareOffers.status, "accepted"), isNotNull(shareOffers.effectiveMonth), lte(shareOffers.effectiveMonth, month as string)))
+    .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
+}
+
+const revisedSharesStatement = builtOnce((slot) => revisedSharesInForce(slot("month"), inJsonList(shareOffers.userId, slot("userIds"))));
 
 /** One person's share from revisedSharesOfQuery's rows for them: the latest revised share in force, else the standard one. */
 export function shareInForce(revisedRows: readonly { shareBp: number }[], standardBp: number): number {
@@ -47,11 +53,7 @@ export function shareInForce(revisedRows: readonly { shareBp: number }[], standa
  * one statement over the accepted offers, which are few; people on the standard share are absent.
  */
 export async function revisedSharesAt(month: string): Promise<Map<string, number>> {
-  const rows = await db()
-    .select({ userId: shareOffers.userId, shareBp: shareOffers.shareBp })
-    .from(shareOffers)
-    .where(and(eq(shareOffers.status, "accepted"), isNotNull(shareOffers.effectiveMonth), lte(shareOffers.effectiveMonth, month)))
-    .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
+  const rows = await revisedSharesInForce(month);
   // Ascending, so the latest in force wins.
   return new Map(rows.map((r) => [r.userId, r.shareBp]));
 }
