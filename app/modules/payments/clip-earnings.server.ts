@@ -1,5 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
-import { ledgerEntries, revenueMonths } from "~/db/schema";
+import { and, eq } from "drizzle-orm";
+import { ledgerEntries } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { type Actor, authorize } from "~/lib/permissions";
 import { builtOnce, db, inJsonList } from "~/platform/db.server";
@@ -8,6 +8,7 @@ import { daySegments } from "~/modules/clipping/split-days";
 import { monthLabel, monthOf } from "./calendar";
 import { revisedSharesOfQuery, standardShareBp } from "./share.server";
 import type { ClipEarning, ClipEarnings } from "./types";
+import { countedEntries } from "./counted";
 
 // Per-clip earnings on /clipping (issue 31 §3, docs/decisions/0255): what the ledger holds for each
 // clip, never a projection. A clip's revenue arrives with the revenue report of its month (imported
@@ -19,10 +20,6 @@ import type { ClipEarning, ClipEarnings } from "./types";
 type ClipRef = { id: string; creatorUserId: string; clipperUserId: string; views: number; linkId: string | null };
 
 const STATUS_RANK = { estimated: 0, finalized: 1, paid: 2 } as const;
-
-/** Entries that count: written by hand, or by the live import of their month (a staged import's are invisible), as on /payments. */
-const counts = () =>
-  sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
 
 /** The counted 'clip' entries of these clips (slot `clipIds`, a JSON list), built once per isolate (db.server builtOnce). */
 const clipEntriesQuery = builtOnce((slot) =>
@@ -36,7 +33,7 @@ const clipEntriesQuery = builtOnce((slot) =>
       status: ledgerEntries.status,
     })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, slot("clipIds")), counts())),
+    .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, slot("clipIds")), countedEntries())),
 );
 
 export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], today = new Date()): Promise<ClipEarnings> {

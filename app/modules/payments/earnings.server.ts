@@ -1,10 +1,11 @@
 import { Column, and, desc, eq, getTableName, is, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { ledgerEntries, revenueMonths } from "~/db/schema";
+import { ledgerEntries } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { db } from "~/platform/db.server";
 import { addMonths, monthLabel, monthOf } from "./calendar";
 import type { LedgerStatus } from "./types";
+import { countedEntries } from "./counted";
 
 // Earnings from the ledger for other pages (docs/decisions/0132): the person's own earnings by
 // month (/analytics), and a roster member's earnings this month and in total, as correlated SQL
@@ -19,7 +20,7 @@ function ref(c: Ref): SQL {
 }
 
 /** Entries that count, over the alias `le` of ledger_entries. */
-const countedLe = sql`(le.import_id is null or le.import_id in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
+const countedLe = countedEntries(sql`le.import_id`);
 
 /**
  * What the person in `userId` earned this month (the calendar month, UTC) and in total, in cents,
@@ -55,13 +56,7 @@ export async function earningsByMonth(actor: Actor, months = 12, today = new Dat
       rank: sql<number>`min(case ${ledgerEntries.status} when 'estimated' then 0 when 'finalized' then 1 else 2 end)`.mapWith(Number),
     })
     .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.userId, actor.id),
-        sql`${ledgerEntries.month} >= ${since}`,
-        sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`,
-      ),
-    )
+    .where(and(eq(ledgerEntries.userId, actor.id), sql`${ledgerEntries.month} >= ${since}`, countedEntries()))
     .groupBy(ledgerEntries.month)
     .orderBy(desc(ledgerEntries.month));
   return rows.map((r) => ({ month: r.month, label: monthLabel(r.month), amountCents: r.total, status: STATUS_ORDER[r.rank] ?? "estimated" }));

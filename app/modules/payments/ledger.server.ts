@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
-import { ledgerEntries, ledgerVideoLines, payouts, revenueMonths } from "~/db/schema";
+import { ledgerEntries, ledgerVideoLines, payouts } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { builtOnce, db } from "~/platform/db.server";
@@ -9,13 +9,10 @@ import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
 import { CURRENCY, centsToDecimal } from "./money";
 import { payoutDay, revisedSharesOfQuery, shareInForce, standardShareBp } from "./share.server";
 import type { LedgerStatus, PayoutRow, SourceKind, StatementLine } from "./types";
+import { countedEntries } from "./counted";
 
 // What /payments shows: the person's own entries (only those that count: a staged import's are
 // invisible), balances by status, the monthly statement, payouts, and the CSV of it all.
-
-/** Entries that count: written by hand, or by the live import of their month. */
-const counts = () =>
-  sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
 
 const SOURCE_LABEL: Record<SourceKind, string> = {
   music: "Music share",
@@ -43,7 +40,7 @@ function linesQuery(userId: string, month?: SQL) {
   return db()
     .select(lineColumns)
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.userId, userId), month ? sql`${ledgerEntries.month} = ${month}` : undefined, counts()))
+    .where(and(eq(ledgerEntries.userId, userId), month ? sql`${ledgerEntries.month} = ${month}` : undefined, countedEntries()))
     .orderBy(desc(ledgerEntries.month), ledgerEntries.sourceKind, ledgerEntries.sourceId);
 }
 
@@ -58,7 +55,7 @@ function videoLinesQuery(userId: string, month?: SQL) {
     })
     .from(ledgerVideoLines)
     .innerJoin(ledgerEntries, eq(ledgerEntries.id, ledgerVideoLines.entryId))
-    .where(and(eq(ledgerEntries.userId, userId), month ? sql`${ledgerEntries.month} = ${month}` : undefined, counts()))
+    .where(and(eq(ledgerEntries.userId, userId), month ? sql`${ledgerEntries.month} = ${month}` : undefined, countedEntries()))
     .orderBy(ledgerVideoLines.entryId, ledgerVideoLines.videoId);
 }
 
@@ -109,7 +106,7 @@ export type PaymentsPage = {
 const STATUS_ORDER: LedgerStatus[] = ["estimated", "finalized", "paid"];
 
 /** The statement's own entries of person `me` (a builtOnce slot): those that count. */
-const ownEntries = (me: string) => and(eq(ledgerEntries.userId, me), counts());
+const ownEntries = (me: string) => and(eq(ledgerEntries.userId, me), countedEntries());
 
 /**
  * The month the statement shows: the asked one (slot `month`, "" for none) when the person has

@@ -1,11 +1,12 @@
 import { and, eq, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { ledgerEntries, revenueMonths } from "~/db/schema";
+import { ledgerEntries } from "~/db/schema";
 import { growthPeople, inJsonList } from "~/modules/accounts/accounts.server";
 import { bonusShareBp, inReferralTerm } from "./referral-rules";
 import { db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { split } from "~/lib/split";
+import { countedEntries } from "./counted";
 
 // The referral bonus, the payments module's part (issue 18; docs/decisions/0173-referral-bonus.md).
 // When an admin's revenue import is staged, each referrer whose referred creators earned music
@@ -19,10 +20,6 @@ import { split } from "~/lib/split";
 // invisible while staged, live with the commit, gone when replaced, finalized with the month.
 
 type Entry = typeof ledgerEntries.$inferInsert;
-
-/** Entries that count: written by hand, or by the live import of their month (as on /payments). */
-const counts = () =>
-  sql`(${ledgerEntries.importId} is null or ${ledgerEntries.importId} in (select ${revenueMonths.liveImportId} from ${revenueMonths} where ${revenueMonths.liveImportId} is not null))`;
 
 /** The referral entries of a staged import, from its music and clip entries. Empty when the bonus is off. */
 export async function referralBonusEntries(music: readonly Entry[], month: string, importId: string): Promise<Entry[]> {
@@ -60,7 +57,7 @@ export async function referralBonusEntries(music: readonly Entry[], month: strin
 
 /** The person has earned money (a counted, positive entry that is not a referral bonus): the funnel's last step. */
 export function hasEarnings(userId: SQLiteColumn | SQL): SQL<boolean> {
-  return sql<boolean>`exists (select 1 from ${ledgerEntries} where ${ledgerEntries.userId} = ${userId} and ${ledgerEntries.sourceKind} <> 'referral' and ${ledgerEntries.amountCents} > 0 and ${counts()})`;
+  return sql<boolean>`exists (select 1 from ${ledgerEntries} where ${ledgerEntries.userId} = ${userId} and ${ledgerEntries.sourceKind} <> 'referral' and ${ledgerEntries.amountCents} > 0 and ${countedEntries()})`;
 }
 
 /** A referrer's bonus in total: earned (finalized or paid) and upcoming (estimated), in cents. A query for a batch. */
@@ -74,5 +71,5 @@ export function referralBonusTotalsQuery(userId: string) {
       ),
     })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.sourceKind, "referral"), counts()));
+    .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.sourceKind, "referral"), countedEntries()));
 }
