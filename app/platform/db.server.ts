@@ -68,7 +68,7 @@ export function db() {
 }
 
 /** A placeholder of a statement built once (drizzle's `sql.placeholder`), typed as the value it stands for. */
-type Slot = <T>(name: string) => T;
+export type Slot = <T>(name: string) => T;
 
 /** What `builtOnce` asks of what its `build` returns: a drizzle select (its `.prepare()`, and the row type it declares). */
 type BuildableSelect = { prepare(): unknown; readonly _: { readonly result: unknown } };

@@ -1,8 +1,8 @@
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import { manualChannelSubmissions, youtubeChannels } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession } from "~/modules/accounts/accounts.server";
-import { db } from "~/platform/db.server";
+import { alongsideSession, sessionUserOf } from "~/modules/accounts/accounts.server";
+import { builtOnce, db } from "~/platform/db.server";
 
 // The channels a music licence covers (the music module's 'Use this track'): the actor's linked
 // YouTube channels and their manual submissions that an admin verified. Pending or rejected
@@ -34,6 +34,10 @@ function licensableStatements(me: Me) {
   ] as const;
 }
 
+/** Both statements for the session's user (slot `sessionId`), each built once per isolate (docs/decisions/0285). */
+const linkedOfSession = builtOnce((slot) => licensableStatements(sessionUserOf(slot))[0]);
+const verifiedOfSession = builtOnce((slot) => licensableStatements(sessionUserOf(slot))[1]);
+
 type LinkedRow = { channelId: string; title: string };
 type VerifiedRow = { id: string; title: string; url: string | null };
 
@@ -54,8 +58,8 @@ function licensableOf(linked: LinkedRow[], verified: VerifiedRow[]): LicensableC
  * docs/decisions/0083). Call before the guard; the returned function takes the guard's actor.
  */
 export function startLicensableChannels(args: Parameters<typeof alongsideSession>[0]): (actor: Actor) => Promise<LicensableChannel[]> {
-  const linked = alongsideSession(args, (me) => licensableStatements(me)[0]);
-  const verified = alongsideSession(args, (me) => licensableStatements(me)[1]);
+  const linked = alongsideSession(args, (_me, session) => linkedOfSession(session));
+  const verified = alongsideSession(args, (_me, session) => verifiedOfSession(session));
   return async (actor) => {
     authorize(actor, "channel", "list");
     return licensableOf(await linked, await verified);

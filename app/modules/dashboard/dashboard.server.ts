@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
-import { alongsideSession, NoSessionError } from "~/modules/accounts/accounts.server";
+import { alongsideSession, NoSessionError, sessionUserOf } from "~/modules/accounts/accounts.server";
 import { connectedChannelCountQuery } from "~/modules/channels/channels.server";
 import { publishedTrackCountQuery } from "~/modules/music/music.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 
 // The dashboard shows other domains' numbers; it owns no table. Each domain builds its count as
 // a query; the dashboard reads both as scalar subqueries of ONE statement, and that statement rides
@@ -23,12 +23,15 @@ export function dashboardCountsQuery(me: SQL<string | null> | string) {
     .from(sql`(select 1)`);
 }
 
+/** dashboardCountsQuery for the session's user, built once per isolate (docs/decisions/0285). */
+const dashboardCountsStatement = builtOnce((slot) => dashboardCountsQuery(sessionUserOf(slot)));
+
 /**
  * Published tracks in the library, and the user's connected channels. Call it before the guard
  * (so it joins the session's batch) and await it after the guard has passed.
  */
 export function dashboardCounts(args: Args): Promise<DashboardCounts> {
-  return alongsideSession(args, (me) => dashboardCountsQuery(me)).then(
+  return alongsideSession(args, (_me, session) => dashboardCountsStatement(session)).then(
     ([row]) => ({ trackCount: row?.trackCount ?? 0, connectedChannels: row?.connectedChannels ?? 0 }),
     (error) => {
       // The track count shows 0 on failure (spec); so does the channel count. Without a session

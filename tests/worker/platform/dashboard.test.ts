@@ -1,8 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { validateSessionToken } from "~/modules/accounts/accounts.server";
-import { db } from "~/platform/db.server";
+import { RouterContextProvider } from "react-router";
+import { alongsideSession, getSessionUser, sessionUserOf, validateSessionToken } from "~/modules/accounts/accounts.server";
+import { requestContext } from "~/platform/context.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { insertTrack } from "../../factories/tracks";
 import { createUser } from "../../factories/users";
 import { count, fetchApp, okText, redirectTarget } from "../helpers";
@@ -92,5 +94,26 @@ describe("/dashboard: counts in the session's round trip", () => {
     expect(alone?.approvalStatus).toBe("approved");
     expect(batched).toEqual(alone);
     expect(companion).toEqual([{ me: me.id }]);
+  });
+
+  it("a statement built once over sessionUserOf reads each session's own user: in the lookup's batch, and when it comes after the lookup", async () => {
+    const mine = builtOnce((slot) =>
+      db()
+        .select({ me: sessionUserOf(slot) })
+        .from(sql`(select 1)`),
+    );
+    const people = await Promise.all(Array.from({ length: 3 }, () => createUser("creator")));
+    for (const p of people) {
+      // In the batch (validateSessionToken's companions), three sessions one after the other through one built statement.
+      let rows: unknown;
+      await validateSessionToken(p.token, Date.now(), [{ build: (_me, session) => mine(session), resolve: (r) => (rows = r), reject: () => undefined }]);
+      expect(rows).toEqual([{ me: p.id }]);
+      // After the lookup has finished: alongsideSession runs it on its own, with the same values.
+      const context = new RouterContextProvider();
+      context.set(requestContext, { nonce: "", requestId: "test", ctx: {} as ExecutionContext });
+      const args = { request: new Request("https://shortbeat.test/dashboard", { headers: { Cookie: p.cookie } }), context };
+      expect((await getSessionUser(args.request, context))?.id).toBe(p.id);
+      expect(await alongsideSession(args, (_me, session) => mine(session))).toEqual([{ me: p.id }]);
+    }
   });
 });
