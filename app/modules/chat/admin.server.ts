@@ -7,7 +7,7 @@ import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { deleteMessage } from "./chat-actions.server";
-import { displayName, feedQuery, itemsOf } from "./messages.server";
+import { displayName, feedQuery, itemsWith } from "./messages.server";
 import { CHAT_TEXT } from "./messages";
 import { activeMutesQuery, closeExpiredMuteQuery, muteIn, userMutesQuery } from "./mutes.server";
 import { eachRoom } from "./room-object.server";
@@ -24,8 +24,12 @@ const nowIso = () => new Date().toISOString();
 export async function chatAdminPage(actor: Actor): Promise<ChatAdminPage> {
   authorize(actor, "chat", "manage");
   const [rooms, feed, mutes] = await db().batch([roomsForAdminQuery(), feedQuery(50), activeMutesQuery()]);
-  const items = await itemsOf(feed.map((f) => f.message));
-  const people = await peopleByIds([...new Set(mutes.flatMap((m) => [m.userId, ...(m.mutedBy ? [m.mutedBy] : [])]))]);
+  // One lookup for everyone the page names: the feed's authors, the muted and who muted them.
+  const people = await peopleByIds([...feed.map((f) => f.message.userId), ...mutes.flatMap((m) => [m.userId, ...(m.mutedBy ? [m.mutedBy] : [])])]);
+  const items = itemsWith(
+    feed.map((f) => f.message),
+    people,
+  );
   return {
     rooms: rooms.map((r) => ({
       ...roomStateOf(r.room),

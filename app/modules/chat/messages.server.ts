@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, isNull, lt, lte, ne, notExists, or, sql } from "drizzle-orm";
 import { chatMessages, chatMutes, chatRooms } from "~/db/schema";
-import { isAdminUser, peopleByIds } from "~/modules/accounts/accounts.server";
+import { isAdminUser, type PersonSummary, peopleByIds } from "~/modules/accounts/accounts.server";
 import { builtOnce, db } from "~/platform/db.server";
 import { CHAT_HISTORY_PAGE } from "./messages";
 import { mutedIn } from "./mutes.server";
@@ -25,7 +25,11 @@ function mentionsOf(raw: string): { id: string; name: string }[] {
 
 /** Rows as items, with the authors' names and avatars (one round trip for all authors). */
 export async function itemsOf(rows: readonly MessageRow[]): Promise<ChatMessageItem[]> {
-  const people = await peopleByIds([...new Set(rows.map((r) => r.userId))]);
+  return itemsWith(rows, await peopleByIds(rows.map((r) => r.userId)));
+}
+
+/** Rows as items, their authors from a lookup the caller already made (peopleByIds of at least the rows' authors). */
+export function itemsWith(rows: readonly MessageRow[], people: ReadonlyMap<string, PersonSummary>): ChatMessageItem[] {
   return rows.map((r) => {
     const p = people.get(r.userId);
     return {
