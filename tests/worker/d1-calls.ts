@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { fetchApp, okText, withCookie } from "./helpers";
 
 // D1 round trips of one request, counted: every batch of the app goes through a D1 session
 // (docs/decisions/0232), so the sessions' batch and the statements' own execution are wrapped for
@@ -31,4 +32,18 @@ export async function d1Calls(run: () => Promise<unknown>): Promise<{ calls: num
     for (const undo of restore.splice(0)) undo();
   }
   return seen;
+}
+
+/**
+ * One signed-in page's D1 cost in the steady state: the page is read once first (a fresh session is
+ * touched on its first request, a write), then read again while the calls are counted. Its HTML is
+ * returned with the counts, so a test also checks that the page shows what the statements read.
+ */
+export async function pageRoundTrips(path: string, cookie: string): Promise<{ html: string; calls: number; statements: number }> {
+  await okText(fetchApp(path, withCookie(cookie)));
+  let html = "";
+  const seen = await d1Calls(async () => {
+    html = await okText(fetchApp(path, withCookie(cookie)));
+  });
+  return { html, ...seen };
 }

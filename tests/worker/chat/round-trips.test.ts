@@ -4,8 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../factories/users";
-import { d1Calls } from "../d1-calls";
-import { fetchApp, okText, withCookie } from "../helpers";
+import { pageRoundTrips } from "../d1-calls";
 import { createRoom } from "./chat-helpers";
 
 describe("/chat-management: one lookup for the people it names", () => {
@@ -28,12 +27,7 @@ describe("/chat-management: one lookup for the people it names", () => {
         admin.id,
       ),
     ]);
-    // A fresh session is touched on its first request (a write); read once so the measured request is the steady state.
-    await okText(fetchApp("/chat-management", withCookie(admin.cookie)));
-    let html = "";
-    const seen = await d1Calls(async () => {
-      html = await okText(fetchApp("/chat-management", withCookie(admin.cookie)));
-    });
+    const { html, ...seen } = await pageRoundTrips("/chat-management", admin.cookie);
     expect(html).toContain("round trip hello");
     expect(html).toContain("Wren Writer");
     expect(html).toContain("Milo Muted");

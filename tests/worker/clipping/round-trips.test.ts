@@ -7,8 +7,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../factories/users";
-import { d1Calls } from "../d1-calls";
-import { fetchApp, okText, withCookie } from "../helpers";
+import { pageRoundTrips } from "../d1-calls";
 import { pair } from "./helpers";
 
 describe("/clipping: the page's rows in one batch", () => {
@@ -26,12 +25,7 @@ describe("/clipping: the page's rows in one batch", () => {
         "INSERT INTO clipper_invitations (id, creator_user_id, email, code_hash, status, expires_at, accepted_by, accepted_at) VALUES (?, ?, 'ivy@example.test', ?, 'accepted', ?, ?, ?)",
       ).bind(crypto.randomUUID(), creator.id, crypto.randomUUID(), later, other.id, now),
     ]);
-    // A fresh session is touched on its first request (a write); read once so the measured request is the steady state.
-    await okText(fetchApp("/clipping", withCookie(creator.cookie)));
-    let html = "";
-    const seen = await d1Calls(async () => {
-      html = await okText(fetchApp("/clipping", withCookie(creator.cookie)));
-    });
+    const { html, ...seen } = await pageRoundTrips("/clipping", creator.cookie);
     // The clip to review, the clipper, and the invitation's person (named from the same people lookup).
     expect(html).toContain("rtclip00001");
     expect(html).toContain("Clipper Cole");

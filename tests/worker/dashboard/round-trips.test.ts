@@ -5,8 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../factories/users";
-import { d1Calls } from "../d1-calls";
-import { fetchApp, okText } from "../helpers";
+import { pageRoundTrips } from "../d1-calls";
 
 /** The number a dashboard card shows (StatCard: aria-label = its title, the value in a text-3xl paragraph). */
 function cardValue(html: string, title: string): number | null {
@@ -21,12 +20,7 @@ describe("/dashboard: one round trip, two statements", () => {
       .bind(crypto.randomUUID(), me.id, `UC${crypto.randomUUID().replace(/-/g, "").slice(0, 22)}`)
       .run();
     const published = (await env.DB.prepare("SELECT count(*) AS n FROM music_tracks WHERE status = 'published'").first<{ n: number }>())?.n ?? 0;
-    // A fresh session is touched on its first request (a write); read once so the measured request is the steady state.
-    await okText(fetchApp("/dashboard", { headers: { Cookie: me.cookie } }));
-    let html = "";
-    const seen = await d1Calls(async () => {
-      html = await okText(fetchApp("/dashboard", { headers: { Cookie: me.cookie } }));
-    });
+    const { html, ...seen } = await pageRoundTrips("/dashboard", me.cookie);
     expect(seen).toEqual({ calls: 1, statements: 2 });
     expect(cardValue(html, "Music Library")).toBe(published);
     expect(cardValue(html, "Connected Channels")).toBe(1);

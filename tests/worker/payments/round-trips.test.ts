@@ -5,8 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../factories/users";
-import { d1Calls } from "../d1-calls";
-import { fetchApp, okText, withCookie } from "../helpers";
+import { pageRoundTrips } from "../d1-calls";
 
 describe("/payments: the share in force rides in the page's batches", () => {
   it("a creator with lines, a revised share and a term: four round trips (seven before), every part on the page", async () => {
@@ -25,12 +24,7 @@ describe("/payments: the share in force rides in the page's batches", () => {
       offer(8500, "2002-01", "2001-12-15T00:00:00.000Z"),
       offer(9500, "2999-01", "2998-12-15T00:00:00.000Z"),
     ]);
-    // A fresh session is touched on its first request (a write); read once so the measured request is the steady state.
-    await okText(fetchApp("/payments", withCookie(creator.cookie)));
-    let html = "";
-    const seen = await d1Calls(async () => {
-      html = await okText(fetchApp("/payments", withCookie(creator.cookie)));
-    });
+    const { html, ...seen } = await pageRoundTrips("/payments", creator.cookie);
     expect(html).toContain("Your share is 85% of net revenue");
     expect(html).toContain("Round-trip test line");
     expect(html).toContain("2024-03-05");
