@@ -48,6 +48,8 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await partner.waitForLoadState("networkidle");
   await expectAccessible(partner, "/music/submit");
   await shots(partner, "submit-empty");
+  const readHint = partner.getByText("Once you choose a file, its length and waveform show here.");
+  await expect(readHint).toBeVisible();
 
   // Refused first: a "song.mp3" that is really a PNG gets a message at the field, nothing filed.
   const png = await partner.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
@@ -56,6 +58,7 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
 
   await partner.getByLabel("Audio (MP3 or WAV, up to 50 MB)").setInputFiles({ name: "sunrise.wav", mimeType: "audio/wav", buffer: wavBuffer() });
   await expect(partner.getByText(/Length 0:03 · waveform ready/)).toBeVisible();
+  await expect(readHint).toBeHidden();
   await partner.getByLabel("Cover (JPEG, PNG or WebP, up to 5 MB)").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
   await partner.getByLabel("Title").fill(title);
   await partner.getByLabel("Artist").fill("The Journey Band");

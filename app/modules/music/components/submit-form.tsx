@@ -236,6 +236,7 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
           />
           <div className="mt-2 min-h-10 text-sm text-slate-600" aria-live="polite">
             {measuring ? "Reading the audio…" : null}
+            {!measuring && !measured ? <p>Once you choose a file, its length and waveform show here.</p> : null}
             {measured ? (
               <div>
                 <p>Length {formatTime(measured.duration)} · waveform ready</p>
