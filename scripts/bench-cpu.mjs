@@ -8,7 +8,9 @@
 // reads, so each sample belongs to the request that was in flight (from its start to the next
 // request's start, which includes work the request left to waitUntil). A request's CPU time is its
 // number of busy samples (everything but "(idle)": JavaScript, "(program)" — workerd's own work
-// inside the isolate, streams, HTML encoding — and "(garbage collector)") times the interval.
+// inside the isolate, streams, HTML encoding — and "(garbage collector)") times the time one sample
+// stands for: the median spacing of the profile's samples, not the interval asked for
+// (`sampleSpacing`, below).
 //
 // Counting samples, not summing V8's time deltas: workerd runs every isolate of the process on one
 // thread (the app, Miniflare's entry and asset workers, the local D1 database's shim). V8 takes no
@@ -20,6 +22,10 @@
 // Checked on the 2-core VM (2026-11-27, load 12–13): a request that hashes a password twice
 // (argon2, /dev/bench/password?n=1) counts 57–59 ms at 100 and 500 µs; workerd's whole thread spent
 // 66–92 ms of CPU on it by the kernel's count (/proc/…/schedstat), D1 shim and HTTP included.
+// Checked again on 2026-11-28's 2-core VM, idle: samples asked for every 100 µs came every 195 µs;
+// counted × 100 µs the same request read 24–27 ms, counted × the spacing 46 ms, and the workerd
+// thread's own CPU time for it without the profiler was 47.5 ms (of which 1.2 ms is what /healthz
+// costs the thread: HTTP and Miniflare's entry worker).
 
 /** A DevTools-protocol session with one of workerd's isolates over the inspector's WebSocket. */
 export async function inspect(inspectorPort, target) {
@@ -80,12 +86,27 @@ export async function cpuPerRequest(targets, { requests = 100, interval = 100 } 
     for (const [k, session] of sessions.entries()) {
       const { profile } = await session.send("Profiler.stop");
       await session.send("Profiler.disable");
-      out.push(samplesPerWindow(profile, [...starts[k], nowUs()]).map((n) => (n * interval) / 1000));
+      const spacing = sampleSpacing(profile);
+      const ms = samplesPerWindow(profile, [...starts[k], nowUs()]).map((n) => (n * spacing) / 1000);
+      out.push(Object.assign(ms, { spacingUs: spacing }));
     }
     return out;
   } finally {
     for (const session of sessions) session.close();
   }
+}
+
+/**
+ * The time one sample stands for (µs): the median spacing of consecutive samples, not the interval
+ * asked for. The sampler thread sleeps the interval and the kernel wakes it late (timer slack,
+ * scheduling), so samples asked for every 100 µs came every 195 µs on the 2-core VM of 2026-11-28:
+ * counting them × 100 µs read every page about half its CPU time (a password hash counted 24–27 ms
+ * where the thread's own CPU time, /proc/<pid>/task/<tid>/schedstat, was 46 ms). Gaps while another
+ * isolate runs (the D1 shim) are few and long, so the median does not see them.
+ */
+export function sampleSpacing(profile) {
+  const deltas = profile.timeDeltas.slice(1).sort((a, b) => a - b);
+  return deltas.length ? deltas[Math.floor(deltas.length / 2)] : 0;
 }
 
 /** Busy samples of `profile` in each window [bounds[i], bounds[i+1]) (µs, V8's monotonic clock). */

@@ -8,7 +8,7 @@
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { benchArgs, signIn } from "./bench-lib.mjs";
-import { APP_ISOLATE, inspect } from "./bench-cpu.mjs";
+import { APP_ISOLATE, inspect, sampleSpacing } from "./bench-cpu.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
 const { values, base } = benchArgs({
@@ -25,7 +25,8 @@ process.env.BENCH_INSPECT = values.inspector;
 const INTERVAL_US = 100;
 
 /**
- * Self time per function and per module from a V8 CPU profile: samples × the interval. Not V8's
+ * Self time per function and per module from a V8 CPU profile: samples × the time one sample stands
+ * for (bench-cpu.mjs `sampleSpacing`: the samples' median spacing, not the interval asked for). Not V8's
  * time deltas: every isolate of workerd runs on one thread, and the time the thread spends in
  * another isolate (the D1 shim) is lumped into the delta of this isolate's next sample
  * (scripts/bench-cpu.mjs).
@@ -33,7 +34,8 @@ const INTERVAL_US = 100;
 function summarize(profile) {
   const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
   const dt = new Map();
-  for (const id of profile.samples) if (!idle.has(id)) dt.set(id, (dt.get(id) ?? 0) + INTERVAL_US);
+  const spacing = sampleSpacing(profile);
+  for (const id of profile.samples) if (!idle.has(id)) dt.set(id, (dt.get(id) ?? 0) + spacing);
   const total = [...dt.values()].reduce((a, b) => a + b, 0);
   const byFn = new Map();
   const byModule = new Map();
