@@ -114,21 +114,19 @@ function toUser({ emailVerifiedAt, userMetadata, ...row }: SessionRow): SessionU
  */
 type Companion = { build: SessionStatementBuilder; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
 
-/** What a statement alongside the session is given: the session's user as SQL (`me`), and the session's values for a statement built once. */
-type SessionStatementBuilder = (me: SQL<string | null>, session: SessionValues) => BatchItem<"sqlite">;
+/** What a statement alongside the session is built from: this request's session, the values of a statement built once over `sessionUserOf(slot)`. */
+type SessionStatementBuilder = (session: SessionValues) => BatchItem<"sqlite">;
 
 /** The slot values of a statement built once over `sessionUserOf(slot)`: this request's session. */
 export type SessionValues = { sessionId: string };
 
-/** The user id of the session whose id is `id` (a value or a slot), as an SQL expression (NULL when there is no such session). */
-const userOfSession = (id: string): SQL<string | null> => sql<string | null>`(select ${sessions.userId} from ${sessions} where ${sessions.id} = ${id})`;
-
 /**
- * The session's user id over the slot `sessionId`, for a statement built once per isolate
- * (db.server builtOnce) that rides alongside the session: run it with the `session` values
- * alongsideSession hands its builder (docs/decisions/0285).
+ * The session's user id over the slot `sessionId`, as an SQL expression (NULL when there is no such
+ * session), for a statement built once per isolate (db.server builtOnce) that rides alongside the
+ * session: run it with the `session` values alongsideSession hands its builder (docs/decisions/0285).
  */
-export const sessionUserOf = (slot: Slot): SQL<string | null> => userOfSession(slot<string>("sessionId"));
+export const sessionUserOf = (slot: Slot): SQL<string | null> =>
+  sql<string | null>`(select ${sessions.userId} from ${sessions} where ${sessions.id} = ${slot<string>("sessionId")})`;
 
 /** Looks the session up by token; extends it when due. Null when absent or expired. */
 export async function validateSessionToken(token: string, now = Date.now(), companions: readonly Companion[] = []): Promise<SessionUser | null> {
@@ -137,9 +135,8 @@ export async function validateSessionToken(token: string, now = Date.now(), comp
   if (companions.length === 0) row = await sessionQuery({ sessionId: id }).get();
   else {
     // One round trip: the session and the page's own statements (docs/decisions/0083).
-    const me = userOfSession(id);
     try {
-      const [rows, ...results] = await db().batch([sessionQuery({ sessionId: id }), ...companions.map((c) => c.build(me, { sessionId: id }))]);
+      const [rows, ...results] = await db().batch([sessionQuery({ sessionId: id }), ...companions.map((c) => c.build({ sessionId: id }))]);
       for (const [i, c] of companions.entries()) c.resolve(results[i]);
       row = (rows as SessionRow[])[0];
     } catch (error) {
@@ -200,17 +197,17 @@ export class NoSessionError extends Error {
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * Runs `build(me, session)` in the same D1 batch as this request's session lookup (one round trip
- * for the session and the page's data; docs/decisions/0083). `me` is the session's user id as an SQL
- * expression; a statement built once takes `sessionUserOf(slot)` instead and runs with `session`.
- * Call it at the start of a loader, before the first `await`, and await the guard before the
- * result: the statement runs whoever is asking, and only the guard decides whether its rows may be
- * shown (with no session, `me` is NULL and the promise rejects). Called after the lookup has
- * started, it runs on its own once the session is known.
+ * Runs `build(session)` in the same D1 batch as this request's session lookup (one round trip for
+ * the session and the page's data; docs/decisions/0083). A statement about the person is built once
+ * over `sessionUserOf(slot)` and runs with `session` as its values (0285). Call it at the start of a
+ * loader, before the first `await`, and await the guard before the result: the statement runs
+ * whoever is asking, and only the guard decides whether its rows may be shown (for an unknown
+ * session the user is NULL, and the promise rejects). Called after the lookup has started, it runs
+ * on its own once the session is known.
  */
 export function alongsideSession<Q extends BatchItem<"sqlite">>(
   { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
-  build: (me: SQL<string | null>, session: SessionValues) => Q,
+  build: (session: SessionValues) => Q,
 ): Promise<Q["_"]["result"]> {
   const rc = context.get(requestContext);
   if (!rc.session) void getSessionUser(request, context).catch(() => undefined);
@@ -221,7 +218,7 @@ export function alongsideSession<Q extends BatchItem<"sqlite">>(
       })
     : getSessionUser(request, context).then(async (user): Promise<Q["_"]["result"]> => {
         if (!user) throw new NoSessionError();
-        const [rows] = await db().batch([build(sql<string>`${user.id}`, { sessionId: user.sessionId })]);
+        const [rows] = await db().batch([build({ sessionId: user.sessionId })]);
         return rows as Q["_"]["result"];
       });
   // The caller awaits its guard first; a failure here must not surface as an unhandled rejection.

@@ -58,8 +58,8 @@ function licensableOf(linked: LinkedRow[], verified: VerifiedRow[]): LicensableC
  * docs/decisions/0083). Call before the guard; the returned function takes the guard's actor.
  */
 export function startLicensableChannels(args: Parameters<typeof alongsideSession>[0]): (actor: Actor) => Promise<LicensableChannel[]> {
-  const linked = alongsideSession(args, (_me, session) => linkedOfSession(session));
-  const verified = alongsideSession(args, (_me, session) => verifiedOfSession(session));
+  const linked = alongsideSession(args, linkedOfSession);
+  const verified = alongsideSession(args, verifiedOfSession);
   return async (actor) => {
     authorize(actor, "channel", "list");
     return licensableOf(await linked, await verified);

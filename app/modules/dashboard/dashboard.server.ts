@@ -31,7 +31,7 @@ const dashboardCountsStatement = builtOnce((slot) => dashboardCountsQuery(sessio
  * (so it joins the session's batch) and await it after the guard has passed.
  */
 export function dashboardCounts(args: Args): Promise<DashboardCounts> {
-  return alongsideSession(args, (_me, session) => dashboardCountsStatement(session)).then(
+  return alongsideSession(args, dashboardCountsStatement).then(
     ([row]) => ({ trackCount: row?.trackCount ?? 0, connectedChannels: row?.connectedChannels ?? 0 }),
     (error) => {
       // The track count shows 0 on failure (spec); so does the channel count. Without a session
