@@ -33,15 +33,15 @@ export function revisedSharesOfQuery(userIds: readonly string[], month: string) 
  * The rule both readers share: the revised shares accepted and in force at `month` (a value or a
  * builtOnce slot), read oldest first so that the latest in force comes last.
  */
-function revisedSharesInForce(month: unknown, among?: SQL) {
+function revisedSharesInForce(month: string, among?: SQL) {
   return db()
     .select({ userId: shareOffers.userId, shareBp: shareOffers.shareBp })
     .from(shareOffers)
-    .where(and(among, eq(shareOffers.status, "accepted"), isNotNull(shareOffers.effectiveMonth), lte(shareOffers.effectiveMonth, month as string)))
+    .where(and(among, eq(shareOffers.status, "accepted"), isNotNull(shareOffers.effectiveMonth), lte(shareOffers.effectiveMonth, month)))
     .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
 }
 
-const revisedSharesStatement = builtOnce((slot) => revisedSharesInForce(slot("month"), inJsonList(shareOffers.userId, slot("userIds"))));
+const revisedSharesStatement = builtOnce((slot) => revisedSharesInForce(slot<string>("month"), inJsonList(shareOffers.userId, slot("userIds"))));
 
 /** One person's share from revisedSharesOfQuery's rows for them: the latest revised share in force, else the standard one. */
 export function shareInForce(revisedRows: readonly { shareBp: number }[], standardBp: number): number {
