@@ -14,7 +14,7 @@ import {
 } from "../app/modules/chat/protocol";
 import { maxSeqOf, mayPostIn, socketIdentityOf, storeMessage } from "../app/modules/chat/chat.server";
 import type { RoomPost, RoomPostResult } from "../app/modules/chat/types";
-import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
+import { answerClose, closeQuietly, openCount, sendFrame, tooManySockets } from "./hibernating-sockets";
 
 // One object per chat room (idFromName(roomId)): it orders the room's messages (seq), counts each
 // member's send rate, stores the message in D1 (the record) and fans it out to every open socket.
@@ -22,7 +22,9 @@ import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
 // Nothing that matters lives only in memory: the next seq and the send-rate timestamps are in the
 // object's storage (written before the message is stored and delivered), the sockets' identities
 // in their attachments (hibernation API). An object evicted or redeployed resumes numbering after
-// the last seq and keeps counting the rate; history is read from D1.
+// the last seq and keeps counting the rate; history is read from D1. Only the typing indicator's
+// throttle and its cached "may post" answers live in memory: losing them costs one extra relay or
+// one D1 read (decision 0298).
 //
 // Callers use its typed RPC methods (`chatRoom(id).post(...)`, app/modules/chat/room-object.server.ts);
 // only the WebSocket upgrade comes through fetch(), built by the worker after it checked Origin,
@@ -37,9 +39,13 @@ export type ChatSocketAttachment = {
   /** Shown to the others in "… is typing" (decision 0247); absent on sockets opened before it. */
   name?: string;
   isAdmin?: boolean;
-  /** When this socket's last "typing" was relayed (ms): the relay's throttle, kept through hibernation. */
-  typingAt?: number;
 };
+
+/** One person's open sockets to one room (decision 0298): the next upgrade is refused with a 429. */
+export const SOCKETS_PER_PERSON = 10;
+
+/** How long D1's answer to "may this person post here?" stands for the typing relay (decision 0298). */
+const MAY_POST_FOR_MS = 30_000;
 
 const SESSION_CHECK_MAX_MS = 6 * 60 * 60 * 1000;
 
@@ -53,6 +59,17 @@ export class ChatRoom extends DurableObject<Env> {
   /** Each author's send times in the window, loaded from storage once (written back after each stored message). */
   private rates = new Map<string, number[]>();
   private presenceTimer: ReturnType<typeof setTimeout> | null = null;
+  /**
+   * When each person's last "typing" was taken (ms), whichever of their sockets it came on: the
+   * relay's throttle per person (decision 0298). In memory only: the runtime hibernates the object
+   * after 10 s without an event, long after an entry's 2 s have run out
+   * (https://developers.cloudflare.com/durable-objects/concepts/durable-object-lifecycle/).
+   */
+  private typingAt = new Map<string, number>();
+  /** D1's last answer to "may this person post here?" (mayPostIn), for MAY_POST_FOR_MS; dropped when a mute or the room changes. */
+  private mayPost = new Map<string, { at: number; isAdmin: boolean; may: boolean }>();
+  /** Bumped whenever mayPost is dropped: an answer read before the change is not kept. */
+  private rulesVersion = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -65,6 +82,8 @@ export class ChatRoom extends DurableObject<Env> {
     const who = socketIdentityOf(request);
     if (!who) return new Response("Missing identity", { status: 400 });
     const { userId, sessionId, roomId } = who;
+    // The cap per person (decision 0298), checked and taken with no await between: two upgrades at once cannot both take the last place.
+    if (openCount(this.ctx.getWebSockets(`u:${userId}`)) >= SOCKETS_PER_PERSON) return tooManySockets(SOCKETS_PER_PERSON);
     const [client, server] = Object.values(new WebSocketPair());
     // Tagged with the user and the session: a user's sockets are found without reading them all.
     this.ctx.acceptWebSocket(server, [`u:${userId}`, `s:${sessionId}`]);
@@ -158,11 +177,15 @@ export class ChatRoom extends DurableObject<Env> {
 
   /** The room was renamed, described, archived or restored. */
   roomChanged(room: ChatRoomState): number {
+    // Archived, restored or re-kinded: who may post (and so type) is asked of D1 again.
+    this.forgetMayPost();
     return this.send(JSON.stringify({ type: "room", room } satisfies ChatSocketMessage));
   }
 
   /** A message for one user's sockets in this room (their mute, or its end). */
   toUser(userId: string, message: ChatSocketMessage): number {
+    // Their mute here began or ended: whether they may post (and so type) is asked of D1 again.
+    if (message.type === "mute") this.forgetMayPost(userId);
     return this.send(JSON.stringify(message), this.ctx.getWebSockets(`u:${userId}`));
   }
 
@@ -274,20 +297,42 @@ export class ChatRoom extends DurableObject<Env> {
 
   /**
    * "typing" from a socket (decision 0247): relayed to the room's other people, never stored. At
-   * most one per socket every TYPING_RELAY_MIN_MS (the time in the socket's attachment, so a woken
-   * object keeps the throttle), and only for someone who may post here now (not muted in this room,
-   * announcements: admins) — the same rules as a message, asked of D1.
+   * most one per PERSON every TYPING_RELAY_MIN_MS, whichever of their sockets it comes on (decision
+   * 0298: taken before any await, so frames on many sockets at once give one relay), and only for
+   * someone who may post here now (not muted in this room, announcements: admins) — the same rules
+   * as a message, asked of D1 at most once per MAY_POST_FOR_MS per person.
    */
   private async typing(ws: WebSocket): Promise<void> {
     const a = ws.deserializeAttachment() as ChatSocketAttachment | null;
     if (!a?.name) return;
     const now = Date.now();
-    if (a.typingAt !== undefined && now - a.typingAt < TYPING_RELAY_MIN_MS) return;
-    ws.serializeAttachment({ ...a, typingAt: now } satisfies ChatSocketAttachment);
-    if (!(await mayPostIn(a.roomId, a.userId, a.isAdmin === true))) return;
+    const last = this.typingAt.get(a.userId);
+    if (last !== undefined && now - last < TYPING_RELAY_MIN_MS) return;
+    for (const [userId, at] of this.typingAt) if (now - at >= TYPING_RELAY_MIN_MS) this.typingAt.delete(userId);
+    this.typingAt.set(a.userId, now);
+    if (!(await this.mayPostNow(a.roomId, a.userId, a.isAdmin === true, now))) return;
     const own = new Set(this.ctx.getWebSockets(`u:${a.userId}`));
     const others = this.ctx.getWebSockets().filter((s) => !own.has(s));
     this.send(JSON.stringify({ type: "typing", userId: a.userId, name: a.name } satisfies ChatSocketMessage), others);
+  }
+
+  /** Whether the person may post here (mayPostIn), D1's answer kept for MAY_POST_FOR_MS unless a mute or the room changes first. */
+  private async mayPostNow(roomId: string, userId: string, isAdmin: boolean, now: number): Promise<boolean> {
+    const known = this.mayPost.get(userId);
+    if (known && known.isAdmin === isAdmin && now - known.at < MAY_POST_FOR_MS) return known.may;
+    const version = this.rulesVersion;
+    const may = await mayPostIn(roomId, userId, isAdmin);
+    if (version === this.rulesVersion) {
+      for (const [id, entry] of this.mayPost) if (now - entry.at >= MAY_POST_FOR_MS) this.mayPost.delete(id);
+      this.mayPost.set(userId, { at: now, isAdmin, may });
+    }
+    return may;
+  }
+
+  private forgetMayPost(userId?: string): void {
+    this.rulesVersion++;
+    if (userId === undefined) this.mayPost.clear();
+    else this.mayPost.delete(userId);
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {

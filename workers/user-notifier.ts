@@ -10,7 +10,7 @@ import {
   type SocketMessage,
 } from "../app/modules/notifications/protocol";
 import { NOTIFIER_SESSION_ENDS_HEADER, NOTIFIER_SESSION_HEADER, NOTIFIER_USER_HEADER } from "../app/platform/realtime.server";
-import { answerClose, closeQuietly, sendFrame } from "./hibernating-sockets";
+import { answerClose, closeQuietly, openCount, sendFrame, tooManySockets } from "./hibernating-sockets";
 
 // One object per user (idFromName(userId)): the delivery channel for realtime notifications and
 // account events. D1 is the record; this object only pushes, so nothing is lost when it
@@ -38,6 +38,12 @@ export type SocketAttachment = {
 
 const SESSION_CHECK_MAX_MS = 6 * 60 * 60 * 1000;
 
+/**
+ * The user's open sockets (decision 0298): every tab of the app opens one, so more than the chat
+ * room's 10; the next upgrade is refused with a 429.
+ */
+export const SOCKETS_PER_USER = 20;
+
 export class UserNotifier extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -53,6 +59,8 @@ export class UserNotifier extends DurableObject<Env> {
     const userId = request.headers.get(NOTIFIER_USER_HEADER) ?? "";
     const sessionId = request.headers.get(NOTIFIER_SESSION_HEADER) ?? "";
     if (!userId || !sessionId) return new Response("Missing identity", { status: 400 });
+    // Checked and taken with no await between: two upgrades at once cannot both take the last place.
+    if (openCount(this.ctx.getWebSockets()) >= SOCKETS_PER_USER) return tooManySockets(SOCKETS_PER_USER);
     const pair = new WebSocketPair();
     const [client, server] = Object.values(pair);
     // Tagged with the session id, so a session's sockets can be found without reading them all.

@@ -18,7 +18,7 @@ export const CHAT_PONG = "pong";
 export const CHAT_TYPING = "typing";
 /** The browser sends "typing" at most this often while the person types. */
 export const TYPING_SEND_MS = 3000;
-/** The room relays one "typing" per socket at most this often (a faster client is ignored). */
+/** The room relays one "typing" per person at most this often, across all their sockets (a faster client is ignored; decision 0298). */
 export const TYPING_RELAY_MIN_MS = 2000;
 /** A reader shows "… is typing" this long after the last frame (or until that person's message arrives). */
 export const TYPING_SHOW_MS = 6000;

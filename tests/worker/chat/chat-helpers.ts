@@ -22,8 +22,11 @@ export function chatSocketRequest(roomId: string, cookie: string | null, origin:
 
 export { waitFor };
 
+/** The client of a room socket's upgrade answer (checked to be 101). */
+export const chatClientOf = (res: Response): ChatClient => socketClient(res, parseChatFrame, "chat protocol");
+
 export async function connectChat(roomId: string, user: { cookie: string }): Promise<ChatClient> {
-  return socketClient(await chatSocketRequest(roomId, user.cookie), parseChatFrame, "chat protocol");
+  return chatClientOf(await chatSocketRequest(roomId, user.cookie));
 }
 
 export const bodiesOf = (c: ChatClient) => c.messages.flatMap((m) => (m.type === "message" ? [m.message.body] : []));
@@ -54,6 +57,19 @@ export async function resetRates(roomId: string): Promise<void> {
     o["rates"].clear();
     const keys = [...(await state.storage.list({ prefix: "rate:" })).keys()];
     if (keys.length) await state.storage.delete(keys);
+  });
+}
+
+/**
+ * Forgets a room's typing throttle and its cached "may post" answers (decision 0298), so a test
+ * starts fresh: a test that ends mutes straight in D1 does so behind the room's back.
+ */
+export async function resetTyping(roomId: string): Promise<void> {
+  await runInDurableObject(roomStub(roomId), (o: ChatRoom) => {
+    // biome-ignore lint/complexity/useLiteralKeys: the object's private throttle, reached by tests only
+    o["typingAt"].clear();
+    // biome-ignore lint/complexity/useLiteralKeys: the object's private cache, reached by tests only
+    o["mayPost"].clear();
   });
 }
 

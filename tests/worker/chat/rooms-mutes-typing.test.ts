@@ -1,15 +1,32 @@
 // Chat (issue 30 §4): mutes per room — muted in room A, a member still posts in room B, also with
 // sends to both rooms at once; one open mute per user and room under parallel admins; a mute in
 // every room still works — and the typing indicator: relayed through the room's socket to the
-// others, throttled, never stored, and never for someone who may not post there. Decisions 0246, 0247.
+// others, throttled per person (however many sockets they open), never stored, and never for
+// someone who may not post there; and the cap on one person's sockets to a room. Decisions 0246, 0247, 0298.
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { chatAdminAction, chatPage } from "~/modules/chat/chat.server";
-import { CHAT_TYPING } from "~/modules/chat/protocol";
+import { CHAT_TYPING, TYPING_RELAY_MIN_MS } from "~/modules/chat/protocol";
 import { actorFor } from "../../factories/actors";
 import { createUser, type TestUser } from "../../factories/users";
+import type { ChatRoom } from "../../../workers/chat-room";
+import { SOCKETS_PER_PERSON } from "../../../workers/chat-room";
+import { d1Calls } from "../d1-calls";
 import { count, fetchApp, postForm } from "../helpers";
-import { connectChat, createRoom, resetRates, resetSendRates, send, sendOk } from "./chat-helpers";
+import {
+  type ChatClient,
+  chatClientOf,
+  chatSocketRequest,
+  connectChat,
+  createRoom,
+  resetRates,
+  resetSendRates,
+  resetTyping,
+  roomStub,
+  send,
+  sendOk,
+} from "./chat-helpers";
 
 let admin: TestUser;
 let admin2: TestUser;
@@ -37,7 +54,10 @@ beforeAll(async () => {
 }, 180_000);
 
 beforeEach(async () => {
-  for (const room of [roomA, roomB, news]) await resetRates(room);
+  for (const room of [roomA, roomB, news]) {
+    await resetRates(room);
+    await resetTyping(room);
+  }
   await resetSendRates(admin, mia, noah);
   await env.DB.prepare("UPDATE chat_mutes SET ended_at = ? WHERE ended_at IS NULL").bind(new Date().toISOString()).run();
 });
@@ -125,7 +145,7 @@ describe("mutes per room", () => {
 });
 
 describe("typing indicator", () => {
-  it("goes through the room's socket to the others, not back to the typist, at most once per 2 s per socket, and is not stored", async () => {
+  it("goes through the room's socket to the others, not back to the typist, at most once per 2 s per person, and is not stored", async () => {
     const typist = await connectChat(roomA, mia);
     const reader = await connectChat(roomA, noah);
     const elsewhere = await connectChat(roomB, noah);
@@ -162,5 +182,84 @@ describe("typing indicator", () => {
     expect(reader.messages.some((m) => m.type === "typing")).toBe(false);
     expect(newsReader.messages.filter((m) => m.type === "typing").map((m) => m.type === "typing" && m.userId)).toEqual([admin.id]);
     for (const c of [typist, reader, inNews, newsReader, adminTab]) c.ws.close(1000);
+  });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const typingFrames = (c: ChatClient) => c.messages.filter((m) => m.type === "typing");
+/** Forgets only the room's typing throttle (not its cached "may post" answers): the next "typing" is taken at once. */
+const forgetThrottle = (roomId: string) =>
+  runInDurableObject(roomStub(roomId), (o: ChatRoom) => {
+    // biome-ignore lint/complexity/useLiteralKeys: the object's private throttle, reached by tests only
+    o["typingAt"].clear();
+  });
+
+describe("one person, many sockets (decision 0298)", () => {
+  it("typing on all of a person's sockets to a room at once is relayed once, not once per socket", async () => {
+    const tabs = await Promise.all(Array.from({ length: SOCKETS_PER_PERSON }, () => connectChat(roomA, mia)));
+    const reader = await connectChat(roomA, noah);
+    for (const tab of tabs) tab.ws.send(CHAT_TYPING);
+    expect(await reader.next((m) => m.type === "typing")).toEqual({ type: "typing", userId: mia.id, name: "Mia Moss" });
+    await sleep(600);
+    expect(typingFrames(reader)).toHaveLength(1);
+    // The throttle is each person's own: Noah typing now reaches each of Mia's tabs once.
+    reader.ws.send(CHAT_TYPING);
+    for (const tab of tabs) expect(await tab.next((m) => m.type === "typing")).toMatchObject({ userId: noah.id });
+    expect(tabs.map((t) => typingFrames(t).length)).toEqual(tabs.map(() => 1));
+    for (const c of [...tabs, reader]) c.ws.close(1000);
+  });
+
+  it("asks D1 whether the typist may post once, not on every relay; a mute told to the room is heeded at once, and its end too", async () => {
+    const typist = await connectChat(roomA, mia);
+    const reader = await connectChat(roomA, noah);
+    const relayed = (n: number) => reader.next(() => typingFrames(reader).length === n);
+    const typed = (n: number) => async () => {
+      typist.ws.send(CHAT_TYPING);
+      await relayed(n);
+    };
+    expect((await d1Calls(typed(1))).calls).toBe(1);
+    // The throttle waited out: the next relay goes through on the answer already read.
+    await sleep(TYPING_RELAY_MIN_MS + 100);
+    expect((await d1Calls(typed(2))).calls).toBe(0);
+
+    await chatAdminAction(adminActor(), { intent: "mute", userId: mia.id, roomId: roomA, minutes: 60, reason: "quiet" });
+    await typist.next((m) => m.type === "mute");
+    await forgetThrottle(roomA);
+    typist.ws.send(CHAT_TYPING);
+    await sleep(400);
+    expect(typingFrames(reader)).toHaveLength(2);
+
+    const mute = await env.DB.prepare("SELECT id FROM chat_mutes WHERE user_id = ? AND ended_at IS NULL").bind(mia.id).first<{ id: string }>();
+    await chatAdminAction(adminActor(), { intent: "unmute", muteId: mute!.id });
+    await typist.next((m) => m.type === "mute" && m.mute === null);
+    await forgetThrottle(roomA);
+    typist.ws.send(CHAT_TYPING);
+    await relayed(3);
+    for (const c of [typist, reader]) c.ws.close(1000);
+  });
+
+  it(`refuses a person's socket to a room past ${SOCKETS_PER_PERSON} with a 429 before the upgrade; others still get in, and a closed tab frees its place`, async () => {
+    const tabs = await Promise.all(Array.from({ length: SOCKETS_PER_PERSON }, () => connectChat(roomB, noah)));
+    const over = await chatSocketRequest(roomB, noah.cookie);
+    expect(over.status).toBe(429);
+    expect(over.webSocket).toBeNull();
+    expect(over.headers.get("Retry-After")).toBe("10");
+    expect(await over.json()).toEqual({
+      error: "Too many sockets",
+      message: `At most ${SOCKETS_PER_PERSON} open connections per person here: close another tab and try again.`,
+    });
+    expect(await runInDurableObject(roomStub(roomB), (o: ChatRoom) => o.socketCount())).toBe(SOCKETS_PER_PERSON);
+    // The cap is per person: someone else opens the room as usual.
+    const other = await connectChat(roomB, mia);
+    // A closed tab frees its place (once the room has answered its close).
+    tabs[0].ws.close(1000);
+    let again = await chatSocketRequest(roomB, noah.cookie);
+    for (const until = Date.now() + 3000; again.status === 429 && Date.now() < until; ) {
+      await again.body?.cancel();
+      await sleep(50);
+      again = await chatSocketRequest(roomB, noah.cookie);
+    }
+    const replacement = chatClientOf(again);
+    for (const c of [...tabs.slice(1), other, replacement]) c.ws.close(1000);
   });
 });

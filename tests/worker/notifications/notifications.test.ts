@@ -27,7 +27,7 @@ import { afterSessionsEnded } from "~/modules/accounts/accounts.server";
 import { actorFor } from "../../factories/actors";
 import { notificationMessage } from "../../factories/notifications";
 import { createUser, signInAs, type TestUser } from "../../factories/users";
-import type { UserNotifier } from "../../../workers/user-notifier";
+import { SOCKETS_PER_USER, type UserNotifier } from "../../../workers/user-notifier";
 import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
 import { type SocketClient, socketClient } from "../socket-client";
 
@@ -122,6 +122,27 @@ describe("notification socket: who may open one", () => {
       expect(await runInDurableObject(stubOf(user.id), (o: UserNotifier) => o.socketCount())).toBe(1);
       client.ws.close(1000, "done");
     }
+  });
+
+  it(`refuses a user's socket past ${SOCKETS_PER_USER} with a 429 before the upgrade (decision 0298); a closed tab frees its place`, async () => {
+    const user = await createUser("creator");
+    const tabs = await Promise.all(Array.from({ length: SOCKETS_PER_USER }, () => connect(user)));
+    const over = await socketRequest(user.cookie);
+    expect(over.status).toBe(429);
+    expect(over.webSocket).toBeNull();
+    expect(over.headers.get("Retry-After")).toBe("10");
+    expect(((await over.json()) as { error: string }).error).toBe("Too many sockets");
+    expect(await runInDurableObject(stubOf(user.id), (o: UserNotifier) => o.socketCount())).toBe(SOCKETS_PER_USER);
+    // A closed tab frees its place (once the object has answered its close).
+    tabs[0].ws.close(1000, "done");
+    let again = await socketRequest(user.cookie);
+    for (const until = Date.now() + 3000; again.status === 429 && Date.now() < until; ) {
+      await again.body?.cancel();
+      await new Promise((r) => setTimeout(r, 50));
+      again = await socketRequest(user.cookie);
+    }
+    const replacement = socketClient(again, parseSocketMessage, "protocol");
+    for (const c of [...tabs.slice(1), replacement]) c.ws.close(1000, "done");
   });
 });
 
