@@ -5,9 +5,11 @@ import { env } from "./env.server";
 import { clientIp } from "./request-info.server";
 import { getSettings } from "./settings.server";
 
-// Fixed-window counters. Two stores, chosen by bucket (docs/decisions/0040-atomic-rate-limits.md):
-// - the limits that guard credentials and sending (ATOMIC_BUCKETS) count in a Durable Object per
-//   bucket and subject, exact under concurrency: the 6th of 30 parallel attempts is refused;
+// Fixed-window counters. Two stores, chosen by bucket (docs/decisions/0040-atomic-rate-limits.md,
+// which limit lives where: 0291):
+// - the limits that guard a password, a code, an export, sending or a submission (ATOMIC_BUCKETS)
+//   count in a Durable Object per bucket and subject, exact under concurrency: the 6th of 30
+//   parallel attempts is refused;
 // - the coarse ones count in KV (docs/decisions/0005), eventually consistent, free of a round trip
 //   to an object. Key: rl:<bucket>:<scope>:<window index>.
 
@@ -50,26 +52,34 @@ function key(bucket: string, scope: string, index: number) {
 }
 
 /**
- * Buckets counted exactly (a Durable Object round trip, POSTs only): sign-in, sign-up, password
- * reset, verification e-mails and texts, channel submissions, agency applications, recovery and
- * the suspicious-activity monitor. A bucket is matched by its name or its prefix before ':'.
+ * Buckets counted exactly (a Durable Object round trip): every limit that guards a password, a
+ * code, an export, sending or a submission (docs/decisions/0291 lists each bucket and its store).
+ * A bucket is matched by its name or its prefix before ':'.
  */
 export const ATOMIC_BUCKETS = new Set([
+  // Passwords and codes.
   "signin",
+  "change-password",
+  "delete-account",
+  "admin-recovery",
+  "licence-lookup",
+  "suspicious",
+  // Exports.
+  "data-export",
+  // Sending e-mails and texts.
   "signup",
   "reset",
   "verify-resend",
-  "change-password",
   "phone-code",
-  "channel-submit",
-  "agency-apply",
   "agency-manager",
-  "music-submit",
-  "admin-recovery",
-  "suspicious",
-  "thumbnail-ai",
   // Clipper invitations: per creator, and invitation e-mails per address (docs/decisions/0205).
   "clipper-invite",
+  // Submissions and billed work.
+  "channel-submit",
+  "agency-apply",
+  "music-submit",
+  "campaign-submit",
+  "thumbnail-ai",
 ]);
 
 const HOUR_MS = 60 * 60_000;
@@ -90,8 +100,8 @@ export const PHONE_CODE_LIMITS = {
 
 /**
  * The public licence verification page (/licences/:code, bucket "licence-lookup", per address):
- * coarse, counted in KV (docs/decisions/0040); with 60-bit codes it only slows a scraper down
- * (docs/decisions/0118).
+ * with 60-bit codes it mostly slows a scraper down (docs/decisions/0118), but it is the limit on
+ * guessing a code, so it is counted exactly like every other code check (docs/decisions/0291).
  */
 export const LICENCE_LOOKUP_LIMIT = { maxAttempts: 60, windowMs: 15 * 60_000 } as const satisfies Limit;
 

@@ -26,7 +26,27 @@ describe("atomic limits", () => {
   });
 
   it("sends credential and sending limits to the exact store, coarse ones to KV", async () => {
-    for (const bucket of ["signin", "signup", "reset:ip", "reset:acct", "verify-resend", "channel-submit", "agency-apply", "suspicious:signin"]) {
+    // Every limit on a password, a code, an export, sending or a submission (docs/decisions/0291).
+    for (const bucket of [
+      "signin",
+      "signup",
+      "reset:ip",
+      "reset:acct",
+      "verify-resend",
+      "change-password",
+      "delete-account",
+      "admin-recovery",
+      "licence-lookup",
+      "data-export",
+      "phone-code:user",
+      "agency-manager",
+      "clipper-invite:to",
+      "channel-submit",
+      "music-submit",
+      "campaign-submit",
+      "thumbnail-ai:captions",
+      "suspicious:signin",
+    ]) {
       expect(isAtomicBucket(bucket), bucket).toBe(true);
     }
     expect(isAtomicBucket("channel-refresh")).toBe(false);

@@ -118,6 +118,14 @@ describe("a copy of my data (GET /settings/export)", () => {
   it("needs a session", async () => {
     expect((await fetchApp("/settings/export")).status).toBe(401);
   });
+
+  it("20 parallel exports: exactly 3 go through (the limit counts atomically, issue 40)", async () => {
+    const user = await createUser("pending");
+    const statuses = (await Promise.all(Array.from({ length: 20 }, () => fetchApp("/settings/export", withCookie(user.cookie))))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(17);
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'data_export' AND user_id = ?", user.id)).toBe(3);
+  });
 });
 
 describe("deleting an account", () => {
@@ -159,6 +167,18 @@ describe("deleting an account", () => {
     expect(await count("SELECT count(*) AS n FROM users WHERE id = ? AND deletion_due_at IS NULL AND deleted_at IS NULL", user.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'account_deletion_cancelled' AND user_id = ?", user.id)).toBe(1);
     expect((await fetchApp("/dashboard", withCookie(cookie))).status).toBe(200);
+  });
+
+  it("30 parallel password guesses: at most 5 are checked, the rest refused with 429 (issue 40)", async () => {
+    const user = await createUser("creator", { passwordHash: password.hash });
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => settingsPost(user, { intent: "delete-account", password: `Wrong#Guess${i}`, confirm: "yes" })),
+    );
+    const bodies = await Promise.all(responses.map((r) => r.text()));
+    const checked = bodies.filter((b) => b.includes("Incorrect password")).length;
+    expect(checked).toBe(5);
+    expect(responses.filter((r) => r.status === 429)).toHaveLength(25);
+    expect(await count("SELECT count(*) AS n FROM users WHERE id = ? AND deletion_requested_at IS NULL", user.id)).toBe(1);
   });
 
   it("two parallel requests schedule it once", async () => {
