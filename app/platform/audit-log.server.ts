@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { securityAuditLog } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
@@ -94,10 +94,22 @@ export async function purgeOldAuditEntries(now = Date.now()): Promise<number> {
   return result.meta.changes ?? 0;
 }
 
-/** The security events about a person (as actor or target), newest first, for their data export. No details (they may name others). */
+/**
+ * The security events about a person (as actor or target), newest first, for their data export. No
+ * details (they may name others), and the address and browser only of the person's own actions:
+ * where someone else acted on them (an admin's ban, export, deletion), those are the other
+ * person's data (issue 40; docs/privacy.md).
+ */
 export function auditEventsAboutQuery(userId: string, limit = 1000) {
+  const own = eq(securityAuditLog.userId, userId);
   return db()
-    .select(columnsOf(securityAuditLog, "eventType", "severity", "ip", "userAgent", "path", "createdAt"))
+    .select({
+      ...columnsOf(securityAuditLog, "eventType", "severity"),
+      byYou: sql<boolean>`coalesce(${own}, 0)`.mapWith(Boolean),
+      ip: sql<string | null>`case when ${own} then ${securityAuditLog.ip} end`,
+      userAgent: sql<string | null>`case when ${own} then ${securityAuditLog.userAgent} end`,
+      ...columnsOf(securityAuditLog, "path", "createdAt"),
+    })
     .from(securityAuditLog)
     .where(or(eq(securityAuditLog.userId, userId), eq(securityAuditLog.targetUserId, userId)))
     .orderBy(desc(securityAuditLog.createdAt))

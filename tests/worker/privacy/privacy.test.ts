@@ -119,6 +119,24 @@ describe("a copy of my data (GET /settings/export)", () => {
     expect((await fetchApp("/settings/export")).status).toBe(401);
   });
 
+  it("never carries another person's address or browser: an admin's action on the person shows without them (issue 40)", async () => {
+    const admin = await createUser("admin");
+    const { user } = await personWithData("Acted");
+    const adminHeaders = { Cookie: admin.cookie, "CF-Connecting-IP": "203.0.113.250", "User-Agent": "AdminBrowser/9.9" };
+    const personHeaders = { Cookie: user.cookie, "CF-Connecting-IP": "198.51.100.240", "User-Agent": "PersonBrowser/2.0" };
+    expect((await fetchApp(`/admin/users/${user.id}/export`, { headers: adminHeaders })).status).toBe(200);
+    expect((await fetchApp("/settings/export", { headers: personHeaders })).status).toBe(200);
+    const res = await fetchApp("/settings/export", { headers: personHeaders });
+    const text = await res.text();
+    expect(text).not.toContain("203.0.113.250");
+    expect(text).not.toContain("AdminBrowser");
+    const events = (JSON.parse(text) as { securityEvents: { eventType: string; byYou: boolean; ip: string | null; userAgent: string | null }[] })
+      .securityEvents;
+    expect(events.find((e) => e.eventType === "data_export_by_admin")).toMatchObject({ byYou: false, ip: null, userAgent: null });
+    // The person's own action keeps its address and browser.
+    expect(events.find((e) => e.eventType === "data_export")).toMatchObject({ byYou: true, ip: "198.51.100.240", userAgent: "PersonBrowser/2.0" });
+  });
+
   it("20 parallel exports: exactly 3 go through (the limit counts atomically, issue 40)", async () => {
     const user = await createUser("pending");
     const statuses = (await Promise.all(Array.from({ length: 20 }, () => fetchApp("/settings/export", withCookie(user.cookie))))).map((r) => r.status);
