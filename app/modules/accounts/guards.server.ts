@@ -178,10 +178,14 @@ export async function requireMusicPartner(args: GuardArgs): Promise<SessionUser>
   });
 }
 
-/** For resource routes: 401/403 JSON instead of redirects. */
-export async function requireApiUser(args: GuardArgs, opts: { approved?: boolean; admin?: boolean } = {}) {
+/**
+ * For resource routes: 401/403 JSON instead of redirects. An account in its deletion grace period
+ * is refused, except where `duringDeletionGrace` says the route is one it keeps: the copy of its
+ * data, until the deletion runs (docs/decisions/0292).
+ */
+export async function requireApiUser(args: GuardArgs, opts: { approved?: boolean; admin?: boolean; duringDeletionGrace?: boolean } = {}) {
   const user = await getSessionUser(args.request, args.context);
-  if (!user || user.isBanned || user.deletionDueAt) throw data({ error: "Auth session missing!" }, { status: 401 });
+  if (!user || user.isBanned || (user.deletionDueAt && !opts.duringDeletionGrace)) throw data({ error: "Auth session missing!" }, { status: 401 });
   if (opts.admin && !user.isAdmin) throw data({ error: "Access Denied" }, { status: 403 });
   if (opts.approved && !isApproved(viewerOf(user))) throw data({ error: "Approval required" }, { status: 403 });
   return user;

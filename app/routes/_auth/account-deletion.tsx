@@ -11,7 +11,7 @@ import type { Route } from "./+types/account-deletion";
 export const meta = () => [{ title: "Account scheduled for deletion | Shortbeat" }];
 
 // An account waiting out its 30-day deletion grace period is frozen: signing in lands here, where
-// it can be kept, or the person signs out again (issue 28, docs/decisions/0213).
+// it can be kept, its data downloaded (0292), or the person signs out again (issue 28, docs/decisions/0213).
 export async function loader(args: Route.LoaderArgs) {
   const user = await requirePendingDeletion(args);
   return { email: user.email, dueAt: user.deletionDueAt };
@@ -33,6 +33,13 @@ export default function AccountDeletion({ loaderData }: Route.ComponentProps) {
       <div className="space-y-4 text-center">
         <p className="text-slate-800">
           On <strong>{formatDate(loaderData.dueAt)}</strong> we will delete or anonymise your personal data. Until then your account is frozen.
+        </p>
+        <p className="text-sm text-slate-600">
+          Until then you can still{" "}
+          <a href="/settings/export" download className="font-medium text-brand-700 underline hover:text-brand-800">
+            download a copy of your data
+          </a>
+          .
         </p>
         <p className="text-sm text-slate-600">Changed your mind? Keep your account and carry on where you left off.</p>
         <Form method="post">
