@@ -22,12 +22,15 @@ export function appLink(path: string): string {
 // - one e-mail per kind and address within the kind's window (throttleWindowMs): the INSERT writes
 //   nothing when a live one is already there (SQLite runs writes one at a time, so two parallel
 //   requests write one row);
-// - optional mail (news) is not written to an address that opted out (email_opt_outs).
+// - optional mail (news) is not written to an address that opted out (email_opt_outs);
+// - nothing is written to a .invalid address (a deleted account's).
 // ---------------------------------------------------------------------------------------------
 
 /** The conditions under which a mail of `kind` to the address `to` (an SQL expression) is written. */
 function mayQueue(kind: string, to: SQL): SQL[] {
-  const conditions: SQL[] = [];
+  // Never to a deleted account: its address is deleted-<id>@deleted.invalid, and no .invalid
+  // address can be delivered (RFC 6761 §6.4); docs/decisions/0293.
+  const conditions: SQL[] = [sql`${to} not like ${"%.invalid"}`];
   const windowMs = throttleWindowMs(kind);
   if (windowMs !== null) {
     const since = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${Math.round(windowMs / 1000)} seconds`})`;

@@ -17,7 +17,7 @@ test("landing: tagline, 70% share, sign-up link, wordmark home", async ({ page, 
 // The agreements carry the spec's effective date; the privacy policy its own (it changed with issue 28).
 for (const [path, effective] of [
   ["/terms-of-service", /31 August 2025/],
-  ["/privacy-policy", /27 November 2026/],
+  ["/privacy-policy", /6 December 2026/],
   ["/music-partner-terms", /31 August 2025/],
 ] as const) {
   test(`legal page ${path} is readable and accessible`, async ({ page, visit }) => {

@@ -5,7 +5,7 @@ import { LegalContents, LegalPage, LegalSection, legalLinkClass, legalMeta } fro
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
 /** The policy's date: its words changed with the code that keeps them (issue 28, docs/privacy.md). */
-const PRIVACY_POLICY_EFFECTIVE_DATE = "27 November 2026";
+const PRIVACY_POLICY_EFFECTIVE_DATE = "6 December 2026";
 
 export const meta = () => legalMeta("Privacy Policy", "What personal data Shortbeat collects, why, who processes it, how long it is kept and your rights.");
 
@@ -184,13 +184,16 @@ export default function PrivacyPolicy() {
           <li>Uploads you started but did not finish: 24 hours.</li>
           <li>
             Earnings, statements and payout records: at least six years after the end of the financial year they relate to, as UK tax law requires. If you
-            delete your account they are kept without your name or contact details.
+            delete your account they are kept without your name or contact details. Money you have earned stays yours: it is paid to your connected Stripe
+            account on the usual payout days, also after the deletion, and we send no e-mail about it. If no payout account is connected, contact us before the
+            deletion date so that we can arrange payment.
           </li>
         </ul>
         <p>
           You can delete your account in Settings, or ask us to. Every session ends at once and your account is frozen for 30 days, during which you can sign in
-          to keep it. Then, within a day, we delete or anonymise your personal data, except for records we must keep by law: your profile, channels and their
-          YouTube access, uploaded files and notifications are deleted, and your e-mail address is removed so that it can be used for a new account.
+          to keep it or to download a copy of your data. Then, within a day, we delete or anonymise your personal data, except for records we must keep by law:
+          your profile, channels and their YouTube access, uploaded files and notifications are deleted, and your e-mail address is removed so that it can be
+          used for a new account.
         </p>
       </LegalSection>
 

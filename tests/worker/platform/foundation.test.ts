@@ -129,7 +129,7 @@ describe("public pages", () => {
   // The privacy policy has its own date since its words changed with the code that keeps them (issue 28).
   it.each([
     ["/terms-of-service", "31 August 2025"],
-    ["/privacy-policy", "27 November 2026"],
+    ["/privacy-policy", "6 December 2026"],
     ["/music-partner-terms", "31 August 2025"],
   ])("serves %s, effective %s", async (path, effective) => {
     const res = await fetchApp(path);

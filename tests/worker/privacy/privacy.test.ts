@@ -1,6 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DELETION_GRACE_DAYS } from "~/modules/accounts/accounts.server";
+import { eq } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { payouts } from "~/db/schema";
+import { DELETION_GRACE_DAYS, personById } from "~/modules/accounts/accounts.server";
+import { payoutPaidQueries } from "~/modules/payments/transfers.server";
+import { db } from "~/platform/db.server";
+import { emailQuery, emailsQuery } from "~/platform/email.server";
 import { runDueDeletions, runRetention } from "~/modules/privacy/privacy.server";
 import { EMAIL_BODY_RETENTION_DAYS } from "~/platform/email-delivery.server";
 import { trackInsert } from "../../factories/tracks";
@@ -199,6 +205,26 @@ describe("deleting an account", () => {
     expect(await count("SELECT count(*) AS n FROM users WHERE id = ? AND deletion_requested_at IS NULL", user.id)).toBe(1);
   });
 
+  it("during the grace period the person can still take their data: sign in, then /settings/export (issue 40)", async () => {
+    const { user } = await personWithData("Leaving");
+    await settingsPost(user, { intent: "delete-account", password: TEST_PASSWORD, confirm: "yes" });
+    // The ended session cannot export.
+    expect((await fetchApp("/settings/export", withCookie(user.cookie))).status).toBe(401);
+    const signedIn = await signIn(user.email);
+    const cookie = `__Host-sb_session=${setCookieValue(signedIn, "__Host-sb_session")}`;
+    // The grace page offers the download.
+    expect(await (await fetchApp("/account-deletion", withCookie(cookie))).text()).toContain('href="/settings/export"');
+    const res = await fetchApp("/settings/export", withCookie(cookie));
+    expect(res.status).toBe(200);
+    const data = (await res.json()) as { profile: { email: string; deletionDueAt: string | null }; chatMessages: { body: string }[] };
+    expect(data.profile.email).toBe(user.email);
+    expect(data.profile.deletionDueAt).not.toBeNull();
+    expect(data.chatMessages.map((m) => m.body)).toEqual(["Hello from Leaving"]);
+    // Only the export: the account stays frozen everywhere else.
+    expect((await fetchApp("/api/notifications", withCookie(cookie))).status).toBe(401);
+    expect(await redirectTarget(await fetchApp("/settings", withCookie(cookie)))).toBe("/account-deletion");
+  });
+
   it("two parallel requests schedule it once", async () => {
     const { user } = await personWithData("Twice");
     await Promise.all([0, 1].map(() => settingsPost(user, { intent: "delete-account", password: TEST_PASSWORD, confirm: "yes" })));
@@ -275,6 +301,45 @@ describe("deleting an account", () => {
     );
     expect(again.status).toBeLessThan(400);
     expect(await count("SELECT count(*) AS n FROM users WHERE email = ? AND deleted_at IS NULL", user.email)).toBe(1);
+  });
+
+  it("money earned is still paid to a deleted account's Stripe account, and no e-mail is ever queued to its deleted address (issue 40)", async () => {
+    const { user } = await personWithData("Owed");
+    await settingsPost(user, { intent: "delete-account", password: TEST_PASSWORD, confirm: "yes" });
+    await runDueDeletions(Date.now() + (DELETION_GRACE_DAYS + 1) * DAY);
+    const deleted = `deleted-${user.id}@deleted.invalid`;
+    expect(await count("SELECT count(*) AS n FROM users WHERE id = ? AND email = ?", user.id, deleted)).toBe(1);
+    // A payout gathered for the balance, sent to the person's connected account; Stripe's webhook marks it paid.
+    const payoutId = crypto.randomUUID();
+    await env.DB.prepare(
+      "INSERT INTO payouts (id, user_id, batch, amount_cents, status, method, stripe_account_id) VALUES (?, ?, '2026-11', 2500, 'processing', 'stripe', 'acct_owed')",
+    )
+      .bind(payoutId, user.id)
+      .run();
+    const payout = await db().select().from(payouts).where(eq(payouts.id, payoutId)).get();
+    if (!payout) throw new Error("no payout");
+    const email = (await personById(user.id))?.email ?? null;
+    await db().batch(
+      payoutPaidQueries(payout, email, { id: "tr_owed", amount: 2500, destination: "acct_owed" }, new Date().toISOString()) as [
+        BatchItem<"sqlite">,
+        ...BatchItem<"sqlite">[],
+      ],
+    );
+    expect(await count("SELECT count(*) AS n FROM payouts WHERE id = ? AND status = 'paid'", payoutId)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ?", deleted)).toBe(0);
+    // The guard is where every e-mail is queued: one at a time, or many at once next to a live address.
+    await emailQuery({ to: deleted, kind: "account_approved", subject: "S", text: "T" }).run();
+    for (const q of emailsQuery(
+      [
+        { to: deleted, text: "T" },
+        { to: "alive@example.com", text: "T" },
+      ],
+      "S",
+      "account_approved",
+    ))
+      await q.run();
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email LIKE '%.invalid'")).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = 'alive@example.com'")).toBe(1);
   });
 
   it("/dev/factory intent=run-deletions-now carries out a pending deletion at once", async () => {

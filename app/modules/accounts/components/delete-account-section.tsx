@@ -13,10 +13,14 @@ export function DeleteAccountSection({ hasPassword, errors, busy }: { hasPasswor
     <Card>
       <Section id="delete-heading" title="Delete account" headingClassName="text-lg font-semibold text-red-800">
         <div className="mt-1 space-y-1 text-sm text-slate-600">
-          <p>Every session signs out at once. For 30 days your account is frozen: sign in during that time to keep it.</p>
+          <p>Every session signs out at once. For 30 days your account is frozen: sign in during that time to keep it or to download your data.</p>
           <p>
             After 30 days we delete or anonymise your personal data: profile, channels and their YouTube access, uploads, notifications. Your chat messages stay
             in their rooms as from “Deleted user”. Earnings and payout records are kept for six years without your name, as UK tax law requires.
+          </p>
+          <p>
+            Money you have earned is still yours: it is paid to your connected Stripe account on the usual payout days, without e-mails from us. No payout
+            account connected? Connect one before you delete your account, or contact us before the 30 days are over.
           </p>
         </div>
         {!hasPassword ? (
