@@ -56,14 +56,16 @@ export default defineConfig({
                 STRIPE_SECRET_KEY: "sk_test_shortbeat_worker_tests",
                 STRIPE_WEBHOOK_SECRET: "whsec_shortbeat_worker_tests",
                 STRIPE_API_BASE: "/dev/stripe",
-                TIKTOK_OEMBED_URL: "/dev/social/tiktok/oembed",
-                TIKTOK_TOKEN_URL: "/dev/social/tiktok/token",
-                TIKTOK_VIEWS_URL: "/dev/social/tiktok/video-query",
+                // Instagram Login and TikTok Login Kit + Display API (decisions 0299, 0300): the stand-ins.
                 TIKTOK_CLIENT_KEY: "shortbeat-local",
                 TIKTOK_CLIENT_SECRET: "test-tiktok-secret",
-                INSTAGRAM_OEMBED_URL: "/dev/social/instagram/oembed",
-                INSTAGRAM_OEMBED_TOKEN: "shortbeat-local|test-instagram-token",
-                INSTAGRAM_VIEWS_URL: "/dev/social/instagram/views",
+                TIKTOK_AUTHORIZE_URL: "/dev/social/tiktok/auth/authorize/",
+                TIKTOK_API_URL: "/dev/social/tiktok/api",
+                INSTAGRAM_APP_ID: "990602627938098",
+                INSTAGRAM_APP_SECRET: "test-instagram-secret",
+                INSTAGRAM_AUTHORIZE_URL: "/dev/social/instagram/oauth/authorize",
+                INSTAGRAM_TOKEN_URL: "/dev/social/instagram/oauth/access_token",
+                INSTAGRAM_GRAPH_URL: "/dev/social/instagram/graph",
               },
               // A second, real Miniflare e-mail binding that refuses every recipient but one: the
               // delivery tests send through it to see retries and failures (tests/worker/platform/email-delivery.test.ts).

@@ -458,6 +458,36 @@ export const socialHandles = sqliteTable(
   ],
 );
 
+// A creator's linked TikTok / Instagram account (decisions 0299, 0300): the platform's id for the
+// account, its name as the platform gives it, and the account's own tokens (AES-GCM ciphertexts,
+// token-crypto.server.ts), with which ownership of a submitted video and its views are read.
+// One account per platform per person; one person per platform account.
+export const socialAccounts = sqliteTable(
+  "social_accounts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    platform: text("platform", { enum: SOCIAL_PLATFORMS }).notNull(),
+    // TikTok's open_id, Instagram's user_id (strings: platform ids can exceed 2^53).
+    externalUserId: text("external_user_id").notNull(),
+    username: text("username"),
+    accessTokenEnc: text("access_token_enc").notNull(),
+    accessTokenExpiresAt: text("access_token_expires_at"),
+    refreshTokenEnc: text("refresh_token_enc"),
+    refreshTokenExpiresAt: text("refresh_token_expires_at"),
+    scope: text("scope"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("social_accounts_user_platform_unique").on(t.userId, t.platform),
+    uniqueIndex("social_accounts_external_unique").on(t.platform, t.externalUserId),
+    check("social_accounts_platform_check", inList("platform", SOCIAL_PLATFORMS)),
+  ],
+);
+
 // Provider tokens live apart from the channel rows so no query that lists channels can
 // carry them by accident. Both values are AES-GCM ciphertexts (base64), never raw tokens.
 export const youtubeChannelTokens = sqliteTable("youtube_channel_tokens", {
@@ -1279,6 +1309,9 @@ export const campaignSubmissions = sqliteTable(
     videoKey: text("video_key").notNull(),
     // The YouTube channel the provider named for the video (null for other platforms).
     channelId: text("channel_id"),
+    // Why the admin must check ownership by hand (decision 0301), e.g. "Needs review: Instagram not
+    // linked"; null when the platform confirmed the video is the creator's.
+    ownershipReview: text("ownership_review"),
     // The campaign's rate when the submission was made: a later rate change does not touch it.
     rateCents: integer("rate_cents").notNull(),
     status: text("status", { enum: CAMPAIGN_SUBMISSION_STATUSES }).notNull().default("pending"),

@@ -157,3 +157,34 @@ export async function fetchGoogleProfile(request: Request, accessToken: string):
     picture: typeof p.picture === "string" ? p.picture : null,
   };
 }
+
+// ---- Other providers' authorization-code flows (Instagram Login, TikTok Login Kit) ----------------
+// Their authorize URLs and token requests differ from Google's (client_key, no PKCE on the web),
+// so the provider's module builds the URL and exchanges the code; the state (128+ bits) and the
+// flow's payload live in the same signed, HttpOnly, 10-minute cookie as Google's.
+
+/** Starts a provider's flow: a fresh state kept in the flow cookie; `buildUrl` makes the authorize URL. */
+export async function startProviderAuthorization<T>(
+  request: Request,
+  opts: { cookieName: string; callbackPath: string; payload: T; buildUrl: (state: string, redirectUri: string) => URL },
+): Promise<AuthorizationStart> {
+  const state = generateState();
+  const redirectUri = new URL(opts.callbackPath, request.url).toString();
+  const value: FlowState<T> = { state, verifier: "", redirectUri, payload: opts.payload };
+  return { location: opts.buildUrl(state, redirectUri).toString(), setCookie: await flowCookie(request, opts.cookieName).serialize(value) };
+}
+
+/**
+ * The provider's return (?code&state, or ?error): the state must match the cookie's, else
+ * OAuthError. Gives the code and what the flow kept; the caller exchanges the code.
+ */
+export async function readProviderCallback<T>(request: Request, cookieName: string): Promise<{ code: string; redirectUri: string; payload: T }> {
+  const url = new URL(request.url);
+  const flow = (await flowCookie(request, cookieName).parse(request.headers.get("Cookie"))) as FlowState<T> | null;
+  const error = url.searchParams.get("error");
+  if (error) throw new OAuthError(error === "access_denied" ? "Access was denied." : error);
+  const code = url.searchParams.get("code");
+  const state = url.searchParams.get("state");
+  if (!flow || !state || !code || flow.state !== state) throw new OAuthError("The sign-in request expired or did not match. Please try again.");
+  return { code, redirectUri: flow.redirectUri, payload: flow.payload };
+}

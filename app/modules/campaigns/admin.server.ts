@@ -66,6 +66,8 @@ export type AdminSubmission = {
   views: number;
   amountCents: number;
   reason: string | null;
+  /** Why ownership is the admin's to check (decision 0301); null when the platform confirmed it. */
+  ownershipReview: string | null;
   createdAt: string;
   reviewedAt: string | null;
   /** What the views provider last read, and when (decision 0266); null when never read. */
@@ -172,6 +174,7 @@ async function detailOf(row: CampaignRow, list: AdminCampaignRow[], now: Date): 
       views: s.views,
       amountCents: s.amountCents,
       reason: s.reason,
+      ownershipReview: s.ownershipReview,
       createdAt: s.createdAt,
       reviewedAt: s.reviewedAt,
       providerViews: s.providerViews,

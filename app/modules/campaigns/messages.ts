@@ -20,12 +20,13 @@ export const CAMPAIGN_MESSAGES = {
   youtubeNotYours: "This video is not on one of your linked YouTube channels.",
   youtubeUnknown: "YouTube has no public video at this link.",
   youtubeUnavailable: "YouTube could not be reached to check the video. Nothing was submitted: try again in a moment.",
-  // TikTok / Instagram ownership (decision 0265): the platform's oEmbed names the video's author.
-  handleMissing: (label: string) => `Add your ${label} handle on the Channels page before submitting ${label} videos.`,
-  handleNotYours: (label: string, handle: string) =>
-    `This ${label} video is not posted by your declared handle @${handle}. Only your own videos can be submitted.`,
-  socialUnknown: (label: string) => `${label} has no public video at this link.`,
-  socialUnavailable: (label: string) => `${label} could not be reached to check who posted the video. Nothing was submitted: try again in a moment.`,
+  // TikTok / Instagram ownership (decisions 0299, 0300, 0301): asked with the creator's linked account.
+  socialNotYours: (label: string, account: string | null) =>
+    `This ${label} video is not one of the posts of your linked ${label} account${account ? ` ${account}` : ""}. Only your own videos can be submitted.`,
+  /** The review note of a TikTok / Instagram submission whose ownership could not be checked (0301). */
+  needsReviewNotLinked: (label: string) => `Needs review: ${label} not linked`,
+  submittedForReview: (label: string) =>
+    `Submitted. An admin will check that it is yours, because your ${label} account is not linked: link it on the Channels page to have your next videos checked at once.`,
   slugTaken: "Another campaign already uses this address.",
   draftOnly: "Only a draft can be launched.",
   launchEnded: "The end date has passed: move it later before launching.",

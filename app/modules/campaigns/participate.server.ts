@@ -2,14 +2,14 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { campaignParticipants, campaignSubmissions, campaigns } from "~/db/schema";
 import { conflict, invalid, notFound, rateLimited } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { listChannels, socialHandlesOf } from "~/modules/channels/channels.server";
+import { listChannels, socialVideoOwnership } from "~/modules/channels/channels.server";
 import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
 import { builtOnce, db } from "~/platform/db.server";
 import { isUniqueViolation } from "~/platform/precondition.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
-import { socialVideoAuthor, youtubeVideoChannel } from "./provider.server";
+import { youtubeVideoChannel } from "./provider.server";
 import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, payoutDeadline } from "./rules";
 import { campaignById, liveAt, stateOf } from "./store.server";
 import { PLATFORM_LABELS, type ParsedVideo, parseVideoUrl } from "./video-url";
@@ -118,7 +118,8 @@ export async function campaignsPage(actor: Actor, now = new Date()): Promise<Cam
       views: s.views,
       amountCents: s.amountCents,
       rateCents: s.rateCents,
-      reason: s.reason,
+      // A pending TikTok / Instagram video the admin must check by hand says why (decision 0301).
+      reason: s.reason ?? (s.status === "pending" ? s.ownershipReview : null),
       raise:
         s.status === "approved" && s.raisedAt && s.raiseCause && s.raisedFromCents !== null
           ? { fromCents: s.raisedFromCents, at: s.raisedAt, cause: s.raiseCause }
@@ -181,29 +182,35 @@ export const SUBMIT_LIMIT: Limit = { maxAttempts: 60, windowMs: 15 * 60_000 };
 const isVideoClash = (error: unknown) => isUniqueViolation(error, "campaign_submissions.video_key");
 
 /**
- * A TikTok or Instagram video must be the creator's own (decision 0265): the handle in the link (a
- * TikTok link names one) and the author the platform's oEmbed names must both be the handle the
- * creator declared on /channels. The platform unreachable is "unavailable" (503): nothing is written.
+ * A TikTok or Instagram video must be the creator's own (decisions 0299, 0300): asked of the platform
+ * with the account the creator linked on /channels (TikTok's video query returns only the owner's
+ * videos; an Instagram reel must be in the account's media). Someone else's video is refused. With no
+ * linked account the submission is accepted for the admin to check, with the reason (decision 0301):
+ * the returned review note. The platform unreachable is "unavailable" (503): nothing is written.
  */
-async function checkSocialOwnership(actor: Actor, request: Request, video: ParsedVideo & { platform: "tiktok" | "instagram" }): Promise<void> {
+async function checkSocialOwnership(actor: Actor, request: Request, video: ParsedVideo & { platform: "tiktok" | "instagram" }): Promise<string | null> {
   const label = PLATFORM_LABELS[video.platform];
-  const declared = (await socialHandlesOf(actor.id))[video.platform];
-  const refuse = (message: string) => conflict(message, { fieldErrors: { url: message } });
-  if (!declared) throw refuse(M.handleMissing(label));
-  if (video.handle !== null && video.handle !== declared) throw refuse(M.handleNotYours(label, declared));
-  const author = await socialVideoAuthor(request, video);
-  if (author === null) throw invalid(M.socialUnknown(label), { fieldErrors: { url: M.socialUnknown(label) } });
-  if (author !== declared) throw refuse(M.handleNotYours(label, declared));
+  const ownership = await socialVideoOwnership(request, actor.id, video.platform, video.videoId);
+  if (ownership.kind === "not_linked") return M.needsReviewNotLinked(label);
+  if (ownership.kind === "not_mine") {
+    const message = M.socialNotYours(label, ownership.username);
+    throw conflict(message, { fieldErrors: { url: message } });
+  }
+  return null;
 }
 
 /**
  * Submits a video link to a joined, live campaign. The link must name a video on a supported
  * platform; one submission per video (a unique index); a YouTube video must be on one of the
- * creator's linked channels (asked of the provider), a TikTok or Instagram one posted by the
- * creator's declared handle (the platform's oEmbed, decision 0265). The campaign's rate is copied onto the
+ * creator's linked channels (asked of the provider), a TikTok or Instagram one in the creator's linked
+ * account, else held for the admin's check (decisions 0299-0301). The campaign's rate is copied onto the
  * submission by the INSERT itself, which also re-checks that the campaign is live and joined.
  */
-export async function submitCampaignVideo(actor: Actor, request: Request, input: { campaignId: string; url: string }): Promise<{ title: string }> {
+export async function submitCampaignVideo(
+  actor: Actor,
+  request: Request,
+  input: { campaignId: string; url: string },
+): Promise<{ title: string; review: string | null }> {
   authorize(actor, "campaign", "participate");
   const video = parseVideoUrl(input.url);
   if (!video) throw invalid(M.badUrl, { fieldErrors: { url: M.badUrl } });
@@ -225,6 +232,7 @@ export async function submitCampaignVideo(actor: Actor, request: Request, input:
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, "You have submitted many videos in a short time. Please wait before submitting more.");
 
   let channelId: string | null = null;
+  let ownershipReview: string | null = null;
   if (video.platform === "youtube") {
     const mine = (await listChannels(actor)).map((c) => c.channelId);
     if (mine.length === 0) throw conflict(M.youtubeNotLinked, { fieldErrors: { url: M.youtubeNotLinked } });
@@ -232,7 +240,7 @@ export async function submitCampaignVideo(actor: Actor, request: Request, input:
     if (!channelId) throw invalid(M.youtubeUnknown, { fieldErrors: { url: M.youtubeUnknown } });
     if (!mine.includes(channelId)) throw conflict(M.youtubeNotYours, { fieldErrors: { url: M.youtubeNotYours } });
   } else {
-    await checkSocialOwnership(actor, request, { ...video, platform: video.platform });
+    ownershipReview = await checkSocialOwnership(actor, request, { ...video, platform: video.platform });
   }
 
   const t = new Date().toISOString();
@@ -242,7 +250,7 @@ export async function submitCampaignVideo(actor: Actor, request: Request, input:
     inserted = await db()
       .insert(campaignSubmissions)
       .select(
-        sql`select ${id}, ${campaigns.id}, ${actor.id}, ${video.url}, ${video.platform}, ${video.key}, ${channelId}, ${campaigns.rateCents}, 'pending', 0, 0, null, null, null, null, null, null, null, null, null, ${t}, ${t}
+        sql`select ${id}, ${campaigns.id}, ${actor.id}, ${video.url}, ${video.platform}, ${video.key}, ${channelId}, ${ownershipReview}, ${campaigns.rateCents}, 'pending', 0, 0, null, null, null, null, null, null, null, null, null, ${t}, ${t}
             from ${campaigns} where ${campaigns.id} = ${row.id} and ${liveAt(t)}
             and exists (select 1 from ${campaignParticipants} where ${campaignParticipants.campaignId} = ${row.id} and ${campaignParticipants.userId} = ${actor.id})`,
       )
@@ -252,5 +260,5 @@ export async function submitCampaignVideo(actor: Actor, request: Request, input:
     throw error;
   }
   if (inserted.length === 0) throw conflict(M.notLive);
-  return { title: row.title };
+  return { title: row.title, review: ownershipReview ? M.submittedForReview(PLATFORM_LABELS[video.platform]) : null };
 }

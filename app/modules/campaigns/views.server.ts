@@ -8,7 +8,8 @@ import { cappedAmount, resumSpent } from "./admin.server";
 
 // The daily views job of campaign submissions (decision 0266): every pending or approved
 // submission of a launched campaign (not settled: settling freezes the views) is read through the
-// views provider (YouTube, TikTok, Instagram; the stand-ins locally). What the provider read is kept
+// views provider (YouTube, TikTok, Instagram; the stand-ins locally; TikTok and Instagram with the
+// creator's linked account, decisions 0299, 0300). What the provider read is kept
 // (provider_views, views_checked_at) for the admin; an approved submission whose views an admin has
 // not pinned is raised to the provider's views when they are higher, its amount capped by the budget
 // left exactly as a review does, and the campaign's spent re-summed in the same batch. Views never go
@@ -26,6 +27,7 @@ export async function refreshCampaignViews(opts: { limit?: number } = {}): Promi
       campaignId: campaignSubmissions.campaignId,
       platform: campaignSubmissions.platform,
       videoKey: campaignSubmissions.videoKey,
+      userId: campaignSubmissions.userId,
     })
     .from(campaignSubmissions)
     .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))
@@ -38,7 +40,7 @@ export async function refreshCampaignViews(opts: { limit?: number } = {}): Promi
   let failed = 0;
   for (let i = 0; i < targets.length; i += PARALLEL) {
     const chunk = targets.slice(i, i + PARALLEL);
-    const readings = await Promise.all(chunk.map((t) => VIEWS_PROVIDERS[t.platform](request, t.videoKey.slice(t.videoKey.indexOf(":") + 1))));
+    const readings = await Promise.all(chunk.map((t) => VIEWS_PROVIDERS[t.platform](request, t.videoKey.slice(t.videoKey.indexOf(":") + 1), t.userId)));
     const at = new Date().toISOString();
     const writes: BatchItem<"sqlite">[] = [];
     readings.forEach((r, j) => {

@@ -8,6 +8,7 @@
 //   counts.server.ts, roster.server.ts  channel figures other modules put in their own batches
 //   handles.server.ts      the creator's declared TikTok / Instagram handles (decision 0265)
 //   licensing.server.ts    the channels a music licence covers (linked + verified)
+//   social-accounts.server.ts  linked TikTok / Instagram accounts, ownership and views with their tokens (0299, 0300)
 export * from "./roster.server";
 export * from "./counts.server";
 export * from "./analytics.server";
@@ -18,6 +19,15 @@ export * from "./submissions.server";
 export * from "./licensing.server";
 export * from "./handles.server";
 export * from "./thumbnail-sources.server";
+export {
+  clearSocialLinkCookie,
+  completeSocialLink,
+  listSocialAccounts,
+  socialVideoOwnership,
+  startSocialLink,
+  unlinkSocialAccount,
+  type LinkedSocialAccount,
+} from "./social-accounts.server";
 export type { ProviderChannel, ProviderVideo } from "./provider.server";
 // A public YouTube video (channel, views): campaigns and clipping read it through here.
 export { fetchYouTubeVideo } from "./provider.server";

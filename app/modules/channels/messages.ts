@@ -44,6 +44,6 @@ export const HANDLE_MAX = 30;
 export const HANDLE_MESSAGES = {
   format: (label: string) => `Enter your ${label} handle: up to ${HANDLE_MAX} letters, numbers, dots or underscores (the @ is optional).`,
   taken: (label: string) => `This ${label} handle is already declared by another Shortbeat account. If it is yours, contact support.`,
-  saved: { title: "Handles saved", description: "Your TikTok and Instagram videos are checked against them." },
+  saved: { title: "Handles saved", description: "Link your TikTok and Instagram accounts above to have your videos checked." },
   failedTitle: "Handles not saved",
 } as const;

@@ -86,6 +86,8 @@ const handle = (label: string) =>
 
 export const handlesSchema = z.object({ tiktok: handle("TikTok"), instagram: handle("Instagram") });
 
+const socialPlatform = z.enum(["tiktok", "instagram"], { message: "Unknown platform." });
+
 /** Every form of /channels, by its intent. */
 export const channelActionSchema = z.discriminatedUnion(
   "intent",
@@ -96,6 +98,9 @@ export const channelActionSchema = z.discriminatedUnion(
     z.object({ intent: z.literal("submit"), ...manualSubmissionSchema.shape }),
     z.object({ intent: z.literal("submit-verification"), ...submissionIdSchema.shape }),
     z.object({ intent: z.literal("handles"), ...handlesSchema.shape }),
+    // Linking / unlinking one's TikTok or Instagram account (decisions 0299, 0300).
+    z.object({ intent: z.literal("link-social"), platform: socialPlatform }),
+    z.object({ intent: z.literal("unlink-social"), platform: socialPlatform }),
   ],
   { message: "Unknown action." },
 );
@@ -109,6 +114,8 @@ export const CHANNEL_ACTION_TITLES: Record<ChannelAction["intent"], string> = {
   submit: CHANNEL_TOASTS.submitFailedTitle,
   "submit-verification": CHANNEL_TOASTS.actionFailedTitle,
   handles: HANDLE_MESSAGES.failedTitle,
+  "link-social": "Could not start linking",
+  "unlink-social": "Could not unlink",
 };
 
 export const reviewSchema = z.discriminatedUnion(

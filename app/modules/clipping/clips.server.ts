@@ -265,7 +265,7 @@ export async function clipsByVideoIds(videoIds: readonly string[]) {
 export const CLIP_VIEWS_MAX = 400;
 const CLIP_VIEWS_PARALLEL = 10;
 
-type ViewsTarget = Pick<ClipItem, "id" | "videoId" | "platform">;
+type ViewsTarget = Pick<ClipItem, "id" | "videoId" | "platform" | "clipperUserId">;
 
 const VIEWS_PLATFORM: Record<ClipPlatform, ViewsPlatform> = { youtube_shorts: "youtube", tiktok: "tiktok", instagram_reels: "instagram" };
 
@@ -277,7 +277,7 @@ async function refreshViews(request: Request, targets: readonly ViewsTarget[]): 
   let failed = 0;
   for (let i = 0; i < targets.length; i += CLIP_VIEWS_PARALLEL) {
     const batch = targets.slice(i, i + CLIP_VIEWS_PARALLEL);
-    const results = await Promise.all(batch.map((c) => VIEWS_PROVIDERS[VIEWS_PLATFORM[c.platform]](request, c.videoId)));
+    const results = await Promise.all(batch.map((c) => VIEWS_PROVIDERS[VIEWS_PLATFORM[c.platform]](request, c.videoId, c.clipperUserId)));
     const now = new Date().toISOString();
     const writes = results.flatMap((r, j) => {
       const clip = batch[j];
@@ -305,7 +305,8 @@ async function refreshViews(request: Request, targets: readonly ViewsTarget[]): 
 /** The daily job: the views of approved clips (approved, or asked to be removed but still up) on every platform, unless an admin pinned them. */
 export async function refreshClipViews(opts: { limit?: number } = {}): Promise<{ total: number; updated: number; failed: number }> {
   const targets = await db()
-    .select({ id: clips.id, videoId: clips.videoId, platform: clips.platform })
+    // The clipper posted it: TikTok / Instagram views are read with the clipper's linked account (0299, 0300).
+    .select({ id: clips.id, videoId: clips.videoId, platform: clips.platform, clipperUserId: clips.clipperUserId })
     .from(clips)
     .where(and(inArray(clips.status, ["approved", "removal_requested"]), isNull(clips.viewsPinnedAt)))
     .orderBy(asc(sql`coalesce(${clips.viewsUpdatedAt}, '')`), asc(clips.id))

@@ -50,11 +50,11 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
       });
     }
     case "submit": {
-      const { title } = await submitCampaignVideo(actor, args.request, input);
+      const { title, review } = await submitCampaignVideo(actor, args.request, input);
       return redirectWithToast(args.request, "/campaigns", {
         type: "success",
         title: "Video submitted",
-        description: `Your video for "${title}" is waiting for review.`,
+        description: review ?? `Your video for "${title}" is waiting for review.`,
       });
     }
   }

@@ -14,7 +14,9 @@ import {
   disconnectChannel,
   refreshChannel,
   startChannelLink,
+  startSocialLink,
   submitForVerification,
+  unlinkSocialAccount,
 } from "~/modules/channels/channels.server";
 import {
   ChannelCard,
@@ -25,7 +27,8 @@ import {
   SocialHandlesForm,
   SubmissionItem,
 } from "~/modules/channels/components/channels-page";
-import { CHANNEL_TOASTS, HANDLE_MESSAGES } from "~/modules/channels/messages";
+import { SocialAccountsPanel } from "~/modules/channels/components/social-accounts";
+import { CHANNEL_TOASTS, HANDLE_MESSAGES, SOCIAL_LABELS } from "~/modules/channels/messages";
 import { CHANNEL_ACTION_TITLES, channelActionSchema } from "~/modules/channels/schema";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
@@ -102,13 +105,25 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
     case "handles":
       await declareSocialHandles(actor, request, { tiktok: input.tiktok, instagram: input.instagram });
       return redirectWithToast(request, "/channels", { type: "success", ...HANDLE_MESSAGES.saved });
+    case "link-social": {
+      // A document POST: the answer is a redirect to Instagram's / TikTok's login.
+      const { location, setCookie } = await startSocialLink(actor, request, input.platform);
+      return redirect(location, { headers: { "Set-Cookie": setCookie } });
+    }
+    case "unlink-social":
+      await unlinkSocialAccount(actor, request, input.platform);
+      return redirectWithToast(request, "/channels", {
+        type: "success",
+        title: `${SOCIAL_LABELS[input.platform]} unlinked`,
+        description: `Its authorization is deleted from Shortbeat.`,
+      });
   }
 }, CHANNEL_ACTION_TITLES);
 
 // ---------------------------------------------------------------------------------------------
 
 export default function Channels({ loaderData, actionData }: Route.ComponentProps) {
-  const { channels, submissions, channelsError, submissionsError, handles } = loaderData;
+  const { channels, submissions, channelsError, submissionsError, handles, socialAccounts } = loaderData;
   const [params] = useSearchParams();
   const failure = useActionFailure(actionData);
 
@@ -130,7 +145,12 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
         actions={<ConnectButton label="Connect YouTube channel" />}
       />
 
-      {failure && failure.intent !== "submit" && failure.intent !== "handles" && !(failureChannel && channels.some((c) => c.id === failureChannel)) ? (
+      {failure &&
+      failure.intent !== "submit" &&
+      failure.intent !== "handles" &&
+      failure.intent !== "link-social" &&
+      failure.intent !== "unlink-social" &&
+      !(failureChannel && channels.some((c) => c.id === failureChannel)) ? (
         <ChannelFailureAlert failure={failure} className="p-4" />
       ) : null}
 
@@ -157,13 +177,20 @@ export default function Channels({ loaderData, actionData }: Route.ComponentProp
         )}
       </section>
 
-      <section aria-labelledby="social-handles">
-        <h2 id="social-handles" className="text-lg font-semibold text-slate-900">
-          TikTok and Instagram
+      <section aria-labelledby="social-accounts">
+        <h2 id="social-accounts" className="text-lg font-semibold text-slate-900">
+          TikTok and Instagram accounts
         </h2>
         <p className="mt-1 text-sm text-slate-600">
-          Your handles there. Campaign videos on TikTok or Instagram are checked against them: only your own videos are accepted.
+          Link your accounts so campaign videos you post there are confirmed as yours at once and their views are read daily. Instagram needs a professional
+          (business or creator) account.
         </p>
+        {failure && (failure.intent === "link-social" || failure.intent === "unlink-social") ? (
+          <ChannelFailureAlert failure={failure} className="mt-3 p-4" />
+        ) : null}
+        <SocialAccountsPanel accounts={socialAccounts} />
+        <h3 className="mt-6 text-base font-semibold text-slate-900">Your handles</h3>
+        <p className="mt-1 text-sm text-slate-600">Your handles there, shown to admins beside your videos.</p>
         <SocialHandlesForm handles={handles} failure={failure?.intent === "handles" ? failure : null} />
       </section>
 

@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { registerStandInVideo } from "~/dev/dev-oauth.server";
 import { registerStandInPost } from "~/dev/dev-social.server";
+import { linkSocial } from "../social-link";
 import { refreshClipViews } from "~/modules/clipping/clipping.server";
 import { fetchApp, outcome, withCookie } from "../helpers";
 import { act, mp4Bytes, pair, uploadSource } from "./helpers";
@@ -77,8 +78,11 @@ describe("YouTube clip views from the provider", () => {
     // Entered by an admin (pinned): stays. Read from TikTok / Instagram through the views provider (the stand-in).
     const tiktok = await insertClip(creator.id, clipper.id, { platform: "tiktok", videoId: `7${Date.now()}`, status: "approved", views: 77, pinned: true });
     const [tt, ig] = [`71${Date.now()}`, shortId("Reel")];
-    await registerStandInPost("tiktok", tt, { views: 5_555 });
-    await registerStandInPost("instagram", ig, { views: 6_666 });
+    // The clipper posted them: their linked accounts read the views (decisions 0299, 0300).
+    const handle = `clipper_${tt.slice(-8)}`;
+    for (const platform of ["tiktok", "instagram"] as const) expect(await outcome(await linkSocial(clipper, platform, handle))).toBe("→/channels");
+    await registerStandInPost("tiktok", tt, { author: handle, views: 5_555 });
+    await registerStandInPost("instagram", ig, { author: handle, views: 6_666 });
     const tiktokRead = await insertClip(creator.id, clipper.id, { platform: "tiktok", videoId: tt, status: "approved", views: 1 });
     const reelRead = await insertClip(creator.id, clipper.id, { platform: "instagram_reels", videoId: ig, status: "approved", views: 1 });
     const summary = await refreshClipViews({ limit: 10_000 });

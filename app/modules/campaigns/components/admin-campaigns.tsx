@@ -125,7 +125,7 @@ export function CampaignDetail({
                   {PLATFORM_LABELS[s.platform]}: {s.url.replace(/^https:\/\/(www\.)?/, "")}
                 </a>
                 <div className="text-xs text-slate-500">
-                  {s.platform === "youtube" ? `Channel ${s.channelId} (checked)` : "Posted by the creator's declared handle (checked)"} ·{" "}
+                  {s.platform === "youtube" ? `Channel ${s.channelId} (checked)` : (s.ownershipReview ?? "In the creator's linked account (checked)")} ·{" "}
                   {formatRate(s.rateCents)}
                 </div>
               </Td>

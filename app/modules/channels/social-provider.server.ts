@@ -1,0 +1,263 @@
+import type { SocialPlatform } from "./messages";
+import { setting } from "~/platform/env.server";
+import { providerFetch } from "~/platform/oauth.server";
+import {
+  type InstagramMedia,
+  type ProviderToken,
+  instagramMediaPage,
+  instagramProfile,
+  instagramToken,
+  instagramViews,
+  tiktokToken,
+  tiktokUser,
+  tiktokVideos,
+} from "./social-answers";
+
+// Instagram Login and TikTok Login Kit + Display API, the calls themselves (decisions 0299, 0300).
+// Every endpoint is a setting (the stand-ins under /dev/social/ locally, app/dev/dev-social-login.server.ts)
+// and leaves through providerFetch → outboundFetch. The answers are read by social-answers.ts.
+
+/** The provider refused the token (expired, revoked): the account must be linked again. */
+export class SocialTokenRefused extends Error {}
+/** The provider could not be reached or answered something else: try again later. */
+export class SocialUnavailable extends Error {}
+
+const abs = (request: Request, name: string, fallback: string) => new URL(setting(name) ?? fallback, request.url);
+
+async function json(res: Response): Promise<unknown> {
+  return res.json().catch(() => null);
+}
+
+async function send(request: Request, url: URL | string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await providerFetch(request, url.toString(), init);
+  } catch (error) {
+    throw new SocialUnavailable((error as Error).message);
+  }
+}
+
+export function socialConfigured(platform: SocialPlatform): boolean {
+  return platform === "instagram"
+    ? Boolean(setting("INSTAGRAM_APP_ID") && setting("INSTAGRAM_APP_SECRET"))
+    : Boolean(setting("TIKTOK_CLIENT_KEY") && setting("TIKTOK_CLIENT_SECRET"));
+}
+
+// ---- Instagram API with Instagram Login ------------------------------------------------------------
+// Business Login: https://developers.facebook.com/documentation/instagram-platform/instagram-api-with-instagram-login/business-login
+// Scopes: instagram_business_basic (profile, media) and instagram_business_manage_insights (views),
+// https://developers.facebook.com/documentation/instagram-platform/insights.md (Permissions row).
+export const INSTAGRAM_SCOPES = ["instagram_business_basic", "instagram_business_manage_insights"];
+const graph = (request: Request, path: string) => {
+  const base = abs(request, "INSTAGRAM_GRAPH_URL", "https://graph.instagram.com").toString().replace(/\/$/, "");
+  return new URL(`${base}/${path}`);
+};
+
+/** The Authorization Window (https://developers.facebook.com/docs/instagram-platform/reference/oauth-authorize). */
+export function instagramAuthorizeUrl(request: Request, state: string, redirectUri: string): URL {
+  const url = abs(request, "INSTAGRAM_AUTHORIZE_URL", "https://www.instagram.com/oauth/authorize");
+  url.searchParams.set("client_id", setting("INSTAGRAM_APP_ID") ?? "");
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("scope", INSTAGRAM_SCOPES.join(","));
+  url.searchParams.set("state", state);
+  return url;
+}
+
+/** A Graph error: code 190 (OAuthException) is a refused token; anything else is "unavailable". */
+async function instagramFailure(res: Response): Promise<Error> {
+  const body = (await json(res)) as { error?: { code?: unknown; type?: unknown } } | null;
+  if (res.status === 401 || body?.error?.code === 190) return new SocialTokenRefused("Instagram refused the stored authorization.");
+  return new SocialUnavailable(`Instagram answered HTTP ${res.status}.`);
+}
+
+/**
+ * The code → a short-lived token (POST https://api.instagram.com/oauth/access_token,
+ * https://developers.facebook.com/docs/instagram-basic-display-api/reference/oauth-access-token) → a
+ * 60-day token (GET graph.instagram.com/access_token?grant_type=ig_exchange_token,
+ * https://developers.facebook.com/documentation/instagram-platform/reference/access_token).
+ */
+export async function instagramExchangeCode(request: Request, code: string, redirectUri: string): Promise<ProviderToken> {
+  const res = await send(request, abs(request, "INSTAGRAM_TOKEN_URL", "https://api.instagram.com/oauth/access_token"), {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+    body: new URLSearchParams({
+      client_id: setting("INSTAGRAM_APP_ID") ?? "",
+      client_secret: setting("INSTAGRAM_APP_SECRET") ?? "",
+      grant_type: "authorization_code",
+      redirect_uri: redirectUri,
+      code,
+    }),
+  });
+  if (!res.ok) throw await instagramFailure(res);
+  const short = instagramToken(await json(res));
+  if (!short) throw new SocialUnavailable("Instagram answered the code exchange without a token.");
+  const url = graph(request, "access_token");
+  url.searchParams.set("grant_type", "ig_exchange_token");
+  url.searchParams.set("client_secret", setting("INSTAGRAM_APP_SECRET") ?? "");
+  url.searchParams.set("access_token", short.accessToken);
+  const long = await send(request, url, { headers: { Accept: "application/json" } });
+  if (!long.ok) throw await instagramFailure(long);
+  const token = instagramToken(await json(long));
+  if (!token) throw new SocialUnavailable("Instagram answered the long-lived exchange without a token.");
+  return { ...token, scope: short.scope };
+}
+
+/**
+ * A long-lived token refreshed for another 60 days (GET graph.instagram.com/refresh_access_token?
+ * grant_type=ig_refresh_token; the token must be at least 24 hours old and unexpired),
+ * https://developers.facebook.com/documentation/instagram-platform/reference/refresh_access_token
+ */
+export async function instagramRefresh(request: Request, accessToken: string): Promise<ProviderToken> {
+  const url = graph(request, "refresh_access_token");
+  url.searchParams.set("grant_type", "ig_refresh_token");
+  url.searchParams.set("access_token", accessToken);
+  const res = await send(request, url, { headers: { Accept: "application/json" } });
+  if (!res.ok) throw await instagramFailure(res);
+  const token = instagramToken(await json(res));
+  if (!token) throw new SocialUnavailable("Instagram answered the refresh without a token.");
+  return token;
+}
+
+/** GET /me?fields=user_id,username: whose token this is. */
+export async function instagramMe(request: Request, accessToken: string) {
+  const url = graph(request, "me");
+  url.searchParams.set("fields", "user_id,username");
+  url.searchParams.set("access_token", accessToken);
+  const res = await send(request, url, { headers: { Accept: "application/json" } });
+  if (!res.ok) throw await instagramFailure(res);
+  const me = instagramProfile(await json(res));
+  if (!me) throw new SocialUnavailable("Instagram answered /me without an account id.");
+  return me;
+}
+
+/** At most this many pages of /me/media (100 a page) are read for one lookup. */
+const MEDIA_PAGES = 10;
+
+/**
+ * The account's own media (GET /me/media?fields=id,shortcode,permalink,media_product_type, cursor
+ * paging), https://developers.facebook.com/documentation/instagram-platform/reference/instagram-user/media
+ * — read until `found` says stop.
+ */
+export async function instagramOwnMedia(request: Request, accessToken: string, found: (m: InstagramMedia) => boolean): Promise<InstagramMedia | null> {
+  const first = graph(request, "me/media");
+  first.searchParams.set("fields", "id,shortcode,permalink,media_product_type");
+  first.searchParams.set("limit", "100");
+  first.searchParams.set("access_token", accessToken);
+  let next: URL | null = first;
+  for (let page = 0; next && page < MEDIA_PAGES; page++) {
+    const res = await send(request, next, { headers: { Accept: "application/json" } });
+    if (!res.ok) throw await instagramFailure(res);
+    const body = instagramMediaPage(await json(res));
+    if (!body) throw new SocialUnavailable("Instagram answered /me/media in another shape.");
+    const hit = body.media.find(found);
+    if (hit) return hit;
+    next = body.next ? new URL(body.next, request.url) : null;
+  }
+  return null;
+}
+
+/** GET /<media-id>/insights?metric=views with the owner's token (the Media Insights reference above). */
+export async function instagramMediaViews(request: Request, accessToken: string, mediaId: string): Promise<number | null> {
+  const url = graph(request, `${encodeURIComponent(mediaId)}/insights`);
+  url.searchParams.set("metric", "views");
+  url.searchParams.set("access_token", accessToken);
+  const res = await send(request, url, { headers: { Accept: "application/json" } });
+  if (!res.ok) throw await instagramFailure(res);
+  return instagramViews(await json(res));
+}
+
+// ---- TikTok Login Kit for Web + Display API ----------------------------------------------------------
+// https://developers.tiktok.com/doc/login-kit-web, https://developers.tiktok.com/doc/oauth-user-access-token-management,
+// https://developers.tiktok.com/doc/tiktok-api-v2-video-query. Display API needs user.info.basic and
+// video.list (https://developers.tiktok.com/doc/display-api-get-started).
+export const TIKTOK_SCOPES = ["user.info.basic", "video.list"];
+const tiktokApi = (request: Request, path: string) => {
+  const base = abs(request, "TIKTOK_API_URL", "https://open.tiktokapis.com").toString().replace(/\/$/, "");
+  return new URL(`${base}${path}`);
+};
+
+/** The authorization URL (web: client_key, scope comma-separated, response_type=code, redirect_uri, state). */
+export function tiktokAuthorizeUrl(request: Request, state: string, redirectUri: string): URL {
+  const url = abs(request, "TIKTOK_AUTHORIZE_URL", "https://www.tiktok.com/v2/auth/authorize/");
+  url.searchParams.set("client_key", setting("TIKTOK_CLIENT_KEY") ?? "");
+  url.searchParams.set("scope", TIKTOK_SCOPES.join(","));
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("state", state);
+  return url;
+}
+
+async function tiktokTokenRequest(request: Request, fields: Record<string, string>) {
+  const res = await send(request, tiktokApi(request, "/v2/oauth/token/"), {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "Cache-Control": "no-cache" },
+    body: new URLSearchParams({ client_key: setting("TIKTOK_CLIENT_KEY") ?? "", client_secret: setting("TIKTOK_CLIENT_SECRET") ?? "", ...fields }),
+  });
+  const body = (await json(res)) as { error?: unknown } | null;
+  // TikTok answers a refused grant with an `error` string (invalid_grant, invalid_request…).
+  if (typeof body?.error === "string") throw new SocialTokenRefused(`TikTok refused the authorization (${body.error}).`);
+  if (!res.ok) throw new SocialUnavailable(`TikTok answered HTTP ${res.status}.`);
+  const token = tiktokToken(body);
+  if (!token) throw new SocialUnavailable("TikTok answered without a token.");
+  return token;
+}
+
+/** POST /v2/oauth/token/ with the code (web: no code_verifier; the token guide asks it of mobile and desktop only). */
+export function tiktokExchangeCode(request: Request, code: string, redirectUri: string) {
+  return tiktokTokenRequest(request, { code, grant_type: "authorization_code", redirect_uri: redirectUri });
+}
+
+/** POST /v2/oauth/token/ with grant_type=refresh_token: TikTok rotates the refresh token, keep the new one. */
+export function tiktokRefresh(request: Request, refreshToken: string) {
+  return tiktokTokenRequest(request, { grant_type: "refresh_token", refresh_token: refreshToken });
+}
+
+async function tiktokFailure(res: Response): Promise<Error> {
+  const body = (await json(res)) as { error?: { code?: unknown } } | null;
+  const code = body?.error?.code;
+  if (res.status === 401 || code === "access_token_invalid" || code === "scope_not_authorized")
+    return new SocialTokenRefused("TikTok refused the stored authorization.");
+  return new SocialUnavailable(`TikTok answered HTTP ${res.status}.`);
+}
+
+/** GET /v2/user/info/?fields=open_id,display_name (https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). */
+export async function tiktokMe(request: Request, accessToken: string) {
+  const url = tiktokApi(request, "/v2/user/info/");
+  url.searchParams.set("fields", "open_id,union_id,avatar_url,display_name");
+  const res = await send(request, url, { headers: { Authorization: `Bearer ${accessToken}` } });
+  if (!res.ok) throw await tiktokFailure(res);
+  const user = tiktokUser(await json(res));
+  if (!user) throw new SocialUnavailable("TikTok answered /user/info without an open_id.");
+  return user;
+}
+
+/**
+ * POST /v2/video/query/?fields=id,view_count with {"filters":{"video_ids":[…]}} (at most 20): TikTok
+ * returns only those of the ids that are the token owner's, so an id missing from the answer is not theirs.
+ */
+export async function tiktokQueryVideos(request: Request, accessToken: string, videoIds: string[]): Promise<Map<string, number | null>> {
+  const url = tiktokApi(request, "/v2/video/query/");
+  url.searchParams.set("fields", "id,view_count");
+  const res = await send(request, url, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ filters: { video_ids: videoIds.slice(0, 20) } }),
+  });
+  if (!res.ok) throw await tiktokFailure(res);
+  const videos = tiktokVideos(await json(res));
+  if (!videos) throw new SocialUnavailable("TikTok answered /video/query in another shape.");
+  return videos;
+}
+
+/** POST /v2/oauth/revoke/ (https://developers.tiktok.com/doc/oauth-user-access-token-management): best effort. */
+export async function tiktokRevoke(request: Request, accessToken: string): Promise<void> {
+  try {
+    await providerFetch(request, tiktokApi(request, "/v2/oauth/revoke/").toString(), {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_key: setting("TIKTOK_CLIENT_KEY") ?? "", client_secret: setting("TIKTOK_CLIENT_SECRET") ?? "", token: accessToken }),
+    });
+  } catch (error) {
+    console.error("TikTok revoke failed", error);
+  }
+}
