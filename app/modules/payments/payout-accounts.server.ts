@@ -195,9 +195,28 @@ export async function syncPayoutAccount(actor: Actor, request: Request): Promise
   return viewOf(await accountRow(actor.id));
 }
 
-/** A webhook's account.updated: the stored status follows Stripe (an older event never overwrites a newer one). */
-export function accountUpdatedQuery(accountId: string, account: AccountData, eventCreated: number) {
-  return syncQuery(accountId, account, new Date(eventCreated * 1000).toISOString());
+/** Stripe did not answer a read of an account: the webhook answers 503 and Stripe delivers the event again. */
+export class StripeAccountUnreadable extends Error {}
+
+/**
+ * A webhook's account.updated (docs/decisions/0297): the account is read back from Stripe
+ * (https://docs.stripe.com/api/accounts/retrieve) and what Stripe says now is stored, stamped with
+ * the time it was read, never the event's payload: Stripe does not deliver events in the order they
+ * happened (https://docs.stripe.com/webhooks#event-ordering), and two account.updated in the same
+ * second cannot be ordered by `created`. Of two reads, the later one is stored (syncQuery's guard).
+ * Null when Stripe refuses the read (an account no longer connected): nothing to store. The
+ * statement comes wrapped (a drizzle query is thenable: an async function returning it would run it).
+ */
+export async function accountStateFromStripe(accountId: string) {
+  let account: AccountData;
+  try {
+    account = await (await stripeClient()).accounts.retrieve(accountId);
+  } catch (error) {
+    if (isStripeRefusal(error)) return null;
+    console.error("reading the payout account from Stripe failed", error);
+    throw new StripeAccountUnreadable("Stripe did not answer a read of the account");
+  }
+  return { query: syncQuery(accountId, account, new Date().toISOString()) };
 }
 
 /** A one-time link into the person's Stripe Express dashboard (their bank account, tax details, Stripe's payouts). */

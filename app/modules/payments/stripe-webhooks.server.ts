@@ -6,18 +6,22 @@ import { auditQuery } from "~/platform/audit.server";
 import { readText } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { stripeConfig, type VerifiedEvent, verifyStripeEvent } from "~/platform/stripe.server";
+import { stripeConfig, verifyStripeWebhook } from "~/platform/stripe.server";
 import { PAYOUT_MESSAGES as P } from "./messages";
-import { accountUpdatedQuery } from "./payout-accounts.server";
+import { accountStateFromStripe, StripeAccountUnreadable } from "./payout-accounts.server";
+import { parseStripeEvent, type StripeEvent } from "./stripe-event";
 import { payoutFailedQueries, payoutPaidQueries, tellPayout } from "./transfers.server";
 
 // POST /api/stripe/webhook (docs/decisions/0225-stripe-webhooks.md). The raw body is read (at most
 // 512 KiB) and its Stripe-Signature verified (HMAC-SHA256 with the endpoint's signing secret, at
 // most five minutes old) before anything else; an unsigned, forged or stale request is refused with
-// 400 and changes nothing. Each event is stored once by its id, in the same D1 batch as what it
+// 400 and changes nothing. A signed body that is not an event we can read (not JSON, an array, no
+// `data`, a null or string `data.object`…) is a 400 with the reason, stored nowhere (0295): a 500
+// would have Stripe retry it for three days. Each event is stored once by its id, in the same D1 batch as what it
 // does: Stripe's own retries and any replay of an event already handled change nothing (answered
 // 200, so Stripe stops retrying). Handled:
-//   account.updated    the person's payout account status (an older event never overwrites a newer one)
+//   account.updated    the person's payout account status, as Stripe has it when the event arrives
+//                      (read back from Stripe, not taken from the event: events can arrive out of order, 0297)
 //   transfer.created   the payout paid (amount and destination must match the payout)
 //   transfer.reversed  (in full) the payout failed: its amount back to the balance, the person told
 // Other event types are stored and acknowledged.
@@ -34,19 +38,27 @@ export async function receiveStripeWebhook(request: Request): Promise<Response> 
   if (!signature) return answer({ status: 400, body: { error: "Missing Stripe-Signature." } });
   const raw = await readText(request, MAX_BODY + 1);
   if (raw.length > MAX_BODY) return answer({ status: 413, body: { error: "Payload too large." } });
-  const event = await verifyStripeEvent(raw, signature);
-  if (!event) return answer({ status: 400, body: { error: "Invalid signature." } });
-  return answer(await applyStripeEvent(event));
+  const verified = await verifyStripeWebhook(raw, signature);
+  if (!verified.ok) return answer({ status: 400, body: { error: verified.reason === "json" ? "The body is not JSON." : "Invalid signature." } });
+  const parsed = parseStripeEvent(verified.body);
+  if (!parsed.ok) return answer({ status: 400, body: { error: parsed.reason } });
+  try {
+    return answer(await applyStripeEvent(parsed.event));
+  } catch (error) {
+    // Nothing was stored: Stripe delivers the event again later (https://docs.stripe.com/webhooks#retries).
+    if (error instanceof StripeAccountUnreadable) return answer({ status: 503, body: { error: "Stripe could not be read; deliver the event again." } });
+    throw error;
+  }
 }
 
 type Planned = { statements: BatchItem<"sqlite">[]; outcome: string; after?: () => Promise<void> };
 
 /** The event's own record, first in its batch: stored once (a second copy stops the batch). */
-function recordQueries(event: VerifiedEvent, objectId: string | null, outcome: string): BatchItem<"sqlite">[] {
+function recordQueries(event: StripeEvent, objectId: string | null, outcome: string): BatchItem<"sqlite">[] {
   return [
     db()
       .insert(stripeEvents)
-      .values({ id: event.id, type: event.type, account: event.account ?? null, objectId, created: event.created, outcome })
+      .values({ id: event.id, type: event.type, account: event.account, objectId, created: event.created, outcome })
       .onConflictDoNothing(),
     precondition(previousStatementChanged(1)),
   ];
@@ -60,16 +72,20 @@ async function payoutOf(payoutId: string | null, transferId: string) {
     .get();
 }
 
-async function plan(event: VerifiedEvent): Promise<Planned & { objectId: string | null }> {
+async function plan(event: StripeEvent): Promise<Planned & { objectId: string | null }> {
   const now = new Date().toISOString();
-  if (event.type === "account.updated") {
-    const account = event.data.object;
+  if (event.kind === "account") {
+    const account = event.object;
     const known = await db().select({ userId: payoutAccounts.userId }).from(payoutAccounts).where(eq(payoutAccounts.stripeAccountId, account.id)).get();
     if (!known) return { objectId: account.id, statements: [], outcome: "ignored: unknown account" };
-    return { objectId: account.id, statements: [accountUpdatedQuery(account.id, account, event.created)], outcome: "account status" };
+    // The account as Stripe has it now, not as the event says (0297): of two events in the same
+    // second delivered out of order, the later delivery would otherwise win.
+    const state = await accountStateFromStripe(account.id);
+    if (!state) return { objectId: account.id, statements: [], outcome: "ignored: Stripe does not give the account" };
+    return { objectId: account.id, statements: [state.query], outcome: "account status" };
   }
-  if (event.type === "transfer.created" || event.type === "transfer.reversed") {
-    const transfer = event.data.object;
+  if (event.kind === "transfer") {
+    const transfer = event.object;
     const destination = typeof transfer.destination === "string" ? transfer.destination : (transfer.destination?.id ?? "");
     const payout = await payoutOf(transfer.metadata?.payout_id ?? transfer.transfer_group ?? null, transfer.id);
     if (!payout) return { objectId: transfer.id, statements: [], outcome: "ignored: no payout" };
@@ -118,8 +134,7 @@ async function plan(event: VerifiedEvent): Promise<Planned & { objectId: string 
       after: payout.status === "failed" ? undefined : () => tellIfNow(payout.id, "failed", payout, P.transferReversed),
     };
   }
-  const object = event.data.object as { id?: string };
-  return { objectId: object?.id ?? null, statements: [], outcome: "ignored" };
+  return { objectId: event.object.id ?? null, statements: [], outcome: "ignored" };
 }
 
 /** The bell, when the payout is now in the state the event put it in (of two deliveries at once, the batch wrote it once). */
@@ -132,7 +147,7 @@ async function tellIfNow(payoutId: string, status: "paid" | "failed", p: { userI
   if (row) await tellPayout(p, status, reason);
 }
 
-export async function applyStripeEvent(event: VerifiedEvent): Promise<Outcome> {
+export async function applyStripeEvent(event: StripeEvent): Promise<Outcome> {
   const done = await db().select({ outcome: stripeEvents.outcome }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).get();
   if (done) return { status: 200, body: { received: true, duplicate: true } };
   const planned = await plan(event);
