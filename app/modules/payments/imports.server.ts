@@ -14,6 +14,7 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { PAYMENT_MESSAGES as M } from "./messages";
 import { centsHalfUp, formatDec } from "./decimal";
 import {
+  COLUMN_NAME_MAX,
   CSV_MESSAGES,
   type ColumnMapping,
   detectFormat,
@@ -238,6 +239,9 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
   const { name, text } = input.intent === "preview" ? await fileText(input.file) : await stashedUpload(input.uploadId);
   const head = readHead(text);
   if (head.columns.every((c) => c === "") || head.sample.length === 0) throw invalid(CSV_MESSAGES.empty, { fieldErrors: { file: CSV_MESSAGES.empty } });
+  // A column name is shown in the mapping step and remembered with the mapping: capped like a cell (issue 40 §10).
+  const longName = head.columns.findIndex((c) => c.length > COLUMN_NAME_MAX);
+  if (longName >= 0) throw invalid(CSV_MESSAGES.columnTooLong(longName + 1), { fieldErrors: { file: CSV_MESSAGES.columnTooLong(longName + 1) } });
   let format: RevenueFormat | null = detectFormat(head.columns);
   let mapping: ColumnMapping | null = null;
   let uploadId = input.intent === "preview" ? "" : input.uploadId;
@@ -259,7 +263,8 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
           month,
           fileName: name,
           columns: head.columns,
-          sample: head.sample.slice(0, 3).map((r) => head.columns.map((_, i) => String(r[i] ?? ""))),
+          // A sample cell is shown, not checked: cut to what fits on the page (the rows are checked when read).
+          sample: head.sample.slice(0, 3).map((r) => head.columns.map((_, i) => String(r[i] ?? "").slice(0, COLUMN_NAME_MAX))),
           mapping: saved ?? suggestMapping(head.columns),
           remembered: !!saved,
           detected: format,

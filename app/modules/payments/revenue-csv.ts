@@ -21,6 +21,16 @@ export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 /** Most a single row may be: $10 million, far above any one video's or channel's month. */
 export const MAX_ROW_DOLLARS = 10_000_000n;
 
+/**
+ * Longest a cell may be, by what it holds (issue 40 §10). An id far longer than any platform's
+ * (YouTube's channel ids are 24 characters, video ids 11, ISRCs 12) is a problem line with the
+ * reason, never a value carried to the database: a 9 MB video id used to reach the clips lookup
+ * and fail there (500). Columns we do not read (a title, a country) are capped too, generously.
+ */
+export const CELL_MAX = { period: 40, id: 64, amount: 64, currency: 16, other: 1000 } as const;
+/** Longest a column name may be (the mapping step shows and remembers them). */
+export const COLUMN_NAME_MAX = 200;
+
 import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "./revenue-columns";
 
 export { type ColumnMapping, MAPPING_ROLES, type RevenueFormat };
@@ -59,6 +69,8 @@ export const CSV_MESSAGES = {
   duplicate: (line: number) => `Duplicate of line ${line}.`,
   unreadable: (message: string) => `The row could not be read: ${message}.`,
   totalsRow: "A totals row: left out (the rows above it are summed instead).",
+  cellTooLong: (what: string, max: number) => `${cap(what)} is longer than ${formatCount(max)} characters.`,
+  columnTooLong: (column: number) => `Column ${column}'s name is longer than ${formatCount(COLUMN_NAME_MAX)} characters.`,
 } as const;
 
 function cap(s: string): string {
@@ -125,6 +137,26 @@ type Reader = {
   currency: ((cells: string[]) => string) | null;
   dupKey: (cells: string[], c: { channelId: string | null; creatorId: string | null; videoId: string | null }) => string;
 };
+
+/** The cells a row's reader takes, with what each is called in a message and its cap. */
+function limitsOf(r: Reader): [string, (cells: string[]) => string, number][] {
+  const limits: [string, (cells: string[]) => string, number][] = [
+    [r.periodLabel, r.period, CELL_MAX.period],
+    ["channel id", r.channel, CELL_MAX.id],
+    ["creator id", r.creator, CELL_MAX.id],
+    ["video id", r.video, CELL_MAX.id],
+    ["net revenue", r.amount, CELL_MAX.amount],
+  ];
+  if (r.currency) limits.push(["currency", r.currency, CELL_MAX.currency]);
+  return limits;
+}
+
+/** The first cell of a row over its cap, as a problem's reason; null when every cell fits. */
+function tooLongCell(r: Reader, cells: string[]): string | null {
+  for (const [what, get, max] of limitsOf(r)) if (get(cells).length > max) return CSV_MESSAGES.cellTooLong(what, max);
+  const long = cells.findIndex((c) => String(c ?? "").length > CELL_MAX.other);
+  return long >= 0 ? CSV_MESSAGES.cellTooLong(`the cell in column ${long + 1}`, CELL_MAX.other) : null;
+}
 
 const cellAt = (i: number) => (cells: string[]) => (i >= 0 ? String(cells[i] ?? "").trim() : "");
 
@@ -232,6 +264,11 @@ export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
       if (dataRows > MAX_IMPORT_ROWS) {
         tooMany = true;
         parser.abort();
+        return;
+      }
+      const tooLong = tooLongCell(r, cells);
+      if (tooLong) {
+        fail(tooLong);
         return;
       }
       const broken = result.errors.find((e) => e.type !== "Delimiter");
