@@ -885,6 +885,11 @@ export const payoutAccounts = sqliteTable(
     syncedAt: text("synced_at"),
     manualReason: text("manual_reason"),
     manualSetBy: text("manual_set_by").references(() => users.id, { onDelete: "set null" }),
+    // "Account creation in progress" (docs/decisions/0296): the request that set it is the one that
+    // asks Stripe for the person's Express account; others wait for it. Cleared when it ends; a claim
+    // older than two minutes is taken over (its request died).
+    accountClaim: text("account_claim"),
+    accountClaimedAt: text("account_claimed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -89,13 +89,13 @@ function nested(form: Map<string, string>, prefix: string): Record<string, strin
 
 const ONBOARDING_FIELDS = ["business_profile.url", "external_account", "individual.dob.day", "individual.first_name", "tos_acceptance.date"];
 
-function newAccount(email: string | null, metadata: Record<string, string>): StandInAccount {
+function newAccount(email: string | null, metadata: Record<string, string>, country: string): StandInAccount {
   return {
     id: id("acct"),
     object: "account",
     type: "express",
     email,
-    country: "US",
+    country,
     default_currency: "usd",
     created: now(),
     details_submitted: false,
@@ -308,7 +308,7 @@ async function route(request: Request, path: string, form: Map<string, string>, 
     if (form.get("type") !== "express" && !form.has("controller[stripe_dashboard][type]")) {
       return stripeError(400, "invalid_request_error", "The stand-in makes Express accounts only.", undefined, "type");
     }
-    const account = newAccount(form.get("email") ?? null, nested(form, "metadata"));
+    const account = newAccount(form.get("email") ?? null, nested(form, "metadata"), form.get("country") || "US");
     await put(accountKey(account.id), account);
     return json(account);
   }

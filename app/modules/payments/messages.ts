@@ -95,6 +95,8 @@ export const PAYOUT_MESSAGES = {
     "Payouts through Stripe are off: STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set. The payout day pays only the people paid outside Stripe until they are; everyone else's balance waits.",
   paidOutside: "You are paid outside Stripe, as arranged with us: there is no payout account to set up.",
   notEnabled: "Your payout account is not enabled yet.",
+  accountBeingCreated: "Your payout account is being set up by another request. Try again in a moment.",
+  accountNotCreated: "Setting up your payout account did not finish. Nothing was changed: try again.",
   chooseCountry: "Choose the country of your bank account.",
   stripeRefused: "Stripe refused:",
   stripeUnreachable: "Stripe did not answer. Nothing was changed: try again in a few minutes.",

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { payoutAccounts } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
@@ -113,10 +113,124 @@ function syncQuery(accountId: string, a: AccountData, at: string) {
     .where(and(eq(payoutAccounts.stripeAccountId, accountId), or(isNull(payoutAccounts.syncedAt), sql`${payoutAccounts.syncedAt} <= ${at}`)));
 }
 
+/** How long a claim holds before another request may take it over: far above one Stripe call (20 s, one retry). */
+const CLAIM_TTL_MS = 2 * 60 * 1000;
+/** How long a second request waits for the claim's holder to store the account, and how often it looks. */
+const CLAIM_WAIT_MS = 8000;
+const CLAIM_POLL_MS = 200;
+
 /**
- * Starts (or continues) the person's Stripe onboarding: their Express account is created once (the
- * idempotency key and the row's guarded insert make two clicks one account), then a fresh one-time
- * account link is made. Returns where to send the browser.
+ * The person's claim on creating their account (docs/decisions/0296): their payout_accounts row
+ * (user_id is its primary key) marked "creation in progress", set only where no account is stored,
+ * the method is Stripe and no live claim is held. One request of any number at once gets it.
+ */
+async function claimAccountCreation(userId: string): Promise<string | null> {
+  const claim = crypto.randomUUID();
+  const now = new Date();
+  const result = await db()
+    .insert(payoutAccounts)
+    .values({ userId, method: "stripe", accountClaim: claim, accountClaimedAt: now.toISOString() })
+    .onConflictDoUpdate({
+      target: payoutAccounts.userId,
+      set: { accountClaim: claim, accountClaimedAt: now.toISOString(), updatedAt: now.toISOString() },
+      setWhere: and(
+        isNull(payoutAccounts.stripeAccountId),
+        eq(payoutAccounts.method, "stripe"),
+        or(isNull(payoutAccounts.accountClaim), lt(payoutAccounts.accountClaimedAt, new Date(now.getTime() - CLAIM_TTL_MS).toISOString())),
+      ),
+    })
+    .run();
+  return (result.meta.changes ?? 0) === 1 ? claim : null;
+}
+
+function releaseClaimQuery(userId: string, claim: string) {
+  return db()
+    .update(payoutAccounts)
+    .set({ accountClaim: null, accountClaimedAt: null })
+    .where(and(eq(payoutAccounts.userId, userId), eq(payoutAccounts.accountClaim, claim)));
+}
+
+/** Another request holds the claim: its account, once stored (the same onboarding follows), or why not. */
+async function accountOfClaimHolder(userId: string): Promise<string> {
+  for (let waited = 0; waited <= CLAIM_WAIT_MS; waited += CLAIM_POLL_MS) {
+    const row = await accountRow(userId);
+    if (row?.method === "manual") throw conflict(P.paidOutside);
+    if (row?.stripeAccountId) return row.stripeAccountId;
+    // The holder gave up (Stripe refused or did not answer): this request says so rather than retrying.
+    if (!row?.accountClaim) throw new DomainError("unavailable", P.accountNotCreated, { title: "Payout account not created" });
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+  }
+  throw conflict(P.accountBeingCreated);
+}
+
+/**
+ * The person's Express account, created once: under the claim, the one Stripe call (its idempotency
+ * key is the claim's, so the SDK's own retry of a dropped connection is the same request,
+ * https://docs.stripe.com/api/idempotent_requests), stored with the claim cleared in one guarded
+ * write. Every other request at the same time waits for that account (whatever country it asked for).
+ */
+async function createAccountOnce(actor: Actor, request: Request, stripe: Awaited<ReturnType<typeof stripeClient>>, country: string): Promise<string> {
+  const claim = await claimAccountCreation(actor.id);
+  if (!claim) return accountOfClaimHolder(actor.id);
+  const person = await personById(actor.id);
+  let account: Awaited<ReturnType<typeof stripe.accounts.create>>;
+  try {
+    account = await viaStripe(() =>
+      stripe.accounts.create(
+        {
+          type: "express",
+          email: person?.email,
+          country,
+          business_type: "individual",
+          capabilities: { transfers: { requested: true } },
+          // Outside the platform's own country the account only receives transfers (Stripe's recipient agreement).
+          ...(country === "US" ? {} : { tos_acceptance: { service_agreement: "recipient" } }),
+          metadata: { user_id: actor.id },
+        },
+        { idempotencyKey: `payout-account-${actor.id}-${claim}` },
+      ),
+    );
+  } catch (error) {
+    await releaseClaimQuery(actor.id, claim).run();
+    throw error;
+  }
+  const { status, reason } = accountStatusOf(account);
+  const at = new Date((account.created ?? Math.floor(Date.now() / 1000)) * 1000).toISOString();
+  const stored = await db().batch([
+    db()
+      .update(payoutAccounts)
+      .set({
+        stripeAccountId: account.id,
+        status,
+        statusReason: reason,
+        syncedAt: at,
+        accountClaim: null,
+        accountClaimedAt: null,
+        updatedAt: new Date().toISOString(),
+      })
+      .where(and(eq(payoutAccounts.userId, actor.id), eq(payoutAccounts.accountClaim, claim), isNull(payoutAccounts.stripeAccountId))),
+    auditQuery({
+      eventType: "payout_account_created",
+      severity: "medium",
+      userId: actor.id,
+      targetUserId: actor.id,
+      request,
+      details: { country, account: account.id },
+    }),
+  ]);
+  if ((stored[0].meta.changes ?? 0) !== 1) {
+    // The claim was taken over (this request outlived it) or an admin chose "paid outside Stripe"
+    // meanwhile: the account exists at Stripe but is not the person's. Said loudly, for an admin.
+    console.error("payout account created after its claim was lost", { userId: actor.id, account: account.id });
+    throw conflict(P.accountBeingCreated);
+  }
+  return account.id;
+}
+
+/**
+ * Starts (or continues) the person's Stripe onboarding: their Express account is created once, by
+ * the one request that holds the claim (0296), then a fresh one-time account link is made. Returns
+ * where to send the browser.
  */
 export async function startPayoutOnboarding(actor: Actor, request: Request, input: { country: string }): Promise<{ url: string }> {
   authorize(actor, "payments", "readOwn");
@@ -128,45 +242,7 @@ export async function startPayoutOnboarding(actor: Actor, request: Request, inpu
   if (!accountId && !PAYOUT_COUNTRIES.some((c) => c.code === input.country)) {
     throw invalid(P.chooseCountry, { fieldErrors: { country: P.chooseCountry } });
   }
-  if (!accountId) {
-    const person = await personById(actor.id);
-    const account = await viaStripe(() =>
-      stripe.accounts.create(
-        {
-          type: "express",
-          email: person?.email,
-          country: input.country,
-          business_type: "individual",
-          capabilities: { transfers: { requested: true } },
-          // Outside the platform's own country the account only receives transfers (Stripe's recipient agreement).
-          ...(input.country === "US" ? {} : { tos_acceptance: { service_agreement: "recipient" } }),
-          metadata: { user_id: actor.id },
-        },
-        { idempotencyKey: `payout-account-${actor.id}-${input.country}` },
-      ),
-    );
-    const { status, reason } = accountStatusOf(account);
-    const at = new Date((account.created ?? Math.floor(Date.now() / 1000)) * 1000).toISOString();
-    await db().batch([
-      db()
-        .insert(payoutAccounts)
-        .values({ userId: actor.id, method: "stripe", stripeAccountId: account.id, status, statusReason: reason, syncedAt: at })
-        .onConflictDoUpdate({
-          target: payoutAccounts.userId,
-          set: { stripeAccountId: account.id, status, statusReason: reason, syncedAt: at, updatedAt: new Date().toISOString() },
-          setWhere: and(isNull(payoutAccounts.stripeAccountId), eq(payoutAccounts.method, "stripe")),
-        }),
-      auditQuery({
-        eventType: "payout_account_created",
-        severity: "medium",
-        userId: actor.id,
-        targetUserId: actor.id,
-        request,
-        details: { country: input.country },
-      }),
-    ]);
-    accountId = (await accountRow(actor.id))?.stripeAccountId ?? account.id;
-  }
+  accountId ??= await createAccountOnce(actor, request, stripe, input.country);
   const origin = new URL(request.url).origin;
   const id = accountId;
   const link = await viaStripe(() =>

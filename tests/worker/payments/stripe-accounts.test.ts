@@ -1,11 +1,12 @@
 // Connected accounts (issue 40): one Express account per person however many "Set up payouts" run at
 // once (docs/decisions/0296), and the stored status is the account's state read back from Stripe,
 // whatever order its account.updated events arrive in (0297).
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { setAccountState } from "~/dev/dev-stripe.server";
+import { setAccountState, standInState } from "~/dev/dev-stripe.server";
 import { createUser } from "../../factories/users";
-import { count, fetchApp, ORIGIN } from "../helpers";
-import { accountOf, onboard, webhookEvent } from "./stripe-helpers";
+import { count, fetchApp, ORIGIN, redirectTarget } from "../helpers";
+import { accountOf, onboard, onPayments, webhookEvent } from "./stripe-helpers";
 
 beforeAll(async () => {
   await fetchApp("/auth");
@@ -64,5 +65,27 @@ describe("account.updated events out of order", () => {
     });
     expect(stale.status).toBe(200);
     expect((await accountOf(c.id))?.status).toBe("enabled");
+  });
+});
+
+describe("one connected account per person", () => {
+  it("four parallel 'Set up payouts' with four countries create exactly one Express account; every request gets its onboarding", async () => {
+    const c = await createUser("creator");
+    const answers = await Promise.all(["US", "GB", "CA", "DE"].map((country) => onPayments(c, { intent: "connect_payouts", country })));
+    const accounts = (await standInState()).accounts.filter((a) => a.metadata.user_id === c.id);
+    expect(accounts).toHaveLength(1);
+    const row = await accountOf(c.id);
+    expect(row).toMatchObject({ method: "stripe", stripe_account_id: accounts[0].id, status: "needs_information" });
+    // Each request either continues to Stripe's onboarding of that one account or is told why not (never a second account).
+    for (const res of answers) {
+      const target = await redirectTarget(res);
+      if (target) expect(target).toMatch(/^\/dev\/stripe\/onboarding\/link_/);
+      else expect(await res.text()).toContain("Your payout account is being set up by another request");
+    }
+    expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_account_created' AND target_user_id = ?", c.id)).toBe(1);
+    // Later clicks (any country) continue with the same account.
+    expect(await redirectTarget(await onPayments(c, { intent: "connect_payouts", country: "FR" }))).toMatch(/^\/dev\/stripe\/onboarding\/link_/);
+    expect((await standInState()).accounts.filter((a) => a.metadata.user_id === c.id)).toHaveLength(1);
+    expect(await env.DB.prepare("SELECT account_claim FROM payout_accounts WHERE user_id = ?").bind(c.id).first()).toEqual({ account_claim: null });
   });
 });
