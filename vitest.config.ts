@@ -53,6 +53,7 @@ export default defineConfig({
                 GOOGLE_TOKEN_URL: "/dev/oauth/token",
                 GOOGLE_USERINFO_URL: "/dev/oauth/userinfo",
                 YOUTUBE_CHANNELS_URL: "/dev/oauth/youtube/channels",
+                YOUTUBE_API_KEY: "test-youtube-key",
                 STRIPE_SECRET_KEY: "sk_test_shortbeat_worker_tests",
                 STRIPE_WEBHOOK_SECRET: "whsec_shortbeat_worker_tests",
                 STRIPE_API_BASE: "/dev/stripe",

@@ -6,7 +6,7 @@ import { invalid } from "~/lib/errors";
 import { DEMO_CHANNEL, demoChannelSnapshots } from "./demo-channel";
 import { encodePng, hsl } from "./png";
 import { randomToken } from "~/platform/crypto.server";
-import { env } from "~/platform/env.server";
+import { env, setting } from "~/platform/env.server";
 
 // The local stand-in identity provider (DEV_TOOLS only): authorize with a small account picker,
 // token (authorization code + PKCE, refresh), userinfo, and the YouTube channels endpoint.
@@ -75,7 +75,7 @@ export const STAND_IN_VIDEOS: Record<string, string> = {
 
 export async function registerStandInVideo(videoId: string, channelId: string, views?: number | "unavailable"): Promise<void> {
   await kv().put(`devoauth:video:${videoId}`, channelId, { expirationTtl: 60 * 60 * 24 * 30 });
-  // Its view count (clipping, issue 16), or "unavailable": the stand-in then answers 503 for it.
+  // Its view count (clipping, issue 16), or "unavailable": the stand-in then lists it without statistics.
   if (views !== undefined) await kv().put(`devoauth:video-views:${videoId}`, String(views), { expirationTtl: 60 * 60 * 24 * 30 });
 }
 
@@ -172,6 +172,8 @@ async function bearer(request: Request): Promise<TokenRecord | null> {
 export async function handleDevOAuthApi(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/dev\/oauth\//, "");
   if (path === "token" && request.method === "POST") {
+    // A token endpoint outage (tests): Google's 503 for a server error.
+    if (await kv().get(TOKEN_OUTAGE_KEY)) return json({ error: "server_error", error_description: "The service is currently unavailable." }, 503);
     const form = new URLSearchParams(await readText(request, 16_384));
     const grant = form.get("grant_type");
     if (grant === "authorization_code") {
@@ -248,26 +250,7 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
       ],
     });
   }
-  if (path === "youtube/videos") {
-    // Public video data (an API key in production): no bearer needed. Unknown ids: no items, as YouTube answers.
-    const id = new URL(request.url).searchParams.get("id") ?? "";
-    const channelId = id ? ((await kv().get(`devoauth:video:${id}`)) ?? STAND_IN_VIDEOS[id] ?? null) : null;
-    const views = channelId ? await kv().get(`devoauth:video-views:${id}`) : null;
-    if (views === "unavailable") return json({ error: { code: 503, message: "The service is currently unavailable." } }, 503);
-    return json({
-      kind: "youtube#videoListResponse",
-      items: channelId
-        ? [
-            {
-              kind: "youtube#video",
-              id,
-              snippet: { channelId, title: `Stand-in video ${id}`, thumbnails: { medium: { url: standInThumbnailUrl("video", id) } } },
-              statistics: { viewCount: views ?? String(standInViews(id)) },
-            },
-          ]
-        : [],
-    });
-  }
+  if (path === "youtube/videos") return standInVideosList(request);
   const thumbnail = /^youtube\/thumbnails\/(channel|video)\/([A-Za-z0-9_-]{1,64})\.png$/.exec(path);
   if (thumbnail && (request.method === "GET" || request.method === "HEAD")) {
     const png = await standInThumbnail(thumbnail[1] as "channel" | "video", thumbnail[2]);
@@ -282,6 +265,102 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
   }
   return json({ error: "not_found" }, 404);
 }
+
+// ---- videos.list (decision 0303) ----------------------------------------------------------------
+// As Google answers (https://developers.google.com/youtube/v3/docs/videos/list, /docs/errors): a
+// request must carry an OAuth token or an API key — neither is a 403 `forbidden` ("The request is
+// missing a valid API key."); an unknown key is a 400 `badRequest` ("API key not valid"); a revoked or
+// expired token is a 401. `id` is a comma-separated list of at most 50 ids; unknown ids are simply
+// absent from `items`. With the quota spent (exhaustStandInQuota) every call is a 403 `quotaExceeded`.
+// Each call is recorded (standInVideoCalls) so tests can count them.
+
+const QUOTA_KEY = "devoauth:quota-exceeded";
+const TOKEN_OUTAGE_KEY = "devoauth:token-outage";
+
+/** Google's error envelope (https://developers.google.com/youtube/v3/docs/errors). */
+export function googleError(code: number, reason: string, message: string, status: string, domain = "global") {
+  return { error: { code, message, errors: [{ message, domain, reason }], status } };
+}
+
+export const STAND_IN_ERRORS = {
+  missingKey: googleError(403, "forbidden", "The request is missing a valid API key.", "PERMISSION_DENIED"),
+  keyInvalid: googleError(400, "badRequest", "API key not valid. Please pass a valid API key.", "INVALID_ARGUMENT"),
+  invalidCredentials: googleError(401, "authError", "Invalid Credentials", "UNAUTHENTICATED"),
+  quotaExceeded: googleError(
+    403,
+    "quotaExceeded",
+    'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.',
+    "PERMISSION_DENIED",
+    "youtube.quota",
+  ),
+} as const;
+
+export type StandInVideoCall = { ids: string[]; credential: "key" | "bearer" };
+const videoCalls: StandInVideoCall[] = [];
+
+/** The videos.list calls the stand-in answered since the last reset (tests count them). */
+export function standInVideoCalls(): readonly StandInVideoCall[] {
+  return videoCalls;
+}
+export function resetStandInVideoCalls(): void {
+  videoCalls.length = 0;
+}
+
+/** Spends (or restores) the stand-in project's daily quota: videos.list answers 403 quotaExceeded. */
+export async function exhaustStandInQuota(spent = true): Promise<void> {
+  if (spent) await kv().put(QUOTA_KEY, "1", { expirationTtl: 3600 });
+  else await kv().delete(QUOTA_KEY);
+}
+
+/** Takes the stand-in token endpoint down (503) or brings it back. */
+export async function setStandInTokenOutage(down: boolean): Promise<void> {
+  if (down) await kv().put(TOKEN_OUTAGE_KEY, "1", { expirationTtl: 3600 });
+  else await kv().delete(TOKEN_OUTAGE_KEY);
+}
+
+/**
+ * A grant for `account` as the code exchange issues it (tests and factories that link a channel
+ * without the browser round trip): the access and refresh tokens, valid at the stand-in.
+ */
+export async function issueStandInGrant(account: StandInAccount, scope = "https://www.googleapis.com/auth/youtube.readonly") {
+  const res = await issueTokens(account, scope);
+  return (await res.json()) as { access_token: string; refresh_token: string; expires_in: number };
+}
+
+async function standInVideosList(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const key = url.searchParams.get("key");
+  const hasBearer = /^Bearer ./.test(request.headers.get("Authorization") ?? "");
+  if (!key && !hasBearer) return json(STAND_IN_ERRORS.missingKey, 403);
+  if (key && key !== setting("YOUTUBE_API_KEY")) return json(STAND_IN_ERRORS.keyInvalid, 400);
+  if (!key && !(await bearer(request))) return json(STAND_IN_ERRORS.invalidCredentials, 401);
+  const ids = (url.searchParams.get("id") ?? "").split(",").filter(Boolean);
+  videoCalls.push({ ids, credential: key ? "key" : "bearer" });
+  if (await kv().get(QUOTA_KEY)) return json(STAND_IN_ERRORS.quotaExceeded, 403);
+  if (ids.length > 50) return json(googleError(400, "invalidFilters", "The request specifies an invalid filter parameter.", "INVALID_ARGUMENT"), 400);
+  const items: youtubeVideoItem[] = [];
+  for (const id of ids) {
+    const channelId = (await kv().get(`devoauth:video:${id}`)) ?? STAND_IN_VIDEOS[id] ?? null;
+    if (!channelId) continue;
+    const views = await kv().get(`devoauth:video-views:${id}`);
+    // A video registered with views "unavailable" is listed without its statistics: its views cannot
+    // be read (the others of the same call can).
+    items.push({
+      kind: "youtube#video",
+      id,
+      snippet: { channelId, title: `Stand-in video ${id}`, thumbnails: { medium: { url: standInThumbnailUrl("video", id) } } },
+      ...(views === "unavailable" ? {} : { statistics: { viewCount: views ?? String(standInViews(id)) } }),
+    });
+  }
+  return json({ kind: "youtube#videoListResponse", pageInfo: { totalResults: items.length, resultsPerPage: items.length }, items });
+}
+
+type youtubeVideoItem = {
+  kind: "youtube#video";
+  id: string;
+  snippet: { channelId: string; title: string; thumbnails: { medium: { url: string } } };
+  statistics?: { viewCount: string };
+};
 
 // ---- Thumbnails (decision 0185) ----------------------------------------------------------------
 // YouTube answers image URLs on its own hosts; the stand-in answers a path on our own origin

@@ -254,10 +254,11 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
       .bind(uuid(401), creator.id, clipper.id, iso(60, 11), iso(60, 11)),
   );
 
-  // 90 days of daily snapshots for the demo channel, ending today, so /analytics has a story to
-  // tell. The numbers are a function of the date alone, so a later run only adds the new days.
+  // The kept window of daily snapshots for the demo channel (30 days and the baseline day before
+  // them, decision 0304), ending today, so /analytics has a story to tell. The numbers are a
+  // function of the date alone, so a later run only adds the new days.
   const demoChannelId = uuid(201);
-  const snapshots = demoChannelSnapshots(new Date(), 90);
+  const snapshots = demoChannelSnapshots(new Date(), 31); // SNAPSHOT_RETENTION_DAYS (channels/analytics.ts) + 1
   for (const snap of snapshots) {
     statements.push(
       db

@@ -76,7 +76,25 @@ export function clearFlowCookie(request: Request, cookieName: string): Promise<s
   return flowCookie(request, cookieName).serialize("", { maxAge: 0 });
 }
 
-export class OAuthError extends Error {}
+/**
+ * The provider refused the flow. `code` is the token endpoint's `error` when it named one: only
+ * "invalid_grant" says the grant itself is gone (revoked, expired) — RFC 6749 §5.2.
+ */
+export class OAuthError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** The token endpoint could not be reached or answered 5xx/429 after the retries: nothing is known of the grant. */
+export class TokenEndpointUnavailable extends OAuthError {
+  constructor(message: string) {
+    super(message, "temporarily_unavailable");
+  }
+}
 
 /**
  * Finishes the flow on the callback: the state must match the cookie's (a missing or
@@ -98,23 +116,45 @@ export async function completeAuthorization<T>(request: Request, cookieName: str
   return { tokens, payload: flow.payload, clearCookie };
 }
 
+/** Attempts at the token endpoint when it cannot be reached or answers 5xx/429, and the waits between them. */
+const TOKEN_ATTEMPTS = 3;
+const TOKEN_BACKOFF_MS = [250, 1_000];
+
 async function tokenRequest(request: Request, body: URLSearchParams): Promise<OAuth2Tokens> {
   const basic = btoa(`${encodeURIComponent(env.GOOGLE_CLIENT_ID)}:${encodeURIComponent(env.GOOGLE_CLIENT_SECRET)}`);
-  const res = await providerFetch(request, endpoints(request).token, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      Accept: "application/json",
-      Authorization: `Basic ${basic}`,
-    },
-    body,
-  });
-  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok || typeof json.access_token !== "string") {
-    const reason = typeof json.error_description === "string" ? json.error_description : typeof json.error === "string" ? json.error : `HTTP ${res.status}`;
-    throw new OAuthError(reason);
+  let last = "";
+  for (let attempt = 0; attempt < TOKEN_ATTEMPTS; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, TOKEN_BACKOFF_MS[attempt - 1] ?? 1_000));
+    let res: Response;
+    try {
+      res = await providerFetch(request, endpoints(request).token, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Accept: "application/json",
+          Authorization: `Basic ${basic}`,
+        },
+        body,
+      });
+    } catch (error) {
+      last = `Google could not be reached: ${(error as Error).message}`;
+      continue;
+    }
+    // A server error or a rate limit says nothing about the grant: try again (decision 0303).
+    if (res.status >= 500 || res.status === 429) {
+      await res.body?.cancel();
+      last = `Google's token endpoint answered HTTP ${res.status}`;
+      continue;
+    }
+    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!res.ok || typeof json.access_token !== "string") {
+      const code = typeof json.error === "string" ? json.error : null;
+      const reason = typeof json.error_description === "string" ? json.error_description : (code ?? `HTTP ${res.status}`);
+      throw new OAuthError(reason, code);
+    }
+    return new OAuth2Tokens(json);
   }
-  return new OAuth2Tokens(json);
+  throw new TokenEndpointUnavailable(last);
 }
 
 export function exchangeCode(request: Request, code: string, verifier: string, redirectUri: string) {

@@ -152,7 +152,7 @@ test("cancelling at the provider shows 'Authorization failed' and clears the add
 test("analytics at 375px: chart, growth figures, no horizontal scroll", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await signIn(page, "creator@shortbeat.test");
-  await page.goto("/analytics?range=90");
+  await page.goto("/analytics?range=30");
   await page.waitForLoadState("networkidle");
   await expect(page.getByTestId("chart-views").locator(".recharts-wrapper > svg.recharts-surface")).toBeVisible();
   await expect(page.getByText(/\+[\d,]+ \(\+\d+\.\d%\)/).first()).toBeVisible();

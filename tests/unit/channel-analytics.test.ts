@@ -12,9 +12,9 @@ const snap = (channelRowId: string, day: string, subscribers: number, views = su
 });
 
 describe("analytics rules", () => {
-  it("accepts only 7, 30 and 90 days from the URL", () => {
+  it("accepts only 7 and 30 days from the URL (statistics are kept 30 days, decision 0304)", () => {
     expect(parseRange("7")).toBe(7);
-    expect(parseRange("90")).toBe(90);
+    expect(parseRange("90")).toBe(30);
     expect(parseRange("31")).toBe(30);
     expect(parseRange(null)).toBe(30);
     expect(parseRange("7; DROP TABLE")).toBe(30);

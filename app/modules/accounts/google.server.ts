@@ -46,8 +46,8 @@ export function startGoogleSignIn(
     callbackPath: "/auth/google/callback",
     scopes: ["openid", "email", "profile"],
     payload: { ref: input.ref, redirectTo: safeRedirect(input.redirectTo, "/dashboard"), clipper: input.clipper === true, invite: input.invite ?? null },
-    // Offline access and the consent prompt, as the spec's identity-provider call asks.
-    params: { access_type: "offline", prompt: "consent" },
+    // No offline access and no forced consent: sign-in uses the access token once, for the profile,
+    // and keeps no refresh token (only the channel link does, decision 0305).
   });
 }
 

@@ -10,6 +10,7 @@ import { libraryPage } from "~/modules/music/music.server";
 import { formatCents } from "~/modules/payments/money";
 import { creditQueries, creditsOfSourceQuery, finalizeCreditsQuery, type Credit } from "~/modules/payments/payments.server";
 import { auditQuery } from "~/platform/audit.server";
+import { youtubeApiStatus } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
 import { appLink, emailQuery } from "~/platform/email.server";
 import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -145,7 +146,8 @@ export async function adminCampaigns(actor: Actor, selectedId: string | null, no
   const list = rows.map((r) => summary(r, { participants: pc.get(r.id) ?? 0, pending: pe.get(r.id) ?? 0 }, now));
   const selectedRow = selectedId ? rows.find((r) => r.id === selectedId) : undefined;
   const [tracks, selected] = await Promise.all([trackOptions(actor), selectedRow ? detailOf(selectedRow, list, now) : Promise.resolve(null)]);
-  return { campaigns: list, selected, tracks };
+  // YouTube's state for the views job (decision 0303): a missing API key, a quota pause.
+  return { campaigns: list, selected, tracks, youtube: await youtubeApiStatus() };
 }
 
 async function detailOf(row: CampaignRow, list: AdminCampaignRow[], now: Date): Promise<AdminCampaignDetail> {

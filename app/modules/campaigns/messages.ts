@@ -27,6 +27,7 @@ export const CAMPAIGN_MESSAGES = {
   needsReviewNotLinked: (label: string) => `Needs review: ${label} not linked`,
   submittedForReview: (label: string) =>
     `Submitted. An admin will check that it is yours, because your ${label} account is not linked: link it on the Channels page to have your next videos checked at once.`,
+  youtubeQuotaPaused: "YouTube checks are paused until YouTube's daily quota resets (midnight Pacific Time). Nothing was submitted: try again tomorrow.",
   slugTaken: "Another campaign already uses this address.",
   draftOnly: "Only a draft can be launched.",
   launchEnded: "The end date has passed: move it later before launching.",

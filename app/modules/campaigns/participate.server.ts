@@ -236,7 +236,7 @@ export async function submitCampaignVideo(
   if (video.platform === "youtube") {
     const mine = (await listChannels(actor)).map((c) => c.channelId);
     if (mine.length === 0) throw conflict(M.youtubeNotLinked, { fieldErrors: { url: M.youtubeNotLinked } });
-    channelId = await youtubeVideoChannel(request, video.videoId);
+    channelId = await youtubeVideoChannel(request, video.videoId, actor.id);
     if (!channelId) throw invalid(M.youtubeUnknown, { fieldErrors: { url: M.youtubeUnknown } });
     if (!mine.includes(channelId)) throw conflict(M.youtubeNotYours, { fieldErrors: { url: M.youtubeNotYours } });
   } else {

@@ -4,7 +4,11 @@
 import { formatCount } from "~/lib/format";
 import { csvCell, toCsv } from "~/lib/csv";
 
-export const ANALYTICS_RANGES = [7, 30, 90] as const;
+// No 90-day range: YouTube statistics are kept 30 days (the snapshots older than SNAPSHOT_RETENTION_DAYS
+// are pruned daily, decision 0304), so the charts show only what is kept.
+export const ANALYTICS_RANGES = [7, 30] as const;
+/** Days of daily channel snapshots kept before today: the 30-day range and its baseline day. */
+export const SNAPSHOT_RETENTION_DAYS = 30;
 export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
 export const DEFAULT_RANGE: AnalyticsRange = 30;
 

@@ -1,13 +1,17 @@
 import type { BatchItem } from "drizzle-orm/batch";
+import { lt } from "drizzle-orm";
+import { channelSnapshots } from "~/db/schema";
 import { DomainError } from "~/lib/errors";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { jobRequest } from "~/platform/env.server";
+import { SNAPSHOT_RETENTION_DAYS } from "./analytics";
 import { channelsToSync, syncChannel } from "./links.server";
 
 // The daily job (wrangler.toml: crons = ["17 3 * * *"]): refresh every linked channel that has
 // a stored authorization, in batches of parallel refreshes. One bad channel never stops the
 // rest (Promise.allSettled); each failure is recorded in the audit log. See docs/decisions/0031.
+// The same run prunes the snapshots older than 30 days (decision 0304).
 
 /** Refreshes in flight at once. */
 export const CRON_BATCH_SIZE = 20;
@@ -20,6 +24,16 @@ export const CRON_MAX_CHANNELS = 400;
 
 export type CronFailure = { channelRowId: string; channelId: string; reason: string; reconnect: boolean };
 export type CronSummary = { total: number; refreshed: number; failed: CronFailure[] };
+
+/**
+ * Deletes the daily snapshots older than the kept window (decision 0304): YouTube's API policies
+ * limit how long statistics are stored (developers.google.com/youtube/terms/developer-policies,
+ * "Refreshing, Storing, and Displaying API Data": 30 days), and the charts read no further back.
+ */
+export function pruneSnapshotsQuery(now: Date) {
+  const oldest = new Date(now.getTime() - SNAPSHOT_RETENTION_DAYS * 86_400_000).toISOString().slice(0, 10);
+  return db().delete(channelSnapshots).where(lt(channelSnapshots.day, oldest));
+}
 
 export async function runDailyChannelRefresh(opts: { now?: Date; batchSize?: number; limit?: number; sync?: typeof syncChannel } = {}): Promise<CronSummary> {
   const batchSize = Math.max(1, opts.batchSize ?? CRON_BATCH_SIZE);
@@ -51,6 +65,7 @@ export async function runDailyChannelRefresh(opts: { now?: Date; batchSize?: num
   const summary: CronSummary = { total: targets.length, refreshed, failed };
   try {
     await db().batch([
+      pruneSnapshotsQuery(now),
       auditQuery({
         eventType: "channel_refresh_run",
         details: { total: summary.total, refreshed, failed: failed.length },

@@ -29,8 +29,12 @@ export {
   type LinkedSocialAccount,
 } from "./social-accounts.server";
 export type { ProviderChannel, ProviderVideo } from "./provider.server";
-// A public YouTube video (channel, views): campaigns and clipping read it through here.
-export { fetchYouTubeVideo } from "./provider.server";
+// A public YouTube video (channel, views): campaigns and clipping read it through here, with the
+// credential youtubeCredentialFor chooses (decision 0303); the daily jobs batch through youtubeViewsMany.
+export { fetchYouTubeVideo, ProviderUnauthorized, YouTubeQuotaExceeded, type YouTubeCredential } from "./provider.server";
+export { youtubeCredentialFor } from "./youtube-access.server";
+export { youtubeViewsMany, type YouTubeViewsReading, type YouTubeViewsTarget } from "./youtube-views.server";
+export { youtubeApiStatus, youtubePausedUntil } from "./youtube-quota.server";
 // The views provider per platform (decision 0266): the daily jobs of campaigns and clipping.
 export { VIEWS_PROVIDERS, type ViewsPlatform, type ViewsReading } from "./views-provider.server";
 export * from "./privacy.server";

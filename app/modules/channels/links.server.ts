@@ -8,15 +8,7 @@ import { authorize, type Actor } from "~/lib/permissions";
 import { startTermQuery } from "~/modules/accounts/accounts.server";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import {
-  OAuthError,
-  clearFlowCookie,
-  completeAuthorization,
-  oauthConfigured,
-  refreshAccessToken,
-  startAuthorization,
-  type AuthorizationStart,
-} from "~/platform/oauth.server";
+import { OAuthError, clearFlowCookie, completeAuthorization, oauthConfigured, startAuthorization, type AuthorizationStart } from "~/platform/oauth.server";
 import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume } from "~/platform/rate-limit.server";
 import { decryptToken, encryptToken } from "~/platform/token-crypto.server";
@@ -24,6 +16,7 @@ import { YOUTUBE_SCOPE, ProviderUnauthorized, expiresAtOf, fetchOwnChannel, revo
 import { CHANNEL_TOASTS } from "./schema";
 import { channelStatsQuery, dayOf, nowIso, providerFields, snapshotQuery, storeTokensQuery } from "./statements.server";
 import { channelImageUrl } from "./thumbnail-sources.server";
+import { encryptRenewed, needsReconnect, renewGrant, storeRenewedQuery, TOKEN_MARGIN_MS } from "./youtube-access.server";
 
 // Linked YouTube channels: the link (OAuth code + PKCE through oauth.server.ts), refreshing the
 // statistics into dated snapshots (the user's button and the daily job), and disconnecting.
@@ -31,15 +24,10 @@ import { channelImageUrl } from "./thumbnail-sources.server";
 // actor is checked against PERMISSIONS.channel. See docs/decisions/0030-0031.
 
 export const YOUTUBE_FLOW_COOKIE = "sb_youtube_oauth";
-/** Refresh the access token when it has less than this left (the spec's token refresh margin). */
-const TOKEN_MARGIN_MS = 90_000;
 /** Per-user limit on the Refresh button (each press calls the provider). */
 const REFRESH_LIMIT = { maxAttempts: 30, windowMs: 15 * 60_000 };
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
-
-/** The grant is gone (revoked, expired, missing): the page offers to reconnect. */
-const needsReconnect = (message: string) => new DomainError("conflict", message, { details: { reconnect: true } });
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -93,7 +81,9 @@ export async function startChannelLink(actor: Actor, request: Request): Promise<
     callbackPath: "/channels",
     scopes: [YOUTUBE_SCOPE],
     payload: { userId: actor.id },
-    // A refresh token (offline access) is what lets the daily job keep the statistics current.
+    // A refresh token (offline access) is what lets the daily job keep the statistics current; only
+    // this flow asks for one (Google sign-in does not, decision 0305). prompt=consent: Google sends a
+    // refresh token only with consent shown.
     params: { access_type: "offline", prompt: "consent" },
   });
 }
@@ -232,19 +222,7 @@ export async function syncChannel(request: Request, target: SyncTarget, now = ne
   if (!tok) throw needsReconnect("No authorization is stored for this channel. Reconnect it to refresh its data.");
 
   let renewed: OAuth2Tokens | null = null;
-  const renew = async (): Promise<OAuth2Tokens> => {
-    if (!tok.refreshTokenEnc) {
-      throw needsReconnect("Access to this channel has expired and no refresh token is stored. Reconnect the channel to continue.");
-    }
-    const refreshToken = await decryptToken(tok.refreshTokenEnc, `refresh:${target.id}`);
-    try {
-      return await refreshAccessToken(request, refreshToken);
-    } catch (error) {
-      // invalid_grant: the user revoked access, or the grant expired.
-      if (error instanceof OAuthError) throw needsReconnect(`${error.message} Reconnect the channel to continue.`);
-      throw new DomainError("unavailable", `Google could not be reached: ${(error as Error).message}`);
-    }
-  };
+  const renew = () => renewGrant(request, target.id, tok.refreshTokenEnc);
   const refused = () => needsReconnect("Google refused the stored authorization. Reconnect the channel to continue.");
 
   let accessToken = await decryptToken(tok.accessTokenEnc, `access:${target.id}`);
@@ -272,20 +250,7 @@ export async function syncChannel(request: Request, target: SyncTarget, now = ne
 
   const iso = now.toISOString();
   const batch: Batch = [channelStatsQuery(target.id, target.userId, channel, iso), snapshotQuery(target.id, dayOf(iso), channel)];
-  if (renewed) {
-    const refreshTokenEnc = renewed.hasRefreshToken() ? await encryptToken(renewed.refreshToken(), `refresh:${target.id}`) : null;
-    batch.push(
-      db()
-        .update(youtubeChannelTokens)
-        .set({
-          accessTokenEnc: await encryptToken(renewed.accessToken(), `access:${target.id}`),
-          accessTokenExpiresAt: expiresAtOf(renewed),
-          refreshTokenEnc: sql`coalesce(${refreshTokenEnc}, ${youtubeChannelTokens.refreshTokenEnc})`,
-          updatedAt: iso,
-        })
-        .where(eq(youtubeChannelTokens.channelRowId, target.id)),
-    );
-  }
+  if (renewed) batch.push(storeRenewedQuery(target.id, await encryptRenewed(target.id, renewed), iso));
   await db().batch(batch);
   return channel;
 }

@@ -3,6 +3,8 @@ import { DomainError } from "~/lib/errors";
 import { env } from "~/platform/env.server";
 import { endpoints, providerFetch } from "~/platform/oauth.server";
 import { channelImageUrl } from "./thumbnail-sources.server";
+import { pauseYouTubeUntilReset } from "./youtube-quota.server";
+import { errorReasonOf, parseVideoList, type ProviderVideo, toCount, VIDEOS_PER_CALL } from "./youtube-api";
 
 // The provider: the YouTube Data API v3 channels?mine=true (snippet, statistics) and Google's
 // token revocation. Endpoints are settings (the stand-in provider locally), see oauth.server.ts.
@@ -25,11 +27,6 @@ export class ProviderUnauthorized extends Error {}
 
 /** Google could not be reached or answered with an error: nothing was changed. */
 const unavailable = (message: string) => new DomainError("unavailable", message);
-
-function toCount(value: unknown): number {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? Number(value) : 0;
-  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
-}
 
 function text(value: unknown, max: number): string | null {
   return typeof value === "string" && value.trim() ? value.trim().slice(0, max) : null;
@@ -107,13 +104,25 @@ export function expiresAtOf(tokens: OAuth2Tokens): string | null {
   }
 }
 
-// A public YouTube video: the YouTube Data API v3 videos?part=snippet,statistics&id=… (public data;
-// YOUTUBE_API_KEY when set). The endpoint sits beside the channels endpoint, which is a setting
-// (…/channels → …/videos), so locally and in the tests the stand-in provider answers
-// (app/dev/dev-oauth.server.ts, /dev/oauth/youtube/videos). Campaigns (which channel a video is on,
-// docs/decisions/0142) and clipping (a Short's views, docs/decisions/0154) both read it here.
+// Public YouTube videos: the YouTube Data API v3 videos.list (part=snippet,statistics, up to 50 ids a
+// call, https://developers.google.com/youtube/v3/docs/videos/list). Google answers a request without
+// an OAuth token only with an API key, so every call names its credential (decision 0303): the
+// owner's linked-channel token, or YOUTUBE_API_KEY (youtube-access.server.ts chooses). The endpoint
+// sits beside the channels endpoint, which is a setting (…/channels → …/videos), so locally and in the
+// tests the stand-in provider answers (app/dev/dev-oauth.server.ts, /dev/oauth/youtube/videos).
+// Campaigns (which channel a video is on, 0142) and the views jobs (0154, 0266) read it here.
 
-export type ProviderVideo = { id: string; channelId: string; viewCount: number | null };
+export type { ProviderVideo } from "./youtube-api";
+
+/** Who a videos.list call is made as: a user's OAuth access token, or the project's API key. */
+export type YouTubeCredential = { kind: "bearer"; token: string } | { kind: "key"; key: string };
+
+/** YouTube answered 403 quotaExceeded: the project's daily quota is spent until `until` (midnight PT). */
+export class YouTubeQuotaExceeded extends Error {
+  constructor(readonly until: string) {
+    super(`YouTube's daily quota is used up until ${until}.`);
+  }
+}
 
 function videosEndpoint(request: Request): string {
   const settings = env as unknown as Record<string, unknown>;
@@ -122,27 +131,39 @@ function videosEndpoint(request: Request): string {
   return endpoints(request).youtubeChannels.replace(/\/channels(\?.*)?$/, "/videos");
 }
 
-/** A public YouTube video (its channel and view count), or null when YouTube has no such video. Throws "unavailable" on a provider failure. */
-export async function fetchYouTubeVideo(request: Request, videoId: string): Promise<ProviderVideo | null> {
+/**
+ * One videos.list call for up to 50 ids with the given credential: the videos YouTube has, by id
+ * (an id missing from the map is a video YouTube has not got). Throws YouTubeQuotaExceeded on 403
+ * quotaExceeded (after pausing YouTube calls until the reset), ProviderUnauthorized on 401 (a stale
+ * token), "unavailable" on any other failure.
+ */
+export async function fetchYouTubeVideos(request: Request, ids: readonly string[], credential: YouTubeCredential): Promise<Map<string, ProviderVideo>> {
+  if (ids.length === 0) return new Map();
+  if (ids.length > VIDEOS_PER_CALL) throw new Error(`videos.list takes at most ${VIDEOS_PER_CALL} ids`);
   const url = new URL(videosEndpoint(request));
   url.searchParams.set("part", "snippet,statistics");
-  url.searchParams.set("id", videoId);
-  const key = (env as unknown as Record<string, unknown>).YOUTUBE_API_KEY;
-  if (typeof key === "string" && key) url.searchParams.set("key", key);
+  url.searchParams.set("id", ids.join(","));
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (credential.kind === "key") url.searchParams.set("key", credential.key);
+  else headers.Authorization = `Bearer ${credential.token}`;
   let res: Response;
   try {
-    res = await providerFetch(request, url.toString(), { headers: { Accept: "application/json" } });
+    res = await providerFetch(request, url.toString(), { headers });
   } catch (error) {
     throw unavailable(`YouTube could not be reached: ${(error as Error).message}`);
   }
-  if (!res.ok) throw unavailable(`YouTube answered with an error: HTTP ${res.status}`);
-  const body = (await res.json().catch(() => null)) as {
-    items?: { id?: unknown; snippet?: { channelId?: unknown }; statistics?: { viewCount?: unknown } }[];
-  } | null;
-  if (!body || !Array.isArray(body.items)) throw unavailable("YouTube answered with an error: no items");
-  const item = body.items.find((i) => i?.id === videoId) ?? body.items[0];
-  const channelId = item?.snippet?.channelId;
-  if (typeof channelId !== "string" || !channelId) return null;
-  const views = item?.statistics?.viewCount;
-  return { id: videoId, channelId, viewCount: views === undefined || views === null ? null : toCount(views) };
+  const body: unknown = await res.json().catch(() => null);
+  if (res.status === 403 && errorReasonOf(body) === "quotaExceeded") {
+    throw new YouTubeQuotaExceeded(await pauseYouTubeUntilReset());
+  }
+  if (res.status === 401 && credential.kind === "bearer") throw new ProviderUnauthorized("Invalid Credentials");
+  if (!res.ok) throw unavailable(`YouTube answered with an error: ${errorReasonOf(body) ?? `HTTP ${res.status}`}`);
+  const videos = parseVideoList(body);
+  if (!videos) throw unavailable("YouTube answered with an error: no items");
+  return videos;
+}
+
+/** A public YouTube video (its channel and view count), or null when YouTube has no such video. */
+export async function fetchYouTubeVideo(request: Request, videoId: string, credential: YouTubeCredential): Promise<ProviderVideo | null> {
+  return (await fetchYouTubeVideos(request, [videoId], credential)).get(videoId) ?? null;
 }

@@ -1,5 +1,5 @@
-import { fetchYouTubeVideo } from "./provider.server";
 import { socialVideoViews } from "./social-accounts.server";
+import { youtubeViewsMany } from "./youtube-views.server";
 
 // The views provider (decision 0266): one function per platform returning a video's current views,
 // read by the daily jobs (campaign submissions, clips). Every call leaves through providerFetch
@@ -8,18 +8,14 @@ import { socialVideoViews } from "./social-accounts.server";
 
 export type ViewsPlatform = "youtube" | "tiktok" | "instagram";
 
-// YouTube: the Data API's videos?id= (as before, YOUTUBE_API_KEY). TikTok and Instagram: below.
+// YouTube: the Data API's videos.list, 50 ids a call (youtube-views.server.ts, decision 0303).
+// TikTok and Instagram: below.
 
 export type ViewsReading = { kind: "found"; views: number } | { kind: "not_found" } | { kind: "unavailable" };
 
+/** One YouTube video's views (clip approval): asked with the API key, as the daily job asks a clip's (decision 0303). */
 async function youtubeViews(request: Request, videoId: string): Promise<ViewsReading> {
-  try {
-    const video = await fetchYouTubeVideo(request, videoId);
-    if (!video) return { kind: "not_found" };
-    return video.viewCount === null ? { kind: "unavailable" } : { kind: "found", views: Math.min(video.viewCount, Number.MAX_SAFE_INTEGER) };
-  } catch {
-    return { kind: "unavailable" };
-  }
+  return (await youtubeViewsMany(request, [{ videoId, ownerUserId: null }])).get(videoId) ?? { kind: "unavailable" };
 }
 
 // TikTok and Instagram: only the video's owner's token reads its views (decisions 0299, 0300): the

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle
 import { clipperLinks, clips } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { VIEWS_PROVIDERS, type ViewsPlatform } from "~/modules/channels/channels.server";
+import { VIEWS_PROVIDERS, type ViewsPlatform, youtubeViewsMany } from "~/modules/channels/channels.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
@@ -275,9 +275,21 @@ const lookUpVideo = (request: Request, videoId: string) => VIEWS_PROVIDERS.youtu
 async function refreshViews(request: Request, targets: readonly ViewsTarget[]): Promise<{ updated: number; failed: number }> {
   let updated = 0;
   let failed = 0;
+  // YouTube Shorts first, all at once: 50 ids per videos.list call with the API key (a clip is the
+  // clipper's upload, not a linked channel's: decision 0303).
+  const youtube = await youtubeViewsMany(
+    request,
+    targets.filter((c) => c.platform === "youtube_shorts").map((c) => ({ videoId: c.videoId, ownerUserId: null })),
+  );
   for (let i = 0; i < targets.length; i += CLIP_VIEWS_PARALLEL) {
     const batch = targets.slice(i, i + CLIP_VIEWS_PARALLEL);
-    const results = await Promise.all(batch.map((c) => VIEWS_PROVIDERS[VIEWS_PLATFORM[c.platform]](request, c.videoId, c.clipperUserId)));
+    const results = await Promise.all(
+      batch.map((c) =>
+        c.platform === "youtube_shorts"
+          ? (youtube.get(c.videoId) ?? { kind: "unavailable" as const })
+          : VIEWS_PROVIDERS[VIEWS_PLATFORM[c.platform]](request, c.videoId, c.clipperUserId),
+      ),
+    );
     const now = new Date().toISOString();
     const writes = results.flatMap((r, j) => {
       const clip = batch[j];

@@ -14,6 +14,7 @@ import {
   updateCampaign,
 } from "~/modules/campaigns/campaigns.server";
 import { adminCampaignHref, CampaignDetail, CampaignForm, STATE_TONE } from "~/modules/campaigns/components/admin-campaigns";
+import { YouTubeApiNotice } from "~/modules/campaigns/components/youtube-api-notice";
 import { CAMPAIGN_CONFIRM, CAMPAIGN_TITLES, type CampaignConfirm } from "~/modules/campaigns/messages";
 import { formatRate, STATE_LABELS } from "~/modules/campaigns/rules";
 import { campaignAdminSchema } from "~/modules/campaigns/schema";
@@ -100,7 +101,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, CAMPAIGN_TITLES);
 
 export default function AdminCampaigns({ loaderData, actionData }: Route.ComponentProps) {
-  const { campaigns, selected, tracks, confirm } = loaderData;
+  const { campaigns, selected, tracks, confirm, youtube } = loaderData;
   const failure = useActionFailure(actionData);
   const warnings = campaigns.filter((c) => c.deadlineWarning !== null);
 
@@ -108,6 +109,7 @@ export default function AdminCampaigns({ loaderData, actionData }: Route.Compone
     <>
       <PageHeader title="Campaigns" description="Paid promotions: create, launch, review submissions, settle, and pay out within 60 days of the end." />
       <FailureAlert failure={failure} />
+      <YouTubeApiNotice apiKey={youtube.apiKey} pausedUntil={youtube.pausedUntil} />
       {warnings.length > 0 ? (
         <div role="status" className="mb-6 rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
           <p className="font-semibold">Payout deadlines</p>

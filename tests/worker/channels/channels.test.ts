@@ -746,7 +746,7 @@ describe("/analytics and its CSV export", () => {
     const snaps = await env.DB.prepare(
       "SELECT count(*) AS n, max(day) AS last FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'",
     ).first<{ n: number; last: string }>();
-    expect(snaps).toEqual({ n: 90, last: today() });
+    expect(snaps).toEqual({ n: 31, last: today() });
 
     const page = await fetchApp("/analytics?range=7", { headers: { Cookie: cookie } });
     expect(page.status).toBe(200);
@@ -768,7 +768,7 @@ describe("/analytics and its CSV export", () => {
 
     // The seed is idempotent: a second run adds no snapshot.
     await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
-    expect(await count("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'")).toBe(90);
+    expect(await count("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = '00000000-0000-4000-8000-000000000201'")).toBe(31);
   });
 
   it("leads to /channels when there is nothing to show, and keeps each user's data to themselves", async () => {
