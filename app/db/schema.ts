@@ -229,6 +229,10 @@ export const emailOutbox = sqliteTable(
     subject: text("subject").notNull(),
     // The plain-text body; emptied by the retention job after the stated period (body_purged_at).
     bodyText: text("body_text").notNull(),
+    // Where in body_text the text someone typed is (JSON [[start, end], …]): shown inert (docs/decisions/0288).
+    userSpans: text("user_spans"),
+    // The kind's main link (the button), given by the caller: always ours, never found in the text (0288).
+    actionUrl: text("action_url"),
     kind: text("kind").notNull(),
     createdAt: createdAt(),
     sentAt: text("sent_at"),

@@ -36,6 +36,27 @@ export function sanitizeText(input: string): string {
   return "";
 }
 
+/**
+ * Every control character (C0 including tab, line feed and carriage return, DEL, C1) and the
+ * Unicode line and paragraph separators: none of them belongs in one line of text.
+ */
+const LINE_BREAKING = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
+const LINE_BREAKING_RUN = /[\s\u0000-\u001F\u007F-\u009F\u2028\u2029]*[\u0000-\u001F\u007F-\u009F\u2028\u2029][\s\u0000-\u001F\u007F-\u009F\u2028\u2029]*/g;
+
+/**
+ * Text as one line (docs/decisions/0287): each run of control characters (line breaks and tabs
+ * included) and the spaces around it becomes one space; trimmed. For names and titles where they
+ * are stored, for what a person typed when it goes into an e-mail, and for every header value.
+ */
+export function oneLine(input: string): string {
+  return LINE_BREAKING.test(input) ? input.replace(LINE_BREAKING_RUN, " ").trim() : input.trim();
+}
+
+/** A name or title as stored (docs/decisions/0287): the basic sanitizer, then one line of text. */
+export function sanitizeLine(input: string): string {
+  return oneLine(sanitizeText(input));
+}
+
 export type StrictResult = { ok: true; value: string } | { ok: false; reason: "pattern_mismatch" };
 
 /**

@@ -3,7 +3,7 @@ import { emailOutbox } from "~/db/schema";
 import { db } from "./db.server";
 import { appOrigin } from "./email.server";
 import { unsubscribeLinks, isOptedOut } from "./email-preferences.server";
-import { isOptional, renderEmail, type RenderedEmail } from "./email-templates.server";
+import { headerValue, headerValues, isOptional, renderEmail, type RenderedEmail } from "./email-templates.server";
 import { appName, env } from "./env.server";
 
 // Delivery of the outbox through Cloudflare Email Service (the EMAIL send_email binding; locally
@@ -69,10 +69,12 @@ function sendingSetup(via?: EmailBinding) {
 }
 
 /** The message that leaves for a row: the template, and for optional mail the unsubscribe links and headers. */
-export async function messageFor(row: Pick<OutboxRow, "toEmail" | "kind" | "subject" | "bodyText">): Promise<RenderedEmail> {
+export async function messageFor(
+  row: Pick<OutboxRow, "toEmail" | "kind" | "subject" | "bodyText"> & Partial<Pick<OutboxRow, "userSpans" | "actionUrl">>,
+): Promise<RenderedEmail> {
   const origin = appOrigin();
   const links = isOptional(row.kind) ? await unsubscribeLinks(row.toEmail, "news") : null;
-  return renderEmail({ kind: row.kind, subject: row.subject, text: row.bodyText }, origin, links);
+  return renderEmail({ kind: row.kind, subject: row.subject, text: row.bodyText, userSpans: row.userSpans, actionUrl: row.actionUrl }, origin, links);
 }
 
 async function sendOne(row: OutboxRow, via: EmailBinding | undefined, now: number): Promise<"sent" | "retrying" | "failed"> {
@@ -101,14 +103,16 @@ async function sendOne(row: OutboxRow, via: EmailBinding | undefined, now: numbe
   let messageId: string;
   try {
     const message = await messageFor(row);
+    // The one place mail leaves: no header value carries a control character, whatever the row
+    // holds (an old row, a caller that forgot userText; SECURITY.md, docs/decisions/0288).
     const result = await binding.send({
-      from: { email: from, name: appName() },
-      to: row.toEmail,
-      subject: message.subject,
+      from: { email: headerValue(from), name: headerValue(appName()) },
+      to: headerValue(row.toEmail),
+      subject: headerValue(message.subject),
       html: message.html,
       text: message.text,
-      ...(replyTo ? { replyTo } : {}),
-      ...(Object.keys(message.headers).length ? { headers: message.headers } : {}),
+      ...(replyTo ? { replyTo: headerValue(replyTo) } : {}),
+      ...(Object.keys(message.headers).length ? { headers: headerValues(message.headers) } : {}),
     });
     messageId = result.messageId;
   } catch (error) {
@@ -273,7 +277,7 @@ export async function purgeOldEmailBodies(now = Date.now()): Promise<number> {
   const at = new Date(now).toISOString();
   const result = await db()
     .update(emailOutbox)
-    .set({ bodyText: "", bodyPurgedAt: at })
+    .set({ bodyText: "", userSpans: null, actionUrl: null, bodyPurgedAt: at })
     .where(and(lt(emailOutbox.createdAt, before), inArray(emailOutbox.status, ["sent", "failed"]), sql`${emailOutbox.bodyPurgedAt} is null`))
     .run();
   return result.meta.changes ?? 0;

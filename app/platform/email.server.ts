@@ -1,11 +1,52 @@
 import { waitUntil } from "cloudflare:workers";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { emailOptOuts, emailOutbox } from "~/db/schema";
+import { oneLine } from "~/lib/sanitize";
 import { db } from "./db.server";
 import { appOrigin } from "./env.server";
-import { isOptional, throttleWindowMs } from "./email-templates.server";
+import { headerValue, isOptional, throttleWindowMs } from "./email-templates.server";
 
-export type Email = { to: string; subject: string; text: string; kind: string };
+/**
+ * One e-mail. `subject` and `text` are our words with what someone typed put in through userText();
+ * `action` is the kind's main link (the button), an appLink() of ours: the template never takes a
+ * button from the text (docs/decisions/0288).
+ */
+export type Email = { to: string; subject: string; text: string; kind: string; action?: string };
+
+// ---------------------------------------------------------------------------------------------
+// What someone typed (docs/decisions/0288). A name, a title, a reason goes into a subject or a body
+// only through userText(): one line (line breaks and other control characters become a space,
+// so it can never stand alone on a line), and marked so that the outbox row records where it is
+// (user_spans) and the template shows it as inert text: escaped, never a link, never the button.
+// The marks are two private-use characters, taken out of the value itself so none can be forged.
+// ---------------------------------------------------------------------------------------------
+
+const OPEN = "\uE000";
+const CLOSE = "\uE001";
+const MARKS = /[\uE000\uE001]/g;
+
+/** What a person typed, as it goes into an e-mail's subject or text. */
+export function userText(value: string | null | undefined): string {
+  return `${OPEN}${oneLine(String(value ?? "").replace(MARKS, ""))}${CLOSE}`;
+}
+
+/** A marked text as stored: the text without marks, and the spans of what people typed in it (JSON, or null). */
+export function unmarked(marked: string): { text: string; spans: string | null } {
+  const spans: [number, number][] = [];
+  let text = "";
+  let start = -1;
+  for (const part of marked.split(/([\uE000\uE001])/)) {
+    if (part === OPEN) start = text.length;
+    else if (part === CLOSE) {
+      if (start >= 0 && text.length > start) spans.push([start, text.length]);
+      start = -1;
+    } else text += part;
+  }
+  return { text, spans: spans.length ? JSON.stringify(spans) : null };
+}
+
+/** A subject as stored: one line, no marks (a subject has no links; the template shows it inert). */
+const subjectOf = (subject: string) => headerValue(subject.replace(MARKS, ""));
 
 export { appOrigin };
 
@@ -58,7 +99,16 @@ const where = (conditions: SQL[]) => (conditions.length ? sql` where ${sql.join(
 function queueOne(mail: Email, condition?: SQL) {
   const id = crypto.randomUUID();
   const to = sql`${mail.to}`;
-  const values = rowValues({ id: sql`${id}`, toEmail: to, subject: sql`${mail.subject}`, bodyText: sql`${mail.text}`, kind: sql`${mail.kind}` });
+  const body = unmarked(mail.text);
+  const values = rowValues({
+    id: sql`${id}`,
+    toEmail: to,
+    subject: sql`${subjectOf(mail.subject)}`,
+    bodyText: sql`${body.text}`,
+    userSpans: sql`${body.spans}`,
+    actionUrl: sql`${mail.action ?? null}`,
+    kind: sql`${mail.kind}`,
+  });
   const conditions = [...mayQueue(mail.kind, to), ...(condition ? [condition] : [])];
   deliverSoon({ ids: [id] });
   return db()
@@ -84,17 +134,19 @@ export const EMAILS_PER_STATEMENT = 200;
  * over a JSON parameter (D1 allows 100 bound parameters per statement, so no VALUES list), to join a
  * batch: a thousand e-mails are five statements, not a thousand.
  */
-export function emailsQuery(mails: readonly { to: string; text: string }[], subject: string, kind: string) {
+export function emailsQuery(mails: readonly { to: string; text: string }[], subject: string, kind: string, action?: string) {
   const out = [];
   for (let i = 0; i < mails.length; i += EMAILS_PER_STATEMENT) {
-    const json = JSON.stringify(mails.slice(i, i + EMAILS_PER_STATEMENT));
+    const json = JSON.stringify(mails.slice(i, i + EMAILS_PER_STATEMENT).map((m) => ({ to: m.to, ...unmarked(m.text) })));
     const prefix = crypto.randomUUID();
     const to = sql`json_extract(value, '$.to')`;
     const values = rowValues({
       id: sql`${prefix} || '-' || key`,
       toEmail: to,
-      subject: sql`${subject}`,
+      subject: sql`${subjectOf(subject)}`,
       bodyText: sql`json_extract(value, '$.text')`,
+      userSpans: sql`json_extract(value, '$.spans')`,
+      actionUrl: sql`${action ?? null}`,
       kind: sql`${kind}`,
     });
     deliverSoon({ prefix });

@@ -4,7 +4,7 @@ import { oneTimeTokens, profiles, users } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
 import { DomainError, invalid, rateLimited } from "~/lib/errors";
 import { authorize, safeRedirect } from "~/lib/permissions";
-import { sanitizeStrict } from "~/lib/sanitize";
+import { oneLine, sanitizeStrict } from "~/lib/sanitize";
 import { fact, statementsFor, tell, type NewAccount } from "~/platform/account-hooks.server";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { randomToken, sha256Hex, shortCode } from "~/platform/crypto.server";
@@ -54,6 +54,7 @@ function verificationEmail(to: string, token: string, returnTo = "") {
     to,
     kind: "email_verification",
     subject: `Confirm your ${appName()} e-mail address`,
+    action: link,
     text: `Welcome to ${appName()}!\n\nConfirm your e-mail address by opening this link (valid for 24 hours):\n${link}\n\nYour account will then be reviewed. You'll receive an email once approved.\n\nIf you did not sign up, ignore this message.`,
   });
 }
@@ -371,6 +372,7 @@ export async function requestPasswordReset(request: Request, email: string): Pro
       to: email,
       kind: "password_reset",
       subject: `Reset your ${appName()} password`,
+      action: link,
       text: `Someone asked to reset the password of your ${appName()} account.\n\nChoose a new password here (valid for 1 hour):\n${link}\n\nIf it was not you, ignore this message: your password stays the same.`,
     }),
     auditQuery({ eventType: "password_reset_requested", targetUserId: user.id, request }),
@@ -536,17 +538,18 @@ export async function createPendingAccount(request: Request, input: PendingAccou
           id: userId,
           email: input.email,
           passwordHash,
-          userMetadata: JSON.stringify({ full_name: input.fullName, ...input.metadata }),
+          userMetadata: JSON.stringify({ full_name: oneLine(input.fullName), ...input.metadata }),
         }),
       db()
         .insert(profiles)
         .values({
           userId,
           creatorId: shortCode(),
-          fullName: input.fullName,
+          // The schemas made it one line already; a name is never stored otherwise (docs/decisions/0287).
+          fullName: oneLine(input.fullName),
           approvalStatus: "pending",
           isMusicPartner: Boolean(input.isMusicPartner),
-          artistName: input.artistName ?? null,
+          artistName: input.artistName == null ? null : oneLine(input.artistName),
           catalogueUrl: input.catalogueUrl ?? null,
           agencyId: input.agencyId ?? null,
           referredBy: input.referredBy ?? null,

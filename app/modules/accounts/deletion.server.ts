@@ -46,6 +46,7 @@ function scheduledEmail(to: string, dueAt: string, byAdmin: boolean) {
     to,
     kind: "account_deletion_requested",
     subject: `Your ${appName()} account will be deleted on ${formatDay(dueAt)}`,
+    action: appLink("/auth"),
     text: `${byAdmin ? `As you asked, we have started deleting your ${appName()} account.` : `You asked us to delete your ${appName()} account.`} Every session has been signed out.\n\nOn ${formatDay(dueAt)} (UTC) we will delete or anonymise your personal data. Earnings and payout records are kept for six years without your name, as UK tax law requires.\n\nMoney you have earned is still paid to your connected Stripe account on the usual payout days; we will not e-mail you about it. If you have no payout account connected, reply to this e-mail before then so that we can arrange payment.\n\nChanged your mind, or want a copy of your data first? Sign in before then: you can choose "Keep my account" or download your data.\n${appLink("/auth")}\n\nIf you did not ask for this, sign in and keep your account, then change your password.`,
   });
 }

@@ -4,7 +4,7 @@ import { oauthAccounts, oneTimeTokens, profiles, users } from "~/db/schema";
 import { NAME_MAX } from "~/lib/constants";
 import { DomainError } from "~/lib/errors";
 import { safeRedirect } from "~/lib/permissions";
-import { sanitizeText } from "~/lib/sanitize";
+import { sanitizeLine } from "~/lib/sanitize";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
@@ -88,11 +88,12 @@ const linkQuery = (profile: GoogleProfile, userId: string) =>
 
 /**
  * A name as Google sends it, made safe to keep: the same sanitizer and 100-character cap as the
- * sign-up form's full name (control characters, angle brackets, script schemes removed), or null.
+ * sign-up form's full name (one line: control characters and line breaks, angle brackets, script
+ * schemes removed; docs/decisions/0287), or null.
  */
 export function googleDisplayName(name: string | null): string | null {
   if (!name) return null;
-  return sanitizeText(name).trim().slice(0, NAME_MAX).trim() || null;
+  return sanitizeLine(name).slice(0, NAME_MAX).trim() || null;
 }
 
 const UNVERIFIED_EMAIL = "Your Google account's e-mail address is not verified. Verify it with Google, or sign in with your password.";

@@ -6,7 +6,7 @@ import { authorize, type Actor } from "~/lib/permissions";
 import { fact, tell, type AccountDecision } from "~/platform/account-hooks.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appOrigin, emailQuery, type Email } from "~/platform/email.server";
+import { appOrigin, emailQuery, type Email, userText } from "~/platform/email.server";
 import { deliveriesTo } from "~/platform/email-delivery.server";
 import { requestAccountDeletionFor } from "./deletion.server";
 import { appName } from "~/platform/env.server";
@@ -214,7 +214,8 @@ async function targetOrThrow(userId: string): Promise<Target> {
 }
 
 const nameOf = (t: Target) => t.fullName || t.email;
-const greeting = (t: Target) => `Hi ${t.fullName || "there"},`;
+/** The e-mail's first line; the name is the person's text, inert (docs/decisions/0288). */
+const greeting = (t: Target) => `Hi ${t.fullName ? userText(t.fullName) : "there"},`;
 const LAST_ADMIN = "You cannot remove the last admin.";
 
 /** The user in `userId` holds the admin role (a bound id, not a column). */
@@ -326,7 +327,7 @@ export async function rejectUser(actor: Actor, userId: string, reason: string, r
     email: {
       kind: "account_rejected",
       subject: `Your ${appName()} application`,
-      text: `${greeting(target)}\n\nWe have reviewed your ${appName()} account and cannot approve it at this time.\n\nReason: ${reason}\n\nYou can reply to this message if you think this is a mistake.`,
+      text: `${greeting(target)}\n\nWe have reviewed your ${appName()} account and cannot approve it at this time.\n\nReason: ${userText(reason)}\n\nYou can reply to this message if you think this is a mistake.`,
     },
   });
   return `${nameOf(target)} is rejected.`;
@@ -348,7 +349,7 @@ export async function banUser(actor: Actor, userId: string, reason: string, requ
         to: target.email,
         kind: "account_banned",
         subject: `Your ${appName()} account has been banned`,
-        text: `${greeting(target)}\n\nYour ${appName()} account has been banned and you have been signed out.\n\nReason: ${reason}\n\nYou can reply to this message if you think this is a mistake.`,
+        text: `${greeting(target)}\n\nYour ${appName()} account has been banned and you have been signed out.\n\nReason: ${userText(reason)}\n\nYou can reply to this message if you think this is a mistake.`,
       }),
       auditQuery({
         eventType: "user_banned",
@@ -379,7 +380,7 @@ export async function unbanUser(actor: Actor, userId: string, reason: string, re
         to: target.email,
         kind: "account_unbanned",
         subject: `Your ${appName()} account is active again`,
-        text: `${greeting(target)}\n\nThe ban on your ${appName()} account has been lifted. You can sign in again at ${appOrigin()}/auth\n\nNote: ${reason}`,
+        text: `${greeting(target)}\n\nThe ban on your ${appName()} account has been lifted. You can sign in again at ${appOrigin()}/auth\n\nNote: ${userText(reason)}`,
       }),
       auditQuery({
         eventType: "user_unbanned",

@@ -3,6 +3,7 @@ import { profiles, users } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
 import { conflict, invalid } from "~/lib/errors";
 import { authorize } from "~/lib/permissions";
+import { oneLine } from "~/lib/sanitize";
 import { avatarUrl, checkUpload, isValidKey, putPublicImage, type ImageType } from "~/modules/media/media.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -50,7 +51,10 @@ export async function rejectionReasonOf(user: SessionUser): Promise<string | nul
 export async function updateProfileName(request: Request, user: SessionUser, fullName: string): Promise<void> {
   authorize(actorOf(user), "account", "update");
   await db().batch([
-    db().update(profiles).set({ fullName, updatedAt: new Date().toISOString() }).where(eq(profiles.userId, user.id)),
+    db()
+      .update(profiles)
+      .set({ fullName: oneLine(fullName), updatedAt: new Date().toISOString() })
+      .where(eq(profiles.userId, user.id)),
     auditQuery({
       eventType: "profile_updated",
       userId: user.id,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EMAIL_MAX, NAME_MAX } from "~/lib/constants";
 import type { FieldErrors } from "~/lib/errors";
 import { checkbox } from "~/lib/forms";
-import { sanitizeText } from "~/lib/sanitize";
+import { sanitizeLine } from "~/lib/sanitize";
 import { MESSAGES, PASSWORD_MAX_LENGTH, PHONE_MESSAGES, firstUnmetPasswordRule, titleForField } from "./messages";
 
 // The rules, messages and titles without zod live in ./messages (what the browser imports on a
@@ -89,7 +89,7 @@ export const normalizeAgencySlug = (v: string) =>
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, "");
 /** An agency name as kept in the sign-up metadata. */
-export const normalizeAgencyName = (v: string) => sanitizeText(v).trim().slice(0, NAME_MAX);
+export const normalizeAgencyName = (v: string) => sanitizeLine(v).slice(0, NAME_MAX).trim();
 
 // ---------------------------------------------------------------------------------------------
 // Phone numbers (docs/decisions/0075): E.164 by a small hand-written check, no phone library in
@@ -145,9 +145,10 @@ export const signInSchema = z.object({
   password: z.string().min(1, { message: "Password is required." }).max(PASSWORD_MAX_LENGTH),
 });
 
+/** A person's name: one line of plain text (docs/decisions/0287). */
 const fullName = z
   .string()
-  .transform((v) => sanitizeText(v).trim())
+  .transform((v) => sanitizeLine(v))
   .pipe(
     z
       .string()

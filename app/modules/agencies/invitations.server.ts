@@ -5,7 +5,7 @@ import { authorize, isApproved, type Actor } from "~/lib/permissions";
 import { auditQuery } from "~/platform/audit.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
-import { appLink, emailQuery } from "~/platform/email.server";
+import { appLink, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume } from "~/platform/rate-limit.server";
@@ -65,9 +65,9 @@ export async function inviteManager(actor: Actor, agencyId: string, email: strin
       emailQuery({
         to: email,
         kind: "agency_manager_invitation",
-        subject: `You are invited to manage ${agency.name} on ${appName()}`,
+        subject: `You are invited to manage ${userText(agency.name)} on ${appName()}`,
         text:
-          `You have been invited to manage ${agency.name} on ${appName()}.\n\n` +
+          `You have been invited to manage ${userText(agency.name)} on ${appName()}.\n\n` +
           `If you have an approved ${appName()} account with this e-mail address, sign in and accept the invitation:\n${link}\n\n` +
           "The link works once and expires in 7 days. If you did not expect this invitation, you can ignore this e-mail.\n",
       }),

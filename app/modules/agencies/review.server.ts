@@ -8,7 +8,7 @@ import { agencyMemberCountOf, approvePendingAccountQuery, emailOfUser, fullNameO
 import { notifyAccountDecision } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appOrigin, emailQuery } from "~/platform/email.server";
+import { appOrigin, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { agencyProfileColumns, managerIdsOf, noticeQuietly } from "./access.server";
@@ -120,10 +120,10 @@ export async function reviewAgency(
       emailQuery({
         to: agency.contactEmail,
         kind: decision.approve ? "agency_approved" : "agency_rejected",
-        subject: decision.approve ? `${agency.name} is approved on ${appName()}` : `Your agency application on ${appName()}`,
+        subject: decision.approve ? `${userText(agency.name)} is approved on ${appName()}` : `Your agency application on ${appName()}`,
         text: decision.approve
-          ? `Good news: ${agency.name} is approved on ${appName()}.\n\nOpen your agency dashboard at ${origin}/agency-dashboard to share your creator signup link:\n${origin}/${agency.slug}/signup\n`
-          : `We have reviewed the application for ${agency.name} and cannot approve it at this time.\n\nReason: ${reason}\n\nYou can see the status at ${origin}/agency-application-status.`,
+          ? `Good news: ${userText(agency.name)} is approved on ${appName()}.\n\nOpen your agency dashboard at ${origin}/agency-dashboard to share your creator signup link:\n${origin}/${agency.slug}/signup\n`
+          : `We have reviewed the application for ${userText(agency.name)} and cannot approve it at this time.\n\nReason: ${userText(reason)}\n\nYou can see the status at ${origin}/agency-application-status.`,
       }),
       auditQuery({
         eventType: decision.approve ? "agency_approved" : "agency_rejected",

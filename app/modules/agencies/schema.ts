@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NAME_MAX } from "~/lib/constants";
 import { MESSAGES, PASSWORD_MAX_LENGTH, firstUnmetPasswordRule, isUrlShaped, isValidEmail } from "~/modules/accounts/schema";
-import { sanitizeText } from "~/lib/sanitize";
+import { sanitizeLine, sanitizeText } from "~/lib/sanitize";
 import { DomainError } from "~/lib/errors";
 import {
   AGENCY_MESSAGES,
@@ -36,10 +36,11 @@ export {
 // Forms of the agency area: applications (with an account when signed out), the agency
 // profile, managers, and the music partner sign-up. Same schemas in the browser and the action.
 
+/** A name (agency, person, artist or label): one line of plain text (docs/decisions/0287). */
 const text = (label: string, min: number, max: number) =>
   z
     .string({ message: `${label} is required.` })
-    .transform((v) => sanitizeText(v).trim())
+    .transform((v) => sanitizeLine(v))
     .pipe(
       z
         .string()

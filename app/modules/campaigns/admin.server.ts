@@ -12,7 +12,7 @@ import { creditQueries, creditsOfSourceQuery, finalizeCreditsQuery, type Credit 
 import { auditQuery } from "~/platform/audit.server";
 import { youtubeApiStatus } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
-import { appLink, emailQuery } from "~/platform/email.server";
+import { appLink, emailQuery, userText } from "~/platform/email.server";
 import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CAMPAIGN_MESSAGES as M } from "./messages";
 import { type CampaignState, DEADLINE_WARNING_DAYS, daysUntil, effectiveEnd, ledgerMonthOf, payoutDeadline, payoutFor } from "./rules";
@@ -355,13 +355,18 @@ export async function endCampaign(actor: Actor, request: Request, id: string): P
 
 /** The participants of a campaign that ended (early, or by date through the daily job). */
 export async function tellEnded(row: CampaignRow): Promise<void> {
-  const content = `${row.brand}: "${row.title}" has ended. Your verified views are being finalized; the payout is made by ${payoutDeadline(row)} at the latest.`;
-  await tell(await participantIds(row.id), {
-    title: "Campaign ended",
-    content,
-    kind: "campaign_ended",
-    subject: `Campaign ended: ${row.title}`,
-  });
+  const ended = (brand: string, title: string) =>
+    `${brand}: "${title}" has ended. Your verified views are being finalized; the payout is made by ${payoutDeadline(row)} at the latest.`;
+  await tell(
+    await participantIds(row.id),
+    {
+      title: "Campaign ended",
+      content: ended(row.brand, row.title),
+      kind: "campaign_ended",
+      subject: `Campaign ended: ${userText(row.title)}`,
+    },
+    () => ended(userText(row.brand), userText(row.title)),
+  );
 }
 
 /**
@@ -442,15 +447,16 @@ export async function settleCampaign(actor: Actor, request: Request, id: string)
     : `It is paid on the first payout date after the brand's funds arrive, by ${payoutDeadline(row)} at the latest.`;
   const amountOf = new Map(credits.map((c) => [c.userId, c.amountCents]));
   const settled = `${row.brand}: "${row.title}" is settled.`;
+  const settledMail = `${userText(row.brand)}: "${userText(row.title)}" is settled.`;
   await tell(
     credits.map((c) => c.userId),
     {
       title: "Campaign settled",
       content: `${settled} Your approved amount is on your Payments page. ${when}`,
       kind: "campaign_settled",
-      subject: `Campaign settled: ${row.title}`,
+      subject: `Campaign settled: ${userText(row.title)}`,
     },
-    (userId) => `${settled} Your approved amount is ${formatCents(amountOf.get(userId) ?? 0)}. ${when}`,
+    (userId) => `${settledMail} Your approved amount is ${formatCents(amountOf.get(userId) ?? 0)}. ${when}`,
   );
   return { entries: credits.length, totalCents, payableOn };
 }
@@ -499,9 +505,9 @@ export async function markCampaignFundsReceived(actor: Actor, request: Request, 
         title: "Campaign payout scheduled",
         content: `${row.brand}: "${row.title}" — your approved amount is payable on ${payableOn}.`,
         kind: "campaign_payable",
-        subject: `Campaign payout scheduled: ${row.title}`,
+        subject: `Campaign payout scheduled: ${userText(row.title)}`,
       },
-      (userId) => `${row.brand}: "${row.title}" — your ${formatCents(amountOf.get(userId) ?? 0)} is payable on ${payableOn}.`,
+      (userId) => `${userText(row.brand)}: "${userText(row.title)}" — your ${formatCents(amountOf.get(userId) ?? 0)} is payable on ${payableOn}.`,
     );
   }
   return { payableOn };
@@ -611,10 +617,10 @@ function reviewEmail(to: string, row: CampaignRow, review: Review, sub: { url: s
   const link = appLink("/campaigns");
   const text =
     review.kind === "reject"
-      ? `Your video ${sub.url} for "${row.title}" was not approved.\n\nReason: ${review.reason}\n\nSee your submissions at ${link}.\n`
-      : `Your video ${sub.url} for "${row.title}" has ${formatCount(review.views)} verified views.\n\nSee its estimated payout at ${link}.\n`;
+      ? `Your video ${userText(sub.url)} for "${userText(row.title)}" was not approved.\n\nReason: ${userText(review.reason)}\n\nSee your submissions at ${link}.\n`
+      : `Your video ${userText(sub.url)} for "${userText(row.title)}" has ${formatCount(review.views)} verified views.\n\nSee its estimated payout at ${link}.\n`;
   const title = review.kind === "reject" ? "Submission rejected" : review.kind === "approve" ? "Submission approved" : "Views updated";
-  return emailQuery({ to, kind: `campaign_submission_${review.kind}`, subject: `${title}: ${row.title}`, text });
+  return emailQuery({ to, kind: `campaign_submission_${review.kind}`, subject: `${title}: ${userText(row.title)}`, text });
 }
 
 export async function reviewCampaignSubmission(

@@ -2,7 +2,7 @@ import { z } from "zod";
 import "~/lib/zod-config";
 import { checkbox } from "~/lib/forms";
 import { NUMBER_MESSAGES, readCents, readWholeNumber } from "~/lib/numbers";
-import { sanitizeText } from "~/lib/sanitize";
+import { oneLine, sanitizeText } from "~/lib/sanitize";
 import { VIDEO_URL_MAX } from "./video-url";
 
 // The campaign forms: the creator's /campaigns (join, submit) and the admin console's
@@ -74,8 +74,9 @@ const instant = (label: string) =>
     .transform((v) => new Date(`${v}Z`).toISOString());
 
 const campaignFields = z.object({
-  brand: text("Brand", BRAND_MAX),
-  title: text("Title", TITLE_MAX),
+  // Names: one line of plain text (docs/decisions/0287).
+  brand: text("Brand", BRAND_MAX).transform(oneLine),
+  title: text("Title", TITLE_MAX).transform(oneLine),
   slug: z
     .string()
     .optional()

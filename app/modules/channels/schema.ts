@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isUrlShaped } from "~/modules/accounts/schema";
 import { NUMBER_MESSAGES, readWholeNumber } from "~/lib/numbers";
-import { sanitizeText } from "~/lib/sanitize";
+import { oneLine, sanitizeText } from "~/lib/sanitize";
 import { CHANNEL_NAME_MAX, CHANNEL_URL_MAX, HANDLE_MAX, HANDLE_MESSAGES, REJECTION_REASON_MAX, CHANNEL_TOASTS } from "./messages";
 
 // The constants, labels and messages without zod live in ./messages: that is what pages import
@@ -48,7 +48,8 @@ export function normalizeChannelUrl(value: string): string | null {
 }
 
 export const manualSubmissionSchema = z.object({
-  channelName: requiredText("Channel name is required.", CHANNEL_NAME_MAX, `Channel name must be ${CHANNEL_NAME_MAX} characters or less.`),
+  // A name: one line of plain text (docs/decisions/0287).
+  channelName: requiredText("Channel name is required.", CHANNEL_NAME_MAX, `Channel name must be ${CHANNEL_NAME_MAX} characters or less.`).transform(oneLine),
   channelUrl: z
     .string()
     .optional()

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { many } from "~/lib/forms";
-import { sanitizeText } from "~/lib/sanitize";
+import { oneLine, sanitizeText } from "~/lib/sanitize";
 import { CHAT_MENTIONS_MAX, CHAT_MESSAGE_MAX, CHAT_TEXT, MUTE_PERIODS, MUTE_REASON_MAX, ROOM_DESCRIPTION_MAX, ROOM_NAME_MAX, messageTooLong } from "./messages";
 
 export * from "./messages";
@@ -50,7 +50,8 @@ export const chatActionSchema = z.discriminatedUnion("intent", [
 export type ChatActionInput = z.infer<typeof chatActionSchema>;
 
 const roomFields = {
-  name: text("Name", ROOM_NAME_MAX),
+  // A name: one line of plain text (docs/decisions/0287).
+  name: text("Name", ROOM_NAME_MAX).transform(oneLine),
   description: text("Description", ROOM_DESCRIPTION_MAX, false),
   kind: z.enum(["general", "announcements"], { message: "Choose who may post." }),
 };

@@ -10,7 +10,7 @@ import { auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
 import { builtOnce, db } from "~/platform/db.server";
-import { appLink, emailQuery } from "~/platform/email.server";
+import { appLink, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume } from "~/platform/rate-limit.server";
@@ -115,12 +115,13 @@ export async function createInvitation(actor: Actor, request: Request, input: { 
             emailQuery({
               to: email,
               kind: "clipper_invitation",
-              subject: `${creatorName} invited you to clip for them on ${appName()}`,
+              subject: `${userText(creatorName)} invited you to clip for them on ${appName()}`,
+              action: link,
               text:
-                `${creatorName} invited you to cut clips from their source videos on ${appName()}, under the Clipper Agreement ` +
+                `${userText(creatorName)} invited you to cut clips from their source videos on ${appName()}, under the Clipper Agreement ` +
                 `(by default 70% of the clip revenue to you, 30% to the creator).\n\n` +
                 `Accept the invitation here (sign up, or sign in with this e-mail address):\n${link}\n\n` +
-                `The link works once and expires in 7 days. ${creatorName} approves you before you can use their videos.\n\n` +
+                `The link works once and expires in 7 days. ${userText(creatorName)} approves you before you can use their videos.\n\n` +
                 "If you did not expect this invitation, you can ignore this e-mail.\n",
             }),
           ]

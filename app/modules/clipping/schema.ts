@@ -2,7 +2,7 @@ import { z } from "zod";
 import { checkbox } from "~/lib/forms";
 import { isValidEmail } from "~/modules/accounts/schema";
 import { NUMBER_MESSAGES, readWholeNumber } from "~/lib/numbers";
-import { sanitizeText } from "~/lib/sanitize";
+import { oneLine, sanitizeText } from "~/lib/sanitize";
 import { CLIP_PLATFORM_LABELS, CLIP_URL_MAX, CLIPPING_MESSAGES as M, MAX_SOURCE_BYTES, MAX_VIEWS, SOURCE_NAME_MAX } from "./messages";
 
 export * from "./messages";
@@ -17,7 +17,9 @@ const name = z
   .optional()
   .default("")
   .transform((v) => sanitizeText(v).trim())
-  .pipe(z.string().min(1, { message: M.nameRequired }).max(SOURCE_NAME_MAX, { message: M.nameTooLong }));
+  .pipe(z.string().min(1, { message: M.nameRequired }).max(SOURCE_NAME_MAX, { message: M.nameTooLong }))
+  // One line of plain text (docs/decisions/0287).
+  .transform(oneLine);
 
 const platform = z.enum(Object.keys(CLIP_PLATFORM_LABELS) as [keyof typeof CLIP_PLATFORM_LABELS, ...(keyof typeof CLIP_PLATFORM_LABELS)[]], {
   message: M.unsupportedPlatform,

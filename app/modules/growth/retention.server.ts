@@ -297,7 +297,13 @@ export async function notifyInactive(actor: Actor, request: Request, input: Noti
     .all();
   if (eligible.length === 0) return { sent: 0, skipped: ids.length };
   const app = appName();
-  const mail = (to: string) => ({ to, kind: "retention_nudge", subject: M.notifyTitle, text: `${M.notifyContent(app)}\n\nSign in: ${appLink("/dashboard")}` });
+  const mail = (to: string) => ({
+    to,
+    kind: "retention_nudge",
+    subject: M.notifyTitle,
+    text: `${M.notifyContent(app)}\n\nSign in: ${appLink("/dashboard")}`,
+    action: appLink("/dashboard"),
+  });
   const statements = eligible.flatMap((u) => [
     db()
       .insert(retentionNotices)

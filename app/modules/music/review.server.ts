@@ -6,7 +6,7 @@ import { emailOfUser, fullNameOfUser } from "~/modules/accounts/accounts.server"
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appOrigin, emailQuery } from "~/platform/email.server";
+import { appOrigin, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { libraryColumns, trackHistoryColumns } from "./search.server";
@@ -72,23 +72,25 @@ const NOTICE = {
 } as const;
 
 /** The partner's e-mail of a decision. */
-function decisionEmail(decision: ReviewDecision, title: string) {
+function decisionEmail(decision: ReviewDecision, trackTitle: string) {
   const origin = appOrigin();
+  // The title and the reviewer's words are someone's text: inert in the e-mail (docs/decisions/0288).
+  const title = userText(trackTitle);
   switch (decision.intent) {
     case "approve":
       return {
         subject: `"${title}" is published on ${appName()}`,
-        text: `Good news: your track "${title}" was approved and is now in the ${appName()} music library.${decision.note ? `\n\nNote from the reviewer: ${decision.note}` : ""}\n\nFollow its use at ${origin}/music/submissions.\n`,
+        text: `Good news: your track "${title}" was approved and is now in the ${appName()} music library.${decision.note ? `\n\nNote from the reviewer: ${userText(decision.note)}` : ""}\n\nFollow its use at ${origin}/music/submissions.\n`,
       };
     case "reject":
       return {
         subject: `Your track "${title}" on ${appName()}`,
-        text: `We have reviewed your track "${title}" and cannot publish it.\n\nNote from the reviewer: ${decision.note}\n\nSee your submissions at ${origin}/music/submissions.\n`,
+        text: `We have reviewed your track "${title}" and cannot publish it.\n\nNote from the reviewer: ${userText(decision.note)}\n\nSee your submissions at ${origin}/music/submissions.\n`,
       };
     case "withdraw":
       return {
         subject: `"${title}" was withdrawn from ${appName()}`,
-        text: `Your track "${title}" was withdrawn from the ${appName()} music library.\n\nReason: ${decision.reason}\n\nLicences creators took before today stay valid for videos they published before the withdrawal.\n\nSee your submissions at ${origin}/music/submissions.\n`,
+        text: `Your track "${title}" was withdrawn from the ${appName()} music library.\n\nReason: ${userText(decision.reason)}\n\nLicences creators took before today stay valid for videos they published before the withdrawal.\n\nSee your submissions at ${origin}/music/submissions.\n`,
       };
   }
 }

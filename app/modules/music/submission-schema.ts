@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkbox } from "~/lib/forms";
+import { oneLine } from "~/lib/sanitize";
 import { BPM_MAX, BPM_MIN, DURATION_LIMIT, GENRES, MOODS } from "./library";
 import { NOTE_MAX, normaliseTags, TAG_MAX_CHARS, TAGS_MAX, TITLE_MAX, ARTIST_MAX } from "./messages";
 
@@ -9,7 +10,8 @@ export * from "./messages";
 // the server share, the limits and the messages. The files themselves (audio, cover) are checked
 // by their bytes in submissions.server.ts (sniff.ts). Client-safe. docs/decisions/0110–0114.
 
-const trimmed = (max: number, required: string, tooLong: string) => z.string(required).trim().min(1, required).max(max, tooLong);
+/** A title or name: one line of plain text (docs/decisions/0287). */
+const trimmed = (max: number, required: string, tooLong: string) => z.string(required).trim().min(1, required).max(max, tooLong).transform(oneLine);
 
 const TAGS_ERROR = `Use at most ${TAGS_MAX} tags of up to ${TAG_MAX_CHARS} letters or digits each.`;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isValidEmail } from "~/modules/accounts/schema";
-import { sanitizeText } from "~/lib/sanitize";
+import { oneLine, sanitizeText } from "~/lib/sanitize";
 import { BROADCAST_TITLE_MAX, BROADCAST_TEXT_MAX, BROADCAST_EMAILS_MAX, AUDIENCE_ROLES, splitEmails, type AudienceRole, type Audience } from "./messages";
 
 // The constants, labels and messages without zod live in ./messages: that is what pages import
@@ -25,7 +25,7 @@ const text = (label: string, max: number) =>
 
 export const broadcastSchema = z
   .object({
-    title: text("Title", BROADCAST_TITLE_MAX),
+    title: text("Title", BROADCAST_TITLE_MAX).transform(oneLine),
     content: text("Text", BROADCAST_TEXT_MAX),
     audience: z.enum(["all", "role", "users"], { message: "Choose who receives it." }),
     role: z.string().optional().default(""),

@@ -7,7 +7,7 @@ import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appOrigin, emailQuery } from "~/platform/email.server";
+import { appOrigin, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { findPerson } from "./agreement.server";
@@ -77,7 +77,7 @@ export async function addAdjustment(
         to: person.email,
         kind: "payment_adjustment",
         subject: `An adjustment of ${signed} on your ${appName()} statement`,
-        text: `We added an adjustment of ${signed} to your ${monthLabel(input.month)} statement.\n\nReason: ${input.reason}\n\nIt is included in your next payout. See your statement at ${appOrigin()}/payments?month=${input.month}.\n`,
+        text: `We added an adjustment of ${signed} to your ${monthLabel(input.month)} statement.\n\nReason: ${userText(input.reason)}\n\nIt is included in your next payout. See your statement at ${appOrigin()}/payments?month=${input.month}.\n`,
       }),
     ]);
   } catch (error) {

@@ -15,7 +15,7 @@ import {
 import { notifyUserQuietly, resolveAudience } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
-import { appOrigin, type Email, emailQuery } from "~/platform/email.server";
+import { appOrigin, type Email, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { addMonths, dayOf, formatPayoutDay, monthLabel, monthOf, noticeEndsOn, termOn } from "./calendar";
@@ -138,6 +138,11 @@ function nameOf(p: PersonSummary): string {
   return p.fullName ? `${p.fullName} (${p.email})` : p.email;
 }
 
+/** nameOf for an e-mail: the name and address are inert text there (docs/decisions/0288). */
+function mailNameOf(p: PersonSummary): string {
+  return p.fullName ? `${userText(p.fullName)} (${userText(p.email)})` : userText(p.email);
+}
+
 function tell(userId: string, title: string, content: string, createdBy: string): Promise<void> {
   return notifyUserQuietly(userId, { title, content, kind: "agreement", createdBy });
 }
@@ -162,7 +167,7 @@ export async function giveNotice(actor: Actor, request: Request, now = new Date(
   const endsOn = noticeEndsOn(await termAnchor(actor.id, row), dayOf(now));
   const at = now.toISOString();
   const person = await personOrThrow(actor.id);
-  const text = `${nameOf(person)} gave notice to end the ${appName()} Creator Agreement on ${at.slice(0, 10)}. It ends on ${formatPayoutDay(endsOn)}: earnings stop after that day. Notice can be withdrawn until then.`;
+  const text = `${mailNameOf(person)} gave notice to end the ${appName()} Creator Agreement on ${at.slice(0, 10)}. It ends on ${formatPayoutDay(endsOn)}: earnings stop after that day. Notice can be withdrawn until then.`;
   await guarded(
     [
       db()
@@ -213,7 +218,7 @@ export async function withdrawNotice(actor: Actor, request: Request, now = new D
         [person.email, ...(await adminEmails())],
         "agreement_notice_withdrawn",
         "Notice withdrawn: the Creator Agreement continues",
-        `${nameOf(person)} withdrew the notice to end the ${appName()} Creator Agreement. The agreement continues and renews as before.`,
+        `${mailNameOf(person)} withdrew the notice to end the ${appName()} Creator Agreement. The agreement continues and renews as before.`,
       ).map(emailQuery),
     ],
     A.noNotice,
@@ -270,7 +275,7 @@ export async function answerOffer(actor: Actor, request: Request, input: { offer
         emails,
         "share_offer_accepted",
         `Revised share of ${share} accepted`,
-        `${nameOf(person)} accepted the revised share of ${share}. It applies to revenue from ${monthLabel(effectiveMonth)} on, and a new 12-month term started on ${formatPayoutDay(day)}.`,
+        `${mailNameOf(person)} accepted the revised share of ${share}. It applies to revenue from ${monthLabel(effectiveMonth)} on, and a new 12-month term started on ${formatPayoutDay(day)}.`,
       ).map(emailQuery),
     );
   } else {
@@ -287,7 +292,7 @@ export async function answerOffer(actor: Actor, request: Request, input: { offer
         emails,
         "share_offer_declined",
         `Revised share of ${share} declined`,
-        `${nameOf(person)} declined the revised share of ${share}. The current share and term stay as they are.`,
+        `${mailNameOf(person)} declined the revised share of ${share}. The current share and term stay as they are.`,
       ).map(emailQuery),
     );
   }
@@ -340,7 +345,7 @@ export async function offerShare(actor: Actor, request: Request, input: { person
           [person.email, actor.email],
           "share_offer_made",
           `A revised share of ${share} is offered to you`,
-          `${appName()} offers ${nameOf(person)} a revised share of ${share} of net revenue${input.note ? ` (${input.note})` : ""}. It needs express acceptance on the Payments page; accepting starts a new 12-month term. Declining keeps the current share.`,
+          `${appName()} offers ${mailNameOf(person)} a revised share of ${share} of net revenue${input.note ? ` (${userText(input.note)})` : ""}. It needs express acceptance on the Payments page; accepting starts a new 12-month term. Declining keeps the current share.`,
         ).map(emailQuery),
       ],
       A.offerNotActive(nameOf(person)),
@@ -377,7 +382,7 @@ export async function withdrawOffer(actor: Actor, request: Request, offerId: str
         [person.email, actor.email],
         "share_offer_withdrawn",
         "The revised-share offer was withdrawn",
-        `The offer of a revised share of ${formatBp(offer.shareBp)} to ${nameOf(person)} was withdrawn. The current share stays.`,
+        `The offer of a revised share of ${formatBp(offer.shareBp)} to ${mailNameOf(person)} was withdrawn. The current share stays.`,
       ).map(emailQuery),
     ],
     A.offerAnswered,
@@ -426,7 +431,7 @@ export async function terminateForCause(
         [person.email, actor.email],
         "agreement_terminated",
         "The Creator Agreement has been terminated",
-        `${appName()} terminated the Creator Agreement with ${nameOf(person)} for cause, with immediate effect (${formatPayoutDay(day)}).\n\nReason: ${reason}\n\nNo earnings accrue after that day. Balances finalized before it are still paid unless they are held.`,
+        `${appName()} terminated the Creator Agreement with ${mailNameOf(person)} for cause, with immediate effect (${formatPayoutDay(day)}).\n\nReason: ${userText(reason)}\n\nNo earnings accrue after that day. Balances finalized before it are still paid unless they are held.`,
       ).map(emailQuery),
     ],
     A.endedAlready(nameOf(person)),
@@ -458,7 +463,7 @@ export async function setHold(actor: Actor, request: Request, input: { person: s
           [person.email, actor.email],
           "payouts_held",
           "Payouts on hold",
-          `Payouts to ${nameOf(person)} are on hold.\n\nReason: ${reason}\n\nThe balance stays on the account until the hold is released.`,
+          `Payouts to ${mailNameOf(person)} are on hold.\n\nReason: ${userText(reason)}\n\nThe balance stays on the account until the hold is released.`,
         ).map(emailQuery),
       ],
       A.heldAlready(nameOf(person)),
@@ -476,7 +481,7 @@ export async function setHold(actor: Actor, request: Request, input: { person: s
           [person.email, actor.email],
           "payouts_released",
           "Payouts released",
-          `The hold on payouts to ${nameOf(person)} was released. The balance is paid on the next payout day.`,
+          `The hold on payouts to ${mailNameOf(person)} was released. The balance is paid on the next payout day.`,
         ).map(emailQuery),
       ],
       A.notHeld(nameOf(person)),

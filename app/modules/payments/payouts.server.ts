@@ -9,7 +9,7 @@ import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { createNotification, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { audit, auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appOrigin, emailQuery, emailQueryWhen } from "~/platform/email.server";
+import { appOrigin, emailQuery, emailQueryWhen, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { getSettings } from "~/platform/settings.server";
@@ -165,7 +165,7 @@ function payoutPaidEmail(to: string, amountCents: number, reference: string) {
     to,
     kind: "payout_paid",
     subject: `Your ${appName()} payout of ${amount} has been sent`,
-    text: `We have sent your payout of ${amount} (reference ${reference}).\n\nSee your statement and payout history at ${appOrigin()}/payments.\n`,
+    text: `We have sent your payout of ${amount} (reference ${userText(reference)}).\n\nSee your statement and payout history at ${appOrigin()}/payments.\n`,
   };
 }
 

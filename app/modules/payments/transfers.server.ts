@@ -5,7 +5,7 @@ import { personById } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appOrigin, emailQueryWhen } from "~/platform/email.server";
+import { appOrigin, emailQueryWhen, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isStripeRefusal, StripeNotConfigured, stripeClient, stripeConfig } from "~/platform/stripe.server";
 import { monthLabel } from "./calendar";
@@ -46,7 +46,7 @@ function failedEmail(to: string, p: { amountCents: number }, reason: string) {
     to,
     kind: "payout_failed",
     subject: `Your ${appName()} payout of ${amount} did not go through`,
-    text: `Your payout of ${amount} could not be sent: ${reason}.\n\nThe amount is back in your balance and goes out with the next payout. Check your payout account at ${appOrigin()}/payments.\n`,
+    text: `Your payout of ${amount} could not be sent: ${userText(reason)}.\n\nThe amount is back in your balance and goes out with the next payout. Check your payout account at ${appOrigin()}/payments.\n`,
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import "~/lib/forms";
+import { oneLine } from "~/lib/sanitize";
 import { FONTS, type FontId, FORMATS } from "./layers";
 import { DOCUMENT_MAX_CHARS, MAX_LAYERS, PROJECT_NAME_MAX } from "./messages";
 
@@ -77,7 +78,9 @@ export const saveProjectSchema = z.object({
         .string()
         .min(1, { message: "Name the project." })
         .max(PROJECT_NAME_MAX, { message: `The name must be ${PROJECT_NAME_MAX} characters or less.` }),
-    ),
+    )
+    // One line of plain text (docs/decisions/0287).
+    .transform(oneLine),
   document: documentField,
 });
 export type SaveProjectInput = z.infer<typeof saveProjectSchema>;
@@ -92,7 +95,7 @@ export const exportSchema = z.object({
     .string()
     .optional()
     .default("")
-    .transform((v) => v.trim().slice(0, PROJECT_NAME_MAX) || "Untitled thumbnail"),
+    .transform((v) => oneLine(v).slice(0, PROJECT_NAME_MAX) || "Untitled thumbnail"),
   format: z.enum(["landscape", "portrait"]),
 });
 export type ExportInput = z.infer<typeof exportSchema>;

@@ -33,6 +33,8 @@ describe("optional e-mail", () => {
       kind: "email_verification",
       subject: "Confirm <your> e-mail",
       bodyText: "Welcome <b>!\n\nOpen this link:\nhttps://shortbeat.test/auth/verify-email?token=abc&x=1",
+      // The button is the caller's action URL, never a line of the text (docs/decisions/0288).
+      actionUrl: "https://shortbeat.test/auth/verify-email?token=abc&x=1",
     });
     expect(mail.html).toContain("Confirm &lt;your&gt; e-mail");
     expect(mail.html).toContain("Welcome &lt;b&gt;!");
