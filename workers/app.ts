@@ -20,6 +20,7 @@ import { notifyEndedCampaigns, refreshCampaignViews } from "../app/modules/campa
 import { refreshClipViews } from "../app/modules/clipping/clipping.server";
 import { sweepOutbox } from "../app/platform/email-delivery.server";
 import { runPrivacyJobs } from "../app/modules/privacy/privacy.server";
+import { consumePreviewQueue, PREVIEW_QUEUE_NAME, type PreviewQueueMessage } from "../app/modules/music/preview.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
@@ -137,8 +138,13 @@ export default {
     ctx.waitUntil(onPrimary(refreshCampaignViews));
   },
 
-  // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object.
+  // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object. Music
+  // previews (PREVIEW_QUEUE): made from the stored master (docs/decisions/0289).
   async queue(batch) {
+    if (batch.queue === PREVIEW_QUEUE_NAME) {
+      await onPrimary(() => consumePreviewQueue(batch as MessageBatch<PreviewQueueMessage>));
+      return;
+    }
     await onPrimary(() => consumeNotifyQueue(batch as MessageBatch<NotifyQueueMessage>));
   },
 } satisfies ExportedHandler<Env>;

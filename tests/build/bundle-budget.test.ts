@@ -154,4 +154,18 @@ describe("first-load JavaScript budget (production build, gzip -9)", () => {
     const withRecharts = firstLoad.filter((f) => /recharts|ResponsiveContainer|CartesianGrid/.test(readFileSync(join(dir, "build/client", f), "utf8")));
     expect(withRecharts).toEqual([]);
   });
+
+  it("ships no MP3 encoder to browsers: LAME in JavaScript (LGPL-3.0) is server code only (issue 40, decision 0289)", () => {
+    const assets = join(dir, "build/client/assets");
+    // lamejs's own property names, which no minifier renames (LAME's encoder state).
+    const lame = /fill_buffer_resample_init|mf_samples_to_encode|lame_encode_frame_init|Mp3Encoder/;
+    const shipped = readdirSync(assets).filter((f) => f.endsWith(".js") && lame.test(readFileSync(join(assets, f), "utf8")));
+    expect(shipped).toEqual([]);
+    // The marker is real: the Worker's own build holds the encoder (the preview job).
+    const server = join(dir, "build/server");
+    const serverFiles = readdirSync(server, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith(".js"));
+    expect(serverFiles.some((f) => lame.test(readFileSync(join(server, f), "utf8")))).toBe(true);
+  });
 });

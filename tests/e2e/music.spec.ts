@@ -68,13 +68,12 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await partner.getByLabel("Tags (optional)").fill("sunrise, drive, e2e");
   await partner.getByLabel(/I own or control all rights/).check();
   await shots(partner, "submit-filled");
-  // Hold the request a moment so the bar is seen before the answer arrives. The form carries the
-  // listening preview the browser encoded from the WAV (an MP3: a frame sync after the part's headers).
-  let sentPreview = false;
+  // Hold the request a moment so the bar is seen before the answer arrives. The form sends no
+  // listening preview: the server makes it from the stored WAV (decision 0289).
+  let sentPreview = true;
   await partner.route("**/music/submit.data", async (route) => {
     const body = route.request().postDataBuffer() ?? Buffer.alloc(0);
-    const at = body.indexOf('name="preview"');
-    sentPreview = at > 0 && /Content-Type: audio\/mpeg\r\n\r\n(ID3|\xff[\xe0-\xff])/.test(body.subarray(at, at + 400).toString("latin1"));
+    sentPreview = body.indexOf('name="preview"') >= 0;
     await new Promise((r) => setTimeout(r, 700));
     await route.continue();
   });
@@ -83,7 +82,7 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await expect(partner.getByText(/Uploading… \d+%|Processing…/).first()).toBeVisible();
   await expect(partner).toHaveURL(/\/music\/submissions$/);
   await expect(partner.getByText("Track submitted")).toBeVisible();
-  expect(sentPreview, "the form sent an MP3 preview made in the browser").toBe(true);
+  expect(sentPreview, "the form sent a preview made in the browser").toBe(false);
   const mine = partner.getByTestId("submission").filter({ hasText: title });
   await expect(mine.getByText("In review")).toBeVisible();
   await expectAccessible(partner, "/music/submissions");
@@ -96,7 +95,10 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await expectAccessible(admin, "/admin/music");
   const card = admin.getByTestId("review-item").filter({ hasText: title });
   await expect(card).toBeVisible();
+  // The reviewer hears the master itself, never a preview (issue 40).
+  const reviewed = admin.waitForResponse((r) => r.url().includes("/music/audio/"));
   await card.getByRole("button", { name: `Play ${title} by The Journey Band` }).click();
+  expect((await reviewed).headers()["content-type"]).toBe("audio/wav");
   await expect(admin.getByRole("region", { name: "Music player" }).getByText(title)).toBeVisible();
   await shots(admin, "review-queue");
   await card.getByRole("link", { name: `Approve ${title}` }).click();
@@ -114,7 +116,7 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
   await expect(play).toBeVisible();
   const streamed = creator.waitForResponse((r) => r.url().includes("/music/audio/"));
   await play.click();
-  // Listeners stream the preview, not the WAV.
+  // Listeners stream the preview the server made from the WAV (its queue job ran meanwhile), not the WAV.
   expect((await streamed).headers()["content-type"]).toBe("audio/mpeg");
   const player = creator.getByRole("region", { name: "Music player" });
   await expect(player.getByText(title)).toBeVisible();

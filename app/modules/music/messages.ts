@@ -5,10 +5,11 @@
 const MB = 1024 * 1024;
 export const AUDIO_MAX_BYTES = 50 * MB;
 export const COVER_MAX_BYTES = 5 * MB;
-/** The preview MP3 the browser makes of a WAV at upload (docs/decisions/0270): at most this size, and smaller than the original. */
-export const PREVIEW_MAX_BYTES = 16 * MB;
-/** The most a submission's body may be: the files at their caps and the text fields. */
-export const SUBMISSION_MAX_BYTES = AUDIO_MAX_BYTES + COVER_MAX_BYTES + PREVIEW_MAX_BYTES + MB;
+/**
+ * The most a submission's body may be: the files at their caps and the text fields. No preview: the
+ * server makes it from the master (docs/decisions/0289).
+ */
+export const SUBMISSION_MAX_BYTES = AUDIO_MAX_BYTES + COVER_MAX_BYTES + MB;
 /** Audio and covers of a partner's tracks in review or published (docs/decisions/0112). */
 export const PARTNER_QUOTA_BYTES = 2 * 1024 * MB;
 /** Submissions a partner may file per hour. */
@@ -26,7 +27,6 @@ export const SUBMIT_MESSAGES = {
   audioSize: "The audio must be 50 MB or smaller.",
   audioEmpty: "The audio file is empty.",
   audioLength: "The audio file looks damaged: its length does not match its size.",
-  previewBad: "The preview your browser made of this track could not be used. Please reload the page and try again.",
   coverMissing: "Please choose a cover image (JPEG, PNG or WebP).",
   coverType: "The cover must be a JPEG, PNG or WebP image.",
   coverSize: "The cover must be 5 MB or smaller.",

@@ -53,10 +53,14 @@ function playableFor(actor: Actor, track: Playable | undefined): Playable {
 }
 
 /**
- * The object a listener streams: the small MP3 made at upload when there is one (it starts
- * within a second where the original WAV took seconds), else the original. docs/decisions/0270.
+ * The object a listener streams: for a published track, the small MP3 the server made from the
+ * master when there is one (it starts within a second where the original WAV took seconds;
+ * docs/decisions/0270, 0289), else the master. A track not yet published (in review: the admins
+ * deciding on it, and its partner) always streams its master: what is reviewed is what a licence
+ * hands out.
  */
-export const streamedKey = (track: { audioKey: string; previewKey: string | null }) => track.previewKey ?? track.audioKey;
+export const streamedKey = (track: { status: string; audioKey: string; previewKey: string | null }) =>
+  track.status === "published" ? (track.previewKey ?? track.audioKey) : track.audioKey;
 
 /** GET/HEAD of a track's audio with HTTP Range (200 / 206 / 416 / 304). */
 async function audioResponse(track: Playable, request: Request): Promise<Response> {
@@ -103,7 +107,13 @@ export type { PublicTrackPreview };
 /** The published track with signed audio and cover URLs; null for a track that is not published (or gone). */
 export async function publicTrackPreview(trackId: string, now = Date.now()): Promise<PublicTrackPreview | null> {
   const row = await db()
-    .select({ ...trackFactColumns, audioKey: musicTracks.audioKey, previewKey: musicTracks.previewKey, coverKey: musicTracks.coverKey })
+    .select({
+      ...trackFactColumns,
+      status: musicTracks.status,
+      audioKey: musicTracks.audioKey,
+      previewKey: musicTracks.previewKey,
+      coverKey: musicTracks.coverKey,
+    })
     .from(musicTracks)
     .where(and(eq(musicTracks.id, trackId), eq(musicTracks.status, "published")))
     .get();
@@ -112,6 +122,6 @@ export async function publicTrackPreview(trackId: string, now = Date.now()): Pro
     signMediaUrl(streamedKey(row), PUBLIC_PREVIEW_SECONDS, now),
     row.coverKey ? signMediaUrl(row.coverKey, PUBLIC_PREVIEW_SECONDS, now) : Promise.resolve(null),
   ]);
-  const { audioKey: _a, previewKey: _p, coverKey: _c, ...track } = row;
+  const { status: _s, audioKey: _a, previewKey: _p, coverKey: _c, ...track } = row;
   return { ...track, audioUrl, coverUrl };
 }

@@ -21,13 +21,11 @@ import {
   SNIFF_BYTES,
   sniffAudio,
   sniffCover,
-  sniffMp3,
 } from "./sniff";
 import {
   AUDIO_MAX_BYTES,
   COVER_MAX_BYTES,
   PARTNER_QUOTA_BYTES,
-  PREVIEW_MAX_BYTES,
   RESUBMIT_MESSAGES as R,
   resubmissionSchema,
   SUBMISSION_MAX_BYTES,
@@ -37,6 +35,7 @@ import {
   submissionSchema,
 } from "./submission-schema";
 import { coverPath, DURATION_LIMIT, type TrackEvent } from "./library";
+import { requestPreview } from "./preview.server";
 import { trackFactColumns, trackHistoryColumns } from "./search.server";
 
 // A music partner's submissions: the upload (/music/submit) and their list with usage
@@ -114,27 +113,6 @@ async function checkAudio(entry: FormDataEntryValue | null, browserSeconds: numb
   return { file: value, info, durationSeconds: Math.max(1, Math.round(seconds)) };
 }
 
-/**
- * The listening preview the browser made of a WAV (optional; docs/decisions/0270): an MP3 by its
- * bytes, smaller than the original and at most PREVIEW_MAX_BYTES, as long as the original within
- * 2 s or 2%. Without one the original is streamed; a preview that fails a check refuses the whole
- * submission (nothing is stored), since only a tampered or broken page sends one.
- */
-async function checkPreview(entry: FormDataEntryValue | null, audio: CheckedAudio | null, errors: FieldErrors): Promise<File | null> {
-  if (!(entry instanceof File) || (entry.size === 0 && !entry.name)) return null;
-  if (!audio) return null; // the audio's own message says what to fix first
-  const bad = () => {
-    errors.preview = M.previewBad;
-    return null;
-  };
-  if (audio.info.type !== "audio/wav" || entry.size === 0 || entry.size > PREVIEW_MAX_BYTES || entry.size >= audio.file.size) return bad();
-  const info = sniffMp3(await head(entry));
-  if (!info?.frame) return bad();
-  const seconds = durationFromHeader(info, entry.size);
-  if (seconds === null || Math.abs(seconds - audio.durationSeconds) > Math.max(2, audio.durationSeconds * 0.02)) return bad();
-  return entry;
-}
-
 async function checkCover(entry: FormDataEntryValue | null, errors: FieldErrors): Promise<CheckedCover | null> {
   const value = presentFile(entry, COVER_MAX_BYTES, { missing: M.coverMissing, empty: M.coverEmpty, size: M.coverSize });
   if (typeof value === "string") {
@@ -180,13 +158,13 @@ async function removeObjects(keys: string[]) {
 }
 
 /**
- * Stores the checked files (and a WAV's listening preview) under keys the server makes; the keys of
- * what was stored (null for a file not given). If one put fails, all are deleted again and the error is thrown.
+ * Stores the checked files under keys the server makes; the keys of what was stored (null for a
+ * file not given). If one put fails, both are deleted again and the error is thrown. A WAV's
+ * listening preview is made later from the stored master (preview.server.ts, decision 0289).
  */
-async function storeFiles(userId: string, title: string, audio: CheckedAudio | null, cover: CheckedCover | null, preview: File | null = null) {
+async function storeFiles(userId: string, title: string, audio: CheckedAudio | null, cover: CheckedCover | null) {
   const audioKey = audio ? `music/audio/${userId}/${crypto.randomUUID()}.${AUDIO_EXTENSIONS[audio.info.type]}` : null;
   const coverKey = cover ? `music/covers/${userId}/${crypto.randomUUID()}.${COVER_EXTENSIONS[cover.type]}` : null;
-  const previewKey = preview ? `music/previews/${userId}/${crypto.randomUUID()}.mp3` : null;
   const safeName = (
     title
       .replace(/[^A-Za-z0-9._-]+/g, "-")
@@ -207,18 +185,12 @@ async function storeFiles(userId: string, title: string, audio: CheckedAudio | n
             customMetadata: { filename: `${safeName}-cover.${COVER_EXTENSIONS[cover.type]}` },
           })
         : null,
-      preview && previewKey
-        ? env.MEDIA.put(previewKey, preview.stream(), {
-            httpMetadata: { contentType: "audio/mpeg" },
-            customMetadata: { filename: `${safeName}-preview.mp3` },
-          })
-        : null,
     ]);
   } catch (error) {
-    await removeObjects([audioKey, coverKey, previewKey].filter((k): k is string => !!k));
+    await removeObjects([audioKey, coverKey].filter((k): k is string => !!k));
     throw error;
   }
-  return { audioKey, coverKey, previewKey };
+  return { audioKey, coverKey };
 }
 
 async function existingSubmission(id: string, userId: string) {
@@ -243,7 +215,8 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   const browserSeconds = parsed.success ? parsed.data.durationSeconds : null;
   const audio = await checkAudio(form.get("audio"), browserSeconds ?? null, errors);
   const cover = await checkCover(form.get("cover"), errors);
-  const preview = await checkPreview(form.get("preview"), audio, errors);
+  // A `preview` field (an old page, or a forged one) is never read: listeners hear what the server
+  // makes from the master (decision 0289).
   const peaksCheck = checkPeaks(form.get("peaks"));
   if (!peaksCheck.ok) errors.peaks = peaksCheck.error;
   if (Object.keys(errors).length > 0 || !parsed.success || !audio || !cover || !peaksCheck.ok) {
@@ -258,7 +231,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   const limit = await consume("music-submit", `user:${actor.id}`, SUBMIT_LIMIT);
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, M.rateLimited, M.failedTitle);
 
-  const size = audio.file.size + cover.file.size + (preview?.size ?? 0);
+  const size = audio.file.size + cover.file.size;
   const { usedBytes } = await partnerStorage(actor);
   if (usedBytes + size > PARTNER_QUOTA_BYTES) throw quotaError(usedBytes);
 
@@ -270,9 +243,9 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
   }
 
   const audioType = audio.info.type;
-  const { audioKey, coverKey, previewKey } = await storeFiles(actor.id, data.title, audio, cover, preview);
+  const { audioKey, coverKey } = await storeFiles(actor.id, data.title, audio, cover);
   if (!audioKey || !coverKey) throw new Error("both files are stored");
-  const keys = [audioKey, coverKey, previewKey].filter((k): k is string => !!k);
+  const keys = [audioKey, coverKey];
 
   const now = new Date().toISOString();
   try {
@@ -292,8 +265,6 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
           audioSize: audio.file.size,
           coverKey,
           coverSize: cover.file.size,
-          previewKey,
-          previewSize: preview?.size ?? 0,
           tags: data.tags,
           peaks: JSON.stringify(peaks),
           status: "in_review",
@@ -308,7 +279,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
         severity: "low",
         userId: actor.id,
         request,
-        details: { track_id: id, title: data.title, audio_bytes: audio.file.size, cover_bytes: cover.file.size, preview_bytes: preview?.size ?? 0 },
+        details: { track_id: id, title: data.title, audio_bytes: audio.file.size, cover_bytes: cover.file.size },
       }),
     ]);
   } catch (error) {
@@ -318,6 +289,7 @@ export async function submitTrack(actor: Actor, request: Request, form: FormData
     if (isPreconditionFailure(error)) throw quotaError((await partnerStorage(actor)).usedBytes);
     throw error;
   }
+  if (audioType === "audio/wav") await requestPreview(id, audioKey);
   return { id, duplicate: false };
 }
 
@@ -341,6 +313,7 @@ function ownTrackQuery(trackId: string, userId: string) {
       reviewNote: musicTracks.reviewNote,
       createdAt: musicTracks.createdAt,
       audioKey: musicTracks.audioKey,
+      audioContentType: musicTracks.audioContentType,
       coverKey: musicTracks.coverKey,
       audioSize: musicTracks.audioSize,
       coverSize: musicTracks.coverSize,
@@ -359,7 +332,7 @@ export async function trackToResubmit(actor: Actor, trackId: string) {
   if (!isTrackId(trackId)) throw notFound(R.notFound);
   const [[track], events, [storage]] = await db().batch([ownTrackQuery(trackId, actor.id), trackEventsQuery([trackId]), usedBytesQuery(actor.id)]);
   if (!track) throw notFound(R.notFound);
-  const { audioKey: _a, coverKey: _c, previewKey: _p, audioSize: _s, coverSize: _z, previewSize: _ps, ...rest } = track;
+  const { audioKey: _a, audioContentType: _t, coverKey: _c, previewKey: _p, audioSize: _s, coverSize: _z, previewSize: _ps, ...rest } = track;
   return {
     track: { ...rest, history: groupEvents(events).get(trackId) ?? [] },
     storage: { usedBytes: storage?.used ?? 0, quotaBytes: PARTNER_QUOTA_BYTES },
@@ -385,8 +358,6 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   const cover = noFileChosen(form.get("cover")) ? null : await checkCover(form.get("cover"), errors);
   const peaksCheck = audio ? checkPeaks(form.get("peaks")) : ({ ok: true, peaks: [] } as const);
   if (!peaksCheck.ok) errors.peaks = peaksCheck.error;
-  // A new WAV brings its new listening preview; the old one goes with the old audio.
-  const preview = audio ? await checkPreview(form.get("preview"), audio, errors) : null;
   if (Object.keys(errors).length > 0 || !parsed.success || !peaksCheck.ok) {
     const first = Object.values(errors)[0] ?? "Please check the form.";
     throw invalid(first, { title: R.failedTitle, fieldErrors: errors });
@@ -397,7 +368,7 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds, M.rateLimited, R.failedTitle);
 
   // Back in review, the track counts towards the quota again (rejected tracks do not).
-  const size = (audio ? audio.file.size + (preview?.size ?? 0) : track.audioSize + track.previewSize) + (cover ? cover.file.size : track.coverSize);
+  const size = (audio ? audio.file.size : track.audioSize + track.previewSize) + (cover ? cover.file.size : track.coverSize);
   const { usedBytes } = await partnerStorage(actor);
   if (usedBytes + size > PARTNER_QUOTA_BYTES) throw quotaError(usedBytes);
 
@@ -411,8 +382,8 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   if (audio) changes.push("audio");
   if (cover) changes.push("cover");
 
-  const stored = await storeFiles(actor.id, data.title, audio, cover, preview);
-  const newKeys = [stored.audioKey, stored.coverKey, stored.previewKey].filter((k): k is string => !!k);
+  const stored = await storeFiles(actor.id, data.title, audio, cover);
+  const newKeys = [stored.audioKey, stored.coverKey].filter((k): k is string => !!k);
   const now = new Date().toISOString();
   try {
     await db().batch([
@@ -432,8 +403,9 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
                 audioSize: audio.file.size,
                 durationSeconds: audio.durationSeconds,
                 peaks: JSON.stringify(peaks),
-                previewKey: stored.previewKey,
-                previewSize: preview?.size ?? 0,
+                // The old master's preview goes with it; the new one's is made from it (decision 0289).
+                previewKey: null,
+                previewSize: 0,
               }
             : {}),
           ...(cover && stored.coverKey ? { coverKey: stored.coverKey, coverSize: cover.file.size } : {}),
@@ -469,6 +441,9 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   }
   // The replaced files are no longer referenced by any row.
   await removeObjects([audio ? track.audioKey : null, audio ? track.previewKey : null, cover ? track.coverKey : null].filter((k): k is string => !!k));
+  // A new WAV master, or a kept one that has no preview yet (rejected before its job ran): made now.
+  const master = audio && stored.audioKey ? { key: stored.audioKey, type: audio.info.type } : { key: track.audioKey, type: track.audioContentType };
+  if (master.type === "audio/wav" && (audio || !track.previewKey)) await requestPreview(track.id, master.key);
   return { id: track.id, title: data.title };
 }
 

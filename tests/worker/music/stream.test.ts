@@ -163,8 +163,8 @@ describe("GET /music/audio/:id — HTTP Range", () => {
   });
 });
 
-describe("the listening preview made at upload (issue 30, docs/decisions/0270)", () => {
-  it("is what a track with one streams: audio/mpeg, its own length, 206 slices with its Content-Range", async () => {
+describe("the listening preview (issue 30, docs/decisions/0270; made on the server, 0289)", () => {
+  it("is what a published track with one streams: audio/mpeg, its own length, 206 slices with its Content-Range", async () => {
     const whole = await audio(ids.withPreview, creator);
     expect(whole.status).toBe(200);
     expect(whole.headers.get("Content-Type")).toBe("audio/mpeg");
@@ -185,10 +185,14 @@ describe("the listening preview made at upload (issue 30, docs/decisions/0270)",
     expect((await audio(ids.withPreview, pending)).status).toBe(403);
     expect((await audio(ids.previewInReview, creator)).status).toBe(404);
     expect((await audio(ids.previewInReview, otherPartner)).status).toBe(404);
-    for (const user of [partner, admin]) {
+  });
+
+  it("a track in review streams its master, never a preview: the admin reviews what a licence hands out (issue 40)", async () => {
+    for (const user of [admin, partner]) {
       const res = await audio(ids.previewInReview, user);
       expect(res.status).toBe(200);
-      expect(await bytesOf(res)).toEqual(PREVIEW);
+      expect(res.headers.get("Content-Type")).toBe("audio/wav");
+      expect(await bytesOf(res)).toEqual(AUDIO);
     }
   });
 

@@ -26,39 +26,7 @@ function tinyMp3(frames = 40): File {
 
 const FIELDS = { title: "Sunrise Drive", artist: "The Testers", genre: "Pop", mood: "Happy", bpm: "120", tags: "Summer, guitar  upbeat", rights: "on" };
 
-type Files = { audio?: File | null; cover?: File | null; preview?: File };
-
-/** A CD-quality WAV (44.1 kHz, 16-bit stereo, silence): 176,400 bytes a second, as a partner's master. */
-function studioWav(seconds: number): File {
-  const data = 44100 * 4 * seconds;
-  const bytes = new Uint8Array(44 + data);
-  const view = new DataView(bytes.buffer);
-  bytes.set(
-    [..."RIFF"].map((c) => c.charCodeAt(0)),
-    0,
-  );
-  view.setUint32(4, 36 + data, true);
-  bytes.set(
-    [..."WAVEfmt "].map((c) => c.charCodeAt(0)),
-    8,
-  );
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true); // PCM
-  view.setUint16(22, 2, true); // stereo
-  view.setUint32(24, 44100, true);
-  view.setUint32(28, 44100 * 4, true);
-  view.setUint16(32, 4, true);
-  view.setUint16(34, 16, true);
-  bytes.set(
-    [..."data"].map((c) => c.charCodeAt(0)),
-    36,
-  );
-  view.setUint32(40, data, true);
-  return new File([bytes], "master.wav", { type: "audio/wav" });
-}
-
-/** The browser's preview of `seconds` of audio: 128 kbit/s frames (1152 samples at 44.1 kHz each). */
-const previewMp3 = (seconds: number) => new File([tinyMp3(Math.round((seconds * 44100) / 1152))], "master-preview.mp3", { type: "audio/mpeg" });
+type Files = { audio?: File | null; cover?: File | null };
 
 function formOf(fields: Record<string, string>, files: Files = {}) {
   const form = new FormData();
@@ -67,7 +35,6 @@ function formOf(fields: Record<string, string>, files: Files = {}) {
   const cover = files.cover === undefined ? png() : files.cover;
   if (audio) form.set("audio", audio);
   if (cover) form.set("cover", cover);
-  if (files.preview) form.set("preview", files.preview);
   return form;
 }
 
@@ -144,61 +111,6 @@ describe("a valid submission", () => {
       .bind(user.id)
       .first<{ audio_content_type: string; duration_seconds: number; peaks: string }>();
     expect(row).toMatchObject({ audio_content_type: "audio/mpeg", duration_seconds: 1, peaks });
-  });
-});
-
-describe("the listening preview (issue 30, docs/decisions/0270)", () => {
-  it("stores a WAV's preview MP3 beside it: its key and size on the row, typed audio/mpeg, counted in the quota", async () => {
-    const user = await partner();
-    const before = await objects();
-    const preview = previewMp3(3);
-    const res = await submit(user, { durationSeconds: "3" }, { audio: studioWav(3), preview });
-    expect(await landed(res)).toBe("→/music/submissions");
-    const row = await env.DB.prepare("SELECT audio_key, preview_key, preview_size, audio_size FROM music_tracks WHERE submitted_by = ?")
-      .bind(user.id)
-      .first<{ audio_key: string; preview_key: string | null; preview_size: number; audio_size: number }>();
-    expect(row?.preview_key).toMatch(new RegExp(`^music/previews/${user.id}/[0-9a-f-]{36}\\.mp3$`));
-    expect(row?.preview_size).toBe(preview.size);
-    expect(await objects()).toBe(before + 3);
-    const stored = await env.MEDIA.get(String(row?.preview_key));
-    expect(stored?.httpMetadata?.contentType).toBe("audio/mpeg");
-    expect(new Uint8Array(await (stored as R2ObjectBody).arrayBuffer())).toEqual(new Uint8Array(await preview.arrayBuffer()));
-  });
-
-  it("counts previews in the partner's quota: a stored track's preview and the new one's", async () => {
-    const user = await partner();
-    const audio = studioWav(3);
-    const preview = previewMp3(3);
-    // Room for the audio and the cover, not for the preview as well.
-    await oldTrack(user, "published", PARTNER_QUOTA_BYTES - audio.size - PNG.length - 10).run();
-    const res = await submit(user, { durationSeconds: "3" }, { audio, preview });
-    expect(res.status).toBe(409);
-    expect(await res.text()).toContain("Storage full");
-    // A stored preview's bytes count too: the same partner with the old track's bytes moved into its preview.
-    await env.DB.prepare("UPDATE music_tracks SET preview_size = audio_size - ?, audio_size = ? WHERE submitted_by = ?").bind(1000, 1000, user.id).run();
-    expect((await submit(user, { durationSeconds: "3" }, { audio, preview })).status).toBe(409);
-  });
-
-  it("a WAV without a preview (no JavaScript) is stored alone, and streamed as it is", async () => {
-    const user = await partner();
-    expect(await landed(await submit(user, {}, { audio: studioWav(2) }))).toBe("→/music/submissions");
-    const row = await env.DB.prepare("SELECT preview_key, preview_size FROM music_tracks WHERE submitted_by = ?").bind(user.id).first();
-    expect(row).toEqual({ preview_key: null, preview_size: 0 });
-  });
-
-  it.each([
-    ["not an MP3 (PNG bytes)", () => ({ audio: studioWav(3), preview: new File([PNG], "p.mp3", { type: "audio/mpeg" }) })],
-    ["an MP3 of another length", () => ({ audio: studioWav(3), preview: previewMp3(1) })],
-    ["a preview larger than the original", () => ({ audio: tinyWav(3), preview: previewMp3(3) })],
-    ["a preview of an MP3 original", () => ({ audio: tinyMp3(115), preview: previewMp3(1) })],
-  ])("refuses %s: 400 with the preview's message, nothing stored", async (_, files) => {
-    const user = await partner();
-    const before = await objects();
-    const res = await submit(user, { durationSeconds: "3" }, files());
-    expect(res.status).toBe(400);
-    expect(await res.text()).toContain(M.previewBad);
-    expect(await objects(), "no object stored").toBe(before);
-    expect(await rowsOf(user), "no row").toBe(0);
   });
 });
 

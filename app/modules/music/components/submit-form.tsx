@@ -17,8 +17,10 @@ import { Waveform } from "./waveform";
 // route's action (the server computes a WAV's waveform; an MP3 gets a flat one). With JavaScript
 // the browser checks the fields with the same schema and the files by their bytes, measures the
 // length and waveform with Web Audio, and sends the form with XMLHttpRequest to show a progress
-// bar. The server decides either way. With `resubmit`, the same form sends a rejected track back
-// for review (issue 30): its fields filled in, the files optional (empty keeps the stored ones).
+// bar. The server decides either way, and makes a WAV's listening preview itself from the stored
+// master (docs/decisions/0289): the browser sends no preview. With `resubmit`, the same form sends
+// a rejected track back for review (issue 30): its fields filled in, the files optional (empty
+// keeps the stored ones).
 
 /** A rejected track being resubmitted: its id and current fields. */
 export type ResubmitTrack = { id: string; title: string; artist: string; genre: string | null; mood: string | null; bpm: number | null; tags: string };
@@ -31,7 +33,7 @@ type Props = {
 };
 
 const MB = 1024 * 1024;
-const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "preview", "submissionKey"];
+const FIELD_ORDER = ["audio", "cover", "title", "artist", "genre", "mood", "bpm", "tags", "rights", "durationSeconds", "peaks", "submissionKey"];
 
 /** The track's audio or cover: required on a first submission; on a resubmission optional, an empty field keeping the stored file. */
 function TrackFileField({
@@ -62,13 +64,6 @@ function TrackFileField({
       className="min-w-0"
     />
   );
-}
-
-/** A WAV gets a small MP3 preview made here (docs/decisions/0270); the encoder loads only then. */
-async function previewOf(file: File): Promise<File | null> {
-  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
-  if (sniffAudio(head)?.type !== "audio/wav") return null;
-  return import("../preview.client").then((m) => m.makePreview(file)).catch(() => null);
 }
 
 /** No file chosen in a file field (a resubmission keeps the stored file). */
@@ -106,8 +101,6 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
     : {};
   const values = failure?.values ?? stored;
   const action = resubmit ? `/music/submissions/${resubmit.id}/resubmit` : "/music/submit";
-  // The listening preview of the chosen WAV, made while the partner fills in the form.
-  const preview = useRef<{ file: File; made: Promise<File | null> } | null>(null);
 
   useEffect(() => {
     setErrors(failure?.errors ?? {});
@@ -128,7 +121,6 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
     const problem = await checkFileInBrowser(file, "audio");
     setErrors((e) => ({ ...e, audio: problem ?? "" }));
     if (problem) return;
-    preview.current = { file, made: previewOf(file) };
     setMeasuring(true);
     const result = await browserPeaks(file);
     setMeasuring(false);
@@ -170,12 +162,6 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
       return;
     }
     setProgress(0);
-    const audio = data.get("audio");
-    if (audio instanceof File && audio.size > 0) {
-      if (preview.current?.file !== audio) preview.current = { file: audio, made: previewOf(audio) };
-      const made = await preview.current.made;
-      if (made) data.set("preview", made);
-    }
     const outcome = await uploadForm(form.getAttribute("action") ?? action, data, setProgress).done;
     if (outcome.kind === "redirect") {
       navigate(outcome.to);
@@ -231,7 +217,7 @@ export function SubmitForm({ submissionKey, storage, failure, resubmit }: Props)
             formats="MP3 or WAV, up to 50 MB"
             accept=".mp3,.wav,audio/mpeg,audio/wav,audio/x-wav"
             resubmit={!!resubmit}
-            error={errors.audio || errors.durationSeconds || errors.peaks || errors.preview || undefined}
+            error={errors.audio || errors.durationSeconds || errors.peaks || undefined}
             onFile={(file) => void onAudio(file)}
           />
           <div className="mt-2 min-h-10 text-sm text-slate-600" aria-live="polite">
