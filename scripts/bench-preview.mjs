@@ -8,17 +8,20 @@
 // (--network, one or several: "fast4g" = 9 Mbit/s down, 1.5 Mbit/s up, 60 ms latency, and
 // "slow4g" = 1.6 Mbit/s down, 750 kbit/s up, 562.5 ms latency, Chrome DevTools' presets;
 // "none" = loopback) and the browser cache is off, so every track is a first play.
-//   npm run bench:preview [-- --network fast4g,slow4g --previews on|off --studio 4 --tracks 4]
+//   npm run bench:preview [-- --network fast4g,slow4g --previews on|off --studio 4 --tracks 4 --play on|off]
 // Besides the demo catalogue (short 22 kHz mono WAVs the seed synthesizes), the bench adds
 // --studio tracks as partners upload them: 3-minute CD-quality WAV masters (44.1 kHz, 16-bit
-// stereo, 31 MB), each with the listening preview the submit form makes in the browser
-// (app/modules/music/preview.client.ts: the same encoder, 44.1 kHz, 128 kbit/s CBR), or without
-// one (--previews off: every track, the demo ones too, streams its original, as before
-// docs/decisions/0270).
+// stereo, 31 MB) posted to /music/submit, whose listening preview the server makes from the
+// stored master in its PREVIEW_QUEUE job (app/modules/music/preview.server.ts, docs/decisions/0289:
+// 128 kbit/s CBR). The bench waits for each preview and prints how long it took from the
+// submission's answer to the preview on the row, and the workerd process's CPU time meanwhile
+// (/proc/<pid>/stat: the job's encoding, plus the bench's own polling reads). --previews off:
+// every track, the demo ones too, streams its original, as before docs/decisions/0270.
+// --play off: only the uploads and their previews (no browser).
 // Figures only; asserts nothing. BENCH_REUSE=1 reuses the state and build of the previous run.
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { chromium } from "playwright";
-import { Mp3Encoder } from "@breezystack/lamejs";
 import { benchArgs, pct, signIn } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 import { chromiumLaunchOptions } from "./chromium.mjs";
@@ -27,6 +30,7 @@ const { values, base } = benchArgs({
   tracks: { type: "string", default: "4" },
   studio: { type: "string", default: "4" },
   previews: { type: "string", default: "on" },
+  play: { type: "string", default: "on" },
   port: { type: "string", default: "4187" },
   mode: { type: "string", default: "production" },
   network: { type: "string", default: "fast4g,slow4g" },
@@ -83,27 +87,36 @@ function wavOf([left, right]) {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
-/** The preview the submit form would make (app/modules/music/preview.client.ts): 44.1 kHz, 128 kbit/s CBR. */
-async function previewOf(channels) {
-  const encoder = new Mp3Encoder(2, RATE, 128);
-  const [left, right] = channels.map((c) => Int16Array.from(c, (v) => Math.max(-32768, Math.min(32767, Math.round(v * 0x8000)))));
-  const parts = [];
-  const CHUNK = 1152 * 64;
-  for (let start = 0; start < left.length; start += CHUNK)
-    parts.push(encoder.encodeBuffer(left.subarray(start, start + CHUNK), right.subarray(start, start + CHUNK)));
-  parts.push(encoder.flush());
-  // lamejs answers Int8Arrays (whatever its types say): the bytes, as they are.
-  return Buffer.concat(parts.map((p) => new Uint8Array(p.buffer, p.byteOffset, p.byteLength)));
+/** CPU time (user + system, ms) of a process so far, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function processCpuMs(pid) {
+  if (!pid) return Number.NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // After the command name: state is field 3, utime 14 and stime 15 (1-based, proc(5)).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Waits for the server's preview of the track titled `title`: the row's preview key and size. */
+async function previewOfTrack(db, title, timeoutMs = 300_000) {
+  const started = Date.now();
+  for (;;) {
+    const row = await db.prepare("SELECT preview_key, preview_size, audio_size FROM music_tracks WHERE title = ?").bind(title).first();
+    if (row?.preview_key) return row;
+    if (Date.now() - started > timeoutMs) throw new Error(`no preview for ${title} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 /**
  * Uploads the studio tracks as the demo partner does, through /music/submit (the server checks
- * and stores the WAV and the preview), then publishes them.
+ * and stores the WAV; its queue job makes the preview), one after the other, waiting for each
+ * one's preview; then publishes them.
  */
 async function addStudioTracks(server) {
   const partner = await signIn(base, "partner@shortbeat.test");
+  const db = await server.mf.getD1Database("DB");
+  const encoded = [];
   for (let n = 0; n < Number(values.studio); n++) {
     const channels = studioAudio(n);
     const form = new FormData();
@@ -111,7 +124,6 @@ async function addStudioTracks(server) {
     for (const [k, v] of Object.entries({ ...fields, bpm: "120", tags: "bench", rights: "on", durationSeconds: String(STUDIO_SECONDS) })) form.set(k, v);
     form.set("audio", new File([wavOf(channels)], `studio-${n + 1}.wav`, { type: "audio/wav" }));
     form.set("cover", new File([PNG], "cover.png", { type: "image/png" }));
-    if (values.previews === "on") form.set("preview", new File([await previewOf(channels)], `studio-${n + 1}-preview.mp3`, { type: "audio/mpeg" }));
     // A dropped connection (EPIPE on a busy machine) is tried again: the form's key files the track once.
     let res;
     for (let attempt = 1; !res; attempt++) {
@@ -124,9 +136,29 @@ async function addStudioTracks(server) {
       );
     }
     if (res.status !== 302 && res.status !== 303) throw new Error(`submitting studio track ${n + 1}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    if (values.previews === "on") {
+      // From the submission's answer to the preview on the row: the queue's delivery and the job.
+      const [cpu0, t0] = [processCpuMs(server.pid), performance.now()];
+      const row = await previewOfTrack(db, fields.title);
+      encoded.push({
+        track: fields.title,
+        "master MB": (row.audio_size / 1e6).toFixed(1),
+        "preview KB": Math.round(row.preview_size / 1024),
+        "to preview ms": Math.round(performance.now() - t0),
+        "workerd CPU ms": processCpuMs(server.pid) - cpu0,
+      });
+    }
+  }
+  if (encoded.length > 0) {
+    console.table(encoded);
+    const cpu = encoded.map((e) => e["workerd CPU ms"]).sort((a, b) => a - b);
+    const wall = encoded.map((e) => e["to preview ms"]).sort((a, b) => a - b);
+    console.log(
+      `server-made previews of ${STUDIO_SECONDS} s masters (${values.mode} build): submission answer → preview on the row p50 ${Math.round(pct(wall, 50))} ms, ` +
+        `max ${wall.at(-1)} ms; workerd CPU meanwhile p50 ${Math.round(pct(cpu, 50))} ms, max ${cpu.at(-1)} ms`,
+    );
   }
   // Published as an approval would leave them (the review itself is not what this bench measures).
-  const db = await server.mf.getD1Database("DB");
   // --previews off: the demo tracks stream their WAVs too (the seed gives them previews), as before 0270.
   if (values.previews !== "on") await db.prepare("UPDATE music_tracks SET preview_key = NULL, preview_size = 0").run();
   const now = new Date().toISOString();
@@ -145,6 +177,10 @@ const server = await startBenchServer({
   reuse: process.env.BENCH_REUSE === "1",
 });
 if (process.env.BENCH_REUSE !== "1") await addStudioTracks(server);
+if (values.play === "off") {
+  await server.dispose();
+  process.exit(0);
+}
 const browser = await chromium.launch({ ...chromiumLaunchOptions, args: [...chromiumLaunchOptions.args, "--mute-audio"] });
 try {
   const cookie = await signIn(base, "creator@shortbeat.test");

@@ -13,9 +13,9 @@ import { concatBytes } from "../app/lib/png";
 type SeedEnv = { DB: D1Database; MEDIA: R2Bucket };
 
 /**
- * The demo tracks' listening previews (docs/decisions/0270): mono MP3 at the WAV's own rate
+ * The demo tracks' listening previews (docs/decisions/0270, 0289): mono MP3 at the WAV's own rate
  * (16–22 kHz), 64 kbit/s, a quarter of the WAV's size or less; the same LAME (JavaScript) the
- * submit form uses.
+ * server's preview job uses (app/modules/music/preview.server.ts), here in the seed's own Worker.
  */
 async function encodeMp3(samples: Float32Array, sampleRate: number): Promise<Uint8Array> {
   const encoder = new Mp3Encoder(1, sampleRate, 64);

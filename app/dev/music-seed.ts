@@ -296,9 +296,9 @@ export type MusicSeedInput = {
   /** The creator's linked or verified channels, copied into each licence. */
   channels: { kind: "youtube" | "manual"; ref: string; title: string; url: string | null }[];
   /**
-   * Encodes a track's listening preview (an MP3 of mono samples at `sampleRate`), as the submit
-   * form does for a partner's WAV (docs/decisions/0270); the seed's Worker passes it in. Without
-   * it the WAVs are streamed.
+   * Encodes a track's listening preview (an MP3 of mono samples at `sampleRate`), as the server's
+   * preview job does for a partner's WAV (docs/decisions/0289); the seed's Worker passes it in.
+   * Without it the WAVs are streamed.
    */
   encodeMp3?: (samples: Float32Array, sampleRate: number) => Promise<Uint8Array>;
 };
