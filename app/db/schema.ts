@@ -272,6 +272,22 @@ export const emailOptOuts = sqliteTable(
   (t) => [primaryKey({ columns: [t.email, t.category] }), check("email_opt_outs_category_check", inList("category", EMAIL_OPT_OUT_CATEGORIES))],
 );
 
+// What the app last saw of each outside service (e-mail, texts, Workers AI, Stripe, Google…), for the
+// admin's System status panel and `npm run doctor` (docs/decisions/0312). One row per service.
+export const serviceStatus = sqliteTable("service_status", {
+  service: text("service").primaryKey(),
+  lastSuccessAt: text("last_success_at"),
+  lastErrorAt: text("last_error_at"),
+  lastErrorCode: text("last_error_code"),
+  lastErrorMessage: text("last_error_message"),
+  // The provider's quota is spent: sending waits until then (e-mail's E_DAILY_LIMIT_EXCEEDED).
+  pausedUntil: text("paused_until"),
+  // The configuration problem the admins were alerted about (once per code until a success clears it).
+  alertedCode: text("alerted_code"),
+  alertedAt: text("alerted_at"),
+  updatedAt: updatedAt(),
+});
+
 export const appSettings = sqliteTable("app_settings", {
   key: text("key").primaryKey(),
   // JSON value.

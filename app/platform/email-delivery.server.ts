@@ -5,6 +5,7 @@ import { appOrigin } from "./email.server";
 import { unsubscribeLinks, isOptedOut } from "./email-preferences.server";
 import { headerValue, headerValues, isOptional, renderEmail, type RenderedEmail } from "./email-templates.server";
 import { appName, env } from "./env.server";
+import { alertAdminsOnce, quotaPausedUntil, recordFailure, recordSuccess, setQuotaPaused } from "./service-status.server";
 
 // Delivery of the outbox through Cloudflare Email Service (the EMAIL send_email binding; locally
 // Miniflare's, which keeps each message under .wrangler/state and the local explorer). The outbox
@@ -14,7 +15,13 @@ import { appName, env } from "./env.server";
 //   time), and a row whose sender died comes back when its lease ends;
 // - sent, then stamped 'sent' with sent_at and the provider's message id (guarded by the claim id);
 // - a failure goes back to 'pending' with next_attempt_at after a backoff; a permanent refusal, or
-//   the MAX_ATTEMPTS-th failure, marks it 'failed' with the error.
+//   the MAX_ATTEMPTS-th failure, marks it 'failed' with the error;
+// - a refusal that is the account's, not the message's (the daily quota is spent, the sender is not
+//   verified), spends no attempt: the row waits, sending pauses for everyone, and for the sender the
+//   admins are alerted once (docs/decisions/0309). A sign-up's verification mail is then late, never lost.
+//
+// The binding throws "standard Error objects with a `code` property"; the codes are the Workers API
+// table: https://developers.cloudflare.com/email-service/api/send-emails/workers-api/ (read 2026-12-06).
 
 export const MAX_ATTEMPTS = 5;
 /** The wait after the n-th failed attempt (n = 1 … MAX_ATTEMPTS - 1). */
@@ -41,7 +48,35 @@ const PERMANENT_CODES = new Set([
   "E_HEADERS_TOO_MANY",
 ]);
 
+/**
+ * Refusals that are about the account, not the message: another try of the same row before the
+ * operator (or the clock) fixes it is wasted. E_DAILY_LIMIT_EXCEEDED: "Daily sending quota reached";
+ * E_SENDER_NOT_VERIFIED: "Attempting to send from unverified domain"; E_SENDER_DOMAIN_NOT_AVAILABLE:
+ * "Domain not onboarded to Email Service" (the Workers API table above).
+ */
+export const QUOTA_CODE = "E_DAILY_LIMIT_EXCEEDED";
+export const SENDER_CODES = new Set(["E_SENDER_NOT_VERIFIED", "E_SENDER_DOMAIN_NOT_AVAILABLE"]);
+/** How long sending waits after a sender refusal before one row tries again (the operator may have fixed it). */
+export const SENDER_PAUSE_MS = 30 * 60_000;
+/** Optional mail without an https APP_ORIGIN: not sent, and why (List-Unsubscribe needs an https link, RFC 8058). */
+export const NO_HTTPS_ORIGIN = "Not sent: optional e-mail needs APP_ORIGIN to be an https:// origin for its one-click unsubscribe link (List-Unsubscribe).";
+
 export type SendFailure = { code: string | null; message: string; permanent: boolean };
+
+/**
+ * When the daily quota is back. Cloudflare's limits page says "daily" without naming the hour
+ * (https://developers.cloudflare.com/email-service/platform/limits/, read 2026-12-06): we take the
+ * next 00:00 UTC, plus a minute; a row that is refused again simply waits for the next one.
+ */
+export function quotaResetAfter(now: number): string {
+  const d = new Date(now);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1, 0, 1)).toISOString();
+}
+
+/** Whether optional mail (with its unsubscribe link) may leave from this origin. */
+export function originAllowsOptionalMail(origin: string): boolean {
+  return origin.startsWith("https://");
+}
 
 /** What a thrown send error means: its code (the binding's `code` property), a short message, and whether to try again. */
 export function classifySendError(error: unknown): SendFailure {
@@ -77,8 +112,20 @@ export async function messageFor(
   return renderEmail({ kind: row.kind, subject: row.subject, text: row.bodyText, userSpans: row.userSpans, actionUrl: row.actionUrl }, origin, links);
 }
 
-async function sendOne(row: OutboxRow, via: EmailBinding | undefined, now: number): Promise<"sent" | "retrying" | "failed"> {
+type Outcome = "sent" | "retrying" | "failed" | "waiting";
+
+async function sendOne(row: OutboxRow, via: EmailBinding | undefined, now: number): Promise<{ outcome: Outcome; failure?: SendFailure }> {
   const claimed = and(eq(emailOutbox.id, row.id), eq(emailOutbox.claimId, row.claimId ?? ""));
+  /** Back to pending until `until`, the attempt this claim counted given back. */
+  const wait = async (failure: SendFailure, until: string) => {
+    const lastError = `${failure.code}: ${failure.message}`;
+    await db()
+      .update(emailOutbox)
+      .set({ status: "pending", nextAttemptAt: until, lastError, attempts: sql`max(${emailOutbox.attempts} - 1, 0)`, claimId: null, claimedUntil: null })
+      .where(claimed)
+      .run();
+    return { outcome: "waiting" as const, failure };
+  };
   const fail = async (failure: SendFailure) => {
     const next = nextAttemptAfter(row.attempts, failure, now);
     const lastError = failure.code ? `${failure.code}: ${failure.message}` : failure.message;
@@ -91,10 +138,15 @@ async function sendOne(row: OutboxRow, via: EmailBinding | undefined, now: numbe
       )
       .where(claimed)
       .run();
-    return next ? ("retrying" as const) : ("failed" as const);
+    return { outcome: next ? ("retrying" as const) : ("failed" as const), failure };
   };
   if (isOptional(row.kind) && (await isOptedOut(row.toEmail, "news"))) {
     return fail({ code: null, message: "Not sent: the address unsubscribed from these e-mails.", permanent: true });
+  }
+  if (isOptional(row.kind) && !originAllowsOptionalMail(safeOrigin())) {
+    console.error("optional e-mail not sent: APP_ORIGIN is not https", row.id, row.kind);
+    await alertAdminsOnce("email", "CONFIG_APP_ORIGIN_NOT_HTTPS", NO_HTTPS_ORIGIN);
+    return fail({ code: "CONFIG_APP_ORIGIN_NOT_HTTPS", message: NO_HTTPS_ORIGIN, permanent: true });
   }
   const { binding, from, replyTo } = sendingSetup(via);
   if (!binding || !from) {
@@ -116,18 +168,38 @@ async function sendOne(row: OutboxRow, via: EmailBinding | undefined, now: numbe
     });
     messageId = result.messageId;
   } catch (error) {
-    console.error("e-mail send failed", row.id, row.kind);
-    return fail(classifySendError(error));
+    const failure = classifySendError(error);
+    console.error("e-mail send failed", row.id, row.kind, failure.code);
+    if (failure.code === QUOTA_CODE) {
+      const until = quotaResetAfter(now);
+      await setQuotaPaused("email", until);
+      return wait(failure, until);
+    }
+    if (failure.code && SENDER_CODES.has(failure.code)) {
+      const until = new Date(now + SENDER_PAUSE_MS).toISOString();
+      await setQuotaPaused("email", until);
+      await alertAdminsOnce("email", failure.code, `${failure.message} Check EMAIL_FROM's domain in Compute → Email Service → Email Sending.`);
+      return wait(failure, until);
+    }
+    return fail(failure);
   }
   await db()
     .update(emailOutbox)
     .set({ status: "sent", sentAt: new Date().toISOString(), messageId, lastError: null, claimId: null, claimedUntil: null })
     .where(claimed)
     .run();
-  return "sent";
+  return { outcome: "sent" };
 }
 
-export type DeliveryReport = { claimed: number; sent: string[]; retrying: string[]; failed: string[] };
+function safeOrigin(): string {
+  try {
+    return appOrigin();
+  } catch {
+    return "";
+  }
+}
+
+export type DeliveryReport = { claimed: number; sent: string[]; retrying: string[]; failed: string[]; waiting: string[] };
 
 /** Rows a sender may take at `now`: due pending rows, and rows whose sender's lease ran out. */
 function dueAt(now: string) {
@@ -143,8 +215,10 @@ function dueAt(now: string) {
  * `via` is the binding to send through (the deployment's EMAIL unless a test names another).
  */
 export async function deliverDue(options: { limit?: number; ids?: string[]; prefix?: string; via?: EmailBinding; now?: number } = {}): Promise<DeliveryReport> {
-  const report: DeliveryReport = { claimed: 0, sent: [], retrying: [], failed: [] };
+  const report: DeliveryReport = { claimed: 0, sent: [], retrying: [], failed: [], waiting: [] };
   const limit = options.limit ?? 200;
+  // The account's quota is spent (or its sender refused): nothing is claimed, no attempt is spent.
+  if (await quotaPausedUntil("email", options.now ?? Date.now())) return report;
   while (report.claimed < limit) {
     const now = options.now ?? Date.now();
     const at = new Date(now).toISOString();
@@ -165,7 +239,12 @@ export async function deliverDue(options: { limit?: number; ids?: string[]; pref
     if (rows.length === 0) break;
     report.claimed += rows.length;
     const outcomes = await Promise.all(rows.map((row) => sendOne(row, options.via, now)));
-    for (const [i, outcome] of outcomes.entries()) report[outcome].push(rows[i].id);
+    for (const [i, { outcome }] of outcomes.entries()) report[outcome].push(rows[i].id);
+    // The System status panel: one write per round, not per message.
+    const failure = outcomes.find((o) => o.failure)?.failure;
+    if (failure) await recordFailure("email", failure.code, failure.message);
+    if (outcomes.some((o) => o.outcome === "waiting")) break;
+    if (outcomes.some((o) => o.outcome === "sent")) await recordSuccess("email");
   }
   return report;
 }
