@@ -24,9 +24,27 @@ export type StandInText = {
 const PREFIX = "devsms:";
 const kv = () => env.RATE_LIMITS;
 
-function twilioError(status: number, code: number, message: string): Response {
-  return Response.json({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }, { status });
+function twilioError(status: number, code: number, message: string, headers?: HeadersInit): Response {
+  return Response.json({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }, { status, headers });
 }
+
+/**
+ * Numbers registered to fail, answered with Twilio's documented error body (tests/fixtures/providers/
+ * twilio-error-*.json). The first four are Twilio's own magic "To" numbers for test credentials
+ * (https://www.twilio.com/docs/iam/test-credentials, read 2026-12-06); +15005550429 is ours, for the
+ * 429 Twilio answers to too many concurrent requests (https://www.twilio.com/docs/api/errors/20429).
+ */
+export const FAILING_NUMBERS: Record<string, { status: number; code: number; message: (to: string) => string; retryAfter?: string }> = {
+  "+15005550001": { status: 400, code: 21211, message: (to) => `The 'To' number ${to} is not a valid phone number.` },
+  "+15005550003": {
+    status: 400,
+    code: 21408,
+    message: (to) => `Permission to send an SMS has not been enabled for the region indicated by the 'To' number: ${to}.`,
+  },
+  "+15005550004": { status: 400, code: 21610, message: () => "Attempt to send to unsubscribed recipient" },
+  "+15005550009": { status: 400, code: 21614, message: (to) => `'To' number ${to} is not a valid mobile number` },
+  "+15005550429": { status: 429, code: 20429, message: () => "Too Many Requests", retryAfter: "30" },
+};
 
 /** The account pairs the stand-in accepts: .dev.vars' own and its built-in one. */
 function knownAccount(sid: string, token: string): boolean {
@@ -58,6 +76,8 @@ export async function handleStandInSms(request: Request): Promise<Response> {
   const from = form.get("From") ?? form.get("MessagingServiceSid") ?? "";
   const body = form.get("Body") ?? "";
   if (!contentType.startsWith("application/x-www-form-urlencoded")) return twilioError(400, 21610, "Unsupported content type");
+  const failing = FAILING_NUMBERS[to];
+  if (failing) return twilioError(failing.status, failing.code, failing.message(to), failing.retryAfter ? { "Retry-After": failing.retryAfter } : undefined);
   if (!/^\+[1-9]\d{6,14}$/.test(to)) return twilioError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
   if (!from) return twilioError(400, 21603, "A 'From' or 'MessagingServiceSid' parameter is required to send a message.");
   if (!body) return twilioError(400, 21602, "Message body is required.");
