@@ -13,6 +13,9 @@ import { providerFetch } from "~/platform/oauth.server";
 import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { consume, logRateLimitHit, THUMBNAIL_AI_LIMITS } from "~/platform/rate-limit.server";
+import { recordFailure, recordSuccess } from "~/platform/service-status.server";
+import { workersAi, workersAiBound } from "~/platform/workers-ai.server";
+import { CAPTION_MODEL, captionRequest, parseCaptions } from "./captions";
 import { FORMATS, type Format, type ThumbnailDocument } from "./layers";
 import { imageKindOf, imageProblem, imageSizeOf, MAX_IMAGE_BYTES, RECENT_EXPORTS, THUMBNAIL_MESSAGES } from "./messages";
 import type { ExportInput, SaveProjectInput, SendExportInput } from "./schema";
@@ -39,8 +42,7 @@ export const SAVE_BODY_LIMIT: BodyLimit = {
 
 /** Whether the server-side AI helpers (Workers AI) can run here. */
 export function aiStatus(): AiStatus {
-  const ai = (env as unknown as { AI?: unknown }).AI;
-  return ai ? { available: true, reason: null } : { available: false, reason: THUMBNAIL_MESSAGES.aiUnavailable };
+  return workersAiBound() ? { available: true, reason: null } : { available: false, reason: THUMBNAIL_MESSAGES.aiUnavailable };
 }
 
 export async function editorPage(actor: Actor): Promise<EditorPage> {
@@ -314,26 +316,21 @@ export async function spendAiCall(actor: Actor, request: Request, kind: keyof ty
   throw rateLimited(limit.retryAfterSeconds);
 }
 
-/** Caption ideas from a video title, through Workers AI where bound (docs/decisions/0182). */
+/** Caption ideas from a video title, through Workers AI where bound (docs/decisions/0182, 0311). */
 export async function captionIdeas(actor: Actor, request: Request, title: string): Promise<string[]> {
   authorize(actor, "thumbnail", "use");
-  const ai = (env as unknown as { AI?: { run(model: string, input: unknown): Promise<{ response?: string }> } }).AI;
+  const ai = await workersAi();
   if (!ai) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.aiUnavailable, { title: "AI not available" });
   await spendAiCall(actor, request, "captions");
-  const answer = await ai.run("@cf/meta/llama-3.1-8b-instruct", {
-    messages: [
-      {
-        role: "system",
-        content: "You write short, punchy YouTube thumbnail captions (at most 5 words each). Answer with 5 captions, one per line, no numbering.",
-      },
-      { role: "user", content: title },
-    ],
-  });
-  return (answer.response ?? "")
-    .split("\n")
-    .map((l) => l.replace(/^[\s\-*\d.]+/, "").trim())
-    .filter(Boolean)
-    .slice(0, 5);
+  let answer: unknown;
+  try {
+    answer = await ai.run(CAPTION_MODEL, captionRequest(title));
+  } catch (error) {
+    await recordFailure("workers_ai", null, error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+  await recordSuccess("workers_ai");
+  return parseCaptions(answer);
 }
 
 // ---- A creator's channel thumbnail (decision 0184) ------------------------------------------------

@@ -1,0 +1,22 @@
+import { devToolsEnabled, env, setting } from "./env.server";
+
+// The Workers AI binding (wrangler.toml `[ai] binding = "AI"`), read in one place. Production reads
+// env.AI only. A development build with DEV_TOOLS=1 and AI_STAND_IN=1 answers with the local
+// stand-in (app/dev/dev-ai.server.ts), which returns each model's documented output shape, so the
+// editor's AI buttons and the tests run offline through production code (decisions 0182, 0311).
+// __DEV_TOOLS_BUILD__ is a build-time constant: the production bundle drops the branch.
+
+export type WorkersAi = { run(model: string, input: unknown): Promise<unknown> };
+
+/** The Workers AI binding of this deployment, the stand-in in development when asked for, or null. */
+export async function workersAi(): Promise<WorkersAi | null> {
+  const bound = (env as unknown as { AI?: WorkersAi }).AI;
+  if (bound) return bound;
+  if (__DEV_TOOLS_BUILD__ && devToolsEnabled() && setting("AI_STAND_IN") === "1") return (await import("~/dev/dev-ai.server")).standInAi;
+  return null;
+}
+
+/** Whether Workers AI can answer here (the binding, or the development stand-in). */
+export function workersAiBound(): boolean {
+  return Boolean((env as unknown as { AI?: unknown }).AI) || (__DEV_TOOLS_BUILD__ && devToolsEnabled() && setting("AI_STAND_IN") === "1");
+}
