@@ -101,6 +101,7 @@ export default [
       route("admin", "routes/admin/users.tsx"),
       route("admin/audit-log", "routes/admin/audit-log.tsx"),
       route("admin/settings", "routes/admin/settings.tsx"),
+      route("admin/system-status", "routes/admin/system-status.tsx"),
       route("admin/agencies", "routes/admin/agencies.tsx"),
       route("admin/verifications", "routes/admin/verifications.tsx"),
       route("admin/music", "routes/admin/music.tsx"),

@@ -4,7 +4,7 @@ import { db } from "./db.server";
 import { appOrigin } from "./email.server";
 import { unsubscribeLinks, isOptedOut } from "./email-preferences.server";
 import { headerValue, headerValues, isOptional, renderEmail, type RenderedEmail } from "./email-templates.server";
-import { appName, env } from "./env.server";
+import { appName, devToolsEnabled, env } from "./env.server";
 import { alertAdminsOnce, quotaPausedUntil, recordFailure, recordSuccess, setQuotaPaused } from "./service-status.server";
 
 // Delivery of the outbox through Cloudflare Email Service (the EMAIL send_email binding; locally
@@ -73,9 +73,13 @@ export function quotaResetAfter(now: number): string {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate() + 1, 0, 1)).toISOString();
 }
 
-/** Whether optional mail (with its unsubscribe link) may leave from this origin. */
-export function originAllowsOptionalMail(origin: string): boolean {
-  return origin.startsWith("https://");
+/**
+ * Whether optional mail (with its unsubscribe link) may leave from this origin: https, or — with the
+ * development tools on — a loopback origin, whose mail only ever reaches the local mailbox.
+ */
+export function originAllowsOptionalMail(origin: string, local = devToolsEnabled()): boolean {
+  if (origin.startsWith("https://")) return true;
+  return local && /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?$/.test(origin);
 }
 
 /** What a thrown send error means: its code (the binding's `code` property), a short message, and whether to try again. */

@@ -139,7 +139,8 @@ function settingState(s: CatalogSetting, bindings: Record<string, unknown>): Set
   let problem: string | null = null;
   if (!set && s.required) problem = "missing";
   else if (set && typeof value === "string") {
-    if (s.https && !value.startsWith("https://")) problem = "must be an https:// URL";
+    const localLoopback = bindings.DEV_TOOLS === "1" && /^http:\/\/(localhost|127\.0\.0\.1)(:\d+)?\/?$/.test(value);
+    if (s.https && !value.startsWith("https://") && !localLoopback) problem = "must be an https:// URL";
     else if (value.startsWith("/dev/"))
       problem = s.unsetInProduction ? "points at the local stand-in (leave unset in production)" : "points at the local stand-in";
   }

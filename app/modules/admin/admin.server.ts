@@ -7,6 +7,7 @@ import { readAuditLog } from "~/platform/audit-log.server";
 import { safeEqual } from "~/platform/crypto.server";
 import { env } from "~/platform/env.server";
 import { LIMITS, consume, ipScope, logRateLimitHit, tooManyAttempts } from "~/platform/rate-limit.server";
+import { serviceReports } from "~/platform/service-status.server";
 import { getSettings, settingsHistory, updateSettings } from "~/platform/settings.server";
 import type { AuditQuery, RecoveryInput } from "./schema";
 
@@ -40,6 +41,12 @@ export async function settingsPage(actor: Actor) {
   authorize(actor, "settings", "read");
   const [settings, history] = await Promise.all([getSettings(), settingsHistory(emailOfUser)]);
   return { settings, history };
+}
+
+/** The System status panel: every outside service, configured or not, last success and error, quota (decision 0312). */
+export async function systemStatusPage(actor: Actor) {
+  authorize(actor, "settings", "read");
+  return { services: await serviceReports() };
 }
 
 /** Stores the settings that changed, with one audit row; returns which changed. */

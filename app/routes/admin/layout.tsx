@@ -20,6 +20,7 @@ const ADMIN_TABS = [
   { to: "/admin/broadcast", label: "Broadcast" },
   { to: "/admin/audit-log", label: "Audit log" },
   { to: "/admin/settings", label: "Settings" },
+  { to: "/admin/system-status", label: "System status" },
 ];
 
 const CONSOLE_PATHS = new Set(ADMIN_TABS.map((t) => t.to));

@@ -56,6 +56,7 @@ const MATRIX: [string, Record<Kind, string>][] = [
   ["/campaigns/any-campaign", NOT_FOUND],
   ["/admin/audit-log", ADMIN],
   ["/admin/settings", ADMIN],
+  ["/admin/system-status", ADMIN],
   ["/admin/agencies", ADMIN],
   ["/admin/verifications", ADMIN],
   ["/admin/music", ADMIN],
