@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useLocation } from "react-router";
 
-// Toasts: short messages in the top-right corner that go away on their own. A small store and one
-// region instead of a toast library: it is on every page's first load (docs/decisions/0086).
+// Toasts: short messages in the top-right corner. A small store and one region instead of a toast
+// library: it is on every page's first load (docs/decisions/0086).
 //
 //   toast("Saved")                                a message
 //   toast.success(title, { description, id })     success / error / info
@@ -10,10 +11,16 @@ import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 // The region is a polite live region that is always in the page, so screen readers announce each
 // toast as it is added; errors are role="alert". A toast stays while the pointer is on it or
 // focus is in it, and has a close button.
+//
+// An error stays until it is dismissed (read at one's own pace, not gone in 4 s), and only on the
+// page it was about: moving to another page takes the old errors away, so a refusal on one page is
+// never shown beside the next page's message (issue 42 §4, docs/decisions/0315). Other toasts go
+// away on their own.
 
 export type ToastType = "message" | "success" | "error" | "info";
 export type ToastOptions = { id?: string; description?: string; duration?: number };
-type ToastItem = { id: string; type: ToastType; title: string; description?: string; duration: number };
+/** `duration` in ms, Infinity for "until dismissed"; `path` the page it was shown on. */
+export type ToastItem = { id: string; type: ToastType; title: string; description?: string; duration: number; path: string };
 
 const DEFAULT_DURATION_MS = 4000;
 const MAX_VISIBLE = 3;
@@ -21,6 +28,8 @@ const MAX_VISIBLE = 3;
 let items: ToastItem[] = [];
 const listeners = new Set<() => void>();
 let counter = 0;
+/** The page shown now (the Toaster tells the store on each navigation). */
+let currentPath = "";
 
 function emit() {
   for (const l of listeners) l();
@@ -28,7 +37,8 @@ function emit() {
 
 function add(type: ToastType, title: string, options: ToastOptions = {}): string {
   const id = options.id ?? `t${++counter}`;
-  const item: ToastItem = { id, type, title, description: options.description, duration: options.duration ?? DEFAULT_DURATION_MS };
+  const duration = options.duration ?? (type === "error" ? Number.POSITIVE_INFINITY : DEFAULT_DURATION_MS);
+  const item: ToastItem = { id, type, title, description: options.description, duration, path: currentPath };
   // The same id replaces the toast in place (a flash toast shown again after a revalidation).
   items = [...items.filter((t) => t.id !== id), item].slice(-MAX_VISIBLE);
   emit();
@@ -38,6 +48,22 @@ function add(type: ToastType, title: string, options: ToastOptions = {}): string
 function dismiss(id?: string) {
   items = id === undefined ? [] : items.filter((t) => t.id !== id);
   emit();
+}
+
+/** A navigation to `pathname`: the error toasts of other pages go. */
+export function pageShown(pathname: string) {
+  currentPath = pathname;
+  // A toast added before the first navigation was known belongs to the first page.
+  const adopted = items.map((t) => (t.path === "" ? { ...t, path: pathname } : t));
+  const kept = adopted.filter((t) => t.type !== "error" || t.path === pathname);
+  if (kept.length === items.length && adopted.every((t, i) => t === items[i])) return;
+  items = kept;
+  emit();
+}
+
+/** The toasts shown now (tests read the store through it). */
+export function shownToasts(): readonly ToastItem[] {
+  return items;
 }
 
 export const toast = Object.assign((title: string, options?: ToastOptions) => add("message", title, options), {
@@ -67,7 +93,7 @@ function ToastCard({ item }: { item: ToastItem }) {
   const [paused, setPaused] = useState(false);
   const remaining = useRef(item.duration);
   useEffect(() => {
-    if (paused) return;
+    if (paused || !Number.isFinite(remaining.current)) return;
     const started = Date.now();
     const timer = window.setTimeout(() => dismiss(item.id), remaining.current);
     return () => {
@@ -106,6 +132,8 @@ function ToastCard({ item }: { item: ToastItem }) {
 
 /** The one toast region; render it once, in the root layout. */
 export function Toaster() {
+  const { pathname } = useLocation();
+  useEffect(() => pageShown(pathname), [pathname]);
   const list = useSyncExternalStore(
     subscribe,
     () => items,
