@@ -5,13 +5,21 @@ import { toast } from "~/ui/toaster";
 /**
  * The refusal an action returned, if it did, announced once as an error toast. Every page with a
  * form reads its `actionData` through this instead of repeating the check and the effect.
+ * `inlineFields`: the fields whose error the form shows beside the field itself; a refusal about one
+ * of them is said there only, not again in a toast (issue 42 §4: one message, where it applies).
  */
-export function useActionFailure(actionData: unknown): ActionFailure | null {
+export function useActionFailure(actionData: unknown, opts: { inlineFields?: readonly string[] } = {}): ActionFailure | null {
   const failure = isActionFailure(actionData) ? actionData : null;
+  const inline = shownInline(failure, opts.inlineFields ?? []);
   useEffect(() => {
-    if (failure) toast.error(failure.toast.title, { description: failure.toast.description });
-  }, [failure]);
+    if (failure && !inline) toast.error(failure.toast.title, { description: failure.toast.description });
+  }, [failure, inline]);
   return failure;
+}
+
+/** Whether the refusal is about one of `fields` (so the form shows it beside that field). */
+export function shownInline(failure: ActionFailure | null, fields: readonly string[]): boolean {
+  return failure !== null && fields.some((name) => Boolean(failure.errors[name]));
 }
 
 /**

@@ -67,6 +67,14 @@ test("create and launch → public page and sitemap → join and submit → appr
   await card.getByLabel(/I accept the campaign terms/).check();
   await card.getByRole("button", { name: "Join campaign" }).click();
   await expect(page.getByText("Campaign joined")).toBeVisible();
+  // A YouTube link whose video id is one character short: what is wrong, said once, beside the field
+  // (issue 42 §4: no banner or toast repeating it).
+  const cutShort = "This YouTube link's video id is not complete: a YouTube video id has 11 characters.";
+  await card.getByLabel("Video link").fill("https://youtu.be/caseyShort");
+  await card.getByRole("button", { name: "Submit video" }).click();
+  await expect(card.getByText(cutShort)).toBeVisible();
+  await expect(page.getByText(cutShort)).toHaveCount(1);
+  await expect(page.getByRole("alert")).toHaveCount(0);
   await card.getByLabel("Video link").fill("https://youtu.be/caseyShort3");
   await card.getByRole("button", { name: "Submit video" }).click();
   await expect(page.getByText("Video submitted")).toBeVisible();
@@ -75,7 +83,8 @@ test("create and launch → public page and sitemap → join and submit → appr
   // The same video again: refused, with the reason.
   await card.getByLabel("Video link").fill("https://www.youtube.com/shorts/caseyShort3");
   await card.getByRole("button", { name: "Submit video" }).click();
-  await expect(page.getByText("This video has already been submitted.").first()).toBeVisible();
+  await expect(card.getByText("This video has already been submitted.")).toBeVisible();
+  await expect(page.getByText("This video has already been submitted.")).toHaveCount(1);
 
   // The admin approves it with 12,345 verified views ($24.69), ends the campaign, settles it and marks the funds received.
   await admin.reload();

@@ -12,7 +12,7 @@ import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
 import { youtubeVideoChannel } from "./provider.server";
 import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, payoutDeadline } from "./rules";
 import { campaignById, liveAt, stateOf } from "./store.server";
-import { PLATFORM_LABELS, type ParsedVideo, parseVideoUrl } from "./video-url";
+import { PLATFORM_LABELS, type ParsedVideo, parseVideoUrl, videoUrlProblem } from "./video-url";
 
 // The creator's /campaigns (docs/decisions/0140, 0142): live campaigns, joining one (the terms,
 // once), submitting video links to a joined live campaign, and their own submissions and ended
@@ -213,7 +213,10 @@ export async function submitCampaignVideo(
 ): Promise<{ title: string; review: string | null }> {
   authorize(actor, "campaign", "participate");
   const video = parseVideoUrl(input.url);
-  if (!video) throw invalid(M.badUrl, { fieldErrors: { url: M.badUrl } });
+  if (!video) {
+    const problem = videoUrlProblem(input.url);
+    throw invalid(problem, { fieldErrors: { url: problem } });
+  }
   const row = await campaignById(input.campaignId);
   if (!row || row.status === "draft") throw notFound(M.notFound);
   if (stateOf(row) !== "live") throw conflict(M.notLive);

@@ -27,8 +27,8 @@ function youtube(u: URL): string | null {
   return null;
 }
 
-/** The video a link names, or null when it is not a video link of a supported platform. */
-export function parseVideoUrl(raw: string): ParsedVideo | null {
+/** The link as a URL with its host in lower case and without "www.", or null when it is not a web link. */
+function webUrl(raw: string): URL | null {
   const text = raw.trim();
   if (!text || text.length > VIDEO_URL_MAX) return null;
   let u: URL;
@@ -39,9 +39,34 @@ export function parseVideoUrl(raw: string): ParsedVideo | null {
   }
   if (u.protocol !== "https:" && u.protocol !== "http:") return null;
   if (u.username || u.password) return null;
-  const host = u.hostname.toLowerCase().replace(/^www\./, "");
-  const hostUrl = new URL(u.toString());
-  hostUrl.hostname = host;
+  u.hostname = u.hostname.toLowerCase().replace(/^www\./, "");
+  return u;
+}
+
+/**
+ * Why a link is not a video link we take, in the words of what is wrong with it (issue 42 §4): a
+ * YouTube link whose video id is cut short is told so, not sent back to "Enter the link of a video".
+ */
+export function videoUrlProblem(raw: string): string {
+  const u = webUrl(raw);
+  const yt = u ? youtube(u) : null;
+  if (yt === null || yt === "") return VIDEO_URL_MESSAGES.notVideo;
+  if (/^[A-Za-z0-9_-]{1,10}$/.test(yt)) return VIDEO_URL_MESSAGES.youtubeIdShort;
+  return VIDEO_URL_MESSAGES.youtubeIdInvalid;
+}
+
+export const VIDEO_URL_MESSAGES = {
+  notVideo: "Enter the link of a video on YouTube, TikTok or Instagram.",
+  youtubeIdShort: "This YouTube link's video id is not complete: a YouTube video id has 11 characters.",
+  youtubeIdInvalid: "This YouTube link's video id is not valid: a YouTube video id is 11 letters, digits, '-' or '_'.",
+} as const;
+
+/** The video a link names, or null when it is not a video link of a supported platform. */
+export function parseVideoUrl(raw: string): ParsedVideo | null {
+  const u = webUrl(raw);
+  if (!u) return null;
+  const host = u.hostname;
+  const hostUrl = u;
 
   const yt = youtube(hostUrl);
   if (yt !== null) {

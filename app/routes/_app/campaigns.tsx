@@ -22,7 +22,7 @@ import { PageHeader } from "~/ui/page-header";
 import { Section } from "~/ui/section";
 import { DataTable, Td } from "~/ui/table";
 import type { Route } from "./+types/campaigns";
-import { FailureAlert, useActionFailure } from "~/ui/action-failure";
+import { FailureAlert, shownInline, useActionFailure } from "~/ui/action-failure";
 import { formatCount } from "~/lib/format";
 
 // The creator's campaigns (issue 15): live campaigns to join and submit videos to, their own
@@ -60,16 +60,19 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
   }
 }, CAMPAIGN_TITLES);
 
+/** The fields whose refusal the campaign card shows beside the field: said there once, no toast or banner. */
+const INLINE_FIELDS = ["url", "accept"] as const;
+
 const STATUS_TONE: Record<"pending" | "approved" | "rejected", Tone> = { pending: "amber", approved: "green", rejected: "red" };
 
 export default function Campaigns({ loaderData, actionData }: Route.ComponentProps) {
   const { live, submissions, ended } = loaderData;
-  const failure = useActionFailure(actionData);
+  const failure = useActionFailure(actionData, { inlineFields: INLINE_FIELDS });
 
   return (
     <div className="space-y-10">
       <PageHeader title="Campaigns" description="Optional paid promotions, usually paid per 1,000 views. Payout is up to 60 days after a campaign ends." />
-      <FailureAlert failure={failure} className="" />
+      <FailureAlert failure={shownInline(failure, INLINE_FIELDS) ? null : failure} className="" />
 
       <Section id="live-campaigns" title="Live campaigns">
         {live.length === 0 ? (

@@ -12,7 +12,7 @@ import {
   publicName,
 } from "~/modules/campaigns/rules";
 import { campaignAdminSchema, campaignParticipateSchema } from "~/modules/campaigns/schema";
-import { parseVideoUrl } from "~/modules/campaigns/video-url";
+import { VIDEO_URL_MESSAGES, parseVideoUrl, videoUrlProblem } from "~/modules/campaigns/video-url";
 
 const base = { status: "launched" as const, startsAt: "2031-05-01T00:00:00.000Z", endsAt: "2031-06-01T00:00:00.000Z", endedAt: null };
 const at = (iso: string) => new Date(iso);
@@ -83,6 +83,16 @@ describe("video links", () => {
       `https://youtu.be/${"a".repeat(600)}`,
     ]) {
       expect(parseVideoUrl(bad), bad).toBeNull();
+    }
+  });
+
+  it("says what is wrong with a refused link: a YouTube video id cut short is named as such (issue 42 §4)", () => {
+    expect(videoUrlProblem("https://youtu.be/caseyShort")).toBe("This YouTube link's video id is not complete: a YouTube video id has 11 characters.");
+    expect(videoUrlProblem("https://www.youtube.com/shorts/abcDEF1234")).toBe(VIDEO_URL_MESSAGES.youtubeIdShort);
+    expect(videoUrlProblem("https://www.youtube.com/watch?v=abcDEF123456")).toBe(VIDEO_URL_MESSAGES.youtubeIdInvalid);
+    expect(videoUrlProblem("https://www.youtube.com/watch?v=abc$EF12345")).toBe(VIDEO_URL_MESSAGES.youtubeIdInvalid);
+    for (const other of ["https://vimeo.com/1234", "https://www.youtube.com/@channel", "https://www.youtube.com/watch", "not a link"]) {
+      expect(videoUrlProblem(other), other).toBe("Enter the link of a video on YouTube, TikTok or Instagram.");
     }
   });
 });
