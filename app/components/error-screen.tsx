@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Link, isRouteErrorResponse, useNavigate, useRouteError, useRouteLoaderData } from "react-router";
+import { OfflinePage, isNetworkError } from "~/ui/offline-navigation";
 
 export const STACK_PREVIEW_CHARS = 500;
 
@@ -112,9 +113,15 @@ export function ForbiddenScreen({ message }: { message?: string }) {
   );
 }
 
-/** The general boundary every route re-exports: per-status renderings, else the error screen. */
+/**
+ * The general boundary every route re-exports: per-status renderings, else the error screen. A
+ * fetch that could not reach the server (offline) is not an error of the page: a page's boundary
+ * renders inside the shell, so it says so there and re-reads the page when the network is back
+ * (decision 0313).
+ */
 export function GeneralErrorBoundary() {
   const error = useRouteError();
+  if (isNetworkError(error)) return <OfflinePage retry />;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
   if (isRouteErrorResponse(error) && error.status === 403) {
     return <ForbiddenScreen message={typeof error.data === "string" ? error.data : undefined} />;

@@ -34,6 +34,7 @@ import { Tooltip } from "~/ui/tooltip";
 import { isCurrentPath, useInAppLinks } from "~/ui/in-app-links";
 import { AdminGuardPending } from "./admin-guard";
 import { useBackgroundRevalidation, useOffline } from "~/ui/use-background-revalidation";
+import { OfflinePage, useOfflineNavigation } from "~/ui/offline-navigation";
 
 const ICONS: Record<string, IconComponent> = {
   "layout-dashboard": LayoutDashboard,
@@ -149,6 +150,8 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
   // would replace the page with the error screen (app/ui/use-background-revalidation.ts).
   useBackgroundRevalidation(PROFILE_POLL_MS);
   const offline = useOffline();
+  // Offline, a link click waits here for the network instead of leaving the shell (decision 0313).
+  const { waitingFor } = useOfflineNavigation();
 
   useResetOnNavigate(() => setMobileOpen(false));
 
@@ -247,7 +250,11 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
         ) : null}
         <main id="main" className="mx-auto w-full max-w-7xl flex-1 p-4 sm:p-6">
           <AdminGuardPending />
-          {children}
+          {waitingFor !== null ? <OfflinePage /> : null}
+          {/* Hidden, not unmounted, while waiting: a draft or a canvas on the page is kept. */}
+          <div hidden={waitingFor !== null} className="contents">
+            {children}
+          </div>
         </main>
         <PlayerBar />
       </div>
