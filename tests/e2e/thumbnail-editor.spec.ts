@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { encodePng } from "../../app/lib/png";
 import { expect, expectAccessible, signIn, test } from "./fixtures";
 
 // Issue 19: the admin's thumbnail editor. Opens an image, adds text with an outline, crops 9:16,
@@ -268,4 +269,19 @@ test("an admin refines a cut-out with the mask brush and fits a photo in the fra
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.getByRole("heading", { name: "Refine the cut-out" }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: "/tmp/thumbnail-editor-brush-375.png" });
+});
+
+test("background removal on a photo without a person says so and leaves the photo as it was", async ({ page }) => {
+  test.setTimeout(180_000);
+  await signIn(page, "admin@shortbeat.test");
+  await page.goto("/ai-thumbnail-editor");
+  // A landscape made here: sky above, grass below, nobody in it.
+  const landscape = await encodePng(640, 360, (_x, y) => (y < 220 ? [120, 170, 230] : [70, 140, 60]));
+  await page.locator("#thumb-file").setInputFiles({ name: "landscape.png", mimeType: "image/png", buffer: Buffer.from(landscape) });
+  await page.getByRole("button", { name: "Image", exact: true }).click();
+  await page.getByRole("button", { name: "Remove background" }).click();
+  await expect(page.locator("#main p[role=alert]")).toHaveText("No subject was found in this photo. It is unchanged.", { timeout: 90_000 });
+  await expect(page.getByText("Background removed")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Cut-out", exact: true })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Image", exact: true })).toBeVisible();
 });

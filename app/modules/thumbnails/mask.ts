@@ -29,6 +29,29 @@ export function alphaFromConfidence(confidence: ArrayLike<number>, maskW: number
   return alpha;
 }
 
+/**
+ * Below this share of the image kept, the model found no subject (a landscape, an empty room): its
+ * cut-out would erase nearly everything. A face filling a thumbnail keeps a third or more, a person
+ * far away a few per cent (issue 42 §2).
+ */
+export const MIN_SUBJECT_SHARE = 0.015;
+
+/** The share (0..1) of the image the confidence mask keeps, soft edges counted by their alpha. */
+export function keptShare(confidence: ArrayLike<number>): number {
+  if (confidence.length === 0) return 0;
+  let kept = 0;
+  for (let i = 0; i < confidence.length; i++) {
+    const m = confidence[i];
+    kept += m <= MASK_DROP ? 0 : m >= MASK_KEEP ? 1 : (m - MASK_DROP) / (MASK_KEEP - MASK_DROP);
+  }
+  return kept / confidence.length;
+}
+
+/** Whether the model found a subject to cut out (see MIN_SUBJECT_SHARE). */
+export function foundSubject(confidence: ArrayLike<number>): boolean {
+  return keptShare(confidence) >= MIN_SUBJECT_SHARE;
+}
+
 export type BrushMode = "restore" | "erase";
 export type Brush = {
   mode: BrushMode /** Radius in image pixels. */;

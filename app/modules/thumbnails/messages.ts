@@ -31,6 +31,7 @@ export const THUMBNAIL_MESSAGES = {
   noCreator: "No creator with that e-mail address.",
   noChannelThumbnail: "This channel has no thumbnail stored yet. Refresh it on the Channels page, then try again.",
   channelThumbnailFailed: "The channel's thumbnail could not be fetched from YouTube. Try again later.",
+  noSubject: "No subject was found in this photo. It is unchanged.",
   generateFailed: "Workers AI returned no image. Try again or change the description.",
   aiUnavailable: "Needs the Workers AI binding (AI), which is not configured on this deployment.",
 } as const;

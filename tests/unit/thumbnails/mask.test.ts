@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fitSize, type ImageLayer, placeImage, toImagePixels } from "~/modules/thumbnails/layers";
-import { alphaFromConfidence, alphaOf, applyAlpha, dabStrength, paintStroke } from "~/modules/thumbnails/mask";
+import { alphaFromConfidence, alphaOf, applyAlpha, dabStrength, foundSubject, keptShare, paintStroke } from "~/modules/thumbnails/mask";
 
 // Issue 31 §2: the brush that restores or erases parts of a cut-out's mask, and "fit" as well as
 // "fill" when placing a photo (decision 0252).
@@ -13,6 +13,21 @@ describe("the model's confidence as alpha", () => {
     const alpha = alphaFromConfidence([0.1, 0.9], 2, 1, 4, 2);
     expect(Array.from(alpha)).toEqual([0, 0, 255, 255, 0, 0, 255, 255]);
     expect(Array.from(alphaFromConfidence([0.5], 1, 1, 1, 1))).toEqual([128]);
+  });
+});
+
+describe("a subject found, or none (issue 42 §2)", () => {
+  it("counts the share the mask keeps, soft edges by their alpha", () => {
+    expect(keptShare([0, 1, 0.5, 0.1])).toBeCloseTo((0 + 1 + 0.5 + 0) / 4, 5);
+    expect(keptShare([])).toBe(0);
+  });
+
+  it("finds no subject when under 1.5 % of the image would be kept", () => {
+    const mask = new Float32Array(10_000).fill(0.05);
+    mask.fill(0.95, 0, 100); // 1 %: a few stray pixels
+    expect(foundSubject(mask)).toBe(false);
+    mask.fill(0.95, 0, 2_000); // 20 %: a person
+    expect(foundSubject(mask)).toBe(true);
   });
 });
 

@@ -39,7 +39,7 @@ import {
   undo,
   updateLayer,
 } from "../layers";
-import { applyAlpha, BRUSH_SIZES, type BrushMode, paintStroke } from "../mask";
+import { applyAlpha, BRUSH_SIZES, type BrushMode, foundSubject, paintStroke } from "../mask";
 import { imageProblem, THUMBNAIL_MESSAGES } from "../messages";
 import type { AiStatus, ChannelSource, ExportSummary, LoadedProject, ProjectSummary } from "../types";
 import { loadDraft, saveDraft } from "./draft-store";
@@ -556,6 +556,12 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
       "ai",
       async () => {
         const { result, asset, ms } = await runSegmentation(targetImage);
+        // No subject (a landscape, an empty room): the photo stays as it was, and the editor says so
+        // instead of erasing nearly everything and reporting success (issue 42 §2).
+        if (!foundSubject(result.mask)) {
+          setError(THUMBNAIL_MESSAGES.noSubject);
+          return;
+        }
         setProgress("Cutting out…");
         const cut = await cutOut(asset.image, asset.width, asset.height, result.mask, result.width, result.height);
         const id = newId();
@@ -576,7 +582,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
         const { result, asset } = await runSegmentation(targetImage);
         const box = maskBounds(result.mask, result.width, result.height, 0.5);
         if (!box) {
-          setError("No subject was found in this image.");
+          setError(THUMBNAIL_MESSAGES.noSubject);
           return;
         }
         const sx = asset.width / result.width;
