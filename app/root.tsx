@@ -10,11 +10,16 @@ import { LOADING_SHOW_AFTER_MS, LoadingScreen, pendingPage } from "~/ui/loading-
 import { requestContext } from "~/platform/context.server";
 import { appName } from "~/platform/env.server";
 import { readToast } from "~/platform/toast.server";
+import { timeZoneFromCookie } from "~/lib/dates";
+import { TimeZoneProvider } from "~/ui/time-zone";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { nonce, requestId } = context.get(requestContext);
   const { toast, headers } = await readToast(request);
-  return data({ nonce, requestId, appName: appName(), toast }, headers ? { headers } : undefined);
+  // The person's time zone (the browser's `tz` cookie, checked; UTC until known): dates render in it
+  // on the server already, so hydration writes the same text (decision 0314).
+  const timeZone = timeZoneFromCookie(request.headers.get("Cookie"));
+  return data({ nonce, requestId, appName: appName(), toast, timeZone }, headers ? { headers } : undefined);
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -46,7 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
-  const { toast } = useLoaderData<typeof loader>();
+  const { toast, timeZone } = useLoaderData<typeof loader>();
   useEffect(() => {
     if (!toast) return;
     const show = toast.type === "error" ? showToast.error : toast.type === "success" ? showToast.success : showToast;
@@ -55,10 +60,10 @@ export default function App() {
     return () => window.clearTimeout(t);
   }, [toast]);
   return (
-    <>
+    <TimeZoneProvider zone={timeZone}>
       <PendingPage />
       <Outlet />
-    </>
+    </TimeZoneProvider>
   );
 }
 

@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { formatDate } from "~/lib/dates";
 import { oauthAccounts, oneTimeTokens, phoneCodes, profiles, sessions, userRoles, users } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
 import { DomainError, invalid, notFound, rateLimited } from "~/lib/errors";
@@ -37,8 +38,9 @@ function dueFrom(now: number): string {
   return new Date(now + DELETION_GRACE_DAYS * 86_400_000).toISOString();
 }
 
+/** The deletion day as every screen writes dates (app/lib/dates.ts, decision 0314); e-mails say UTC. */
 function formatDay(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  return formatDate(iso);
 }
 
 function scheduledEmail(to: string, dueAt: string, byAdmin: boolean) {

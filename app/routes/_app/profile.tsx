@@ -10,6 +10,7 @@ import { AVATAR_MAX_BYTES, getProfile, parseAccountForm, updateAvatar, updatePro
 import { requireUser } from "~/modules/accounts/guards.server";
 import { profileFieldTitle, profileFormSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
+import { LocalTime } from "~/ui/local-time";
 import type { Route } from "./+types/profile";
 
 export const meta = () => [{ title: "Profile | Shortbeat" }];
@@ -99,7 +100,9 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               </div>
               <div>
                 <dt className="text-slate-500">Member since</dt>
-                <dd className="font-medium text-slate-900">{new Date(profile.createdAt).toLocaleDateString("en-GB", { timeZone: "UTC" })}</dd>
+                <dd className="font-medium text-slate-900">
+                  <LocalTime iso={profile.createdAt} />
+                </dd>
               </div>
             </dl>
             <button

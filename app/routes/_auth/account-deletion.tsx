@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { formatDate } from "~/lib/dates";
+import { LocalTime } from "~/ui/local-time";
 import { cancelAccountDeletion } from "~/modules/accounts/accounts.server";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { requirePendingDeletion } from "~/modules/accounts/guards.server";
@@ -32,7 +32,11 @@ export default function AccountDeletion({ loaderData }: Route.ComponentProps) {
     <AuthLayout title="Your account is scheduled for deletion" subtitle={`Signed in as ${loaderData.email}`}>
       <div className="space-y-4 text-center">
         <p className="text-slate-800">
-          On <strong>{formatDate(loaderData.dueAt)}</strong> we will delete or anonymise your personal data. Until then your account is frozen.
+          On{" "}
+          <strong>
+            <LocalTime iso={loaderData.dueAt} />
+          </strong>{" "}
+          we will delete or anonymise your personal data. Until then your account is frozen.
         </p>
         <p className="text-sm text-slate-600">
           Until then you can still{" "}

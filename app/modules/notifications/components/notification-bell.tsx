@@ -1,4 +1,6 @@
 import { Bell, Check, CheckCheck } from "~/ui/icons";
+import { formatDate } from "~/lib/dates";
+import { useTimeZone } from "~/ui/time-zone";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { NOTIFICATION_BADGE_CAP } from "~/lib/constants";
 import { mergeNotifications, type NotificationList } from "~/modules/notifications/notifications";
@@ -41,16 +43,15 @@ async function post(fields: Record<string, string>): Promise<boolean> {
 }
 
 const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
-const OLDER = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
-
-function timeAgo(iso: string, now = Date.now()): string {
+/** "3 minutes ago", or past a month the date in the person's zone, as every screen writes it (decision 0314). */
+function timeAgo(iso: string, timeZone: string, now = Date.now()): string {
   const seconds = Math.round((Date.parse(iso) - now) / 1000);
   const abs = Math.abs(seconds);
   if (abs < 60) return RELATIVE.format(Math.min(0, seconds), "second");
   if (abs < 3600) return RELATIVE.format(Math.round(seconds / 60), "minute");
   if (abs < 86400) return RELATIVE.format(Math.round(seconds / 3600), "hour");
   if (abs < 86400 * 30) return RELATIVE.format(Math.round(seconds / 86400), "day");
-  return OLDER.format(new Date(iso));
+  return formatDate(iso, timeZone);
 }
 
 export function NotificationBell({ initialUnread }: { userId: string; initialUnread: number }) {
@@ -230,6 +231,7 @@ export function NotificationBell({ initialUnread }: { userId: string; initialUnr
 }
 
 function NotificationRow({ item, onMarkRead }: { item: NotificationItem; onMarkRead: (id: string) => void }) {
+  const timeZone = useTimeZone();
   const titleId = useId();
   return (
     <li className={`px-4 py-3 ${item.isRead ? "bg-white" : "bg-brand-50/60"}`} data-testid="notification-item" data-read={item.isRead}>
@@ -257,7 +259,7 @@ function NotificationRow({ item, onMarkRead }: { item: NotificationItem; onMarkR
           ) : null}
           <div className="mt-1 flex items-center justify-between gap-2">
             <time dateTime={item.createdAt} className="text-xs text-slate-500">
-              {timeAgo(item.createdAt)}
+              {timeAgo(item.createdAt, timeZone)}
             </time>
             {!item.isRead ? (
               <button
