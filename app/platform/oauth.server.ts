@@ -2,11 +2,15 @@ import { CodeChallengeMethod, OAuth2Client, OAuth2Tokens, generateCodeVerifier, 
 import { createCookie, redirect } from "react-router";
 import { outboundFetch } from "./stand-in.server";
 import { env } from "./env.server";
+import { recordFailure, recordSuccessOnce } from "./service-status.server";
 import { isSecureRequest } from "./toast.server";
 
 // Authorization code + PKCE (S256) + state, with every endpoint a setting. Google sign-in and
 // the YouTube channel link both use it. Locally the endpoints are the stand-in provider under
 // /dev/oauth, which is called in-process (see providerFetch) so everything works offline.
+// Google's token endpoint and userinfo answers are recorded here, where they are read, as the
+// "google" service of the System status page (docs/decisions/0326): the OAuth client is the same
+// for sign-in and the channel link. `invalid_grant` is one person's grant, not Google's error.
 
 export type OAuthEndpoints = { authorize: string; token: string; userinfo: string; youtubeChannels: string };
 
@@ -123,6 +127,7 @@ const TOKEN_BACKOFF_MS = [250, 1_000];
 async function tokenRequest(request: Request, body: URLSearchParams): Promise<OAuth2Tokens> {
   const basic = btoa(`${encodeURIComponent(env.GOOGLE_CLIENT_ID)}:${encodeURIComponent(env.GOOGLE_CLIENT_SECRET)}`);
   let last = "";
+  let lastCode: string | null = null;
   for (let attempt = 0; attempt < TOKEN_ATTEMPTS; attempt++) {
     if (attempt > 0) await new Promise((r) => setTimeout(r, TOKEN_BACKOFF_MS[attempt - 1] ?? 1_000));
     let res: Response;
@@ -138,22 +143,29 @@ async function tokenRequest(request: Request, body: URLSearchParams): Promise<OA
       });
     } catch (error) {
       last = `Google could not be reached: ${(error as Error).message}`;
+      lastCode = null;
       continue;
     }
     // A server error or a rate limit says nothing about the grant: try again (decision 0303).
     if (res.status >= 500 || res.status === 429) {
       await res.body?.cancel();
       last = `Google's token endpoint answered HTTP ${res.status}`;
+      lastCode = `HTTP ${res.status}`;
       continue;
     }
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     if (!res.ok || typeof json.access_token !== "string") {
       const code = typeof json.error === "string" ? json.error : null;
       const reason = typeof json.error_description === "string" ? json.error_description : (code ?? `HTTP ${res.status}`);
+      // invalid_grant: this person's code or refresh token (used, expired, revoked). Anything else
+      // (invalid_client, unauthorized_client, redirect_uri_mismatch…) is our client's setup.
+      if (code !== "invalid_grant") await recordFailure("google", code ?? `HTTP ${res.status}`, `Token endpoint: ${reason}`, request);
       throw new OAuthError(reason, code);
     }
+    await recordSuccessOnce(request, "google");
     return new OAuth2Tokens(json);
   }
+  await recordFailure("google", lastCode, last, request);
   throw new TokenEndpointUnavailable(last);
 }
 
@@ -185,8 +197,19 @@ export async function providerFetch(request: Request, url: string, init: Request
 export type GoogleProfile = { sub: string; email: string; email_verified: boolean; name: string | null; picture: string | null };
 
 export async function fetchGoogleProfile(request: Request, accessToken: string): Promise<GoogleProfile> {
-  const res = await providerFetch(request, endpoints(request).userinfo, { headers: { Authorization: `Bearer ${accessToken}` } });
-  if (!res.ok) throw new OAuthError(`Could not read the Google profile (HTTP ${res.status}).`);
+  let res: Response;
+  try {
+    res = await providerFetch(request, endpoints(request).userinfo, { headers: { Authorization: `Bearer ${accessToken}` } });
+  } catch (error) {
+    await recordFailure("google", null, `Userinfo could not be reached: ${(error as Error).message}`, request);
+    throw error;
+  }
+  // The access token was issued a moment ago: a refusal here is Google's (or our endpoint setting's).
+  if (!res.ok) {
+    await recordFailure("google", `HTTP ${res.status}`, `Userinfo answered HTTP ${res.status}.`, request);
+    throw new OAuthError(`Could not read the Google profile (HTTP ${res.status}).`);
+  }
+  await recordSuccessOnce(request, "google");
   const p = (await res.json()) as Record<string, unknown>;
   if (typeof p.sub !== "string" || typeof p.email !== "string") throw new OAuthError("The Google profile has no e-mail.");
   return {

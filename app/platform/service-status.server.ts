@@ -10,8 +10,11 @@ import { env } from "./env.server";
 // a secret or a body), a quota pause (e-mail's daily limit), and the configuration alert the admins
 // got. D1 rather than KV: the e-mail sender writes once per message, and KV takes one write per key
 // per second and shows it elsewhere up to 60 s later; the "alert once" rule needs a guarded update.
-// The e-mail, texts and Workers AI paths call it now; Stripe, Google, YouTube, TikTok and Instagram
-// can call recordSuccess / recordFailure the same way.
+// Each provider records at the one place its HTTP answer is read (docs/decisions/0326): e-mail,
+// texts, Workers AI, Google (oauth.server.ts: token endpoint and userinfo), YouTube
+// (channels/provider.server.ts; its quota pause is mirrored here by youtube-quota.server.ts), TikTok
+// and Instagram (channels/social-provider.server.ts). A refusal that is one person's (a revoked
+// grant, a video that is not theirs) is not the service's error and is not recorded.
 
 export type ServiceId = "email" | "sms" | "stripe" | "google" | "youtube" | "tiktok" | "instagram" | "workers_ai";
 
@@ -65,8 +68,28 @@ export function recordSuccess(service: ServiceId): Promise<void> {
   );
 }
 
+/** Services already recorded as answering during a request (a daily job's run is one request). */
+const answered = new WeakMap<Request, Set<ServiceId>>();
+
+/**
+ * recordSuccess at most once per request: a daily job that reads 500 videos writes the row once,
+ * not 500 times. A failure recorded with the same request clears the mark, so the run's next
+ * success is written again (the page then shows that the service recovered).
+ */
+export function recordSuccessOnce(request: Request, service: ServiceId): Promise<void> {
+  let seen = answered.get(request);
+  if (!seen) {
+    seen = new Set();
+    answered.set(request, seen);
+  }
+  if (seen.has(service)) return Promise.resolve();
+  seen.add(service);
+  return recordSuccess(service);
+}
+
 /** The service refused or failed: its code (the provider's) and a short message. */
-export function recordFailure(service: ServiceId, code: string | null, message: string): Promise<void> {
+export function recordFailure(service: ServiceId, code: string | null, message: string, request?: Request): Promise<void> {
+  if (request) answered.get(request)?.delete(service);
   return quietly(() => upsert(service, { lastErrorAt: now(), lastErrorCode: code, lastErrorMessage: short(message) }).run());
 }
 

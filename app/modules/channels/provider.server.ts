@@ -2,12 +2,16 @@ import type { OAuth2Tokens } from "arctic";
 import { DomainError } from "~/lib/errors";
 import { env } from "~/platform/env.server";
 import { endpoints, providerFetch } from "~/platform/oauth.server";
+import { recordFailure, recordSuccessOnce } from "~/platform/service-status.server";
 import { channelImageUrl } from "./thumbnail-sources.server";
 import { pauseYouTubeUntilReset } from "./youtube-quota.server";
 import { errorReasonOf, parseVideoList, type ProviderVideo, toCount, VIDEOS_PER_CALL } from "./youtube-api";
 
 // The provider: the YouTube Data API v3 channels?mine=true (snippet, statistics) and Google's
 // token revocation. Endpoints are settings (the stand-in provider locally), see oauth.server.ts.
+// Each answer of the Data API is recorded here for the System status page (docs/decisions/0326):
+// no answer or an error answer is YouTube's failure; a 401 to a user's token is that user's stale
+// grant (the caller renews it), not YouTube's.
 
 export const YOUTUBE_SCOPE = "https://www.googleapis.com/auth/youtube.readonly";
 
@@ -28,6 +32,12 @@ export class ProviderUnauthorized extends Error {}
 /** Google could not be reached or answered with an error: nothing was changed. */
 const unavailable = (message: string) => new DomainError("unavailable", message);
 
+/** YouTube failed (no answer, an error answer): recorded for the System status page, then the error to throw. */
+async function youtubeFailed(request: Request, code: string | null, message: string): Promise<DomainError> {
+  await recordFailure("youtube", code, message, request);
+  return unavailable(message);
+}
+
 function text(value: unknown, max: number): string | null {
   return typeof value === "string" && value.trim() ? value.trim().slice(0, max) : null;
 }
@@ -43,14 +53,15 @@ export async function fetchOwnChannel(request: Request, accessToken: string): Pr
       headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json" },
     });
   } catch (error) {
-    throw unavailable(`YouTube could not be reached: ${(error as Error).message}`);
+    throw await youtubeFailed(request, null, `YouTube could not be reached: ${(error as Error).message}`);
   }
   const body = (await res.json().catch(() => ({}))) as { items?: unknown[]; error?: { message?: string } | string };
   if (res.status === 401) throw new ProviderUnauthorized("Invalid Credentials");
   if (!res.ok) {
     const message = typeof body.error === "string" ? body.error : body.error?.message;
-    throw unavailable(`YouTube answered with an error: ${message ?? `HTTP ${res.status}`}`);
+    throw await youtubeFailed(request, errorReasonOf(body) ?? `HTTP ${res.status}`, `YouTube answered with an error: ${message ?? `HTTP ${res.status}`}`);
   }
+  await recordSuccessOnce(request, "youtube");
   const item = (Array.isArray(body.items) ? body.items[0] : null) as {
     id?: unknown;
     snippet?: Record<string, unknown>;
@@ -150,16 +161,20 @@ export async function fetchYouTubeVideos(request: Request, ids: readonly string[
   try {
     res = await providerFetch(request, url.toString(), { headers });
   } catch (error) {
-    throw unavailable(`YouTube could not be reached: ${(error as Error).message}`);
+    throw await youtubeFailed(request, null, `YouTube could not be reached: ${(error as Error).message}`);
   }
   const body: unknown = await res.json().catch(() => null);
   if (res.status === 403 && errorReasonOf(body) === "quotaExceeded") {
+    // Pausing records the quota state and the error (youtube-quota.server.ts).
     throw new YouTubeQuotaExceeded(await pauseYouTubeUntilReset());
   }
   if (res.status === 401 && credential.kind === "bearer") throw new ProviderUnauthorized("Invalid Credentials");
-  if (!res.ok) throw unavailable(`YouTube answered with an error: ${errorReasonOf(body) ?? `HTTP ${res.status}`}`);
+  // Anything else, a 401 to the API key included (keyInvalid: our setting), is YouTube's or ours.
+  const reason = errorReasonOf(body) ?? `HTTP ${res.status}`;
+  if (!res.ok) throw await youtubeFailed(request, reason, `YouTube answered with an error: ${reason}`);
   const videos = parseVideoList(body);
-  if (!videos) throw unavailable("YouTube answered with an error: no items");
+  if (!videos) throw await youtubeFailed(request, null, "YouTube answered with an error: no items");
+  await recordSuccessOnce(request, "youtube");
   return videos;
 }
 

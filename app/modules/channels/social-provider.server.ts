@@ -1,6 +1,7 @@
 import type { SocialPlatform } from "./messages";
 import { setting } from "~/platform/env.server";
 import { providerFetch } from "~/platform/oauth.server";
+import { recordFailure, recordSuccessOnce } from "~/platform/service-status.server";
 import {
   type InstagramMedia,
   type ProviderToken,
@@ -16,6 +17,9 @@ import {
 // Instagram Login and TikTok Login Kit + Display API, the calls themselves (decisions 0299, 0300).
 // Every endpoint is a setting (the stand-ins under /dev/social/ locally, app/dev/dev-social-login.server.ts)
 // and leaves through providerFetch → outboundFetch. The answers are read by social-answers.ts.
+// Each answer is recorded here for the System status page (docs/decisions/0326): no answer, a 5xx,
+// an answer of another shape or a refusal of our app's credentials is the platform's (or our
+// setup's) failure; a refused user token or grant (expired, revoked: that person links again) is not.
 
 /** The provider refused the token (expired, revoked): the account must be linked again. */
 export class SocialTokenRefused extends Error {}
@@ -28,11 +32,22 @@ async function json(res: Response): Promise<unknown> {
   return res.json().catch(() => null);
 }
 
-async function send(request: Request, url: URL | string, init: RequestInit = {}): Promise<Response> {
+const LABEL: Record<SocialPlatform, string> = { tiktok: "TikTok", instagram: "Instagram" };
+
+/** The platform failed: recorded for the System status page, then the error to throw. */
+async function failed(request: Request, platform: SocialPlatform, code: string | null, message: string): Promise<SocialUnavailable> {
+  await recordFailure(platform, code, message, request);
+  return new SocialUnavailable(message);
+}
+
+/** The platform answered as documented. */
+const answered = (request: Request, platform: SocialPlatform) => recordSuccessOnce(request, platform);
+
+async function send(request: Request, platform: SocialPlatform, url: URL | string, init: RequestInit = {}): Promise<Response> {
   try {
     return await providerFetch(request, url.toString(), init);
   } catch (error) {
-    throw new SocialUnavailable((error as Error).message);
+    throw await failed(request, platform, null, `${LABEL[platform]} could not be reached: ${(error as Error).message}`);
   }
 }
 
@@ -63,11 +78,17 @@ export function instagramAuthorizeUrl(request: Request, state: string, redirectU
   return url;
 }
 
-/** A Graph error: code 190 (OAuthException) is a refused token; anything else is "unavailable". */
-async function instagramFailure(res: Response): Promise<Error> {
-  const body = (await json(res)) as { error?: { code?: unknown; type?: unknown } } | null;
+/**
+ * A Graph error: code 190 (OAuthException) is a refused token (the person's, not recorded); a code
+ * exchange refused for its code (used, expired) is the person's too; anything else is "unavailable".
+ */
+async function instagramFailure(request: Request, res: Response): Promise<Error> {
+  const body = (await json(res)) as { error?: { code?: unknown; type?: unknown }; error_message?: unknown } | null;
   if (res.status === 401 || body?.error?.code === 190) return new SocialTokenRefused("Instagram refused the stored authorization.");
-  return new SocialUnavailable(`Instagram answered HTTP ${res.status}.`);
+  const message = `Instagram answered HTTP ${res.status}.`;
+  if (res.status < 500 && typeof body?.error_message === "string" && /authorization code/i.test(body.error_message)) return new SocialUnavailable(message);
+  const code = body?.error?.code;
+  return failed(request, "instagram", typeof code === "number" || typeof code === "string" ? `${res.status} (${code})` : `HTTP ${res.status}`, message);
 }
 
 /**
@@ -77,7 +98,7 @@ async function instagramFailure(res: Response): Promise<Error> {
  * https://developers.facebook.com/documentation/instagram-platform/reference/access_token).
  */
 export async function instagramExchangeCode(request: Request, code: string, redirectUri: string): Promise<ProviderToken> {
-  const res = await send(request, abs(request, "INSTAGRAM_TOKEN_URL", "https://api.instagram.com/oauth/access_token"), {
+  const res = await send(request, "instagram", abs(request, "INSTAGRAM_TOKEN_URL", "https://api.instagram.com/oauth/access_token"), {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
     body: new URLSearchParams({
@@ -88,17 +109,18 @@ export async function instagramExchangeCode(request: Request, code: string, redi
       code,
     }),
   });
-  if (!res.ok) throw await instagramFailure(res);
+  if (!res.ok) throw await instagramFailure(request, res);
   const short = instagramToken(await json(res));
-  if (!short) throw new SocialUnavailable("Instagram answered the code exchange without a token.");
+  if (!short) throw await failed(request, "instagram", null, "Instagram answered the code exchange without a token.");
   const url = graph(request, "access_token");
   url.searchParams.set("grant_type", "ig_exchange_token");
   url.searchParams.set("client_secret", setting("INSTAGRAM_APP_SECRET") ?? "");
   url.searchParams.set("access_token", short.accessToken);
-  const long = await send(request, url, { headers: { Accept: "application/json" } });
-  if (!long.ok) throw await instagramFailure(long);
+  const long = await send(request, "instagram", url, { headers: { Accept: "application/json" } });
+  if (!long.ok) throw await instagramFailure(request, long);
   const token = instagramToken(await json(long));
-  if (!token) throw new SocialUnavailable("Instagram answered the long-lived exchange without a token.");
+  if (!token) throw await failed(request, "instagram", null, "Instagram answered the long-lived exchange without a token.");
+  await answered(request, "instagram");
   return { ...token, scope: short.scope };
 }
 
@@ -111,10 +133,11 @@ export async function instagramRefresh(request: Request, accessToken: string): P
   const url = graph(request, "refresh_access_token");
   url.searchParams.set("grant_type", "ig_refresh_token");
   url.searchParams.set("access_token", accessToken);
-  const res = await send(request, url, { headers: { Accept: "application/json" } });
-  if (!res.ok) throw await instagramFailure(res);
+  const res = await send(request, "instagram", url, { headers: { Accept: "application/json" } });
+  if (!res.ok) throw await instagramFailure(request, res);
   const token = instagramToken(await json(res));
-  if (!token) throw new SocialUnavailable("Instagram answered the refresh without a token.");
+  if (!token) throw await failed(request, "instagram", null, "Instagram answered the refresh without a token.");
+  await answered(request, "instagram");
   return token;
 }
 
@@ -123,10 +146,11 @@ export async function instagramMe(request: Request, accessToken: string) {
   const url = graph(request, "me");
   url.searchParams.set("fields", "user_id,username");
   url.searchParams.set("access_token", accessToken);
-  const res = await send(request, url, { headers: { Accept: "application/json" } });
-  if (!res.ok) throw await instagramFailure(res);
+  const res = await send(request, "instagram", url, { headers: { Accept: "application/json" } });
+  if (!res.ok) throw await instagramFailure(request, res);
   const me = instagramProfile(await json(res));
-  if (!me) throw new SocialUnavailable("Instagram answered /me without an account id.");
+  if (!me) throw await failed(request, "instagram", null, "Instagram answered /me without an account id.");
+  await answered(request, "instagram");
   return me;
 }
 
@@ -145,10 +169,11 @@ export async function instagramOwnMedia(request: Request, accessToken: string, f
   first.searchParams.set("access_token", accessToken);
   let next: URL | null = first;
   for (let page = 0; next && page < MEDIA_PAGES; page++) {
-    const res = await send(request, next, { headers: { Accept: "application/json" } });
-    if (!res.ok) throw await instagramFailure(res);
+    const res = await send(request, "instagram", next, { headers: { Accept: "application/json" } });
+    if (!res.ok) throw await instagramFailure(request, res);
     const body = instagramMediaPage(await json(res));
-    if (!body) throw new SocialUnavailable("Instagram answered /me/media in another shape.");
+    if (!body) throw await failed(request, "instagram", null, "Instagram answered /me/media in another shape.");
+    await answered(request, "instagram");
     const hit = body.media.find(found);
     if (hit) return hit;
     next = body.next ? new URL(body.next, request.url) : null;
@@ -161,9 +186,11 @@ export async function instagramMediaViews(request: Request, accessToken: string,
   const url = graph(request, `${encodeURIComponent(mediaId)}/insights`);
   url.searchParams.set("metric", "views");
   url.searchParams.set("access_token", accessToken);
-  const res = await send(request, url, { headers: { Accept: "application/json" } });
-  if (!res.ok) throw await instagramFailure(res);
-  return instagramViews(await json(res));
+  const res = await send(request, "instagram", url, { headers: { Accept: "application/json" } });
+  if (!res.ok) throw await instagramFailure(request, res);
+  const views = instagramViews(await json(res));
+  await answered(request, "instagram");
+  return views;
 }
 
 // ---- TikTok Login Kit for Web + Display API ----------------------------------------------------------
@@ -188,17 +215,27 @@ export function tiktokAuthorizeUrl(request: Request, state: string, redirectUri:
 }
 
 async function tiktokTokenRequest(request: Request, fields: Record<string, string>) {
-  const res = await send(request, tiktokApi(request, "/v2/oauth/token/"), {
+  const res = await send(request, "tiktok", tiktokApi(request, "/v2/oauth/token/"), {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", "Cache-Control": "no-cache" },
     body: new URLSearchParams({ client_key: setting("TIKTOK_CLIENT_KEY") ?? "", client_secret: setting("TIKTOK_CLIENT_SECRET") ?? "", ...fields }),
   });
-  const body = (await json(res)) as { error?: unknown } | null;
-  // TikTok answers a refused grant with an `error` string (invalid_grant, invalid_request…).
-  if (typeof body?.error === "string") throw new SocialTokenRefused(`TikTok refused the authorization (${body.error}).`);
-  if (!res.ok) throw new SocialUnavailable(`TikTok answered HTTP ${res.status}.`);
+  const body = (await json(res)) as { error?: unknown; error_description?: unknown } | null;
+  // TikTok answers a refused grant with an `error` string (invalid_grant, invalid_request…),
+  // https://developers.tiktok.com/doc/oauth-error-handling. Only invalid_grant (and access_denied)
+  // is the person's code or refresh token; invalid_client, unauthorized_client, invalid_request… are
+  // our app's credentials or request: recorded.
+  if (typeof body?.error === "string") {
+    if (body.error !== "invalid_grant" && body.error !== "access_denied") {
+      const detail = typeof body.error_description === "string" ? body.error_description : `HTTP ${res.status}`;
+      await recordFailure("tiktok", body.error, `Token endpoint: ${detail}`, request);
+    }
+    throw new SocialTokenRefused(`TikTok refused the authorization (${body.error}).`);
+  }
+  if (!res.ok) throw await failed(request, "tiktok", `HTTP ${res.status}`, `TikTok answered HTTP ${res.status}.`);
   const token = tiktokToken(body);
-  if (!token) throw new SocialUnavailable("TikTok answered without a token.");
+  if (!token) throw await failed(request, "tiktok", null, "TikTok answered without a token.");
+  await answered(request, "tiktok");
   return token;
 }
 
@@ -212,22 +249,24 @@ export function tiktokRefresh(request: Request, refreshToken: string) {
   return tiktokTokenRequest(request, { grant_type: "refresh_token", refresh_token: refreshToken });
 }
 
-async function tiktokFailure(res: Response): Promise<Error> {
+/** A Display API error: a refused user token is the person's (not recorded); anything else is TikTok's. */
+async function tiktokFailure(request: Request, res: Response): Promise<Error> {
   const body = (await json(res)) as { error?: { code?: unknown } } | null;
   const code = body?.error?.code;
   if (res.status === 401 || code === "access_token_invalid" || code === "scope_not_authorized")
     return new SocialTokenRefused("TikTok refused the stored authorization.");
-  return new SocialUnavailable(`TikTok answered HTTP ${res.status}.`);
+  return failed(request, "tiktok", typeof code === "string" ? code : `HTTP ${res.status}`, `TikTok answered HTTP ${res.status}.`);
 }
 
 /** GET /v2/user/info/?fields=open_id,display_name (https://developers.tiktok.com/doc/tiktok-api-v2-get-user-info). */
 export async function tiktokMe(request: Request, accessToken: string) {
   const url = tiktokApi(request, "/v2/user/info/");
   url.searchParams.set("fields", "open_id,union_id,avatar_url,display_name");
-  const res = await send(request, url, { headers: { Authorization: `Bearer ${accessToken}` } });
-  if (!res.ok) throw await tiktokFailure(res);
+  const res = await send(request, "tiktok", url, { headers: { Authorization: `Bearer ${accessToken}` } });
+  if (!res.ok) throw await tiktokFailure(request, res);
   const user = tiktokUser(await json(res));
-  if (!user) throw new SocialUnavailable("TikTok answered /user/info without an open_id.");
+  if (!user) throw await failed(request, "tiktok", null, "TikTok answered /user/info without an open_id.");
+  await answered(request, "tiktok");
   return user;
 }
 
@@ -238,14 +277,15 @@ export async function tiktokMe(request: Request, accessToken: string) {
 export async function tiktokQueryVideos(request: Request, accessToken: string, videoIds: string[]): Promise<Map<string, number | null>> {
   const url = tiktokApi(request, "/v2/video/query/");
   url.searchParams.set("fields", "id,view_count");
-  const res = await send(request, url, {
+  const res = await send(request, "tiktok", url, {
     method: "POST",
     headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/json" },
     body: JSON.stringify({ filters: { video_ids: videoIds.slice(0, 20) } }),
   });
-  if (!res.ok) throw await tiktokFailure(res);
+  if (!res.ok) throw await tiktokFailure(request, res);
   const videos = tiktokVideos(await json(res));
-  if (!videos) throw new SocialUnavailable("TikTok answered /video/query in another shape.");
+  if (!videos) throw await failed(request, "tiktok", null, "TikTok answered /video/query in another shape.");
+  await answered(request, "tiktok");
   return videos;
 }
 

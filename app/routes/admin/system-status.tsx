@@ -61,7 +61,7 @@ export default function SystemStatus({ loaderData }: Route.ComponentProps) {
                 <dd>
                   {s.pausedUntil ? (
                     <>
-                      sending paused until <LocalTime iso={s.pausedUntil} withTime />
+                      paused until <LocalTime iso={s.pausedUntil} withTime />
                     </>
                   ) : (
                     "not paused"
