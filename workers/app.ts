@@ -20,7 +20,7 @@ import { notifyEndedCampaigns, refreshCampaignViews } from "../app/modules/campa
 import { refreshClipViews } from "../app/modules/clipping/clipping.server";
 import { sweepOutbox } from "../app/platform/email-delivery.server";
 import { runPrivacyJobs } from "../app/modules/privacy/privacy.server";
-import { consumePreviewQueue, PREVIEW_QUEUE_NAME, type PreviewQueueMessage } from "../app/modules/music/preview.server";
+import { consumePreviewQueue, PREVIEW_QUEUE_NAME, type PreviewQueueMessage, runPreviewRepair } from "../app/modules/music/preview.server";
 
 export { UserNotifier } from "./user-notifier";
 export { RateLimiter } from "./rate-limiter";
@@ -136,6 +136,9 @@ export default {
     ctx.waitUntil(onPrimary(refreshClipViews));
     // Campaign submissions on every platform: their views through the views provider (issue 30, decision 0266).
     ctx.waitUntil(onPrimary(refreshCampaignViews));
+    // WAV tracks without a server-made preview get one (the browser-made ones migration 0032 cleared),
+    // and preview objects no track refers to are deleted (docs/decisions/0326).
+    ctx.waitUntil(onPrimary(() => runPreviewRepair()).catch((error) => console.error("preview repair failed", error)));
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object. Music

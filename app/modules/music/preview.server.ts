@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { musicTracks } from "~/db/schema";
 import { sha256Hex } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
@@ -198,4 +198,66 @@ export async function consumePreviewQueue(batch: MessageBatch<PreviewQueueMessag
     }
   }
   return outcomes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The daily repair (docs/decisions/0326)
+// ---------------------------------------------------------------------------------------------
+
+/** WAV tracks asked for per daily run (a queue's sendBatch takes at most 100 messages). */
+const BACKFILL_PER_RUN = 100;
+/** Pages of MEDIA's listing (1,000 keys each) the sweep reads per run. */
+const SWEEP_PAGES = 20;
+/** An object younger than this is never swept (the demo seed stores its preview before its row). */
+const SWEEP_MIN_AGE_MS = 86_400_000;
+
+/**
+ * Asks the preview job for every heard WAV track that has no preview: those whose browser-made
+ * preview migration 0032 cleared, and any whose job gave up. The job is idempotent, so a track
+ * asked twice gets one preview. (A WAV the job cannot make smaller, or cannot read, is asked again
+ * each day and skipped again: cheap, and rare.)
+ */
+export async function requestMissingPreviews(limit = BACKFILL_PER_RUN): Promise<number> {
+  const rows = await db()
+    .select({ id: musicTracks.id, audioKey: musicTracks.audioKey })
+    .from(musicTracks)
+    .where(and(isNull(musicTracks.previewKey), eq(musicTracks.audioContentType, "audio/wav"), inArray(musicTracks.status, [...HEARD])))
+    .orderBy(asc(musicTracks.createdAt))
+    .limit(Math.min(limit, BACKFILL_PER_RUN))
+    .all();
+  if (rows.length === 0) return 0;
+  await env.PREVIEW_QUEUE.sendBatch(rows.map((r) => ({ body: { type: "music-preview", trackId: r.id, audioKey: r.audioKey } satisfies PreviewQueueMessage })));
+  return rows.length;
+}
+
+/**
+ * Deletes preview objects that the server did not make and no track refers to: the browser-made
+ * previews migration 0032 took off their rows. A server-made preview names its master in its R2
+ * metadata (`madeFrom`) and is left to the job, which deletes its own leftovers; an object younger
+ * than a day is left alone.
+ */
+export async function sweepOrphanPreviews(now = Date.now()): Promise<number> {
+  let deleted = 0;
+  let cursor: string | undefined;
+  for (let page = 0; page < SWEEP_PAGES; page++) {
+    const listing = await env.MEDIA.list({ prefix: "music/previews/", cursor, include: ["customMetadata"] });
+    const candidates = listing.objects.filter((o) => !o.customMetadata?.madeFrom && now - o.uploaded.getTime() > SWEEP_MIN_AGE_MS).map((o) => o.key);
+    for (let i = 0; i < candidates.length; i += 90) {
+      const keys = candidates.slice(i, i + 90);
+      const used = await db().select({ key: musicTracks.previewKey }).from(musicTracks).where(inArray(musicTracks.previewKey, keys)).all();
+      const orphans = keys.filter((k) => !used.some((u) => u.key === k));
+      if (orphans.length > 0) await env.MEDIA.delete(orphans);
+      deleted += orphans.length;
+    }
+    if (!listing.truncated) break;
+    cursor = listing.cursor;
+  }
+  return deleted;
+}
+
+/** The daily cron (workers/app.ts): previews for WAV tracks without one, then the orphaned objects. */
+export async function runPreviewRepair(options: { now?: number } = {}): Promise<{ requested: number; deleted: number }> {
+  const requested = await requestMissingPreviews();
+  const deleted = await sweepOrphanPreviews(options.now);
+  return { requested, deleted };
 }
