@@ -791,7 +791,8 @@ export const REVENUE_IMPORT_STATUSES = ["staged", "live", "replaced", "discarded
 export const REVENUE_FORMATS = ["shortbeat", "youtube", "mapped"] as const;
 // pending (gathered on the payout day) → processing (a Stripe transfer was asked for) → paid (Stripe's
 // webhook, or an admin for a person paid outside Stripe) or failed (refused or reversed: its entries
-// go back to the balance). docs/decisions/0224.
+// go back to the balance). docs/decisions/0224. A transfer refused for the platform's own balance goes
+// back to pending with held_at/held_reason set (0307): it is not the person's failure.
 export const PAYOUT_STATUSES = ["pending", "processing", "paid", "failed"] as const;
 export const PAYOUT_METHODS = ["stripe", "manual"] as const;
 export const PAYOUT_ACCOUNT_STATUSES = ["needs_information", "enabled", "restricted"] as const;
@@ -871,6 +872,10 @@ export const payouts = sqliteTable(
     sentAt: text("sent_at"),
     failedAt: text("failed_at"),
     failureReason: text("failure_reason"),
+    // Held back (still pending) for a problem of the platform's, not the person's: Stripe refused the
+    // transfer with balance_insufficient (docs/decisions/0307). Cleared when the transfer goes out.
+    heldAt: text("held_at"),
+    heldReason: text("held_reason"),
   },
   (t) => [
     // One payout per person per run: the job gathers once however often it runs.

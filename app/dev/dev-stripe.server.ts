@@ -11,6 +11,14 @@ import { env } from "~/platform/env.server";
 //   POST /v1/accounts/:id/login_links    the Express dashboard (a stand-in page)
 //   POST /v1/transfers                   a transfer to a connected account (Idempotency-Key honoured)
 //   GET  /v1/transfers?transfer_group=   the transfers of a payout (how a lost answer is found again)
+//   GET  /v1/transfers/:id               one transfer (how a payout whose webhook never came is settled)
+// Its answers are typed against the `stripe` package's own types (Stripe.Account, Stripe.Transfer…;
+// tests/worker/payments/stripe-contract.test.ts reads them back through the real SDK client). Like
+// Stripe, it opens an account only in a country the platform (its STRIPE_PLATFORM_COUNTRY: the
+// platform account's country at Stripe) can pay, and a cross-border one only under the recipient
+// service agreement (https://docs.stripe.com/connect/cross-border-payouts,
+// https://docs.stripe.com/connect/service-agreement-types). Its own reading of those pages, not the
+// app's table (payout-countries.ts), so that a mistake in the app's is refused here as Stripe would.
 // and, like Stripe, it sends SIGNED webhooks back to the app (POST /api/stripe/webhook, Stripe-Signature
 // t=…,v1=HMAC-SHA256 of "t.payload" with STRIPE_WEBHOOK_SECRET): account.updated when onboarding
 // changes an account, transfer.created after a transfer, transfer.reversed when one is reversed from
@@ -28,6 +36,7 @@ export type StandInAccount = {
   charges_enabled: boolean;
   payouts_enabled: boolean;
   capabilities: { transfers: "active" | "inactive" | "pending" };
+  tos_acceptance: { service_agreement: "full" | "recipient" };
   requirements: { currently_due: string[]; eventually_due: string[]; past_due: string[]; disabled_reason: string | null };
   metadata: Record<string, string>;
   livemode: false;
@@ -87,21 +96,89 @@ function nested(form: Map<string, string>, prefix: string): Record<string, strin
 
 // ---- Accounts ------------------------------------------------------------------------------------
 
+/** Stripe's cross-border region: US, UK, EEA, Canada, Switzerland (https://docs.stripe.com/connect/cross-border-payouts). */
+const CROSS_BORDER = new Set([
+  "US",
+  "GB",
+  "CA",
+  "CH",
+  "AT",
+  "BE",
+  "BG",
+  "HR",
+  "CY",
+  "CZ",
+  "DK",
+  "EE",
+  "FI",
+  "FR",
+  "DE",
+  "GR",
+  "HU",
+  "IS",
+  "IE",
+  "IT",
+  "LV",
+  "LI",
+  "LT",
+  "LU",
+  "MT",
+  "NL",
+  "NO",
+  "PL",
+  "PT",
+  "RO",
+  "SK",
+  "SI",
+  "ES",
+  "SE",
+]);
+const platformCountry = () => (env.STRIPE_PLATFORM_COUNTRY || "US").trim().toUpperCase();
+
+/** Whether Stripe lets a platform in `platform` pay an account in `country` (self-serve). */
+function payable(platform: string, country: string): boolean {
+  return country === platform || (CROSS_BORDER.has(platform) && CROSS_BORDER.has(country));
+}
+
 const ONBOARDING_FIELDS = ["business_profile.url", "external_account", "individual.dob.day", "individual.first_name", "tos_acceptance.date"];
 
-function newAccount(email: string | null, metadata: Record<string, string>, country: string): StandInAccount {
+/** Each country's currency (an account's default_currency; https://docs.stripe.com/payouts#supported-accounts-and-settlement-currencies). */
+const CURRENCY: Record<string, string> = {
+  US: "usd",
+  GB: "gbp",
+  CA: "cad",
+  CH: "chf",
+  AU: "aud",
+  NZ: "nzd",
+  JP: "jpy",
+  SG: "sgd",
+  HK: "hkd",
+  MX: "mxn",
+  BR: "brl",
+  BG: "bgn",
+  CZ: "czk",
+  DK: "dkk",
+  HU: "huf",
+  NO: "nok",
+  PL: "pln",
+  RO: "ron",
+  SE: "sek",
+};
+
+function newAccount(email: string | null, metadata: Record<string, string>, country: string, agreement: "full" | "recipient"): StandInAccount {
   return {
     id: id("acct"),
     object: "account",
     type: "express",
     email,
     country,
-    default_currency: "usd",
+    default_currency: CURRENCY[country] ?? "eur",
     created: now(),
     details_submitted: false,
     charges_enabled: false,
     payouts_enabled: false,
     capabilities: { transfers: "inactive" },
+    tos_acceptance: { service_agreement: agreement },
     requirements: { currently_due: [...ONBOARDING_FIELDS], eventually_due: [...ONBOARDING_FIELDS], past_due: [], disabled_reason: "requirements.past_due" },
     metadata,
     livemode: false,
@@ -143,13 +220,32 @@ export async function setAccountState(accountId: string, outcome: AccountOutcome
 
 const REFUSE_NEXT = "devstripe:refuse-next-transfer";
 
-/** The dashboard's switch: the next transfer is refused as Stripe refuses one when the platform's balance is short. */
-export async function refuseNextTransfer(on: boolean): Promise<void> {
-  if (on) await kv().put(REFUSE_NEXT, "1", { expirationTtl: DAY });
+/**
+ * How the next transfer is refused (https://docs.stripe.com/error-codes): balance_insufficient when
+ * the platform's balance is short (the dashboard's switch), transfers_not_allowed for a refusal about
+ * the destination.
+ */
+export type TransferRefusal = "balance_insufficient" | "transfers_not_allowed";
+const REFUSALS: Record<TransferRefusal, string> = {
+  balance_insufficient: "You have insufficient available funds in your Stripe account.",
+  transfers_not_allowed: "The requested transfer cannot be created. Contact us if you need further assistance.",
+};
+
+/** The dashboard's switch: the next transfer is refused as Stripe refuses one (by default: the platform's balance is short). */
+export async function refuseNextTransfer(on: boolean, code: TransferRefusal = "balance_insufficient"): Promise<void> {
+  if (on) await kv().put(REFUSE_NEXT, code, { expirationTtl: DAY });
   else await kv().delete(REFUSE_NEXT);
 }
 export async function refusingNextTransfer(): Promise<boolean> {
-  return (await kv().get(REFUSE_NEXT)) === "1";
+  return (await kv().get(REFUSE_NEXT)) !== null;
+}
+
+const WEBHOOKS_OFF = "devstripe:webhooks-off";
+
+/** Stops (or resumes) delivering events, as when the webhook endpoint is down: events are still recorded. */
+export async function pauseWebhooks(on: boolean): Promise<void> {
+  if (on) await kv().put(WEBHOOKS_OFF, "1", { expirationTtl: DAY });
+  else await kv().delete(WEBHOOKS_OFF);
 }
 
 export const transferKey = (tr: string) => `devstripe:transfer:${tr}`;
@@ -223,6 +319,7 @@ export async function deliver(eventId: string, origin: string): Promise<number> 
 async function emit(type: string, object: unknown, request: Request, account: string | null): Promise<void> {
   const event: StandInEvent = { id: id("evt"), type, created: now(), account, object, delivered: null };
   await put(eventKey(event.id), event);
+  if (await kv().get(WEBHOOKS_OFF)) return;
   const origin = new URL(request.url).origin;
   const later = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => deliver(event.id, origin)).then(() => undefined);
   try {
@@ -247,6 +344,75 @@ export async function standInState(): Promise<{ accounts: StandInAccount[]; tran
   ]);
   const newest = (a: { created: number }, b: { created: number }) => b.created - a.created;
   return { accounts: accounts.sort(newest), transfers: transfers.sort(newest), events: events.sort(newest).slice(0, 50), refusing };
+}
+
+// ---- Bank details on the onboarding page -------------------------------------------------------
+
+export type BankField = { name: string; label: string; value: string };
+
+const IBAN_COUNTRIES = new Set([
+  "AT",
+  "BE",
+  "BG",
+  "HR",
+  "CY",
+  "CZ",
+  "DK",
+  "EE",
+  "FI",
+  "FR",
+  "DE",
+  "GR",
+  "HU",
+  "IE",
+  "IT",
+  "LV",
+  "LT",
+  "LU",
+  "MT",
+  "NL",
+  "NO",
+  "PL",
+  "PT",
+  "RO",
+  "SK",
+  "SI",
+  "ES",
+  "SE",
+  "CH",
+]);
+
+/**
+ * The bank fields Stripe's hosted onboarding asks for in the account's country, with Stripe's test
+ * values where it publishes them (https://docs.stripe.com/connect/testing#account-numbers;
+ * https://docs.stripe.com/payouts#bank-accounts): a routing number only in the United States.
+ */
+export function bankFieldsFor(country: string): BankField[] {
+  const account = (value: string): BankField => ({ name: "bank", label: "Account number (test)", value });
+  if (IBAN_COUNTRIES.has(country)) return [{ name: "iban", label: "IBAN (test)", value: country === "DE" ? "DE89370400440532013000" : "" }];
+  switch (country) {
+    case "US":
+      return [{ name: "routing", label: "Routing number (test)", value: "110000000" }, account("000123456789")];
+    case "GB":
+      return [{ name: "sort_code", label: "Sort code (test)", value: "108800" }, account("00012345")];
+    case "CA":
+      return [
+        { name: "transit", label: "Transit number (test)", value: "11000" },
+        { name: "institution", label: "Institution number (test)", value: "000" },
+        account("000123456789"),
+      ];
+    case "AU":
+      return [{ name: "bsb", label: "BSB (test)", value: "110000" }, account("000123456")];
+    case "MX":
+      return [{ name: "clabe", label: "CLABE (test)", value: "000000001234567897" }];
+    case "JP":
+    case "SG":
+    case "HK":
+    case "BR":
+      return [{ name: "bank_code", label: "Bank code (test)", value: "" }, { name: "branch_code", label: "Branch code (test)", value: "" }, account("")];
+    default:
+      return [account("")];
+  }
 }
 
 // ---- Onboarding links ----------------------------------------------------------------------------
@@ -308,7 +474,28 @@ async function route(request: Request, path: string, form: Map<string, string>, 
     if (form.get("type") !== "express" && !form.has("controller[stripe_dashboard][type]")) {
       return stripeError(400, "invalid_request_error", "The stand-in makes Express accounts only.", undefined, "type");
     }
-    const account = newAccount(form.get("email") ?? null, nested(form, "metadata"), form.get("country") || "US");
+    const platform = platformCountry();
+    const country = form.get("country") || platform;
+    const agreement = form.get("tos_acceptance[service_agreement]") === "recipient" ? "recipient" : "full";
+    if (!payable(platform, country)) {
+      return stripeError(
+        400,
+        "invalid_request_error",
+        `Connected accounts in ${country} cannot receive payouts from a platform in ${platform}.`,
+        "country_unsupported",
+        "country",
+      );
+    }
+    if (country !== platform && agreement !== "recipient") {
+      return stripeError(
+        400,
+        "invalid_request_error",
+        `An account in ${country} paid by a platform in ${platform} must be created with tos_acceptance[service_agreement]=recipient.`,
+        "parameter_invalid_empty",
+        "tos_acceptance[service_agreement]",
+      );
+    }
+    const account = newAccount(form.get("email") ?? null, nested(form, "metadata"), country, agreement);
     await put(accountKey(account.id), account);
     return json(account);
   }
@@ -353,9 +540,10 @@ async function route(request: Request, path: string, form: Map<string, string>, 
         "destination",
       );
     }
-    if (await refusingNextTransfer()) {
+    const refusal = (await kv().get(REFUSE_NEXT)) as TransferRefusal | null;
+    if (refusal) {
       await refuseNextTransfer(false);
-      return stripeError(400, "invalid_request_error", "You have insufficient available funds in your Stripe account.", "balance_insufficient");
+      return stripeError(400, "invalid_request_error", REFUSALS[refusal] ?? REFUSALS.balance_insufficient, refusal);
     }
     const transfer: StandInTransfer = {
       id: id("tr"),
@@ -375,6 +563,11 @@ async function route(request: Request, path: string, form: Map<string, string>, 
     if (transfer.transfer_group) await put(`devstripe:group:${transfer.transfer_group}`, transfer.id);
     await emit("transfer.created", transfer, request, null);
     return json(transfer);
+  }
+  m = /^\/v1\/transfers\/(tr_[A-Za-z0-9]+)$/.exec(path);
+  if (m && request.method === "GET") {
+    const transfer = await get<StandInTransfer>(transferKey(m[1]));
+    return transfer ? json(transfer) : stripeError(404, "invalid_request_error", `No such transfer: '${m[1]}'`, "resource_missing", "id");
   }
   if (path === "/v1/transfers" && request.method === "GET") {
     const group = url.searchParams.get("transfer_group");

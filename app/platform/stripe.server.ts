@@ -16,6 +16,24 @@ import { env } from "./env.server";
 export type StripeConfig = { secretKey: string; webhookSecrets: string[]; apiBase: URL };
 
 export const STRIPE_API_DEFAULT = "https://api.stripe.com";
+
+/**
+ * The Stripe API version every request is made with (docs/decisions/0307): the version the installed
+ * `stripe` package (23.1.0) is typed for and pins itself (its ApiVersion), passed explicitly so that a
+ * change of it is a change of this line: `satisfies` fails the typecheck when an SDK upgrade moves
+ * its version, and the two webhook endpoints must then be recreated with the new version (README,
+ * "Deploying to Cloudflare"): Stripe renders an event's object in the endpoint's API version
+ * (https://docs.stripe.com/webhooks/versioning).
+ */
+export const STRIPE_API_VERSION = "2026-10-28.endive" satisfies Stripe.LatestApiVersion;
+
+/**
+ * The country of the platform's Stripe account (STRIPE_PLATFORM_COUNTRY, two letters; US when unset):
+ * which countries people can be paid in follows from it (payout-countries.ts, docs/decisions/0306).
+ */
+export function stripePlatformCountry(): string {
+  return (env.STRIPE_PLATFORM_COUNTRY || "US").trim().toUpperCase();
+}
 /** Seconds a signed webhook stays acceptable (Stripe's own default): an older replay is refused. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
@@ -87,6 +105,7 @@ export async function stripeClient(origin?: string): Promise<Stripe> {
   if (cached?.key === key) return cached.client;
   const { default: StripeClass } = await import("stripe");
   const client = new StripeClass(config.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
     httpClient: StripeClass.createFetchHttpClient(stripeFetch(config.apiBase)),
     host: config.apiBase.hostname,
     port: config.apiBase.port || (config.apiBase.protocol === "http:" ? "80" : "443"),

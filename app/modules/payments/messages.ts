@@ -111,5 +111,8 @@ export const PAYOUT_MESSAGES = {
   manualOnly: "Only a payout made outside Stripe is marked paid by hand: Stripe's own confirmation marks the others.",
   transferRefused: "Stripe refused the transfer",
   transferReversed: "The transfer was reversed in Stripe",
+  heldBalance: "Held: the platform's Stripe balance is too low for this transfer; it is sent again on the next daily run once the balance is topped up.",
+  heldAdminAlert: (n: number) =>
+    `Stripe refused ${n === 1 ? "a payout's transfer" : `${n} payouts' transfers`} for insufficient funds in the platform's Stripe balance. The payouts are held (still pending) and go out on the next daily run after the balance is topped up. Creators have not been told of a failure.`,
   nothingToSend: "No payout is waiting to be sent through Stripe.",
 } as const;

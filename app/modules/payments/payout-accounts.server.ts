@@ -6,10 +6,10 @@ import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { isStripeRefusal, stripeClient, stripeConfig, stripeMode } from "~/platform/stripe.server";
+import { isStripeRefusal, stripeClient, stripeConfig, stripeMode, stripePlatformCountry } from "~/platform/stripe.server";
 import { findPerson } from "./agreement.server";
 import { PAYOUT_MESSAGES as P } from "./messages";
-import { PAYOUT_COUNTRIES } from "./payout-countries";
+import { payoutCountriesFor, serviceAgreementFor } from "./payout-countries";
 import type { PayoutAccountView } from "./types";
 
 // Where each person's money goes (issue 29; docs/decisions/0224): a Stripe Connect Express account
@@ -65,8 +65,10 @@ export async function payoutAccountsOf(userIds: readonly string[]) {
 
 function viewOf(row: Awaited<ReturnType<typeof accountRow>>): PayoutAccountView {
   const mode = stripeMode();
+  const countries = payoutCountriesFor(stripePlatformCountry());
   return {
-    available: mode !== "off",
+    available: mode !== "off" && countries.length > 0,
+    countries,
     standIn: mode === "stand-in",
     method: row?.method ?? "stripe",
     status: row?.stripeAccountId ? (row.status ?? "needs_information") : "none",
@@ -173,6 +175,7 @@ async function createAccountOnce(actor: Actor, request: Request, stripe: Awaited
   const claim = await claimAccountCreation(actor.id);
   if (!claim) return accountOfClaimHolder(actor.id);
   const person = await personById(actor.id);
+  const agreement = serviceAgreementFor(stripePlatformCountry(), country);
   let account: Awaited<ReturnType<typeof stripe.accounts.create>>;
   try {
     account = await viaStripe(() =>
@@ -183,8 +186,9 @@ async function createAccountOnce(actor: Actor, request: Request, stripe: Awaited
           country,
           business_type: "individual",
           capabilities: { transfers: { requested: true } },
-          // Outside the platform's own country the account only receives transfers (Stripe's recipient agreement).
-          ...(country === "US" ? {} : { tos_acceptance: { service_agreement: "recipient" } }),
+          // Outside the platform's own country the account only receives transfers: a cross-border
+          // payout needs Stripe's recipient agreement (payout-countries.ts, docs/decisions/0306).
+          ...(agreement ? { tos_acceptance: { service_agreement: agreement } } : {}),
           metadata: { user_id: actor.id },
         },
         { idempotencyKey: `payout-account-${actor.id}-${claim}` },
@@ -239,7 +243,8 @@ export async function startPayoutOnboarding(actor: Actor, request: Request, inpu
   if (existing?.method === "manual") throw conflict(P.paidOutside);
   const stripe = await stripeClient(new URL(request.url).origin);
   let accountId = existing?.stripeAccountId ?? null;
-  if (!accountId && !PAYOUT_COUNTRIES.some((c) => c.code === input.country)) {
+  // Only a country Stripe lets this platform pay (docs/decisions/0306); an existing account keeps its own.
+  if (!accountId && !payoutCountriesFor(stripePlatformCountry()).some((c) => c.code === input.country)) {
     throw invalid(P.chooseCountry, { fieldErrors: { country: P.chooseCountry } });
   }
   accountId ??= await createAccountOnce(actor, request, stripe, input.country);

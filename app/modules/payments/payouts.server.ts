@@ -132,6 +132,8 @@ function gatherQueries(ids: string[], method: "stripe" | "manual", token: string
     sentAt: sql`null`,
     failedAt: sql`null`,
     failureReason: sql`null`,
+    heldAt: sql`null`,
+    heldReason: sql`null`,
   };
   const select = sql.join(
     Object.keys(getTableColumns(payouts)).map((k) => columns[k as keyof typeof columns]),
@@ -302,7 +304,7 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
 export async function payoutBatches(actor: Actor) {
   authorize(actor, "payments", "manage");
   const rows = await db()
-    .select(columnsOf(payouts, "id", "userId", "batch", "amountCents", "status", "reference", "paidAt", "method", "failureReason", "sentAt"))
+    .select(columnsOf(payouts, "id", "userId", "batch", "amountCents", "status", "reference", "paidAt", "method", "failureReason", "heldReason", "sentAt"))
     .from(payouts)
     .orderBy(desc(payouts.batch), desc(payouts.amountCents))
     .limit(500)

@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
-import { personById } from "~/modules/accounts/accounts.server";
+import { isAdminUser, personById, userIdsWhere } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -20,6 +20,13 @@ import { formatCents } from "./money";
 //   recover  a payout processing for over 10 minutes without a transfer id: Stripe is asked for the
 //            transfers of its group; found → recorded (the webhook pays it), none → pending again
 //            (the next send uses the same key, and the group check guards a key past its 24 hours).
+//   reconcile a payout processing for over an hour WITH a transfer id, whose webhook never came
+//            (docs/decisions/0307): the transfer is read back (https://docs.stripe.com/api/transfers/retrieve);
+//            not reversed → paid, reversed → failed, exactly as transfer.created / transfer.reversed would.
+//   hold     Stripe refuses a transfer with balance_insufficient (the PLATFORM's balance is short,
+//            https://docs.stripe.com/error-codes, code balance_insufficient): the payout goes back to pending
+//            with a hold reason, the admins are alerted once, the person is told nothing; the next daily
+//            run sends it again (0307).
 //   paid / failed   the statements a webhook (or a refusal) runs in its batch; a failure returns the
 //            payout's entries to the balance and tells the person (bell and e-mail).
 
@@ -27,6 +34,8 @@ import { formatCents } from "./money";
 export const TRANSFERS_PER_RUN = 400;
 const PARALLEL = 6;
 const RECOVER_AFTER_MS = 10 * 60 * 1000;
+/** A sent transfer's webhook normally arrives within seconds; after an hour the daily job asks Stripe itself. */
+export const RECONCILE_AFTER_MS = 60 * 60 * 1000;
 
 type PayoutRecord = typeof payouts.$inferSelect;
 
@@ -129,13 +138,14 @@ async function failNow(p: PayoutRecord, reason: string): Promise<void> {
   if (changed > 0) await tellPayout(p, "failed", reason);
 }
 
-export type SendResult = { sent: number; failed: number; recovered: number; left: number };
+export type SendResult = { sent: number; failed: number; recovered: number; left: number; held: number; reconciled: number };
 
 /** Sends the pending Stripe payouts (and recovers those whose answer was lost). Throws StripeNotConfigured without the secrets. */
 export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_PER_RUN): Promise<SendResult> {
   if (!stripeConfig()) throw new StripeNotConfigured();
   const stripe = await stripeClient();
-  const result: SendResult = { sent: 0, failed: 0, recovered: 0, left: 0 };
+  const result: SendResult = { sent: 0, failed: 0, recovered: 0, left: 0, held: 0, reconciled: 0 };
+  result.reconciled = await reconcileUnconfirmed(stripe, now, limit);
 
   // Answers lost on the way back: ask Stripe what became of them.
   const stale = await db()
@@ -179,18 +189,134 @@ export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_P
     .all();
   result.left = Math.max(0, pending.length - limit);
   const queue = pending.slice(0, limit);
+  let newlyHeld = 0;
   const worker = async () => {
     for (let p = queue.shift(); p; p = queue.shift()) {
       const outcome = await sendOne(stripe, p, now);
       if (outcome === "sent") result.sent += 1;
       if (outcome === "failed") result.failed += 1;
+      if (outcome === "held" || outcome === "newly held") result.held += 1;
+      if (outcome === "newly held") newlyHeld += 1;
     }
   };
   await Promise.all(Array.from({ length: PARALLEL }, worker));
+  if (newlyHeld > 0) await alertAdminsOfHold(newlyHeld);
   return result;
 }
 
-async function sendOne(stripe: Awaited<ReturnType<typeof stripeClient>>, p: PayoutRecord, now: Date): Promise<"sent" | "failed" | "skipped" | "unknown"> {
+/**
+ * The payouts sent over an hour ago whose webhook never came (the endpoint was down, misconfigured,
+ * or Stripe gave up): each transfer is read back and settled as its webhook would have settled it.
+ * A transfer that does not match the payout (amount, destination, currency) is left for an admin, as
+ * the webhook leaves it. Returns how many were settled.
+ */
+async function reconcileUnconfirmed(stripe: Awaited<ReturnType<typeof stripeClient>>, now: Date, limit: number): Promise<number> {
+  const waiting = await db()
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.method, "stripe"),
+        eq(payouts.status, "processing"),
+        isNotNull(payouts.stripeTransferId),
+        lt(payouts.sentAt, new Date(now.getTime() - RECONCILE_AFTER_MS).toISOString()),
+      ),
+    )
+    .limit(limit)
+    .all();
+  let settled = 0;
+  for (const p of waiting) {
+    let transfer: Awaited<ReturnType<typeof stripe.transfers.retrieve>>;
+    try {
+      transfer = await stripe.transfers.retrieve(p.stripeTransferId ?? "");
+    } catch (error) {
+      // No answer, or no such transfer: it stays processing and is asked about again tomorrow.
+      console.error("stripe transfer: reading it back failed", p.id, error);
+      continue;
+    }
+    const destination = typeof transfer.destination === "string" ? transfer.destination : (transfer.destination?.id ?? "");
+    const email = (await personById(p.userId))?.email ?? null;
+    const at = new Date().toISOString();
+    if (transfer.reversed) {
+      if (await changedFirst(payoutFailedQueries(p, email, P.transferReversed, at))) {
+        await tellPayout(p, "failed", P.transferReversed);
+        settled += 1;
+      }
+      continue;
+    }
+    if (transfer.currency !== "usd" || transfer.amount !== p.amountCents || destination !== p.stripeAccountId) {
+      console.error("stripe transfer: read back, does not match its payout; left for an admin", p.id, transfer.id);
+      continue;
+    }
+    if (await changedFirst(payoutPaidQueries(p, email, { id: transfer.id, amount: transfer.amount, destination }, at))) {
+      await tellPayout(p, "paid");
+      settled += 1;
+    }
+  }
+  return settled;
+}
+
+/** Runs the statements in one batch; whether the first (the guarded transition) changed a row. */
+async function changedFirst(statements: BatchItem<"sqlite">[]): Promise<boolean> {
+  const results = (await db().batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+  return ((results[0] as { meta?: { changes?: number } })?.meta?.changes ?? 0) > 0;
+}
+
+/**
+ * Holds a payout whose transfer Stripe refused for the platform's balance: back to pending (the next
+ * run sends it again), the reason kept for the admin page. The first hold of a payout is audited
+ * (critical); later runs that are still short change nothing else. "newly held" tells the caller to
+ * alert the admins.
+ */
+async function holdForBalance(p: PayoutRecord, message: string, now: Date): Promise<"held" | "newly held"> {
+  const reason = `${P.heldBalance} Stripe said: ${message}`;
+  const at = now.toISOString();
+  const [first] = (await db().batch([
+    db()
+      .update(payouts)
+      .set({ status: "pending", heldAt: at, heldReason: reason })
+      .where(and(eq(payouts.id, p.id), eq(payouts.status, "processing"), isNull(payouts.heldAt))),
+    auditQueryWhen(
+      {
+        eventType: "payout_held_balance_insufficient",
+        severity: "critical",
+        targetUserId: p.userId,
+        details: { payout_id: p.id, amount_cents: p.amountCents, reason },
+      },
+      sql`changes() = 1`,
+    ),
+    db()
+      .update(payouts)
+      .set({ status: "pending", heldReason: reason })
+      .where(and(eq(payouts.id, p.id), eq(payouts.status, "processing"))),
+  ])) as unknown as { meta?: { changes?: number } }[];
+  return (first?.meta?.changes ?? 0) > 0 ? "newly held" : "held";
+}
+
+/** One bell per admin for the payouts a run newly held: the platform's Stripe balance needs topping up. */
+async function alertAdminsOfHold(count: number): Promise<void> {
+  const admins = await userIdsWhere((p) => isAdminUser(p.userId));
+  for (const id of admins) {
+    await notifyUserQuietly(id, { title: "Payouts held: Stripe balance too low", content: P.heldAdminAlert(count), kind: "payout_held" });
+  }
+}
+
+/**
+ * The transfer's idempotency key: payout-<id>, so a retry of a lost answer is the same request. A
+ * payout held for the platform's balance was refused, and Stripe keeps a refusal under its key for
+ * 24 hours (https://docs.stripe.com/api/idempotent_requests): its next attempt gets a key of its own,
+ * named after the refused attempt (sent_at is that attempt's time). The transfer_group check of
+ * `recover` still guards it, as it guards any key past its 24 hours.
+ */
+function transferKey(p: PayoutRecord): string {
+  return p.heldAt ? `payout-${p.id}-after-${p.sentAt}` : `payout-${p.id}`;
+}
+
+async function sendOne(
+  stripe: Awaited<ReturnType<typeof stripeClient>>,
+  p: PayoutRecord,
+  now: Date,
+): Promise<"sent" | "failed" | "held" | "newly held" | "skipped" | "unknown"> {
   // The claim: of two runs at once, one sends.
   const [claimed] = await db()
     .update(payouts)
@@ -208,15 +334,17 @@ async function sendOne(stripe: Awaited<ReturnType<typeof stripeClient>>, p: Payo
         description: `${appName()} payout, ${monthLabel(p.batch)} run`,
         metadata: { payout_id: p.id, user_id: p.userId, batch: p.batch },
       },
-      { idempotencyKey: `payout-${p.id}` },
+      { idempotencyKey: transferKey(p) },
     );
     await db()
       .update(payouts)
-      .set({ stripeTransferId: transfer.id })
+      .set({ stripeTransferId: transfer.id, heldAt: null, heldReason: null })
       .where(and(eq(payouts.id, p.id), isNull(payouts.stripeTransferId)))
       .run();
     return "sent";
   } catch (error) {
+    // The platform's balance, not the person's account: held, not failed (0307).
+    if (isStripeRefusal(error) && error.code === "balance_insufficient") return holdForBalance(p, error.message, now);
     if (isStripeRefusal(error)) {
       await failNow({ ...p, status: "processing" }, `${P.transferRefused}: ${error.message}`);
       return "failed";

@@ -120,6 +120,8 @@ export type PayoutAccountView = {
   available: boolean;
   /** The local stand-in answers instead of Stripe (development). */
   standIn: boolean;
+  /** The countries a payout account can be opened in, from the platform's country (docs/decisions/0306). */
+  countries: { code: string; name: string }[];
   method: "stripe" | "manual";
   /** none: no Stripe account yet. */
   status: "none" | "needs_information" | "enabled" | "restricted";

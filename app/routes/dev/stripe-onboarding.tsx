@@ -1,6 +1,6 @@
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
-import { onboardingLink, setAccountState, useOnboardingLink } from "~/dev/dev-stripe.server";
+import { bankFieldsFor, onboardingLink, setAccountState, useOnboardingLink } from "~/dev/dev-stripe.server";
 import { parseForm } from "~/platform/body.server";
 import { devToolsEnabled } from "~/platform/env.server";
 import { domainAction } from "~/platform/http.server";
@@ -24,7 +24,9 @@ async function found(link: string) {
 
 export async function loader({ params }: Route.LoaderArgs) {
   const f = await found(params.link);
-  return { email: f.account?.email ?? "", country: f.account?.country ?? "US", account: f.link.account };
+  const country = f.account?.country ?? "US";
+  // The account's own country's bank details, as Stripe's onboarding asks for them (a sort code in the UK, an IBAN in the EEA).
+  return { email: f.account?.email ?? "", country, account: f.link.account, bankFields: bankFieldsFor(country) };
 }
 
 export const action = domainAction(async ({ request, params }: Route.ActionArgs) => {
@@ -49,8 +51,9 @@ export default function StandInOnboarding({ loaderData }: Route.ComponentProps) 
         </p>
         <Form method="post" className="mt-4 space-y-3">
           <Field label="Legal name" name="name" defaultValue="Test Person" />
-          <Field label="Routing number (test)" name="routing" defaultValue="110000000" />
-          <Field label="Account number (test)" name="bank" defaultValue="000123456789" />
+          {loaderData.bankFields.map((f) => (
+            <Field key={f.name} label={f.label} name={f.name} defaultValue={f.value} />
+          ))}
           <div className="flex flex-col gap-2 pt-2">
             <Button type="submit" name="outcome" value="complete" variant="primary">
               Complete set-up

@@ -26,6 +26,8 @@ type PayoutAdminRow = {
   reference: string | null;
   paidAt: string | null;
   failureReason: string | null;
+  /** Held for the platform's Stripe balance (docs/decisions/0307): shown to admins, never to the person. */
+  heldReason: string | null;
   name: string | null;
   email: string | null;
 };
@@ -133,6 +135,7 @@ export function PayoutsSection({ payouts, rail, busy }: { payouts: PayoutAdminRo
                         <PaymentStatusBadge status={p.status} />
                         {p.reference ? <span className="text-slate-600">Ref. {p.reference}</span> : null}
                         {p.failureReason ? <span className="text-red-800">{p.failureReason}</span> : null}
+                        {p.status === "pending" && p.heldReason ? <span className="text-amber-800">{p.heldReason}</span> : null}
                         {p.paidAt ? (
                           <span className="text-slate-600">
                             · <LocalTime iso={p.paidAt} withTime />

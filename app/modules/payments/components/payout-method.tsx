@@ -4,7 +4,6 @@ import { Button } from "~/ui/button";
 import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import { formatCents } from "../money";
-import { PAYOUT_COUNTRIES } from "../payout-countries";
 import type { PayoutAccountView } from "../types";
 
 // "Payout method" on /payments (issue 29; docs/decisions/0224): set up a Stripe Express account
@@ -51,10 +50,10 @@ export function PayoutMethodPanel({
             <Select
               label="Country of your bank account"
               name="country"
-              defaultValue="US"
+              defaultValue={view.countries[0]?.code}
               className="max-w-xs"
               error={errors.country}
-              options={PAYOUT_COUNTRIES.map((c) => ({ value: c.code, label: c.name }))}
+              options={view.countries.map((c) => ({ value: c.code, label: c.name }))}
             />
             <Button type="submit" variant="primary" disabled={busy}>
               Set up payouts

@@ -1,0 +1,2 @@
+ALTER TABLE `payouts` ADD `held_at` text;--> statement-breakpoint
+ALTER TABLE `payouts` ADD `held_reason` text;
