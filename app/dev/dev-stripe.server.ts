@@ -1,4 +1,5 @@
 import { exports as loopback, waitUntil } from "cloudflare:workers";
+import type { Stripe } from "stripe";
 import { readText } from "~/platform/body.server";
 import { hmacSha256Hex, randomToken } from "~/platform/crypto.server";
 import { env } from "~/platform/env.server";
@@ -24,36 +25,26 @@ import { env } from "~/platform/env.server";
 // changes an account, transfer.created after a transfer, transfer.reversed when one is reversed from
 // the stand-in's dashboard (/dev/stripe). State lives in KV under devstripe:*.
 
-export type StandInAccount = {
-  id: string;
-  object: "account";
+// The stand-in's objects are Stripe's own types (the SDK is the machine-readable contract, issue 41
+// §5): the fields it answers with, picked from Stripe.Account and Stripe.Transfer, so a field it gets
+// wrong (a name, a type, an enum value) fails the typecheck.
+export type StandInAccount = Pick<
+  Stripe.Account,
+  "id" | "object" | "email" | "country" | "default_currency" | "created" | "details_submitted" | "charges_enabled" | "payouts_enabled" | "metadata"
+> & {
   type: "express";
-  email: string | null;
-  country: string;
-  default_currency: string;
-  created: number;
-  details_submitted: boolean;
-  charges_enabled: boolean;
-  payouts_enabled: boolean;
-  capabilities: { transfers: "active" | "inactive" | "pending" };
-  tos_acceptance: { service_agreement: "full" | "recipient" };
-  requirements: { currently_due: string[]; eventually_due: string[]; past_due: string[]; disabled_reason: string | null };
+  capabilities: Required<Pick<Stripe.Account.Capabilities, "transfers">>;
+  tos_acceptance: { service_agreement: "full" | "recipient" } & Stripe.Account.TosAcceptance;
+  requirements: Pick<Stripe.Account.Requirements, "disabled_reason"> & { currently_due: string[]; eventually_due: string[]; past_due: string[] };
   metadata: Record<string, string>;
   livemode: false;
 };
 
-export type StandInTransfer = {
-  id: string;
-  object: "transfer";
-  amount: number;
-  amount_reversed: number;
-  currency: string;
-  created: number;
-  description: string | null;
+export type StandInTransfer = Pick<
+  Stripe.Transfer,
+  "id" | "object" | "amount" | "amount_reversed" | "currency" | "created" | "description" | "transfer_group" | "reversed" | "metadata"
+> & {
   destination: string;
-  transfer_group: string | null;
-  metadata: Record<string, string>;
-  reversed: boolean;
   livemode: false;
 };
 
@@ -342,7 +333,7 @@ export async function standInState(): Promise<{ accounts: StandInAccount[]; tran
     read<StandInEvent>("devstripe:event:"),
     refusingNextTransfer(),
   ]);
-  const newest = (a: { created: number }, b: { created: number }) => b.created - a.created;
+  const newest = (a: { created?: number }, b: { created?: number }) => (b.created ?? 0) - (a.created ?? 0);
   return { accounts: accounts.sort(newest), transfers: transfers.sort(newest), events: events.sort(newest).slice(0, 50), refusing };
 }
 
@@ -571,7 +562,8 @@ async function route(request: Request, path: string, form: Map<string, string>, 
   }
   if (path === "/v1/transfers" && request.method === "GET") {
     const group = url.searchParams.get("transfer_group");
-    const found = group ? await kv().get(`devstripe:group:${group}`) : null;
+    // Stored as JSON by put(), so read back with get() (a raw read kept the quotes and found nothing).
+    const found = group ? await get<string>(`devstripe:group:${group}`) : null;
     const transfer = found ? await get<StandInTransfer>(transferKey(found)) : null;
     return json({ object: "list", data: transfer ? [transfer] : [], has_more: false, url: "/v1/transfers" });
   }
