@@ -1,6 +1,7 @@
 import type { Stripe } from "stripe";
 import { outboundFetch } from "./stand-in.server";
 import { env } from "./env.server";
+import { recordFailure, recordSuccess } from "./service-status.server";
 
 // Stripe, behind one path for development and production (docs/decisions/0224-payouts-through-stripe-connect.md).
 // The official `stripe` package (23.x) on Workers: its fetch HTTP client and SubtleCrypto for
@@ -91,8 +92,44 @@ function stripeFetch(base: URL): typeof fetch {
   return async (input, init) => {
     const asked = new URL(input instanceof Request ? input.url : String(input));
     const target = new URL(`${prefix}${asked.pathname}${asked.search}`, base);
-    return outboundFetch(new Request(target, init));
+    let res: Response;
+    try {
+      res = await outboundFetch(new Request(target, init));
+    } catch (error) {
+      await recordFailure("stripe", "network", `Stripe could not be reached: ${(error as Error).message}`);
+      throw error;
+    }
+    await recordStripeAnswer(res);
+    return res;
   };
+}
+
+/** The last time this isolate wrote Stripe's success to the status page: a payout day's thousands of calls write it once a minute. */
+let successWrittenAt = 0;
+
+/**
+ * The System status row for Stripe (docs/decisions/0312, 0326), from the one place its answers are
+ * read. A 5xx, a 429 and a refusal of our own key (401/403) are the service's or our settings'
+ * problem; any other 4xx is about one request (a card, an account, an idempotency replay) and is
+ * the caller's to handle (https://docs.stripe.com/error-codes).
+ */
+async function recordStripeAnswer(res: Response): Promise<void> {
+  if (res.ok) {
+    if (Date.now() - successWrittenAt < 60_000) return;
+    successWrittenAt = Date.now();
+    await recordSuccess("stripe");
+    return;
+  }
+  if (res.status >= 500 || res.status === 429 || res.status === 401 || res.status === 403) {
+    successWrittenAt = 0;
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => null)) as { error?: { code?: unknown; message?: unknown } } | null;
+    const code = typeof body?.error?.code === "string" ? body.error.code : `HTTP ${res.status}`;
+    const message = typeof body?.error?.message === "string" ? body.error.message : `Stripe answered HTTP ${res.status}.`;
+    await recordFailure("stripe", code, message);
+  }
 }
 
 let cached: { key: string; client: Stripe } | null = null;

@@ -9,6 +9,7 @@ import { registerStandInPost } from "~/dev/dev-social.server";
 import { fetchYouTubeVideos, YouTubeQuotaExceeded } from "~/modules/channels/provider.server";
 import { socialVideoOwnership, socialVideoViews } from "~/modules/channels/social-accounts.server";
 import { refreshAccessToken } from "~/platform/oauth.server";
+import { stripeClient } from "~/platform/stripe.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, googleAs, ORIGIN, okText, outcome, withCookie } from "../helpers";
 import { linkSocial } from "../social-link";
@@ -101,4 +102,22 @@ describe("outside services on the System status page", () => {
     expect((await rowOf("google"))?.last_error_code).toBe("HTTP 503");
     expect(await panel("google")).toContain("Google&#x27;s token endpoint answered HTTP 503");
   }, 20_000);
+  it("Stripe: an answer shows as the last success; no answer at all is the service's error", async () => {
+    await forget("stripe");
+    const stripe = await stripeClient(ORIGIN);
+    await stripe.transfers.list({ transfer_group: `status-${tag}` });
+    expect((await rowOf("stripe"))?.last_success_at).toBeTruthy();
+    const bindings = env as unknown as Record<string, string>;
+    const base = bindings.STRIPE_API_BASE;
+    bindings.STRIPE_API_BASE = "http://127.0.0.1:9/";
+    try {
+      await expect((await stripeClient(ORIGIN)).transfers.list({ transfer_group: `status-${tag}` })).rejects.toThrow();
+    } finally {
+      bindings.STRIPE_API_BASE = base;
+    }
+    const row = await rowOf("stripe");
+    expect(row?.last_error_code).toBe("network");
+    expect(row?.last_error_message).toContain("Stripe could not be reached");
+    expect(await panel("stripe")).toContain("Stripe could not be reached");
+  });
 });
