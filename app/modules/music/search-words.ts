@@ -1,7 +1,9 @@
 // What a person types, turned into what the library's words are: spelling variants (British and
 // American, compounds written as one word or two) and typo correction against the library's own
 // vocabulary. Pure functions (no database): search.server.ts builds the FTS5 query from them and
-// scripts/bench-music.mjs times the same path. docs/decisions/0240-search-variants-and-typos.md.
+// scripts/bench-music.mjs times the same path. docs/decisions/0240-search-variants-and-typos.md;
+// words that describe a mood: docs/decisions/0316-mood-families-in-search.md.
+import type { Mood } from "./library";
 
 /** At most this many words of a search are used (each one narrows the result). */
 export const SEARCH_TERMS_MAX = 8;
@@ -66,10 +68,41 @@ export const VARIANT_GROUPS: readonly (readonly string[])[] = [
   ["hypnotising", "hypnotizing"],
 ];
 
+/**
+ * Words people use for a mood the library offers (its MOODS), as Epidemic Sound's search does: a
+ * word here also finds the tracks of every mood it names ("upbeat" finds Energetic, Happy and
+ * Uplifting tracks). The moods' own names are not here: "happy" means the Happy mood, as the Mood
+ * filter does, not Energetic too. Comma-separated; a member of two words is matched as adjacent
+ * words, as in VARIANT_GROUPS.
+ */
+export const MOOD_WORDS: Readonly<Record<Mood, string>> = {
+  Calm: "relaxed, relaxing, relax, peaceful, soothing, serene, tranquil, gentle, mellow, meditative, quiet, soft",
+  Chill: "chilled, chillout, chill out, relaxed, relaxing, relax, mellow, laid back, laidback, easy going, easygoing",
+  Dark: "moody, tense, ominous, sinister, gloomy, creepy, spooky, eerie, menacing, suspense, suspenseful, mysterious, haunting, brooding",
+  Dramatic: "epic, intense, tense, tension, suspense, suspenseful, powerful, heroic, emotional, climactic, majestic",
+  Energetic: "upbeat, hype, pumped, pumping, driving, intense, powerful, exciting, lively, action, energy, energising, energizing, dynamic",
+  Happy: "upbeat, cheerful, joyful, joyous, sunny, bright, fun, feel good, feelgood, positive, lively, carefree, optimistic",
+  Quirky: "playful, funny, silly, whimsical, comedy, comedic, goofy, bouncy, weird, cartoon, cartoony, fun, mischievous",
+  Romantic: "love, loving, romance, tender, sensual, intimate, sweet, passionate, dreamy",
+  Sad: "melancholy, melancholic, sombre, somber, sorrowful, emotional, lonely, heartbreak, heartbroken, depressing, mournful, wistful, reflective",
+  Uplifting:
+    "upbeat, hopeful, inspiring, inspirational, motivational, motivating, positive, euphoric, triumphant, anthemic, feel good, feelgood, optimistic, empowering, heartwarming",
+};
+
 const GROUP_OF = new Map<string, readonly string[]>();
 for (const group of VARIANT_GROUPS) for (const member of group) GROUP_OF.set(member, group);
+/** Each mood word and the moods it names, lower-case ("upbeat" → energetic, happy, uplifting). */
+const MOODS_OF = new Map<string, string[]>();
+for (const [mood, words] of Object.entries(MOOD_WORDS)) {
+  for (const word of words.split(", ")) MOODS_OF.set(word, [...(MOODS_OF.get(word) ?? []), mood.toLowerCase()]);
+}
 /** The longest member, in words (how far ahead a multi-word member may reach). */
-const LONGEST = Math.max(...VARIANT_GROUPS.flat().map((m) => m.split(" ").length));
+const LONGEST = Math.max(...[...VARIANT_GROUPS.flat(), ...MOODS_OF.keys()].map((m) => m.split(" ").length));
+
+/** The moods a word or adjacent words name (any of its spellings), lower-case; empty for most words. */
+export function moodsNamedBy(spellings: readonly string[]): string[] {
+  return [...new Set(spellings.flatMap((s) => MOODS_OF.get(s) ?? []))];
+}
 
 /**
  * The other spellings of one word or words: the listed groups, and the British -our / American
@@ -85,20 +118,26 @@ export function variantsOf(words: string): string[] {
 }
 
 /**
- * The typed words grouped into what is searched: each item is the alternatives for one or more
- * adjacent typed words (["hip hop", "hiphop"] for `hip hop`, ["harbour", "harbor"] for `harbour`).
+ * What one or more adjacent typed words search: their spellings, matched anywhere (["hip hop",
+ * "hiphop"] for `hip hop`, ["harbour", "harbor"] for `harbour`), and the moods they name, matched
+ * as a track's mood (["energetic", "happy", "uplifting"] for `upbeat`; MOOD_WORDS).
  */
-export function searchGroups(words: readonly string[]): string[][] {
-  const groups: string[][] = [];
+export type SearchGroup = { spellings: string[]; moods: string[] };
+
+/** The typed words grouped into what is searched (each group is one AND-ed part of the search). */
+export function searchGroups(words: readonly string[]): SearchGroup[] {
+  const groups: SearchGroup[] = [];
   for (let i = 0; i < words.length; ) {
     let taken = 1;
     for (let n = Math.min(LONGEST, words.length - i); n > 1; n--) {
-      if (GROUP_OF.has(words.slice(i, i + n).join(" "))) {
+      const phrase = words.slice(i, i + n).join(" ");
+      if (GROUP_OF.has(phrase) || MOODS_OF.has(phrase)) {
         taken = n;
         break;
       }
     }
-    groups.push(variantsOf(words.slice(i, i + taken).join(" ")));
+    const spellings = variantsOf(words.slice(i, i + taken).join(" "));
+    groups.push({ spellings, moods: moodsNamedBy(spellings) });
     i += taken;
   }
   return groups;

@@ -23,14 +23,21 @@ function ftsTerm(words: string): string {
  * or more characters match as prefixes (`"sun"*`); a single character only as a whole word (`"a"`):
  * a one-letter prefix would rank most of the catalogue (see docs/decisions/0100).
  * A word with other spellings matches any of them (`("harbour"* OR "harbor"*)`, `("lofi"* OR
- * "lo fi"*)`; search-words.ts, docs/decisions/0240). Null when nothing searchable was typed.
+ * "lo fi"*)`; search-words.ts, docs/decisions/0240), and a word for a mood also any track of the
+ * moods it names (`("upbeat"* OR search_facets : "happy" OR …)`, docs/decisions/0316). Null when
+ * nothing searchable was typed.
  */
 export function ftsQuery(text: string): string | null {
-  const groups = searchGroups(typedWords(text));
+  const groups = searchGroups(typedWords(text)).map(({ spellings, moods }) => [
+    ...spellings.map(ftsTerm),
+    // A word for a mood also finds that mood's tracks: the mood word alone, in the facets column
+    // (its genre, mood and tempo words), so "upbeat" does not find a title that says "happy".
+    ...moods.map((mood) => `search_facets : "${mood}"`),
+  ]);
   if (!groups.length) return null;
   // FTS5 reads `a b` as a AND b between plain terms only: next to a parenthesised group the AND is written.
   const joiner = groups.some((g) => g.length > 1) ? " AND " : " ";
-  return groups.map((g) => (g.length === 1 ? ftsTerm(g[0]) : `(${g.map(ftsTerm).join(" OR ")})`)).join(joiner);
+  return groups.map((g) => (g.length === 1 ? g[0] : `(${g.join(" OR ")})`)).join(joiner);
 }
 
 // FTS5 cannot be said with drizzle's builder: the virtual table (migrations/0007_music.sql, its

@@ -62,6 +62,27 @@ describe("genre, mood and tempo words", () => {
     expect(await found("chill jazz")).toEqual(titlesWhere((t) => t.mood === "Chill" && t.genre === "Jazz").sort());
   });
 
+  it('a word for a mood finds the moods it names: "upbeat" finds the Energetic, Happy and Uplifting tracks (issue 42)', async () => {
+    const moodOr = (moods: string[], tag: string) => titlesWhere((t) => moods.includes(t.mood) || t.tags.split(" ").includes(tag)).sort();
+    const upbeat = moodOr(["Energetic", "Happy", "Uplifting"], "upbeat");
+    expect(upbeat.length).toBeGreaterThan(10);
+    expect(await search("upbeat")).toMatchObject({ total: upbeat.length, correctedQ: null });
+    const bigPage = async (q: string) => {
+      const page = await libraryPage(actor, { ...EMPTY_LIBRARY_QUERY, q, sort: "title", page: 1 });
+      const rest = page.pageCount > 1 ? await libraryPage(actor, { ...EMPTY_LIBRARY_QUERY, q, sort: "title", page: 2 }) : null;
+      return [...page.tracks, ...(rest?.tracks ?? [])].map((t) => t.title).sort();
+    };
+    expect(await bigPage("upbeat")).toEqual(upbeat);
+    expect(await found("relaxed")).toEqual(moodOr(["Calm", "Chill"], "relaxed"));
+    expect(await found("moody")).toEqual(moodOr(["Dark"], "moody"));
+    expect(await found("feel good")).toEqual(moodOr(["Happy", "Uplifting"], "feelgood"));
+    expect(await found("melancholic piano")).toEqual(titlesWhere((t) => t.mood === "Sad" && t.tags.includes("piano")).sort());
+    // A mood's own name means that mood, as the Mood filter does: "happy" is not Energetic too.
+    expect(await found("happy")).toEqual(titlesWhere((t) => t.mood === "Happy").sort());
+    // The mood is matched as the track's mood only, not as a word of a title.
+    expect(ftsQuery("upbeat")).toBe('("upbeat"* OR search_facets : "energetic" OR search_facets : "happy" OR search_facets : "uplifting")');
+  });
+
   it("finds a tempo band (slow under 90 BPM, fast from 120)", async () => {
     const slowJazz = titlesWhere((t) => t.genre === "Jazz" && t.bpm < 90).sort();
     expect(slowJazz.length).toBeGreaterThan(0);
@@ -96,7 +117,7 @@ describe("spelling variants", () => {
     expect(ftsQuery("harbour lights")).toBe('("harbour"* OR "harbor"*) AND "lights"*');
     expect(ftsQuery("hip-hop")).toBe('("hip hop"* OR "hiphop"*)');
     expect(ftsQuery("lofi OR")).toBe('("lofi"* OR "lo fi"*) AND "or"*');
-    expect(searchGroups(["colour"])).toEqual([["colour", "color"]]);
+    expect(searchGroups(["colour"])).toEqual([{ spellings: ["colour", "color"], moods: [] }]);
   });
 });
 
