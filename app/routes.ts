@@ -56,6 +56,7 @@ export default [
   route("music/audio/:id", "routes/_app/music.audio.$id.ts"),
   route("music/cover/:id", "routes/_app/music.cover.$id.ts"),
   route("music/licences/:code/download", "routes/_app/music-licence-download.ts"),
+  route("music/licences/:code/certificate.pdf", "routes/_app/music-licence-pdf.ts"),
   // ---- Payments (issue 14): CSV downloads, outside the shell layout ----------------------------
   route("payments/statement.csv", "routes/_app/payments-csv.ts"),
   route("admin/payments/batches/:batch", "routes/admin/payments-batch-csv.ts"),

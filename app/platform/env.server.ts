@@ -8,6 +8,14 @@ export function appName(): string {
   return env.APP_NAME || "Shortbeat";
 }
 
+/**
+ * Where people reach support: the address replies to our e-mails go to (EMAIL_REPLY_TO in
+ * wrangler.toml; the privacy policy and terms say to reply to any e-mail). Null when not set.
+ */
+export function supportEmail(): string | null {
+  return env.EMAIL_REPLY_TO?.includes("@") ? env.EMAIL_REPLY_TO : null;
+}
+
 /** Development tools (mailbox, stand-in identity provider, test factories) are on only locally. */
 export function devToolsEnabled(): boolean {
   return env.DEV_TOOLS === "1";

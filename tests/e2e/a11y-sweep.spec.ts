@@ -82,6 +82,7 @@ const NOT_PAGES: Record<string, string> = {
   "_app/music.audio.$id.ts": "audio file resource",
   "_app/music.cover.$id.ts": "image file resource",
   "_app/music-licence-download.ts": "licence file download",
+  "_app/music-licence-pdf.ts": "PDF download (the licence certificate)",
   "api/csp-report.ts": "CSP report endpoint",
   "api/notifications.ts": "JSON resource",
   "api/chat.ts": "JSON resource (chat history, catch-up, sends)",

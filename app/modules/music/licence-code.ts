@@ -77,6 +77,8 @@ export type LicenceVerification = Pick<LicenceCertificate, "code" | "createdAt" 
 export const licenceDownloadPath = (code: string) => `/music/licences/${code}/download`;
 /** The owner's certificate. */
 export const licenceCertificatePath = (code: string) => `/music/licences/${code}`;
+/** The certificate as a PDF. */
+export const licencePdfPath = (code: string) => `/music/licences/${code}/certificate.pdf`;
 /** The public verification page. */
 export const licenceVerificationPath = (code: string) => `/licences/${code}`;
 

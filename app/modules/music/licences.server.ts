@@ -12,6 +12,7 @@ import { db } from "~/platform/db.server";
 import { attachmentDisposition } from "~/platform/storage.server";
 import { appName, env } from "~/platform/env.server";
 import { consume, ipScope, LICENCE_LOOKUP_LIMIT } from "~/platform/rate-limit.server";
+import { licenceCertificatePdf, licencePdfName } from "./licence-pdf";
 import {
   type LicenceCertificate,
   type LicenceChannel,
@@ -273,15 +274,36 @@ export async function licenceCertificate(actor: Actor, code: string): Promise<Li
 }
 
 /**
+ * The certificate as a one-page PDF attachment (licence-pdf.ts): the same readers as the
+ * certificate page (its owner; admins), 404 for anyone else. Private, never cached.
+ */
+export async function licenceCertificateDownload(actor: Actor, code: string, origin: string): Promise<Response> {
+  const licence = await licenceCertificate(actor, code);
+  const pdf = licenceCertificatePdf(licence, appName(), origin);
+  return new Response(pdf, {
+    status: 200,
+    headers: {
+      "Content-Type": "application/pdf",
+      "Content-Length": String(pdf.byteLength),
+      "Content-Disposition": attachmentDisposition(licencePdfName(appName(), licence.code)),
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+      "Cross-Origin-Resource-Policy": "same-origin",
+    },
+  });
+}
+
+/**
  * The public verification page: valid (or valid for videos published before the withdrawal),
  * for which track and channels, since when. Rate-limited per address before anything is read (429
- * 'Rate limit exceeded'); an unknown or malformed code is 404.
+ * 'Rate limit exceeded'). Null for an unknown or malformed code: the page answers 404 saying it is
+ * not a valid licence (issue 42), not the generic not-found page.
  */
-export async function verifyLicence(request: Request, code: string): Promise<LicenceVerification> {
+export async function verifyLicence(request: Request, code: string): Promise<LicenceVerification | null> {
   const limit = await consume("licence-lookup", ipScope(request), LICENCE_LOOKUP_LIMIT);
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds);
   const found = await licenceByCode(code);
-  if (!found) throw notFound("Licence not found.");
+  if (!found) return null;
   const s = summaryOf(found.row);
   return {
     code: s.code,

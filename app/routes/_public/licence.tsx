@@ -1,17 +1,19 @@
-import { isRouteErrorResponse, Link, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, Link, useRouteError } from "react-router";
 import { ErrorScreen, NotFoundScreen } from "~/components/error-screen";
 import { PublicLayout, useAppName } from "~/components/public-layout";
-import { LicenceVerificationView } from "~/modules/music/components/licence-verification";
+import { LicenceNotValidView, LicenceVerificationView } from "~/modules/music/components/licence-verification";
 import { verifyLicence } from "~/modules/music/music.server";
+import { supportEmail } from "~/platform/env.server";
 import { domainLoader } from "~/platform/http.server";
 import type { Route } from "./+types/licence";
 
 // The public licence verification page (no sign-in): whether a licence is valid, for which track
-// and channels, since when. Unknown codes: the not-found page (404). Rate-limited per address:
+// and channels, since when. Unknown codes: 404 saying "This is not a valid Shortbeat licence" (issue
+// 42), with the way to ask support, not the generic not-found page. Rate-limited per address:
 // 429 'Rate limit exceeded'. Never cached (no-store): the answer changes when a track is
 // withdrawn, and the page is not worth a shared cache. docs/decisions/0118.
 export const meta = ({ loaderData }: Route.MetaArgs) => [
-  { title: loaderData ? `Licence ${loaderData.licence.code} | Shortbeat` : "Licence verification | Shortbeat" },
+  { title: loaderData?.licence ? `Licence ${loaderData.licence.code} | Shortbeat` : "Licence verification | Shortbeat" },
   { name: "robots", content: "noindex" },
 ];
 
@@ -23,7 +25,8 @@ export const headers: Route.HeadersFunction = ({ errorHeaders }) => {
 };
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
-  return { licence: await verifyLicence(args.request, args.params.code) };
+  const licence = await verifyLicence(args.request, args.params.code);
+  return data({ licence, code: args.params.code.slice(0, 40), support: supportEmail() }, { status: licence ? 200 : 404 });
 });
 
 export default function LicencePage({ loaderData }: Route.ComponentProps) {
@@ -31,13 +34,17 @@ export default function LicencePage({ loaderData }: Route.ComponentProps) {
   return (
     <PublicLayout>
       <main id="main" className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-12">
-        <LicenceVerificationView licence={loaderData.licence} appName={appName} />
+        {loaderData.licence ? (
+          <LicenceVerificationView licence={loaderData.licence} appName={appName} support={loaderData.support} />
+        ) : (
+          <LicenceNotValidView code={loaderData.code} appName={appName} support={loaderData.support} />
+        )}
       </main>
     </PublicLayout>
   );
 }
 
-/** 404 → the not-found page; 429 → the spec's 'Rate limit exceeded'; anything else → the error screen. */
+/** 404 (no such route; an unknown code renders above) → the not-found page; 429 → the spec's 'Rate limit exceeded'; anything else → the error screen. */
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 429) {

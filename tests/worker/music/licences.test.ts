@@ -297,6 +297,43 @@ describe("the certificate (/music/licences/:code)", () => {
   });
 });
 
+describe("the certificate as a PDF (/music/licences/:code/certificate.pdf, issue 42)", () => {
+  it("is a one-page PDF attachment with the code, track and creator, for its owner and admins; 404 for others, 401 signed out", async () => {
+    const trackId = await insertTrack({ title: "Paper Tune", artist: "Cert Artist" });
+    const code = await takeLicence(creator, trackId);
+    const certificate = await (await fetchApp(`/music/licences/${code}`, withCookie(creator.cookie))).text();
+    expect(certificate).toContain(`href="/music/licences/${code}/certificate.pdf"`);
+    expect(certificate).toContain("Download PDF");
+
+    const res = await fetchApp(`/music/licences/${code}/certificate.pdf`, withCookie(creator.cookie));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/pdf");
+    expect(res.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="Shortbeat licence ${code}.pdf"; filename*=UTF-8''Shortbeat%20licence%20${code}.pdf`,
+    );
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    const text = new TextDecoder("latin1").decode(bytes);
+    expect(text.startsWith("%PDF-1.4")).toBe(true);
+    expect(text.trimEnd().endsWith("%%EOF")).toBe(true);
+    for (const fact of [code, "Paper Tune", "Cert Artist", "Casey Creator", "Casey Shorts", "Music licence certificate", `/licences/${code}`]) {
+      expect(text, fact).toContain(fact);
+    }
+    // The cross-reference table points at each object (a reader opens it without repair).
+    const xref = Number(/startxref\n(\d+)/.exec(text)?.[1]);
+    expect(text.slice(xref, xref + 4)).toBe("xref");
+    const offsets = [...text.slice(xref).matchAll(/^(\d{10}) 00000 n $/gm)].map((m) => Number(m[1]));
+    expect(offsets.length).toBeGreaterThan(7);
+    for (const [i, offset] of offsets.entries()) expect(text.slice(offset, offset + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`);
+
+    expect((await fetchApp(`/music/licences/${code}/certificate.pdf`, withCookie(admin.cookie))).status).toBe(200);
+    const theirs = await fetchApp(`/music/licences/${code}/certificate.pdf`, withCookie(other.cookie));
+    expect(theirs.status).toBe(404);
+    expect(await theirs.text()).not.toContain("Paper Tune");
+    expect((await fetchApp(`/music/licences/${code}/certificate.pdf`)).status).toBe(401);
+  });
+});
+
 describe("the public verification page (/licences/:code)", () => {
   it("shows anyone, signed out, that the licence is valid: track, artist, channels, since when; no e-mail; not cached", async () => {
     const trackId = await insertTrack({ title: "Public Tune", artist: "Public Artist" });
@@ -326,10 +363,25 @@ describe("the public verification page (/licences/:code)", () => {
     expect(html).not.toContain("Valid licence");
   });
 
-  it.each(["SB-0000-0000-0000", "nonsense", "SB-UUUU-UUUU-UUUU"])("answers the not-found page with 404 for %s", async (code) => {
+  it.each([
+    "SB-0000-0000-0000",
+    "nonsense",
+    "SB-UUUU-UUUU-UUUU",
+  ])("answers 404 'This is not a valid Shortbeat licence' for %s, with support linked (issue 42)", async (code) => {
     const res = await publicPage(code);
     expect(res.status).toBe(404);
-    expect(await res.text()).toContain("Page not found");
+    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    const html = await res.text();
+    expect(html).toContain("This is not a valid Shortbeat licence");
+    expect(html).not.toContain("Page not found");
+    expect(html).toContain(`<a href="mailto:${env.EMAIL_REPLY_TO}?subject=${encodeURIComponent(`Licence ${code}`)}"`);
+    expect(html).toMatch(/<a href="mailto:[^"]+"[^>]*>Contact Shortbeat support<\/a>/);
+  });
+
+  it("links 'Contact Shortbeat support' to the support address on a valid licence (issue 42)", async () => {
+    const code = await takeLicence(creator, await insertTrack());
+    const html = await (await publicPage(code)).text();
+    expect(html).toMatch(new RegExp(`<a href="mailto:${env.EMAIL_REPLY_TO}\\?subject=Licence%20${code}"[^>]*>Contact Shortbeat support</a>`));
   });
 
   it("is rate-limited per address: 429 'Rate limit exceeded' with Retry-After, other addresses unaffected", async () => {

@@ -1,13 +1,14 @@
-import { Download, ExternalLink, Printer } from "~/ui/icons";
+import { Download, ExternalLink, FileBadge, Printer } from "~/ui/icons";
 import { Link } from "react-router";
 import { buttonClass } from "~/ui/button";
-import { formatLicenceDate, type LicenceCertificate, licenceDownloadPath, licenceVerificationPath } from "../licence-code";
+import { formatLicenceDate, type LicenceCertificate, licenceDownloadPath, licencePdfPath, licenceVerificationPath } from "../licence-code";
 import { LicenceFacts } from "./licence-channels";
 import { LicenceTerms } from "./licence-terms";
 
 // The licence certificate (its owner; admins may read it): track, artist, creator, channels,
 // date, code and the terms in plain words. Printable: the print stylesheet below hides the shell
 // (sidebar, header, player, toasts) and the buttons, and prints the certificate alone on white.
+// Or downloaded as a one-page PDF (licence-pdf.ts), to attach to a claim dispute.
 
 /**
  * Print rules for this page only (the <style> exists while the certificate is shown). The shell is
@@ -92,6 +93,10 @@ export function LicenceCertificateView({ licence, appName, origin }: { licence: 
           <Printer className="h-4 w-4" aria-hidden="true" />
           Print
         </button>
+        <a href={licencePdfPath(licence.code)} className={buttonClass.secondary} download>
+          <FileBadge className="h-4 w-4" aria-hidden="true" />
+          Download PDF
+        </a>
         {licence.own && !licence.withdrawnAt ? (
           <a href={licenceDownloadPath(licence.code)} className={buttonClass.secondary} download>
             <Download className="h-4 w-4" aria-hidden="true" />
