@@ -10,6 +10,7 @@ import { chatSeed } from "./chat-seed.ts";
 import { growthSeed } from "./growth-seed.ts";
 import { clippingSeed } from "./clipping-seed.ts";
 import { thumbnailsSeed } from "./thumbnails-seed.ts";
+import { notificationsSeed } from "./notifications-seed.ts";
 import { demoChannelSnapshots } from "./demo-channel.ts";
 import { signUpMetadata } from "../modules/accounts/sign-up-metadata.ts";
 
@@ -321,6 +322,9 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
 
   // A thumbnail project and export of the admin's; the demo channel's stand-in thumbnail (app/dev/thumbnails-seed.ts).
   statements.push(...(await thumbnailsSeed({ db, media, adminId: DEMO_ACCOUNTS[0].id, channelRowId: uuid(201), channelId: "UCdemoCaseyCreates0001" })));
+
+  // The notifications of the payouts and reviews above, so the bell tells the same story (after them: it reads their rows).
+  statements.push(...notificationsSeed({ db, adminId: DEMO_ACCOUNTS[0].id }));
 
   // One batch: all or nothing.
   await db.batch(statements);
