@@ -197,17 +197,29 @@ function prng(seed: number) {
 }
 
 /**
- * Notes for a catalogue line: a one-bar motif in the mood's scale over a four-chord bass, as one
- * cycle repeated to last 12–30 s (16 kHz mono: small files, quick to make).
+ * The catalogue lines that last longer than the 12–30 s loops, so the Length filter ("from 0:30",
+ * "1:00–2:00") finds something (issue 42): four tracks, 0:48 to 2:20, seconds by title. A longer
+ * track costs one cycle of synthesis like the others (the cycle is repeated), but its WAV (32 KB a
+ * second) and its MP3 preview's encoding grow with its length, hence only four.
  */
-function composed(n: number, mood: SeedTrack["mood"], bpm: number): Pick<SeedTrack, "melody" | "bass" | "repeat" | "sampleRate"> {
+const LONG_TRACKS: Record<string, number> = { "Victory Lap": 48, "Ocean Drift": 65, "Deep Focus": 110, "Epic Reveal": 140 };
+
+/**
+ * Notes for a catalogue line: a one-bar motif in the mood's scale over a four-chord bass, as one
+ * cycle repeated to last 12–30 s, or `seconds` (16 kHz mono: small files, quick to make).
+ */
+function composed(
+  n: number,
+  mood: SeedTrack["mood"],
+  bpm: number,
+  seconds = 12 + ((n * 7) % 19),
+): Pick<SeedTrack, "melody" | "bass" | "repeat" | "sampleRate"> {
   const rand = prng(n * 7919);
   const scale = SCALES[MOOD_SCALE[mood]];
   const root = 57 + ((n * 5) % 12);
   const step = bpm >= 110 ? 0.5 : 1;
   const motif = Array.from({ length: 8 }, () => (rand() < 0.15 ? null : root + scale[Math.floor(rand() * scale.length)]));
   const cycleBeats = 8 * step;
-  const seconds = 12 + ((n * 7) % 19);
   const progression = MOOD_SCALE[mood] === "minor" ? [0, -4, 3, -2] : [0, -3, 5, 7];
   return {
     melody: pattern(motif, step, 1),
@@ -235,7 +247,7 @@ export const MUSIC_SEED_TRACKS: SeedTrack[] = [
       status: "published",
       byPartner: artist === PARTNER_ARTIST,
       age: 80 - i * 2,
-      ...composed(i + 1, mood, bpm),
+      ...composed(i + 1, mood, bpm, LONG_TRACKS[title]),
     }),
   ),
   ...SUBMISSIONS.map(
@@ -310,9 +322,9 @@ export async function musicSeed({ db, media, partnerId, adminId, creatorId, chan
 }> {
   const ids = MUSIC_SEED_TRACKS.map((t) => t.id);
   const rows = await db
-    .prepare(`SELECT id, peaks, cover_key, preview_key FROM music_tracks WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .prepare(`SELECT id, peaks, cover_key, preview_key, duration_seconds FROM music_tracks WHERE id IN (${ids.map(() => "?").join(",")})`)
     .bind(...ids)
-    .all<{ id: string; peaks: string; cover_key: string | null; preview_key: string | null }>();
+    .all<{ id: string; peaks: string; cover_key: string | null; preview_key: string | null; duration_seconds: number }>();
   const stored = new Map(rows.results.map((r) => [r.id, r]));
   const keys = new Set<string>();
   let cursor: string | undefined;
@@ -330,10 +342,12 @@ export async function musicSeed({ db, media, partnerId, adminId, creatorId, chan
     const previewKey = `music/previews/${t.id}.mp3`;
     const row = stored.get(t.id);
     const previewDone = !encodeMp3 || (row?.preview_key && keys.has(row.preview_key));
-    if (row && row.peaks !== "[]" && row.cover_key && keys.has(audioKey) && keys.has(row.cover_key) && previewDone) continue;
+    // A track an earlier seed made as a short loop and LONG_TRACKS now lengthens is made again (its audio, preview, peaks, length).
+    const lengthened = row !== undefined && row.duration_seconds < (LONG_TRACKS[t.title] ?? 0) - 5;
+    if (row && row.peaks !== "[]" && row.cover_key && keys.has(audioKey) && keys.has(row.cover_key) && previewDone && !lengthened) continue;
 
     const { wav, durationSeconds } = synthesize({ bpm: t.bpm, melody: t.melody, bass: t.bass, repeat: t.repeat, sampleRate: t.sampleRate });
-    if (!keys.has(audioKey)) {
+    if (!keys.has(audioKey) || lengthened) {
       await media.put(audioKey, wav, { httpMetadata: { contentType: "audio/wav" }, customMetadata: { title: t.title, artist: t.artist } });
       tracksUploaded++;
     }
@@ -343,7 +357,7 @@ export async function musicSeed({ db, media, partnerId, adminId, creatorId, chan
         Float32Array.from(pcmOf(wav), (v) => v / 0x8000),
         t.sampleRate ?? 22050,
       );
-      if (!keys.has(previewKey)) await media.put(previewKey, preview, { httpMetadata: { contentType: "audio/mpeg" } });
+      if (!keys.has(previewKey) || lengthened) await media.put(previewKey, preview, { httpMetadata: { contentType: "audio/mpeg" } });
     }
     const cover = await coverPng(t);
     if (!keys.has(coverKey)) await media.put(coverKey, cover, { httpMetadata: { contentType: "image/png" } });
@@ -358,13 +372,14 @@ export async function musicSeed({ db, media, partnerId, adminId, creatorId, chan
              status, submitted_by, review_note, reviewed_by, reviewed_at, published_at, created_at, updated_at, preview_key, preview_size)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'audio/wav', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (id) DO UPDATE SET
-             preview_size = CASE WHEN music_tracks.preview_key IS NULL THEN excluded.preview_size ELSE music_tracks.preview_size END,
+             duration_seconds = max(music_tracks.duration_seconds, excluded.duration_seconds),
+             preview_size = CASE WHEN music_tracks.preview_key IS NULL OR excluded.duration_seconds > music_tracks.duration_seconds + 5 THEN excluded.preview_size ELSE music_tracks.preview_size END,
              preview_key = coalesce(music_tracks.preview_key, excluded.preview_key),
-             audio_size = CASE WHEN music_tracks.audio_size = 0 THEN excluded.audio_size ELSE music_tracks.audio_size END,
+             audio_size = CASE WHEN music_tracks.audio_size = 0 OR excluded.duration_seconds > music_tracks.duration_seconds + 5 THEN excluded.audio_size ELSE music_tracks.audio_size END,
              cover_size = CASE WHEN music_tracks.cover_key IS NULL THEN excluded.cover_size ELSE music_tracks.cover_size END,
              cover_key = coalesce(music_tracks.cover_key, excluded.cover_key),
              tags = CASE WHEN music_tracks.tags = '' THEN excluded.tags ELSE music_tracks.tags END,
-             peaks = CASE WHEN music_tracks.peaks = '[]' THEN excluded.peaks ELSE music_tracks.peaks END`,
+             peaks = CASE WHEN music_tracks.peaks = '[]' OR excluded.duration_seconds > music_tracks.duration_seconds + 5 THEN excluded.peaks ELSE music_tracks.peaks END`,
         )
         .bind(
           t.id,
