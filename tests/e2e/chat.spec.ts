@@ -139,3 +139,23 @@ test("two members talk live; an admin mutes one and deletes a message from every
   await casey.context().close();
   await charlie.context().close();
 });
+
+test("at 375 px the message box is pinned to the bottom of the screen, the messages scroll above it (issue 42)", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, viewport: { width: 375, height: 812 } });
+  const page = await context.newPage();
+  await signIn(page, "creator@shortbeat.test");
+  await page.goto("/community-chat");
+  await expect(page.getByRole("heading", { name: "#general" })).toBeVisible();
+  const inView = async () => {
+    const rect = await box(page).boundingBox();
+    expect(rect).not.toBeNull();
+    expect(rect!.y).toBeGreaterThanOrEqual(0);
+    expect(rect!.y + rect!.height).toBeLessThanOrEqual(812);
+  };
+  // Without scrolling the page, and wherever the page is scrolled while the room is on screen.
+  await inView();
+  await page.screenshot({ path: test.info().outputPath("chat-375.png") });
+  await page.mouse.wheel(0, 200);
+  await inView();
+  await context.close();
+});

@@ -436,7 +436,7 @@ export function ChatView({ page }: { page: ChatPage }) {
             aria-label={`Messages in #${room.name}`}
             aria-live="polite"
             tabIndex={0}
-            className="h-[55vh] min-h-64 overflow-y-auto px-4 py-3 focus-visible:outline-2 focus-visible:outline-brand-600"
+            className="h-[55vh] min-h-48 overflow-y-auto px-4 py-3 focus-visible:outline-2 focus-visible:outline-brand-600"
           >
             {hasMore ? (
               <div className="mb-3 text-center">
@@ -571,96 +571,100 @@ export function ChatView({ page }: { page: ChatPage }) {
             </ol>
           </div>
 
-          <p className="min-h-6 px-4 pt-1 text-xs italic text-slate-600" data-testid="typing">
-            {typingText(Object.values(typers).map((t) => t.name))}
-          </p>
-
-          {unsentCount > 0 ? (
-            <p role="alert" className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-900">
-              {unsentCount === 1 ? "1 message was not sent." : `${unsentCount} messages were not sent.`} They are sent again when the connection is back, or
-              press Retry.
+          {/* Below lg the page scrolls, not the room: the composer (with who is typing) stays pinned to the
+              viewport's bottom while the room is on screen, so a phone never has to scroll to it (issue 42). */}
+          <div className="sticky bottom-0 z-10 rounded-b-xl bg-white lg:static" data-testid="chat-composer-dock">
+            <p className="min-h-6 px-4 pt-1 text-xs italic text-slate-600" data-testid="typing">
+              {typingText(Object.values(typers).map((t) => t.name))}
             </p>
-          ) : null}
 
-          <div className="border-t border-slate-200 p-3">
-            {mute ? (
-              <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="muted-notice">
-                You are muted {mute.allRooms ? "" : "in this room "}until <LocalTime iso={mute.until} withTime />. Reason: {mute.reason}
+            {unsentCount > 0 ? (
+              <p role="alert" className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-900">
+                {unsentCount === 1 ? "1 message was not sent." : `${unsentCount} messages were not sent.`} They are sent again when the connection is back, or
+                press Retry.
               </p>
-            ) : !canPost ? (
-              <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700">{room.archived ? CHAT_TEXT.archived : CHAT_TEXT.announcementsOnly}</p>
-            ) : (
-              <form onSubmit={submit} className="relative">
-                <label htmlFor={composerId} className="sr-only">
-                  Message #{room.name}
-                </label>
-                <textarea
-                  id={composerId}
-                  ref={boxRef}
-                  value={draft}
-                  rows={2}
-                  placeholder={`Message #${room.name} — type @ to mention someone`}
-                  onChange={(e) => {
-                    setDraft(e.target.value);
-                    if (error) setError(null);
-                    // Tell the room (at most every TYPING_SEND_MS; the room throttles too and checks who may post).
-                    if (e.target.value.trim() && Date.now() - lastTypingSent.current >= TYPING_SEND_MS && sendFrame(CHAT_TYPING)) {
-                      lastTypingSent.current = Date.now();
-                    }
-                    updateSuggestions(e.target.value, e.target.selectionStart ?? e.target.value.length);
-                  }}
-                  onKeyDown={onKeyDown}
-                  onBlur={() => window.setTimeout(() => setSuggest(null), 150)}
-                  role="combobox"
-                  aria-expanded={suggest !== null && suggest.members.length > 0}
-                  aria-controls={listboxId}
-                  aria-autocomplete="list"
-                  aria-activedescendant={suggest && suggest.members.length > 0 ? `${listboxId}-${suggest.active}` : undefined}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={`${composerId}-count${error ? ` ${composerId}-error` : ""}`}
-                  className="block w-full resize-y rounded-md border border-slate-300 px-3 py-2 text-sm text-slate-900 shadow-sm"
-                />
-                {suggest && suggest.members.length > 0 ? (
-                  <div
-                    id={listboxId}
-                    role="listbox"
-                    aria-label="Members to mention"
-                    className="absolute bottom-full left-0 z-10 mb-1 w-72 rounded-md border border-slate-200 bg-white py-1 shadow-lg"
-                  >
-                    {suggest.members.map((m, i) => (
-                      <div
-                        key={m.id}
-                        id={`${listboxId}-${i}`}
-                        role="option"
-                        tabIndex={-1}
-                        aria-selected={i === suggest.active}
-                        onMouseDown={(e) => {
-                          e.preventDefault();
-                          pick(m);
-                        }}
-                        className={`flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm ${i === suggest.active ? "bg-slate-100" : ""}`}
-                      >
-                        <Avatar name={m.name} url={m.avatarUrl} small />
-                        {m.name}
-                      </div>
-                    ))}
+            ) : null}
+
+            <div className="border-t border-slate-200 p-3">
+              {mute ? (
+                <p role="status" className="rounded-md bg-amber-50 p-3 text-sm text-amber-900" data-testid="muted-notice">
+                  You are muted {mute.allRooms ? "" : "in this room "}until <LocalTime iso={mute.until} withTime />. Reason: {mute.reason}
+                </p>
+              ) : !canPost ? (
+                <p className="rounded-md bg-slate-50 p-3 text-sm text-slate-700">{room.archived ? CHAT_TEXT.archived : CHAT_TEXT.announcementsOnly}</p>
+              ) : (
+                <form onSubmit={submit} className="relative">
+                  <label htmlFor={composerId} className="sr-only">
+                    Message #{room.name}
+                  </label>
+                  <textarea
+                    id={composerId}
+                    ref={boxRef}
+                    value={draft}
+                    rows={2}
+                    placeholder={`Message #${room.name} — type @ to mention someone`}
+                    onChange={(e) => {
+                      setDraft(e.target.value);
+                      if (error) setError(null);
+                      // Tell the room (at most every TYPING_SEND_MS; the room throttles too and checks who may post).
+                      if (e.target.value.trim() && Date.now() - lastTypingSent.current >= TYPING_SEND_MS && sendFrame(CHAT_TYPING)) {
+                        lastTypingSent.current = Date.now();
+                      }
+                      updateSuggestions(e.target.value, e.target.selectionStart ?? e.target.value.length);
+                    }}
+                    onKeyDown={onKeyDown}
+                    onBlur={() => window.setTimeout(() => setSuggest(null), 150)}
+                    role="combobox"
+                    aria-expanded={suggest !== null && suggest.members.length > 0}
+                    aria-controls={listboxId}
+                    aria-autocomplete="list"
+                    aria-activedescendant={suggest && suggest.members.length > 0 ? `${listboxId}-${suggest.active}` : undefined}
+                    aria-invalid={error ? true : undefined}
+                    aria-describedby={`${composerId}-count${error ? ` ${composerId}-error` : ""}`}
+                    className="block w-full resize-y rounded-md border border-slate-300 px-3 py-2 text-sm text-slate-900 shadow-sm"
+                  />
+                  {suggest && suggest.members.length > 0 ? (
+                    <div
+                      id={listboxId}
+                      role="listbox"
+                      aria-label="Members to mention"
+                      className="absolute bottom-full left-0 z-10 mb-1 w-72 rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+                    >
+                      {suggest.members.map((m, i) => (
+                        <div
+                          key={m.id}
+                          id={`${listboxId}-${i}`}
+                          role="option"
+                          tabIndex={-1}
+                          aria-selected={i === suggest.active}
+                          onMouseDown={(e) => {
+                            e.preventDefault();
+                            pick(m);
+                          }}
+                          className={`flex cursor-pointer items-center gap-2 px-3 py-1.5 text-sm ${i === suggest.active ? "bg-slate-100" : ""}`}
+                        >
+                          <Avatar name={m.name} url={m.avatarUrl} small />
+                          {m.name}
+                        </div>
+                      ))}
+                    </div>
+                  ) : null}
+                  <div className="mt-2 flex items-center justify-between gap-2">
+                    <span id={`${composerId}-count`} className={`text-xs ${draft.length > CHAT_MESSAGE_MAX ? "text-red-700" : "text-slate-500"}`}>
+                      {draft.length}/{CHAT_MESSAGE_MAX}
+                    </span>
+                    <Button type="submit" variant="primary">
+                      Send
+                    </Button>
                   </div>
-                ) : null}
-                <div className="mt-2 flex items-center justify-between gap-2">
-                  <span id={`${composerId}-count`} className={`text-xs ${draft.length > CHAT_MESSAGE_MAX ? "text-red-700" : "text-slate-500"}`}>
-                    {draft.length}/{CHAT_MESSAGE_MAX}
-                  </span>
-                  <Button type="submit" variant="primary">
-                    Send
-                  </Button>
-                </div>
-                {error ? (
-                  <p id={`${composerId}-error`} role="alert" className="mt-2 text-sm text-red-700">
-                    {error}
-                  </p>
-                ) : null}
-              </form>
-            )}
+                  {error ? (
+                    <p id={`${composerId}-error`} role="alert" className="mt-2 text-sm text-red-700">
+                      {error}
+                    </p>
+                  ) : null}
+                </form>
+              )}
+            </div>
           </div>
         </section>
       ) : (
