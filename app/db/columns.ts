@@ -5,9 +5,12 @@ import { getTableColumns, type Table } from "drizzle-orm";
  * is `{ id: payouts.id, status: payouts.status }`, in the order named. A column read under another
  * name (`room: chatRooms.name`) is written out beside it.
  */
-export function columnsOf<T extends Table, K extends keyof T["_"]["columns"] & string>(table: T, ...names: K[]): Pick<T["_"]["columns"], K> {
+/** A table's columns by name, as drizzle's public getTableColumns types them. */
+type ColumnsOf<T extends Table> = ReturnType<typeof getTableColumns<T>>;
+
+export function columnsOf<T extends Table, K extends keyof ColumnsOf<T> & string>(table: T, ...names: K[]): Pick<ColumnsOf<T>, K> {
   const all = getTableColumns(table);
-  const picked = {} as Pick<T["_"]["columns"], K>;
+  const picked = {} as Pick<ColumnsOf<T>, K>;
   for (const name of names) picked[name] = all[name];
   return picked;
 }

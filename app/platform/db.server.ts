@@ -1,7 +1,6 @@
-import { fillPlaceholders, sql } from "drizzle-orm";
-import type { RunnableQuery } from "drizzle-orm/runnable-query";
+import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import type { BatchItem } from "drizzle-orm/batch";
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as schema from "~/db/schema";
 import { readCookie, serializeCookie } from "./cookies.server";
@@ -48,14 +47,17 @@ export function withD1Session<T>(start: SessionStart, work: (session: D1Database
 // drizzle's D1 driver only prepares statements and runs batches on its client: this client hands
 // both to the current session, so one drizzle instance (its schema read once per isolate) serves
 // every unit of work. A statement is given to the session when its values are bound (drizzle binds
-// before every run, and in every batch), so that a statement drizzle built once (`builtOnce`) runs
-// in each request's own session.
+// before every run), so that a statement drizzle prepared once (`builtOnce`) runs in each request's
+// own session. While `batch` starts its items, a bound statement is collected instead of run, and
+// the collected statements go to D1 as one batch.
 const sessionClient = {
   prepare: (query: string) => ({
-    bind: (...values: unknown[]) =>
-      d1()
+    bind: (...values: unknown[]) => {
+      const statement = d1()
         .prepare(query)
-        .bind(...values),
+        .bind(...values);
+      return collecting ? collected(statement, collecting) : statement;
+    },
   }),
   batch: (statements: D1PreparedStatement[]) => d1().batch(statements),
 } as unknown as D1Database;
@@ -67,54 +69,112 @@ export function db() {
   return cached;
 }
 
+// ---- One D1 batch of drizzle queries and built-once statements -------------------------------
+
+/** A statement `batch` collected: what it asked D1 for, and where its answer goes. */
+type Collected = { statement: D1PreparedStatement; method: "all" | "raw" | "run"; resolve: (result: unknown) => void; reject: (error: unknown) => void };
+
+/**
+ * The statements of the `batch` being started, or null. Set and cleared within one synchronous
+ * block (`batch` starts its items, then takes the list): no other request's code can run while it
+ * is set, so one request's statements never land in another's batch.
+ */
+let collecting: Collected[] | null = null;
+
+/** A bound D1 statement that, asked for its rows, waits for its place in the batch instead (the methods drizzle's D1 driver calls). */
+function collected(statement: D1PreparedStatement, into: Collected[]) {
+  const later = (method: Collected["method"]) => (): Promise<unknown> => new Promise((resolve, reject) => into.push({ statement, method, resolve, reject }));
+  return { all: later("all"), raw: later("raw"), run: later("run") };
+}
+
+const BOUND: unique symbol = Symbol("builtOnce statement");
+
+/** A built-once statement with this request's values: run it, or put it in a `batch` with others (its rows typed there too). */
+export type BoundStatement<Row> = { readonly [BOUND]: true; all(): Promise<Row[]>; get(): Promise<Row | undefined> };
+
+/** What `batch` takes: a drizzle query (anything drizzle's own `db.batch` takes) or a built-once statement. */
+export type BatchEntry = BatchItem<"sqlite"> | BoundStatement<unknown>;
+
+/** What an entry of `batch` gives: drizzle's answer for a drizzle query, the rows for a built-once statement. */
+export type BatchResultOf<E> = E extends BatchItem<"sqlite"> ? BatchResponse<[E]>[0] : E extends BoundStatement<infer Row> ? Row[] : never;
+
+const isBound = (entry: BatchEntry): entry is BoundStatement<unknown> => BOUND in entry;
+
+/**
+ * drizzle's `db.batch` for entries that may be built-once statements: every entry's statement in
+ * one D1 batch (one round trip, atomic for writes), each answer as that entry alone would give it.
+ * Each entry is started the public way (a drizzle query awaited, a built-once statement's `all()`);
+ * drizzle binds its statement before its first `await`, and the bound statement is collected here
+ * (sessionClient) rather than run. An entry that bound no statement by then fails the whole batch
+ * loudly, before anything is sent (a drizzle release that changed this is looked at again).
+ * As with drizzle's own batch, an error is D1's, and a row read by position is read from D1's
+ * objects (a select naming one column twice keeps the last).
+ */
+export async function batch<T extends readonly [BatchEntry, ...BatchEntry[]]>(entries: T): Promise<{ -readonly [K in keyof T]: BatchResultOf<T[K]> }> {
+  const pending: Collected[] = [];
+  let answers: Promise<unknown>[];
+  collecting = pending;
+  try {
+    answers = entries.map((entry) =>
+      isBound(entry) ? entry.all() : new Promise((resolve, reject) => (entry as unknown as PromiseLike<unknown>).then(resolve, reject)),
+    );
+  } finally {
+    collecting = null;
+  }
+  // Nothing below may leave an entry's promise rejected and unheard.
+  for (const answer of answers) answer.catch(() => undefined);
+  if (pending.length !== entries.length) {
+    const error = new Error(`batch: ${entries.length} entries bound ${pending.length} statements before their first await; each must bind exactly one`);
+    for (const p of pending) p.reject(error);
+    throw error;
+  }
+  let responses: D1Result[];
+  try {
+    responses = await d1().batch(pending.map((p) => p.statement));
+  } catch (error) {
+    for (const p of pending) p.reject(error);
+    throw error;
+  }
+  pending.forEach((p, i) => {
+    const response = responses[i];
+    // raw(): rows as arrays of their values, in the order of the columns (drizzle's own batch does the same).
+    p.resolve(p.method === "raw" ? response.results.map((row) => Object.values(row as Record<string, unknown>)) : response);
+  });
+  return (await Promise.all(answers)) as { -readonly [K in keyof T]: BatchResultOf<T[K]> };
+}
+
+// ---- Statements built once per isolate -------------------------------------------------------
+
 /** A placeholder of a statement built once (drizzle's `sql.placeholder`), typed as the value it stands for. */
 export type Slot = <T>(name: string) => T;
 
-/** What `builtOnce` asks of what its `build` returns: a drizzle select (its `.prepare()`, and the row type it declares). */
-type BuildableSelect = { prepare(): unknown; readonly _: { readonly result: unknown } };
+/** What `builtOnce` asks of what its `build` returns: a drizzle select, prepared through its public `.prepare()`. */
+type BuildableSelect = { prepare(): { all(values?: Record<string, unknown>): Promise<unknown> } };
 
-/** The row type of a drizzle select. */
-type RowOf<S extends BuildableSelect> = S["_"]["result"] extends readonly (infer R)[] ? R : never;
-
-/** What drizzle's `.prepare()` of a select gives on D1 (the parts `builtOnce` uses). */
-type PreparedSelect<Row> = {
-  all(values: Record<string, unknown>): Promise<Row[]>;
-  getQuery(): { sql: string; params: unknown[] };
-  stmt: unknown;
-  mapResult(response: unknown, isFromBatch?: boolean): unknown;
-};
+/** The row type of a drizzle select (what its prepared query's `all` gives). */
+type RowOf<S extends BuildableSelect> = Awaited<ReturnType<ReturnType<S["prepare"]>["all"]>> extends readonly (infer R)[] ? R : never;
 
 /** The values of a built-once statement, by slot name. Strings and numbers as D1 stores them: a slot's value is not mapped by its column (a boolean column wants 0 or 1). */
 export type SlotValues = Readonly<Record<string, string | number | null>>;
 
-/** A built-once statement with this request's values: run it, or put it in a `db().batch` with others (its rows typed there too). */
-export type BoundStatement<Row> = RunnableQuery<Row[], "sqlite"> & { all(): Promise<Row[]>; get(): Promise<Row | undefined> };
-
 /**
  * A select drizzle builds once per isolate, with placeholders for its values, then runs with each
- * request's values in that request's D1 session (docs/decisions/0279, 0284). Building a statement
- * (its SQL text from the query builder's pieces) is most of drizzle's CPU time per request. `build`
- * gets `slot(name)`, which stands for the value named `name` when the statement runs; the select's
- * shape must not depend on anything but its slots (a list goes in as one JSON slot: `inJsonList`).
+ * request's values in that request's D1 session (docs/decisions/0279, 0284, 0319). Building a
+ * statement (its SQL text from the query builder's pieces) is most of drizzle's CPU time per
+ * request. `build` gets `slot(name)`, which stands for the value named `name` when the statement
+ * runs; the select's shape must not depend on anything but its slots (a list goes in as one JSON
+ * slot: `inJsonList`). Only drizzle's public API: `sql.placeholder`, `.prepare()`, and the prepared
+ * query's `.all(values)`; in a `batch`, that `.all` is collected like any other statement.
  */
 export function builtOnce<S extends BuildableSelect>(build: (slot: Slot) => S): (values: SlotValues) => BoundStatement<RowOf<S>> {
   type Row = RowOf<S>;
-  let prepared: PreparedSelect<Row> | null = null;
+  let prepared: ReturnType<S["prepare"]> | null = null;
   const slot: Slot = (name) => sql.placeholder(name) as never;
   return (values) => {
-    prepared ??= build(slot).prepare() as PreparedSelect<Row>;
+    prepared ??= build(slot).prepare() as ReturnType<S["prepare"]>;
     const statement = prepared;
-    const all = () => statement.all(values);
-    return {
-      all,
-      get: () => all().then((rows) => rows[0]),
-      // What drizzle's batch asks of an item: its query with the values in, the statement to bind, and how to map the rows.
-      _prepare: () => ({
-        getQuery: () => ({ sql: statement.getQuery().sql, params: fillPlaceholders(statement.getQuery().params, values) }),
-        stmt: statement.stmt,
-        mapResult: (response: unknown, isFromBatch?: boolean) => statement.mapResult(response, isFromBatch),
-      }),
-    } as unknown as BoundStatement<Row>;
+    const all = () => statement.all(values) as Promise<Row[]>;
+    return { [BOUND]: true, all, get: () => all().then((rows) => rows[0]) };
   };
 }
 

@@ -8,7 +8,7 @@ import { auditQuery } from "~/platform/audit.server";
 import { requestContext } from "~/platform/context.server";
 import { expireOnResponse, hasCookie, readCookie, serializeCookie } from "~/platform/cookies.server";
 import { randomToken, sha256Hex } from "~/platform/crypto.server";
-import { builtOnce, db, type Slot } from "~/platform/db.server";
+import { type BatchEntry, type BatchResultOf, batch, builtOnce, db, type Slot } from "~/platform/db.server";
 import { userNotifier } from "~/platform/realtime.server";
 import { clientIp, userAgent } from "~/platform/request-info.server";
 import { isSecureRequest } from "~/platform/toast.server";
@@ -115,7 +115,7 @@ function toUser({ emailVerifiedAt, userMetadata, ...row }: SessionRow): SessionU
 type Companion = { build: SessionStatementBuilder; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
 
 /** What a statement alongside the session is built from: this request's session, the values of a statement built once over `sessionUserOf(slot)`. */
-type SessionStatementBuilder = (session: SessionValues) => BatchItem<"sqlite">;
+type SessionStatementBuilder = (session: SessionValues) => BatchEntry;
 
 /** The slot values of a statement built once over `sessionUserOf(slot)`: this request's session. */
 export type SessionValues = { sessionId: string };
@@ -136,7 +136,7 @@ export async function validateSessionToken(token: string, now = Date.now(), comp
   else {
     // One round trip: the session and the page's own statements (docs/decisions/0083).
     try {
-      const [rows, ...results] = await db().batch([sessionQuery({ sessionId: id }), ...companions.map((c) => c.build({ sessionId: id }))]);
+      const [rows, ...results] = await batch([sessionQuery({ sessionId: id }), ...companions.map((c) => c.build({ sessionId: id }))]);
       for (const [i, c] of companions.entries()) c.resolve(results[i]);
       row = (rows as SessionRow[])[0];
     } catch (error) {
@@ -205,21 +205,21 @@ const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * session the user is NULL, and the promise rejects). Called after the lookup has started, it runs
  * on its own once the session is known.
  */
-export function alongsideSession<Q extends BatchItem<"sqlite">>(
+export function alongsideSession<Q extends BatchEntry>(
   { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
   build: (session: SessionValues) => Q,
-): Promise<Q["_"]["result"]> {
+): Promise<BatchResultOf<Q>> {
   const rc = context.get(requestContext);
   if (!rc.session) void getSessionUser(request, context).catch(() => undefined);
   const waiting = companionsOf.get(rc);
-  const result: Promise<Q["_"]["result"]> = waiting
-    ? new Promise<Q["_"]["result"]>((resolve, reject) => {
+  const result: Promise<BatchResultOf<Q>> = waiting
+    ? new Promise<BatchResultOf<Q>>((resolve, reject) => {
         waiting.push({ build, resolve: resolve as (rows: unknown) => void, reject });
       })
-    : getSessionUser(request, context).then(async (user): Promise<Q["_"]["result"]> => {
+    : getSessionUser(request, context).then(async (user): Promise<BatchResultOf<Q>> => {
         if (!user) throw new NoSessionError();
-        const [rows] = await db().batch([build({ sessionId: user.sessionId })]);
-        return rows as Q["_"]["result"];
+        const [rows] = await batch([build({ sessionId: user.sessionId })]);
+        return rows as BatchResultOf<Q>;
       });
   // The caller awaits its guard first; a failure here must not surface as an unhandled rejection.
   result.catch(() => undefined);

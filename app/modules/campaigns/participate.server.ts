@@ -5,7 +5,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { listChannels, socialVideoOwnership } from "~/modules/channels/channels.server";
 import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { batch, builtOnce, db } from "~/platform/db.server";
 import { isUniqueViolation } from "~/platform/precondition.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
@@ -84,11 +84,7 @@ const ownSubmissionsQuery = builtOnce((slot) =>
 export async function campaignsPage(actor: Actor, now = new Date()): Promise<CampaignsPage> {
   authorize(actor, "campaign", "participate");
   const t = now.toISOString();
-  const [live, joined, subs] = await db().batch([
-    liveCampaignsQuery({ now: t }),
-    joinedCampaignsQuery({ me: actor.id }),
-    ownSubmissionsQuery({ me: actor.id }),
-  ]);
+  const [live, joined, subs] = await batch([liveCampaignsQuery({ now: t }), joinedCampaignsQuery({ me: actor.id }), ownSubmissionsQuery({ me: actor.id })]);
   const joinedIds = new Set(joined.map((j) => j.campaign.id));
   const trackIds = [...new Set(live.flatMap((c) => (c.requiredTrackId ? [c.requiredTrackId] : [])))].slice(0, 80);
   const tracks = trackIds.length ? (await libraryPage(actor, { ...EMPTY_LIBRARY_QUERY, ids: trackIds })).tracks : [];

@@ -4,7 +4,7 @@ import { conflict, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { isAdminUser, peopleByIds, userIdsWhere, personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { batch, db } from "~/platform/db.server";
 import { isPreconditionFailure, isUniqueViolation, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { deleteMessage } from "./chat-actions.server";
 import { displayName, feedQuery, itemsWith } from "./messages.server";
@@ -23,7 +23,7 @@ const nowIso = () => new Date().toISOString();
 
 export async function chatAdminPage(actor: Actor): Promise<ChatAdminPage> {
   authorize(actor, "chat", "manage");
-  const [rooms, feed, mutes] = await db().batch([roomsForAdminQuery(), feedQuery(50), activeMutesQuery()]);
+  const [rooms, feed, mutes] = await batch([roomsForAdminQuery(), feedQuery(50), activeMutesQuery()]);
   // One lookup for everyone the page names: the feed's authors, the muted and who muted them.
   const people = await peopleByIds([...feed.map((f) => f.message.userId), ...mutes.flatMap((m) => [m.userId, ...(m.mutedBy ? [m.mutedBy] : [])])]);
   const items = itemsWith(

@@ -2,7 +2,7 @@ import { desc, eq, or } from "drizzle-orm";
 import { clipperLinks } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIdsStatement, peopleMap } from "~/modules/accounts/accounts.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { batch, builtOnce, db } from "~/platform/db.server";
 import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
 import { invitationPeople, invitationRowsOf, invitationViews, pendingInvite, waitingRowsOf, waitingViews } from "./invitations.server";
 import { splitHistoryStatement } from "./links.server";
@@ -44,7 +44,7 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
   authorize(actor, "clipping", "use");
   // One round trip for the page's own rows, then one for the people they name, the folders and the split history.
   const [[links, clipList, usageRows, invitationRows, waitingRows], invite, needingViews] = await Promise.all([
-    db().batch([linksOfUser({ userId: actor.id }), clipsOfUser(actor.id), folderUsageQuery(actor.id), invitationRowsOf(actor.id), waitingRowsOf(actor.id)]),
+    batch([linksOfUser({ userId: actor.id }), clipsOfUser(actor.id), folderUsageQuery(actor.id), invitationRowsOf(actor.id), waitingRowsOf(actor.id)]),
     pendingInvite(actor, request),
     actor.isAdmin ? clipsNeedingViews() : Promise.resolve([]),
   ]);
@@ -52,7 +52,7 @@ export async function clippingPage(actor: Actor, request: Request): Promise<Clip
   const mine = links.filter((l) => l.creatorUserId === actor.id);
   const theirs = links.filter((l) => l.clipperUserId === actor.id);
   const activeCreators = theirs.filter((l) => l.status === "active").map((l) => l.creatorUserId);
-  const [personRows, sourceRows, history] = await db().batch([
+  const [personRows, sourceRows, history] = await batch([
     peopleByIdsStatement([
       actor.id,
       ...links.flatMap((l) => [l.creatorUserId, l.clipperUserId]),

@@ -6,7 +6,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { type GrowthPeople, growthPeople } from "~/modules/accounts/accounts.server";
 import { createNotification } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
-import { builtOnce, builtOncePerShape, db } from "~/platform/db.server";
+import { batch, builtOnce, builtOncePerShape, db } from "~/platform/db.server";
 import { appLink, emailQueryWhen } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { activeBetween } from "./activity.server";
@@ -177,7 +177,7 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
 
   const filter = inactiveFilterOf(q, now);
   const values = { from, current, cutoff: filter.cutoff, status: q.status, source: q.source, limit: pageSize, offset: (q.page - 1) * pageSize };
-  const [people, cellRows, inactiveRows, inactiveTotal] = await db().batch([
+  const [people, cellRows, inactiveRows, inactiveTotal] = await batch([
     pageStatements.people(values),
     pageStatements.cells(filter, values),
     pageStatements.inactive(filter, values),

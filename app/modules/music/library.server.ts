@@ -3,7 +3,7 @@ import { musicTracks } from "~/db/schema";
 import { notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { alongsideSession } from "~/modules/accounts/accounts.server";
-import { builtOncePerShape, db } from "~/platform/db.server";
+import { batch, builtOncePerShape, db } from "~/platform/db.server";
 import { LIBRARY_PAGE_SIZE, toLibraryTrack, type LibraryQuery, type LibraryRow, type LibraryTrack } from "./library";
 import { anyCorrectable, correctWords, typedWords } from "./search-words";
 import { libraryColumns, type LibraryParts, libraryParts, libraryStatementsOf, readVocabulary, similarStatement } from "./search.server";
@@ -70,7 +70,7 @@ export function startLibraryPage(args: SessionArgs, query: LibraryQuery): (actor
 /** The same page on its own round trip (callers without a request: tests, tools). */
 export async function libraryPage(actor: Actor, query: LibraryQuery): Promise<LibraryPage> {
   authorize(actor, "music", "browse");
-  const [rows, counted] = await db().batch(libraryQueries(query));
+  const [rows, counted] = await batch(libraryQueries(query));
   return finishPage(query, rows, counted);
 }
 
@@ -90,7 +90,7 @@ async function corrected(query: LibraryQuery): Promise<LibraryPage | null> {
   const words = correctWords(typed, await readVocabulary(db()));
   if (!words) return null;
   const correctedQuery = { ...query, q: words.join(" ") };
-  const [rows, counted] = await db().batch(libraryQueries(correctedQuery));
+  const [rows, counted] = await batch(libraryQueries(correctedQuery));
   const page = await pageOf(correctedQuery, rows, counted);
   return page.total ? { ...page, correctedQ: correctedQuery.q } : null;
 }

@@ -14,7 +14,7 @@ import {
 } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly, resolveAudience } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { batch, builtOnce, db } from "~/platform/db.server";
 import { appOrigin, type Email, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -84,7 +84,7 @@ export async function agreementView(actor: Actor, today = new Date()): Promise<A
   // One round trip: the agreement's own rows, the revised share in force and the term's start (the
   // first channel link); the standard share comes from the settings, which the isolate keeps.
   const [[[row], [offer], [upcoming], revised, [termRow]], standardBp] = await Promise.all([
-    db().batch([
+    batch([
       agreementStatements.agreement({ me: actor.id }),
       agreementStatements.offer({ me: actor.id }),
       agreementStatements.upcoming({ me: actor.id, month: monthOf(today) }),

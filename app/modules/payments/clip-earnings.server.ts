@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { ledgerEntries } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { type Actor, authorize } from "~/lib/permissions";
-import { builtOnce, db, inJsonList } from "~/platform/db.server";
+import { batch, builtOnce, db, inJsonList } from "~/platform/db.server";
 import { splitChangesFrom, splitChangesQuery } from "~/modules/clipping/clipping.server";
 import { daySegments } from "~/modules/clipping/split-days";
 import { monthLabel, monthOf } from "./calendar";
@@ -49,7 +49,7 @@ export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], toda
   // split history of their links and the creators' revised shares. The standard share comes from
   // the settings, which the isolate keeps.
   const [[rows, changeRows, revisedRows], standardBp] = await Promise.all([
-    db().batch([
+    batch([
       clipEntriesQuery({ clipIds: JSON.stringify(ids) }),
       splitChangesQuery([...new Set(own.flatMap((c) => (c.linkId ? [c.linkId] : [])))]),
       revisedSharesOfQuery(creators, currentMonth),

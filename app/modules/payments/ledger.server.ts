@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { ledgerEntries, ledgerVideoLines, payouts } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { batch, builtOnce, db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { toCsv } from "~/lib/csv";
 import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
@@ -175,7 +175,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
   authorize(actor, "payments", "readOwn");
   const me = actor.id;
   const [[byStatus, byMonth, payoutRows, lineRows, videoRows, [payable], revised], day, standardBp, settings] = await Promise.all([
-    db().batch([
+    batch([
       page.byStatus({ me }),
       page.byMonth({ me }),
       page.payouts({ me }),

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser, signInAs } from "../../factories/users";
+import { d1Calls } from "../d1-calls";
 import { fetchApp, ORIGIN, postForm, setCookieValue, withCookie } from "../helpers";
-import { builtOnce, builtOncePerShape, d1, db, inJsonList, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
+import { batch, builtOnce, builtOncePerShape, d1, db, inJsonList, sessionStartOf, withD1Session, withRequestSession } from "~/platform/db.server";
 import { eq, sql } from "drizzle-orm";
 import { profiles } from "~/db/schema";
 
@@ -125,7 +126,7 @@ describe("one D1 session per request, its bookmark in a cookie", () => {
       });
     }
     await withD1Session("first-primary", async () => {
-      const [first, count, second] = await db().batch([
+      const [first, count, second] = await batch([
         nameOf({ userId: b.id }),
         db().select({ n: sql<number>`count(*)` }).from(profiles),
         nameOf({ userId: a.id }),
@@ -136,6 +137,54 @@ describe("one D1 session per request, its bookmark in a cookie", () => {
       expect(await nameOf({ userId: "nobody" }).get()).toBeUndefined();
     });
     expect(builds).toBe(1);
+  });
+  it("batch: drizzle queries and built-once statements in one D1 round trip, each answered as alone, atomic, two requests apart (0319)", async () => {
+    const [a, b] = [await createUser("creator", { fullName: "Batch Alpha" }), await createUser("creator", { fullName: "Batch Beta" })];
+    const nameOf = builtOnce((slot) =>
+      db()
+        .select({ fullName: profiles.fullName })
+        .from(profiles)
+        .where(eq(profiles.userId, slot("userId"))),
+    );
+    const relational = () => db().query.profiles.findFirst({ columns: { fullName: true }, where: eq(profiles.userId, a.id) });
+    const alone = {
+      select: await db().select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.userId, b.id)),
+      raw: await db().all(sql`select full_name as name from profiles where user_id = ${a.id}`),
+      relational: await relational(),
+      built: await nameOf({ userId: a.id }).all(),
+    };
+    let answers: unknown[] = [];
+    const seen = await d1Calls(async () => {
+      answers = await batch([
+        db().select({ fullName: profiles.fullName }).from(profiles).where(eq(profiles.userId, b.id)),
+        db().all(sql`select full_name as name from profiles where user_id = ${a.id}`),
+        relational(),
+        nameOf({ userId: a.id }),
+        db().update(profiles).set({ fullName: "Batch Alpha 2" }).where(eq(profiles.userId, a.id)),
+        nameOf({ userId: a.id }),
+      ]);
+    });
+    expect(seen).toEqual({ calls: 1, statements: 6 });
+    expect(answers.slice(0, 4)).toEqual([alone.select, alone.raw, alone.relational, alone.built]);
+    expect(answers[5]).toEqual([{ fullName: "Batch Alpha 2" }]);
+    // Atomic: a failing statement undoes the batch's write, and the error is D1's own.
+    const failing = batch([
+      db().update(profiles).set({ fullName: "Never Written" }).where(eq(profiles.userId, b.id)),
+      db().run(sql`insert into profiles (user_id) values (${b.id})`),
+    ]);
+    await expect(failing).rejects.toThrow(/constraint/i);
+    expect(await nameOf({ userId: b.id }).get()).toEqual({ fullName: "Batch Beta" });
+    // Two units of work batching at once, interleaved at every await: each gets its own rows, in its own session.
+    const [x, y] = await Promise.all(
+      [a, b].map((user) =>
+        withD1Session("first-primary", async (session) => {
+          const [rows, again] = await batch([nameOf({ userId: user.id }), nameOf({ userId: user.id })]);
+          return { rows, again, moved: session.getBookmark() !== null };
+        }),
+      ),
+    );
+    expect(x).toEqual({ rows: [{ fullName: "Batch Alpha 2" }], again: [{ fullName: "Batch Alpha 2" }], moved: true });
+    expect(y).toEqual({ rows: [{ fullName: "Batch Beta" }], again: [{ fullName: "Batch Beta" }], moved: true });
   });
   it("a list goes into a built-once statement as one JSON value: any length, beyond D1's 100 bound values (0284)", async () => {
     const people = await Promise.all(Array.from({ length: 3 }, (_, i) => createUser("creator", { fullName: `Listed ${i}` })));
@@ -155,7 +204,7 @@ describe("one D1 session per request, its bookmark in a cookie", () => {
     ]);
     // 150 values (D1 would refuse 150 bound parameters): the unknown ones match nothing.
     const long = [...Array.from({ length: 147 }, (_, i) => `nobody-${i}`), c, a, "nobody"];
-    const [rows, none] = await db().batch([namesOf({ ids: JSON.stringify(long) }), namesOf({ ids: "[]" })]);
+    const [rows, none] = await batch([namesOf({ ids: JSON.stringify(long) }), namesOf({ ids: "[]" })]);
     expect(rows.map((r) => r.fullName)).toEqual(["Listed 0", "Listed 2"]);
     expect(none).toEqual([]);
     // The same helper with the values themselves, for a statement built per request.
