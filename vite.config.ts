@@ -4,11 +4,6 @@ import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { devToolsBuilt } from "./app/dev/build-mode.ts";
-import { drizzleEntityKinds } from "./tooling/drizzle-entity-kinds.ts";
-import { reactDomTextChunks } from "./tooling/react-dom-text-chunks.ts";
-import { reactRouterBranchIndex } from "./tooling/react-router-branch-index.ts";
-import { reactRouterResolvedPath } from "./tooling/react-router-resolved-path.ts";
-import { reactRouterServerRoutes } from "./tooling/react-router-server-routes.ts";
 
 // Miniflare would fetch a sample `Request.cf` object from Cloudflare on start; offline that logs
 // an error. The local placeholder is all the app needs (it reads CF-Connecting-IP, not cf).
@@ -66,16 +61,6 @@ export default defineConfig(({ mode }) => ({
       persistState: stateDir ? { path: stateDir } : true,
     }),
     tailwindcss(),
-    // React's server renderer keeps HTML as text and encodes it once per flush (docs/decisions/0275).
-    reactDomTextChunks(),
-    // React Router matches a URL against only the branches that can match it (docs/decisions/0276).
-    reactRouterBranchIndex(),
-    // A <Link> to an absolute path resolves it without the matched routes' JSON (docs/decisions/0282).
-    reactRouterResolvedPath(),
-    // The route tree and its data routes are built once per isolate, not on every page (docs/decisions/0283).
-    ...reactRouterServerRoutes(),
-    // drizzle remembers which of its classes a value is (docs/decisions/0277).
-    drizzleEntityKinds(),
     reactRouter(),
   ],
 }));

@@ -1,7 +1,12 @@
 // Zod parses without `new Function` before any schema runs (CSP forbids eval): app/lib/zod-config.ts.
 import "./lib/zod-config";
 import { isbot } from "isbot";
-import { renderToReadableStream } from "react-dom/server";
+// React's Node build of the server renderer, whose renderToReadableStream writes HTML text straight
+// into a 4 KB byte view (TextEncoder.encodeInto), where the edge build encodes every attribute, tag
+// and text into a new array of its own first: in workerd each such call costs ~2 µs, thousands a page.
+// It is React's own public entry (React picks it for Deno, another Web-streams runtime); workerd
+// runs it through nodejs_compat (util, crypto, async_hooks, stream). Decision 0318.
+import { renderToReadableStream } from "react-dom/server.node";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { requestContext } from "~/platform/context.server";
