@@ -15,8 +15,15 @@
 //   BENCH_REUSE=1 npm run bench:pages -- --state <folder>     (that folder's state and build again)
 //   npm run bench:pages -- --cpu-only --against <folder>      (A/B: also serves that folder's state and build on
 //                                                              workerd of its own; requests alternate between the two)
+//   npm run bench:pages -- --cpu-only --against-tree <worktree> (A/B of two trees on the same data: that worktree (e.g.
+//                                                              `git worktree add --detach ../old main`, node_modules linked)
+//                                                              is built into <state>-against with a copy of this run's
+//                                                              fresh state, then served as with --against)
 import autocannon from "autocannon";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { join, resolve } from "node:path";
 import { cpuPerRequest } from "./bench-cpu.mjs";
 import { benchArgs, pct, signIn } from "./bench-lib.mjs";
 import { ACCOUNTS, ROUTES } from "./bench-pages.routes.mjs";
@@ -35,7 +42,9 @@ const { values, base } = benchArgs({
   interval: { type: "string", default: "100" },
   "cpu-only": { type: "boolean", default: false },
   against: { type: "string" },
+  "against-tree": { type: "string" },
 });
+if (values["against-tree"]) values.against = `${values.state}-against`;
 process.env.BENCH_INSPECT = values.inspector;
 const SLICES = Math.max(1, Number(values.slices));
 const SLICE_S = Math.max(1, Number(values.duration) / SLICES);
@@ -52,7 +61,33 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const server = await startBenchServer({ stateDir: values.state, port: values.port, mode: values.mode, reuse: process.env.BENCH_REUSE === "1" });
+/**
+ * --against-tree: the other tree built into `<state>-against`, on a copy of this run's fresh state
+ * (the same rows, ids and sessions' users), before either server opens it. Its .dev.vars is this
+ * tree's, so both builds carry the same secrets.
+ */
+function buildOtherTree(stateDir) {
+  const tree = resolve(values["against-tree"]);
+  const target = resolve(values.against);
+  rmSync(target, { recursive: true, force: true });
+  cpSync(join(stateDir, "v3"), join(target, "v3"), { recursive: true });
+  if (existsSync(".dev.vars")) cpSync(".dev.vars", join(tree, ".dev.vars"));
+  console.error(`[bench] building ${tree} (${values.mode}) into ${values.against}/build…`);
+  const built = spawnSync(process.execPath, ["node_modules/.bin/react-router", "build", "--mode", values.mode], {
+    cwd: tree,
+    env: { ...process.env, SB_BUILD_DIR: join(target, "build") },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  if (built.status !== 0) throw new Error(`building ${tree} failed (exit ${built.status})`);
+}
+
+const server = await startBenchServer({
+  stateDir: values.state,
+  port: values.port,
+  mode: values.mode,
+  reuse: process.env.BENCH_REUSE === "1",
+  prepare: values["against-tree"] ? buildOtherTree : undefined,
+});
 // --against: the other build of an A/B, its own workerd on the next ports (always its folder's state and build as they are).
 const other = values.against
   ? await startBenchServer({ stateDir: values.against, port: Number(values.port) + 1, inspectorPort: Number(values.inspector) + 1, reuse: true })
@@ -133,7 +168,8 @@ try {
   );
   for (const c of cpuRows) console.log(`cpu ${c.path} p50 ${c.p50.toFixed(1)} ms p95 ${c.p95.toFixed(1)} ms`);
   if (other) {
-    console.log(`\nA/B, requests alternating: ${values.state} (this build) against ${values.against} (${other.kind})`);
+    const otherName = values["against-tree"] ? `${values["against-tree"]} (its build, on a copy of the same data)` : values.against;
+    console.log(`\nA/B, requests alternating: ${values.state} (this build) against ${otherName} (${other.kind})`);
     console.table(
       cpuRows.map((c) => ({
         page: c.path,

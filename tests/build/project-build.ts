@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 // never touch build/ or .wrangler/deploy/ of the working tree, which a running Playwright server uses.
 
 export const root = resolve(import.meta.dirname, "../..");
-const PROJECT_FILES = ["app", "workers", "public", "tooling", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts", "wrangler.toml"];
+const PROJECT_FILES = ["app", "workers", "public", "package.json", "tsconfig.json", "vite.config.ts", "react-router.config.ts", "wrangler.toml"];
 
 /** A clean environment: vitest's NODE_ENV=test would make a development bundle. No colours in what the tools print. */
 export function cleanEnv(): NodeJS.ProcessEnv {
