@@ -23,7 +23,7 @@ export default defineConfig(({ mode }) => ({
   // Local state folders are written by the app itself; watching them would reload the page.
   server: { watch: { ignored: ["**/.state*/**", "**/.wrangler/**"] } },
   optimizeDeps: {
-    include: ["react", "react-dom", "react-dom/client", "react-router", "sonner", "lucide", "zod", "recharts"],
+    include: ["react", "react-dom", "react-dom/client", "react-router", "lucide", "zod", "recharts"],
   },
   // The browser's chunks: React, React DOM and React Router as one file, and every icon as one
   // file, instead of a dozen small ones per page. Each request costs a round trip on a phone's

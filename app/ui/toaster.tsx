@@ -141,6 +141,7 @@ export function Toaster() {
   );
   return (
     <section
+      data-toaster
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions text"

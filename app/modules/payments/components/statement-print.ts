@@ -5,7 +5,7 @@ export const STATEMENT_PRINT_CSS = `@media print {
   #app-sidebar,
   #app-sidebar + div > header,
   a[href="#main"],
-  [data-sonner-toaster] {
+  [data-toaster] {
     display: none !important;
   }
   html,
