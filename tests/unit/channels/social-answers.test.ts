@@ -53,11 +53,16 @@ describe("TikTok Login Kit and Display API answers", () => {
     });
     expect(tiktokToken(tiktok.tokenError.example)).toBeNull();
     expect(tiktokUser(tiktok.userInfo.example)).toEqual({ openId: "723f24d7-e717-40f8-a2b6-cb8464cd23b4", displayName: "Tik Toker" });
+    // The documented example asked fields=id,title: the videos come back, their views unknown.
     const videos = tiktokVideos(tiktok.videoQuery.example);
     expect([...(videos ?? new Map())]).toEqual([
-      ["7077642457847991554", 2451],
-      ["7080217258529737986", 103],
+      ["1234123412345678567", null],
+      ["1010102020203030303", null],
     ]);
+    // Asked with view_count (int64 on the Video Object page, a JSON number), the views are read.
+    const withViews = structuredClone(tiktok.videoQuery.example) as { data: { videos: Record<string, unknown>[] } };
+    withViews.data.videos[0].view_count = 2451;
+    expect(tiktokVideos(withViews)?.get("1234123412345678567")).toBe(2451);
     expect(tiktokVideos(tiktok.videoQueryTokenInvalid.example)).toBeNull();
     // A numeric int64 id has lost its digits already: never matched.
     expect(tiktokVideos(JSON.parse('{"data":{"videos":[{"id":7077642457847991554,"view_count":1}]},"error":{"code":"ok"}}'))?.size).toBe(0);
