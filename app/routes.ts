@@ -31,6 +31,8 @@ export default [
   route("auth/google", "routes/_auth/google.ts"),
   route("auth/google/callback", "routes/_auth/google-callback.ts"),
   route("pending-approval", "routes/_auth/pending-approval.tsx"),
+  // A new Google account's sign-up details and terms, before it waits for approval (docs/decisions/0324).
+  route("auth/finish-sign-up", "routes/_auth/finish-sign-up.tsx"),
   route("api/session", "routes/api/session.ts"),
   route("api/csp-report", "routes/api/csp-report.ts"),
 

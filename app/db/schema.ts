@@ -77,6 +77,10 @@ export const profiles = sqliteTable(
     // The agency signup token the user joined with (attribution), if any.
     agencySignupTokenId: text("agency_signup_token_id"),
     lastSignInAt: text("last_sign_in_at"),
+    // A Google sign-up that has not yet given the sign-up form's channel details and accepted the
+    // Creator Agreement (docs/decisions/0324): the guards send it to /auth/finish-sign-up and the
+    // admin's queue does not list it until it has.
+    signUpDetailsMissing: bool("sign_up_details_missing"),
     // The creator's 12-month term starts when their first channel is linked.
     termStartedAt: text("term_started_at"),
     createdAt: createdAt(),

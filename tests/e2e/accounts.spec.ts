@@ -114,7 +114,7 @@ test("the dashboard greets, counts, and reads favorites from local storage", asy
   await visit("/dashboard");
 });
 
-test("Google sign-in through the stand-in provider lands a new account on the pending page", async ({ page }) => {
+test("a new Google account accepts the terms and gives its channel details before it waits for approval", async ({ page }) => {
   await page.goto("/auth?ref=CASEY123");
   await expect(page.getByText("You've been invited to join Shortbeat")).toBeVisible();
   await expect(page.getByText("CASEY123")).toBeVisible();
@@ -124,6 +124,30 @@ test("Google sign-in through the stand-in provider lands a new account on the pe
   await page.getByLabel("Name").fill("Gina Google");
   await page.getByLabel("Email").fill(`gina-${Date.now()}@example.com`);
   await page.getByRole("button", { name: "Continue" }).click();
+
+  // The finishing step (docs/decisions/0324): the sign-up form's channel fields and the Creator Agreement.
+  await page.waitForURL("**/auth/finish-sign-up");
+  await expect(page.getByRole("heading", { name: "Finish signing up" })).toBeVisible();
+  await expect(page.getByText("Welcome to Shortbeat!")).toBeVisible();
+  await expect(page.getByLabel("Full name")).toHaveValue("Gina Google");
+  await expectAccessible(page, "finish signing up");
+  // The waiting page is not reachable before it.
+  await page.goto("/pending-approval");
+  await page.waitForURL("**/auth/finish-sign-up");
+
+  await page.getByLabel("YouTube channel URL").fill("https://www.youtube.com/@gina");
+  await page.getByLabel("Subscribers").fill("1200");
+  await page.getByLabel("Monthly views").fill("45000");
+  await page.getByRole("button", { name: "Finish signing up" }).click();
+  await expect(page.getByText("Please accept the Creator Agreement & Monetization Terms to continue.").first()).toBeVisible();
+  await expect(page).toHaveURL(/\/auth\/finish-sign-up$/);
+
+  // The agreement opens from its link, then is accepted.
+  await page.getByRole("link", { name: "Creator Agreement & Monetization Terms" }).click();
+  await expect(page.getByRole("dialog", { name: "Creator Agreement & Monetization Terms" })).toBeVisible();
+  await page.getByRole("button", { name: "Close" }).click();
+  await page.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
+  await page.getByRole("button", { name: "Finish signing up" }).click();
   await page.waitForURL("**/pending-approval");
   await expect(page.getByText("Your account is being reviewed. You'll receive an email once approved.")).toBeVisible();
 });

@@ -7,6 +7,7 @@ export * from "./csp-reports.server";
 export * from "./deletion.server";
 export * from "./directory.server";
 export * from "./email-settings.server";
+export * from "./finish-sign-up.server";
 export * from "./forms.server";
 export * from "./google.server";
 export * from "./growth-queries.server";

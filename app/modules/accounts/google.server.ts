@@ -11,7 +11,8 @@ import { db } from "~/platform/db.server";
 import { OAuthError, beginAuthorization, completeAuthorization, fetchGoogleProfile, oauthConfigured, type GoogleProfile } from "~/platform/oauth.server";
 import { referrerQuery } from "./auth.server";
 import { statementsFor, tell, type NewAccount } from "~/platform/account-hooks.server";
-import { SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
+import { FINISH_SIGN_UP_PATH } from "./finish-sign-up.server";
+import { FINISH_SIGN_UP_TOAST, SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { bannedMessage } from "./schema";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { afterSessionsEnded, createSession, endSessionsStatements } from "./session.server";
@@ -61,8 +62,15 @@ export async function finishGoogleSignIn(request: Request): Promise<AccountRedir
     const { tokens, payload, clearCookie } = await completeAuthorization<FlowPayload>(request, GOOGLE_FLOW_COOKIE);
     cookies.push(clearCookie);
     const profile = await fetchGoogleProfile(request, tokens.accessToken());
-    const { setCookie } = await signInWithGoogle(request, profile, payload.ref, payload.clipper === true ? (payload.invite ?? null) : null);
+    const { setCookie, created } = await signInWithGoogle(
+      request,
+      profile,
+      payload.ref,
+      payload.clipper === true ? (payload.invite ?? null) : null,
+    );
     cookies.push(setCookie);
+    // A new account gives the sign-up form's details and accepts the terms first (docs/decisions/0324).
+    if (created) return { to: FINISH_SIGN_UP_PATH, toast: FINISH_SIGN_UP_TOAST(), cookies };
     return { to: payload.redirectTo || "/dashboard", toast: SIGNED_IN_TOAST(), cookies };
   } catch (error) {
     const clear = (error as { clearCookie?: string }).clearCookie;
@@ -168,6 +176,9 @@ export async function signInWithGoogle(
             creatorId: shortCode(),
             fullName: name,
             approvalStatus: "pending",
+            // The sign-up form's channel details and the Creator Agreement come next, on
+            // /auth/finish-sign-up; until then the admin's queue does not list the account (0324).
+            signUpDetailsMissing: true,
             referredBy: referrer?.userId ?? null,
           }),
         linkQuery(profile, userId),

@@ -1,6 +1,7 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { AUDITED_PATHS, isApproved, type Viewer } from "~/lib/permissions";
 import { audit } from "~/platform/audit.server";
+import { FINISH_SIGN_UP_PATH } from "./finish-sign-up.server";
 import { bannedMessage } from "./schema";
 import { bannedSignOutNotice, clearSessionCookie, endSessions, getSessionUser, type SessionUser } from "./session.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
@@ -83,8 +84,13 @@ function throwIfDeletionPending(user: SessionUser): void {
   if (user.deletionDueAt) throw redirect(ACCOUNT_DELETION_PATH);
 }
 
-/** Sign-in only (settings, profile). */
-export async function requireUser(args: GuardArgs): Promise<SessionUser> {
+/** A Google sign-up without its details yet goes to give them first (docs/decisions/0324). */
+function throwIfSignUpUnfinished(user: SessionUser): void {
+  if (user.signUpDetailsMissing) throw redirect(FINISH_SIGN_UP_PATH);
+}
+
+/** Signed in, not banned, not waiting out a deletion. */
+async function requireSignedIn(args: GuardArgs): Promise<SessionUser> {
   const user = await getSessionUser(args.request, args.context);
   if (!user) {
     return signedOut(args, () => {
@@ -93,6 +99,20 @@ export async function requireUser(args: GuardArgs): Promise<SessionUser> {
   }
   if (user.isBanned) await throwBanned(args.request, user);
   throwIfDeletionPending(user);
+  return user;
+}
+
+/** Sign-in only (settings, profile). */
+export async function requireUser(args: GuardArgs): Promise<SessionUser> {
+  const user = await requireSignedIn(args);
+  throwIfSignUpUnfinished(user);
+  return user;
+}
+
+/** /auth/finish-sign-up: a signed-in Google sign-up that has not given its details (anyone else goes to the dashboard). */
+export async function requireUnfinishedSignUp(args: GuardArgs): Promise<SessionUser> {
+  const user = await requireSignedIn(args);
+  if (!user.signUpDetailsMissing) throw redirect("/dashboard");
   return user;
 }
 
@@ -115,7 +135,8 @@ export async function requirePendingDeletion(args: GuardArgs): Promise<SessionUs
  * e.g. taking a music licence; docs/decisions/0116).
  */
 export async function requireApprovedUser(args: GuardArgs, opts: { audit?: boolean } = {}): Promise<SessionUser> {
-  const user = await requireUser(args);
+  // Not requireUser: an unfinished sign-up is unapproved too, and its attempt is recorded like any other.
+  const user = await requireSignedIn(args);
   if (isApproved(viewerOf(user))) return user;
   const path = pathOf(args.request);
   if (opts.audit || (AUDITED_PATHS as readonly string[]).includes(path)) {
@@ -133,6 +154,7 @@ export async function requireApprovedUser(args: GuardArgs, opts: { audit?: boole
       },
     });
   }
+  throwIfSignUpUnfinished(user);
   throw redirect("/pending-approval");
 }
 

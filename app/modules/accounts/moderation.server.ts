@@ -64,6 +64,7 @@ const standingColumns = () => ({
   isBanned: profiles.isBanned,
   isMusicPartner: profiles.isMusicPartner,
   isAdmin: isAdminColumn(),
+  signUpDetailsMissing: profiles.signUpDetailsMissing,
 });
 
 /** A user's standing, as `standingColumns` reads it. */
@@ -75,6 +76,8 @@ type Standing = {
   isBanned: boolean;
   isMusicPartner: boolean;
   isAdmin: boolean;
+  /** A Google sign-up that has not given its details and accepted the terms yet (docs/decisions/0324). */
+  signUpDetailsMissing: boolean;
 };
 
 export type AdminUserRow = Standing & { createdAt: string; emailVerifiedAt: string | null };
@@ -86,6 +89,9 @@ export async function listUsers(actor: Actor, query: UserListQuery) {
   if (query.q) conditions.push(or(contains(users.email, query.q), contains(sql`coalesce(${profiles.fullName}, '')`, query.q)));
   switch (query.status) {
     case "pending":
+      // The queue: an unfinished Google sign-up joins it once it has given its details (0324).
+      conditions.push(eq(profiles.approvalStatus, "pending"), eq(profiles.signUpDetailsMissing, false));
+      break;
     case "approved":
     case "rejected":
       conditions.push(eq(profiles.approvalStatus, query.status));
@@ -281,9 +287,13 @@ async function decideApproval(
   const { status, reason } = decision;
   const already = () => conflict(`${nameOf(target)} is already ${status}.`);
   if (target.approvalStatus === status) throw already();
+  // Approval waits for the sign-up's details and the Creator Agreement (docs/decisions/0324).
+  const unfinished = () => conflict(`${nameOf(target)} has not finished signing up yet (channel details and Creator Agreement).`);
+  if (status === "approved" && target.signUpDetailsMissing) throw unfinished();
+  const from = status === "approved" ? and(ne(profiles.approvalStatus, status), eq(profiles.signUpDetailsMissing, false)) : ne(profiles.approvalStatus, status);
   await runGuarded(
     [
-      ...updateProfileOnce(target.id, { approvalStatus: status, rejectionReason: reason }, ne(profiles.approvalStatus, status)),
+      ...updateProfileOnce(target.id, { approvalStatus: status, rejectionReason: reason }, from as SQL),
       emailQuery({ to: target.email, ...decision.email }),
       auditQuery({
         eventType: `user_${status}`,
@@ -294,7 +304,7 @@ async function decideApproval(
         details: reason === null ? { previous_status: target.approvalStatus } : { previous_status: target.approvalStatus, reason },
       }),
     ],
-    async () => already(),
+    async () => ((await loadTarget(target.id))?.signUpDetailsMissing && status === "approved" ? unfinished() : already()),
   );
   await notifyQuietly(target.id, status, reason);
 }

@@ -18,6 +18,13 @@ export const SIGNED_IN_TOAST = (): ToastInput => ({
   description: `Successfully logged in to your ${appName()} account`,
 });
 
+/** A new Google account's first stop: the sign-up details and the terms (docs/decisions/0324). */
+export const FINISH_SIGN_UP_TOAST = (): ToastInput => ({
+  type: "success",
+  title: `Welcome to ${appName()}!`,
+  description: "Finish signing up: add your channel details and accept the Creator Agreement.",
+});
+
 /** 'Account created!': back to sign-in mode after any sign-up screen. */
 export const ACCOUNT_CREATED: AccountRedirect = {
   to: "/auth?created=1",

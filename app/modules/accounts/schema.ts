@@ -222,6 +222,19 @@ export const authFormSchema = z.preprocess(
 
 export type AuthFormInput = z.output<typeof authFormSchema>;
 
+/**
+ * Finishing a Google sign-up (docs/decisions/0324): the sign-up form's own fields and rules,
+ * less what Google already proved (the e-mail) and what such an account does not have (a password).
+ */
+export const finishSignUpSchema = z
+  .object(signUpFields)
+  .pick({ fullName: true, channelUrl: true, subscribers: true, monthlyViews: true, acceptTerms: true })
+  .superRefine((v, ctx) => {
+    if (!v.acceptTerms) ctx.addIssue({ code: "custom", path: ["acceptTerms"], message: MESSAGES.terms });
+  });
+
+export type FinishSignUpInput = z.infer<typeof finishSignUpSchema>;
+
 /** Toast titles of the screen's refusals that name none of their own (spec section 8). */
 export const AUTH_FORM_TITLES = { signin: "Login failed", signup: "Sign up failed" };
 

@@ -46,6 +46,8 @@ export type SessionUser = {
   unreadCount: number;
   /** Set while the account waits out its deletion grace period (docs/decisions/0213): the guards send it to /account-deletion. */
   deletionDueAt: string | null;
+  /** A Google sign-up that has not given its sign-up details yet (docs/decisions/0324): the guards send it to /auth/finish-sign-up. */
+  signUpDetailsMissing: boolean;
   expiresAt: string;
   lastSeenAt: string;
   absoluteExpiresAt: string;
@@ -82,6 +84,7 @@ function sessionSelect(sessionId: string) {
       isBanned: profiles.isBanned,
       banReason: profiles.banReason,
       isMusicPartner: profiles.isMusicPartner,
+      signUpDetailsMissing: profiles.signUpDetailsMissing,
       isAdmin: sql<boolean>`${isAdminUser(users.id)}`.mapWith(Boolean),
       hasActiveAgency: sql<boolean>`${fact("managesActiveAgency")(users.id)}`.mapWith(Boolean),
       unreadCount: sql<number>`${unread}`.mapWith(Number),

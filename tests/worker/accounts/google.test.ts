@@ -135,7 +135,8 @@ describe("names from Google", () => {
     const email = `named-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const name = `Ann\u0000\u0007\u001b<script>alert(1)</script>javajavascript:script:${"x".repeat(500)}`;
     const res = await googleAs({ email, name });
-    expect(await redirectTarget(res)).toBe("/dashboard");
+    // A new account finishes signing up first (docs/decisions/0324).
+    expect(await redirectTarget(res)).toBe("/auth/finish-sign-up");
     const row = await env.DB.prepare("SELECT p.full_name, u.user_metadata FROM profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ?")
       .bind(email)
       .first<{ full_name: string; user_metadata: string }>();

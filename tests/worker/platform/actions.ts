@@ -34,7 +34,8 @@ export type Guard =
   | "api-approved"
   | "api-admin"
   | "not-found"
-  | "pending-deletion";
+  | "pending-deletion"
+  | "unfinished-sign-up";
 
 /** Outcome per kind, as `outcome()` reports it: "→/path" for a redirect, else the status. */
 // biome-ignore format: one line per kind of guard reads as a table
@@ -59,6 +60,8 @@ export const GUARDS: Record<Guard, Record<Kind, string>> = {
   "api-admin": { anonymous: "401", pending: "403", rejected: "403", banned: "401", creator: "403", clipper: "403", partner: "403", agency: "403", admin: ALLOWED },
   // requirePendingDeletion (/account-deletion, issue 28): only an account in its deletion grace period; the others go on.
   "pending-deletion": { anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH, creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: DASH },
+  // requireUnfinishedSignUp (/auth/finish-sign-up, docs/decisions/0324): only a new Google account without its sign-up details.
+  "unfinished-sign-up": { anonymous: AUTH, pending: DASH, rejected: DASH, banned: AUTH, creator: DASH, clipper: DASH, partner: DASH, agency: DASH, admin: DASH },
   // The catch-all route: a POST to an address that is no page.
   "not-found": { anonymous: "404", pending: "404", rejected: "404", banned: "404", creator: "404", clipper: "404", partner: "404", agency: "404", admin: "404" },
 };
@@ -333,6 +336,17 @@ export const ACTIONS: ActionCase[] = [
     main: true,
     takesFields: false,
     body: () => ({ fields: {} }),
+  },
+  {
+    // Finishing a Google sign-up (docs/decisions/0324): no kind of the matrix has one unfinished; its
+    // bodies (415/400) are checked with such an account in tests/worker/accounts/finish-sign-up.test.ts.
+    path: "/auth/finish-sign-up",
+    module: "_auth/finish-sign-up.tsx",
+    guard: "unfinished-sign-up",
+    intent: "finish",
+    main: true,
+    takesFields: false,
+    body: () => ({ fields: { fullName: "Matrix", channelUrl: "https://www.youtube.com/@matrix", subscribers: "1", monthlyViews: "1", acceptTerms: "on" } }),
   },
   {
     path: "/auth/google",

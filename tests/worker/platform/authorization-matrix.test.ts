@@ -69,6 +69,7 @@ const MATRIX: [string, Record<Kind, string>][] = [
   ["/music-partner-terms", PUBLIC],
   ["/auth", AUTH_PAGE],
   ["/pending-approval", PENDING_PAGE],
+  ["/auth/finish-sign-up", page("unfinished-sign-up")],
   ["/dashboard", APPROVED],
   ["/music", APPROVED],
   ["/music/submit", PARTNER],

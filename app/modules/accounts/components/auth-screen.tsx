@@ -260,7 +260,7 @@ function SignInForm({ params, errors, setErrors, action }: FormProps) {
   );
 }
 
-function AgreementDialog({
+export function AgreementDialog({
   id,
   title,
   children,
@@ -297,7 +297,7 @@ function AgreementDialog({
 }
 
 /** The two agreements a sign-up accepts: the checkbox's field, its error's id, the text's anchor. */
-const AGREEMENTS = {
+export const AGREEMENTS = {
   creator: {
     name: "acceptTerms",
     errorId: "acceptTerms-error",
@@ -313,7 +313,7 @@ const AGREEMENTS = {
 } as const;
 
 /** "I accept the <agreement>": a required checkbox whose link opens the agreement in its dialog. */
-function AgreementCheckbox({
+export function AgreementCheckbox({
   agreement,
   dialogRef,
   onChange,

@@ -1,0 +1,1 @@
+ALTER TABLE `profiles` ADD `sign_up_details_missing` integer DEFAULT false NOT NULL;
