@@ -1,8 +1,8 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { oneTimeTokens, profiles, users } from "~/db/schema";
+import { oneTimeTokens, profiles, sessions, users } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
-import { DomainError, invalid, rateLimited } from "~/lib/errors";
+import { DomainError, conflict, invalid, rateLimited } from "~/lib/errors";
 import { authorize, safeRedirect } from "~/lib/permissions";
 import { oneLine, sanitizeStrict } from "~/lib/sanitize";
 import { fact, statementsFor, tell, type NewAccount } from "~/platform/account-hooks.server";
@@ -13,6 +13,7 @@ import { appLink, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { LIMITS, consume, ipScope, logRateLimitHit, monitorSuspicious, peek, release, tooManyAttempts, type Limit } from "~/platform/rate-limit.server";
+import { FRESH_SIGN_IN_MS } from "./deletion.server";
 import { actorOf } from "./directory.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
 import { emailForSignIn } from "./phone.server";
@@ -459,6 +460,55 @@ export async function changePassword(
       auditQuery({ eventType: "password_change", severity: "medium", userId: user.id, targetUserId: user.id, request }),
     ]),
   );
+  return { setCookie: await createSession(request, user.id) };
+}
+
+/**
+ * A Google-only account sets its first password (docs/decisions/0325). It has no current password
+ * to ask for, so, as for deleting such an account (0213), this session must come from a Google
+ * sign-in of the last FRESH_SIGN_IN_MS. Like a password change, every session ends, this one
+ * included, and this browser gets a fresh one (its Set-Cookie is returned). One guarded update
+ * (WHERE password_hash IS NULL): a second request, or an account that has a password, changes nothing.
+ */
+export async function setFirstPassword(request: Request, user: SessionUser, input: { password: string }): Promise<{ setCookie: string }> {
+  authorize(actorOf(user), "account", "changePassword");
+  const row = await db()
+    .select({ passwordHash: users.passwordHash, sessionCreatedAt: sessions.createdAt })
+    .from(users)
+    .innerJoin(sessions, eq(sessions.userId, users.id))
+    .where(and(eq(users.id, user.id), eq(sessions.id, user.sessionId)))
+    .get();
+  if (!row) throw new DomainError("unauthenticated", USER_NOT_AUTHENTICATED, { title: VERIFICATION_FAILED });
+  const hasOne = () => conflict("Your account already has a password. Change it with your current password.", { title: "Password already set" });
+  if (row.passwordHash) throw hasOne();
+  if (Date.now() - Date.parse(row.sessionCreatedAt) > FRESH_SIGN_IN_MS) {
+    throw new DomainError("forbidden", "For your security, sign in with Google again, then set your password within 10 minutes.", { title: "Sign in again" });
+  }
+  const now = new Date().toISOString();
+  const passwordHash = await hashPassword(input.password);
+  try {
+    await endSessions({ userId: user.id, reason: "password_changed", scope: "all" }, (end) =>
+      db().batch([
+        db()
+          .update(users)
+          .set({ passwordHash, updatedAt: now })
+          .where(and(eq(users.id, user.id), isNull(users.passwordHash))),
+        precondition(previousStatementChanged(1)),
+        ...end,
+        auditQuery({
+          eventType: "password_set",
+          severity: "medium",
+          userId: user.id,
+          targetUserId: user.id,
+          request,
+          details: { method: "fresh_google_sign_in" },
+        }),
+      ]),
+    );
+  } catch (error) {
+    if (isPreconditionFailure(error)) throw hasOne();
+    throw error;
+  }
   return { setCookie: await createSession(request, user.id) };
 }
 

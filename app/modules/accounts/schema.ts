@@ -271,9 +271,13 @@ const changePasswordFields = {
 };
 export const changePasswordSchema = z.object(changePasswordFields).superRefine(passwordsMatch);
 
+/** A Google-only account's first password (docs/decisions/0325): no current password to ask for. */
+const setPasswordFields = { password, confirmPassword: z.string() };
+
 const PHONE_INTENTS = ["phone-send", "phone-verify", "phone-remove"] as const;
 /** Issue 28: e-mail settings and deleting the account. */
 const PRIVACY_INTENTS = ["email-updates", "delete-account"] as const;
+const OTHER_INTENTS = ["sign-out-others", "sign-out-session", "set-password"] as const;
 
 /** The settings page: change password, sign out the other sessions, or one of them; the phone number. */
 export const settingsFormSchema = z.preprocess(
@@ -282,13 +286,14 @@ export const settingsFormSchema = z.preprocess(
     return {
       ...(v as object),
       intent:
-        intent === "sign-out-others" || intent === "sign-out-session" || PHONE_INTENTS.includes(intent as never) || PRIVACY_INTENTS.includes(intent as never)
+        OTHER_INTENTS.includes(intent as never) || PHONE_INTENTS.includes(intent as never) || PRIVACY_INTENTS.includes(intent as never)
           ? intent
           : "change-password",
     };
   },
   z.discriminatedUnion("intent", [
     z.object({ intent: z.literal("change-password"), ...changePasswordFields }).superRefine(passwordsMatch),
+    z.object({ intent: z.literal("set-password"), ...setPasswordFields }).superRefine(passwordsMatch),
     z.object({ intent: z.literal("sign-out-others") }),
     z.object({
       intent: z.literal("sign-out-session"),

@@ -6,10 +6,11 @@ import { Field } from "~/ui/field";
 import { Card } from "~/ui/card";
 import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
-import { changePassword, endOtherSessions, endSessionByPrefix, listSessions, parseAccountForm } from "~/modules/accounts/accounts.server";
+import { changePassword, setFirstPassword, endOtherSessions, endSessionByPrefix, listSessions, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { phoneSettings, removePhone, sendPhoneCode, verifyPhoneCode } from "~/modules/accounts/accounts.server";
 import { accountHasPassword, clearSessionCookie, emailSettings, requestAccountDeletion, setNewsEmails } from "~/modules/accounts/accounts.server";
 import { DeleteAccountSection } from "~/modules/accounts/components/delete-account-section";
+import { SetPasswordSection } from "~/modules/accounts/components/set-password-section";
 import { PhoneSection } from "~/modules/accounts/components/phone-section";
 import { NewPasswordFields } from "~/modules/accounts/components/account-fields";
 import { requireUser } from "~/modules/accounts/guards.server";
@@ -75,6 +76,20 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
         { headers: { "Set-Cookie": clearSessionCookie(request) } },
       );
     }
+    case "set-password": {
+      // A Google-only account's first password (docs/decisions/0325): every other session ends.
+      const { setCookie } = await setFirstPassword(request, user, input);
+      return redirectWithToast(
+        request,
+        "/settings",
+        {
+          type: "success",
+          title: "Password set",
+          description: "You can now sign in with your e-mail and this password too. Your other sessions have been signed out.",
+        },
+        { headers: { "Set-Cookie": setCookie } },
+      );
+    }
     case "change-password": {
       const { setCookie } = await changePassword(request, user, input);
       return redirectWithToast(
@@ -119,22 +134,26 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
     <div className="max-w-3xl">
       <PageHeader title="Settings" description="Your password, phone number, e-mails, the places you are signed in, and your data." />
       <div className="grid gap-6">
-        <Card>
-          <h2 className="text-lg font-semibold text-slate-900">Change password</h2>
-          <p className="mt-1 text-sm text-slate-600">Changing it signs out every other session.</p>
-          <Form method="post" className="mt-4 space-y-4" noValidate>
-            <input type="hidden" name="intent" value="change-password" />
-            <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={errors.currentPassword} />
-            <NewPasswordFields label="New password" password={password} onPasswordChange={setPassword} errors={errors} />
-            <button
-              type="submit"
-              disabled={busy}
-              className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50"
-            >
-              Update password
-            </button>
-          </Form>
-        </Card>
+        {loaderData.hasPassword ? (
+          <Card>
+            <h2 className="text-lg font-semibold text-slate-900">Change password</h2>
+            <p className="mt-1 text-sm text-slate-600">Changing it signs out every other session.</p>
+            <Form method="post" className="mt-4 space-y-4" noValidate>
+              <input type="hidden" name="intent" value="change-password" />
+              <Field label="Current password" name="currentPassword" type="password" autoComplete="current-password" required error={errors.currentPassword} />
+              <NewPasswordFields label="New password" password={password} onPasswordChange={setPassword} errors={errors} />
+              <button
+                type="submit"
+                disabled={busy}
+                className="rounded-md bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-50"
+              >
+                Update password
+              </button>
+            </Form>
+          </Card>
+        ) : (
+          <SetPasswordSection password={password} onPasswordChange={setPassword} errors={errors} busy={busy} />
+        )}
 
         <PhoneSection phone={loaderData.phone} errors={errors} busy={busy} />
 
