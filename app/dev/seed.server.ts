@@ -168,8 +168,10 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
     statements.push(
       db
         .prepare(
-          `INSERT OR IGNORE INTO profiles (user_id, creator_id, full_name, approval_status, rejection_reason, is_banned, ban_reason, is_music_partner, artist_name)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          // last_sign_in_at: the demo accounts stand for people who have used the app before, so
+          // their sign-in says 'Welcome back!' (a first sign-in says 'Welcome to …!').
+          `INSERT OR IGNORE INTO profiles (user_id, creator_id, full_name, approval_status, rejection_reason, is_banned, ban_reason, is_music_partner, artist_name, last_sign_in_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           a.id,
@@ -181,6 +183,7 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
           a.banReason ?? null,
           a.isMusicPartner ? 1 : 0,
           a.artistName ?? null,
+          verifiedAt,
         ),
     );
     if (a.admin) {

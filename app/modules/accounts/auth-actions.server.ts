@@ -62,8 +62,8 @@ export async function authenticate(
   preset: { agencySlug?: string; agencyName?: string } = {},
 ): Promise<AccountRedirect> {
   if (input.intent === "signin") {
-    const { setCookie } = await signIn(request, input.email, input.password);
-    return { to: safeRedirect(input.redirectTo), toast: SIGNED_IN_TOAST(), cookies: [setCookie] };
+    const { setCookie, firstSignIn } = await signIn(request, input.email, input.password);
+    return { to: safeRedirect(input.redirectTo), toast: SIGNED_IN_TOAST({ firstSignIn }), cookies: [setCookie] };
   }
   await signUp(request, {
     ...input,

@@ -200,7 +200,7 @@ export async function signUpMusicPartner(
 const INVALID = "Invalid login credentials";
 const LOGIN_FAILED = "Login failed";
 
-export async function signIn(request: Request, identifier: string, password: string): Promise<{ setCookie: string; userId: string }> {
+export async function signIn(request: Request, identifier: string, password: string): Promise<{ setCookie: string; userId: string; firstSignIn: boolean }> {
   // An e-mail, or a verified phone number standing for its account's e-mail (same limit, same answer).
   const email = await emailForSignIn(identifier);
   const accountScope = `acct:${sha256Hex(email)}`;
@@ -220,7 +220,7 @@ export async function signIn(request: Request, identifier: string, password: str
   }
 
   const user = await db()
-    .select({ ...columnsOf(users, "id", "passwordHash", "emailVerifiedAt"), ...columnsOf(profiles, "isBanned", "banReason") })
+    .select({ ...columnsOf(users, "id", "passwordHash", "emailVerifiedAt"), ...columnsOf(profiles, "isBanned", "banReason", "lastSignInAt") })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.email, email))
@@ -270,7 +270,8 @@ export async function signIn(request: Request, identifier: string, password: str
   }
   const setCookie = await createSession(request, user.id);
   await audit({ eventType: "sign_in_success", severity: "low", userId: user.id, request, details: { method: "password" } });
-  return { setCookie, userId: user.id };
+  // No earlier sign-in recorded: the account's first (the welcome says so).
+  return { setCookie, userId: user.id, firstSignIn: !user.lastSignInAt };
 }
 
 /**

@@ -62,7 +62,7 @@ export async function finishGoogleSignIn(request: Request): Promise<AccountRedir
     const { tokens, payload, clearCookie } = await completeAuthorization<FlowPayload>(request, GOOGLE_FLOW_COOKIE);
     cookies.push(clearCookie);
     const profile = await fetchGoogleProfile(request, tokens.accessToken());
-    const { setCookie, created } = await signInWithGoogle(
+    const { setCookie, created, firstSignIn } = await signInWithGoogle(
       request,
       profile,
       payload.ref,
@@ -71,7 +71,7 @@ export async function finishGoogleSignIn(request: Request): Promise<AccountRedir
     cookies.push(setCookie);
     // A new account gives the sign-up form's details and accepts the terms first (docs/decisions/0324).
     if (created) return { to: FINISH_SIGN_UP_PATH, toast: FINISH_SIGN_UP_TOAST(), cookies };
-    return { to: payload.redirectTo || "/dashboard", toast: SIGNED_IN_TOAST(), cookies };
+    return { to: payload.redirectTo || "/dashboard", toast: SIGNED_IN_TOAST({ firstSignIn }), cookies };
   } catch (error) {
     const clear = (error as { clearCookie?: string }).clearCookie;
     if (clear) cookies.push(clear);
@@ -120,7 +120,7 @@ export async function signInWithGoogle(
   referralCode: string | null,
   /** A clipper invitation to use for a new account (its clipper boxes were ticked before leaving for Google). */
   clipperInvitation: string | null = null,
-): Promise<{ setCookie: string; userId: string; created: boolean }> {
+): Promise<{ setCookie: string; userId: string; created: boolean; firstSignIn: boolean }> {
   // Refused before anything is read or written (finishGoogleSignIn audits the failure).
   if (!profile.email_verified) {
     throw new DomainError("forbidden", UNVERIFIED_EMAIL, { title: GOOGLE_FAILED });
@@ -195,14 +195,18 @@ export async function signInWithGoogle(
     }
   }
 
-  const banned = await db().select({ isBanned: profiles.isBanned, banReason: profiles.banReason }).from(profiles).where(eq(profiles.userId, userId)).get();
+  const banned = await db()
+    .select({ isBanned: profiles.isBanned, banReason: profiles.banReason, lastSignInAt: profiles.lastSignInAt })
+    .from(profiles)
+    .where(eq(profiles.userId, userId))
+    .get();
   if (banned?.isBanned) {
     await audit({ eventType: "sign_in_banned", severity: "medium", userId, request, details: { method: "google" } });
     throw new DomainError("forbidden", bannedMessage(banned.banReason), { title: GOOGLE_FAILED });
   }
   const setCookie = await createSession(request, userId);
   await audit({ eventType: "sign_in_success", userId, request, details: { method: "google" } });
-  return { setCookie, userId, created };
+  return { setCookie, userId, created, firstSignIn: !banned?.lastSignInAt };
 }
 
 /**

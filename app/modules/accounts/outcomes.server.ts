@@ -11,12 +11,14 @@ export type AccountRedirect = {
   cookies: string[];
 };
 
-/** 'Welcome back!' / 'Successfully logged in to your {product} account'. */
-export const SIGNED_IN_TOAST = (): ToastInput => ({
-  type: "success",
-  title: "Welcome back!",
-  description: `Successfully logged in to your ${appName()} account`,
-});
+/**
+ * 'Welcome back!' / 'Successfully logged in to your {product} account'. An account's first sign-in
+ * (no earlier one recorded) is greeted as new: 'Welcome to {product}!'.
+ */
+export const SIGNED_IN_TOAST = ({ firstSignIn = false }: { firstSignIn?: boolean } = {}): ToastInput =>
+  firstSignIn
+    ? { type: "success", title: `Welcome to ${appName()}!`, description: `You're signed in to your new ${appName()} account.` }
+    : { type: "success", title: "Welcome back!", description: `Successfully logged in to your ${appName()} account` };
 
 /** A new Google account's first stop: the sign-up details and the terms (docs/decisions/0324). */
 export const FINISH_SIGN_UP_TOAST = (): ToastInput => ({
