@@ -242,14 +242,24 @@ test("an invitation through 'Continue with Google': the clipper choice survives 
   await page.getByLabel("Name").fill(name);
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Continue" }).click();
+  // A new Google account gives the sign-up form's details and accepts the terms first (0324).
+  await page.waitForURL("**/auth/finish-sign-up");
+  await page.getByLabel("YouTube channel URL").fill("https://www.youtube.com/@gus");
+  await page.getByLabel("Subscribers").fill("10");
+  await page.getByLabel("Monthly views").fill("100");
+  await page.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
+  await page.getByRole("button", { name: "Finish signing up" }).click();
   await page.waitForURL("**/pending-approval");
+  // Both approvals, and where each stands (issue 42 §3).
+  await expect(page.getByText("Casey Creator approves you as their clipper:")).toContainText("waiting for their approval");
+  await expect(page.getByText("An admin approves your account:")).toContainText("waiting for review");
 
   // The creator sees the request and approves it; the admin approves the new account.
   await approve(creator, name);
   await factory(request, baseURL!, "approve", email);
   // The approval reaches the waiting page (its socket, else its poll), which moves into the app by
-  // itself: wait for that, or it interrupts the next navigation.
-  await page.waitForURL("**/dashboard", { timeout: 40_000 });
+  // itself, to /clipping for a clipper: wait for that, or it interrupts the next navigation.
+  await page.waitForURL("**/clipping", { timeout: 40_000 });
   await visit(page, "/clipping");
   await downloadsSource(page, "Studio session - full take.mp4");
   await context.close();

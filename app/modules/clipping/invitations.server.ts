@@ -4,7 +4,7 @@ import { clipperInvitations, clipperLinks } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { conflict, forbidden, invalid, notFound, rateLimited } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { type PersonSummary, personById } from "~/modules/accounts/accounts.server";
+import { type PersonSummary, peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { notifyUser, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery, auditQueryWhen } from "~/platform/audit.server";
 import { readCookie, serializeCookie } from "~/platform/cookies.server";
@@ -464,4 +464,31 @@ export async function pendingInvite(actor: Actor, request: Request): Promise<Pen
   if (!row || !code || refusalOf(row, { id: actor.id, email: actor.email })) return null;
   const creator = await personById(row.creatorUserId);
   return { code, creatorName: creator?.fullName || "A creator" };
+}
+
+/** Where a person's clipper requests stand with each creator (the waiting page says it, issue 42 §3). */
+export type ClipperRequestStep = { creatorName: string; step: "waiting" | "approved" | "declined" };
+
+/**
+ * The creators whose invitations this person used, and each creator's answer, newest first: read
+ * by the person themselves, also while their account waits for the admin (their own rows only).
+ */
+export async function clipperRequestsOf(actor: Actor): Promise<ClipperRequestStep[]> {
+  authorize(actor, "account", "read");
+  const rows = await db()
+    .select({ creatorUserId: clipperInvitations.creatorUserId, status: clipperInvitations.status })
+    .from(clipperInvitations)
+    .where(
+      and(
+        eq(clipperInvitations.acceptedBy, actor.id),
+        or(eq(clipperInvitations.status, "accepted"), eq(clipperInvitations.status, "approved"), eq(clipperInvitations.status, "declined")),
+      ),
+    )
+    .orderBy(desc(clipperInvitations.acceptedAt))
+    .limit(10);
+  const people = await peopleByIds([...new Set(rows.map((r) => r.creatorUserId))]);
+  return rows.map((r) => ({
+    creatorName: people.get(r.creatorUserId)?.fullName?.trim() || "The creator",
+    step: r.status === "approved" ? "approved" : r.status === "declined" ? "declined" : "waiting",
+  }));
 }

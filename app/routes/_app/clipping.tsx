@@ -124,17 +124,48 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
   const revoking = page.clippers.find((c) => c.id === params.get("revoke"));
   const deleting = page.sources.find((s) => s.id === params.get("delete"));
 
+  // The clipper's side: the creators one clips for and one's clips.
+  const clipperSide = (
+    <>
+      {page.creators.length > 0 ? (
+        <Section id="creators" title="Creators you clip for">
+          <ul className="mt-3 space-y-6">
+            {page.creators.map((c) => (
+              <CreatorCard key={c.id} link={c} failure={failure} />
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+
+      {page.myClips.length > 0 || page.creators.length > 0 ? (
+        <Section id="my-clips" title="Your clips">
+          <ClipTable clips={page.myClips} side="clipper" {...earningsOf(page.earnings, "clipper")} />
+        </Section>
+      ) : null}
+    </>
+  );
+  const onlyClips =
+    page.creators.length > 0 && page.clippers.length === 0 && page.invitations.length === 0 && page.sources.length === 0 && page.clipsToReview.length === 0;
+
   return (
     <div className="min-w-0 space-y-10">
       <PageHeader
         title="Clipping"
-        description="Clippers cut clips from your source videos. Clip revenue comes from the music monetization pool: 70% clipper, 30% creator by default."
+        description={
+          onlyClips
+            ? "Cut clips from the source videos of the creators you clip for. Clip revenue comes from the music monetization pool: 70% clipper, 30% creator by default."
+            : "Clippers cut clips from your source videos. Clip revenue comes from the music monetization pool: 70% clipper, 30% creator by default."
+        }
       />
 
       <FailureAlert failure={failure} className="" />
 
       {page.pendingInvite ? <PendingInviteCard invite={page.pendingInvite} failure={failure} /> : null}
       <WaitingRequests waiting={page.waitingRequests} />
+
+      {/* A person who only clips (nothing of their own shared yet) sees the creators they clip for
+          first, not the tools for their own videos (issue 42 §3). */}
+      {onlyClips ? clipperSide : null}
 
       {/* ---- The creator's side ---- */}
       <InvitationsSection invitations={page.invitations} created={created} failure={failure} />
@@ -156,22 +187,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
         <ClipTable clips={page.clipsToReview} side="creator" {...earningsOf(page.earnings, "creator")} />
       </Section>
 
-      {/* ---- The clipper's side ---- */}
-      {page.creators.length > 0 ? (
-        <Section id="creators" title="Creators you clip for">
-          <ul className="mt-3 space-y-6">
-            {page.creators.map((c) => (
-              <CreatorCard key={c.id} link={c} failure={failure} />
-            ))}
-          </ul>
-        </Section>
-      ) : null}
-
-      {page.myClips.length > 0 || page.creators.length > 0 ? (
-        <Section id="my-clips" title="Your clips">
-          <ClipTable clips={page.myClips} side="clipper" {...earningsOf(page.earnings, "clipper")} />
-        </Section>
-      ) : null}
+      {onlyClips ? null : clipperSide}
 
       <AcceptInvitationSection failure={failure} pendingCode={page.pendingInvite?.code ?? null} />
 

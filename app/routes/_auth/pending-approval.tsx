@@ -5,7 +5,8 @@ import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { APPROVAL_CHECK_DELAY_MS, PROFILE_POLL_MS } from "~/lib/constants";
 import { isApproved } from "~/lib/permissions";
-import { rejectionReasonOf } from "~/modules/accounts/accounts.server";
+import { actorOf, rejectionReasonOf } from "~/modules/accounts/accounts.server";
+import { clipperRequestsOf } from "~/modules/clipping/clipping.server";
 import { greetingName, requireUser, viewerOf } from "~/modules/accounts/guards.server";
 import type { Route } from "./+types/pending-approval";
 
@@ -13,12 +14,17 @@ export const meta = () => [{ title: "Pending approval | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  if (isApproved(viewerOf(user))) throw redirect("/dashboard");
+  // A clipper's requests (clipping, a domain above accounts: this route asks both). An invited
+  // clipper waits for two approvals, the creator's and the admin's; the page says where each stands.
+  const clipperRequests = await clipperRequestsOf(actorOf(user));
+  // Approved: a person who joined to clip lands where their creators are.
+  if (isApproved(viewerOf(user))) throw redirect(clipperRequests.length > 0 ? "/clipping" : "/dashboard");
   return {
     name: greetingName(user),
     email: user.email,
     status: user.approvalStatus,
     rejectionReason: await rejectionReasonOf(user),
+    clipperRequests,
   };
 }
 
@@ -33,6 +39,7 @@ export default function PendingApproval({ loaderData }: Route.ComponentProps) {
     <AuthLayout title="Pending Approval" subtitle={`Signed in as ${loaderData.email}`}>
       <div className="space-y-4 text-center">
         <p className="text-lg text-slate-800">Your account is being reviewed. You'll receive an email once approved.</p>
+        {loaderData.clipperRequests.length > 0 && loaderData.status !== "rejected" ? <ClipperSteps requests={loaderData.clipperRequests} /> : null}
         {loaderData.status === "rejected" ? (
           <div className="rounded-md border border-red-200 bg-red-50 p-3 text-left text-sm text-red-900">
             <p className="font-semibold">Your application was not approved.</p>
@@ -57,6 +64,27 @@ export default function PendingApproval({ loaderData }: Route.ComponentProps) {
         </Form>
       </div>
     </AuthLayout>
+  );
+}
+
+/** An invited clipper's two approvals, each with where it stands (issue 42 §3). */
+function ClipperSteps({ requests }: { requests: Route.ComponentProps["loaderData"]["clipperRequests"] }) {
+  const creatorStep = { waiting: "waiting for their approval", approved: "approved", declined: "declined" } as const;
+  return (
+    <div className="rounded-md border border-slate-200 bg-slate-50 p-3 text-left text-sm text-slate-800">
+      <p className="font-semibold">To clip, two approvals are needed:</p>
+      <ol className="mt-1 list-decimal space-y-1 pl-5">
+        {requests.map((r) => (
+          <li key={r.creatorName}>
+            {r.creatorName} approves you as their clipper: <strong>{creatorStep[r.step]}</strong>.
+          </li>
+        ))}
+        <li>
+          An admin approves your account: <strong>waiting for review</strong>.
+        </li>
+      </ol>
+      <p className="mt-1 text-slate-600">Once both are done, you'll find their source videos on the Clipping page.</p>
+    </div>
   );
 }
 

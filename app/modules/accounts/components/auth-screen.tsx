@@ -78,7 +78,7 @@ export function AuthScreen({ params, actionData, action }: { params: AuthScreenP
     <div className="mb-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4 text-emerald-900" role="note">
       <p className="font-semibold">You've been invited to join {appName}</p>
       <p className="text-sm">
-        {`${params.invitedBy} invited you to cut clips from their videos as a clipper. Sign up below, or sign in if you already have an account; ${params.invitedBy} approves you before you can use their source videos.`}
+        {`${params.invitedBy} invited you to cut clips from their videos as a clipper. Sign up below, or sign in if you already have an account. Two approvals follow: ${params.invitedBy} approves you as their clipper, and a ${appName} admin approves your new account (an account that is already approved needs only ${params.invitedBy}'s). Then you can use their source videos.`}
       </p>
     </div>
   ) : params.invitationProblem ? (
