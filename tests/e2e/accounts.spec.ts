@@ -145,7 +145,7 @@ test("a new Google account accepts the terms and gives its channel details befor
   // The agreement opens from its link, then is accepted.
   await page.getByRole("link", { name: "Creator Agreement & Monetization Terms" }).click();
   await expect(page.getByRole("dialog", { name: "Creator Agreement & Monetization Terms" })).toBeVisible();
-  await page.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("dialog", { name: "Creator Agreement & Monetization Terms" }).getByRole("button", { name: "Close", exact: true }).click();
   await page.getByLabel("I accept the Creator Agreement & Monetization Terms").check();
   await page.getByRole("button", { name: "Finish signing up" }).click();
   await page.waitForURL("**/pending-approval");
