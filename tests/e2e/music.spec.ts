@@ -53,13 +53,13 @@ test("a partner submits, an admin approves, a creator finds, previews, favorites
 
   // Refused first: a "song.mp3" that is really a PNG gets a message at the field, nothing filed.
   const png = await partner.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
-  await partner.getByLabel("Audio (MP3 or WAV, up to 50 MB)").setInputFiles({ name: "song.mp3", mimeType: "audio/mpeg", buffer: png });
+  await partner.getByLabel("Audio (required: MP3 or WAV, up to 50 MB)").setInputFiles({ name: "song.mp3", mimeType: "audio/mpeg", buffer: png });
   await expect(partner.getByText("The audio must be an MP3 or WAV file.")).toBeVisible();
 
-  await partner.getByLabel("Audio (MP3 or WAV, up to 50 MB)").setInputFiles({ name: "sunrise.wav", mimeType: "audio/wav", buffer: wavBuffer() });
+  await partner.getByLabel("Audio (required: MP3 or WAV, up to 50 MB)").setInputFiles({ name: "sunrise.wav", mimeType: "audio/wav", buffer: wavBuffer() });
   await expect(partner.getByText(/Length 0:03 · waveform ready/)).toBeVisible();
   await expect(readHint).toBeHidden();
-  await partner.getByLabel("Cover (JPEG, PNG or WebP, up to 5 MB)").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
+  await partner.getByLabel("Cover image (required: JPEG, PNG or WebP, up to 5 MB)").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
   await partner.getByLabel("Title").fill(title);
   await partner.getByLabel("Artist").fill("The Journey Band");
   await partner.getByLabel("Genre").selectOption("Pop");
@@ -179,9 +179,9 @@ test("a partner plays their rejected track, resubmits it with changes and sees i
   await partner.goto("/music/submit");
   await partner.waitForLoadState("networkidle");
   const png = await partner.screenshot({ clip: { x: 0, y: 0, width: 64, height: 64 } });
-  await partner.getByLabel("Audio (MP3 or WAV, up to 50 MB)").setInputFiles({ name: "harbour.wav", mimeType: "audio/wav", buffer: wavBuffer() });
+  await partner.getByLabel("Audio (required: MP3 or WAV, up to 50 MB)").setInputFiles({ name: "harbour.wav", mimeType: "audio/wav", buffer: wavBuffer() });
   await expect(partner.getByText(/Length 0:03 · waveform ready/)).toBeVisible();
-  await partner.getByLabel("Cover (JPEG, PNG or WebP, up to 5 MB)").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
+  await partner.getByLabel("Cover image (required: JPEG, PNG or WebP, up to 5 MB)").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: png });
   await partner.getByLabel("Title").fill(title);
   await partner.getByLabel("Artist").fill("The Journey Band");
   await partner.getByLabel("Genre").selectOption("Ambient");

@@ -257,6 +257,15 @@ describe("partners only", () => {
   });
 });
 
+describe("the form says which files are required (issue 42 §5)", () => {
+  it("labels the cover and the audio as required on a first submission", async () => {
+    const user = await partner();
+    const html = (await (await fetchApp("/music/submit", withCookie(user.cookie))).text()).replace(/<!-- -->/g, "");
+    expect(html).toContain("Cover image (required: JPEG, PNG or WebP, up to 5 MB)");
+    expect(html).toContain("Audio (required: MP3 or WAV, up to 50 MB)");
+  });
+});
+
 describe("/music/submissions", () => {
   it("lists the partner's own tracks with status, the reviewer's note, licences and distinct creators, and usage per week", async () => {
     const user = await partner();

@@ -53,7 +53,8 @@ function TrackFileField({
 }) {
   return (
     <Field
-      label={resubmit ? `Replace the ${name} (optional: ${formats})` : `${name[0].toUpperCase()}${name.slice(1)} (${formats})`}
+      // Required on a first submission, and the label says so, as optional fields say "(optional)" (issue 42 §5).
+      label={resubmit ? `Replace the ${name} (optional: ${formats})` : `${name === "cover" ? "Cover image" : "Audio"} (required: ${formats})`}
       name={name}
       type="file"
       accept={accept}
