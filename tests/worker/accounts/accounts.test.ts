@@ -422,10 +422,11 @@ describe("Google sign-in through the stand-in provider", () => {
     const referrer = await createUser("creator");
     const { callback, flowCookie } = await googleFlow("google-sam-0001", referrer.creatorId);
     const res = await fetchApp(callback.pathname + callback.search, withCookie(flowCookie));
-    expect(await redirectTarget(res)).toBe("/dashboard");
+    // A new account gives its sign-up details and accepts the terms first (docs/decisions/0324).
+    expect(await redirectTarget(res)).toBe("/auth/finish-sign-up");
     const token = setCookieValue(res, SESSION)!;
-    // Pending: the dashboard sends the new account to the pending page.
-    expect(await outcome(await fetchApp("/dashboard", withCookie(`${SESSION}=${token}`)))).toBe("→/pending-approval");
+    // Pending and unfinished: the dashboard sends the new account to the finishing step.
+    expect(await outcome(await fetchApp("/dashboard", withCookie(`${SESSION}=${token}`)))).toBe("→/auth/finish-sign-up");
     const row = await env.DB.prepare(
       "SELECT p.approval_status, p.referred_by, u.password_hash FROM users u JOIN profiles p ON p.user_id = u.id WHERE u.email = 'sam.google@example.com'",
     ).first<Record<string, string | null>>();
