@@ -3,7 +3,7 @@
 // request, one waiting for the creator), and the creator's clipper invitations (docs/decisions/0205):
 // the one the demo clipper used, approved ~60 days ago, and one still waiting to be used, sent to
 // jordan.lee@example.com. Dates relative to the day it runs (music-seed's iso(): days before
-// yesterday): sources uploaded ~50 and ~33 days ago, clips over the last three weeks, a split
+// yesterday): sources uploaded ~50 and ~33 days ago, the approved clip ~40 days ago and the others over the last three weeks, a split
 // request declined ~7 weeks ago and one waiting since ~3 days ago. Fixed ids and INSERT OR IGNORE:
 // idempotent, and a later run changes no date — except that the waiting invitation, while still
 // unused, is kept valid (it expires 7 days after it was sent, and the demo should show one).
@@ -93,7 +93,8 @@ export async function clippingSeed({
     },
   ] as const;
   clips.forEach((c, i) => {
-    const at = iso(19 - i * 2); // 20, 18, … 12 days ago
+    // The approved clip 40 days ago (so last month's revenue report holds it: payments-seed), the others 18, 16, … 12 days ago.
+    const at = iso(i === 0 ? 39 : 19 - i * 2);
     const approved = c.status === "approved" || c.status === "removal_requested" || c.status === "removed" ? at : null;
     out.push(
       db

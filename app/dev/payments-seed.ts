@@ -1,7 +1,9 @@
 // Demo money history (issue 14), relative to the day it runs: three months back is paid (gathered
 // by the latest payout run and paid that day, with a bank reference), two months back finalized
 // after that run and payable on the next payout day, last month estimated — the demo creator's
-// music share plus the clipper's creator-level lines. The payout dates follow the payout-day rule
+// music share, and last month the clipper's approved clip (its revenue split between clipper and
+// creator as the import does, docs/decisions/0150): the clipper has no channel, so their money is
+// their part of the clip, named on /payments and shown per clip on /clipping (decision 0321). The payout dates follow the payout-day rule
 // (the setting, 18 by default; Monday from a weekend: app/modules/payments/calendar.ts). Fixed ids
 // and INSERT OR IGNORE: idempotent, and the first run's months stay (a month's revenue_months row
 // is written only alongside its own import).
@@ -10,11 +12,37 @@
 // (as them) and /admin/payments show both. Dates relative to today.
 import { PAYOUT_DAY_OF_MONTH } from "../lib/constants.ts";
 import { addDays, addMonths, dayOf, monthOf, noticeEndsOn, payoutDateIn } from "../modules/payments/calendar.ts";
-import { split } from "../lib/split.ts";
+import { formatBp, split } from "../lib/split.ts";
+import { CLIPPER_DEFAULT_SHARE_BPS } from "../lib/constants.ts";
+import { formatCents } from "../modules/payments/money.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
 
 type SeedPerson = { userId: string; sourceId: string; net: [number, number, number] };
+/** The clipper's approved clip, with the net revenue its video earned last month. */
+type SeedClip = { id: string; url: string; creatorUserId: string; clipperUserId: string; clipperName: string; net: number };
+
+/** A clip's month as the import writes it: the creator's share is the pool, the clipper's default part of it theirs. */
+function clipEntries(c: SeedClip, shareBp: number) {
+  const pool = split(c.net, shareBp).share;
+  const clipperCents = split(pool, CLIPPER_DEFAULT_SHARE_BPS).share;
+  const clipperNet = pool > 0 ? Math.floor((c.net * clipperCents) / pool) : 0;
+  const splitText = formatBp(CLIPPER_DEFAULT_SHARE_BPS);
+  return [
+    {
+      userId: c.clipperUserId,
+      net: clipperNet,
+      amount: clipperCents,
+      note: `${c.url}: ${splitText} of the creator's share ${formatCents(pool)}`,
+    },
+    {
+      userId: c.creatorUserId,
+      net: c.net - clipperNet,
+      amount: pool - clipperCents,
+      note: `${c.url} by ${c.clipperName}: ${formatCents(clipperCents)} to the clipper (${splitText}) of your share ${formatCents(pool)}`,
+    },
+  ];
+}
 
 /**
  * The seed's calendar on `now`: the latest payout run before today (its month and date), and the
@@ -39,7 +67,7 @@ export function paymentsSeed({
   db,
   adminId,
   creator,
-  clipper,
+  clip,
   agreements,
   now = new Date(),
   payoutDay = PAYOUT_DAY_OF_MONTH,
@@ -47,7 +75,8 @@ export function paymentsSeed({
   db: D1Database;
   adminId: string;
   creator: SeedPerson;
-  clipper: SeedPerson;
+  /** Last month's revenue of the clipper's approved clip (both sides' 'clip' entries). */
+  clip?: SeedClip;
   /** Who has given notice and who has an open revised-share offer (accounts the e2e journeys leave alone). */
   agreements?: { noticeUserId: string; offerUserId: string };
   now?: Date;
@@ -65,10 +94,10 @@ export function paymentsSeed({
   const out: D1PreparedStatement[] = [];
   months.forEach((m, i) => {
     const importId = uuid(5000 + i);
-    const people = [creator, clipper];
-    const entries = people.map((p) => ({ p, net: p.net[i], amount: split(p.net[i], shareBp).share }));
-    const net = entries.reduce((s, e) => s + e.net, 0);
-    const amount = entries.reduce((s, e) => s + e.amount, 0);
+    const entries = [creator].map((p) => ({ p, net: p.net[i], amount: split(p.net[i], shareBp).share }));
+    const clipLines = clip && m.status === "estimated" ? clipEntries(clip, shareBp) : [];
+    const net = [...entries, ...clipLines].reduce((s, e) => s + e.net, 0);
+    const amount = [...entries, ...clipLines].reduce((s, e) => s + e.amount, 0);
     // Imported on the 1st of the month after.
     const importedOn = `${addMonths(m.month, 1)}-01`;
     out.push(
@@ -81,8 +110,8 @@ export function paymentsSeed({
           importId,
           m.month,
           `revenue-${m.month}.csv`,
-          entries.length,
-          entries.length,
+          entries.length + clipLines.length,
+          entries.length + clipLines.length,
           net,
           amount,
           shareBp,
@@ -147,6 +176,16 @@ export function paymentsSeed({
             importId,
             at(importedOn, "09:00:00"),
           ),
+      );
+    });
+    clipLines.forEach((e, k) => {
+      out.push(
+        db
+          .prepare(
+            `INSERT OR IGNORE INTO ledger_entries (id, user_id, month, source_kind, source_id, net_cents, share_bp, amount_cents, status, import_id, note, created_at)
+             VALUES (?, ?, ?, 'clip', ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(uuid(5250 + i * 10 + k), e.userId, m.month, clip?.id ?? "", e.net, shareBp, e.amount, m.status, importId, e.note, at(importedOn, "09:00:00")),
       );
     });
   });

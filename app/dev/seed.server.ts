@@ -306,7 +306,14 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
       db,
       adminId: DEMO_ACCOUNTS[0].id,
       creator: { userId: creator.id, sourceId: "UCdemoCaseyCreates0001", net: [18342, 24517, 21099] },
-      clipper: { userId: clipper.id, sourceId: "", net: [2150, 3075, 2890] },
+      clip: {
+        id: uuid(6101),
+        url: "https://www.youtube.com/shorts/DemoClip001",
+        creatorUserId: creator.id,
+        clipperUserId: clipper.id,
+        clipperName: "Charlie Clipper",
+        net: 4135,
+      },
       agreements: { noticeUserId: manager.id, offerUserId: partner.id },
     }),
   );

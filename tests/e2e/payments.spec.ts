@@ -106,7 +106,7 @@ test("payout account → YouTube report import → payout day → Stripe webhook
   await expect(april).toContainText("Stripe");
   await expect(april).toContainText("Thu, 18 Apr 2024");
   await expect(creator.getByRole("heading", { name: "Statement: March 2024" })).toBeVisible();
-  await expect(creator.getByRole("row", { name: /Music share: Casey Creates/ })).toContainText(dollars(totalCents));
+  await expect(creator.getByRole("row", { name: /Music on your channel Casey Creates/ })).toContainText(dollars(totalCents));
   await expect(creator.getByRole("row", { name: /Video caseyShort1/ })).toBeVisible();
   await expect(creator.getByRole("row", { name: /Video caseyShort2/ })).toBeVisible();
   await expect(creator.getByText(/rounded once to the cent/)).toBeVisible();

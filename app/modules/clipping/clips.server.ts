@@ -5,7 +5,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { VIEWS_PROVIDERS, type ViewsPlatform, youtubeViewsMany } from "~/modules/channels/channels.server";
 import { notifyUser } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import { jobRequest } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { CLIP_PLATFORM_LABELS, type ClipPlatform, CLIPPING_MESSAGES as M } from "./messages";
@@ -253,6 +253,21 @@ export async function clipsByVideoIds(videoIds: readonly string[]) {
     out.push(...rows);
   }
   return out;
+}
+
+/** Clips by id (the payments statement names a clip line's clip and both sides): url, video and the two people. */
+const clipsByIdsQuery = builtOnce((slot) =>
+  db()
+    .select({ clipId: clips.id, url: clips.url, videoId: clips.videoId, creatorUserId: clips.creatorUserId, clipperUserId: clips.clipperUserId })
+    .from(clips)
+    .where(inJsonList(clips.id, slot("ids"))),
+);
+
+export async function clipsByIds(ids: readonly string[]): Promise<Map<string, { url: string; videoId: string; creatorUserId: string; clipperUserId: string }>> {
+  const unique = [...new Set(ids)].filter(Boolean);
+  if (unique.length === 0) return new Map();
+  const rows = await clipsByIdsQuery({ ids: JSON.stringify(unique) }).all();
+  return new Map(rows.map((r) => [r.clipId, r]));
 }
 
 // Clip views (docs/decisions/0154, 0266): read through the channels module's views provider (one

@@ -1,26 +1,21 @@
 import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { ledgerEntries, ledgerVideoLines, payouts } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
+import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
+import { clipsByIds } from "~/modules/clipping/clipping.server";
 import { batch, builtOnce, db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { toCsv } from "~/lib/csv";
 import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
 import { CURRENCY, centsToDecimal } from "./money";
 import { payoutDay, revisedSharesOfQuery, shareInForce, standardShareBp } from "./share.server";
-import type { LedgerStatus, PayoutRow, SourceKind, StatementLine } from "./types";
+import type { LedgerStatus, PayoutRow, StatementLine } from "./types";
+import { statementSource } from "./statement-source";
 import { countedEntries } from "./counted";
 
 // What /payments shows: the person's own entries (only those that count: a staged import's are
 // invisible), balances by status, the monthly statement, payouts, and the CSV of it all.
-
-const SOURCE_LABEL: Record<SourceKind, string> = {
-  music: "Music share",
-  campaign: "Campaign",
-  clip: "Clip",
-  referral: "Referral",
-  adjustment: "Adjustment",
-};
 
 /** A ledger line as its person sees it (/payments, the CSV, the data export). */
 export const lineColumns = {
@@ -62,28 +57,43 @@ function videoLinesQuery(userId: string, month?: SQL) {
 type VideoRow = Awaited<ReturnType<typeof videoLinesQuery>>[number];
 
 /** Statement lines with their source named (a channel's music share by the channel's title) and their videos. */
-async function labelLines(rows: Awaited<ReturnType<typeof linesQuery>>, videoRows: VideoRow[] = []): Promise<StatementLine[]> {
+async function labelLines(me: string, rows: Awaited<ReturnType<typeof linesQuery>>, videoRows: VideoRow[] = []): Promise<StatementLine[]> {
   const videos = new Map<string, StatementLine["videos"]>();
   for (const v of videoRows) {
     const list = videos.get(v.entryId) ?? [];
     list.push({ videoId: v.videoId, netCents: v.netCents, amountCents: v.amountCents });
     videos.set(v.entryId, list);
   }
-  const channels = await channelOwnersByChannelIds(rows.filter((r) => r.sourceKind === "music" && r.sourceId).map((r) => r.sourceId));
-  return rows.map((r) => ({
-    id: r.id,
-    month: r.month,
-    sourceKind: r.sourceKind,
-    source:
-      r.sourceKind === "music"
-        ? `${SOURCE_LABEL.music}: ${r.sourceId ? (channels.get(r.sourceId)?.title ?? r.sourceId) : "all channels"}${r.note ? ` (${r.note})` : ""}`
-        : `${SOURCE_LABEL[r.sourceKind]}${r.note ? `: ${r.note}` : ""}`,
-    netCents: r.netCents,
-    shareBp: r.shareBp,
-    amountCents: r.amountCents,
-    status: r.status,
-    videos: videos.get(r.id) ?? [],
-  }));
+  const [channels, clips] = await Promise.all([
+    channelOwnersByChannelIds(rows.filter((r) => r.sourceKind === "music" && r.sourceId).map((r) => r.sourceId)),
+    clipsByIds(rows.filter((r) => r.sourceKind === "clip").map((r) => r.sourceId)),
+  ]);
+  const names = await peopleByIds([...clips.values()].flatMap((c) => [c.creatorUserId, c.clipperUserId]));
+  const nameOf = (id: string) => {
+    const p = names.get(id);
+    return p?.fullName || p?.creatorId || "a former member";
+  };
+  return rows.map((r) => {
+    const clip = r.sourceKind === "clip" ? clips.get(r.sourceId) : undefined;
+    return {
+      id: r.id,
+      month: r.month,
+      sourceKind: r.sourceKind,
+      source: statementSource({
+        sourceKind: r.sourceKind,
+        sourceId: r.sourceId,
+        note: r.note,
+        me,
+        channelTitle: channels.get(r.sourceId)?.title ?? null,
+        clip: clip ? { ...clip, creatorName: nameOf(clip.creatorUserId), clipperName: nameOf(clip.clipperUserId) } : null,
+      }),
+      netCents: r.netCents,
+      shareBp: r.shareBp,
+      amountCents: r.amountCents,
+      status: r.status,
+      videos: videos.get(r.id) ?? [],
+    };
+  });
 }
 
 export type PaymentsPage = {
@@ -203,7 +213,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
     balances,
     months,
     month: lineRows[0]?.month ?? null,
-    lines: await labelLines(lineRows, videoRows),
+    lines: await labelLines(me, lineRows, videoRows),
     payouts: payoutRows.map((p) => ({ ...p, payoutDate: p.payoutDate ?? payoutDateIn(p.batch, day) })),
   };
 }
@@ -212,7 +222,7 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
 export async function statementCsv(actor: Actor): Promise<{ filename: string; csv: string }> {
   authorize(actor, "payments", "readOwn");
   const [lineRows, videoRows] = await db().batch([linesQuery(actor.id), videoLinesQuery(actor.id)]);
-  const lines = await labelLines(lineRows, videoRows);
+  const lines = await labelLines(actor.id, lineRows, videoRows);
   const row = (l: StatementLine, videoId: string, net: number, amount: number) => [
     l.month,
     l.source,

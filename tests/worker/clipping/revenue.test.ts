@@ -59,6 +59,9 @@ describe("clip revenue in the import", () => {
       .bind(importId, creator.id)
       .first<{ amount_cents: number }>();
     expect(music?.amount_cents).toBe(700);
+    // The creator-level row (no channel) is named as such, never "all channels" (decision 0321).
+    const page = await (await fetchApp(`/payments?month=${month}`, withCookie(creator.cookie))).text();
+    expect(page).toContain("Music on your channels (reported for your creator ID, not by channel)");
   });
 
   it("a split approved mid-month applies from the next UTC day: pro rata, to the cent; paid in each side's own payout; both statements show it", async () => {
@@ -99,6 +102,9 @@ describe("clip revenue in the import", () => {
     const clipperPage = await (await fetchApp("/payments", withCookie(clipper.cookie))).text();
     expect(clipperPage).toContain("$53.73");
     expect(clipperPage).toContain(`https://www.youtube.com/shorts/${videoId}`);
+    // Each side's line names the clip and the other person, as they would (decision 0321).
+    expect(clipperPage).toContain(`Your part of clip https://www.youtube.com/shorts/${videoId} for Test creator (the creator)`);
+    expect(creatorPage).toContain(`Your part of clip https://www.youtube.com/shorts/${videoId} by Test creator (your clipper)`);
   });
 
   it("a clip never approved, or a row of someone else naming the video, is ordinary music revenue", async () => {

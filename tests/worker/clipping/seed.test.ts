@@ -18,7 +18,7 @@ it("seeds two source videos and clips in every state, once however often it runs
   const key = (await env.DB.prepare("SELECT object_key FROM clip_sources WHERE creator_user_id = ? LIMIT 1").bind(creator?.id).first<{ object_key: string }>())
     ?.object_key;
   expect(await env.MEDIA.head(key ?? "")).not.toBeNull();
-  // Dated relative to today: sources 50 and 33 days ago, clips over the last three weeks, a split request
+  // Dated relative to today: sources 50 and 33 days ago, the approved clip 40 days ago (last month's revenue holds it) and the others over the last three weeks, a split request
   // declined 7 weeks ago and one waiting since 3 days ago.
   const ago = (n: number) => addDays(dayOf(new Date()), -n);
   const days = async (sql: string, ...args: unknown[]) =>
@@ -29,7 +29,7 @@ it("seeds two source videos and clips in every state, once however often it runs
     ).results.map((r) => r.d);
   expect(await days("SELECT substr(created_at, 1, 10) AS d FROM clip_sources WHERE creator_user_id = ? ORDER BY id", creator?.id)).toEqual([ago(50), ago(33)]);
   expect(await days("SELECT substr(created_at, 1, 10) AS d FROM clips WHERE clipper_user_id = ? ORDER BY id", clipper?.id)).toEqual(
-    [20, 18, 16, 14, 12].map(ago),
+    [40, 18, 16, 14, 12].map(ago),
   );
   expect(
     await days(

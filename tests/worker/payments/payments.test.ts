@@ -89,7 +89,7 @@ describe("revenue import", () => {
     ).toBe(1);
 
     const page = await (await fetchApp(`/payments?month=${month}`, withCookie(creator.cookie))).text();
-    expect(page).toContain("Music share: Pay Channel");
+    expect(page).toContain("Music on your channel Pay Channel");
     expect(page).toContain("$101.00");
     expect(page).toContain("$70.70");
   });
@@ -284,7 +284,7 @@ describe("payouts", () => {
     expect(after).toContain(row?.reference ?? "");
 
     const mine = await fetchApp("/payments/statement.csv", withCookie(payee.cookie));
-    expect(await mine.text()).toContain("2025-07,Music share: Payee Channel,,33.33,70.00,23.33,USD,paid");
+    expect(await mine.text()).toContain("2025-07,Music on your channel Payee Channel,,33.33,70.00,23.33,USD,paid");
     const refused = await post(admins[0], { intent: "mark_paid", payoutId: id, reference: "" });
     expect(refused.status).toBe(400);
   });

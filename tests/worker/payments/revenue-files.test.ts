@@ -78,7 +78,7 @@ describe("the YouTube content-owner revenue report", () => {
     expect(imp).toEqual({ format: "youtube", exact_total: "301.918125", rounding_remainder: "-0.001875", net_cents: 30192 });
 
     const page = await (await fetchApp(`/payments?month=${MONTH}`, withCookie(alpha.cookie))).text();
-    expect(page).toContain("Music share: Alpha Shorts");
+    expect(page).toContain("Music on your channel Alpha Shorts");
     expect(page).toContain("alphaShortA1");
     expect(page).toContain("rounded once to the cent");
     const csv = await fetchApp("/payments/statement.csv", withCookie(alpha.cookie));
@@ -88,7 +88,7 @@ describe("the YouTube content-owner revenue report", () => {
     expect(text.split("\r\n")[0]).toBe("month,source,video_id,net_revenue,share_percent,amount,currency,status");
     for (const l of lines)
       expect(text).toContain(
-        `${MONTH},Music share: Alpha Shorts,${l.video_id},${(l.net_cents / 100).toFixed(2)},70.00,${(l.amount_cents / 100).toFixed(2)},USD,estimated`,
+        `${MONTH},Music on your channel Alpha Shorts,${l.video_id},${(l.net_cents / 100).toFixed(2)},70.00,${(l.amount_cents / 100).toFixed(2)},USD,estimated`,
       );
   });
 

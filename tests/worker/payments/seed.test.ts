@@ -23,7 +23,9 @@ it("seeds the three months before today: paid by the latest payout run, finalize
   const creator = DEMO_ACCOUNTS.find((a) => a.kind === "creator");
   expect(creator).toBeDefined();
   const creatorId = creator?.id ?? "";
-  const entries = await env.DB.prepare("SELECT month, status, payout_id, amount_cents FROM ledger_entries WHERE user_id = ? ORDER BY month")
+  const entries = await env.DB.prepare(
+    "SELECT month, status, payout_id, amount_cents FROM ledger_entries WHERE user_id = ? AND source_kind = 'music' ORDER BY month",
+  )
     .bind(creatorId)
     .all();
   expect(entries.results.map((e) => [e.month, e.status, e.payout_id === null])).toEqual([
@@ -98,13 +100,14 @@ it("a later run of the seed, in another month, adds nothing and keeps each month
       db: env.DB,
       adminId: admin,
       creator: { userId: creator, sourceId: "UCdemoCaseyCreates0001", net: [1, 2, 3] },
-      clipper: { userId: clipper, sourceId: "", net: [1, 2, 3] },
+      clip: { id: "00000000-0000-4000-8000-000000006101", url: "https://x.test/c", creatorUserId: creator, clipperUserId: clipper, clipperName: "C", net: 10 },
       now: later,
     }),
   );
   expect(await count("SELECT count(*) AS n FROM revenue_months")).toBe(before);
   expect(await count("SELECT count(*) AS n FROM revenue_months m JOIN revenue_imports i ON i.id = m.live_import_id WHERE i.month <> m.month")).toBe(0);
-  expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ?", creator)).toBe(3);
+  expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ?", creator)).toBe(4);
+  expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ?", clipper)).toBe(1);
 }, 120_000);
 
 it("seeds an agreement notice and an open revised-share offer on demo accounts the browser journeys leave alone: shown on /payments and /admin/payments", async () => {
@@ -121,4 +124,27 @@ it("seeds an agreement notice and an open revised-share offer on demo accounts t
   const asAdmin = (await (await fetchApp("/admin/payments", withCookie((await signInAs(admin)).cookie))).text()).replaceAll("<!-- -->", "");
   expect(asAdmin).toContain("Notice given");
   expect(asAdmin).toContain("Open offer: 75%");
+}, 120_000);
+
+it("the demo clipper's money is their part of their approved clip: /payments names the clip and the creator, /clipping shows it per clip (decision 0321)", async () => {
+  await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
+  const [creator, clipper] = (["creator", "clipper"] as const).map((k) => DEMO_ACCOUNTS.find((a) => a.kind === k)?.id ?? "");
+  const lastMonth = addMonths(monthOf(new Date()), -1);
+  // Nothing for someone with no channel is called a music share.
+  expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ? AND source_kind = 'music'", clipper)).toBe(0);
+  const asClipper = (await signInAs(clipper)).cookie;
+  const payments = (await (await fetchApp("/payments", withCookie(asClipper))).text()).replaceAll("<!-- -->", "");
+  expect(payments).toContain(`Statement: ${monthLabel(lastMonth)}`);
+  expect(payments).toContain("Your part of clip https://www.youtube.com/shorts/DemoClip001 for Casey Creator (the creator)");
+  expect(payments).not.toContain("Music share");
+  expect(payments).not.toContain("all channels");
+  expect(payments).toContain("$20.25"); // 70% of the creator's 70% of $41.35: floor(floor(4135 × 0.7) × 0.7)
+  const clipping = (await (await fetchApp("/clipping", withCookie(asClipper))).text()).replaceAll("<!-- -->", "");
+  expect(clipping).toContain("$20.25");
+  expect(clipping).toContain(monthLabel(lastMonth)); // the clip's imported month, with its status
+  // The creator's side names the clipper.
+  const asCreator = (await signInAs(creator)).cookie;
+  const mine = (await (await fetchApp(`/payments?month=${lastMonth}`, withCookie(asCreator))).text()).replaceAll("<!-- -->", "");
+  expect(mine).toContain("Your part of clip https://www.youtube.com/shorts/DemoClip001 by Charlie Clipper (your clipper)");
+  expect(mine).toContain("Music on your channel Casey Creates");
 }, 120_000);
