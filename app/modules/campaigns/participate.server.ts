@@ -1,7 +1,7 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import { campaignParticipants, campaignSubmissions, campaigns } from "~/db/schema";
 import { conflict, invalid, notFound, rateLimited } from "~/lib/errors";
-import { type Actor, authorize } from "~/lib/permissions";
+import { type Actor, authorize, can } from "~/lib/permissions";
 import { listChannels, socialVideoOwnership } from "~/modules/channels/channels.server";
 import { EMPTY_LIBRARY_QUERY, type LibraryTrack } from "~/modules/music/library";
 import { libraryPage } from "~/modules/music/music.server";
@@ -10,7 +10,7 @@ import { isUniqueViolation } from "~/platform/precondition.server";
 import { consume, type Limit } from "~/platform/rate-limit.server";
 import { CAMPAIGN_MESSAGES as M, type RaiseCause } from "./messages";
 import { youtubeVideoChannel } from "./provider.server";
-import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, payoutDeadline } from "./rules";
+import { budgetLeft, campaignState, type CampaignState, type CampaignSummary, effectiveEnd, PAYOUT_WINDOW_DAYS, payoutDeadline } from "./rules";
 import { campaignById, liveAt, stateOf } from "./store.server";
 import { PLATFORM_LABELS, type ParsedVideo, parseVideoUrl, videoUrlProblem } from "./video-url";
 
@@ -139,6 +139,62 @@ export async function campaignsPage(actor: Actor, now = new Date()): Promise<Cam
         deadline: payoutDeadline(c),
       })),
   };
+}
+
+/** A campaign's approved earnings not yet in the ledger (it is not settled): /payments' pending section (docs/decisions/0321). */
+export type PendingCampaignEarning = {
+  campaignId: string;
+  brand: string;
+  title: string;
+  state: "live" | "ended";
+  /** YYYY-MM-DD: the day it ends or ended. */
+  endsOn: string;
+  amountCents: number;
+  /** YYYY-MM-DD: the latest payout day by the terms (the end + 60 days). */
+  payBy: string;
+  windowDays: number;
+};
+
+// The person's approved amounts per campaign that is not settled yet, built once per isolate.
+const pendingEarningsQuery = builtOnce((slot) =>
+  db()
+    .select({
+      id: campaigns.id,
+      brand: campaigns.brand,
+      title: campaigns.title,
+      status: campaigns.status,
+      startsAt: campaigns.startsAt,
+      endsAt: campaigns.endsAt,
+      endedAt: campaigns.endedAt,
+      total: sql<number>`sum(${campaignSubmissions.amountCents})`.mapWith(Number),
+    })
+    .from(campaignSubmissions)
+    .innerJoin(campaigns, eq(campaigns.id, campaignSubmissions.campaignId))
+    .where(and(eq(campaignSubmissions.userId, slot("me")), eq(campaignSubmissions.status, "approved"), ne(campaigns.status, "settled")))
+    .groupBy(campaigns.id)
+    .orderBy(campaigns.endsAt),
+);
+
+/**
+ * What the person has earned in campaigns that are not settled: approved views × rate, not yet in
+ * their balance. Settling writes it to the ledger (estimated, then finalized with the brand's funds);
+ * the terms pay it up to 60 days after the campaign ends. Empty for someone who cannot take part.
+ */
+export async function pendingCampaignEarnings(actor: Actor, now = new Date()): Promise<PendingCampaignEarning[]> {
+  if (!can(actor, "campaign", "participate")) return [];
+  const rows = await pendingEarningsQuery({ me: actor.id }).all();
+  return rows
+    .filter((r) => r.total > 0)
+    .map((r) => ({
+      campaignId: r.id,
+      brand: r.brand,
+      title: r.title,
+      state: campaignState(r, now) === "live" ? ("live" as const) : ("ended" as const),
+      endsOn: effectiveEnd(r).slice(0, 10),
+      amountCents: r.total,
+      payBy: payoutDeadline(r),
+      windowDays: PAYOUT_WINDOW_DAYS,
+    }));
 }
 
 /** Whether the person has joined this campaign (the public page shows the join form or "joined"). */

@@ -32,6 +32,8 @@ import { Section } from "~/ui/section";
 import { Select } from "~/ui/select";
 import type { Route } from "./+types/payments";
 import { FailureAlert, useActionFailure } from "~/ui/action-failure";
+import { pendingCampaignEarnings } from "~/modules/campaigns/campaigns.server";
+import { PendingEarnings } from "~/modules/campaigns/components/pending-earnings";
 
 // /payments (issue 14, phase 1): the next payout, balances by status, the monthly statement
 // (printable), payout history with references, and the CSV of every line. Amounts in USD cents,
@@ -43,12 +45,14 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const user = await requireApprovedUser(args);
   const actor = actorOf(user);
   const month = new URL(args.request.url).searchParams.get("month");
-  const [page, agreement, payoutAccount] = await Promise.all([
+  // The campaigns module's part (earned, not settled) comes from the route: payments sits below campaigns (decision 0321).
+  const [page, agreement, payoutAccount, pending] = await Promise.all([
     paymentsPage(actor, month && isMonth(month) ? month : null),
     agreementView(actor),
     payoutAccountView(actor),
+    pendingCampaignEarnings(actor),
   ]);
-  return { ...page, agreement, payoutAccount };
+  return { ...page, agreement, payoutAccount, pending };
 });
 
 // The creator's agreement steps (docs/decisions/0127-0130): each a guarded change, audit-logged and e-mailed.
@@ -96,8 +100,22 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, AGREEMENT_TITLES);
 
 export default function Payments({ loaderData, actionData }: Route.ComponentProps) {
-  const { nextPayoutDate, payoutDay, expectedCents, shareBp, balances, months, month, lines, payouts, agreement, payoutAccount, minimumCents, payableCents } =
-    loaderData;
+  const {
+    nextPayoutDate,
+    payoutDay,
+    expectedCents,
+    shareBp,
+    balances,
+    months,
+    month,
+    lines,
+    payouts,
+    agreement,
+    payoutAccount,
+    minimumCents,
+    payableCents,
+    pending,
+  } = loaderData;
   const failure = useActionFailure(actionData);
   const busy = useNavigation().state !== "idle";
   return (
@@ -134,6 +152,8 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
       </section>
 
       <FailureAlert failure={failure} className="mt-4 print:hidden" />
+
+      <PendingEarnings items={pending} />
 
       <Section id="statement-heading" title={month ? `Statement: ${monthLabel(month)}` : "Statement"} className="mt-10">
         {months.length === 0 ? (
