@@ -19,7 +19,7 @@ import {
   startPayoutOnboarding,
   withdrawNotice,
 } from "~/modules/payments/payments.server";
-import { STATEMENT_ROUNDING_RULE } from "~/modules/payments/messages";
+import { PAYOUT_MESSAGES, STATEMENT_ROUNDING_RULE } from "~/modules/payments/messages";
 import { AGREEMENT_TITLES, paymentsPageSchema } from "~/modules/payments/schema";
 import { formatBp } from "~/lib/split";
 import { parseForm } from "~/platform/body.server";
@@ -150,6 +150,9 @@ export default function Payments({ loaderData, actionData }: Route.ComponentProp
         />
         <Stat label="Paid" value={formatCents(balances.paid)} hint="Sent to you" />
       </section>
+      <p className="mt-2 text-sm text-slate-600" data-testid="payout-minimum">
+        {PAYOUT_MESSAGES.minimumNote(formatCents(minimumCents))} They are paid on the first payout day they reach it.
+      </p>
 
       <FailureAlert failure={failure} className="mt-4 print:hidden" />
 

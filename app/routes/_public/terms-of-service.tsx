@@ -1,13 +1,22 @@
 import { Link } from "react-router";
 import { useAppName } from "~/components/public-layout";
 import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
+import { PAYOUT_MESSAGES } from "~/modules/payments/messages";
+import { formatCents } from "~/modules/payments/money";
+import { getSettings } from "~/platform/settings.server";
+import type { Route } from "./+types/terms-of-service";
 import { LegalContents, LegalPage, LegalSection, legalLinkClass, legalMeta } from "~/lib/legal-page";
 
 export { GeneralErrorBoundary as ErrorBoundary } from "~/components/error-screen";
 
 export const meta = () => legalMeta("Terms of Service", "The Creator Agreement, the Clipper Agreement and the general terms for using Shortbeat.");
 
-export default function TermsOfService() {
+// The payout minimum is an admin setting, not a term of the fixed agreement text: said beside it (issue 42 §1).
+export async function loader() {
+  return { minimumCents: (await getSettings()).payoutMinimumUsd * 100 };
+}
+
+export default function TermsOfService({ loaderData }: Route.ComponentProps) {
   const appName = useAppName();
   return (
     <LegalPage title="Terms of Service">
@@ -34,6 +43,10 @@ export default function TermsOfService() {
 
       <LegalSection id="creator-agreement" title={"Creator Agreement & Monetization Terms"}>
         <CreatorAgreement appName={appName} />
+        <p className="mt-4 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" data-testid="payout-minimum">
+          Payout minimum (a current setting, not a term of the Agreement): {PAYOUT_MESSAGES.minimumNote(formatCents(loaderData.minimumCents))} They are paid on
+          the first payout day they reach it. The Payments page shows the minimum that applies.
+        </p>
       </LegalSection>
 
       <LegalSection id="clipper-agreement" title="Clipper Agreement">
