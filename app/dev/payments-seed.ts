@@ -14,13 +14,15 @@ import { PAYOUT_DAY_OF_MONTH } from "../lib/constants.ts";
 import { addDays, addMonths, dayOf, monthOf, noticeEndsOn, payoutDateIn } from "../modules/payments/calendar.ts";
 import { formatBp, split } from "../lib/split.ts";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "../lib/constants.ts";
-import { formatCents } from "../modules/payments/money.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
 
 type SeedPerson = { userId: string; sourceId: string; net: [number, number, number] };
 /** The clipper's approved clip, with the net revenue its video earned last month. */
 type SeedClip = { id: string; url: string; creatorUserId: string; clipperUserId: string; clipperName: string; net: number };
+
+/** Small demo amounts as the screens write them ("$20.25"); the seed runs under plain Node, so money.ts's "~/" imports are out of reach. */
+const formatCents = (cents: number) => `$${Math.trunc(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
 
 /** A clip's month as the import writes it: the creator's share is the pool, the clipper's default part of it theirs. */
 function clipEntries(c: SeedClip, shareBp: number) {
