@@ -84,9 +84,21 @@ test("payout account → YouTube report import → payout day → Stripe webhook
   await expectAccessible(admin, "/admin/payments (preview)");
   await admin.getByRole("button", { name: "Commit import" }).click();
   await expect(admin.getByText("Revenue imported")).toBeVisible();
-  await admin.getByRole("button", { name: "Mark funds received for March 2024" }).click();
+  // Each money step asks once, saying what, to whom and how much (decision 0322); Cancel changes nothing.
+  await admin.getByRole("link", { name: "Mark funds received for March 2024" }).click();
+  const funds = admin.getByRole("dialog", { name: "Mark funds received for March 2024?" });
+  await expect(funds).toContainText(`the platform has paid us ${dollars(totalCents)} of net revenue for March 2024`);
+  await expectAccessible(admin, "/admin/payments (confirm funds received)");
+  await funds.getByRole("link", { name: "Cancel" }).click();
+  await expect(funds).toBeHidden();
+  await admin.getByRole("link", { name: "Mark funds received for March 2024" }).click();
+  await funds.getByRole("button", { name: "Mark funds received" }).click();
   await expect(admin.getByText("March 2024 can now be finalized.")).toBeVisible();
-  await admin.getByRole("button", { name: "Finalize for March 2024" }).click();
+  await admin.getByRole("link", { name: "Finalize for March 2024" }).click();
+  const finalize = admin.getByRole("dialog", { name: "Finalize March 2024?" });
+  await expect(finalize).toContainText(/\$[\d,.]+ becomes payable to the people of \d+ statement lines?: their lines turn Finalized/);
+  await expect(finalize).toContainText("balances under $10.00 carry over");
+  await finalize.getByRole("button", { name: "Finalize" }).click();
   await expect(admin.getByText("Month finalized")).toBeVisible();
 
   // 3. The payout day: the creator's payable balance goes to Stripe as a transfer.

@@ -35,6 +35,29 @@ export const PAYMENT_MESSAGES = {
   mismatch: (channel: string, creator: string) => `Channel ${channel} does not belong to creator ${creator}.`,
 } as const;
 
+/** The month's money steps on /admin/payments ask once, saying what, to whom and how much (decision 0322). */
+export type MonthConfirm = "funds_received" | "finalize";
+type MonthFacts = { month: string; net: string; amount: string; lines: number; minimum: string };
+export const PAYMENT_CONFIRM: Record<MonthConfirm, { title: (month: string) => string; text: (f: MonthFacts) => string; label: string }> = {
+  funds_received: {
+    title: (month) => `Mark funds received for ${monthLabel(month)}?`,
+    text: (f) =>
+      `This records that the platform has paid us ${f.net} of net revenue for ${monthLabel(f.month)}. No money moves yet: it lets you finalize the month, which makes ${f.amount} payable across ${countOf(f.lines, "statement line")}.`,
+    label: "Mark funds received",
+  },
+  finalize: {
+    title: (month) => `Finalize ${monthLabel(month)}?`,
+    text: (f) =>
+      `${f.amount} becomes payable to the people of ${countOf(f.lines, "statement line")}: their lines turn Finalized and are paid on the next payout day (balances under ${f.minimum} carry over). ${monthLabel(f.month)}'s revenue can then no longer be replaced: corrections are made as adjustments.`,
+    label: "Finalize",
+  },
+};
+
+/** "1 statement line", "3 statement lines". */
+export function countOf(n: number, noun: string): string {
+  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** Toast titles per admin intent (when the module names none). */
 export const PAYMENT_TITLES = {
   preview: "Import failed",

@@ -3,7 +3,8 @@ import { GeneralErrorBoundary } from "~/components/error-screen";
 import { isActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { lastFullMonth, monthLabel, monthOf } from "~/modules/payments/calendar";
+import { isMonth, lastFullMonth, monthLabel, monthOf } from "~/modules/payments/calendar";
+import { getSettings } from "~/platform/settings.server";
 import { formatCents } from "~/modules/payments/money";
 import {
   addAdjustment,
@@ -29,6 +30,7 @@ import {
   revenueOverview,
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
+import { countOf, type MonthConfirm } from "~/modules/payments/messages";
 import { formatBp } from "~/lib/split";
 import { AdjustmentsSection } from "~/modules/payments/components/admin-adjustments";
 import { AgreementsSection } from "~/modules/payments/components/admin-agreements";
@@ -60,8 +62,15 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
     manualPayees(actor),
   ]);
   const now = new Date();
+  // A money step asked about (?confirm=funds_received|finalize&month=YYYY-MM): its dialog (decision 0322).
+  const url = new URL(args.request.url);
+  const intent = url.searchParams.get("confirm");
+  const month = url.searchParams.get("month") ?? "";
+  const confirm = (intent === "funds_received" || intent === "finalize") && isMonth(month) ? { intent: intent as MonthConfirm, month } : null;
   return {
     ...overview,
+    confirm,
+    minimumCents: (await getSettings()).payoutMinimumUsd * 100,
     payouts,
     agreements,
     adjustments,
@@ -105,7 +114,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
       return redirectWithToast(args.request, BACK, {
         type: "success",
         title: "Revenue imported",
-        description: `${monthLabel(done.month)}: ${done.entryCount} statement lines are live as estimated.`,
+        description: `${monthLabel(done.month)}: ${countOf(done.entryCount, "statement line")} ${done.entryCount === 1 ? "is" : "are"} live as estimated.`,
       });
     }
     case "discard":
@@ -123,7 +132,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
       return redirectWithToast(args.request, BACK, {
         type: "success",
         title: "Month finalized",
-        description: `${monthLabel(input.month)}: ${done.entries} lines finalized. They are paid on the next payout day.`,
+        description: `${monthLabel(input.month)}: ${countOf(done.entries, "line")} finalized. They are paid on the next payout day.`,
       });
     }
     case "mark_paid": {
@@ -229,7 +238,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <PageHeader title="Payments" description="Import a month's platform revenue, confirm the funds, finalize, and pay out." />
       <FailureAlert failure={failure} />
       <RevenueImportSection preview={preview} mappingStep={mappingStep} failure={failure} busy={busy} defaultMonth={defaultMonth} />
-      <MonthsSection months={months} imports={imports} busy={busy} />
+      <MonthsSection months={months} imports={imports} busy={busy} confirm={loaderData.confirm} minimumCents={loaderData.minimumCents} />
       <PayoutsSection payouts={payouts} rail={rail} busy={busy} />
       <ManualPayeesSection rows={manual} busy={busy} errors={failure?.errors ?? {}} values={failure?.values ?? {}} />
       <AdjustmentsSection

@@ -1,6 +1,10 @@
-import { Form } from "react-router";
+import { Form, Link, useLocation } from "react-router";
+import { hrefWith } from "~/lib/href";
+import { ConfirmActions } from "~/modules/admin/components/console";
+import { ConfirmDialog } from "~/ui/confirm-dialog";
+import { countOf, PAYMENT_CONFIRM, type MonthConfirm } from "../messages";
 import { Badge, type Tone } from "~/ui/badge";
-import { Button } from "~/ui/button";
+import { Button, buttonClass } from "~/ui/button";
 import { LocalTime } from "~/ui/local-time";
 import { RowList } from "~/ui/row-list";
 import { Section } from "~/ui/section";
@@ -23,6 +27,7 @@ const IMPORT_STATUS: Record<"staged" | "live" | "replaced" | "discarded", { labe
 
 type MonthRow = {
   month: string;
+  entryCount: number;
   liveImportId: string | null;
   fundsReceivedAt: string | null;
   finalizedAt: string | null;
@@ -44,7 +49,28 @@ type ImportRow = {
   createdAt: string;
 };
 
-export function MonthsSection({ months, imports, busy }: { months: MonthRow[]; imports: ImportRow[]; busy: boolean }) {
+export function MonthsSection({
+  months,
+  imports,
+  busy,
+  confirm,
+  minimumCents,
+}: {
+  months: MonthRow[];
+  imports: ImportRow[];
+  busy: boolean;
+  /** The money action asked about (a query parameter: the dialog works without JavaScript; decision 0322). */
+  confirm: { intent: MonthConfirm; month: string } | null;
+  minimumCents: number;
+}) {
+  const { pathname, search } = useLocation();
+  const cancelTo = hrefWith(pathname, search, { confirm: null, month: null });
+  const row = confirm ? months.find((m) => m.month === confirm.month) : undefined;
+  // Only a step the month is ready for is asked about (a stale link shows nothing).
+  const asking =
+    confirm && row && (confirm.intent === "funds_received" ? row.liveImportId && !row.fundsReceivedAt : row.fundsReceivedAt && !row.finalizedAt)
+      ? { ...confirm, row }
+      : null;
   return (
     <>
       <Section id="months-heading" title="Months" className="mt-10">
@@ -92,9 +118,11 @@ export function MonthsSection({ months, imports, busy }: { months: MonthRow[]; i
                 </Td>
                 <Td className="text-right">
                   {m.liveImportId && !m.fundsReceivedAt ? (
-                    <MonthButton intent="funds_received" month={m.month} label="Mark funds received" busy={busy} />
+                    <MonthLink to={hrefWith(pathname, search, { confirm: "funds_received", month: m.month })} month={m.month} label="Mark funds received" />
                   ) : null}
-                  {m.fundsReceivedAt && !m.finalizedAt ? <MonthButton intent="finalize" month={m.month} label="Finalize" busy={busy} /> : null}
+                  {m.fundsReceivedAt && !m.finalizedAt ? (
+                    <MonthLink to={hrefWith(pathname, search, { confirm: "finalize", month: m.month })} month={m.month} label="Finalize" />
+                  ) : null}
                 </Td>
               </>
             )}
@@ -102,13 +130,34 @@ export function MonthsSection({ months, imports, busy }: { months: MonthRow[]; i
         )}
       </Section>
 
+      {asking ? (
+        <ConfirmDialog title={PAYMENT_CONFIRM[asking.intent].title(asking.month)} cancelTo={cancelTo}>
+          <Form method="post" action={cancelTo} preventScrollReset>
+            <p className="text-sm text-slate-700">
+              {PAYMENT_CONFIRM[asking.intent].text({
+                month: asking.month,
+                net: formatCents(asking.row.netCents ?? 0),
+                amount: formatCents(asking.row.amountCents ?? 0),
+                lines: asking.row.entryCount,
+                minimum: formatCents(minimumCents),
+              })}
+            </p>
+            <input type="hidden" name="intent" value={asking.intent} />
+            <input type="hidden" name="month" value={asking.month} />
+            <ConfirmActions cancelTo={cancelTo} disabled={busy}>
+              {PAYMENT_CONFIRM[asking.intent].label}
+            </ConfirmActions>
+          </Form>
+        </ConfirmDialog>
+      ) : null}
+
       <Section id="imports-heading" title="Recent imports" className="mt-10">
         <RowList items={imports} empty="None yet." card={false} className="text-sm">
           {(i) => (
             <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
               <span>
-                {monthLabel(i.month)} · {i.fileName ?? "file"} ({FORMAT_LABEL[i.format].split(" (")[0]}) · {i.entryCount} lines · {formatCents(i.netCents)} ·{" "}
-                <LocalTime iso={i.createdAt} withTime />
+                {monthLabel(i.month)} · {i.fileName ?? "file"} ({FORMAT_LABEL[i.format].split(" (")[0]}) · {countOf(i.entryCount, "line")} ·{" "}
+                {formatCents(i.netCents)} · <LocalTime iso={i.createdAt} withTime />
               </span>
               <span className="flex items-center gap-2">
                 <Badge tone={IMPORT_STATUS[i.status].tone}>{IMPORT_STATUS[i.status].label}</Badge>
@@ -130,14 +179,10 @@ export function MonthsSection({ months, imports, busy }: { months: MonthRow[]; i
   );
 }
 
-function MonthButton({ intent, month, label, busy }: { intent: string; month: string; label: string; busy: boolean }) {
+function MonthLink({ to, month, label }: { to: string; month: string; label: string }) {
   return (
-    <Form method="post" className="inline">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="month" value={month} />
-      <Button type="submit" disabled={busy}>
-        {label} <span className="sr-only">for {monthLabel(month)}</span>
-      </Button>
-    </Form>
+    <Link to={to} preventScrollReset className={`${buttonClass.secondary} ml-2`}>
+      {label} <span className="sr-only">for {monthLabel(month)}</span>
+    </Link>
   );
 }

@@ -10,6 +10,7 @@ import { formatCents } from "../money";
 import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "../revenue-columns";
 import { formatBp } from "~/lib/split";
 import type { ImportPreview, MappingStep } from "../types";
+import { countOf } from "../messages";
 
 // The admin's revenue import on /admin/payments (docs/decisions/0121, 0220, 0221): the file and its
 // month, the column-mapping step of a file the app does not recognise, and the preview to commit.
@@ -183,7 +184,7 @@ function PreviewPanel({ preview, busy }: { preview: ImportPreview; busy: boolean
       {clean ? (
         <>
           <p className="mt-3 text-sm text-slate-700">
-            {preview.entryCount} statement lines; net revenue {formatCents(preview.netCents)}, creators' share {formatBp(preview.shareBp)} ={" "}
+            {countOf(preview.entryCount, "statement line")}; net revenue {formatCents(preview.netCents)}, creators' share {formatBp(preview.shareBp)} ={" "}
             {formatCents(preview.amountCents)}. Summed exactly per person, channel, video and month, and rounded once to the cent (half up); rounding left{" "}
             {preview.remainder} over.
             {preview.replaces ? " Committing replaces the month's current import." : ""}
