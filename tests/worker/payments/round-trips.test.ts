@@ -8,7 +8,7 @@ import { createUser } from "../../factories/users";
 import { pageRoundTrips } from "../d1-calls";
 
 describe("/payments: the share in force rides in the page's batches", () => {
-  it("a creator with lines, a revised share and a term: four round trips (seven before), every part on the page", async () => {
+  it("a creator with lines, a revised share and a term: five D1 calls (seven before), every part on the page", async () => {
     const creator = await createUser("creator");
     const offer = (shareBp: number, effectiveMonth: string, respondedAt: string) =>
       env.DB.prepare(
@@ -28,7 +28,8 @@ describe("/payments: the share in force rides in the page's batches", () => {
     expect(html).toContain("Your share is 85% of net revenue");
     expect(html).toContain("Round-trip test line");
     expect(html).toContain("2024-03-05");
-    // Session; the statement's batch (with the share in force); the agreement's batch (with the share and the term); the payout account.
-    expect(seen.calls).toBe(4);
+    // Session; the statement's batch (with the share in force); the agreement's batch (with the share and the term); the payout account;
+    // the campaigns domain's earnings not yet settled (issue 42 §1, decision 0321), asked at the same time as the other three.
+    expect(seen.calls).toBe(5);
   });
 });
