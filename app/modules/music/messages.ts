@@ -56,6 +56,14 @@ export const RESUBMIT_MESSAGES = {
   notFound: "Submission not found.",
 } as const;
 
+/** A partner withdrawing their own submission while it is in review (/music/submissions; decision 0323). */
+export const WITHDRAW_MESSAGES = {
+  withdrawn: { title: "Submission withdrawn.", description: "Its files are deleted; it no longer counts towards your storage." },
+  failedTitle: "Withdrawal failed",
+  notFound: "Submission not found: it may already have been withdrawn.",
+  notInReview: "Only a submission in review can be withdrawn: this one has already been decided.",
+} as const;
+
 /** A submission's history entry (music_track_events.kind) as the partner and the admin read it. */
 export const TRACK_EVENT_LABELS = {
   rejected: "Rejected",

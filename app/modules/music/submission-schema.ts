@@ -83,4 +83,7 @@ export const reviewSchema = z.discriminatedUnion("intent", [
   }),
 ]);
 
+/** /music/submissions: the partner withdraws a submission in review (decision 0323). */
+export const partnerSubmissionSchema = z.object({ intent: z.literal("withdraw"), id: trackId });
+
 export type ReviewDecision = z.output<typeof reviewSchema>;

@@ -33,6 +33,7 @@ import {
   SUBMIT_MESSAGES as M,
   type SubmissionInput,
   submissionSchema,
+  WITHDRAW_MESSAGES as W,
 } from "./submission-schema";
 import { coverPath, DURATION_LIMIT, type TrackEvent } from "./library";
 import { requestPreview } from "./preview.server";
@@ -445,6 +446,53 @@ export async function resubmitTrack(actor: Actor, request: Request, trackId: str
   const master = audio && stored.audioKey ? { key: stored.audioKey, type: audio.info.type } : { key: track.audioKey, type: track.audioContentType };
   if (master.type === "audio/wav" && (audio || !track.previewKey)) await requestPreview(track.id, master.key);
   return { id: track.id, title: data.title };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Withdrawal (issue 42 §5): the partner takes back a submission still in review. The row is deleted
+// (its history rows cascade), not set to 'withdrawn': that status means "taken out of the library
+// after publication" (licences dated by withdrawn_at, licence counts and the admin's recent
+// decisions show it), and a row kept would point at files deleted here. One guarded delete
+// (WHERE id, partner and status = 'in_review') decides: of two tabs, or a tab and an admin's
+// decision, one wins; the loser is told, nothing else changes. docs/decisions/0323.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Withdraws the partner's submission in review: the row goes, then its files (audio, cover,
+ * preview). 404 for a track that is not theirs (or already withdrawn), 409 once it is decided.
+ */
+export async function withdrawSubmission(actor: Actor, request: Request, trackId: string): Promise<{ id: string; title: string }> {
+  authorize(actor, "music", "submit");
+  const track = isTrackId(trackId) ? await ownTrackQuery(trackId, actor.id).get() : undefined;
+  if (!track) throw notFound(W.notFound, { title: W.failedTitle });
+  if (track.status !== "in_review") throw conflict(W.notInReview, { title: W.failedTitle });
+  try {
+    await db().batch([
+      db()
+        .delete(musicTracks)
+        .where(and(eq(musicTracks.id, track.id), eq(musicTracks.submittedBy, actor.id), eq(musicTracks.status, "in_review"))),
+      // The delete removed the row: another tab or an admin's decision did not get there first.
+      precondition(previousStatementChanged(1)),
+      auditQuery({
+        eventType: "music_track_withdrawn_by_partner",
+        severity: "low",
+        userId: actor.id,
+        request,
+        details: { track_id: track.id, title: track.title },
+      }),
+    ]);
+  } catch (error) {
+    if (isPreconditionFailure(error)) {
+      const now = await ownTrackQuery(track.id, actor.id).get();
+      if (!now) throw notFound(W.notFound, { title: W.failedTitle });
+      throw conflict(W.notInReview, { title: W.failedTitle });
+    }
+    throw error;
+  }
+  // Only the request whose delete removed the row gets here. A preview job still running for it
+  // finds no row and deletes what it stored (preview.server.ts).
+  await removeObjects([track.audioKey, track.coverKey, track.previewKey].filter((k): k is string => !!k));
+  return { id: track.id, title: track.title };
 }
 
 /** The history of these tracks, as a query for a page's batch (rows: see `groupEvents`). */
