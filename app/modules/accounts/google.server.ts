@@ -70,7 +70,9 @@ export async function finishGoogleSignIn(request: Request): Promise<AccountRedir
     );
     cookies.push(setCookie);
     // A new account gives the sign-up form's details and accepts the terms first (docs/decisions/0324).
-    if (created) return { to: FINISH_SIGN_UP_PATH, toast: FINISH_SIGN_UP_TOAST(), cookies };
+    // A new account gives its sign-up details first (0324), then goes on to where it was headed (a campaign's page).
+    const back = payload.redirectTo && payload.redirectTo !== "/dashboard" ? `?redirectTo=${encodeURIComponent(payload.redirectTo)}` : "";
+    if (created) return { to: `${FINISH_SIGN_UP_PATH}${back}`, toast: FINISH_SIGN_UP_TOAST(), cookies };
     return { to: payload.redirectTo || "/dashboard", toast: SIGNED_IN_TOAST({ firstSignIn }), cookies };
   } catch (error) {
     const clear = (error as { clearCookie?: string }).clearCookie;

@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { useAppName } from "~/components/public-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { CreatorAgreement } from "~/lib/agreements";
+import { safeRedirect } from "~/lib/permissions";
 import { finishSignUp, finishSignUpDefaults, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
 import { AGREEMENTS, AgreementCheckbox, AgreementDialog } from "~/modules/accounts/components/auth-screen";
@@ -29,7 +30,9 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
   const user = await requireUnfinishedSignUp(args);
   const input = await parseAccountForm(args.request, finishSignUpSchema);
   await finishSignUp(args.request, user, input);
-  return redirectWithToast(args.request, "/pending-approval", {
+  // Where the Google sign-up was headed (a campaign's page), else the waiting page; same-origin paths only.
+  const next = safeRedirect(new URL(args.request.url).searchParams.get("redirectTo"), "/pending-approval");
+  return redirectWithToast(args.request, next, {
     type: "success",
     title: "Thanks! Your sign-up is complete",
     description: "Your account will now be reviewed. You'll receive an email once approved.",

@@ -158,6 +158,18 @@ describe("the way back to the campaign", () => {
     });
     const callback = new URL(picked.headers.get("Location") ?? "");
     const done = await fetchApp(callback.pathname + callback.search, withCookie(flowCookie));
-    expect(await redirectTarget(done)).toBe(back);
+    // A new account first gives the sign-up's details and accepts the Creator Agreement (0324), then comes back.
+    const finish = await redirectTarget(done);
+    expect(finish).toBe(`/auth/finish-sign-up?redirectTo=${encodeURIComponent(back)}`);
+    const session = done.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const finished = await postForm(
+      finish ?? "",
+      { fullName: "Google Sharer", channelUrl: "https://www.youtube.com/@googlesharer", subscribers: "1200", monthlyViews: "50000", acceptTerms: "on" },
+      withCookie(session),
+    );
+    expect(await redirectTarget(finished)).toBe(back);
   });
 });
