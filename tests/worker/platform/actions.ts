@@ -734,6 +734,15 @@ export const ACTIONS: ActionCase[] = [
     body: musicSubmission,
   },
   {
+    // Withdrawing a submission in review (issue 42 §5, decision 0323): an unknown track is 404 for the partners let through.
+    path: "/music/submissions",
+    module: "_app/music-submissions.tsx",
+    guard: "partner",
+    intent: "withdraw",
+    takesFields: true,
+    body: () => ({ fields: { intent: "withdraw", id: uuid() } }),
+  },
+  {
     // 'Use this track' (the library's rows post here): an unknown track is 404 for the kinds let
     // through; an unapproved attempt is audited (unauthorized_access_attempt) and sent to /pending-approval.
     path: "/music/licences",
