@@ -195,10 +195,10 @@ test("invitation → sign up as clipper → pending → creator approves → dow
 
   // 9. Both statements: the pool 70.00 (70% of 100.00) → clipper 80% = 56.00, creator 14.00.
   await visit(clipper, `/payments?month=${MONTH}`);
-  const mine = clipper.getByRole("row", { name: new RegExp(`Clip: .*${videoId}`) });
+  const mine = clipper.getByRole("row", { name: new RegExp(`clip .*${videoId}`, "i") });
   await expect(mine).toContainText("$56.00");
   await visit(creator, `/payments?month=${MONTH}`);
-  const theirs = creator.getByRole("row", { name: new RegExp(`Clip: .*${videoId}`) });
+  const theirs = creator.getByRole("row", { name: new RegExp(`clip .*${videoId}`, "i") });
   await expect(theirs).toContainText(`by ${name}: $56.00 to the clipper`);
   await expect(theirs).toContainText("$14.00");
 

@@ -70,8 +70,10 @@ export async function finishGoogleSignIn(request: Request): Promise<AccountRedir
     );
     cookies.push(setCookie);
     // A new account gives the sign-up form's details and accepts the terms first (docs/decisions/0324).
-    // A new account gives its sign-up details first (0324), then goes on to where it was headed (a campaign's page).
-    const back = payload.redirectTo && payload.redirectTo !== "/dashboard" ? `?redirectTo=${encodeURIComponent(payload.redirectTo)}` : "";
+    // A new account gives its sign-up details first (0324), then goes on to where it was headed (a campaign's
+    // page); an invited clipper goes on to the waiting page, which shows both approvals (issue 42 §3).
+    const headed = payload.redirectTo && payload.redirectTo !== "/dashboard" && !payload.clipper && !payload.invite;
+    const back = headed ? `?redirectTo=${encodeURIComponent(payload.redirectTo)}` : "";
     if (created) return { to: `${FINISH_SIGN_UP_PATH}${back}`, toast: FINISH_SIGN_UP_TOAST(), cookies };
     return { to: payload.redirectTo || "/dashboard", toast: SIGNED_IN_TOAST({ firstSignIn }), cookies };
   } catch (error) {
