@@ -199,7 +199,7 @@ test("invitation → sign up as clipper → pending → creator approves → dow
   await expect(mine).toContainText("$56.00");
   await visit(creator, `/payments?month=${MONTH}`);
   const theirs = creator.getByRole("row", { name: new RegExp(`clip .*${videoId}`, "i") });
-  await expect(theirs).toContainText(`by ${name}: $56.00 to the clipper`);
+  await expect(theirs).toContainText(`by ${name} (your clipper): $56.00 to the clipper`);
   await expect(theirs).toContainText("$14.00");
 
   // 10. Per-clip earnings on /clipping, for both sides: the month, its status, the split, per 1,000 views.

@@ -6,7 +6,7 @@ import { useNotificationSocket } from "./notification-socket";
 
 // Account changes arrive on the notifications socket and take effect in the open tab at once
 // (spec section 4), not at the next 30-second profile check:
-//   approved → into the app (/dashboard)
+//   approved → into the app (/dashboard; from /pending-approval through its loader, /clipping for a clipper)
 //   banned   → signed out after 1 second, then /auth
 //   rejected → the page re-reads the profile (the pending screen shows the decision)
 
@@ -28,7 +28,8 @@ export function useAccountEventHandler(): (event: AccountEvent) => void {
   return useCallback(
     (event: AccountEvent) => {
       if (event === "approved") {
-        window.location.assign("/dashboard");
+        // From the waiting page, through its loader: a person who joined to clip lands on /clipping (issue 42 §3).
+        window.location.assign(window.location.pathname === "/pending-approval" ? "/pending-approval" : "/dashboard");
       } else if (event === "banned") {
         if (banTimer.current !== undefined) return;
         banTimer.current = window.setTimeout(() => void signOutToAuth(), BAN_SIGNOUT_DELAY_MS);
