@@ -75,7 +75,8 @@ const SIGNED_IN_FILES = /^(_app\/|admin\/|agency\/agency-(dashboard|invitation)\
 const NOT_PAGES: Record<string, string> = {
   "_app/layout.tsx": "the signed-in shell of app and admin pages: swept with every page inside it",
   "admin/layout.tsx": "the admin area (guard and console tabs) inside the shell: swept with every admin page",
-  "_auth/finish-sign-up.tsx": "only a new Google account that has not given its details reaches it (0324); its journey is accounts.spec's Google sign-up test (not yet swept by axe)",
+  "_auth/finish-sign-up.tsx":
+    "only a new Google account that has not given its details reaches it (0324); its journey is accounts.spec's Google sign-up test (not yet swept by axe)",
   "_app/channels-link.ts": "resource route: the TikTok / Instagram sign-in's return address (0299, 0300), redirects to /channels",
   "dev/social.ts": "development stand-in (TikTok and Instagram sign-in pages and API, DEV_TOOLS only)",
   "_public/sitemap.ts": "XML resource",
