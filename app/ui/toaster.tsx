@@ -140,14 +140,12 @@ export function Toaster() {
     () => EMPTY,
   );
   return (
-    // Below the shell's 4rem header: an error toast stays until dismissed (0315), and must not cover
-    // the account menu or the bell meanwhile.
     <section
       data-toaster
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions text"
-      className="pointer-events-none fixed top-[4.5rem] right-4 left-4 z-[100] sm:left-auto sm:w-[356px]"
+      className="pointer-events-none fixed top-4 right-4 left-4 z-[100] sm:left-auto sm:w-[356px]"
     >
       <ol className="flex flex-col gap-2">
         {list.map((item) => (
