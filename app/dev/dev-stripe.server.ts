@@ -3,6 +3,7 @@ import type { Stripe } from "stripe";
 import { readText } from "~/platform/body.server";
 import { hmacSha256Hex, randomToken } from "~/platform/crypto.server";
 import { env } from "~/platform/env.server";
+import { CURRENCY, payable } from "./dev-stripe-countries";
 
 // The local stand-in for Stripe (DEV_TOOLS only; docs/decisions/0226-stripe-stand-in.md). It answers
 // the API calls the payments module makes, in Stripe's shapes, through the same `stripe` package:
@@ -87,74 +88,9 @@ function nested(form: Map<string, string>, prefix: string): Record<string, strin
 
 // ---- Accounts ------------------------------------------------------------------------------------
 
-/** Stripe's cross-border region: US, UK, EEA, Canada, Switzerland (https://docs.stripe.com/connect/cross-border-payouts). */
-const CROSS_BORDER = new Set([
-  "US",
-  "GB",
-  "CA",
-  "CH",
-  "AT",
-  "BE",
-  "BG",
-  "HR",
-  "CY",
-  "CZ",
-  "DK",
-  "EE",
-  "FI",
-  "FR",
-  "DE",
-  "GR",
-  "HU",
-  "IS",
-  "IE",
-  "IT",
-  "LV",
-  "LI",
-  "LT",
-  "LU",
-  "MT",
-  "NL",
-  "NO",
-  "PL",
-  "PT",
-  "RO",
-  "SK",
-  "SI",
-  "ES",
-  "SE",
-]);
 const platformCountry = () => (env.STRIPE_PLATFORM_COUNTRY || "US").trim().toUpperCase();
 
-/** Whether Stripe lets a platform in `platform` pay an account in `country` (self-serve). */
-function payable(platform: string, country: string): boolean {
-  return country === platform || (CROSS_BORDER.has(platform) && CROSS_BORDER.has(country));
-}
-
 const ONBOARDING_FIELDS = ["business_profile.url", "external_account", "individual.dob.day", "individual.first_name", "tos_acceptance.date"];
-
-/** Each country's currency (an account's default_currency; https://docs.stripe.com/payouts#supported-accounts-and-settlement-currencies). */
-const CURRENCY: Record<string, string> = {
-  US: "usd",
-  GB: "gbp",
-  CA: "cad",
-  CH: "chf",
-  AU: "aud",
-  NZ: "nzd",
-  JP: "jpy",
-  SG: "sgd",
-  HK: "hkd",
-  MX: "mxn",
-  BR: "brl",
-  BG: "bgn",
-  CZ: "czk",
-  DK: "dkk",
-  HU: "huf",
-  NO: "nok",
-  PL: "pln",
-  RO: "ron",
-  SE: "sek",
-};
 
 function newAccount(email: string | null, metadata: Record<string, string>, country: string, agreement: "full" | "recipient"): StandInAccount {
   return {
@@ -335,75 +271,6 @@ export async function standInState(): Promise<{ accounts: StandInAccount[]; tran
   ]);
   const newest = (a: { created?: number }, b: { created?: number }) => (b.created ?? 0) - (a.created ?? 0);
   return { accounts: accounts.sort(newest), transfers: transfers.sort(newest), events: events.sort(newest).slice(0, 50), refusing };
-}
-
-// ---- Bank details on the onboarding page -------------------------------------------------------
-
-export type BankField = { name: string; label: string; value: string };
-
-const IBAN_COUNTRIES = new Set([
-  "AT",
-  "BE",
-  "BG",
-  "HR",
-  "CY",
-  "CZ",
-  "DK",
-  "EE",
-  "FI",
-  "FR",
-  "DE",
-  "GR",
-  "HU",
-  "IE",
-  "IT",
-  "LV",
-  "LT",
-  "LU",
-  "MT",
-  "NL",
-  "NO",
-  "PL",
-  "PT",
-  "RO",
-  "SK",
-  "SI",
-  "ES",
-  "SE",
-  "CH",
-]);
-
-/**
- * The bank fields Stripe's hosted onboarding asks for in the account's country, with Stripe's test
- * values where it publishes them (https://docs.stripe.com/connect/testing#account-numbers;
- * https://docs.stripe.com/payouts#bank-accounts): a routing number only in the United States.
- */
-export function bankFieldsFor(country: string): BankField[] {
-  const account = (value: string): BankField => ({ name: "bank", label: "Account number (test)", value });
-  if (IBAN_COUNTRIES.has(country)) return [{ name: "iban", label: "IBAN (test)", value: country === "DE" ? "DE89370400440532013000" : "" }];
-  switch (country) {
-    case "US":
-      return [{ name: "routing", label: "Routing number (test)", value: "110000000" }, account("000123456789")];
-    case "GB":
-      return [{ name: "sort_code", label: "Sort code (test)", value: "108800" }, account("00012345")];
-    case "CA":
-      return [
-        { name: "transit", label: "Transit number (test)", value: "11000" },
-        { name: "institution", label: "Institution number (test)", value: "000" },
-        account("000123456789"),
-      ];
-    case "AU":
-      return [{ name: "bsb", label: "BSB (test)", value: "110000" }, account("000123456")];
-    case "MX":
-      return [{ name: "clabe", label: "CLABE (test)", value: "000000001234567897" }];
-    case "JP":
-    case "SG":
-    case "HK":
-    case "BR":
-      return [{ name: "bank_code", label: "Bank code (test)", value: "" }, { name: "branch_code", label: "Branch code (test)", value: "" }, account("")];
-    default:
-      return [account("")];
-  }
 }
 
 // ---- Onboarding links ----------------------------------------------------------------------------

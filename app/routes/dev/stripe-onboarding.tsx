@@ -1,6 +1,7 @@
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
-import { bankFieldsFor, onboardingLink, setAccountState, useOnboardingLink } from "~/dev/dev-stripe.server";
+import { bankFieldsFor } from "~/dev/dev-stripe-countries";
+import { onboardingLink, setAccountState, useOnboardingLink } from "~/dev/dev-stripe.server";
 import { parseForm } from "~/platform/body.server";
 import { devToolsEnabled } from "~/platform/env.server";
 import { domainAction } from "~/platform/http.server";
