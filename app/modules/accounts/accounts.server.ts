@@ -18,6 +18,7 @@ export * from "./people-queries.server";
 export * from "./phone.server";
 export * from "./profile.server";
 export * from "./session.server";
+export * from "./session-records.server";
 export * from "./shell.server";
 export * from "./socket-sessions.server";
 export * from "./term.server";

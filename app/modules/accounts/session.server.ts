@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lt, ne, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, lt, ne, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { RouterContextProvider } from "react-router";
 import { endedSessions, profiles, SESSION_END_REASONS, sessions, userNotifications, users } from "~/db/schema";
@@ -326,7 +326,7 @@ export type SessionsToEnd = { userId: string; reason: SessionEndReason } & (
 );
 
 /** How long the reason a session ended is kept: as long as its cookie could have lived. */
-const ENDED_KEPT_MS = SESSION_ABSOLUTE_MS;
+export const ENDED_KEPT_MS = SESSION_ABSOLUTE_MS;
 
 const isKeptReason = (reason: SessionEndReason): reason is (typeof SESSION_END_REASONS)[number] => (SESSION_END_REASONS as readonly string[]).includes(reason);
 
@@ -416,50 +416,4 @@ export async function endOtherSessions(request: Request, user: SessionUser): Pro
 export async function endSessionByPrefix(user: SessionUser, prefix: string): Promise<void> {
   authorize(actorOf(user), "account", "endSession", { ownerId: user.id });
   await endSessions({ userId: user.id, reason: "ended_by_user", scope: "prefix", prefix, keep: user.sessionId });
-}
-
-export type SessionSummary = {
-  id: string;
-  createdAt: string;
-  lastSeenAt: string;
-  expiresAt: string;
-  userAgent: string | null;
-  ip: string | null;
-};
-
-/** The user's sessions, most recently used first. */
-export async function listSessions(userId: string): Promise<SessionSummary[]> {
-  return db()
-    .select({
-      id: sessions.id,
-      createdAt: sessions.createdAt,
-      lastSeenAt: sessions.lastSeenAt,
-      expiresAt: sessions.expiresAt,
-      userAgent: sessions.userAgent,
-      ip: sessions.ip,
-    })
-    .from(sessions)
-    .where(eq(sessions.userId, userId))
-    .orderBy(desc(sessions.lastSeenAt))
-    .all();
-}
-
-/** A deleted account's sessions and the reasons kept for ended ones: all gone (the account is anonymised in the same batch). */
-export function eraseSessionsStatements(userId: string): [BatchItem<"sqlite">, BatchItem<"sqlite">] {
-  return [db().delete(sessions).where(eq(sessions.userId, userId)), db().delete(endedSessions).where(eq(endedSessions.userId, userId))];
-}
-
-/**
- * Retention (docs/privacy.md): sessions past their expiry (idle or absolute) and the reasons kept
- * for ended ones past ENDED_KEPT_MS go, with their user agents and addresses. Returns how many rows.
- */
-export async function purgeEndedSessions(now = Date.now()): Promise<number> {
-  const at = new Date(now).toISOString();
-  const [expired, ended] = await db().batch([
-    db().delete(sessions).where(sql`${sessions.expiresAt} < ${at} or ${sessions.absoluteExpiresAt} < ${at}`),
-    db()
-      .delete(endedSessions)
-      .where(lt(endedSessions.endedAt, new Date(now - ENDED_KEPT_MS).toISOString())),
-  ]);
-  return (expired.meta.changes ?? 0) + (ended.meta.changes ?? 0);
 }
