@@ -12,6 +12,7 @@ export * from "./forms.server";
 export * from "./google.server";
 export * from "./growth-queries.server";
 export * from "./moderation.server";
+export * from "./user-list.server";
 export * from "./outcomes.server";
 export * from "./password.server";
 export * from "./people-queries.server";

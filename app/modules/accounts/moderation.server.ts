@@ -1,22 +1,18 @@
-import { and, count, desc, eq, exists, gt, ne, not, or, sql, type SQL } from "drizzle-orm";
-import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { profiles, sessions, userRoles, users } from "~/db/schema";
+import { and, eq, exists, ne, not, or, sql, type SQL } from "drizzle-orm";
+import { profiles, userRoles, users } from "~/db/schema";
 import { conflict, type DomainError, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
-import { fact, tell, type AccountDecision } from "~/platform/account-hooks.server";
+import { tell, type AccountDecision } from "~/platform/account-hooks.server";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, type Email, userText } from "~/platform/email.server";
-import { deliveriesTo } from "~/platform/email-delivery.server";
 import { requestAccountDeletionFor } from "./deletion.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { containsText } from "~/platform/text-search.server";
-import { isAdminUser, profileStandingColumns } from "./directory.server";
+import { isAdminUser } from "./directory.server";
 import { afterSessionsEnded, endSessionsStatements, type SessionEndReason } from "./session.server";
+import { isAdminColumn, type Standing, standingColumns } from "./user-list.server";
 
-/** The admin's user list as its schema (admin/schema) parses it: this module needs only the shape. */
-export type UserListQuery = { q: string; status: "all" | "pending" | "approved" | "rejected" | "banned" | "admin"; page: number };
 type OnUser<I extends string> = { intent: I; userId: string };
 /** An admin's action on a user as admin/schema parses it (the confirmation already checked). */
 export type UserActionInput =
@@ -29,178 +25,6 @@ export type UserActionInput =
 // notifies the user. A transition is a guarded update: the batch holds only if the update changed
 // the row, so twenty parallel approvals send one e-mail, one notification and one audit row.
 // See docs/decisions/0021-admin-actions.md.
-
-export const USERS_PAGE_SIZE = 20;
-
-// ---------------------------------------------------------------------------------------------
-// SQL over people, for other modules' lists (the audit log); see also people-queries.server.ts
-// ---------------------------------------------------------------------------------------------
-
-// Searches use containsText (instr, not LIKE: D1 refuses LIKE patterns over 50 bytes; 0201).
-const contains = containsText;
-
-/** "The user in this user id column has an e-mail containing `text`" (case-insensitive). */
-export function userEmailContains(userId: SQLiteColumn | SQL, text: string): SQL {
-  return exists(
-    db()
-      .select({ one: sql`1` })
-      .from(users)
-      .where(and(eq(users.id, userId), contains(users.email, text))),
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
-// Users: list and details
-// ---------------------------------------------------------------------------------------------
-
-const isAdminColumn = () => isAdminUser(users.id).mapWith(Boolean);
-
-/** Who a user is and where they stand: the columns of a list row and of an action's target. */
-const standingColumns = () => ({
-  id: users.id,
-  email: users.email,
-  fullName: profiles.fullName,
-  approvalStatus: profiles.approvalStatus,
-  isBanned: profiles.isBanned,
-  isMusicPartner: profiles.isMusicPartner,
-  isAdmin: isAdminColumn(),
-  signUpDetailsMissing: profiles.signUpDetailsMissing,
-});
-
-/** A user's standing, as `standingColumns` reads it. */
-type Standing = {
-  id: string;
-  email: string;
-  fullName: string | null;
-  approvalStatus: "pending" | "approved" | "rejected";
-  isBanned: boolean;
-  isMusicPartner: boolean;
-  isAdmin: boolean;
-  /** A Google sign-up that has not given its details and accepted the terms yet (docs/decisions/0324). */
-  signUpDetailsMissing: boolean;
-};
-
-export type AdminUserRow = Standing & { createdAt: string; emailVerifiedAt: string | null };
-
-/** One page of users for the admin console, searched and filtered on the server (one batch). */
-export async function listUsers(actor: Actor, query: UserListQuery) {
-  authorize(actor, "user", "list");
-  const conditions: (SQL | undefined)[] = [];
-  if (query.q) conditions.push(or(contains(users.email, query.q), contains(sql`coalesce(${profiles.fullName}, '')`, query.q)));
-  switch (query.status) {
-    case "pending":
-      // The queue: an unfinished Google sign-up joins it once it has given its details (0324).
-      conditions.push(eq(profiles.approvalStatus, "pending"), eq(profiles.signUpDetailsMissing, false));
-      break;
-    case "approved":
-    case "rejected":
-      conditions.push(eq(profiles.approvalStatus, query.status));
-      break;
-    case "banned":
-      conditions.push(eq(profiles.isBanned, true));
-      break;
-    case "admin":
-      conditions.push(isAdminUser(users.id));
-      break;
-  }
-  const where = and(...conditions);
-  const [rows, total] = await db().batch([
-    db()
-      .select({ ...standingColumns(), createdAt: users.createdAt, emailVerifiedAt: users.emailVerifiedAt })
-      .from(users)
-      .innerJoin(profiles, eq(profiles.userId, users.id))
-      .where(where)
-      .orderBy(desc(users.createdAt), users.id)
-      .limit(USERS_PAGE_SIZE)
-      .offset((query.page - 1) * USERS_PAGE_SIZE),
-    db().select({ n: count() }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(where),
-  ]);
-  const n = total[0]?.n ?? 0;
-  return {
-    users: rows satisfies AdminUserRow[],
-    total: n,
-    page: query.page,
-    pageCount: Math.max(1, Math.ceil(n / USERS_PAGE_SIZE)),
-  };
-}
-
-export type SignUpDetails = {
-  youtubeChannelUrl: string | null;
-  subscriberCount: number | null;
-  monthlyViews: number | null;
-  referralCode: string | null;
-  agencySlug: string | null;
-  agencyName: string | null;
-  wantsToBeClipper: boolean;
-  clipperAgreementAccepted: boolean;
-};
-
-/** The sign-up metadata as sent (users.user_metadata, snake_case JSON), read defensively. */
-function signUpDetails(raw: string): SignUpDetails {
-  let m: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    if (parsed && typeof parsed === "object") m = parsed as Record<string, unknown>;
-  } catch {
-    // shown as empty
-  }
-  const str = (k: string) => (typeof m[k] === "string" && m[k] ? String(m[k]) : null);
-  const num = (k: string) => {
-    const v = m[k];
-    return typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : null;
-  };
-  return {
-    youtubeChannelUrl: str("youtube_channel_url"),
-    subscriberCount: num("subscriber_count"),
-    monthlyViews: num("monthly_views"),
-    referralCode: str("referral_code"),
-    agencySlug: str("agency_slug"),
-    agencyName: str("agency_name"),
-    wantsToBeClipper: m.wants_to_be_clipper === true,
-    clipperAgreementAccepted: m.clipper_agreement_accepted === true,
-  };
-}
-
-/** Everything the admin's user panel shows, in one statement; null for an unknown id. */
-export async function getUserDetails(actor: Actor, userId: string) {
-  authorize(actor, "user", "read");
-  const referrer = alias(users, "referrer");
-  const agency = fact("agencyLabelOf")(profiles.agencyId);
-  const row = await db()
-    .select({
-      id: users.id,
-      email: users.email,
-      emailVerifiedAt: users.emailVerifiedAt,
-      userMetadata: users.userMetadata,
-      createdAt: users.createdAt,
-      ...profileStandingColumns,
-      deletionRequestedAt: users.deletionRequestedAt,
-      deletionDueAt: users.deletionDueAt,
-      deletedAt: users.deletedAt,
-      agencyName: agency.name,
-      agencySlug: agency.slug,
-      referredByEmail: referrer.email,
-      isAdmin: isAdminColumn(),
-      sessionCount: db().$count(sessions, and(eq(sessions.userId, users.id), gt(sessions.expiresAt, new Date().toISOString()))),
-    })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .leftJoin(referrer, eq(referrer.id, profiles.referredBy))
-    .where(eq(users.id, userId))
-    .get();
-  if (!row) return null;
-  const { userMetadata, ...rest } = row;
-  // Their latest e-mails and how each was delivered (sent, retrying, failed with the reason).
-  const emails = await deliveriesTo(row.email);
-  return { ...rest, signUp: signUpDetails(userMetadata), emails };
-}
-export type AdminUserDetails = NonNullable<Awaited<ReturnType<typeof getUserDetails>>>;
-
-/** The /admin page: a page of users and, when one is selected, their details (in parallel). */
-export async function usersConsolePage(actor: Actor, query: UserListQuery, selectedId: string | null) {
-  const [list, selected] = await Promise.all([listUsers(actor, query), selectedId ? getUserDetails(actor, selectedId) : null]);
-  return { ...list, selected };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Users: actions
