@@ -1,66 +1,28 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { oneTimeTokens, profiles, sessions, users } from "~/db/schema";
+import { oneTimeTokens, profiles, users } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
-import { DomainError, conflict, invalid, rateLimited } from "~/lib/errors";
-import { authorize, safeRedirect } from "~/lib/permissions";
-import { oneLine, sanitizeStrict } from "~/lib/sanitize";
+import { DomainError, invalid } from "~/lib/errors";
+import { sanitizeStrict } from "~/lib/sanitize";
 import { fact, statementsFor, tell, type NewAccount } from "~/platform/account-hooks.server";
 import { audit, auditQuery } from "~/platform/audit.server";
-import { randomToken, sha256Hex, shortCode } from "~/platform/crypto.server";
+import { sha256Hex } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { appLink, emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { LIMITS, consume, ipScope, logRateLimitHit, monitorSuspicious, peek, release, tooManyAttempts, type Limit } from "~/platform/rate-limit.server";
-import { FRESH_SIGN_IN_MS } from "./deletion.server";
-import { actorOf } from "./directory.server";
+import { LIMITS, consume, ipScope, logRateLimitHit, monitorSuspicious, peek, release } from "~/platform/rate-limit.server";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.server";
 import { emailForSignIn } from "./phone.server";
 import { bannedMessage, type SignUpInput } from "./schema";
-import { afterSessionsEnded, createSession, endSessions, endSessionsStatements, type SessionUser } from "./session.server";
+import { afterSessionsEnded, createSession, endSessionsStatements } from "./session.server";
+
+import { limited, oneTimeToken, RESET_TTL_MS, type TokenPurpose, userIdByEmail, VERIFY_TTL_MS, verificationEmail } from "./account-tokens.server";
+import { createPendingAccount } from "./pending-accounts.server";
 
 // The account rules: sign-up, sign-in, e-mail verification, password reset and change.
 // Answers never reveal whether an e-mail has an account. Refusals are DomainErrors carrying the
 // spec's toast (section 8); the route turns them into the answer.
-
-export const VERIFY_TTL_MS = 24 * 60 * 60 * 1000;
-export const RESET_TTL_MS = 60 * 60 * 1000;
-
-/** 'Too many attempts' / 'Please wait {n} minutes before trying again.', 429 with Retry-After. */
-function limited(limit: Limit, retryAfterSeconds: number): DomainError {
-  const { title, description } = tooManyAttempts(limit);
-  return rateLimited(retryAfterSeconds, description, title);
-}
-
-type TokenPurpose = (typeof oneTimeTokens.$inferSelect)["purpose"];
-
-/** A new one-time token and its insert (not executed); D1 keeps only the token's hash. */
-function oneTimeToken(userId: string, purpose: TokenPurpose, ttlMs: number) {
-  const token = randomToken();
-  const query = db()
-    .insert(oneTimeTokens)
-    .values({ tokenHash: sha256Hex(token), userId, purpose, expiresAt: new Date(Date.now() + ttlMs).toISOString() });
-  return { token, query };
-}
-
-/**
- * The confirmation e-mail. `returnTo`: the same-origin page the person was on when they signed up
- * (a campaign's public page), carried through the link so that confirming leads back to it.
- */
-function verificationEmail(to: string, token: string, returnTo = "") {
-  const back = safeRedirect(returnTo, "");
-  const link = appLink(`/auth/verify-email?token=${token}${back ? `&redirectTo=${encodeURIComponent(back)}` : ""}`);
-  return emailQuery({
-    to,
-    kind: "email_verification",
-    subject: `Confirm your ${appName()} e-mail address`,
-    action: link,
-    text: `Welcome to ${appName()}!\n\nConfirm your e-mail address by opening this link (valid for 24 hours):\n${link}\n\nYour account will then be reviewed. You'll receive an email once approved.\n\nIf you did not sign up, ignore this message.`,
-  });
-}
-
-const userIdByEmail = (email: string) => db().select({ id: users.id }).from(users).where(eq(users.email, email)).get();
 
 /** The referrer named by a public creator code (case-insensitive), as a query for a batch. */
 export function referrerQuery(code: string) {
@@ -412,218 +374,4 @@ export async function resetPassword(request: Request, token: string, password: s
   const setCookie = await createSession(request, userId);
   await audit({ eventType: "sign_in_success", severity: "low", userId, request, details: { method: "password_reset" } });
   return { setCookie };
-}
-
-/** The spec's password-check failure (section 8): 'Verification failed', also 'User not authenticated'. */
-const VERIFICATION_FAILED = "Verification failed";
-const USER_NOT_AUTHENTICATED = "User not authenticated";
-
-/**
- * The signed-in user changes their password: every session ends, this one included, and this
- * browser gets a fresh one (its Set-Cookie is returned).
- */
-export async function changePassword(
-  request: Request,
-  user: SessionUser,
-  input: { currentPassword: string; password: string },
-): Promise<{ setCookie: string }> {
-  authorize(actorOf(user), "account", "changePassword");
-  const scope = `user:${user.id}`;
-  // Counted before the check (parallel guesses cannot all pass); the right password gives it back.
-  const state = await consume("change-password", scope, LIMITS.generic);
-  if (!state.allowed) throw limited(LIMITS.generic, state.retryAfterSeconds);
-  const row = await db().select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, user.id)).get();
-  if (!row) {
-    // The account is gone under the session: the spec's password-check failure for no user.
-    await release("change-password", scope, LIMITS.generic);
-    throw new DomainError("unauthenticated", USER_NOT_AUTHENTICATED, { title: VERIFICATION_FAILED });
-  }
-  let check: { valid: boolean };
-  try {
-    check = row.passwordHash ? await verifyPassword(row.passwordHash, input.currentPassword) : { valid: false };
-  } catch (error) {
-    console.error("password verification failed", error);
-    await release("change-password", scope, LIMITS.generic);
-    throw new DomainError("unavailable", "Unable to verify password. Please try again.", { title: VERIFICATION_FAILED });
-  }
-  if (!check.valid) {
-    await audit({ eventType: "password_change_failure", severity: "medium", userId: user.id, request });
-    const message = "The current password you entered is incorrect.";
-    throw invalid(message, { title: "Incorrect password", fieldErrors: { currentPassword: message } });
-  }
-  await release("change-password", scope, LIMITS.generic);
-  const now = new Date().toISOString();
-  const passwordHash = await hashPassword(input.password);
-  await endSessions({ userId: user.id, reason: "password_changed", scope: "all" }, (end) =>
-    db().batch([
-      db().update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id)),
-      ...end,
-      auditQuery({ eventType: "password_change", severity: "medium", userId: user.id, targetUserId: user.id, request }),
-    ]),
-  );
-  return { setCookie: await createSession(request, user.id) };
-}
-
-/**
- * A Google-only account sets its first password (docs/decisions/0325). It has no current password
- * to ask for, so, as for deleting such an account (0213), this session must come from a Google
- * sign-in of the last FRESH_SIGN_IN_MS. Like a password change, every session ends, this one
- * included, and this browser gets a fresh one (its Set-Cookie is returned). One guarded update
- * (WHERE password_hash IS NULL): a second request, or an account that has a password, changes nothing.
- */
-export async function setFirstPassword(request: Request, user: SessionUser, input: { password: string }): Promise<{ setCookie: string }> {
-  authorize(actorOf(user), "account", "changePassword");
-  const row = await db()
-    .select({ passwordHash: users.passwordHash, sessionCreatedAt: sessions.createdAt })
-    .from(users)
-    .innerJoin(sessions, eq(sessions.userId, users.id))
-    .where(and(eq(users.id, user.id), eq(sessions.id, user.sessionId)))
-    .get();
-  if (!row) throw new DomainError("unauthenticated", USER_NOT_AUTHENTICATED, { title: VERIFICATION_FAILED });
-  const hasOne = () => conflict("Your account already has a password. Change it with your current password.", { title: "Password already set" });
-  if (row.passwordHash) throw hasOne();
-  if (Date.now() - Date.parse(row.sessionCreatedAt) > FRESH_SIGN_IN_MS) {
-    throw new DomainError("forbidden", "For your security, sign in with Google again, then set your password within 10 minutes.", { title: "Sign in again" });
-  }
-  const now = new Date().toISOString();
-  const passwordHash = await hashPassword(input.password);
-  try {
-    await endSessions({ userId: user.id, reason: "password_changed", scope: "all" }, (end) =>
-      db().batch([
-        db()
-          .update(users)
-          .set({ passwordHash, updatedAt: now })
-          .where(and(eq(users.id, user.id), isNull(users.passwordHash))),
-        precondition(previousStatementChanged(1)),
-        ...end,
-        auditQuery({
-          eventType: "password_set",
-          severity: "medium",
-          userId: user.id,
-          targetUserId: user.id,
-          request,
-          details: { method: "fresh_google_sign_in" },
-        }),
-      ]),
-    );
-  } catch (error) {
-    if (isPreconditionFailure(error)) throw hasOne();
-    throw error;
-  }
-  return { setCookie: await createSession(request, user.id) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Pending accounts: every sign-up screen (creator, agency application, music partner)
-// ---------------------------------------------------------------------------------------------
-
-export type PendingAccountInput = {
-  email: string;
-  password: string;
-  fullName: string;
-  /** Kept as users.user_metadata (the sign-up metadata of spec section 3 plus extras). */
-  metadata: Record<string, unknown>;
-  isMusicPartner?: boolean;
-  artistName?: string | null;
-  catalogueUrl?: string | null;
-  agencyId?: string | null;
-  referredBy?: string | null;
-  agencySignupTokenId?: string | null;
-  /**
-   * drizzle queries (not executed) written in the same batch as the account, given its id: the
-   * agency application, the clipper link. Their owners' modules build them.
-   */
-  extraQueries?: (userId: string) => BatchItem<"sqlite">[];
-  auditDetails?: Record<string, unknown>;
-  /** The page the confirmation link leads back to (verificationEmail). */
-  returnTo?: string;
-};
-
-function isDuplicateEmail(error: unknown): boolean {
-  return /UNIQUE.*users\.email/.test(`${String(error)} ${String((error as { cause?: unknown })?.cause ?? "")}`);
-}
-
-/** The e-mail the owner of an address gets when someone signs up with it again, and its audit row. */
-function existingAccountNotice(request: Request, email: string, ownerId: string) {
-  return [
-    emailQuery({
-      to: email,
-      kind: "signup_existing",
-      subject: `Someone tried to sign up to ${appName()} with your e-mail`,
-      text: `Someone (maybe you) tried to create a ${appName()} account with this e-mail address, which already has one.\n\nIf it was you, sign in at ${appLink("/auth")} and continue from there, or reset your password at ${appLink("/auth/forgot-password")}.\n\nIf it was not you, you can ignore this message: nothing was changed.`,
-    }),
-    auditQuery({ eventType: "sign_up_existing_email", severity: "low", request, targetUserId: ownerId }),
-  ] as const;
-}
-
-/**
- * A pending account made under the same rules as signUp: the sign-up limit per address (429), the
- * same answer in the same time whether or not the e-mail already has an account (the password is
- * hashed either way; the owner is told by e-mail and nothing else is written), and the
- * verification e-mail. Returns the new user's id, or null when the e-mail already had an account.
- * Errors other than a duplicate e-mail are thrown as they come (the batch wrote nothing), so
- * callers can recognise their own (e.g. a taken slug).
- */
-export async function createPendingAccount(request: Request, input: PendingAccountInput): Promise<{ userId: string | null }> {
-  const ipLimit = await consume("signup", ipScope(request), LIMITS.signup);
-  if (!ipLimit.allowed) {
-    await logRateLimitHit(request, "signup");
-    throw limited(LIMITS.signup, ipLimit.retryAfterSeconds);
-  }
-
-  // Hashed before the e-mail is looked up, on both paths: skipping the hash for a known e-mail
-  // made that answer 3x faster, which told anyone whether the address has an account.
-  const [passwordHash, existing] = await Promise.all([hashPassword(input.password), userIdByEmail(input.email)]);
-  if (existing) {
-    await db().batch([...existingAccountNotice(request, input.email, existing.id)]);
-    return { userId: null };
-  }
-
-  const userId = crypto.randomUUID();
-  const { token, query: tokenQuery } = oneTimeToken(userId, "email_verification", VERIFY_TTL_MS);
-  try {
-    await db().batch([
-      db()
-        .insert(users)
-        .values({
-          id: userId,
-          email: input.email,
-          passwordHash,
-          userMetadata: JSON.stringify({ full_name: oneLine(input.fullName), ...input.metadata }),
-        }),
-      db()
-        .insert(profiles)
-        .values({
-          userId,
-          creatorId: shortCode(),
-          // The schemas made it one line already; a name is never stored otherwise (docs/decisions/0287).
-          fullName: oneLine(input.fullName),
-          approvalStatus: "pending",
-          isMusicPartner: Boolean(input.isMusicPartner),
-          artistName: input.artistName == null ? null : oneLine(input.artistName),
-          catalogueUrl: input.catalogueUrl ?? null,
-          agencyId: input.agencyId ?? null,
-          referredBy: input.referredBy ?? null,
-          agencySignupTokenId: input.agencySignupTokenId ?? null,
-        }),
-      tokenQuery,
-      verificationEmail(input.email, token, input.returnTo),
-      auditQuery({
-        eventType: "sign_up",
-        severity: "low",
-        userId,
-        targetUserId: userId,
-        request,
-        details: { agency_id: input.agencyId ?? null, music_partner: Boolean(input.isMusicPartner), ...input.auditDetails },
-      }),
-      ...(input.extraQueries?.(userId) ?? []),
-    ]);
-  } catch (error) {
-    // A race on the same e-mail: nothing was written (one batch); same answer as above.
-    if (!isDuplicateEmail(error)) throw error;
-    const owner = await userIdByEmail(input.email);
-    if (owner) await db().batch([...existingAccountNotice(request, input.email, owner.id)]);
-    return { userId: null };
-  }
-  return { userId };
 }
