@@ -16,8 +16,7 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { consume, LIMITS, release, tooManyAttempts } from "~/platform/rate-limit.server";
 import { actorOf, profileStandingColumns } from "./directory.server";
 import { burnPasswordCheck, verifyPassword } from "./password.server";
-import { eraseSessionsStatements } from "./session-records.server";
-import { afterSessionsEnded, endSessionsStatements, type SessionUser } from "./session.server";
+import { afterSessionsEnded, endSessionsStatements, eraseSessionsStatements, type SessionUser } from "./session.server";
 
 // Deleting an account (the privacy policy: 'we delete or anonymise your personal data within 30
 // days'; docs/decisions/0213). The person asks in Settings with their password (a Google-only

@@ -417,3 +417,23 @@ export async function endSessionByPrefix(user: SessionUser, prefix: string): Pro
   authorize(actorOf(user), "account", "endSession", { ownerId: user.id });
   await endSessions({ userId: user.id, reason: "ended_by_user", scope: "prefix", prefix, keep: user.sessionId });
 }
+
+/** A deleted account's sessions and the reasons kept for ended ones: all gone (the account is anonymised in the same batch). */
+export function eraseSessionsStatements(userId: string): [BatchItem<"sqlite">, BatchItem<"sqlite">] {
+  return [db().delete(sessions).where(eq(sessions.userId, userId)), db().delete(endedSessions).where(eq(endedSessions.userId, userId))];
+}
+
+/**
+ * Retention (docs/privacy.md): sessions past their expiry (idle or absolute) and the reasons kept
+ * for ended ones past ENDED_KEPT_MS go, with their user agents and addresses. Returns how many rows.
+ */
+export async function purgeEndedSessions(now = Date.now()): Promise<number> {
+  const at = new Date(now).toISOString();
+  const [expired, ended] = await db().batch([
+    db().delete(sessions).where(sql`${sessions.expiresAt} < ${at} or ${sessions.absoluteExpiresAt} < ${at}`),
+    db()
+      .delete(endedSessions)
+      .where(lt(endedSessions.endedAt, new Date(now - ENDED_KEPT_MS).toISOString())),
+  ]);
+  return (expired.meta.changes ?? 0) + (ended.meta.changes ?? 0);
+}
