@@ -2,11 +2,10 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { useAppName } from "~/components/public-layout";
 import { GeneralErrorBoundary } from "~/components/error-screen";
-import { CreatorAgreement } from "~/lib/agreements";
 import { safeRedirect } from "~/lib/permissions";
 import { finishSignUp, finishSignUpDefaults, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
-import { AGREEMENTS, AgreementCheckbox, AgreementDialog } from "~/modules/accounts/components/auth-screen";
+import { ChannelDetailsFields, CreatorAgreementDialog } from "~/modules/accounts/components/auth-screen";
 import { requireUnfinishedSignUp } from "~/modules/accounts/guards.server";
 import { finishSignUpSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";
@@ -56,31 +55,10 @@ export default function FinishSignUp({ loaderData, actionData }: Route.Component
       </p>
       <Form method="post" noValidate className="space-y-4">
         <Field label="Full name" name="fullName" autoComplete="name" required maxLength={100} defaultValue={loaderData.fullName} error={errors.fullName} />
-        <Field
-          label="YouTube channel URL"
-          name="channelUrl"
-          type="url"
-          inputMode="url"
-          placeholder="https://www.youtube.com/@yourchannel"
-          required
-          error={errors.channelUrl}
-        />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field label="Subscribers" name="subscribers" type="number" min={0} step={1} inputMode="numeric" required error={errors.subscribers} />
-          <Field label="Monthly views" name="monthlyViews" type="number" min={0} step={1} inputMode="numeric" required error={errors.monthlyViews} />
-        </div>
-        <AgreementCheckbox
-          agreement={AGREEMENTS.creator}
-          dialogRef={creatorDialog}
-          checked={acceptTerms}
-          onChange={setAcceptTerms}
-          error={errors.acceptTerms}
-        />
+        <ChannelDetailsFields errors={errors} acceptTerms={acceptTerms} onAcceptTermsChange={setAcceptTerms} agreementDialog={creatorDialog} />
         <FormError message={errors.form} />
         <SubmitButton disabled={busy}>{busy ? "Sending..." : "Finish signing up"}</SubmitButton>
-        <AgreementDialog id="creator-agreement" title={AGREEMENTS.creator.title} dialogRef={creatorDialog}>
-          <CreatorAgreement appName={appName} />
-        </AgreementDialog>
+        <CreatorAgreementDialog dialogRef={creatorDialog} />
       </Form>
       <Form method="post" action="/auth/sign-out" reloadDocument className="mt-4 text-center">
         <button type="submit" className="text-sm font-medium text-slate-700 underline hover:text-slate-900">

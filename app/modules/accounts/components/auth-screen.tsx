@@ -260,7 +260,7 @@ function SignInForm({ params, errors, setErrors, action }: FormProps) {
   );
 }
 
-export function AgreementDialog({
+function AgreementDialog({
   id,
   title,
   children,
@@ -297,7 +297,7 @@ export function AgreementDialog({
 }
 
 /** The two agreements a sign-up accepts: the checkbox's field, its error's id, the text's anchor. */
-export const AGREEMENTS = {
+const AGREEMENTS = {
   creator: {
     name: "acceptTerms",
     errorId: "acceptTerms-error",
@@ -313,7 +313,7 @@ export const AGREEMENTS = {
 } as const;
 
 /** "I accept the <agreement>": a required checkbox whose link opens the agreement in its dialog. */
-export function AgreementCheckbox({
+function AgreementCheckbox({
   agreement,
   dialogRef,
   onChange,
@@ -344,6 +344,59 @@ export function AgreementCheckbox({
   );
 }
 
+/**
+ * The channel details a creator's sign-up asks (YouTube channel URL, subscribers, monthly views)
+ * and the Creator Agreement checkbox: the sign-up form and a Google account's finishing step
+ * (docs/decisions/0324) render the same fields. The checkbox's link opens `agreementDialog`,
+ * a CreatorAgreementDialog the form renders after its submit button.
+ */
+export function ChannelDetailsFields({
+  errors,
+  acceptTerms,
+  onAcceptTermsChange,
+  agreementDialog,
+}: {
+  errors: Record<string, string | undefined>;
+  acceptTerms: boolean;
+  onAcceptTermsChange: (checked: boolean) => void;
+  agreementDialog: React.RefObject<HTMLDialogElement | null>;
+}) {
+  return (
+    <>
+      <Field
+        label="YouTube channel URL"
+        name="channelUrl"
+        type="url"
+        inputMode="url"
+        placeholder="https://www.youtube.com/@yourchannel"
+        required
+        error={errors.channelUrl}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Subscribers" name="subscribers" type="number" min={0} step={1} inputMode="numeric" required error={errors.subscribers} />
+        <Field label="Monthly views" name="monthlyViews" type="number" min={0} step={1} inputMode="numeric" required error={errors.monthlyViews} />
+      </div>
+      <AgreementCheckbox
+        agreement={AGREEMENTS.creator}
+        dialogRef={agreementDialog}
+        checked={acceptTerms}
+        onChange={onAcceptTermsChange}
+        error={errors.acceptTerms}
+      />
+    </>
+  );
+}
+
+/** The Creator Agreement's dialog, opened by ChannelDetailsFields' checkbox. */
+export function CreatorAgreementDialog({ dialogRef }: { dialogRef: React.RefObject<HTMLDialogElement | null> }) {
+  const appName = useAppName();
+  return (
+    <AgreementDialog id="creator-agreement" title={AGREEMENTS.creator.title} dialogRef={dialogRef}>
+      <CreatorAgreement appName={appName} />
+    </AgreementDialog>
+  );
+}
+
 function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & { appName: string }) {
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -368,21 +421,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
       <input type="hidden" name="agencyToken" value={params.agencyToken} />
       {params.redirectTo ? <input type="hidden" name="redirectTo" value={params.redirectTo} /> : null}
       <NewAccountFields errors={errors} />
-      <Field
-        label="YouTube channel URL"
-        name="channelUrl"
-        type="url"
-        inputMode="url"
-        placeholder="https://www.youtube.com/@yourchannel"
-        required
-        error={errors.channelUrl}
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Subscribers" name="subscribers" type="number" min={0} step={1} inputMode="numeric" required error={errors.subscribers} />
-        <Field label="Monthly views" name="monthlyViews" type="number" min={0} step={1} inputMode="numeric" required error={errors.monthlyViews} />
-      </div>
-
-      <AgreementCheckbox agreement={AGREEMENTS.creator} dialogRef={creatorDialog} checked={acceptTerms} onChange={setAcceptTerms} error={errors.acceptTerms} />
+      <ChannelDetailsFields errors={errors} acceptTerms={acceptTerms} onAcceptTermsChange={setAcceptTerms} agreementDialog={creatorDialog} />
 
       {params.clipper ? (
         <fieldset className="space-y-2 rounded-lg border border-slate-200 p-3">
@@ -419,9 +458,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
       <FormError message={errors.form} />
       <SubmitButton disabled={(hydrated && termsMissing) || busy}>{busy ? "Creating account..." : "Create Account"}</SubmitButton>
 
-      <AgreementDialog id="creator-agreement" title={AGREEMENTS.creator.title} dialogRef={creatorDialog}>
-        <CreatorAgreement appName={appName} />
-      </AgreementDialog>
+      <CreatorAgreementDialog dialogRef={creatorDialog} />
       <AgreementDialog id="clipper-agreement" title={AGREEMENTS.clipper.title} dialogRef={clipperDialog}>
         <ClipperAgreement appName={appName} />
       </AgreementDialog>
