@@ -138,6 +138,26 @@ async function failNow(p: PayoutRecord, reason: string): Promise<void> {
   if (changed > 0) await tellPayout(p, "failed", reason);
 }
 
+/**
+ * Stripe payouts still processing that were sent before `sentBefore` (up to `limit`): "without
+ * transfer", the answer to their transfer was lost; "with transfer", their webhook never came.
+ */
+async function processingStripePayouts(which: "with transfer" | "without transfer", sentBefore: Date, limit: number): Promise<PayoutRecord[]> {
+  return db()
+    .select()
+    .from(payouts)
+    .where(
+      and(
+        eq(payouts.method, "stripe"),
+        eq(payouts.status, "processing"),
+        which === "with transfer" ? isNotNull(payouts.stripeTransferId) : isNull(payouts.stripeTransferId),
+        lt(payouts.sentAt, sentBefore.toISOString()),
+      ),
+    )
+    .limit(limit)
+    .all();
+}
+
 export type SendResult = { sent: number; failed: number; recovered: number; left: number; held: number; reconciled: number };
 
 /** Sends the pending Stripe payouts (and recovers those whose answer was lost). Throws StripeNotConfigured without the secrets. */
@@ -148,19 +168,7 @@ export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_P
   result.reconciled = await reconcileUnconfirmed(stripe, now, limit);
 
   // Answers lost on the way back: ask Stripe what became of them.
-  const stale = await db()
-    .select()
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.method, "stripe"),
-        eq(payouts.status, "processing"),
-        isNull(payouts.stripeTransferId),
-        lt(payouts.sentAt, new Date(now.getTime() - RECOVER_AFTER_MS).toISOString()),
-      ),
-    )
-    .limit(limit)
-    .all();
+  const stale = await processingStripePayouts("without transfer", new Date(now.getTime() - RECOVER_AFTER_MS), limit);
   for (const p of stale) {
     const found = await stripe.transfers.list({ transfer_group: p.id, limit: 1 });
     const transfer = found.data[0];
@@ -211,19 +219,7 @@ export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_P
  * the webhook leaves it. Returns how many were settled.
  */
 async function reconcileUnconfirmed(stripe: Awaited<ReturnType<typeof stripeClient>>, now: Date, limit: number): Promise<number> {
-  const waiting = await db()
-    .select()
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.method, "stripe"),
-        eq(payouts.status, "processing"),
-        isNotNull(payouts.stripeTransferId),
-        lt(payouts.sentAt, new Date(now.getTime() - RECONCILE_AFTER_MS).toISOString()),
-      ),
-    )
-    .limit(limit)
-    .all();
+  const waiting = await processingStripePayouts("with transfer", new Date(now.getTime() - RECONCILE_AFTER_MS), limit);
   let settled = 0;
   for (const p of waiting) {
     let transfer: Awaited<ReturnType<typeof stripe.transfers.retrieve>>;
