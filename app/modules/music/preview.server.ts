@@ -4,6 +4,7 @@ import { sha256Hex } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
 import { isSaneWav, SNIFF_BYTES, sniffWav, type WavInfo } from "./sniff";
+import { trackMediaQuery } from "./stream.server";
 
 // A WAV master's listening preview, made on the server from the stored master (issue 40,
 // docs/decisions/0289, superseding 0270's preview made in the browser). What listeners hear must be
@@ -113,21 +114,6 @@ export async function encodeWavPreview(info: WavInfo, data: ReadableStream<Uint8
   return mp3;
 }
 
-function trackQuery(trackId: string) {
-  return db()
-    .select({
-      id: musicTracks.id,
-      status: musicTracks.status,
-      submittedBy: musicTracks.submittedBy,
-      audioKey: musicTracks.audioKey,
-      audioContentType: musicTracks.audioContentType,
-      audioSize: musicTracks.audioSize,
-      previewKey: musicTracks.previewKey,
-    })
-    .from(musicTracks)
-    .where(eq(musicTracks.id, trackId));
-}
-
 /** The WAV's format and where its samples are, from the master's first bytes; null when it cannot be read. */
 async function masterFormat(audioKey: string, size: number): Promise<{ info: WavInfo; offset: number; length: number } | null> {
   const head = await env.MEDIA.get(audioKey, { range: { offset: 0, length: SNIFF_BYTES } });
@@ -149,7 +135,7 @@ export type PreviewOutcome = "made" | "skipped" | "discarded";
  */
 export async function makeTrackPreview(trackId: string, audioKey: string): Promise<PreviewOutcome> {
   const key = previewKeyFor(audioKey);
-  const track = await trackQuery(trackId).get();
+  const track = await trackMediaQuery(trackId).get();
   const heard = (HEARD as readonly string[]).includes(track?.status ?? "");
   if (!track || !heard || track.audioKey !== audioKey || track.previewKey || track.audioContentType !== "audio/wav") {
     // An earlier run may have stored this master's preview before the row changed: nothing refers to it now.
@@ -172,7 +158,7 @@ export async function makeTrackPreview(trackId: string, audioKey: string): Promi
     .run();
   if (result.meta.changes > 0) return "made";
   // A parallel run of the same message set it: the object is the one it points at.
-  if ((await trackQuery(trackId).get())?.previewKey === key) return "made";
+  if ((await trackMediaQuery(trackId).get())?.previewKey === key) return "made";
   await env.MEDIA.delete(key);
   return "discarded";
 }

@@ -23,7 +23,11 @@ const AUDIO_TYPES = /^audio\/(mpeg|wav|wave|x-wav|vnd\.wave|mp3|ogg|webm|aac|mp4
 
 type Playable = Pick<typeof musicTracks.$inferSelect, "id" | "status" | "submittedBy" | "audioKey" | "audioContentType" | "previewKey" | "coverKey">;
 
-function playableQuery(trackId: string) {
+/**
+ * A track's row as its media is served or made from it (who may hear it, its master, preview and
+ * cover): the preview streaming here and the server-made preview (preview.server.ts) read it.
+ */
+export function trackMediaQuery(trackId: string) {
   return db()
     .select({
       id: musicTracks.id,
@@ -31,6 +35,7 @@ function playableQuery(trackId: string) {
       submittedBy: musicTracks.submittedBy,
       audioKey: musicTracks.audioKey,
       audioContentType: musicTracks.audioContentType,
+      audioSize: musicTracks.audioSize,
       previewKey: musicTracks.previewKey,
       coverKey: musicTracks.coverKey,
     })
@@ -85,7 +90,7 @@ function coverResponse(track: Playable, request: Request): Promise<Response> {
  * Call it before the guard; the returned functions take the guard's actor and decide who may hear.
  */
 export function startTrackPreview(args: Parameters<typeof alongsideSession>[0], trackId: string) {
-  const row = alongsideSession(args, () => playableQuery(trackId));
+  const row = alongsideSession(args, () => trackMediaQuery(trackId));
   const playable = async (actor: Actor) => playableFor(actor, (await row)[0]);
   return {
     audio: async (actor: Actor) => audioResponse(await playable(actor), args.request),
