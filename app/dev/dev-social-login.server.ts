@@ -117,7 +117,10 @@ export async function handleStandInAuthorize(request: Request): Promise<Response
   // Instagram appends #_ to the redirect (https://developers.facebook.com/docs/instagram-platform/reference/oauth-authorize).
   const withFragment = (u: URL) => (platform === "instagram" ? `${u.toString()}#_` : u.toString());
   if (p.has("deny")) {
+    // The canceled redirect of Business Login (…/instagram-api-with-instagram-login/business-login,
+    // "Canceled authorization"): error=access_denied, error_reason=user_denied, error_description.
     target.searchParams.set("error", "access_denied");
+    if (platform === "instagram") target.searchParams.set("error_reason", "user_denied");
     target.searchParams.set("error_description", "The user denied your request");
     return Response.redirect(withFragment(target), 302);
   }
@@ -160,14 +163,15 @@ async function instagram(request: Request, path: string): Promise<Response> {
     const raw = code ? await kv().get(`devsocial:code:${code}`) : null;
     if (raw) await kv().delete(`devsocial:code:${code}`);
     const record = raw ? (JSON.parse(raw) as CodeRecord) : null;
+    // Business Login, Step 2 (https://developers.facebook.com/documentation/instagram-platform/instagram-api-with-instagram-login/business-login):
+    // a code used already or never issued is the page's "Sample Rejected Response"; success is the
+    // token wrapped in data[0] with user_id a string and the granted permissions comma-separated
+    // (tests/fixtures/providers/instagram.json, codeExchange and codeExchangeRejected).
     if (record?.platform !== "instagram" || form.get("grant_type") !== "authorization_code" || form.get("redirect_uri") !== record.redirectUri) {
-      return json({ error_type: "OAuthException", code: 400, error_message: "Invalid authorization code" }, 400);
+      return json({ error_type: "OAuthException", code: 400, error_message: "Matching code was not found or was already used" }, 400);
     }
     const token = await issue({ ...record, kind: "short" }, "IGQV", 3600);
-    // As documented: user_id is a JSON number (beyond 2^53; we read the account from /me instead).
-    return new Response(`{"access_token": "${token}", "user_id": ${standInInstagramUserId(record.account)}}`, {
-      headers: { "Content-Type": "application/json" },
-    });
+    return json({ data: [{ access_token: token, user_id: standInInstagramUserId(record.account), permissions: record.scope }] });
   }
   if (path === "graph/access_token" || path === "graph/refresh_access_token") {
     const exchange = path === "graph/access_token";

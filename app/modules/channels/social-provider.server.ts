@@ -79,6 +79,15 @@ export function instagramAuthorizeUrl(request: Request, state: string, redirectU
 }
 
 /**
+ * The code exchange's refusal of the code itself (used already, expired, never issued): Business
+ * Login's "Sample Rejected Response" is {"error_type": "OAuthException", "code": 400, "error_message":
+ * "Matching code was not found or was already used"}
+ * (https://developers.facebook.com/documentation/instagram-platform/instagram-api-with-instagram-login/business-login,
+ * Step 2; tests/fixtures/providers/instagram.json, codeExchangeRejected). One person's link, not Instagram's failure.
+ */
+const REFUSED_CODE = /matching code was not found|already used|authorization code/i;
+
+/**
  * A Graph error: code 190 (OAuthException) is a refused token (the person's, not recorded); a code
  * exchange refused for its code (used, expired) is the person's too; anything else is "unavailable".
  */
@@ -86,14 +95,16 @@ async function instagramFailure(request: Request, res: Response): Promise<Error>
   const body = (await json(res)) as { error?: { code?: unknown; type?: unknown }; error_message?: unknown } | null;
   if (res.status === 401 || body?.error?.code === 190) return new SocialTokenRefused("Instagram refused the stored authorization.");
   const message = `Instagram answered HTTP ${res.status}.`;
-  if (res.status < 500 && typeof body?.error_message === "string" && /authorization code/i.test(body.error_message)) return new SocialUnavailable(message);
+  if (res.status < 500 && typeof body?.error_message === "string" && REFUSED_CODE.test(body.error_message)) return new SocialUnavailable(message);
   const code = body?.error?.code;
   return failed(request, "instagram", typeof code === "number" || typeof code === "string" ? `${res.status} (${code})` : `HTTP ${res.status}`, message);
 }
 
 /**
- * The code → a short-lived token (POST https://api.instagram.com/oauth/access_token,
- * https://developers.facebook.com/docs/instagram-basic-display-api/reference/oauth-access-token) → a
+ * The code → a short-lived token (POST https://api.instagram.com/oauth/access_token, form fields
+ * client_id, client_secret, grant_type=authorization_code, redirect_uri, code; the answer is
+ * {data: [{access_token, user_id, permissions}]}: Business Login, Step 2,
+ * https://developers.facebook.com/documentation/instagram-platform/instagram-api-with-instagram-login/business-login) → a
  * 60-day token (GET graph.instagram.com/access_token?grant_type=ig_exchange_token,
  * https://developers.facebook.com/documentation/instagram-platform/reference/access_token).
  */

@@ -16,7 +16,11 @@ import tiktok from "../../fixtures/providers/tiktok.json";
 
 describe("Instagram API with Instagram Login answers", () => {
   it("reads the tokens, the account, its media and a reel's views; oEmbed names no author", () => {
-    expect(instagramToken(instagram.codeExchange.example)?.accessToken).toBe("IGQVJ...");
+    expect(instagramToken(instagram.codeExchange.example)).toMatchObject({
+      accessToken: "EAACEdEose0...",
+      scope: "instagram_business_basic,instagram_business_manage_messages,instagram_business_manage_comments,instagram_business_content_publish",
+    });
+    expect(instagramToken(instagram.codeExchangeRejected.example)).toBeNull();
     expect(instagramToken(instagram.longLivedToken.example)).toMatchObject({ accessToken: "<LONG_LIVED_ACCESS_TOKEN>", expiresIn: 5183944 });
     expect(instagramToken({ data: [{ access_token: "EAAB", user_id: "1", permissions: "instagram_business_basic" }] })).toMatchObject({
       accessToken: "EAAB",
