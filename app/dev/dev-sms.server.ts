@@ -75,7 +75,12 @@ export async function handleStandInSms(request: Request): Promise<Response> {
   const to = form.get("To") ?? "";
   const from = form.get("From") ?? form.get("MessagingServiceSid") ?? "";
   const body = form.get("Body") ?? "";
-  if (!contentType.startsWith("application/x-www-form-urlencoded")) return twilioError(400, 21610, "Unsupported content type");
+  // 21604 "'To' phone number is required to send a Message": its documented causes are a missing To
+  // and a request "not formatted as application/x-www-form-urlencoded" (https://www.twilio.com/docs/errors/21604).
+  // (21610 is an unsubscribed recipient, which the app tells the person as "you replied STOP".)
+  if (!contentType.startsWith("application/x-www-form-urlencoded") || !to) {
+    return twilioError(400, 21604, "'To' phone number is required to send a Message");
+  }
   const failing = FAILING_NUMBERS[to];
   if (failing) return twilioError(failing.status, failing.code, failing.message(to), failing.retryAfter ? { "Retry-After": failing.retryAfter } : undefined);
   if (!/^\+[1-9]\d{6,14}$/.test(to)) return twilioError(400, 21211, `The 'To' number ${to} is not a valid phone number.`);
