@@ -28,7 +28,10 @@ import { afterSessionsEnded, endSessionsStatements, eraseSessionsStatements, typ
 // "Deleted user", for the money records kept six years (ledger, payouts) and chat history.
 
 export const DELETION_GRACE_DAYS = 30;
-/** How recent a Google sign-in must be to delete a Google-only account (no password to ask for). */
+/**
+ * How recent a Google sign-in must be for an account without a password (none to ask for) to be
+ * deleted, or to set its first password (password-change.server.ts).
+ */
 export const FRESH_SIGN_IN_MS = 10 * 60_000;
 export const DELETED_NAME = "Deleted user";
 
@@ -93,6 +96,26 @@ async function runSchedule(request: Request, target: { id: string; email: string
   return { dueAt };
 }
 
+/** The account's password hash (null without one) and when this session started; undefined once the session is gone. */
+export function passwordAndSessionStart(user: SessionUser) {
+  return db()
+    .select({ passwordHash: users.passwordHash, sessionCreatedAt: sessions.createdAt })
+    .from(users)
+    .innerJoin(sessions, eq(sessions.userId, users.id))
+    .where(and(eq(users.id, user.id), eq(sessions.id, user.sessionId)))
+    .get();
+}
+
+/**
+ * An account without a password proves it is its owner by a Google sign-in of the last
+ * FRESH_SIGN_IN_MS (this session's start); an older session is refused with `message`.
+ */
+export function requireFreshSignIn(row: { sessionCreatedAt: string }, message: string): void {
+  if (Date.now() - Date.parse(row.sessionCreatedAt) > FRESH_SIGN_IN_MS) {
+    throw new DomainError("forbidden", message, { title: "Sign in again" });
+  }
+}
+
 /**
  * The person deletes their account (Settings): their password, or for an account without one a
  * Google sign-in of the last FRESH_SIGN_IN_MS (this session's start). Counted like a password
@@ -106,23 +129,14 @@ export async function requestAccountDeletion(request: Request, user: SessionUser
     const { title, description } = tooManyAttempts(LIMITS.generic);
     throw rateLimited(state.retryAfterSeconds, description, title);
   }
-  const row = await db()
-    .select({ passwordHash: users.passwordHash, sessionCreatedAt: sessions.createdAt })
-    .from(users)
-    .innerJoin(sessions, eq(sessions.userId, users.id))
-    .where(and(eq(users.id, user.id), eq(sessions.id, user.sessionId)))
-    .get();
+  const row = await passwordAndSessionStart(user);
   if (!row) throw notFound("Your session has ended. Sign in again.");
   if (row.passwordHash) {
     const check = await verifyPassword(row.passwordHash, input.password);
     if (!check.valid) throw invalid(INCORRECT, { title: "Incorrect password", fieldErrors: { password: INCORRECT } });
   } else {
     await burnPasswordCheck(input.password);
-    if (Date.now() - Date.parse(row.sessionCreatedAt) > FRESH_SIGN_IN_MS) {
-      throw new DomainError("forbidden", "For your security, sign in with Google again, then delete your account within 10 minutes.", {
-        title: "Sign in again",
-      });
-    }
+    requireFreshSignIn(row, "For your security, sign in with Google again, then delete your account within 10 minutes.");
   }
   await release("delete-account", scope, LIMITS.generic);
   return runSchedule(request, { id: user.id, email: user.email }, user.id);

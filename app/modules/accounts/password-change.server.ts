@@ -1,12 +1,12 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { sessions, users } from "~/db/schema";
+import { users } from "~/db/schema";
 import { DomainError, conflict, invalid } from "~/lib/errors";
 import { authorize } from "~/lib/permissions";
 import { audit, auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { LIMITS, consume, release } from "~/platform/rate-limit.server";
-import { FRESH_SIGN_IN_MS } from "./deletion.server";
+import { passwordAndSessionStart, requireFreshSignIn } from "./deletion.server";
 import { actorOf } from "./directory.server";
 import { hashPassword, verifyPassword } from "./password.server";
 import { createSession, endSessions, type SessionUser } from "./session.server";
@@ -75,18 +75,11 @@ export async function changePassword(
  */
 export async function setFirstPassword(request: Request, user: SessionUser, input: { password: string }): Promise<{ setCookie: string }> {
   authorize(actorOf(user), "account", "changePassword");
-  const row = await db()
-    .select({ passwordHash: users.passwordHash, sessionCreatedAt: sessions.createdAt })
-    .from(users)
-    .innerJoin(sessions, eq(sessions.userId, users.id))
-    .where(and(eq(users.id, user.id), eq(sessions.id, user.sessionId)))
-    .get();
+  const row = await passwordAndSessionStart(user);
   if (!row) throw new DomainError("unauthenticated", USER_NOT_AUTHENTICATED, { title: VERIFICATION_FAILED });
   const hasOne = () => conflict("Your account already has a password. Change it with your current password.", { title: "Password already set" });
   if (row.passwordHash) throw hasOne();
-  if (Date.now() - Date.parse(row.sessionCreatedAt) > FRESH_SIGN_IN_MS) {
-    throw new DomainError("forbidden", "For your security, sign in with Google again, then set your password within 10 minutes.", { title: "Sign in again" });
-  }
+  requireFreshSignIn(row, "For your security, sign in with Google again, then set your password within 10 minutes.");
   const now = new Date().toISOString();
   const passwordHash = await hashPassword(input.password);
   try {
