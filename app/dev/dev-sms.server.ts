@@ -43,6 +43,9 @@ export const FAILING_NUMBERS: Record<string, { status: number; code: number; mes
   },
   "+15005550004": { status: 400, code: 21610, message: () => "Attempt to send to unsubscribed recipient" },
   "+15005550009": { status: 400, code: 21614, message: (to) => `'To' number ${to} is not a valid mobile number` },
+  // Twilio's 20429 page says only "safe to retry after backing off" and names no Retry-After header
+  // (https://www.twilio.com/docs/api/errors/20429, read 2026-12-06): the stand-in's header exercises the
+  // case where one is sent; sms.server.ts waits DEFAULT_RETRY_AFTER when none is.
   "+15005550429": { status: 429, code: 20429, message: () => "Too Many Requests", retryAfter: "30" },
 };
 

@@ -250,7 +250,13 @@ async function tiktokTokenRequest(request: Request, fields: Record<string, strin
   return token;
 }
 
-/** POST /v2/oauth/token/ with the code (web: no code_verifier; the token guide asks it of mobile and desktop only). */
+/**
+ * POST /v2/oauth/token/ with the code, form-encoded: client_key, client_secret, code, grant_type=
+ * authorization_code, redirect_uri. No PKCE on the web: the token guide's code_verifier is "Required
+ * for mobile and desktop app only" (https://developers.tiktok.com/doc/oauth-user-access-token-management,
+ * read 2026-12-06), and Login Kit for Web's authorization URL takes client_key, scope, redirect_uri,
+ * state and response_type (https://developers.tiktok.com/doc/login-kit-web).
+ */
 export function tiktokExchangeCode(request: Request, code: string, redirectUri: string) {
   return tiktokTokenRequest(request, { code, grant_type: "authorization_code", redirect_uri: redirectUri });
 }
@@ -260,7 +266,12 @@ export function tiktokRefresh(request: Request, refreshToken: string) {
   return tiktokTokenRequest(request, { grant_type: "refresh_token", refresh_token: refreshToken });
 }
 
-/** A Display API error: a refused user token is the person's (not recorded); anything else is TikTok's. */
+/**
+ * A Display API error: a refused user token is the person's (not recorded); anything else is TikTok's.
+ * https://developers.tiktok.com/doc/tiktok-api-v2-error-handling: access_token_invalid and
+ * scope_not_authorized are HTTP 401, rate_limit_exceeded 429 (600 a minute per endpoint,
+ * https://developers.tiktok.com/doc/tiktok-api-v2-rate-limit), internal_error 500, invalid_params 400.
+ */
 async function tiktokFailure(request: Request, res: Response): Promise<Error> {
   const body = (await json(res)) as { error?: { code?: unknown } } | null;
   const code = body?.error?.code;
