@@ -154,6 +154,13 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
   const { waitingFor } = useOfflineNavigation();
 
   useResetOnNavigate(() => setMobileOpen(false));
+  // A link tapped offline in the slide-over is a navigation that waits: the slide-over closes as on
+  // any navigation, or it would cover the offline message and the Offline pill.
+  const [seenWait, setSeenWait] = useState(waitingFor);
+  if (seenWait !== waitingFor) {
+    setSeenWait(waitingFor);
+    if (waitingFor !== null) setMobileOpen(false);
+  }
 
   return (
     <div className="min-h-screen bg-slate-50">

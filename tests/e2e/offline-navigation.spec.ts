@@ -40,3 +40,31 @@ test("offline, a sidebar link shows the offline message inside the shell and loa
   await expect(page.getByRole("heading", { name: OFFLINE_MESSAGE })).toHaveCount(0, { timeout: 15_000 });
   await expect(page.getByRole("heading", { name: "Payments" }).first()).toBeVisible();
 });
+
+test("at 375 px, a link tapped offline in the slide-over closes it and shows the offline message and the Offline pill", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page, "creator@shortbeat.test");
+  await page.goto("/dashboard");
+  await page.waitForLoadState("networkidle");
+  const sidebar = page.locator("#app-sidebar");
+  await page.context().setOffline(true);
+
+  await page.getByRole("button", { name: "Toggle sidebar" }).click();
+  await expect(sidebar).toBeInViewport();
+  await sidebar.getByRole("link", { name: "Referrals" }).click();
+  await expect(page.getByRole("heading", { name: OFFLINE_MESSAGE })).toBeVisible();
+  // The slide-over is closed: it covered the message and the header's Offline pill.
+  await expect(sidebar).not.toBeInViewport();
+  await expect(page.getByRole("status").filter({ hasText: "Offline" })).toBeVisible();
+  const pill = page.locator("header").getByText("Offline", { exact: true });
+  const covered = await pill.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !(top && (el.contains(top) || top.contains(el)));
+  });
+  expect(covered, "the Offline pill is covered").toBe(false);
+
+  await page.context().setOffline(false);
+  await expect(page).toHaveURL(/\/referrals$/);
+  await expect(page.getByRole("heading", { name: OFFLINE_MESSAGE })).toHaveCount(0, { timeout: 15_000 });
+});

@@ -26,7 +26,7 @@ export default function SystemStatus({ loaderData }: Route.ComponentProps) {
       <PageHeader title="System status" description="Outside services: what is configured, when each last worked, and what to set when something is missing." />
       <div className="grid gap-4 md:grid-cols-2">
         {loaderData.services.map((s) => (
-          <Card key={s.id}>
+          <Card key={s.id} className="min-w-0">
             <section aria-labelledby={`service-${s.id}`}>
               <div className="flex items-center justify-between gap-2">
                 <h2 id={`service-${s.id}`} className="text-base font-semibold text-slate-900">
@@ -38,9 +38,9 @@ export default function SystemStatus({ loaderData }: Route.ComponentProps) {
               </div>
               <ul className="mt-3 space-y-1 text-sm">
                 {s.settings.map((x) => (
-                  <li key={x.name} className="flex justify-between gap-2">
-                    <code className="text-slate-800">{x.name}</code>
-                    <span className={x.problem ? "text-red-700" : "text-slate-600"}>{x.problem ?? (x.set ? "set" : "not set (optional)")}</span>
+                  <li key={x.name} className="flex justify-between gap-x-3">
+                    <code className="min-w-0 break-all text-slate-800">{x.name}</code>
+                    <span className={`text-right ${x.problem ? "text-red-700" : "text-slate-600"}`}>{x.problem ?? (x.set ? "set" : "not set (optional)")}</span>
                   </li>
                 ))}
               </ul>
@@ -48,7 +48,7 @@ export default function SystemStatus({ loaderData }: Route.ComponentProps) {
                 <dt>Last success</dt>
                 <dd>{s.lastSuccessAt ? <LocalTime iso={s.lastSuccessAt} withTime /> : "never seen"}</dd>
                 <dt>Last error</dt>
-                <dd>
+                <dd className="min-w-0 break-words">
                   {s.lastError ? (
                     <>
                       {s.lastError} (<LocalTime iso={s.lastErrorAt} withTime />)
@@ -68,8 +68,8 @@ export default function SystemStatus({ loaderData }: Route.ComponentProps) {
                   )}
                 </dd>
               </dl>
-              {s.alert ? <p className="mt-3 text-sm font-medium text-red-700">Admins alerted: {s.alert} (see the audit log)</p> : null}
-              {s.fix ? <p className="mt-3 text-sm text-slate-700">What to set: {s.fix}</p> : null}
+              {s.alert ? <p className="mt-3 text-sm font-medium break-words text-red-700">Admins alerted: {s.alert} (see the audit log)</p> : null}
+              {s.fix ? <p className="mt-3 text-sm text-slate-700 [overflow-wrap:anywhere]">What to set: {s.fix}</p> : null}
             </section>
           </Card>
         ))}

@@ -45,7 +45,7 @@ function StatementRows({ line: l }: { line: StatementLine }) {
   return (
     <>
       <tr>
-        <Td className="max-sm:font-medium">{l.source}</Td>
+        <Td className="max-sm:font-medium max-sm:[overflow-wrap:anywhere]">{l.source}</Td>
         <AmountTd label="Net revenue" cents={l.netCents} />
         <Td label="Share" className="text-right tabular-nums">
           {formatBp(l.shareBp)}
