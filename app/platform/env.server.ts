@@ -71,7 +71,7 @@ export function appOrigin(): string {
 }
 
 /** An optional setting (a var or a secret that is not in every deployment): its value, or null when unset or empty. */
-export function setting(name: string): string | null {
-  const v = (env as unknown as Record<string, unknown>)[name];
+export function setting(name: keyof Env): string | null {
+  const v: unknown = env[name];
   return typeof v === "string" && v ? v : null;
 }

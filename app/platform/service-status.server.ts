@@ -18,7 +18,9 @@ import { env } from "./env.server";
 
 export type ServiceId = "email" | "sms" | "stripe" | "google" | "youtube" | "tiktok" | "instagram" | "workers_ai";
 
-type CatalogSetting = { name: string; kind: "binding" | "var" | "secret"; required: boolean; https?: boolean; unsetInProduction?: boolean };
+/** The Worker's bindings and settings as the report reads them (a test passes its own). */
+type Bindings = { readonly [K in keyof Env]?: unknown };
+type CatalogSetting = { name: keyof Env; kind: "binding" | "var" | "secret"; required: boolean; https?: boolean; unsetInProduction?: boolean };
 type CatalogService = { id: ServiceId; label: string; settings: CatalogSetting[]; fix: string };
 
 export const SERVICES = (catalog as { services: CatalogService[] }).services;
@@ -156,7 +158,7 @@ export type ServiceReport = {
 };
 
 /** Whether a setting is present in this deployment, and what is wrong with its value (never the value). */
-function settingState(s: CatalogSetting, bindings: Record<string, unknown>): SettingState {
+function settingState(s: CatalogSetting, bindings: Bindings): SettingState {
   const value = bindings[s.name];
   const set = s.kind === "binding" ? value !== undefined && value !== null : typeof value === "string" && value !== "";
   let problem: string | null = null;
@@ -171,7 +173,7 @@ function settingState(s: CatalogSetting, bindings: Record<string, unknown>): Set
 }
 
 /** Every outside service: configured or not (which settings are set), last success, last error, quota state. */
-export async function serviceReports(bindings: Record<string, unknown> = env as unknown as Record<string, unknown>): Promise<ServiceReport[]> {
+export async function serviceReports(bindings: Bindings = env): Promise<ServiceReport[]> {
   const rows = await db().select().from(serviceStatus).all();
   return SERVICES.map((s) => {
     const row = rows.find((r) => r.service === s.id);

@@ -10,7 +10,7 @@ export type WorkersAi = { run(model: string, input: unknown): Promise<unknown> }
 
 /** The Workers AI binding of this deployment, the stand-in in development when asked for, or null. */
 export async function workersAi(): Promise<WorkersAi | null> {
-  const bound = (env as unknown as { AI?: WorkersAi }).AI;
+  const bound = env.AI;
   if (bound) return bound;
   if (__DEV_TOOLS_BUILD__ && devToolsEnabled() && setting("AI_STAND_IN") === "1") return (await import("~/dev/dev-ai.server")).standInAi;
   return null;
@@ -18,5 +18,5 @@ export async function workersAi(): Promise<WorkersAi | null> {
 
 /** Whether Workers AI can answer here (the binding, or the development stand-in). */
 export function workersAiBound(): boolean {
-  return Boolean((env as unknown as { AI?: unknown }).AI) || (__DEV_TOOLS_BUILD__ && devToolsEnabled() && setting("AI_STAND_IN") === "1");
+  return Boolean(env.AI) || (__DEV_TOOLS_BUILD__ && devToolsEnabled() && setting("AI_STAND_IN") === "1");
 }

@@ -88,8 +88,8 @@ export async function fetchOwnChannel(request: Request, accessToken: string): Pr
 
 /** Google's revoke endpoint sits beside its token endpoint (…/token → …/revoke), as the stand-in's does. */
 function revokeEndpoint(request: Request): string {
-  const override = (env as unknown as Record<string, unknown>).GOOGLE_REVOKE_URL;
-  if (typeof override === "string" && override) return new URL(override, request.url).toString();
+  const override = env.GOOGLE_REVOKE_URL;
+  if (override) return new URL(override, request.url).toString();
   return endpoints(request).token.replace(/\/token(\?.*)?$/, "/revoke");
 }
 
@@ -136,9 +136,8 @@ export class YouTubeQuotaExceeded extends Error {
 }
 
 function videosEndpoint(request: Request): string {
-  const settings = env as unknown as Record<string, unknown>;
-  const override = settings.YOUTUBE_VIDEOS_URL;
-  if (typeof override === "string" && override) return new URL(override, request.url).toString();
+  const override = env.YOUTUBE_VIDEOS_URL;
+  if (override) return new URL(override, request.url).toString();
   return endpoints(request).youtubeChannels.replace(/\/channels(\?.*)?$/, "/videos");
 }
 

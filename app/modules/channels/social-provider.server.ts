@@ -26,7 +26,7 @@ export class SocialTokenRefused extends Error {}
 /** The provider could not be reached or answered something else: try again later. */
 export class SocialUnavailable extends Error {}
 
-const abs = (request: Request, name: string, fallback: string) => new URL(setting(name) ?? fallback, request.url);
+const abs = (request: Request, name: keyof Env, fallback: string) => new URL(setting(name) ?? fallback, request.url);
 
 async function json(res: Response): Promise<unknown> {
   return res.json().catch(() => null);

@@ -403,11 +403,13 @@ export const BACKGROUND_MODEL = "@cf/black-forest-labs/flux-1-schnell";
 /** A background image from a prompt, through Workers AI where bound (503 with the reason otherwise). */
 export async function generateBackground(actor: Actor, request: Request, prompt: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
   authorize(actor, "thumbnail", "use");
-  const ai = (env as unknown as { AI?: { run(model: string, input: unknown): Promise<{ image?: string }> } }).AI;
+  const ai = env.AI;
   if (!ai) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.aiUnavailable, { title: "AI not available" });
   await spendAiCall(actor, request, "backgrounds");
   const answer = await ai.run(BACKGROUND_MODEL, { prompt: `${prompt}. Wide background for a video thumbnail, no text.`, steps: 4 });
-  const bytes = answer.image ? Uint8Array.from(atob(answer.image), (c) => c.charCodeAt(0)) : new Uint8Array();
+  // flux-1-schnell answers { image: base64 JPEG } (https://developers.cloudflare.com/workers-ai/models/flux-1-schnell/).
+  const image = answer && typeof answer === "object" && "image" in answer && typeof answer.image === "string" ? answer.image : "";
+  const bytes = image ? Uint8Array.from(atob(image), (c) => c.charCodeAt(0)) : new Uint8Array();
   const problem = imageProblem(bytes.byteLength, bytes.subarray(0, 512 * 1024));
   if (problem) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.generateFailed, { title: "No background" });
   return { bytes, type: imageKindOf(bytes) as string };
