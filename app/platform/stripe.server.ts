@@ -22,8 +22,8 @@ export const STRIPE_API_DEFAULT = "https://api.stripe.com";
  * The Stripe API version every request is made with (docs/decisions/0307): the version the installed
  * `stripe` package (23.1.0) is typed for and pins itself (its ApiVersion), passed explicitly so that a
  * change of it is a change of this line: `satisfies` fails the typecheck when an SDK upgrade moves
- * its version, and the two webhook endpoints must then be recreated with the new version (README,
- * "Deploying to Cloudflare"): Stripe renders an event's object in the endpoint's API version
+ * its version, and the two webhook endpoints must then be recreated with the new version
+ * (docs/providers.md, "Stripe"): Stripe renders an event's object in the endpoint's API version
  * (https://docs.stripe.com/webhooks/versioning).
  */
 export const STRIPE_API_VERSION = "2026-10-28.endive" satisfies Stripe.LatestApiVersion;

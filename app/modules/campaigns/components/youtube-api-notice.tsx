@@ -18,7 +18,7 @@ export function YouTubeApiNotice({ apiKey, pausedUntil }: { apiKey: boolean; pau
         {apiKey ? null : (
           <li>
             YOUTUBE_API_KEY is not set: clip views are not read from YouTube, and submissions are checked only with the creator's own linked channel. Set it
-            with <code>wrangler secret put YOUTUBE_API_KEY</code> (README, "Deploying to Cloudflare").
+            with <code>wrangler secret put YOUTUBE_API_KEY</code> (docs/providers.md, "Google sign-in and YouTube").
           </li>
         )}
       </ul>
