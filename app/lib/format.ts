@@ -7,3 +7,8 @@ const COUNT = new Intl.NumberFormat("en-US");
 export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? "—" : COUNT.format(n);
 }
+
+/** A count with its noun: "1 statement line", "1,200 statement lines"; `plural` for a noun not made with "s". */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${COUNT.format(n)} ${n === 1 ? noun : plural}`;
+}

@@ -1,12 +1,13 @@
-import { and, desc, eq, getTableColumns, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, ledgerVideoLines, revenueColumnMappings, revenueImports, revenueMonths } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByCreatorIds, peopleByIds } from "~/modules/accounts/accounts.server";
+import { peopleByCreatorIds } from "~/modules/accounts/accounts.server";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { auditQuery } from "~/platform/audit.server";
 import { clipSplitPlan } from "./clip-split.server";
+import { type LineFact, previewLines } from "./preview-lines.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
@@ -328,7 +329,8 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
     amountCents: 0,
     shareBp,
     notCredited: 0,
-    people: [],
+    lines: [],
+    lineCount: 0,
     mapping: mapping ? { uploadId, columns: head.columns, mapping, remembered, person } : null,
   };
   if (problems.length > 0) return { preview: base };
@@ -350,11 +352,13 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
   });
 
   let notCredited = 0;
+  const ended: LineFact[] = [];
   const videoLines: VideoLine[] = [];
   const entries: Entry[] = [...totals.values()].flatMap((t): Entry[] => {
     const earned = earnedPart(t.netCents, month, ends.get(t.userId) ?? null);
     if (earned.days === 0) {
       notCredited += 1;
+      ended.push({ userId: t.userId, sourceKind: "music", sourceId: t.sourceId, netCents: t.netCents, amountCents: 0, credited: false });
       return [];
     }
     const bp = revised.get(t.userId) ?? shareBp;
@@ -402,6 +406,9 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
   entries.push(...(await referralBonusEntries(entries, month, importId))); // issue 18: paid from the platform's side
 
   await db().batch([
+    // This admin's earlier previews of the month go: the new one replaces what they had on screen
+    // (another admin's preview is theirs to commit or discard; docs/decisions/0327).
+    ...discardStagedQueries(and(eq(revenueImports.month, month), eq(revenueImports.createdBy, actor.id))),
     db()
       .insert(revenueImports)
       .values({
@@ -448,15 +455,18 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
     throw error;
   }
 
-  const perUser = new Map<string, { netCents: number; amountCents: number }>();
-  for (const e of entries) {
-    const p = perUser.get(e.userId) ?? { netCents: 0, amountCents: 0 };
-    p.netCents += e.netCents;
-    p.amountCents += e.amountCents;
-    perUser.set(e.userId, p);
-  }
-  const top = [...perUser.entries()].sort((a, b) => b[1].netCents - a[1].netCents).slice(0, 20);
-  const names = await peopleByIds(top.map(([id]) => id));
+  const facts: LineFact[] = [
+    ...entries.map((e) => ({
+      userId: e.userId,
+      sourceKind: e.sourceKind,
+      sourceId: e.sourceId ?? "",
+      note: e.note,
+      netCents: e.netCents,
+      amountCents: e.amountCents,
+      credited: true,
+    })),
+    ...ended,
+  ];
   return {
     preview: {
       ...base,
@@ -467,9 +477,26 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
       remainder: formatDec(rounded.remainder),
       netCents,
       amountCents,
-      people: top.map(([id, p]) => ({ name: names.get(id)?.fullName ?? names.get(id)?.email ?? id, ...p })),
+      lines: await previewLines(facts, channels),
+      lineCount: facts.length,
     },
   };
+}
+
+/**
+ * Discards the staged imports `where` selects (besides 'staged'): their entries (with their video
+ * lines, by cascade) first, while the imports still read 'staged', then the guarded status update.
+ * For a caller's batch, so a commit racing with it either went live first (no longer staged: untouched)
+ * or finds its import discarded.
+ */
+function discardStagedQueries(where: SQL | undefined) {
+  const staged = and(eq(revenueImports.status, "staged"), where);
+  return [
+    db()
+      .delete(ledgerEntries)
+      .where(inArray(ledgerEntries.importId, db().select({ id: revenueImports.id }).from(revenueImports).where(staged))),
+    db().update(revenueImports).set({ status: "discarded" }).where(staged),
+  ] as const;
 }
 
 /** A staged import's entries go and the import is marked discarded (a loser of a race, an abandoned preview). */
@@ -508,9 +535,9 @@ export async function commitImport(
   authorize(actor, "payments", "manage");
   const staged = await db().select().from(revenueImports).where(eq(revenueImports.id, input.importId)).get();
   if (!staged) throw notFound(M.importNotFound);
-  if (staged.status !== "staged") throw conflict(M.importGone);
   const { month } = staged;
   const expected = input.replaces || null;
+  if (staged.status !== "staged") throw await notCommitted(staged.status, month, expected);
   const now = new Date().toISOString();
   try {
     await db().batch([
@@ -533,6 +560,9 @@ export async function commitImport(
         .set({ status: "replaced" })
         .where(and(eq(revenueImports.month, month), eq(revenueImports.status, "live"))),
       db().update(revenueImports).set({ status: "live", wentLiveAt: now }).where(eq(revenueImports.id, staged.id)),
+      // The month's other previews were made against the import just replaced: they could only be
+      // refused now, so they go (only this month's: another month's preview is untouched; decision 0327).
+      ...discardStagedQueries(and(eq(revenueImports.month, month), ne(revenueImports.id, staged.id))),
       ...(expected
         ? [
             db()
@@ -550,14 +580,25 @@ export async function commitImport(
     ]);
   } catch (error) {
     if (!isPreconditionFailure(error)) throw error;
-    const current = await monthRow(month);
     const still = await db().select({ status: revenueImports.status }).from(revenueImports).where(eq(revenueImports.id, staged.id)).get();
-    if (still?.status !== "staged") throw conflict(M.importGone);
-    await discardStaged(staged.id);
-    if (current?.finalizedAt) throw conflict(M.finalized(month), { title: "Month finalized" });
-    throw conflict(M.changedSincePreview(month), { title: "Import not committed" });
+    // Still staged: this commit was refused, and its preview goes as a discarded one would.
+    const status = still?.status ?? "discarded";
+    if (status === "staged") await discardStaged(staged.id);
+    throw await notCommitted(status === "staged" ? "discarded" : status, month, expected);
   }
   return { month, entryCount: staged.entryCount };
+}
+
+/**
+ * Why a preview could not be committed. A discarded one whose month has since changed was set aside
+ * by another import going live (or was refused by this commit): the admin is told that, not just "gone".
+ */
+async function notCommitted(status: (typeof revenueImports.$inferSelect)["status"], month: string, expected: string | null) {
+  if (status !== "discarded") return conflict(M.importGone);
+  const current = await monthRow(month);
+  if (current?.finalizedAt) return conflict(M.finalized(month), { title: "Month finalized" });
+  if ((current?.liveImportId ?? null) !== expected) return conflict(M.changedSincePreview(month), { title: "Import not committed" });
+  return conflict(M.importGone);
 }
 
 export async function markFundsReceived(actor: Actor, request: Request, month: string): Promise<void> {

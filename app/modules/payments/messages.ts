@@ -1,3 +1,4 @@
+import { countOf } from "~/lib/format";
 import { monthLabel } from "./calendar";
 
 // What the money screens say. Client-safe.
@@ -52,11 +53,6 @@ export const PAYMENT_CONFIRM: Record<MonthConfirm, { title: (month: string) => s
     label: "Finalize",
   },
 };
-
-/** "1 statement line", "3 statement lines". */
-export function countOf(n: number, noun: string): string {
-  return `${n.toLocaleString("en-US")} ${noun}${n === 1 ? "" : "s"}`;
-}
 
 /** Toast titles per admin intent (when the module names none). */
 export const PAYMENT_TITLES = {

@@ -33,9 +33,30 @@ export type ImportPreview = {
   shareBp: number;
   /** People matched whose agreement had ended before the month: nothing credited to them (decision 0128). */
   notCredited: number;
-  people: { name: string; netCents: number; amountCents: number }[];
+  /** The first lines by net revenue (PREVIEW_LINES_SHOWN); `lineCount` says how many there are in all. */
+  lines: PreviewLine[];
+  lineCount: number;
   /** How a mapped file's columns were read (null for our format and the YouTube report). */
   mapping: { uploadId: string; columns: string[]; mapping: ColumnMapping; remembered: boolean; person: string } | null;
+};
+
+/**
+ * One line of a staged preview: who is credited, from where, and how much (issue 42 §1), so the
+ * admin can check each person before committing. Only what the preview shows.
+ */
+export type PreviewLine = {
+  /** The person credited: their display name (null when they have none) and e-mail. */
+  name: string | null;
+  email: string;
+  kind: "music" | "clip" | "referral";
+  /** music: the channel id from the file ("" for a creator-ID row); clip: the clip's URL; referral: "". */
+  source: string;
+  /** A music line's channel title as linked on the app (null when there is no channel). */
+  channelTitle: string | null;
+  netCents: number;
+  amountCents: number;
+  /** False for a matched person whose agreement ended before the month: nothing is credited (decision 0128). */
+  credited: boolean;
 };
 
 /** The column-mapping step of a file the app does not recognise (decision 0221). */

@@ -30,7 +30,8 @@ import {
   revenueOverview,
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
-import { countOf, type MonthConfirm } from "~/modules/payments/messages";
+import { countOf } from "~/lib/format";
+import type { MonthConfirm } from "~/modules/payments/messages";
 import { formatBp } from "~/lib/split";
 import { AdjustmentsSection } from "~/modules/payments/components/admin-adjustments";
 import { AgreementsSection } from "~/modules/payments/components/admin-agreements";
@@ -148,7 +149,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
       return redirectWithToast(args.request, BACK, {
         type: "success",
         title: "Payout run marked paid",
-        description: `${monthLabel(input.batch)}: ${done.paid} payouts, ${formatCents(done.amountCents)}, recorded as paid${done.alreadyPaid ? ` (${done.alreadyPaid} were already paid)` : ""}. The creators have been notified.`,
+        description: `${monthLabel(input.batch)}: ${countOf(done.paid, "payout")}, ${formatCents(done.amountCents)}, recorded as paid${done.alreadyPaid ? ` (${done.alreadyPaid} ${done.alreadyPaid === 1 ? "was" : "were"} already paid)` : ""}. The creators have been notified.`,
       });
     }
     case "offer_share": {

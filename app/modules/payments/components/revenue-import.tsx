@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
-import { formatCount } from "~/lib/format";
+import { countOf, formatCount } from "~/lib/format";
 import { Button, buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
 import { Section } from "~/ui/section";
@@ -9,8 +9,7 @@ import { monthLabel } from "../calendar";
 import { formatCents } from "../money";
 import { type ColumnMapping, MAPPING_ROLES, type RevenueFormat } from "../revenue-columns";
 import { formatBp } from "~/lib/split";
-import type { ImportPreview, MappingStep } from "../types";
-import { countOf } from "../messages";
+import type { ImportPreview, MappingStep, PreviewLine } from "../types";
 
 // The admin's revenue import on /admin/payments (docs/decisions/0121, 0220, 0221): the file and its
 // month, the column-mapping step of a file the app does not recognise, and the preview to commit.
@@ -177,7 +176,7 @@ function PreviewPanel({ preview, busy }: { preview: ImportPreview; busy: boolean
             ))}
           </ul>
           {preview.problemCount > preview.problems.length ? (
-            <p className="mt-1 text-sm text-red-900">…and {formatCount(preview.problemCount - preview.problems.length)} more rows with problems.</p>
+            <p className="mt-1 text-sm text-red-900">…and {countOf(preview.problemCount - preview.problems.length, "more row")} with problems.</p>
           ) : null}
         </div>
       ) : null}
@@ -192,6 +191,7 @@ function PreviewPanel({ preview, busy }: { preview: ImportPreview; busy: boolean
               ? ` ${preview.notCredited} matched ${preview.notCredited === 1 ? "person's agreement" : "people's agreements"} had ended before the month: nothing is credited to them.`
               : ""}
           </p>
+          <PreviewLines preview={preview} />
           <div className="mt-3 flex flex-wrap gap-2">
             <Form method="post">
               <input type="hidden" name="intent" value="commit" />
@@ -212,6 +212,44 @@ function PreviewPanel({ preview, busy }: { preview: ImportPreview; busy: boolean
         </>
       ) : null}
     </section>
+  );
+}
+
+/** Where a line's money comes from, as the admin checks it against the file. */
+function lineSource(line: PreviewLine): string {
+  if (line.kind === "clip") return `Clip ${line.source}`;
+  if (line.kind === "referral") return "Referral bonus on the creators they referred";
+  if (!line.source) return "Creator ID row (not split by channel)";
+  return line.channelTitle ? `Channel ${line.channelTitle} (${line.source})` : `Channel ${line.source}`;
+}
+
+/** Who is credited, from where and how much: the largest lines, capped (issue 42 §1). */
+function PreviewLines({ preview }: { preview: ImportPreview }) {
+  if (preview.lines.length === 0) return null;
+  const more = preview.lineCount - preview.lines.length;
+  return (
+    <div className="mt-3">
+      <h4 className="text-sm font-semibold text-slate-900">Who is credited</h4>
+      <ul className="mt-1 divide-y divide-slate-100 text-sm">
+        {preview.lines.map((line) => (
+          <li key={`${line.email}|${line.kind}|${line.source}|${line.credited}`} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
+            <span className="min-w-0 break-words">
+              <span className="font-medium text-slate-900">{line.name ?? line.email}</span>
+              {line.name ? <span className="text-slate-600">{` · ${line.email}`}</span> : null}
+              <span className="block text-slate-600 [overflow-wrap:anywhere]">{lineSource(line)}</span>
+            </span>
+            <span className="tabular-nums text-slate-700">
+              {line.credited ? (
+                `${formatCents(line.netCents)} net → ${formatCents(line.amountCents)}`
+              ) : (
+                <span className="text-amber-800">{`${formatCents(line.netCents)} net → not credited: their agreement had ended`}</span>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {more > 0 ? <p className="mt-1 text-sm text-slate-600">{`…and ${countOf(more, "more line")}, smaller.`}</p> : null}
+    </div>
   );
 }
 
