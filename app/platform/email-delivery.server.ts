@@ -1,10 +1,9 @@
 import { and, asc, desc, eq, inArray, like, lt, lte, or, sql } from "drizzle-orm";
 import { emailOutbox } from "~/db/schema";
 import { db } from "./db.server";
-import { appOrigin } from "./email.server";
 import { unsubscribeLinks, isOptedOut } from "./email-preferences.server";
 import { headerValue, headerValues, isOptional, renderEmail, type RenderedEmail } from "./email-templates.server";
-import { appName, devToolsEnabled, env } from "./env.server";
+import { appName, appOrigin, devToolsEnabled, env } from "./env.server";
 import { alertAdminsOnce, quotaPausedUntil, recordFailure, recordSuccess, setQuotaPaused } from "./service-status.server";
 
 // Delivery of the outbox through Cloudflare Email Service (the EMAIL send_email binding; locally

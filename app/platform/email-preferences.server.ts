@@ -3,8 +3,7 @@ import { encodeBase64urlNoPadding, decodeBase64urlIgnorePadding } from "@oslojs/
 import { EMAIL_OPT_OUT_CATEGORIES, emailOptOuts } from "~/db/schema";
 import { hmacSha256Hex, safeEqual } from "./crypto.server";
 import { db } from "./db.server";
-import { appLink } from "./email.server";
-import { env } from "./env.server";
+import { appLink, env } from "./env.server";
 import { UNSUBSCRIBE_PATH } from "./headers.server";
 
 // Optional mail (news: nudges, summaries, campaign news) per address: on unless the address opted

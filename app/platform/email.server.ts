@@ -3,7 +3,7 @@ import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import { emailOptOuts, emailOutbox } from "~/db/schema";
 import { oneLine } from "~/lib/sanitize";
 import { db } from "./db.server";
-import { appOrigin } from "./env.server";
+import { appLink, appOrigin } from "./env.server";
 import { headerValue, isOptional, throttleWindowMs } from "./email-templates.server";
 
 /**
@@ -48,12 +48,10 @@ export function unmarked(marked: string): { text: string; spans: string | null }
 /** A subject as stored: one line, no marks (a subject has no links; the template shows it inert). */
 const subjectOf = (subject: string) => headerValue(subject.replace(MARKS, ""));
 
-export { appOrigin };
-
-/** An absolute link into the app for an e-mail: APP_ORIGIN plus a path (with its query). */
-export function appLink(path: string): string {
-  return new URL(path, appOrigin()).toString();
-}
+// The links of an e-mail, for the domains that write one. They live in env.server.ts, below this
+// file and email-delivery/email-preferences, which use them too: no file of the three imports
+// another in a circle (issue 44 §1).
+export { appLink, appOrigin };
 
 // ---------------------------------------------------------------------------------------------
 // Queueing. Every e-mail is an outbox row first, written in the same D1 batch as the change it

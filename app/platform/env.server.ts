@@ -70,6 +70,11 @@ export function appOrigin(): string {
   }
 }
 
+/** An absolute link into the app for an e-mail: APP_ORIGIN plus a path (with its query). */
+export function appLink(path: string): string {
+  return new URL(path, appOrigin()).toString();
+}
+
 /** An optional setting (a var or a secret that is not in every deployment): its value, or null when unset or empty. */
 export function setting(name: keyof Env): string | null {
   const v: unknown = env[name];

@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { shortWeek, type UsagePointView } from "./submissions-usage";
+import { shortWeek, type UsagePointView } from "./usage-weeks";
 import { CHART_AXIS, CHART_GRID, chartColor } from "~/ui/chart-style";
 
 // The drawing of the usage chart (submissions-usage.tsx): recharts in its own chunk, loaded with

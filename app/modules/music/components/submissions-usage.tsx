@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import { ChartFigure } from "~/ui/chart-figure";
+import { shortWeek, type UsagePointView } from "./usage-weeks";
 
 /** recharts, loaded when the chart is first drawn: never on the page's first load. A `.client` module: the server build gets an empty one, so recharts is not in the Worker (decision 0231). */
 const SubmissionsUsageBars = lazy(() => import("./submissions-usage-bars.client"));
@@ -8,14 +9,6 @@ const SubmissionsUsageBars = lazy(() => import("./submissions-usage-bars.client"
 // with the same numbers as a table: the table is what screen readers read and what shows before
 // hydration or without JavaScript (the pattern of docs/decisions/0032).
 
-export type UsagePointView = { week: string; licences: number };
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-/** "2026-03-02" → "2 Mar" (the chart's axis). */
-export const shortWeek = (week: string) => {
-  const [, m, d] = week.split("-");
-  return `${Number(d)} ${MONTHS[Number(m) - 1]}`;
-};
 /** "2026-03-02" → "2 Mar 2026" (the table). */
 const weekLabel = (week: string) => `${shortWeek(week)} ${week.slice(0, 4)}`;
 
