@@ -1,3 +1,4 @@
+import { registerDevStandIns } from "~/dev/stand-ins.server";
 import { registerAgencyHooks } from "~/modules/agencies/hooks.server";
 import { registerChatHooks } from "~/modules/chat/hooks.server";
 import { registerClippingHooks } from "~/modules/clipping/hooks.server";
@@ -13,3 +14,7 @@ registerClippingHooks();
 registerGrowthHooks();
 registerChatHooks();
 registerNotificationHooks();
+
+// The outside providers' stand-ins under /dev/ (app/platform/stand-in.server.ts, decision 0330), in
+// the builds that have the development tools only: production has neither the call nor the module.
+if (__DEV_TOOLS_BUILD__) registerDevStandIns();

@@ -95,6 +95,10 @@ describe("development tools and the build mode", () => {
     expect(production.serverSource).not.toContain("handleDevOAuthApi");
     expect(production.serverSource).not.toContain("handleDevStripeApi");
     expect(production.serverChunks.filter((f) => /dev-stripe/.test(f))).toEqual([]);
+    // The stand-ins are registered by the development wiring behind __DEV_TOOLS_BUILD__ (decision 0330): gone with it.
+    for (const name of ["registerDevStandIns", "handleStandInSms", "handleStandInSocial", "standInAiCalls"]) {
+      expect(production.serverSource).not.toContain(name);
+    }
   });
 
   it("the stripe package is server-only: in the Worker, in no browser chunk (issue 29)", () => {
@@ -119,5 +123,7 @@ describe("development tools and the build mode", () => {
     expect(devtools.serverPaths).toEqual(expect.arrayContaining(["dev/mailbox", "dev/throw", "dev/factory", "dev/oauth/*"]));
     expect(devtools.serverSource).toContain("handleDevOAuthApi");
     expect(devtools.serverSource).toContain("handleDevStripeApi");
+    expect(devtools.serverSource).toContain("handleStandInSms");
+    expect(devtools.serverSource).toContain("handleStandInSocial");
   });
 });

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 // The shape of the code, checked: routes hold no SQL and no tables; a domain module touches only
@@ -205,6 +206,79 @@ function importsOf(file: string, text: string): string[] {
 
 const appFiles = walk(app).map(rel);
 
+/**
+ * Every file of app/ and workers/ with the files of app/ and workers/ it loads at run time, parsed
+ * by the TypeScript compiler: `import … from`, `export … from`, side-effect `import "…"` and
+ * `import("…")`. "~/" is app/; a specifier resolves to the file itself, its .ts or .tsx, or the
+ * folder's index.ts/.tsx (a `.server` or `.client` part is part of the name). Type-only statements
+ * (`import type`, `export type`) are left out: the compiler erases them, so they decide no load
+ * order (a cycle through types between domains is the domain test's business, above).
+ */
+function runtimeImportGraph(): Map<string, string[]> {
+  const files = [...appFiles, ...walk(join(root, "workers")).map(rel)];
+  const known = new Set(files);
+  const resolveSpecifier = (file: string, spec: string): string | null => {
+    const base = spec.startsWith("~/") ? `app/${spec.slice(2)}` : spec.startsWith(".") ? rel(resolve(root, dirname(file), spec)) : null;
+    if (base === null) return null;
+    return [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`, `${base}/index.tsx`].find((c) => known.has(c)) ?? null;
+  };
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const kind = file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+    const tree = ts.createSourceFile(file, source(join(root, file)), ts.ScriptTarget.Latest, false, kind);
+    const specifiers: string[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+        if (!node.importClause?.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+      } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+        if (!node.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+      } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        const [argument] = node.arguments;
+        if (argument && ts.isStringLiteralLike(argument)) specifiers.push(argument.text);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(tree);
+    const targets = specifiers.map((s) => resolveSpecifier(file, s)).filter((t): t is string => t !== null);
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The import cycles of a graph: its strongly connected components of two or more files, or one that imports itself (Tarjan). */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const connect = (file: string): void => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter++;
+    stack.push(file);
+    onStack.add(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(file, Math.min(low.get(file) as number, low.get(next) as number));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file) as number, index.get(next) as number));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || graph.get(file)?.includes(file)) cycles.push(component.sort());
+  };
+  for (const file of [...graph.keys()].sort()) if (!index.has(file)) connect(file);
+  return cycles;
+}
+
 describe("the shape of the code", () => {
   it("routes contain no SQL, no tables and no bindings", () => {
     const offenders: string[] = [];
@@ -280,6 +354,16 @@ describe("the shape of the code", () => {
     expect(cycles).toEqual([]);
     // The ground stays the ground: accounts imports no other domain but media (avatars).
     expect([...(graph.get("accounts")?.keys() ?? [])].sort()).toEqual(["media"]);
+  });
+
+  it("no import cycle between files of app/ and workers/, direct or through other files", () => {
+    // A file that reaches itself through any chain of imports cannot be read, loaded or tested
+    // alone (issue 44 §1: the stand-ins once closed a circle of 47 files through app/platform).
+    const graph = runtimeImportGraph();
+    expect(graph.get("app/platform/stand-in.server.ts")).toContain("app/platform/env.server.ts");
+    expect(graph.get("workers/app.ts")).toContain("app/wiring.server.ts");
+    const cycles = importCycles(graph).map((files) => `${files.length} files: ${files.join(", ")}`);
+    expect(cycles).toEqual([]);
   });
 
   it("the platform layer imports no domain module", () => {

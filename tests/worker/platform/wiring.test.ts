@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { accountListeners, fact } from "~/platform/account-hooks.server";
+import { outboundFetch, standInsRegistered } from "~/platform/stand-in.server";
 
 // The accounts and notifications modules hear the domains above them only through the hooks
 // app/wiring.server.ts registers (decision 0239). Missing wiring would silently drop a side effect
@@ -20,5 +21,19 @@ describe("the domains' hooks into accounts", () => {
     for (const name of ["managesActiveAgency", "isActiveClipper", "agencyLabelOf", "agencyForSignUp"] as const) {
       expect(typeof fact(name)).toBe("function");
     }
+  });
+});
+
+// The outside providers' stand-ins under /dev/ are registered by the development wiring, not
+// imported by app/platform (issue 44 §1, decision 0330). Without the wiring a call meant for one
+// fails loudly instead of leaving for the network.
+describe("the development stand-ins", () => {
+  it("are registered in a build with the development tools, and answer in-process", async () => {
+    expect(__DEV_TOOLS_BUILD__).toBe(true);
+    expect(standInsRegistered()).toBe(true);
+    // No network in the tests: only the Twilio stand-in, in-process, can answer (its refusal without credentials).
+    const res = await outboundFetch(new Request("http://localhost/dev/sms/2010-04-01/Accounts/AC0/Messages.json", { method: "POST" }));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: 20003 });
   });
 });
