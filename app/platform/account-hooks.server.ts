@@ -4,9 +4,9 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Accounts is the ground domain: every other domain builds on it, so it imports none of them
 // (issue 32, docs/decisions/0239-one-way-between-domains.md). What the other domains do when an
-// account's life changes, and the facts about a person that other domains own, are registered
-// here by the owning domain (its hooks.server.ts), all wired once in app/wiring.server.ts, which
-// the Worker's entry imports. Accounts and notifications call them without knowing who listens.
+// account's life changes, and the facts about a person that other domains own, are exported by the
+// owning domain (its hooks.server.ts) and handed here in one typed value by app/wiring.server.ts,
+// which the Worker's entry imports. Accounts and notifications call them without knowing who listens.
 
 /** A user id column or expression the owner's predicate tests. */
 export type UserRef = SQLiteColumn | SQL;
@@ -24,7 +24,7 @@ export type NewAccount = {
 
 export type AccountDecision = "approved" | "rejected" | "banned" | "unbanned";
 
-type Listeners = {
+export type Listeners = {
   /** Statements that join the new account's own batch: all or nothing. */
   signUpStatements: (account: NewAccount) => BatchItem<"sqlite">[];
   /** After the account exists. */
@@ -40,7 +40,7 @@ type Listeners = {
 };
 
 /** Facts about a person that another domain owns, as SQL over a user id (one owner each). */
-type Facts = {
+export type Facts = {
   /** The person manages (owns or belongs to) an approved, active agency. */
   managesActiveAgency: (userId: UserRef) => SQL;
   /** The person is an active clipper of some creator. */
@@ -53,42 +53,51 @@ type Facts = {
 
 export type AccountHookEvent = keyof Listeners;
 
-const listeners: { [K in AccountHookEvent]: Map<string, Listeners[K]> } = {
-  signUpStatements: new Map(),
-  signedUp: new Map(),
-  decided: new Map(),
-  notice: new Map(),
-  sessionsEnded: new Map(),
-  seenStatements: new Map(),
-};
-const facts: Partial<Facts> = {};
+/** One listener of an event: who it is (logs, the wiring test) and what it does. */
+export type Listener<K extends AccountHookEvent> = { name: string; run: Listeners[K] };
 
-/** A domain listens to an account event; `name` says who (registering a name twice replaces it). */
-export function onAccount<K extends AccountHookEvent>(event: K, name: string, listener: Listeners[K]): void {
-  listeners[event].set(name, listener);
+/** A listener, typed by its event (its `run` gets the event's arguments). */
+export function listener<K extends AccountHookEvent>(_event: K, name: string, run: Listeners[K]): Listener<K> {
+  return { name, run };
 }
 
-/** A domain answers one of the facts it owns. */
-export function provideFact<K extends keyof Facts>(fact: K, answer: Facts[K]): void {
-  facts[fact] = answer;
+/**
+ * Everything the domains above accounts hand it, in one value built by app/wiring.server.ts: every
+ * fact (each with its one owner) and every event's listeners, in order. A fact or an event left out
+ * fails the typecheck, and go-to-definition leads from the wiring to each listener.
+ */
+export type AccountWiring = {
+  facts: Facts;
+  listeners: { [K in AccountHookEvent]: Listener<K>[] };
+};
+
+let wired: AccountWiring | null = null;
+
+/** Hands accounts its wiring (app/wiring.server.ts, once per isolate; again replaces it). */
+export function wireAccounts(wiring: AccountWiring): void {
+  wired = wiring;
+}
+
+function wiring(): AccountWiring {
+  if (!wired) throw new Error("Accounts is not wired: import app/wiring.server.ts in this entry.");
+  return wired;
 }
 
 /** Who listens to each event, by name (the wiring test reads it). */
 export function accountListeners(): Record<AccountHookEvent, string[]> {
-  return Object.fromEntries(Object.entries(listeners).map(([event, map]) => [event, [...map.keys()]])) as Record<AccountHookEvent, string[]>;
+  const { listeners } = wiring();
+  return Object.fromEntries(Object.entries(listeners).map(([event, list]) => [event, list.map((l) => l.name)])) as Record<AccountHookEvent, string[]>;
 }
 
-/** The owner's answer to a fact; a missing wiring is a programming error, said plainly. */
+/** The owner's answer to a fact. */
 export function fact<K extends keyof Facts>(name: K): Facts[K] {
-  const answer = facts[name];
-  if (!answer) throw new Error(`The fact '${name}' has no owner: import app/wiring.server.ts in this entry.`);
-  return answer;
+  return wiring().facts[name];
 }
 
 /** The statements every listener adds to a batch. */
 export function statementsFor<K extends "signUpStatements" | "seenStatements">(event: K, ...args: Parameters<Listeners[K]>): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
-  for (const listener of listeners[event].values()) out.push(...(listener as (...a: Parameters<Listeners[K]>) => BatchItem<"sqlite">[])(...args));
+  for (const { run } of wiring().listeners[event]) out.push(...(run as (...a: Parameters<Listeners[K]>) => BatchItem<"sqlite">[])(...args));
   return out;
 }
 
@@ -98,9 +107,9 @@ export function statementsFor<K extends "signUpStatements" | "seenStatements">(e
  */
 export async function tell<K extends "signedUp" | "decided" | "notice" | "sessionsEnded">(event: K, ...args: Parameters<Listeners[K]>): Promise<void> {
   await Promise.all(
-    [...listeners[event].entries()].map(async ([name, listener]) => {
+    wiring().listeners[event].map(async ({ name, run }) => {
       try {
-        await (listener as (...a: Parameters<Listeners[K]>) => Promise<void>)(...args);
+        await (run as (...a: Parameters<Listeners[K]>) => Promise<void>)(...args);
       } catch (error) {
         console.error(`${name} (${event}) failed`, error);
       }

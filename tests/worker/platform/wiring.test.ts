@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { accountListeners, fact } from "~/platform/account-hooks.server";
+import { agencyFacts } from "~/modules/agencies/hooks.server";
+import { chatHooks } from "~/modules/chat/hooks.server";
+import { clippingHooks } from "~/modules/clipping/hooks.server";
+import { type AccountWiring, accountListeners, fact } from "~/platform/account-hooks.server";
 import { outboundFetch, standInsRegistered } from "~/platform/stand-in.server";
 
 // The accounts and notifications modules hear the domains above them only through the hooks
@@ -15,6 +18,24 @@ describe("the domains' hooks into accounts", () => {
       sessionsEnded: ["chat: close the ended sessions' room sockets"],
       seenStatements: ["growth: the day's activity"],
     });
+  });
+
+  it("a wiring that leaves out a fact or an event does not typecheck (npm run typecheck checks these lines)", () => {
+    const listeners: AccountWiring["listeners"] = {
+      signUpStatements: [clippingHooks.signUpStatements],
+      signedUp: [],
+      decided: [],
+      notice: [],
+      sessionsEnded: [chatHooks.sessionsEnded],
+      seenStatements: [],
+    };
+    // @ts-expect-error isActiveClipper (clipping's fact) is left out
+    const noClippingFact: AccountWiring = { facts: { ...agencyFacts }, listeners };
+    // @ts-expect-error the sessionsEnded event is left out
+    const noEvent: AccountWiring = { facts: { ...agencyFacts, isActiveClipper: fact("isActiveClipper") }, listeners: { ...listeners, sessionsEnded: undefined } };
+    // @ts-expect-error a listener under another event than its own
+    const wrongEvent: AccountWiring["listeners"] = { ...listeners, notice: [chatHooks.sessionsEnded] };
+    expect([noClippingFact, noEvent, wrongEvent].length).toBe(3);
   });
 
   it("every fact has its owner", () => {
