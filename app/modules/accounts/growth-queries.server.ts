@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { profiles, users } from "~/db/schema";
 import { db } from "~/platform/db.server";
+import { isAdminUser } from "./directory.server";
 
 // What the growth module (issue 18: /referrals, /user-retention) and the referral bonus read of
 // people, as the accounts module answers it: facts per person as columns and named predicates, in
@@ -59,3 +60,14 @@ export function growthPeople() {
     .as("people");
 }
 export type GrowthPeople = ReturnType<typeof growthPeople>;
+
+/**
+ * "This user is an approved creator" over a user id (a column or an SQL expression such as the
+ * session's user), for a WHERE: approved, not banned, and not an account of another kind — a music
+ * partner, an admin, or someone who joined through a clipper invite (the rule above). Agency
+ * managers count: they are creators who also run an agency. The dashboard's money card reads it
+ * (docs/decisions/0328).
+ */
+export function isApprovedCreator(userId: SQL): SQL {
+  return sql`exists (select 1 from ${profiles} inner join ${users} on ${users.id} = ${profiles.userId} where ${profiles.userId} = ${userId} and ${profiles.approvalStatus} = 'approved' and ${profiles.isBanned} = 0 and ${profiles.isMusicPartner} = 0 and not ${joinedAsClipper} and not ${isAdminUser(profiles.userId)})`;
+}

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { ledgerEntries, ledgerVideoLines, payouts } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
@@ -7,7 +7,8 @@ import { clipsByIds } from "~/modules/clipping/clipping.server";
 import { batch, builtOnce, db } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
 import { toCsv } from "~/lib/csv";
-import { monthLabel, monthOf, nextPayoutDate, payoutDateIn } from "./calendar";
+import { monthLabel, monthOf, payoutDateIn } from "./calendar";
+import { nextPayoutOf, ownEntries, payableWhere, STATUS_ORDER, statusRank } from "./balances.server";
 import { CURRENCY, centsToDecimal } from "./money";
 import { payoutDay, revisedSharesOfQuery, shareInForce, standardShareBp } from "./share.server";
 import type { LedgerStatus, PayoutRow, StatementLine } from "./types";
@@ -113,11 +114,6 @@ export type PaymentsPage = {
   payouts: PayoutRow[];
 };
 
-const STATUS_ORDER: LedgerStatus[] = ["estimated", "finalized", "paid"];
-
-/** The statement's own entries of person `me` (a builtOnce slot): those that count. */
-const ownEntries = (me: string) => and(eq(ledgerEntries.userId, me), countedEntries());
-
 /**
  * The month the statement shows: the asked one (slot `month`, "" for none) when the person has
  * lines in it, else their latest. The subquery's ledger_entries shadows the outer one, so it is
@@ -141,7 +137,7 @@ const page = {
         month: ledgerEntries.month,
         total: sql<number>`sum(${ledgerEntries.amountCents})`.mapWith(Number),
         // The least advanced status of the month's lines.
-        rank: sql<number>`min(case ${ledgerEntries.status} when 'estimated' then 0 when 'finalized' then 1 else 2 end)`.mapWith(Number),
+        rank: statusRank,
       })
       .from(ledgerEntries)
       .where(ownEntries(slot("me")))
@@ -173,7 +169,7 @@ const page = {
     db()
       .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
       .from(ledgerEntries)
-      .where(and(ownEntries(slot("me")), eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId))),
+      .where(payableWhere(slot("me"))),
   ),
 };
 
@@ -203,10 +199,9 @@ export async function paymentsPage(actor: Actor, month: string | null, today = n
   for (const r of byStatus) balances[r.status] = r.total;
   const months = byMonth.map((m) => ({ month: m.month, label: monthLabel(m.month), amountCents: m.total, status: STATUS_ORDER[m.rank] ?? "estimated" }));
   return {
-    nextPayoutDate: nextPayoutDate(today, day),
-    payoutDay: day,
     // What the next payout will hold: the payable balance, when it reaches the minimum (else it carries over).
-    expectedCents: (payable?.total ?? 0) >= settings.payoutMinimumUsd * 100 ? (payable?.total ?? 0) : 0,
+    ...nextPayoutOf(payable?.total ?? 0, settings.payoutMinimumUsd * 100, day, today),
+    payoutDay: day,
     payableCents: payable?.total ?? 0,
     minimumCents: settings.payoutMinimumUsd * 100,
     shareBp,

@@ -14,6 +14,7 @@
 //   stripe-webhooks.server.ts  POST /api/stripe/webhook: verified, stored once, applied
 //   records.server.ts  a person's whole payments records (the privacy export)
 //   clip-earnings.server.ts  per-clip earnings on /clipping (the ledger's clip entries)
+//   glance.server.ts   the dashboard's money card (balances.server: the balance math it shares with /payments)
 export * from "./imports.server";
 export * from "./payouts.server";
 export * from "./ledger.server";
@@ -30,3 +31,4 @@ export * from "./referral-bonus.server";
 export { creatorShareBpAt } from "./share.server";
 export * from "./privacy.server";
 export { clipEarnings } from "./clip-earnings.server";
+export { startMoneyAtAGlance, type MoneyAtAGlance, type MoneyWaiting } from "./glance.server";

@@ -63,7 +63,10 @@ export async function payoutAccountsOf(userIds: readonly string[]) {
   return out;
 }
 
-function viewOf(row: Awaited<ReturnType<typeof accountRow>>): PayoutAccountView {
+/** What a payout account row (its method, Stripe account and status columns) means to its person; undefined: none yet. Also the dashboard's money card (glance.server). */
+export function viewOf(
+  row: Pick<typeof payoutAccounts.$inferSelect, "method" | "stripeAccountId" | "status" | "statusReason" | "manualReason"> | undefined,
+): PayoutAccountView {
   const mode = stripeMode();
   const countries = payoutCountriesFor(stripePlatformCountry());
   return {

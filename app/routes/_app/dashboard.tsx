@@ -6,14 +6,19 @@ import { GeneralErrorBoundary } from "~/components/error-screen";
 import { readFavoritesCount, subscribeFavorites } from "~/lib/favorites";
 import { dashboardCounts } from "~/modules/dashboard/dashboard.server";
 import { greetingName, requireApprovedUser } from "~/modules/accounts/guards.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
+import { startMoneyAtAGlance } from "~/modules/payments/payments.server";
+import { MoneyCard } from "~/modules/dashboard/components/money-card";
 import type { Route } from "./+types/dashboard";
 
 export const meta = () => [{ title: "Dashboard | Shortbeat" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const counts = dashboardCounts(args); // joins the session lookup's batch: one D1 round trip
+  // Both join the session lookup's batch: one D1 round trip (the money card's statement reads nothing for anyone but an approved creator).
+  const counts = dashboardCounts(args);
+  const money = startMoneyAtAGlance(args);
   const user = await requireApprovedUser(args);
-  return { userId: user.id, name: greetingName(user), ...(await counts) };
+  return { userId: user.id, name: greetingName(user), ...(await counts), money: await money(actorOf(user)) };
 }
 
 function useFavoritesCount(userId: string) {
@@ -40,7 +45,7 @@ function StatCard({ title, value, text, icon: Icon }: { title: string; value: st
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { name, trackCount, connectedChannels, userId } = loaderData;
+  const { name, trackCount, connectedChannels, userId, money } = loaderData;
   const favorites = useFavoritesCount(userId);
   return (
     <div className="space-y-8">
@@ -67,6 +72,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-600">Your creator journey starts here.</p>
         </section>
       </div>
+
+      {money ? <MoneyCard money={money} /> : null}
 
       <Section id="quick-actions" title="Quick actions">
         <div className="mt-3 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
