@@ -18,12 +18,10 @@ import { buildProject } from "./project-build";
 const KB = 1024;
 /**
  * Public pages: landing, legal pages, sign-in/sign-up, password reset, e-mail verification, agency sign-ups.
- * 131 KB since 2026-12-06: /auth reached 130.2 KB and /auth/finish-sign-up 130.4 KB with the first hour's
- * work (issue 42: toasts that stay, dates in the person's zone, the offline shell, the Google finishing
- * step). A known regression of 0.2–0.4 KB against issue 43's "first-load JS must not grow": win it back
- * and return to 130.
+ * Back at 130 KB: the agreements' text in the sign-up's dialogs loads after hydration (it took /auth to
+ * 130.2 KB and /auth/finish-sign-up to 130.4 KB for a day).
  */
-const PUBLIC_BUDGET = 131 * KB;
+const PUBLIC_BUDGET = 130 * KB;
 /** Pages of the signed-in shells (routes/_app/layout, routes/admin/layout). */
 const SIGNED_IN_BUDGET = 160 * KB;
 const SIGNED_IN_LAYOUTS = ["routes/_app/layout", "routes/admin/layout"];

@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { toast } from "~/ui/toaster";
-import { ClipperAgreement, CreatorAgreement } from "~/lib/agreements";
 import type { ActionFailure } from "~/lib/errors";
 import type { FieldErrors } from "~/lib/errors";
 import { authFieldTitle } from "~/modules/accounts/messages";
@@ -30,6 +29,25 @@ export type AuthScreenParams = {
 
 /** A refused submission of either form (the route's ActionFailure), or nothing yet. */
 export type AuthScreenActionData = ActionFailure | undefined;
+
+// The agreements' full text (about 3 KB of the sign-up's first-load JavaScript) loads after the page
+// has hydrated, long before anyone opens a dialog: only a link and a checkbox need it to work. Without
+// JavaScript the link opens /terms-of-service in a new tab (issue 43: first-load JS must not grow).
+const CreatorAgreement = lazy(() => import("~/lib/agreements").then((m) => ({ default: m.CreatorAgreement })));
+const ClipperAgreement = lazy(() => import("~/lib/agreements").then((m) => ({ default: m.ClipperAgreement })));
+
+/** An agreement's text once the page has hydrated (the server renders a line pointing at the full page). */
+function AgreementText({ which, appName }: { which: "creator" | "clipper"; appName: string }) {
+  const hydrated = useHydrated();
+  const loading = <p className="text-slate-600">Loading the agreement…</p>;
+  if (!hydrated) return loading;
+  const Text = which === "creator" ? CreatorAgreement : ClipperAgreement;
+  return (
+    <Suspense fallback={loading}>
+      <Text appName={appName} />
+    </Suspense>
+  );
+}
 
 function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
@@ -392,7 +410,7 @@ export function CreatorAgreementDialog({ dialogRef }: { dialogRef: React.RefObje
   const appName = useAppName();
   return (
     <AgreementDialog id="creator-agreement" title={AGREEMENTS.creator.title} dialogRef={dialogRef}>
-      <CreatorAgreement appName={appName} />
+      <AgreementText which="creator" appName={appName} />
     </AgreementDialog>
   );
 }
@@ -460,7 +478,7 @@ function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & 
 
       <CreatorAgreementDialog dialogRef={creatorDialog} />
       <AgreementDialog id="clipper-agreement" title={AGREEMENTS.clipper.title} dialogRef={clipperDialog}>
-        <ClipperAgreement appName={appName} />
+        <AgreementText which="clipper" appName={appName} />
       </AgreementDialog>
     </Form>
   );
