@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type PointerEvent } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent, type PointerEvent } from "react";
 import { useRevalidator } from "react-router";
 import { Button } from "~/ui/button";
 import { inputClass } from "~/ui/field";
@@ -6,11 +6,8 @@ import { LocalTime } from "~/ui/local-time";
 import { toast } from "~/ui/toaster";
 import {
   autoCrop,
-  changeFormat,
-  commit,
   contains,
   corners,
-  emptyDocument,
   exportFilename,
   exportSpec,
   type ExportType,
@@ -20,28 +17,22 @@ import {
   type Guide,
   type Handle,
   hitTest,
-  historyOf,
   type ImageLayer,
   type Layer,
   maskBounds,
   type Placement,
   placeImage,
   type Point,
-  redo,
-  removeLayer,
-  reorder,
   resizeTo,
   rotateTowards,
   snapMove,
   type TextLayer,
   toImagePixels,
-  type ThumbnailDocument,
-  undo,
-  updateLayer,
 } from "../layers";
 import { applyAlpha, BRUSH_SIZES, type BrushMode, foundSubject, paintStroke } from "../mask";
 import { imageProblem, THUMBNAIL_MESSAGES } from "../messages";
 import type { AiStatus, ChannelSource, ExportSummary, LoadedProject, ProjectSummary } from "../types";
+import { editorReducer, initialEditorState, newId, newShapeLayer, newTextLayer } from "./document";
 import { loadDraft, saveDraft } from "./draft-store";
 import { keepEditorOffline } from "./offline.client";
 import { type Asset, cutOut, FONT_URLS, HANDLE_SIZE, loadFonts, measureText, renderBrush, renderDocument, renderOverlay, rotationHandle } from "./render";
@@ -53,7 +44,6 @@ import { SEGMENTER_FILES, segment } from "./segmenter.client";
 
 const API = "/ai-thumbnail-editor/api";
 const HANDLES: Handle[] = ["nw", "ne", "se", "sw"];
-const newId = () => `l${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
 
 type Drag =
   | { kind: "move"; start: Layer; from: { x: number; y: number } }
@@ -105,14 +95,11 @@ async function fetchAsset(url: string, keepBlob: boolean): Promise<Asset> {
 }
 
 export function ThumbnailEditor({ projects, exports, ai }: Props) {
-  const [history, setHistory] = useState(() => historyOf<ThumbnailDocument>(emptyDocument()));
+  const [state, dispatch] = useReducer(editorReducer, undefined, initialEditorState);
+  const { history, assets, selectedId, name, project } = state;
   const doc = history.present;
-  const [assets, setAssets] = useState<Map<string, Asset>>(() => new Map());
-  const [selectedId, setSelectedId] = useState<string | null>(null);
   const [guides, setGuides] = useState<Guide[]>([]);
   const [showSafe, setShowSafe] = useState(true);
-  const [name, setName] = useState("Untitled thumbnail");
-  const [project, setProject] = useState<{ id: string; version: number }>({ id: "", version: 0 });
   const [busy, setBusy] = useState<string | null>(null);
   const [progress, setProgress] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -144,11 +131,6 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
   const cutoutLayer = selected?.kind === "image" && !selected.hidden && selectedAsset?.cutout ? selected : null;
   const brushActive = brushOn && cutoutLayer !== null;
 
-  /** A new document state (one undo step). */
-  const change = useCallback((next: ThumbnailDocument) => setHistory((h) => commit(h, next)), []);
-  /** A live change during a drag (no undo step until the pointer lifts). */
-  const live = useCallback((next: ThumbnailDocument) => setHistory((h) => ({ ...h, present: next })), []);
-
   useEffect(() => {
     void loadFonts().then(() => {
       setFontsReady(true);
@@ -177,10 +159,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
             for (const [id, url] of Object.entries(p.assets)) if (!map.has(id)) map.set(id, await fetchAsset(url, false));
           }
         }
-        setAssets(map);
-        setName(draft.name);
-        setProject({ id: draft.projectId, version: draft.version });
-        setHistory(historyOf(draft.document));
+        dispatch({ type: "load", document: draft.document, assets: map, name: draft.name, project: { id: draft.projectId, version: draft.version } });
         toast.info("Draft restored", { description: "Your unsaved work from this browser is back." });
       })
       .catch(() => {});
@@ -229,13 +208,11 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
         return;
       }
       const id = newId();
-      setAssets((m) => new Map(m).set(id, opened.asset));
       const base: ImageLayer = { id: newId(), kind: "image", name: "Image", assetId: id, x: 0, y: 0, width: 1, height: 1, rotation: 0, hidden: false };
       const layer = placeImage(base, opened.asset, doc.format, placement);
-      change({ ...doc, layers: [...doc.layers, layer] });
-      setSelectedId(layer.id);
+      dispatch({ type: "add-layer", layer, asset: { id, asset: opened.asset } });
     },
-    [change, doc, placement],
+    [doc.format, placement],
   );
 
   // Paste an image from the clipboard anywhere on the page.
@@ -321,46 +298,13 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
 
   function addText(text = "YOUR TITLE") {
     const ctx = canvasRef.current?.getContext("2d");
-    const base: TextLayer = {
-      id: newId(),
-      kind: "text",
-      name: "Text",
-      text,
-      font: "Anton",
-      size: doc.format === "landscape" ? 120 : 140,
-      color: "#ffffff",
-      outlineColor: "#000000",
-      outlineWidth: 6,
-      shadow: true,
-      x: frame.width / 2,
-      y: frame.height * 0.25,
-      width: 10,
-      height: 10,
-      rotation: 0,
-      hidden: false,
-    };
+    const base = newTextLayer(newId(), text, doc.format);
     const box = ctx ? measureText(ctx, base) : { width: 600, height: 150 };
-    const layer = { ...base, ...box };
-    change({ ...doc, layers: [...doc.layers, layer] });
-    setSelectedId(layer.id);
+    dispatch({ type: "add-layer", layer: { ...base, ...box } });
   }
 
   function addShape(shape: "rect" | "ellipse") {
-    const layer: Layer = {
-      id: newId(),
-      kind: "shape",
-      name: shape === "rect" ? "Rectangle" : "Ellipse",
-      shape,
-      fill: "#facc15",
-      x: frame.width / 2,
-      y: frame.height / 2,
-      width: frame.width * 0.3,
-      height: frame.height * 0.2,
-      rotation: 0,
-      hidden: false,
-    };
-    change({ ...doc, layers: [...doc.layers, layer] });
-    setSelectedId(layer.id);
+    dispatch({ type: "add-layer", layer: newShapeLayer(newId(), shape, doc.format) });
   }
 
   /** Edits the selected layer; text layers re-measure their box. */
@@ -371,7 +315,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
       const ctx = canvasRef.current?.getContext("2d");
       if (ctx) next = { ...next, ...measureText(ctx, next) };
     }
-    (commitStep ? change : live)(updateLayer(doc, selected.id, next));
+    dispatch({ type: "update-layer", id: selected.id, patch: next, live: !commitStep });
   }
 
   // ---- Pointer ------------------------------------------------------------------------------------
@@ -401,12 +345,12 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     }
     if (!drag.current) {
       const hit = selected && contains(selected, p) && !selected.hidden ? selected : hitTest(doc.layers, p);
-      setSelectedId(hit?.id ?? null);
+      dispatch({ type: "select", id: hit?.id ?? null });
       if (hit) drag.current = { kind: "move", start: hit, from: p };
     }
     if (drag.current) {
       e.currentTarget.setPointerCapture(e.pointerId);
-      setHistory((h) => ({ ...h, past: [...h.past, h.present].slice(-100), future: [] }));
+      dispatch({ type: "begin-drag" });
     }
   }
 
@@ -425,14 +369,14 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
         ? { layer: { ...d.start, x: d.start.x + p.x - d.from.x, y: d.start.y + p.y - d.from.y }, guides: [] }
         : snapMove(d.start, p.x - d.from.x, p.y - d.from.y, frame, doc.layers, 8 / scaleRef.current);
       setGuides(snapped.guides);
-      live(updateLayer(doc, d.start.id, snapped.layer));
+      dispatch({ type: "update-layer", id: d.start.id, patch: snapped.layer, live: true });
     } else if (d.kind === "resize") {
       const keep = e.shiftKey || d.start.kind !== "shape";
       let next = resizeTo(d.start, d.handle, p, keep);
       if (next.kind === "text" && d.start.kind === "text") next = { ...next, size: Math.max(4, Math.round((d.start.size * next.width) / d.start.width)) };
-      live(updateLayer(doc, d.start.id, next));
+      dispatch({ type: "update-layer", id: d.start.id, patch: next, live: true });
     } else {
-      live(updateLayer(doc, d.start.id, rotateTowards(d.start, p, e.shiftKey ? 15 : 0)));
+      dispatch({ type: "update-layer", id: d.start.id, patch: rotateTowards(d.start, p, e.shiftKey ? 15 : 0), live: true });
     }
   }
 
@@ -457,9 +401,8 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     applyAlpha(work.data, cut.original, alpha, width);
     ctx.putImageData(work, 0, 0);
     const assetId = newId();
-    setAssets((m) => new Map(m).set(assetId, { image: canvas, width, height, cutout: { original: cut.original, alpha } }));
     const next = { ...layer, assetId };
-    setHistory((h) => ({ past: [...h.past, h.present].slice(-100), present: updateLayer(h.present, layer.id, { assetId }), future: [] }));
+    dispatch({ type: "replace-image", layerId: layer.id, assetId, asset: { image: canvas, width, height, cutout: { original: cut.original, alpha } } });
     const first = toImagePixels(layer, asset, p);
     stroke.current = { layer: next, assetId, canvas, ctx, work, original: cut.original, alpha, width, height, last: first };
     paintTo(p);
@@ -483,12 +426,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     const s = stroke.current;
     stroke.current = null;
     if (!s) return;
-    void s.canvas.convertToBlob({ type: "image/png" }).then((blob) =>
-      setAssets((m) => {
-        const a = m.get(s.assetId);
-        return a ? new Map(m).set(s.assetId, { ...a, blob }) : m;
-      }),
-    );
+    void s.canvas.convertToBlob({ type: "image/png" }).then((blob) => dispatch({ type: "asset-blob", assetId: s.assetId, blob }));
   }
 
   // ---- Keyboard -----------------------------------------------------------------------------------
@@ -499,12 +437,12 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     const mod = e.ctrlKey || e.metaKey;
     if (mod && e.key.toLowerCase() === "z" && !typing) {
       e.preventDefault();
-      setHistory((h) => (e.shiftKey ? redo(h) : undo(h)));
+      dispatch({ type: e.shiftKey ? "redo" : "undo" });
       return;
     }
     if (mod && e.key.toLowerCase() === "y" && !typing) {
       e.preventDefault();
-      setHistory(redo);
+      dispatch({ type: "redo" });
       return;
     }
     if (mod && e.key.toLowerCase() === "s") {
@@ -519,8 +457,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     if (typing || !selected) return;
     if (e.key === "Delete" || e.key === "Backspace") {
       e.preventDefault();
-      change(removeLayer(doc, selected.id));
-      setSelectedId(null);
+      dispatch({ type: "remove-layer", id: selected.id });
       return;
     }
     const step = e.shiftKey ? 10 : 1;
@@ -528,9 +465,9 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     const m = moves[e.key];
     if (m) {
       e.preventDefault();
-      change(updateLayer(doc, selected.id, { x: selected.x + m[0], y: selected.y + m[1] }));
+      dispatch({ type: "update-layer", id: selected.id, patch: { x: selected.x + m[0], y: selected.y + m[1] } });
     }
-    if (e.key === "]" || e.key === "[") change({ ...doc, layers: reorder(doc.layers, selected.id, e.key === "]" ? "up" : "down") });
+    if (e.key === "]" || e.key === "[") dispatch({ type: "reorder", id: selected.id, to: e.key === "]" ? "up" : "down" });
   }
 
   // ---- AI (offline) -------------------------------------------------------------------------------
@@ -565,8 +502,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
         setProgress("Cutting out…");
         const cut = await cutOut(asset.image, asset.width, asset.height, result.mask, result.width, result.height);
         const id = newId();
-        setAssets((m) => new Map(m).set(id, cut));
-        change(updateLayer(doc, targetImage.id, { assetId: id, name: "Cut-out" }));
+        dispatch({ type: "replace-image", layerId: targetImage.id, assetId: id, asset: cut, name: "Cut-out" });
         toast.success("Background removed", { description: `Model ${result.runMs} ms (loading ${result.loadMs} ms), ${ms} ms in all.` });
         document.documentElement.dataset.segmentMs = String(result.runMs);
       },
@@ -588,7 +524,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
         const sx = asset.width / result.width;
         const sy = asset.height / result.height;
         const subject = { left: box.left * sx, top: box.top * sy, right: box.right * sx, bottom: box.bottom * sy };
-        change(updateLayer(doc, targetImage.id, autoCrop(targetImage, asset, subject, doc.format)));
+        dispatch({ type: "update-layer", id: targetImage.id, patch: autoCrop(targetImage, asset, subject, doc.format) });
         toast.success("Cropped to the subject");
       },
       (message) => setError(`Auto-crop failed: ${message}`),
@@ -633,11 +569,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
     if (!res.ok) throw new Error(body.error ?? "The project could not be opened.");
     const map = new Map<string, Asset>();
     for (const [assetId, url] of Object.entries(body.assets)) map.set(assetId, await fetchAsset(url, false));
-    setAssets(map);
-    setHistory(historyOf(body.document));
-    setName(body.name);
-    setProject({ id: body.id, version: body.version });
-    setSelectedId(null);
+    dispatch({ type: "load", document: body.document, assets: map, name: body.name, project: { id: body.id, version: body.version } });
     if (!quiet) toast.success("Project opened", { description: body.name });
   }
 
@@ -719,7 +651,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
               key={f}
               aria-pressed={doc.format === f}
               className={doc.format === f ? "ring-2 ring-slate-900" : ""}
-              onClick={() => change(changeFormat(doc, f))}
+              onClick={() => dispatch({ type: "set-format", format: f })}
             >
               {f === "landscape" ? "16:9" : "9:16"}
             </Button>
@@ -745,10 +677,10 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
           <input type="checkbox" checked={showSafe} onChange={(e) => setShowSafe(e.target.checked)} /> Safe-area guides
         </label>
         <span className="mx-1 h-6 w-px bg-slate-300" aria-hidden="true" />
-        <Button onClick={() => setHistory(undo)} disabled={!history.past.length} aria-keyshortcuts="Control+Z">
+        <Button onClick={() => dispatch({ type: "undo" })} disabled={!history.past.length} aria-keyshortcuts="Control+Z">
           Undo
         </Button>
-        <Button onClick={() => setHistory(redo)} disabled={!history.future.length} aria-keyshortcuts="Control+Shift+Z">
+        <Button onClick={() => dispatch({ type: "redo" })} disabled={!history.future.length} aria-keyshortcuts="Control+Shift+Z">
           Redo
         </Button>
       </div>
@@ -850,27 +782,24 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
                     type="button"
                     className="min-w-0 flex-1 truncate py-1 text-left text-sm"
                     aria-pressed={l.id === selectedId}
-                    onClick={() => setSelectedId(l.id)}
+                    onClick={() => dispatch({ type: "select", id: l.id })}
                   >
                     {l.kind === "text" ? `Text: ${l.text.slice(0, 20)}` : l.name}
                     {l.hidden ? " (hidden)" : ""}
                   </button>
-                  <IconButton label={`Move ${l.name} up`} onClick={() => change({ ...doc, layers: reorder(doc.layers, l.id, "up") })}>
+                  <IconButton label={`Move ${l.name} up`} onClick={() => dispatch({ type: "reorder", id: l.id, to: "up" })}>
                     ↑
                   </IconButton>
-                  <IconButton label={`Move ${l.name} down`} onClick={() => change({ ...doc, layers: reorder(doc.layers, l.id, "down") })}>
+                  <IconButton label={`Move ${l.name} down`} onClick={() => dispatch({ type: "reorder", id: l.id, to: "down" })}>
                     ↓
                   </IconButton>
-                  <IconButton label={`${l.hidden ? "Show" : "Hide"} ${l.name}`} onClick={() => change(updateLayer(doc, l.id, { hidden: !l.hidden }))}>
+                  <IconButton
+                    label={`${l.hidden ? "Show" : "Hide"} ${l.name}`}
+                    onClick={() => dispatch({ type: "update-layer", id: l.id, patch: { hidden: !l.hidden } })}
+                  >
                     {l.hidden ? "◌" : "◉"}
                   </IconButton>
-                  <IconButton
-                    label={`Delete ${l.name}`}
-                    onClick={() => {
-                      change(removeLayer(doc, l.id));
-                      if (selectedId === l.id) setSelectedId(null);
-                    }}
-                  >
+                  <IconButton label={`Delete ${l.name}`} onClick={() => dispatch({ type: "remove-layer", id: l.id })}>
                     ✕
                   </IconButton>
                 </li>
@@ -893,8 +822,10 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
               <h2 className="text-sm font-semibold text-slate-900">Position</h2>
               {selected.kind === "image" && selectedAsset ? (
                 <div className="mt-2 flex flex-wrap gap-2">
-                  <Button onClick={() => change(updateLayer(doc, selected.id, placeImage(selected, selectedAsset, doc.format, "fill")))}>Fill the frame</Button>
-                  <Button onClick={() => change(updateLayer(doc, selected.id, placeImage(selected, selectedAsset, doc.format, "fit")))}>
+                  <Button onClick={() => dispatch({ type: "update-layer", id: selected.id, patch: placeImage(selected, selectedAsset, doc.format, "fill") })}>
+                    Fill the frame
+                  </Button>
+                  <Button onClick={() => dispatch({ type: "update-layer", id: selected.id, patch: placeImage(selected, selectedAsset, doc.format, "fit") })}>
                     Fit in the frame
                   </Button>
                 </div>
@@ -927,9 +858,9 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
               <ColourInput
                 label="Background colour"
                 value={doc.background === "transparent" ? "#ffffff" : doc.background}
-                onChange={(v) => change({ ...doc, background: v })}
+                onChange={(v) => dispatch({ type: "set-background", background: v })}
               />
-              <Button onClick={() => change({ ...doc, background: "transparent" })} disabled={doc.background === "transparent"}>
+              <Button onClick={() => dispatch({ type: "set-background", background: "transparent" })} disabled={doc.background === "transparent"}>
                 Transparent
               </Button>
             </div>
@@ -981,7 +912,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
                   max={200}
                   value={doc.adjust[k]}
                   className="block w-full"
-                  onChange={(e) => change({ ...doc, adjust: { ...doc.adjust, [k]: Number(e.target.value) } })}
+                  onChange={(e) => dispatch({ type: "set-adjust", key: k, value: Number(e.target.value) })}
                 />
               </label>
             ))}
@@ -995,7 +926,7 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
           <label className="mt-2 block text-sm text-slate-700" htmlFor="thumb-name">
             Name
           </label>
-          <input id="thumb-name" className={inputClass} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} />
+          <input id="thumb-name" className={inputClass} value={name} maxLength={120} onChange={(e) => dispatch({ type: "rename", name: e.target.value })} />
           <div className="mt-3 flex flex-wrap items-end gap-2">
             <Button variant="primary" onClick={save} disabled={busy !== null}>
               {busy === "save" ? "Saving…" : "Save project"}

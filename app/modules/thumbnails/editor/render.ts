@@ -57,7 +57,7 @@ export function measureText(ctx: CanvasRenderingContext2D, l: TextLayer): { widt
   return { width: Math.ceil(width + pad * 2 + 4), height: Math.ceil(lines.length * l.size * LINE + pad * 2) };
 }
 
-function drawLayer(ctx: CanvasRenderingContext2D, l: Layer, doc: ThumbnailDocument, assets: Map<string, Asset>) {
+function drawLayer(ctx: CanvasRenderingContext2D, l: Layer, doc: ThumbnailDocument, assets: ReadonlyMap<string, Asset>) {
   ctx.save();
   ctx.translate(l.x, l.y);
   ctx.rotate((l.rotation * Math.PI) / 180);
@@ -102,7 +102,7 @@ function drawLayer(ctx: CanvasRenderingContext2D, l: Layer, doc: ThumbnailDocume
 }
 
 /** Draws the thumbnail itself (what is exported). */
-export function renderDocument(ctx: CanvasRenderingContext2D, doc: ThumbnailDocument, assets: Map<string, Asset>, opaque = false) {
+export function renderDocument(ctx: CanvasRenderingContext2D, doc: ThumbnailDocument, assets: ReadonlyMap<string, Asset>, opaque = false) {
   const { width, height } = FORMATS[doc.format];
   ctx.clearRect(0, 0, width, height);
   if (doc.background !== "transparent" || opaque) {
