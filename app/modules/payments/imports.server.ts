@@ -1,92 +1,35 @@
-import { and, desc, eq, getTableColumns, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { ledgerEntries, ledgerVideoLines, revenueColumnMappings, revenueImports, revenueMonths } from "~/db/schema";
+import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { ledgerEntries, revenueImports, revenueMonths } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByCreatorIds } from "~/modules/accounts/accounts.server";
-import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
-import { auditQuery } from "~/platform/audit.server";
-import { clipSplitPlan } from "./clip-split.server";
-import { type LineFact, previewLines } from "./preview-lines.server";
 import type { BodyLimit } from "~/platform/body.server";
+import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { PAYMENT_MESSAGES as M } from "./messages";
 import { centsHalfUp, formatDec } from "./decimal";
-import {
-  COLUMN_NAME_MAX,
-  CSV_MESSAGES,
-  type ColumnMapping,
-  detectFormat,
-  headerKey,
-  MAPPING_ROLES,
-  MAX_IMPORT_BYTES,
-  parseRevenue,
-  readHead,
-  type RevenueFormat,
-  type RowProblem,
-  suggestMapping,
-} from "./revenue-csv";
-import { type Leaf, roundMonth, shareByWeights } from "./revenue-totals";
-import { agreementEnds } from "./agreement.server";
-import { daysInMonth, earnedPart, lastFullMonth, monthOf } from "./calendar";
-import { creatorShareBpAt, revisedSharesAt } from "./share.server";
-import { referralBonusEntries } from "./referral-bonus.server";
-import { split } from "~/lib/split";
+import { fixedPersonOf, matchImport } from "./import-match.server";
+import { checkImportableMonth, checkMapping, importHead, parseImport } from "./import-parse";
+import { priceImport } from "./import-price";
+import { discardStaged, discardStagedQueries, stageImport } from "./import-stage.server";
+import { fileText, rememberedMapping, rememberMapping, stashedUpload, stashUpload } from "./import-upload.server";
+import { PAYMENT_MESSAGES as M } from "./messages";
+import { type LineFact, previewLines } from "./preview-lines.server";
+import { COLUMN_NAME_MAX, type ColumnMapping, detectFormat, MAX_IMPORT_BYTES, type RevenueFormat, suggestMapping } from "./revenue-csv";
 import type { ImportPreview, MappingStep } from "./types";
+
+export { ENTRY_ROWS_PER_INSERT } from "./import-stage.server";
+export { deleteStaleUploads, UPLOAD_TTL_MS } from "./import-upload.server";
 
 // The admin's revenue import (docs/decisions/0121-revenue-import.md):
 //   preview  parse and check every row (papaparse), match channel/creator ids to people; with any
-//            problem nothing is written and the report lists them by line. A clean file is staged:
-//            its entries are written under a 'staged' import, invisible to every screen.
+//            problem nothing is written and the report lists them by line. A clean file is priced and
+//            staged: its entries are written under a 'staged' import, invisible to every screen.
+//            The steps, one file each: import-parse.ts (pure) → import-match.server.ts (the one read)
+//            → import-price.ts (pure) → import-stage.server.ts (the one write).
 //   commit   one guarded update of revenue_months.live_import_id (still the import the preview saw,
 //            month not finalized) switches it live; the replaced import's entries go in the same
 //            batch. Of two commits for one month, one wins and the other is told (409).
 //   funds received, then finalize (entries estimated → finalized; never edited afterwards).
-
-/**
- * Entries per INSERT. The rows travel as ONE bound parameter (a JSON array read with json_each), so
- * a statement stays far under D1's 100 bound parameters and 10,000 entries are 10 statements, not
- * 1,000 (docs/decisions/0126-ledger-benchmark.md).
- */
-export const ENTRY_ROWS_PER_INSERT = 1000;
-/** Statements per D1 batch while staging. */
-const STATEMENTS_PER_BATCH = 10;
-
-type Entry = typeof ledgerEntries.$inferInsert;
-
-/** Fields of an entry in the JSON rows, by position. */
-const ENTRY_FIELDS = ["id", "userId", "month", "sourceKind", "sourceId", "netCents", "shareBp", "amountCents", "importId", "note"] as const;
-
-/** One INSERT … SELECT … FROM json_each(?) for a chunk of entries: every column of ledger_entries in table order. */
-function entryInsertQuery(rows: Entry[]) {
-  const json = JSON.stringify(rows.map((e) => ENTRY_FIELDS.map((f) => e[f] ?? null)));
-  const fixed: Partial<Record<keyof typeof ledgerEntries.$inferSelect, SQL>> = {
-    status: sql`'estimated'`,
-    payoutId: sql`null`,
-    createdAt: ledgerEntries.createdAt.default as SQL,
-  };
-  const columns = Object.keys(getTableColumns(ledgerEntries)).map((k) => {
-    const at = ENTRY_FIELDS.indexOf(k as (typeof ENTRY_FIELDS)[number]);
-    return at >= 0 ? sql.raw(`json_extract(value, '$[${at}]')`) : (fixed[k as keyof typeof fixed] ?? sql`null`);
-  });
-  return db()
-    .insert(ledgerEntries)
-    .select(sql`select ${sql.join(columns, sql`, `)} from json_each(${json})`);
-}
-
-type VideoLine = typeof ledgerVideoLines.$inferInsert;
-
-/** The per-video lines of staged entries, 1,000 per INSERT in one bound JSON parameter (as the entries). */
-function videoLineInsertQuery(rows: VideoLine[]) {
-  const json = JSON.stringify(rows.map((l) => [l.entryId, l.videoId, l.netCents, l.amountCents]));
-  return db()
-    .insert(ledgerVideoLines)
-    .select(
-      sql`select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') from json_each(${json})`,
-    );
-}
 
 function monthRowQuery(month: string) {
   return db().insert(revenueMonths).values({ month }).onConflictDoNothing();
@@ -104,116 +47,6 @@ export function paymentsBodyLimit(): BodyLimit {
   return { maxBytes: MAX_IMPORT_BYTES + 64 * 1024, tooLarge: invalid(M.fileTooLarge, { fieldErrors: { file: M.fileTooLarge } }) };
 }
 
-/** Reads the uploaded file, refusing what cannot be a revenue CSV. */
-async function fileText(file: unknown): Promise<{ name: string; text: string }> {
-  if (!(file instanceof File) || file.size === 0) throw invalid(M.fileRequired, { fieldErrors: { file: M.fileRequired } });
-  if (file.size > MAX_IMPORT_BYTES) throw invalid(M.fileTooLarge, { fieldErrors: { file: M.fileTooLarge } });
-  const name = file.name.slice(0, 200);
-  if (!/\.(csv|txt|tsv)$/i.test(name) && !/csv|text\/plain|tab-separated/.test(file.type)) throw invalid(M.notCsv, { fieldErrors: { file: M.notCsv } });
-  const text = await file.text();
-  if (text.includes("\u0000")) throw invalid(M.notCsv, { fieldErrors: { file: M.notCsv } });
-  return { name, text };
-}
-
-/**
- * A month can be imported once it is over: the current, unfinished month and later ones are
- * refused (the platform's figures for them are not final), before anything is read or written.
- */
-function checkImportableMonth(month: string, now: Date): void {
-  if (month >= monthOf(now)) {
-    const message = M.monthNotOver(month, lastFullMonth(now));
-    throw invalid(message, { fieldErrors: { month: message } });
-  }
-}
-
-// ---- Files waiting for a column mapping (decision 0221) -------------------------------------------
-// A file the app does not recognise is kept in the private bucket while the admin maps its columns
-// (a form cannot send the same file twice without the browser's help); the daily job deletes any
-// left over after a day.
-
-const UPLOAD_PREFIX = "revenue-uploads/";
-export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
-
-async function stashUpload(month: string, name: string, text: string, actor: Actor): Promise<string> {
-  const id = crypto.randomUUID();
-  await env.MEDIA.put(`${UPLOAD_PREFIX}${id}.csv`, text, {
-    httpMetadata: { contentType: "text/csv; charset=utf-8" },
-    customMetadata: { month, fileName: name, createdBy: actor.id },
-  });
-  return id;
-}
-
-async function stashedUpload(uploadId: string): Promise<{ name: string; text: string }> {
-  const object = /^[0-9a-f-]{36}$/.test(uploadId) ? await env.MEDIA.get(`${UPLOAD_PREFIX}${uploadId}.csv`) : null;
-  if (!object) throw invalid(M.uploadGone, { fieldErrors: { file: M.uploadGone } });
-  return { name: object.customMetadata?.fileName ?? "revenue.csv", text: await object.text() };
-}
-
-/** Uploads waiting for a mapping longer than a day are deleted (the daily job). */
-export async function deleteStaleUploads(now = new Date()): Promise<number> {
-  let deleted = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await env.MEDIA.list({ prefix: UPLOAD_PREFIX, cursor, limit: 500 });
-    const stale = page.objects.filter((o) => now.getTime() - o.uploaded.getTime() > UPLOAD_TTL_MS).map((o) => o.key);
-    if (stale.length > 0) await env.MEDIA.delete(stale);
-    deleted += stale.length;
-    cursor = page.truncated ? page.cursor : undefined;
-  } while (cursor);
-  return deleted;
-}
-
-async function hashHeader(columns: readonly string[]): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(headerKey(columns)));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-async function rememberedMapping(columns: readonly string[]): Promise<ColumnMapping | null> {
-  const row = await db()
-    .select({ mapping: revenueColumnMappings.mapping })
-    .from(revenueColumnMappings)
-    .where(eq(revenueColumnMappings.headerHash, await hashHeader(columns)))
-    .get();
-  if (!row) return null;
-  try {
-    const m = JSON.parse(row.mapping) as ColumnMapping;
-    return MAPPING_ROLES.every((r) => Number.isInteger(m[r]) && m[r] >= -1 && m[r] < columns.length) ? m : null;
-  } catch {
-    return null;
-  }
-}
-
-function rememberMappingQuery(columns: readonly string[], mapping: ColumnMapping, actor: Actor, hash: string) {
-  const now = new Date().toISOString();
-  return db()
-    .insert(revenueColumnMappings)
-    .values({ headerHash: hash, columns: JSON.stringify(columns), mapping: JSON.stringify(mapping), updatedBy: actor.id, updatedAt: now })
-    .onConflictDoUpdate({ target: revenueColumnMappings.headerHash, set: { mapping: JSON.stringify(mapping), updatedBy: actor.id, updatedAt: now } });
-}
-
-/** A mapping the file can be read with: month or date and amount named, and whose rows they are. */
-function checkMapping(mapping: ColumnMapping, columns: readonly string[], person: string): void {
-  const errors: Record<string, string> = {};
-  for (const role of MAPPING_ROLES) if (mapping[role] >= columns.length || mapping[role] < -1) errors[role] = M.mappingColumnUnknown;
-  if (mapping.period < 0) errors.period = M.mappingPeriodRequired;
-  if (mapping.amount < 0) errors.amount = M.mappingAmountRequired;
-  if (mapping.channel < 0 && mapping.creator < 0 && !person) errors.person = M.mappingPersonRequired;
-  const used = MAPPING_ROLES.filter((r) => mapping[r] >= 0);
-  for (const role of used) if (used.some((other) => other !== role && mapping[other] === mapping[role])) errors[role] = M.mappingColumnTwice;
-  const first = Object.values(errors)[0];
-  if (first) throw invalid(first, { fieldErrors: errors });
-}
-
-/** The fixed person of a one-person file: a channel id or a creator id that exists. */
-async function fixedPersonOf(person: string): Promise<{ channelId: string | null; creatorId: string | null } | null> {
-  const value = person.trim();
-  if (!value) return null;
-  const [channels, creators] = await Promise.all([channelOwnersByChannelIds([value]), peopleByCreatorIds([value])]);
-  if (channels.has(value)) return { channelId: value, creatorId: null };
-  if (creators.has(value.toUpperCase())) return { channelId: null, creatorId: value.toUpperCase() };
-  throw invalid(M.personUnknown(value), { fieldErrors: { person: M.personUnknown(value) } });
-}
-
 export type PreviewInput =
   | { intent: "preview"; month: string; file: unknown }
   | { intent: "map"; month: string; uploadId: string; mapping: ColumnMapping; person: string }
@@ -225,10 +58,13 @@ export type PreviewResult = { preview: ImportPreview; mappingStep?: undefined } 
 /** Problems listed in a preview (the count says how many there were in all). */
 const PROBLEMS_SHOWN = 500;
 
+/** How the file is read: its format, and for a mapped file the mapping (and a one-person file's person). */
+type Reading = { format: RevenueFormat; mapping: ColumnMapping | null; uploadId: string; person: string; remembered: boolean };
+
 /**
  * Checks, matches and (when clean) stages a month's revenue file: our own CSV, the YouTube
  * content-owner report, or any CSV through a column mapping (which this asks for first, unless the
- * same header was mapped before).
+ * same header was mapped before). guard → parse → match → price → stage → summary.
  */
 export async function previewImport(actor: Actor, request: Request, input: PreviewInput, now = new Date()): Promise<PreviewResult> {
   authorize(actor, "payments", "manage");
@@ -237,85 +73,25 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
   const existing = await monthRow(month);
   if (existing?.finalizedAt) throw conflict(M.finalized(month), { title: "Month finalized" });
 
+  // Parse: the file, its format or column mapping, every row checked.
   const { name, text } = input.intent === "preview" ? await fileText(input.file) : await stashedUpload(input.uploadId);
-  const head = readHead(text);
-  if (head.columns.every((c) => c === "") || head.sample.length === 0) throw invalid(CSV_MESSAGES.empty, { fieldErrors: { file: CSV_MESSAGES.empty } });
-  // A column name is shown in the mapping step and remembered with the mapping: capped like a cell (issue 40 §10).
-  const longName = head.columns.findIndex((c) => c.length > COLUMN_NAME_MAX);
-  if (longName >= 0) throw invalid(CSV_MESSAGES.columnTooLong(longName + 1), { fieldErrors: { file: CSV_MESSAGES.columnTooLong(longName + 1) } });
-  let format: RevenueFormat | null = detectFormat(head.columns);
-  let mapping: ColumnMapping | null = null;
-  let uploadId = input.intent === "preview" ? "" : input.uploadId;
-  let person = "";
-  let remembered = false;
-  if (input.intent === "map") {
-    checkMapping(input.mapping, head.columns, input.person.trim());
-    format = "mapped";
-    mapping = input.mapping;
-    person = input.person.trim();
-  } else if (input.intent === "remap" || !format) {
-    const saved = await rememberedMapping(head.columns);
-    if (input.intent === "remap" || !saved || (saved.channel < 0 && saved.creator < 0)) {
-      // The mapping step: the remembered mapping (a one-person file still needs its person) or a guess.
-      uploadId ||= await stashUpload(month, name, text, actor);
-      return {
-        mappingStep: {
-          uploadId,
-          month,
-          fileName: name,
-          columns: head.columns,
-          // A sample cell is shown, not checked: cut to what fits on the page (the rows are checked when read).
-          sample: head.sample.slice(0, 3).map((r) => head.columns.map((_, i) => String(r[i] ?? "").slice(0, COLUMN_NAME_MAX))),
-          mapping: saved ?? suggestMapping(head.columns),
-          remembered: !!saved,
-          detected: format,
-        },
-      };
-    }
-    format = "mapped";
-    mapping = saved;
-    remembered = true;
-    uploadId ||= await stashUpload(month, name, text, actor);
-  }
+  const head = importHead(text);
+  const reading = await readingOf(input, head, name, text, actor);
+  if ("mappingStep" in reading) return reading;
+  const { format, mapping, uploadId, person, remembered } = reading;
   const fixedPerson = format === "mapped" ? await fixedPersonOf(person) : null;
-  const parsed = parseRevenue(text, { month, format, mapping, fixedPerson });
-  if (parsed.dataRows === 0) throw invalid(CSV_MESSAGES.empty, { fieldErrors: { file: CSV_MESSAGES.empty } });
-  if (input.intent === "map" && mapping) await rememberMappingQuery(head.columns, mapping, actor, await hashHeader(head.columns)).run();
-  const problems: RowProblem[] = [...parsed.problems];
+  const parsed = parseImport(text, { month, format, mapping, fixedPerson });
+  if (input.intent === "map" && mapping) await rememberMapping(head.columns, mapping, actor);
 
-  // Match each group of rows (one channel, creator and video) to its person.
-  const [channels, creators] = await Promise.all([
-    channelOwnersByChannelIds([...new Set(parsed.groups.flatMap((g) => (g.channelId ? [g.channelId] : [])))]),
-    peopleByCreatorIds([...new Set(parsed.groups.flatMap((g) => (g.creatorId ? [g.creatorId] : [])))]),
-  ]);
-  const leaves: Leaf[] = [];
-  let matched = 0;
-  for (const g of parsed.groups) {
-    const channel = g.channelId ? channels.get(g.channelId) : undefined;
-    const creator = g.creatorId ? creators.get(g.creatorId) : undefined;
-    const refuse = (reason: string) => {
-      for (const line of g.lines) problems.push({ line, reason });
-    };
-    if (g.channelId && !channel) refuse(M.unknownChannel(g.channelId));
-    else if (g.creatorId && !creator) refuse(M.unknownCreator(g.creatorId));
-    else if (channel && creator && channel.userId !== creator.id) refuse(M.mismatch(g.channelId ?? "", g.creatorId ?? ""));
-    else {
-      matched += g.lines.length;
-      // The music share of a channel; a creator-level row (no channel) is the creator's own line.
-      leaves.push({ userId: channel?.userId ?? creator?.id ?? "", sourceId: g.channelId ?? "", videoId: g.videoId ?? "", amount: g.amount });
-    }
-  }
-  problems.sort((a, b) => a.line - b.line);
-  // The share at the month: the standard share, or a person's accepted revised share in force
-  // (docs/decisions/0129); an ended agreement earns nothing after its end date (0128).
-  const [shareBp, revised, ends] = await Promise.all([creatorShareBpAt(month), revisedSharesAt(month), agreementEnds()]);
-  const fileTotalCents = Number(centsHalfUp(parsed.total));
+  // Match: the rows' people, the shares, and what pricing needs.
+  const match = await matchImport(parsed, month);
+  const { problems, shares } = match;
   const base: ImportPreview = {
     month,
     fileName: name,
     format,
     rowCount: parsed.dataRows,
-    matched: problems.length ? 0 : matched,
+    matched: problems.length ? 0 : match.matched,
     problems: problems.slice(0, PROBLEMS_SHOWN),
     problemCount: problems.length,
     skipped: parsed.skipped,
@@ -323,138 +99,25 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
     replaces: existing?.liveImportId ?? "",
     entryCount: 0,
     fileTotal: formatDec(parsed.total),
-    fileTotalCents,
+    fileTotalCents: Number(centsHalfUp(parsed.total)),
     remainder: "0.00",
     netCents: 0,
     amountCents: 0,
-    shareBp,
+    shareBp: shares.shareBp,
     notCredited: 0,
     lines: [],
     lineCount: 0,
     mapping: mapping ? { uploadId, columns: head.columns, mapping, remembered, person } : null,
   };
-  if (problems.length > 0) return { preview: base };
+  if (!match.pricing) return { preview: base };
 
-  // Rounded once: the month half up, shared down to each person, channel and video (decision 0220).
-  const rounded = roundMonth(leaves);
+  // Price, then stage: the one write.
   const importId = crypto.randomUUID();
-  // Rows that name a clip's video are split between clipper and creator (docs/decisions/0150).
-  const clipPlan = await clipSplitPlan(leaves.map((l, i) => ({ videoId: l.videoId || null, netCents: rounded.cents[i] })));
-  const totals = new Map<string, { userId: string; sourceId: string; netCents: number; videos: Map<string, number> }>();
-  leaves.forEach((leaf, i) => {
-    const netCents = rounded.cents[i];
-    if (clipPlan.claim({ videoId: leaf.videoId || null, netCents }, leaf.userId)) return;
-    const key = `${leaf.userId}\u0000${leaf.sourceId}`;
-    const t = totals.get(key) ?? { userId: leaf.userId, sourceId: leaf.sourceId, netCents: 0, videos: new Map<string, number>() };
-    t.netCents += netCents;
-    t.videos.set(leaf.videoId, (t.videos.get(leaf.videoId) ?? 0) + netCents);
-    totals.set(key, t);
-  });
+  const priced = priceImport({ month, importId, leaves: match.leaves, shares, ...match.pricing });
+  await stageImport(actor, request, { importId, month, fileName: name, format, rowCount: parsed.dataRows, shareBp: shares.shareBp, priced });
 
-  let notCredited = 0;
-  const ended: LineFact[] = [];
-  const videoLines: VideoLine[] = [];
-  const entries: Entry[] = [...totals.values()].flatMap((t): Entry[] => {
-    const earned = earnedPart(t.netCents, month, ends.get(t.userId) ?? null);
-    if (earned.days === 0) {
-      notCredited += 1;
-      ended.push({ userId: t.userId, sourceKind: "music", sourceId: t.sourceId, netCents: t.netCents, amountCents: 0, credited: false });
-      return [];
-    }
-    const bp = revised.get(t.userId) ?? shareBp;
-    const id = crypto.randomUUID();
-    const amountCents = split(earned.netCents, bp).share;
-    // Per-video lines when the rows named videos: the line's net and amount shared to the cent.
-    const videos = [...t.videos.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    if (videos.some(([v]) => v !== "")) {
-      const nets = shareByWeights(
-        earned.netCents,
-        videos.map(([, c]) => c),
-      );
-      const amounts = shareByWeights(amountCents, nets);
-      videos.forEach(([videoId], k) => {
-        videoLines.push({ entryId: id, videoId, netCents: nets[k], amountCents: amounts[k] });
-      });
-    }
-    return [
-      {
-        id,
-        userId: t.userId,
-        month,
-        sourceKind: "music",
-        sourceId: t.sourceId,
-        netCents: earned.netCents,
-        shareBp: bp,
-        amountCents,
-        importId,
-        // The month holds the agreement's end: the days up to it, pro rata.
-        note: earned.days ? `${earned.days} of ${daysInMonth(month)} days, to the agreement's end on ${ends.get(t.userId)}` : null,
-      },
-    ];
-  });
-  entries.push(
-    ...(await clipPlan.entries(
-      month,
-      (userId) => revised.get(userId) ?? shareBp,
-      importId,
-      (userId) => ends.get(userId) ?? null,
-    )),
-  );
-  notCredited += clipPlan.notCredited();
-  const netCents = entries.reduce((s, e) => s + e.netCents, 0);
-  const amountCents = entries.reduce((s, e) => s + e.amountCents, 0);
-  entries.push(...(await referralBonusEntries(entries, month, importId))); // issue 18: paid from the platform's side
-
-  await db().batch([
-    // This admin's earlier previews of the month go: the new one replaces what they had on screen
-    // (another admin's preview is theirs to commit or discard; docs/decisions/0327).
-    ...discardStagedQueries(and(eq(revenueImports.month, month), eq(revenueImports.createdBy, actor.id))),
-    db()
-      .insert(revenueImports)
-      .values({
-        id: importId,
-        month,
-        status: "staged",
-        fileName: name,
-        rowCount: parsed.dataRows,
-        entryCount: entries.length,
-        netCents,
-        amountCents,
-        shareBp,
-        createdBy: actor.id,
-        format,
-        exactTotal: formatDec(rounded.exact),
-        roundingRemainder: formatDec(rounded.remainder),
-      }),
-    auditQuery({
-      eventType: "revenue_import_staged",
-      severity: "low",
-      userId: actor.id,
-      request,
-      details: {
-        import_id: importId,
-        month,
-        format,
-        rows: parsed.dataRows,
-        entries: entries.length,
-        net_cents: netCents,
-        exact_total: formatDec(rounded.exact),
-      },
-    }),
-  ]);
-  try {
-    const inserts: BatchItem<"sqlite">[] = [];
-    for (let i = 0; i < entries.length; i += ENTRY_ROWS_PER_INSERT) inserts.push(entryInsertQuery(entries.slice(i, i + ENTRY_ROWS_PER_INSERT)));
-    for (let i = 0; i < videoLines.length; i += ENTRY_ROWS_PER_INSERT) inserts.push(videoLineInsertQuery(videoLines.slice(i, i + ENTRY_ROWS_PER_INSERT)));
-    for (let i = 0; i < inserts.length; i += STATEMENTS_PER_BATCH) {
-      const chunk = inserts.slice(i, i + STATEMENTS_PER_BATCH) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
-      await db().batch(chunk);
-    }
-  } catch (error) {
-    await discardStaged(importId);
-    throw error;
-  }
-
+  // Summary: what was staged, the largest lines with their people.
+  const { entries } = priced;
   const facts: LineFact[] = [
     ...entries.map((e) => ({
       userId: e.userId,
@@ -465,51 +128,63 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
       amountCents: e.amountCents,
       credited: true,
     })),
-    ...ended,
+    ...priced.ended,
   ];
   return {
     preview: {
       ...base,
-      matched,
+      matched: match.matched,
       importId,
-      notCredited,
+      notCredited: priced.notCredited,
       entryCount: entries.length,
-      remainder: formatDec(rounded.remainder),
-      netCents,
-      amountCents,
-      lines: await previewLines(facts, channels),
+      remainder: formatDec(priced.rounded.remainder),
+      netCents: priced.netCents,
+      amountCents: priced.amountCents,
+      lines: await previewLines(facts, match.channels),
       lineCount: facts.length,
     },
   };
 }
 
 /**
- * Discards the staged imports `where` selects (besides 'staged'): their entries (with their video
- * lines, by cascade) first, while the imports still read 'staged', then the guarded status update.
- * For a caller's batch, so a commit racing with it either went live first (no longer staged: untouched)
- * or finds its import discarded.
+ * The format the file is read in: detected from its header, the admin's mapping, or a mapping
+ * remembered for the same header. Otherwise the file is kept and the mapping step returned.
  */
-function discardStagedQueries(where: SQL | undefined) {
-  const staged = and(eq(revenueImports.status, "staged"), where);
-  return [
-    db()
-      .delete(ledgerEntries)
-      .where(inArray(ledgerEntries.importId, db().select({ id: revenueImports.id }).from(revenueImports).where(staged))),
-    db().update(revenueImports).set({ status: "discarded" }).where(staged),
-  ] as const;
-}
-
-/** A staged import's entries go and the import is marked discarded (a loser of a race, an abandoned preview). */
-async function discardStaged(importId: string): Promise<boolean> {
-  const [, done] = await db().batch([
-    db().delete(ledgerEntries).where(eq(ledgerEntries.importId, importId)),
-    db()
-      .update(revenueImports)
-      .set({ status: "discarded" })
-      .where(and(eq(revenueImports.id, importId), eq(revenueImports.status, "staged")))
-      .returning({ id: revenueImports.id }),
-  ]);
-  return done.length > 0;
+async function readingOf(
+  input: PreviewInput,
+  head: { columns: string[]; sample: string[][] },
+  name: string,
+  text: string,
+  actor: Actor,
+): Promise<Reading | { mappingStep: MappingStep }> {
+  const { month } = input;
+  const format = detectFormat(head.columns);
+  let uploadId = input.intent === "preview" ? "" : input.uploadId;
+  if (input.intent === "map") {
+    checkMapping(input.mapping, head.columns, input.person.trim());
+    return { format: "mapped", mapping: input.mapping, uploadId, person: input.person.trim(), remembered: false };
+  }
+  if (input.intent === "preview" && format) return { format, mapping: null, uploadId, person: "", remembered: false };
+  const saved = await rememberedMapping(head.columns);
+  if (input.intent === "remap" || !saved || (saved.channel < 0 && saved.creator < 0)) {
+    // The mapping step: the remembered mapping (a one-person file still needs its person) or a guess.
+    uploadId ||= await stashUpload(month, name, text, actor);
+    return {
+      mappingStep: {
+        uploadId,
+        month,
+        fileName: name,
+        columns: head.columns,
+        // A sample cell is shown, not checked: cut to what fits on the page (the rows are checked when read).
+        sample: head.sample.slice(0, 3).map((r) => head.columns.map((_, i) => String(r[i] ?? "").slice(0, COLUMN_NAME_MAX))),
+        mapping: saved ?? suggestMapping(head.columns),
+        remembered: !!saved,
+        detected: format,
+      },
+    };
+  }
+  uploadId ||= await stashUpload(month, name, text, actor);
+  return { format: "mapped", mapping: saved, uploadId, person: "", remembered: true };
 }
 
 export async function discardImport(actor: Actor, request: Request, importId: string): Promise<void> {
