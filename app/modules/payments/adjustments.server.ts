@@ -10,7 +10,7 @@ import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { findPerson } from "./agreement.server";
+import { findPerson } from "./agreement-admin.server";
 import { monthLabel, monthOf } from "./calendar";
 import { PAYMENT_MESSAGES as M } from "./messages";
 import { formatCents } from "./money";

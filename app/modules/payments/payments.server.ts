@@ -5,7 +5,8 @@
 //   payouts.server.ts  the payout-day job, marking payouts paid, the batch CSV
 //   ledger.server.ts   what /payments shows, and its CSV
 //   share.server.ts    the creator's share at a month (the admin settings, accepted revised shares)
-//   agreement.server.ts the Creator Agreement: notice, termination for cause, holds, revised-share offers
+//   agreement.server.ts the Creator Agreement: the view, notice, answering an offer (agreement-admin.server.ts:
+//                      revised-share offers, termination for cause, holds; agreement-common.server.ts: shared)
 //   cleanup.server.ts  the daily job's discarding of abandoned staged imports
 //   earnings.server.ts earnings by month (/analytics) and per roster member (agency dashboard)
 //   credits.server.ts  ledger entries other domains write (campaigns, later clips, referrals)
@@ -20,6 +21,7 @@ export * from "./imports.server";
 export * from "./payouts.server";
 export * from "./ledger.server";
 export * from "./agreement.server";
+export * from "./agreement-admin.server";
 export * from "./cleanup.server";
 export * from "./earnings.server";
 export * from "./credits.server";

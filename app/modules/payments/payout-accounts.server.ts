@@ -7,7 +7,7 @@ import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { isStripeRefusal, stripeClient, stripeConfig, stripeMode, stripePlatformCountry } from "~/platform/stripe.server";
-import { findPerson } from "./agreement.server";
+import { findPerson } from "./agreement-admin.server";
 import { PAYOUT_MESSAGES as P } from "./messages";
 import { payoutCountriesFor, serviceAgreementFor } from "./payout-countries";
 import type { PayoutAccountView } from "./types";
