@@ -31,8 +31,10 @@ describe("the domains' hooks into accounts", () => {
     };
     // @ts-expect-error isActiveClipper (clipping's fact) is left out
     const noClippingFact: AccountWiring = { facts: { ...agencyFacts }, listeners };
+    const facts = { ...agencyFacts, isActiveClipper: fact("isActiveClipper") };
+    const { sessionsEnded: _left, ...fiveEvents } = listeners;
     // @ts-expect-error the sessionsEnded event is left out
-    const noEvent: AccountWiring = { facts: { ...agencyFacts, isActiveClipper: fact("isActiveClipper") }, listeners: { ...listeners, sessionsEnded: undefined } };
+    const noEvent: AccountWiring = { facts, listeners: fiveEvents };
     // @ts-expect-error a listener under another event than its own
     const wrongEvent: AccountWiring["listeners"] = { ...listeners, notice: [chatHooks.sessionsEnded] };
     expect([noClippingFact, noEvent, wrongEvent].length).toBe(3);
