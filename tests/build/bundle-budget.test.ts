@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProject } from "./project-build";
+import { present } from "../helpers/present";
 
 // First-load JavaScript per page, measured on a production build: the bytes a browser must fetch
 // (gzip level 9, what a CDN serves) before a page can hydrate. See docs/decisions/0085-bundle-budget.md.
@@ -110,8 +111,14 @@ function table(pages: PageSize[]): string {
     p.budget === null ? "" : p.gzip <= p.budget ? "ok" : "OVER",
   ]);
   const head = ["page", "route", "files", "raw KB", "gzip KB", "budget KB", ""];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 5 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join("  ");
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => present(r[i], `column ${i} of ${r[0]}`).length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => {
+        const width = present(widths[i], `the width of column ${i}`);
+        return i >= 2 && i <= 5 ? c.padStart(width) : c.padEnd(width);
+      })
+      .join("  ");
   return [line(head), ...rows.map(line)].join("\n");
 }
 
@@ -153,7 +160,7 @@ describe("first-load JavaScript budget (production build, gzip -9)", () => {
         .replace(/^window\.__reactRouterManifest=/, "")
         .replace(/;\s*$/, ""),
     ) as BrowserManifest;
-    const analytics = manifest.routes["routes/_app/analytics"];
+    const analytics = present(manifest.routes["routes/_app/analytics"], "the analytics route in the browser manifest");
     const firstLoad = [analytics.module, ...(analytics.imports ?? []), manifest.entry.module, ...manifest.entry.imports];
     const withRecharts = firstLoad.filter((f) => /recharts|ResponsiveContainer|CartesianGrid/.test(readFileSync(join(dir, "build/client", f), "utf8")));
     expect(withRecharts).toEqual([]);

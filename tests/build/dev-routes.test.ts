@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProject } from "./project-build";
+import { present } from "../helpers/present";
 
 // The development tools (/dev/*: mailbox, stand-in Google provider, factory, password bench, throw)
 // are absent from the production build, not just refused at run time; the `devtools` build (the one
@@ -45,8 +46,8 @@ function inspect(dir: string) {
   return {
     clientRouteIds: Object.keys(manifest.routes),
     clientPaths: Object.values(manifest.routes).map((r) => r.path ?? ""),
-    serverRouteIds: [...server.matchAll(/"(routes\/[\w./-]+)"\s*:/g)].map((m) => m[1]),
-    serverPaths: [...server.matchAll(/\bpath:\s*"([^"]*)"/g)].map((m) => m[1]),
+    serverRouteIds: [...server.matchAll(/"(routes\/[\w./-]+)"\s*:/g)].map((m) => present(m[1], "a server route id")),
+    serverPaths: [...server.matchAll(/\bpath:\s*"([^"]*)"/g)].map((m) => present(m[1], "a server route path")),
     serverChunks: serverFiles.map((f) => f.slice(dir.length)),
     clientChunks: readdirSync(client),
     serverSource: server,

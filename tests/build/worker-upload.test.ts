@@ -3,6 +3,7 @@ import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProject, root, run } from "./project-build";
+import { present } from "../helpers/present";
 
 // The Worker that `wrangler deploy` uploads, measured the way wrangler measures it: a production
 // build, then `wrangler deploy --dry-run --outdir <dir>` (which writes the modules it would upload
@@ -32,7 +33,7 @@ function measure(outDir: string, wranglerOutput: string): Upload {
   const contents = ordered.map((p) => readFileSync(p));
   const wranglerLine = wranglerOutput.match(/Total Upload: .*/)?.[0] ?? "";
   return {
-    modules: ordered.map((p, i) => ({ name: relative(outDir, p), bytes: contents[i].length })),
+    modules: ordered.map((p, i) => ({ name: relative(outDir, p), bytes: present(contents[i], `the contents of ${p}`).length })),
     bytes: contents.reduce((n, c) => n + c.length, 0),
     gzip: gzipSync(Buffer.concat(contents)).length,
     wranglerLine,
