@@ -137,7 +137,7 @@ const USERS: Kind[] = [
 const VIEWPORTS = [
   { width: 1440, height: 900 },
   { width: 375, height: 812 },
-];
+] as const;
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Page, Route } from "@playwright/test";
 import { expect, expectAccessible, signIn, test } from "./fixtures";
+import { present } from "../helpers/present";
 
 // Spec section 2: pages load on demand behind a 'Loading...' spinner, with 'Taking longer than
 // usual?' and 'Reset Session' after 10 s; the header shows a skeleton circle in place of the avatar
@@ -26,8 +27,9 @@ async function hold(page: Page, pattern: (url: URL) => boolean) {
 
 test("a slow navigation shows 'Loading...', then after 10 s 'Reset Session', which ends the session and clears storage", async ({ page, request }) => {
   await signIn(page, CREATOR, { landing: "**/dashboard" });
-  const [session] = (await page.context().cookies()).filter((c) => c.name.endsWith("sb_session"));
-  expect(session).toBeTruthy();
+  const [found] = (await page.context().cookies()).filter((c) => c.name.endsWith("sb_session"));
+  expect(found).toBeTruthy();
+  const session = present(found, "the sb_session cookie");
   // The old session works before the reset.
   const before = await request.get("/dashboard", { headers: { Cookie: `${session.name}=${session.value}` }, maxRedirects: 0 });
   expect(before.status()).toBe(200);

@@ -31,7 +31,7 @@ function youtubeReport(): { csv: string; totalMicros: number } {
       ["caseyShort1", "US"],
       ["caseyShort1", "GB"],
       ["caseyShort2", "US"],
-    ]) {
+    ] as const) {
       const micros = 250_000 + ((day * 7919 + video.length * 104_729 + country.charCodeAt(0)) % 3_000_000);
       total += micros;
       const amount = `${Math.floor(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, "0")}`;

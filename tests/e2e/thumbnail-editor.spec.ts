@@ -131,7 +131,9 @@ test("an admin makes a 9:16 thumbnail with a cut-out subject and exports it as P
     const found = (await (await fetch("/ai-thumbnail-editor/api?channels=creator%40shortbeat.test")).json()) as { channels: { id: string }[] };
     const form = new FormData();
     form.set("intent", "channel-thumbnail");
-    form.set("channelId", found.channels[0].id);
+    const channel = found.channels[0];
+    if (!channel) throw new Error("the editor's API listed no channel for creator@shortbeat.test");
+    form.set("channelId", channel.id);
     const bmp = await createImageBitmap(await (await fetch("/ai-thumbnail-editor/api", { method: "POST", body: form })).blob());
     return [bmp.width, bmp.height];
   });
@@ -200,7 +202,7 @@ test("an admin refines a cut-out with the mask brush and fits a photo in the fra
   await visit("/ai-thumbnail-editor");
   const canvas = page.locator("canvas");
   const alphaAt = (x: number, y: number) =>
-    page.evaluate(([x, y]) => (document.querySelector("canvas") as HTMLCanvasElement).getContext("2d")?.getImageData(x, y, 1, 1).data[3], [x, y]);
+    page.evaluate(([x, y]) => (document.querySelector("canvas") as HTMLCanvasElement).getContext("2d")?.getImageData(x, y, 1, 1).data[3], [x, y] as const);
   await page.getByLabel("Safe-area guides").uncheck();
 
   await page.locator("#thumb-file").setInputFiles(PERSON);
