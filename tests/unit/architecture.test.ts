@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { present } from "../helpers/present";
 
 // The shape of the code, checked: routes hold no SQL and no tables; a domain module touches only
 // its own tables and reaches another module only through that module's public files; only the
@@ -152,21 +153,23 @@ function tablesReferenced(text: string): Set<string> {
   const found = new Set<string>();
   // drizzle table objects imported from the schema
   for (const m of text.matchAll(/import\s*(?:type\s*)?\{([^}]*)\}\s*from\s*["']~\/db\/schema["']/g)) {
-    for (const name of m[1].split(",").map((s) =>
-      s
-        .trim()
-        .split(/\s+as\s+/)[0]
-        .replace(/^type\s+/, ""),
-    )) {
-      if (TABLE_EXPORTS[name]) found.add(TABLE_EXPORTS[name]);
+    for (const name of present(m[1], "the import list")
+      .split(",")
+      .map((s) => present(s.trim().split(/\s+as\s+/)[0], "the imported name").replace(/^type\s+/, ""))) {
+      const table = TABLE_EXPORTS[name];
+      if (table) found.add(table);
     }
   }
   if (/import\s+\*\s+as\s+\w+\s+from\s*["']~\/db\/schema["']/.test(text) || /\bschema\.\w+/.test(text)) {
-    for (const m of text.matchAll(/\bschema\.(\w+)/g)) if (TABLE_EXPORTS[m[1]]) found.add(TABLE_EXPORTS[m[1]]);
+    for (const m of text.matchAll(/\bschema\.(\w+)/g)) {
+      const table = TABLE_EXPORTS[present(m[1], "the schema export name")];
+      if (table) found.add(table);
+    }
   }
   // raw SQL
   for (const m of text.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+([a-z_]+)\b/g)) {
-    if (TABLE_OWNERS[m[1]]) found.add(m[1]);
+    const table = present(m[1], "the SQL table name");
+    if (TABLE_OWNERS[table]) found.add(table);
   }
   return found;
 }
@@ -177,7 +180,8 @@ const moduleOf = (file: string) => /^app\/modules\/([^/]+)\//.exec(file)?.[1] ??
 function isPublicFile(file: string): boolean {
   const m = /^app\/modules\/([^/]+)\/(.+)$/.exec(file);
   if (!m) return true;
-  const [, domain, inner] = m;
+  const domain = present(m[1], "the module name");
+  const inner = present(m[2], "the path inside the module");
   // hooks.server.ts: what the domain registers into the accounts and notifications modules, for app/wiring.server.ts.
   if (inner === `${domain}.server.ts` || inner === "guards.server.ts" || inner === "hooks.server.ts") return true;
   if (inner.startsWith("components/")) return true;
@@ -187,7 +191,7 @@ function isPublicFile(file: string): boolean {
 function importsOf(file: string, text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)["']([^"']+)["']/g)) {
-    const spec = m[1];
+    const spec = present(m[1], "the import specifier");
     let target: string | null = null;
     if (spec.startsWith("~/")) target = `app/${spec.slice(2)}`;
     else if (spec.startsWith(".")) target = rel(resolve(root, file, "..", spec));

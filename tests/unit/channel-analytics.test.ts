@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { analyticsCsv, buildAnalytics, csvCell, formatGrowth, growthOf, parseRange, rangeDays, type Snapshot } from "../../app/modules/channels/analytics";
 import { channelActionSchema, manualSubmissionSchema, reviewSchema } from "../../app/modules/channels/schema";
 import { fieldErrorsOf } from "../../app/lib/forms";
+import { present } from "../helpers/present";
 
 const snap = (channelRowId: string, day: string, subscribers: number, views = subscribers * 10, videos = 1): Snapshot => ({
   channelRowId,
@@ -45,9 +46,9 @@ describe("analytics rules", () => {
       [snap("a", "2026-01-01", 100), snap("a", "2026-01-03", 130), snap("b", "2026-01-02", 50), snap("b", "2026-01-03", 60)],
       [snap("b", "2025-12-30", 40)],
     );
-    expect(data.channels[0].points.map((p) => p.subscribers)).toEqual([100, null, 130]);
+    expect(present(data.channels[0], "channel a").points.map((p) => p.subscribers)).toEqual([100, null, 130]);
     expect(data.total.points.map((p) => p.subscribers)).toEqual([140, 150, 190]);
-    expect(data.channels[1].growth.subscribers).toMatchObject({ start: 40, end: 60, change: 20, percent: 50 });
+    expect(present(data.channels[1], "channel b").growth.subscribers).toMatchObject({ start: 40, end: 60, change: 20, percent: 50 });
     expect(data.total.growth.subscribers.change).toBe(50);
     expect(data.hasData).toBe(true);
 

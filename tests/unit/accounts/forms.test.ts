@@ -111,7 +111,7 @@ describe("the settings and profile bodies", () => {
     const change = settingsFormSchema.safeParse({ currentPassword: "x", password: PASSWORD, confirmPassword: PASSWORD });
     expect(change.success && change.data.intent).toBe("change-password");
     expect(profileFormSchema.parse({ fullName: "  Ann  " })).toEqual({ intent: "name", fullName: "Ann" });
-    expect(profileFormSchema.safeParse({ intent: "name" }).error?.issues[0].message).toBe("Full name is required.");
+    expect(profileFormSchema.safeParse({ intent: "name" }).error?.issues[0]?.message).toBe("Full name is required.");
   });
 });
 

@@ -130,7 +130,7 @@ describe("forms", () => {
       ["1 234,5", "Rate: use a dot for decimals, e.g. 2.50."],
       ["1,0000", "Rate: put commas only between thousands, e.g. 1,250,000."],
       ["12,34,567", "Rate: put commas only between thousands, e.g. 1,250,000."],
-    ]) {
+    ] as const) {
       const parsed = rateOf(rate);
       expect(parsed.success, rate).toBe(false);
       expect(parsed.error?.issues[0]?.message, rate).toBe(message);

@@ -13,6 +13,7 @@ import {
 } from "~/modules/channels/social-answers";
 import instagram from "../../fixtures/providers/instagram.json";
 import tiktok from "../../fixtures/providers/tiktok.json";
+import { present } from "../../helpers/present";
 
 describe("Instagram API with Instagram Login answers", () => {
   it("reads the tokens, the account, its media and a reel's views; oEmbed names no author", () => {
@@ -65,7 +66,7 @@ describe("TikTok Login Kit and Display API answers", () => {
     ]);
     // Asked with view_count (int64 on the Video Object page, a JSON number), the views are read.
     const withViews = structuredClone(tiktok.videoQuery.example) as { data: { videos: Record<string, unknown>[] } };
-    withViews.data.videos[0].view_count = 2451;
+    present(withViews.data.videos[0], "the example's first video").view_count = 2451;
     expect(tiktokVideos(withViews)?.get("1234123412345678567")).toBe(2451);
     expect(tiktokVideos(tiktok.videoQueryTokenInvalid.example)).toBeNull();
     // A numeric int64 id has lost its digits already: never matched.

@@ -15,10 +15,10 @@ describe("message text: the basic sanitizer, 1 to 1,000 characters", () => {
     expect(messageBody.safeParse("x".repeat(1000)).success).toBe(true);
     const long = messageBody.safeParse("x".repeat(1001));
     expect(long.success).toBe(false);
-    expect(long.error?.issues[0].message).toBe("Message must be 1000 characters or less.");
+    expect(long.error?.issues[0]?.message).toBe("Message must be 1000 characters or less.");
     // 1,000 characters plus brackets the sanitizer removes: fits.
     expect(messageBody.safeParse(`${"x".repeat(1000)}<>`).success).toBe(true);
-    expect(messageBody.safeParse("   \u0000 ").error?.issues[0].message).toBe("Write a message first.");
+    expect(messageBody.safeParse("   \u0000 ").error?.issues[0]?.message).toBe("Write a message first.");
   });
 
   it("parses a send with repeated mention ids and refuses a foreign one", () => {

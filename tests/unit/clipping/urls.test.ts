@@ -46,7 +46,7 @@ describe("the forms", () => {
     for (const v of ["101", "-1", "abc", "100.001"]) {
       const r = clippingActionSchema.safeParse({ intent: "request-split", linkId: id, sharePercent: v });
       expect(r.success).toBe(false);
-      expect(r.error?.issues[0].message).toBe("The share must be between 0% and 100%.");
+      expect(r.error?.issues[0]?.message).toBe("The share must be between 0% and 100%.");
     }
     expect(clippingActionSchema.parse({ intent: "request-split", linkId: id, sharePercent: "72.5" })).toMatchObject({ sharePercent: 7250 });
   });
@@ -54,6 +54,6 @@ describe("the forms", () => {
   it("an upload over 5 GB is refused", () => {
     const r = uploadActionSchema.safeParse({ intent: "start", name: "a.mp4", size: String(5_000_000_001), chunk: new File(["x"], "part") });
     expect(r.success).toBe(false);
-    expect(r.error?.issues[0].message).toBe("A source video must be 5 GB or smaller.");
+    expect(r.error?.issues[0]?.message).toBe("A source video must be 5 GB or smaller.");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RESERVED_SLUGS, slugProblem } from "~/modules/agencies/messages";
 import { CROCKFORD, LICENCE_CODE_BITS, LICENCE_CODE_PATTERN, newLicenceCode, normalizeLicenceCode } from "~/modules/music/licence-code";
+import { present } from "../../helpers/present";
 
 // Licence codes (issue 13): 'SB-XXXX-XXXX-XXXX', 60 random bits in Crockford base32, looked up in
 // any case with or without dashes; 'licences' is a reserved agency slug. docs/decisions/0115.
@@ -24,7 +25,10 @@ describe("newLicenceCode", () => {
     const bodies = codes.map((c) => c.replaceAll("-", "").slice(2));
     for (let pos = 0; pos < 12; pos++) {
       const counts = new Map<string, number>();
-      for (const b of bodies) counts.set(b[pos], (counts.get(b[pos]) ?? 0) + 1);
+      for (const b of bodies) {
+        const symbol = present(b[pos], `symbol ${pos} of ${b}`);
+        counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+      }
       expect(counts.size, `position ${pos}`).toBe(32);
       // Expected n/32 = 625 per symbol; a uniform source stays well inside ±25%.
       for (const c of counts.values()) expect(Math.abs(c - n / 32), `position ${pos}`).toBeLessThan(n / 32 / 4);

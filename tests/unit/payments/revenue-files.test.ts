@@ -9,6 +9,7 @@ import { apportion, centsHalfUp, type Dec, formatDec, parseAmount } from "~/modu
 import { readPeriod, slashOrderOf } from "~/modules/payments/period";
 import { CSV_MESSAGES, detectFormat, type ParsedRevenue, parseRevenue, readHead, suggestMapping } from "~/modules/payments/revenue-csv";
 import { roundMonth, shareByWeights } from "~/modules/payments/revenue-totals";
+import { present } from "../../helpers/present";
 
 const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "../../fixtures/revenue", name), "utf8");
 const value = (text: string, style: "point" | "comma" = "point") => {
@@ -16,9 +17,9 @@ const value = (text: string, style: "point" | "comma" = "point") => {
   return r.ok ? formatDec(r.value) : r.problem;
 };
 /** The independent check: six-decimal amounts summed as integer micro-dollars. */
-const micros = (s: string) => {
-  const [i, f = ""] = s.split(".");
-  return BigInt(i) * 1_000_000n + BigInt(f.padEnd(6, "0"));
+const micros = (s: string | undefined) => {
+  const [i, f = ""] = present(s, "an amount").split(".");
+  return BigInt(present(i, `the whole part of ${s}`)) * 1_000_000n + BigInt(f.padEnd(6, "0"));
 };
 const totalOf = (p: ParsedRevenue) => formatDec(p.total);
 
@@ -262,14 +263,14 @@ describe("rounding a month once", () => {
           expect(BigInt(out.totalCents)).toBe((exact + 5_000n) / 10_000n);
           expect(out.cents.reduce((s, c) => s + c, 0)).toBe(out.totalCents);
           rows.forEach((r, i) => {
-            const c = BigInt(out.cents[i]) * 10_000n;
+            const c = BigInt(present(out.cents[i], `the cents of row ${i}`)) * 10_000n;
             expect(c >= r.m - 10_000n && c <= r.m + 10_000n).toBe(true);
           });
           // Each person's cents are within a cent of their exact sum.
           for (const u of new Set(rows.map((r) => r.u))) {
             const own = rows.flatMap((r, i) => (r.u === u ? [i] : []));
-            const cents = BigInt(own.reduce((s, i) => s + out.cents[i], 0)) * 10_000n;
-            const ex = own.reduce((s, i) => s + rows[i].m, 0n);
+            const cents = BigInt(own.reduce((s, i) => s + present(out.cents[i], `the cents of row ${i}`), 0)) * 10_000n;
+            const ex = own.reduce((s, i) => s + present(rows[i], `row ${i}`).m, 0n);
             expect(cents >= ex - 10_000n && cents <= ex + 10_000n).toBe(true);
           }
         },

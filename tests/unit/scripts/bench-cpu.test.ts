@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CpuProfile, sampleSpacing, samplesPerWindow } from "../../../scripts/bench-cpu.mjs";
+import { present } from "../../helpers/present";
 
 // How bench:pages turns workerd's V8 profile into CPU time per request (docs/decisions/0286): a busy
 // sample counts for the samples' median spacing, not the interval asked for, and each sample belongs
@@ -44,6 +45,6 @@ describe("bench-cpu: samples to milliseconds", () => {
     const p = profile(Array.from({ length: 12 }, () => ({ gap: 195, busy: true })));
     const [n] = samplesPerWindow(p, [1_100, 1_000 + 11 * 195]);
     expect(n).toBe(10);
-    expect((n * sampleSpacing(p)) / 1000).toBeCloseTo(1.95, 5);
+    expect((present(n, "the window's busy samples") * sampleSpacing(p)) / 1000).toBeCloseTo(1.95, 5);
   });
 });

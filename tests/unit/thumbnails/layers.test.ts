@@ -24,6 +24,7 @@ import {
   snapMove,
   undo,
 } from "~/modules/thumbnails/layers";
+import { present } from "../../helpers/present";
 
 const shape = (over: Partial<Layer> = {}): Layer =>
   ({ id: "s", kind: "shape", name: "S", shape: "rect", fill: "#ffffff", x: 100, y: 100, width: 100, height: 50, rotation: 0, hidden: false, ...over }) as Layer;
@@ -46,8 +47,9 @@ describe("geometry", () => {
   it("corners and bounds of a rotated layer", () => {
     const l = shape({ rotation: 90 });
     const cs = corners(l);
-    close(cs[0].x, 125);
-    close(cs[0].y, 50);
+    const first = present(cs[0], "the first corner");
+    close(first.x, 125);
+    close(first.y, 50);
     const b = bounds(l);
     close(b.left, 75);
     close(b.right, 125);
@@ -77,9 +79,9 @@ describe("geometry", () => {
 
   it("resizing a rotated layer keeps the opposite corner fixed, with the aspect ratio", () => {
     const l = shape({ rotation: 30 });
-    const before = corners(l)[0];
+    const before = present(corners(l)[0], "the first corner before");
     const r = resizeTo(l, "se", { x: 300, y: 300 }, true);
-    const after = corners(r)[0];
+    const after = present(corners(r)[0], "the first corner after");
     close(after.x, before.x);
     close(after.y, before.y);
     close(r.width / r.height, 2);
@@ -134,7 +136,7 @@ describe("layers and formats", () => {
     const doc = { ...emptyDocument("landscape"), layers: [image() as Layer, shape({ x: 640, y: 360 })] };
     const portrait = changeFormat(doc, "portrait");
     expect(portrait.format).toBe("portrait");
-    const img = portrait.layers[0];
+    const img = present(portrait.layers[0], "the image layer");
     expect(img.height).toBe(1920);
     expect(img.width).toBeCloseTo(3413.33, 1);
     expect(img.x).toBe(540);

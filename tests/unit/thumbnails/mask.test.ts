@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fitSize, type ImageLayer, placeImage, toImagePixels } from "~/modules/thumbnails/layers";
 import { alphaFromConfidence, alphaOf, applyAlpha, dabStrength, foundSubject, keptShare, paintStroke } from "~/modules/thumbnails/mask";
+import { present } from "../../helpers/present";
 
 // Issue 31 §2: the brush that restores or erases parts of a cut-out's mask, and "fit" as well as
 // "fill" when placing a photo (decision 0252).
@@ -60,8 +61,8 @@ describe("the brush", () => {
     expect(Math.max(...alpha)).toBe(100);
     const before = Array.from(alpha);
     paintStroke(alpha, w, w, { x: 5, y: 5 }, { x: 5, y: 5 }, { mode: "restore", radius: 4, hardness: 0 });
-    expect(Array.from(alpha).every((a, i) => a >= before[i])).toBe(true);
-    expect(at(alpha, w, 5, 5)).toBeGreaterThan(before[5 * w + 5]);
+    expect(Array.from(alpha).every((a, i) => a >= present(before[i], `alpha ${i} before`))).toBe(true);
+    expect(at(alpha, w, 5, 5)).toBeGreaterThan(present(before[5 * w + 5], "the centre's alpha before"));
   });
 
   it("does nothing outside the image", () => {

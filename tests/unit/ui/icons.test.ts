@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import * as lucide from "lucide";
 import * as icons from "~/ui/icons";
+import { present } from "../../helpers/present";
 
 // The app's icons carry their shapes as the <svg>'s inner markup (app/ui/icons.ts, decision 0280):
 // the HTML must be what React wrote when every shape was an element of its own, for every icon.
@@ -25,8 +26,9 @@ describe("icons as inner markup", () => {
     expect(names.length).toBeGreaterThan(40);
     for (const name of names) {
       const Icon = (icons as unknown as Record<string, (p: object) => unknown>)[name] as never;
-      const shape = (lucide as unknown as Record<string, Shape>)[name];
-      expect(shape, name).toBeDefined();
+      const found = (lucide as unknown as Record<string, Shape>)[name];
+      expect(found, name).toBeDefined();
+      const shape = present(found, `lucide's ${name}`);
       const decorative = renderToStaticMarkup(createElement(Icon, { className: "h-4 w-4" }));
       expect(decorative, name).toBe(renderToStaticMarkup(asElements(shape, { viewBox: "0 0 24 24", "aria-hidden": true, className: "icon h-4 w-4" })));
       const labelled = renderToStaticMarkup(createElement(Icon, { "aria-label": "Play", role: "img" }));
