@@ -7,7 +7,7 @@ export const localDateTime = (d: Date) => d.toISOString().slice(0, 16);
 export const daysFromNow = (n: number) => new Date(Date.now() + n * 86_400_000);
 
 /** The fields of the admin's "create" form for a valid campaign, with `over` on top. */
-export function campaignFields(over: Record<string, string> = {}): Record<string, string> {
+export function campaignFields(over: Record<string, string> = {}): Record<string, string> & { slug: string } {
   return {
     intent: "create",
     brand: "Fizz Cola",

@@ -1,6 +1,7 @@
 // Helpers shared by the admin and agency worker tests.
 import { env } from "cloudflare:workers";
 import { fetchApp, postForm } from "./helpers";
+import { present } from "../helpers/present";
 
 let ipCounter = 0;
 /** A fresh connecting address, so rate-limit counters of one test never touch another's. */
@@ -19,7 +20,7 @@ export async function redirectOf(res: Response): Promise<string | null> {
   if (res.status === 202 || res.headers.get("X-Remix-Response")) {
     const body = await res.clone().text();
     const match = /"redirect","([^"]+)"/.exec(body);
-    if (match) return match[1];
+    if (match) return present(match[1], "the redirect target");
   }
   return null;
 }

@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, expect } from "vitest";
 import { hashPassword } from "~/modules/accounts/accounts.server";
 import { readToast } from "~/platform/toast.server";
+import { present } from "../helpers/present";
 
 export const ORIGIN = "https://shortbeat.test";
 
@@ -26,7 +27,7 @@ export async function redirectTarget(res: Response): Promise<string | null> {
   if (res.status === 202 || res.headers.get("Content-Type")?.includes("text/x-script")) {
     const body = await res.clone().text();
     const m = /"SingleFetchRedirect".*?"redirect","([^"]+)"/.exec(body);
-    if (m) return m[1];
+    if (m) return present(m[1], "the SingleFetchRedirect target");
   }
   return null;
 }
@@ -54,11 +55,19 @@ export function withCookie(cookie: string | null, init: RequestInit = {}): Reque
 /** The Set-Cookie value for a cookie name (without attributes), or null. */
 export function setCookieValue(res: Response, name: string): string | null {
   for (const c of res.headers.getSetCookie()) {
-    const [pair] = c.split(";");
-    const [k, ...v] = pair.split("=");
+    const [pair = ""] = c.split(";");
+    const [k = "", ...v] = pair.split("=");
     if (k.trim() === name) return v.join("=");
   }
   return null;
+}
+
+/** The base64 payload of a signed cookie as a Set-Cookie header carries it: `name=<payload>.<signature>; attributes`. */
+export function signedCookiePayload(setCookie: string): string {
+  const [, value] = setCookie.split("=");
+  const [encoded = ""] = present(value, `a value in the cookie ${setCookie}`).split(";");
+  const [payload = ""] = decodeURIComponent(encoded).split(".");
+  return payload;
 }
 
 /** The toast a response sets for the next page (its title and description), or null. */
@@ -107,7 +116,7 @@ export function bellCount(userId: string, condition: string): Promise<number> {
 export const TEST_PASSWORD = "Str0ng!Passw0rd";
 
 /** A valid creator sign-up form for /auth (intent=signup), with fields changed by `over`. */
-export const signUpFields = (email: string, over: Record<string, string> = {}): Record<string, string> => ({
+export const signUpFields = (email: string, over: Record<string, string> = {}): Record<string, string> & { email: string } => ({
   intent: "signup",
   fullName: "Nova Newcomer",
   email,

@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import type { TestUser } from "../factories/users";
 import { ORIGIN, fetchApp, postForm, withCookie } from "./helpers";
+import { present } from "../helpers/present";
 
 // Links a user's TikTok / Instagram account the way a person does (decisions 0299, 0300): "Link" on
 // /channels → the platform's (stand-in's) authorize page, signing in as `account` → back to
@@ -9,7 +10,7 @@ import { ORIGIN, fetchApp, postForm, withCookie } from "./helpers";
 const pair = (res: Response, name: string) =>
   res.headers
     .getSetCookie()
-    .map((c) => c.split(";")[0])
+    .map((c) => present(c.split(";")[0], `the pair in ${c}`))
     .find((c) => c.startsWith(`${name}=`)) ?? null;
 
 export async function linkSocial(user: TestUser, platform: "tiktok" | "instagram", account: string | null): Promise<Response> {

@@ -5,6 +5,7 @@ import { sha256Hex } from "~/platform/crypto.server";
 import { type TrackStatus, trackInsert } from "../../factories/tracks";
 import { createUser, signInAs } from "../../factories/users";
 import { ORIGIN, TEST_PASSWORD, fetchApp, passwordBeforeAll, postForm, redirectTarget, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 // The accounts module in its target shape: the one session query, one-time links used once
 // even under a race, the settings and dashboard actions, and the failure payload of an action.
@@ -68,7 +69,7 @@ describe("one-time links are used once, also when two requests race", () => {
     const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = ? ORDER BY created_at DESC")
       .bind(email, kind)
       .first<{ body_text: string }>();
-    return /token=(\w+)/.exec(mail!.body_text)![1];
+    return present(/token=(\w+)/.exec(mail!.body_text)?.[1], "the link's token in the mail");
   }
 
   it("e-mail verification: one confirmation succeeds, the other is refused, one audit row", async () => {

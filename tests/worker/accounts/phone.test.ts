@@ -10,6 +10,7 @@ import { consume, PHONE_CODE_LIMITS } from "~/platform/rate-limit.server";
 import { sendSms, twilioConfig, twilioMessageRequest } from "~/platform/sms.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, passwordBeforeAll, postForm, redirectTarget, TEST_PASSWORD, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 const password = passwordBeforeAll();
 
@@ -171,8 +172,9 @@ describe("sending limits (exact under concurrency)", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(PHONE_CODE_LIMITS.user.maxAttempts);
     const refused = results.filter((r) => r.status === 429);
     expect(refused).toHaveLength(5 - PHONE_CODE_LIMITS.user.maxAttempts);
-    expect(Number(refused[0].headers.get("Retry-After"))).toBeGreaterThan(0);
-    const body = await refused[0].text();
+    const first = present(refused[0], "a refused send");
+    expect(Number(first.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const body = await first.text();
     expect(body).toContain("Rate limit exceeded");
     expect(body).toContain("Please wait before trying again.");
     let texts = 0;
@@ -286,7 +288,7 @@ describe("texts go out through Twilio's Messages API shape (issue 28)", () => {
     expect((await send(user, phone)).status).toBe(200);
     const config = twilioConfig();
     if (!config) throw new Error("no SMS provider in tests");
-    const [text] = await recentTexts(phone);
+    const text = present((await recentTexts(phone))[0], `a text to ${phone}`);
     expect(text.sid).toMatch(/^SM[0-9a-f]{32}$/);
     expect(text.request.method).toBe("POST");
     expect(text.request.path).toBe(`/dev/sms/2010-04-01/Accounts/${config.accountSid}/Messages.json`);

@@ -78,7 +78,7 @@ describe("ending a session closes its sockets (one path)", () => {
 
   it("Settings → sign out other sessions: every other session's sockets close, this one stays open", async () => {
     const user = await createUser("creator");
-    const others = [await signInAs(user.id), await signInAs(user.id)];
+    const others = [await signInAs(user.id), await signInAs(user.id)] as const;
     const otherTabs = [await openTab(others[0].cookie), await openTab(others[0].cookie), await openTab(others[1].cookie)];
     const mine = await openTab(user.cookie);
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { changePassword, passwordHashesComputed } from "~/modules/accounts/accounts.server";
 import type { SessionUser } from "~/modules/accounts/accounts.server";
 import { createUser } from "../../factories/users";
-import { TEST_PASSWORD, count, passwordBeforeAll, postForm, redirectTarget, signUpFields } from "../helpers";
+import { TEST_PASSWORD, count, passwordBeforeAll, postForm, redirectTarget, signUpFields, signedCookiePayload } from "../helpers";
 
 // Sign-up must not tell whether an e-mail has an account (issue 11, item 4), and its failures
 // read as the spec's error catalogue says (item 18).
@@ -19,7 +19,7 @@ const form = signUpFields;
 function observable(res: Response) {
   const headers = [...res.headers.entries()]
     .filter(([k]) => !["set-cookie", "date", "x-request-id", "cf-ray"].includes(k))
-    .map(([k, v]) => [k, v.replace(/'nonce-[^']+'/g, "'nonce-<per request>'")])
+    .map(([k, v]): [string, string] => [k, v.replace(/'nonce-[^']+'/g, "'nonce-<per request>'")])
     .sort(([a], [b]) => a.localeCompare(b));
   const cookies = res.headers.getSetCookie().map((c) => c.replace(/=[^;]*/, "=<value>"));
   return { status: res.status, location: res.headers.get("Location"), headers, cookies };
@@ -28,7 +28,7 @@ function observable(res: Response) {
 /** The toast a redirect carries (the signed flash cookie's payload), without its random id. */
 function toastOf(res: Response): Record<string, unknown> {
   const toast = res.headers.getSetCookie().find((c) => c.startsWith("__Host-sb_toast="));
-  const { id: _id, ...rest } = JSON.parse(atob(decodeURIComponent(toast!.split("=")[1].split(";")[0]).split(".")[0])) as Record<string, unknown>;
+  const { id: _id, ...rest } = JSON.parse(atob(signedCookiePayload(toast!))) as Record<string, unknown>;
   return rest;
 }
 

@@ -13,6 +13,7 @@ import { stripeClient } from "~/platform/stripe.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, googleAs, ORIGIN, okText, outcome, withCookie } from "../helpers";
 import { linkSocial } from "../social-link";
+import { present } from "../../helpers/present";
 
 const tag = crypto.randomUUID().replace(/-/g, "").slice(0, 8);
 let admin: TestUser;
@@ -51,7 +52,7 @@ describe("outside services on the System status page", () => {
   it("YouTube: a 403 quotaExceeded shows as the quota pause (until midnight Pacific) and the last error", async () => {
     await forget("youtube");
     await exhaustStandInQuota();
-    const key = (env as unknown as Record<string, string>).YOUTUBE_API_KEY;
+    const key = present((env as unknown as Record<string, string>).YOUTUBE_API_KEY, "YOUTUBE_API_KEY in the test bindings");
     await expect(fetchYouTubeVideos(new Request(ORIGIN), ["dQw4w9WgXcQ"], { kind: "key", key })).rejects.toBeInstanceOf(YouTubeQuotaExceeded);
     const row = await rowOf("youtube");
     expect(row?.paused_until).toBe(await env.RATE_LIMITS.get("settings:youtube-quota-paused-until"));
@@ -108,7 +109,7 @@ describe("outside services on the System status page", () => {
     await stripe.transfers.list({ transfer_group: `status-${tag}` });
     expect((await rowOf("stripe"))?.last_success_at).toBeTruthy();
     const bindings = env as unknown as Record<string, string>;
-    const base = bindings.STRIPE_API_BASE;
+    const base = present(bindings.STRIPE_API_BASE, "STRIPE_API_BASE in the test bindings");
     bindings.STRIPE_API_BASE = "http://127.0.0.1:9/";
     try {
       await expect((await stripeClient(ORIGIN)).transfers.list({ transfer_group: `status-${tag}` })).rejects.toThrow();

@@ -5,6 +5,7 @@ import { agencyStateOf } from "~/modules/agencies/agencies.server";
 import { ALL_KINDS, createUser, type TestUser, type UserKind, userBeforeAll } from "../../factories/users";
 import { fetchApp, okText } from "../helpers";
 import { PNG_1X1, count, freshIp, get, one, post, redirectOf, signUpFields } from "../admin-agency-helpers";
+import { present } from "../../helpers/present";
 
 // The first request compiles the whole app inside workerd: do it here, not in a timed test.
 beforeAll(async () => {
@@ -429,7 +430,7 @@ describe("agency dashboard: a manager acts on their own agency only", () => {
     expect(add.status).toBe(302);
     expect(await count("SELECT count(*) AS n FROM agency_users WHERE agency_id = ?", solo.agencyId)).toBe(1);
     const mail = await one<{ body_text: string }>("SELECT body_text FROM email_outbox WHERE to_email = ? AND kind = 'agency_manager_invitation'", friend.email);
-    const token = /agency-invitation\?token=([a-z2-7]+)/.exec(mail!.body_text)![1];
+    const token = present(/agency-invitation\?token=([a-z2-7]+)/.exec(mail!.body_text)?.[1], "the link's token in the mail");
     expect((await post("/agency-invitation", { token }, friend.cookie)).status).toBe(302);
     expect((await get("/agency-dashboard", friend.cookie)).status).toBe(200);
 

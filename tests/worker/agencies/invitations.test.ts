@@ -9,6 +9,7 @@ import { sha256Hex } from "~/platform/crypto.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { toastTitle } from "../platform/actions";
 import { count, get, one, post, redirectOf } from "../admin-agency-helpers";
+import { present } from "../../helpers/present";
 
 beforeAll(async () => {
   await (await get("/terms-of-service")).arrayBuffer();
@@ -30,7 +31,7 @@ async function tokenMailedTo(email: string): Promise<string> {
   const match = /(\S+)\/agency-invitation\?token=([a-z2-7]+)/.exec(mail!.body_text);
   expect(match).not.toBeNull();
   expect(match![1]).toBe(new URL(env.APP_ORIGIN).origin);
-  return match![2];
+  return present(match![2], "the invitation token");
 }
 
 const accept = (user: TestUser, token: string, variant: "" | ".data" = "") => post(`/agency-invitation${variant}`, { token }, user.cookie);

@@ -12,8 +12,9 @@ import { count, fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpe
 import { campaignFields, daysFromNow, localDateTime } from "../../factories/campaigns";
 import { declareHandles, linkChannels } from "../../factories/channels";
 import { registerStandInPost } from "~/dev/dev-social.server";
+import { present } from "../../helpers/present";
 
-let admins: TestUser[];
+let admins: [TestUser, TestUser];
 let casey: TestUser; // linked YouTube channel
 let robin: TestUser; // linked YouTube channel of their own
 let noChannel: TestUser;
@@ -49,7 +50,7 @@ const local = localDateTime;
 const days = daysFromNow;
 
 let slugCounter = 0;
-function fields(over: Record<string, string> = {}): Record<string, string> {
+function fields(over: Record<string, string> = {}): Record<string, string> & { slug: string } {
   slugCounter += 1;
   return campaignFields({ title: `Summer Fizz ${slugCounter}`, slug: `summer-fizz-${slugCounter}-${crypto.randomUUID().slice(0, 6)}`, ...over });
 }
@@ -80,7 +81,7 @@ describe("amounts typed with a decimal comma (issue 27, item 5)", () => {
     for (const [field, value, label] of [
       ["rate", "2,50", "Rate"],
       ["budget", "1,00", "Budget"],
-    ]) {
+    ] as const) {
       const f = fields({ [field]: value });
       const res = await admin(f);
       expect(res.status).toBe(400);
@@ -376,7 +377,12 @@ describe("review and the budget", () => {
     const row = await live({ rate: "1.00", budget: "10.00" });
     await join(casey, row.id);
     for (let i = 0; i < 4; i++) await submit(casey, row.id, `https://www.tiktok.com/@casey/video/75000000000000000${i}0`);
-    const [a, b, c, d] = await Promise.all([0, 1, 2, 3].map((n) => submissionId(row.id, casey.id, n)));
+    const [a, b, c, d] = await Promise.all([
+      submissionId(row.id, casey.id, 0),
+      submissionId(row.id, casey.id, 1),
+      submissionId(row.id, casey.id, 2),
+      submissionId(row.id, casey.id, 3),
+    ]);
     const amounts = async () =>
       Object.fromEntries(
         (
@@ -425,7 +431,7 @@ describe("review and the budget", () => {
     ]);
     const end = await amounts();
     const spent = (await campaignById(row.id))?.spent_cents;
-    expect(spent).toBe(end[c] + end[d]);
+    expect(spent).toBe(present(end[c], "C's amount") + present(end[d], "D's amount"));
     expect(end[d]).toBe(1200);
     expect(spent).toBeLessThanOrEqual(2000);
   });
@@ -577,7 +583,9 @@ describe("settling, the ledger and the payout date", () => {
       .bind(`%"${title}" is settled%`)
       .all();
     expect(settled.results).toHaveLength(1);
-    expect(await count("SELECT count(*) AS n FROM user_notifications WHERE notification_id = ?", settled.results[0].id)).toBe(N);
+    expect(
+      await count("SELECT count(*) AS n FROM user_notifications WHERE notification_id = ?", present(settled.results[0], "the settled notification").id),
+    ).toBe(N);
     const subject = `Campaign settled: ${title}`;
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE subject = ? AND kind = 'campaign_settled'", subject)).toBe(N);
     for (const i of [1, 537, 1000]) {
@@ -590,7 +598,9 @@ describe("settling, the ledger and the payout date", () => {
     expect(await outcome(await admin({ intent: "funds_received", id: row.id }))).toBe("→/admin/campaigns");
     const payable = await env.DB.prepare("SELECT id FROM notifications WHERE kind = 'campaign_payable' AND content LIKE ?").bind(`%"${title}"%`).all();
     expect(payable.results).toHaveLength(1);
-    expect(await count("SELECT count(*) AS n FROM user_notifications WHERE notification_id = ?", payable.results[0].id)).toBe(N);
+    expect(
+      await count("SELECT count(*) AS n FROM user_notifications WHERE notification_id = ?", present(payable.results[0], "the payable notification").id),
+    ).toBe(N);
     const paySubject = `Campaign payout scheduled: ${title}`;
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE subject = ?", paySubject)).toBe(N);
     const mail = await env.DB.prepare("SELECT body_text FROM email_outbox WHERE to_email = ? AND subject = ?")

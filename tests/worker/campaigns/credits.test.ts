@@ -7,6 +7,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { CREDIT_ROWS_PER_INSERT, type Credit, creditQueries, creditsOfSourceQuery, finalizeCreditsQuery } from "~/modules/payments/payments.server";
 import { db } from "~/platform/db.server";
 import { count } from "../helpers";
+import { present } from "../../helpers/present";
 
 async function people(n: number): Promise<string[]> {
   const ids = Array.from({ length: n }, () => crypto.randomUUID());
@@ -46,7 +47,7 @@ describe("creditQueries", () => {
 
     // Finalized by source only.
     const other = crypto.randomUUID();
-    await run(creditQueries([credit(ids[0], other)]));
+    await run(creditQueries([credit(present(ids[0], "the first person"), other)]));
     await finalizeCreditsQuery("campaign", source);
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE source_id = ? AND status = 'finalized'", source)).toBe(2500);
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE source_id = ? AND status = 'estimated'", other)).toBe(1);

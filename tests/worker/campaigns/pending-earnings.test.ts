@@ -11,6 +11,9 @@ import { formatPayoutDay } from "~/modules/payments/calendar";
 import { signInAs } from "../../factories/users";
 import { fetchApp, withCookie } from "../helpers";
 
+/** The id of the seed's demo account of a kind, or "" when there is none. */
+const demoId = (kind: (typeof DEMO_ACCOUNTS)[number]["kind"]) => DEMO_ACCOUNTS.find((a) => a.kind === kind)?.id ?? "";
+
 const pendingSection = (html: string) => {
   const at = html.indexOf("Pending — not yet in your balance");
   return at < 0 ? "" : html.slice(at, html.indexOf("</section>", at));
@@ -18,7 +21,7 @@ const pendingSection = (html: string) => {
 
 it("the demo creator's campaign earnings are on /payments before settling, each with its payout deadline; a settled one leaves the section", async () => {
   await seedDemoData({ db: env.DB, media: env.MEDIA, hashPassword });
-  const [creator, clipper] = (["creator", "clipper"] as const).map((k) => DEMO_ACCOUNTS.find((a) => a.kind === k)?.id ?? "");
+  const [creator, clipper] = [demoId("creator"), demoId("clipper")];
   const { cookie } = await signInAs(creator);
   const campaign = (id: string) =>
     env.DB.prepare("SELECT ends_at AS endsAt, ended_at AS endedAt FROM campaigns WHERE id = ?").bind(id).first<{ endsAt: string; endedAt: string | null }>();

@@ -10,6 +10,7 @@ import { type TrackStatus, trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, okText, outcome, postForm, withCookie } from "../helpers";
 import { declareHandles } from "../../factories/channels";
+import { present } from "../../helpers/present";
 
 const AUDIO = Uint8Array.from({ length: 800 }, (_, i) => (i * 5 + 1) % 251);
 let admin: TestUser;
@@ -93,7 +94,9 @@ beforeAll(async () => {
 }, 180_000);
 
 const rows = (html: string) =>
-  [...html.matchAll(/<tr data-testid="leaderboard-row">([\s\S]*?)<\/tr>/g)].map((m) => [...m[1].matchAll(/<t[dh][^>]*>([^<]*)<\/t[dh]>/g)].map((c) => c[1]));
+  [...html.matchAll(/<tr data-testid="leaderboard-row">([\s\S]*?)<\/tr>/g)].map((m) =>
+    [...present(m[1], "a leaderboard row").matchAll(/<t[dh][^>]*>([^<]*)<\/t[dh]>/g)].map((c) => c[1]),
+  );
 
 describe("the public campaign page, for anyone", () => {
   it("shows the budget used ($X of $Y) with a progress bar that carries its value", async () => {

@@ -8,6 +8,7 @@ import { decryptToken } from "~/platform/token-crypto.server";
 import worker from "../../../workers/app";
 import { createUser, type TestUser } from "../../factories/users";
 import { ORIGIN, count, fetchApp, okText, postForm, toastOf } from "../helpers";
+import { present } from "../../helpers/present";
 
 /** The count the dashboard shows under Connected Channels. */
 const connectedCount = async (userId: string) => (await connectedChannelCountQuery(userId).all())[0]?.n ?? 0;
@@ -20,7 +21,7 @@ const FLOW_COOKIE = "__Host-sb_youtube_oauth";
 
 function cookiePair(res: Response, name: string): string | null {
   const c = res.headers.getSetCookie().find((v) => v.startsWith(`${name}=`));
-  return c ? c.split(";")[0] : null;
+  return c ? present(c.split(";")[0], `the pair in ${c}`) : null;
 }
 
 type Pick = { account: string } | { email: string; name?: string };
@@ -276,7 +277,7 @@ describe("linking a YouTube channel (OAuth code + PKCE + state, stand-in provide
   it("answers 'YouTube OAuth is not configured properly' without a client", async () => {
     const user = await createUser("creator");
     const vars = env as unknown as Record<string, string>;
-    const secret = vars.GOOGLE_CLIENT_SECRET;
+    const secret = present(vars.GOOGLE_CLIENT_SECRET, "GOOGLE_CLIENT_SECRET in the test bindings");
     vars.GOOGLE_CLIENT_SECRET = "";
     try {
       const res = await postForm("/channels", { intent: "connect" }, { headers: { Cookie: user.cookie } });
@@ -377,7 +378,7 @@ describe("refresh and disconnect", () => {
       env.DB.prepare("SELECT count(*) AS n FROM youtube_channel_tokens WHERE channel_row_id = ?").bind(channel!.id),
       env.DB.prepare("SELECT count(*) AS n FROM channel_snapshots WHERE channel_row_id = ?").bind(channel!.id),
     ]);
-    expect(left.map((r) => r.results[0].n)).toEqual([0, 0]);
+    expect(left.map((r) => present(r.results[0], "a count row").n)).toEqual([0, 0]);
     // The grant was revoked at the provider.
     const renew = await standIn("token", { grant_type: "refresh_token", refresh_token: refresh!, client_id: "shortbeat-local" });
     expect(renew.status).toBe(400);

@@ -9,6 +9,7 @@ import { handleStandInSocial } from "~/dev/dev-social.server";
 import { instagramAuthorizeUrl, instagramExchangeCode, SocialUnavailable } from "~/modules/channels/social-provider.server";
 import instagramDocs from "../../fixtures/providers/instagram.json";
 import { fetchApp, ORIGIN } from "../helpers";
+import { present } from "../../helpers/present";
 
 const tag = crypto.randomUUID().replace(/-/g, "").slice(0, 8);
 const request = new Request(ORIGIN);
@@ -42,8 +43,8 @@ const exchange = (code: string) =>
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({
-        client_id: settings.INSTAGRAM_APP_ID,
-        client_secret: settings.INSTAGRAM_APP_SECRET,
+        client_id: present(settings.INSTAGRAM_APP_ID, "INSTAGRAM_APP_ID in the test bindings"),
+        client_secret: present(settings.INSTAGRAM_APP_SECRET, "INSTAGRAM_APP_SECRET in the test bindings"),
         grant_type: "authorization_code",
         redirect_uri: redirectUri,
         code,
@@ -58,7 +59,7 @@ describe("Instagram's code exchange (Business Login, Step 2)", () => {
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { data: { permissions: string }[] };
     expect(shape(body)).toEqual(shape(instagramDocs.codeExchange.example));
-    expect(body.data[0].permissions.split(",")).toContain("instagram_business_basic");
+    expect(present(body.data[0], "the exchange's data[0]").permissions.split(",")).toContain("instagram_business_basic");
     // The same code again: the page's "Sample Rejected Response", word for word.
     const again = await exchange(code);
     expect(again.status).toBe(400);

@@ -15,6 +15,7 @@ import tiktokDocs from "../../fixtures/providers/tiktok.json";
 import { createUser, type TestUser } from "../../factories/users";
 import { ORIGIN, count, fetchApp, outcome, postForm, toastOf, withCookie } from "../helpers";
 import { linkSocial } from "../social-link";
+import { present } from "../../helpers/present";
 
 const tag = crypto.randomUUID().replace(/-/g, "").slice(0, 8);
 let admin: TestUser;
@@ -63,9 +64,9 @@ describe("linking on /channels", () => {
       ["tiktok", account],
     ]);
     // Instagram's id is a string of digits beyond 2^53, kept exactly.
-    expect(rows.results[0].external_user_id).toMatch(/^1784\d{13}$/);
+    expect(present(rows.results[0], "the Instagram account row").external_user_id).toMatch(/^1784\d{13}$/);
     for (const r of rows.results) expect(r.access_token_enc).toMatch(/^v1\./);
-    expect(rows.results[1].refresh_token_enc).toMatch(/^v1\./);
+    expect(present(rows.results[1], "the TikTok account row").refresh_token_enc).toMatch(/^v1\./);
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'social_account_linked' AND user_id = ?", creator.id)).toBe(2);
     const page = await (await fetchApp("/channels", withCookie(creator.cookie))).text();
     expect(page).toContain("Unlink Instagram");
@@ -108,7 +109,7 @@ describe("Instagram and TikTok videos of a linked account", () => {
     for (const [u, text] of [
       [`https://www.instagram.com/reel/Else${tag}/`, `This Instagram video is not one of the posts of your linked Instagram account ${account}.`],
       [`https://www.tiktok.com/@${account}/video/${elseVideo}`, `This TikTok video is not one of the posts of your linked TikTok account ${account}.`],
-    ]) {
+    ] as const) {
       const res = await submit(creator, campaignId, u);
       expect(res.status, u).toBe(409);
       expect(await res.text()).toContain(text);
@@ -233,9 +234,9 @@ describe("the stand-in answers the providers' documented shapes (tests/fixtures/
       data: { id: string }[];
     };
     expect(shape(media)).toEqual(shape(instagramDocs.media.example));
-    expect(shape(await ask(`/dev/social/instagram/graph/${media.data[0].id}/insights?metric=views&access_token=${ig}`))).toEqual(
-      shape(instagramDocs.insights.example),
-    );
+    expect(
+      shape(await ask(`/dev/social/instagram/graph/${present(media.data[0], "the first media item").id}/insights?metric=views&access_token=${ig}`)),
+    ).toEqual(shape(instagramDocs.insights.example));
     const oembed = await ask(`/dev/social/instagram/oembed?url=https://www.instagram.com/reel/Shape${tag}/&access_token=x`);
     expect(shape(oembed)).toEqual(shape(instagramDocs.oembed.example));
     const tt = await token("tiktok");

@@ -21,6 +21,7 @@ import { campaignFields } from "../../factories/campaigns";
 import { CHANNEL_LIST, MISSING_KEY, QUOTA_EXCEEDED, VIDEO_LIST } from "../../factories/youtube-fixtures";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 const settings = env as unknown as Record<string, unknown>;
 const KEY = settings.YOUTUBE_API_KEY;
@@ -51,7 +52,7 @@ async function linkWithGrant(user: TestUser, opts: { expired?: boolean } = {}): 
   const slug = user.id.replace(/-/g, "").slice(0, 12);
   const grant = await issueStandInGrant({ sub: `google-test-${slug}`, email: `yt${slug}@example.com`, name: `YT ${slug}`, email_verified: true });
   const mine = (await (await standIn("youtube/channels", { Authorization: `Bearer ${grant.access_token}` })).json()) as { items: { id: string }[] };
-  const channelId = mine.items[0].id;
+  const channelId = present(mine.items[0], "the grant's channel").id;
   const rowId = crypto.randomUUID();
   const expiresAt = new Date(Date.now() + (opts.expired ? -60_000 : 3_600_000)).toISOString();
   await env.DB.batch([

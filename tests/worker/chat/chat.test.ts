@@ -22,6 +22,7 @@ import {
   sendRateStub,
   waitFor,
 } from "./chat-helpers";
+import { present } from "../../helpers/present";
 
 let admin: TestUser;
 let alice: TestUser;
@@ -188,7 +189,7 @@ describe("messages", () => {
   it("history after the object is evicted: last 50, cursor pages, numbering continues", async () => {
     const room = await createRoom(admin, "History");
     for (let i = 1; i <= 12; i++) {
-      const who = [alice, bob, admin][i % 3];
+      const who = present([alice, bob, admin][i % 3], `the sender of h${i}`);
       await sendOk(who, room, `h${i}`);
       if (i % 4 === 0) {
         await resetRates(room);
@@ -210,14 +211,17 @@ describe("messages", () => {
     expect(first.body.messages).toHaveLength(50);
     expect(first.body.hasMore).toBe(true);
     expect(first.body.messages.at(-1)!.body).toBe("bulk 60");
-    const older = await getJson<ChatHistory>(alice, `/api/chat?room=${room}&before=${first.body.messages[0].seq}`);
+    const older = await getJson<ChatHistory>(
+      alice,
+      `/api/chat?room=${room}&before=${present(first.body.messages[0], "the oldest message of the first page").seq}`,
+    );
     expect(older.body.messages.map((m) => m.body)).toEqual([
       ...Array.from({ length: 12 }, (_, i) => `h${i + 1}`),
       "after restart",
       ...Array.from({ length: 10 }, (_, i) => `bulk ${i + 1}`),
     ]);
     expect(older.body.hasMore).toBe(false);
-    expect(older.body.messages[0].authorName).toBe("Bob Baker");
+    expect(older.body.messages[0]?.authorName).toBe("Bob Baker");
     // A room the object never saw (seeded in D1 only) continues after the newest stored seq.
     const seeded = await createRoom(admin, "Seeded");
     await env.DB.prepare("INSERT INTO chat_messages (id, room_id, seq, user_id, body) VALUES (?, ?, 41, ?, 'seeded')")

@@ -27,6 +27,7 @@ import {
   send,
   sendOk,
 } from "./chat-helpers";
+import { present } from "../../helpers/present";
 
 let admin: TestUser;
 let admin2: TestUser;
@@ -252,7 +253,7 @@ describe("one person, many sockets (decision 0298)", () => {
     // The cap is per person: someone else opens the room as usual.
     const other = await connectChat(roomB, mia);
     // A closed tab frees its place (once the room has answered its close).
-    tabs[0].ws.close(1000);
+    present(tabs[0], "the first tab").ws.close(1000);
     let again = await chatSocketRequest(roomB, noah.cookie);
     for (const until = Date.now() + 3000; again.status === 429 && Date.now() < until; ) {
       await again.body?.cancel();

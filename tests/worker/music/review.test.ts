@@ -8,7 +8,7 @@ import { insertTrack } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, outcome, postForm, withCookie } from "../helpers";
 
-let admins: TestUser[];
+let admins: [TestUser, TestUser, TestUser];
 let partner: TestUser;
 
 beforeAll(async () => {

@@ -13,6 +13,7 @@ import { ftsQuery } from "~/modules/music/music.server";
 import { trackInsert } from "../../factories/tracks";
 import { createUser } from "../../factories/users";
 import { fetchApp, okText, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 let actor: Actor;
 let cookie: string;
@@ -182,7 +183,7 @@ describe("relevance", () => {
 });
 
 describe("similar tracks", () => {
-  const byTitle = (title: string) => published.find((t) => t.title === title) ?? published[0];
+  const byTitle = (title: string) => present(published.find((t) => t.title === title) ?? published[0], `a published track for ${title}`);
 
   it("lists the tracks sharing the most of genre, mood, tempo (±10 BPM) and artist, never the track itself", async () => {
     const velvet = byTitle("Velvet Room"); // Jazz, Romantic, 88 BPM, Maya Okafor

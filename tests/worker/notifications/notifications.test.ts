@@ -30,6 +30,7 @@ import { createUser, signInAs, type TestUser } from "../../factories/users";
 import { SOCKETS_PER_USER, type UserNotifier } from "../../../workers/user-notifier";
 import { ORIGIN, count, fetchApp, okText, postForm } from "../helpers";
 import { type SocketClient, socketClient } from "../socket-client";
+import { present } from "../../helpers/present";
 
 // ---------------------------------------------------------------------------------------------
 // A small socket client: collects messages and closes, waits for what a test expects.
@@ -134,7 +135,7 @@ describe("notification socket: who may open one", () => {
     expect(((await over.json()) as { error: string }).error).toBe("Too many sockets");
     expect(await runInDurableObject(stubOf(user.id), (o: UserNotifier) => o.socketCount())).toBe(SOCKETS_PER_USER);
     // A closed tab frees its place (once the object has answered its close).
-    tabs[0].ws.close(1000, "done");
+    present(tabs[0], "the first tab").ws.close(1000, "done");
     let again = await socketRequest(user.cookie);
     for (const until = Date.now() + 3000; again.status === 429 && Date.now() < until; ) {
       await again.body?.cancel();
@@ -225,7 +226,7 @@ describe("delivery", () => {
     // The notification is on record too.
     const list = await listNotifications(actorFor(user));
     expect(list.notifications[0]).toMatchObject({ title: "Account banned", kind: "account_banned" });
-    expect(list.notifications[0].content).toContain("Spam");
+    expect(present(list.notifications[0], "the newest notification").content).toContain("Spam");
 
     // Sessions ended first (the order an admin action may use): the event still arrives.
     const other = await createUser("creator");
@@ -394,7 +395,7 @@ describe("fan-out and audiences", () => {
     for (const r of rows.results) expect(r.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     for (const [i, tab] of tabs.entries()) {
       const m = (await tab.next((x) => x.type === "notification")) as { notification: NotificationItem };
-      expect(m.notification.id).toBe(rows.results.find((r) => r.user_id === users[i].id)!.id);
+      expect(m.notification.id).toBe(rows.results.find((r) => r.user_id === present(users[i], `user ${i}`).id)!.id);
     }
   });
 });
@@ -612,15 +613,15 @@ describe("direct fan-out in slices (decision 0088)", () => {
     const users: TestUser[] = [];
     for (let i = 0; i < 7; i++) users.push(await createUser("creator"));
     const tabs = await Promise.all(users.map(connect));
-    const second = await connect(users[0]);
+    const second = await connect(present(users[0], "the first user"));
     const title = `Sliced ${crypto.randomUUID()}`;
     // Slices of 2: the request's own slice and three NotifyFanOut invocations, all at once.
     const result = await createNotification({ title, content: "in slices" }, { type: "ids", userIds: users.map((u) => u.id) }, { sliceSize: 2 });
     expect(result.recipients).toBe(7);
     // The pushes run after createNotification returns (waitUntil): wait for each, then prove no second one follows.
     for (const tab of [...tabs, second]) await tab.next((m) => m.type === "notification" && m.notification.title === title, 10_000);
-    for (const [i, tab] of tabs.entries()) expect(await settledCount(users[i], tab, title)).toBe(1);
-    expect(await settledCount(users[0], second, title)).toBe(1);
+    for (const [i, tab] of tabs.entries()) expect(await settledCount(present(users[i], `user ${i}`), tab, title)).toBe(1);
+    expect(await settledCount(present(users[0], "the first user"), second, title)).toBe(1);
   });
 
   it("1,001 pushes go out in three invocations of at most 500, none through the queue, each once", async () => {
@@ -629,10 +630,10 @@ describe("direct fan-out in slices (decision 0088)", () => {
     const title = `Thousand ${crypto.randomUUID()}`;
     // Users without a socket fill the audience; the watched ones sit in the first, middle and last slice.
     const pushes = Array.from({ length: 1001 }, () => pushFor(crypto.randomUUID(), title));
-    for (const [i, at] of [0, 500, 1000].entries()) pushes[at] = pushFor(watched[i].id, title);
+    for (const [i, at] of [0, 500, 1000].entries()) pushes[at] = pushFor(present(watched[i], `watched user ${i}`).id, title);
     const outcome = await deliverDirect(pushes);
     expect(outcome).toEqual({ delivered: 3, slices: 3, queued: 0 });
-    for (const [i, tab] of tabs.entries()) expect(await settledCount(watched[i], tab, title)).toBe(1);
+    for (const [i, tab] of tabs.entries()) expect(await settledCount(present(watched[i], `watched user ${i}`), tab, title)).toBe(1);
   });
 
   it("a slice larger than the budget is refused before anything is sent", async () => {
@@ -660,7 +661,7 @@ describe("direct fan-out in slices (decision 0088)", () => {
     const outcome = await getQueueResult(batch, ctx);
     expect([...outcome.explicitAcks].sort()).toEqual(["b0", "b1", "b2", "b3"]);
     expect(outcome.retryMessages).toEqual([]);
-    for (const [i, tab] of tabs.entries()) expect(await settledCount(users[i], tab, title)).toBe(1);
+    for (const [i, tab] of tabs.entries()) expect(await settledCount(present(users[i], `user ${i}`), tab, title)).toBe(1);
   });
 });
 
@@ -676,7 +677,7 @@ describe("frames serialized once (decision 0090)", () => {
     for (const [i, u] of users.entries()) {
       const row = (await listNotifications(actorFor(u))).notifications.find((n) => n.notificationId === result.notificationId);
       expect(row).toMatchObject({ title, isRead: false });
-      for (const tab of tabsOf[i]) {
+      for (const tab of present(tabsOf[i], `the tabs of user ${i}`)) {
         expect(await tab.next((m) => m.type === "notification" && m.notification.title === title, 10_000)).toEqual({ type: "notification", notification: row });
         await sendControl(u, tab);
         expect(titlesOf(tab).filter((t) => t === title)).toHaveLength(1);

@@ -8,7 +8,7 @@ import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
 
 const HEADER = "month,channel_id,creator_id,video_id,net_revenue,currency";
-let admins: TestUser[];
+let admins: [TestUser, TestUser];
 let creator: TestUser;
 let other: TestUser;
 let ended: TestUser;

@@ -7,6 +7,7 @@ import { setAccountState, standInState } from "~/dev/dev-stripe.server";
 import { createUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, redirectTarget } from "../helpers";
 import { accountOf, onboard, onPayments, webhookEvent } from "./stripe-helpers";
+import { present } from "../../helpers/present";
 
 beforeAll(async () => {
   await fetchApp("/auth");
@@ -75,7 +76,7 @@ describe("one connected account per person", () => {
     const accounts = (await standInState()).accounts.filter((a) => a.metadata.user_id === c.id);
     expect(accounts).toHaveLength(1);
     const row = await accountOf(c.id);
-    expect(row).toMatchObject({ method: "stripe", stripe_account_id: accounts[0].id, status: "needs_information" });
+    expect(row).toMatchObject({ method: "stripe", stripe_account_id: present(accounts[0], "the stand-in account").id, status: "needs_information" });
     // Each request either continues to Stripe's onboarding of that one account or is told why not (never a second account).
     for (const res of answers) {
       const target = await redirectTarget(res);

@@ -11,6 +11,7 @@ import { runPayoutDay } from "~/modules/payments/payments.server";
 import { clearSettingsCache } from "~/platform/settings.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { bellCount, count, fetchApp, ORIGIN, outcome, postForm, redirectTarget, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 const HEADER = "month,channel_id,creator_id,video_id,net_revenue,currency";
 let admin: TestUser;
@@ -138,11 +139,11 @@ describe("the payout day through Stripe", () => {
     const [a, b] = await Promise.all([runPayoutDay(new Date("2024-02-19T04:00:00Z")), runPayoutDay(new Date("2024-02-19T04:00:00Z"))]);
     expect(a.batch).toBe("2024-02");
     expect((a.transfers?.sent ?? 0) + (b.transfers?.sent ?? 0)).toBe(1);
-    const [p] = (await payoutsOf(c.id)).results;
+    const p = present((await payoutsOf(c.id)).results[0], "the payout");
     expect(p).toMatchObject({ method: "stripe", stripe_account_id: accountId, amount_cents: 7000 });
     expect(p.stripe_transfer_id).toMatch(/^tr_/);
-    await vi.waitFor(async () => expect((await payoutsOf(c.id)).results[0].status).toBe("paid"), { timeout: 10_000 });
-    const paid = (await payoutsOf(c.id)).results[0];
+    await vi.waitFor(async () => expect((await payoutsOf(c.id)).results[0]?.status).toBe("paid"), { timeout: 10_000 });
+    const paid = present((await payoutsOf(c.id)).results[0], "the paid payout");
     expect(paid.reference).toBe(p.stripe_transfer_id);
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE payout_id = ? AND status = 'paid'", p.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'payout_paid'", c.email)).toBe(1);
@@ -164,7 +165,7 @@ describe("the payout day through Stripe", () => {
     await refuseNextTransfer(true, "transfers_not_allowed");
     const run = await runPayoutDay(new Date("2024-03-18T04:00:00Z"));
     expect(run.transfers?.failed).toBe(1);
-    const [p] = (await payoutsOf(c.id)).results;
+    const p = present((await payoutsOf(c.id)).results[0], "the payout");
     expect(p).toMatchObject({ status: "failed" });
     expect(String(p.failure_reason)).toContain("Stripe refused the transfer: The requested transfer cannot be created");
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ? AND status = 'finalized' AND payout_id IS NULL", c.id)).toBe(1);
@@ -175,7 +176,7 @@ describe("the payout day through Stripe", () => {
     // The next payout day pays it.
     await runPayoutDay(new Date("2024-04-18T04:00:00Z"));
     await vi.waitFor(async () => expect((await payoutsOf(c.id)).results.map((r) => r.status)).toEqual(["failed", "paid"]), { timeout: 10_000 });
-    expect((await payoutsOf(c.id)).results[1].amount_cents).toBe(3500);
+    expect((await payoutsOf(c.id)).results[1]?.amount_cents).toBe(3500);
   });
 
   it("a transfer reversed in Stripe fails its payout by webhook and returns the amount to the balance", async () => {
@@ -184,10 +185,10 @@ describe("the payout day through Stripe", () => {
     await payableMonth("2024-05", `2024-05,${c.channelId},,,20.00,USD\n`);
     await runPayoutDay(new Date("2024-06-18T04:00:00Z"));
     await vi.waitFor(async () => expect((await payoutsOf(c.id)).results[0]?.status).toBe("paid"), { timeout: 10_000 });
-    const [p] = (await payoutsOf(c.id)).results;
+    const p = present((await payoutsOf(c.id)).results[0], "the payout");
     await reverseTransfer(String(p.stripe_transfer_id), new Request(ORIGIN));
-    await vi.waitFor(async () => expect((await payoutsOf(c.id)).results[0].status).toBe("failed"), { timeout: 10_000 });
-    expect((await payoutsOf(c.id)).results[0].failure_reason).toBe("The transfer was reversed in Stripe");
+    await vi.waitFor(async () => expect((await payoutsOf(c.id)).results[0]?.status).toBe("failed"), { timeout: 10_000 });
+    expect((await payoutsOf(c.id)).results[0]?.failure_reason).toBe("The transfer was reversed in Stripe");
     expect(await count("SELECT count(*) AS n FROM ledger_entries WHERE user_id = ? AND status = 'finalized' AND payout_id IS NULL", c.id)).toBe(1);
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'payout_failed'", c.email)).toBe(1);
     expect(await bellCount(c.id, "n.kind = 'payout_failed'")).toBe(1);
@@ -296,7 +297,7 @@ describe("the webhook endpoint", () => {
       },
     });
     expect(await res.json()).toMatchObject({ outcome: "mismatch: not paid" });
-    expect((await payoutsOf(c.id)).results[0].status).toBe("processing");
+    expect((await payoutsOf(c.id)).results[0]?.status).toBe("processing");
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_transfer_mismatch' AND severity = 'critical'")).toBeGreaterThan(
       0,
     );
@@ -316,7 +317,7 @@ describe("people paid outside Stripe", () => {
     expect((await onPayments(c, { intent: "connect_payouts", country: "US" })).status).toBe(409);
     await payableMonth("2024-11", `2024-11,${c.channelId},,,30.00,USD\n`);
     await runPayoutDay(new Date("2024-12-18T04:00:00Z"));
-    const [p] = (await payoutsOf(c.id)).results;
+    const p = present((await payoutsOf(c.id)).results[0], "the payout");
     expect(p).toMatchObject({ method: "manual", status: "pending", amount_cents: 2100 });
     expect(await outcome(await asAdmin({ intent: "mark_paid", payoutId: String(p.id), reference: "BANK-42" }))).toBe("→/admin/payments");
     expect((await payoutsOf(c.id)).results[0]).toMatchObject({ status: "paid", reference: "BANK-42" });

@@ -12,6 +12,7 @@ import { STRIPE_API_VERSION, stripeClient } from "~/platform/stripe.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { bellCount, count, fetchApp, ORIGIN, outcome, postForm, redirectTarget, withCookie } from "../helpers";
 import { onboard, onPayments } from "./stripe-helpers";
+import { present } from "../../helpers/present";
 
 const HEADER = "month,channel_id,creator_id,video_id,net_revenue,currency";
 const vars = env as unknown as Record<string, string | undefined>;
@@ -133,7 +134,7 @@ describe("a transfer refused for the platform's balance (0307)", () => {
     await refuseNextTransfer(true, "balance_insufficient");
     const run = await runPayoutDay(new Date("2024-02-19T04:00:00Z"));
     expect(run.transfers).toMatchObject({ held: 1, failed: 0, sent: 0 });
-    const [p] = (await payoutsOf(c.id)).results;
+    const p = present((await payoutsOf(c.id)).results[0], "the payout");
     expect(p).toMatchObject({ status: "pending", failure_reason: null, failed_at: null, stripe_transfer_id: null });
     expect(String(p.held_reason)).toContain("platform's Stripe balance is too low");
     // The creator: no failure, no e-mail, no bell, nothing back "in the balance".
@@ -155,7 +156,7 @@ describe("a transfer refused for the platform's balance (0307)", () => {
 
     // Topped up: the next daily run sends it, and it is paid.
     expect((await runPayoutDay(new Date("2024-02-21T04:00:00Z"))).transfers?.sent).toBe(1);
-    await vi.waitFor(async () => expect((await payoutsOf(c.id)).results[0].status).toBe("paid"), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await payoutsOf(c.id)).results[0]?.status).toBe("paid"), { timeout: 10_000 });
     expect((await payoutsOf(c.id)).results[0]).toMatchObject({ held_reason: null, held_at: null, failure_reason: null });
     expect(await count("SELECT count(*) AS n FROM email_outbox WHERE to_email = ? AND kind = 'payout_paid'", c.email)).toBe(1);
   });
@@ -168,12 +169,12 @@ describe("a payout whose webhook never came (0307)", () => {
     await payableMonth("2024-03", `2024-03,${c.channelId},,,100.00,USD\n`);
     await pauseWebhooks(true);
     expect((await runPayoutDay(new Date("2024-04-18T04:00:00Z"))).transfers?.sent).toBe(1);
-    const [sent] = (await payoutsOf(c.id)).results;
+    const sent = present((await payoutsOf(c.id)).results[0], "the payout");
     expect(sent).toMatchObject({ status: "processing" });
     expect(sent.stripe_transfer_id).toMatch(/^tr_/);
     // Within the hour the job waits for the webhook.
     expect((await runPayoutDay(new Date("2024-04-18T04:30:00Z"))).transfers?.reconciled).toBe(0);
-    expect((await payoutsOf(c.id)).results[0].status).toBe("processing");
+    expect((await payoutsOf(c.id)).results[0]?.status).toBe("processing");
     // After it, Stripe is asked.
     expect((await runPayoutDay(new Date("2024-04-18T06:00:00Z"))).transfers?.reconciled).toBe(1);
     expect((await payoutsOf(c.id)).results[0]).toMatchObject({ status: "paid", reference: sent.stripe_transfer_id });
@@ -190,7 +191,7 @@ describe("a payout whose webhook never came (0307)", () => {
     await payableMonth("2024-05", `2024-05,${c.channelId},,,20.00,USD\n`);
     await pauseWebhooks(true);
     await runPayoutDay(new Date("2024-06-18T04:00:00Z"));
-    const [sent] = (await payoutsOf(c.id)).results;
+    const sent = present((await payoutsOf(c.id)).results[0], "the payout");
     expect(sent).toMatchObject({ status: "processing" });
     await reverseTransfer(String(sent.stripe_transfer_id), new Request(ORIGIN));
     expect((await runPayoutDay(new Date("2024-06-18T06:00:00Z"))).transfers?.reconciled).toBe(1);

@@ -26,6 +26,7 @@ import {
   type World,
 } from "./actions";
 import { auditMark, auditRowsSince, fingerprint } from "./db-fingerprint";
+import { present } from "../../helpers/present";
 
 let world: World;
 let n = 0;
@@ -73,7 +74,7 @@ describe.each(CASES.map((c) => [labelOf(c), c] as const))("%s", (label, c) => {
       if (c.guard === "public" && kind === "anonymous") {
         const answer = PUBLIC_ANSWERS[`${c.path} ${c.intent}`];
         expect(answer, `${what}: PUBLIC_ANSWERS has no entry`).toBeDefined();
-        expect((await actionOutcome(res, { query: true })).startsWith(answer), `${what}: ${got}`).toBe(true);
+        expect((await actionOutcome(res, { query: true })).startsWith(present(answer, `${what}: PUBLIC_ANSWERS' entry`)), `${what}: ${got}`).toBe(true);
       }
       return;
     }
@@ -128,10 +129,12 @@ describe("the fingerprint", () => {
     expect(await fingerprint()).toEqual(base);
     await env.DB.prepare("UPDATE profiles SET full_name = full_name || '!' WHERE user_id = ?").bind(world.users.creator.id).run();
     const changed = await fingerprint();
-    expect(changed.profiles.hash).not.toBe(base.profiles.hash);
-    expect(changed.profiles.rows).toBe(base.profiles.rows);
+    const profilesBefore = present(base.profiles, "profiles in the first fingerprint");
+    const profilesAfter = present(changed.profiles, "profiles in the second fingerprint");
+    expect(profilesAfter.hash).not.toBe(profilesBefore.hash);
+    expect(profilesAfter.rows).toBe(profilesBefore.rows);
     const { token } = await signInAs(world.users.creator.id);
-    expect((await fingerprint()).sessions.rows).toBe(base.sessions.rows + 1);
+    expect((await fingerprint()).sessions?.rows).toBe(present(base.sessions, "sessions in the first fingerprint").rows + 1);
     await env.DB.prepare("DELETE FROM sessions WHERE id = ?").bind(sha256Hex(token)).run();
     await env.DB.prepare("UPDATE profiles SET full_name = substr(full_name, 1, length(full_name) - 1) WHERE user_id = ?").bind(world.users.creator.id).run();
     expect(await fingerprint()).toEqual(base);

@@ -1685,10 +1685,13 @@ export async function actionOutcome(res: Response, opts: { query?: boolean } = {
 export function toastTitle(res: Response): string | null {
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-sb_toast="));
   if (!cookie) return null;
-  const value = decodeURIComponent(cookie.split("=")[1].split(";")[0]);
+  const [, pair = ""] = cookie.split("=");
+  const [encoded = ""] = pair.split(";");
+  const value = decodeURIComponent(encoded);
   if (!value) return null;
   try {
-    const json = new TextDecoder().decode(Uint8Array.from(atob(value.split(".")[0]), (c) => c.charCodeAt(0)));
+    const [payload = ""] = value.split(".");
+    const json = new TextDecoder().decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)));
     return (JSON.parse(json) as { title?: string }).title ?? null;
   } catch {
     return null;
@@ -1697,5 +1700,6 @@ export function toastTitle(res: Response): string | null {
 
 /** A readable name for a case: "POST /channels (submit)". */
 export function labelOf(c: ActionCase): string {
-  return `POST ${c.path.split("?")[0]}${c.path.includes("?") ? `?${c.path.split("?")[1].slice(0, 20)}` : ""} (${c.intent})`;
+  const [path, query] = c.path.split("?");
+  return `POST ${path}${query === undefined ? "" : `?${query.slice(0, 20)}`} (${c.intent})`;
 }

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_KINDS, createUser, signInAs, type TestUser, type UserKind } from "../../factories/users";
-import { fetchApp, outcome, withCookie } from "../helpers";
+import { fetchApp, outcome, withCookie, signedCookiePayload } from "../helpers";
 import { ALLOWED, GUARDS, type Guard, KINDS, type Kind } from "./actions";
 
 const OK = "200";
@@ -166,12 +166,12 @@ describe("unauthorized access attempts", () => {
     const anon = await fetchApp("/admin");
     expect(anon.headers.get("Set-Cookie")).toBeTruthy();
     const toast = anon.headers.getSetCookie().find((c) => c.startsWith("__Host-sb_toast="))!;
-    const decoded = atob(decodeURIComponent(toast.split("=")[1].split(";")[0]).split(".")[0]);
+    const decoded = atob(signedCookiePayload(toast));
     expect(decoded).toContain("Authentication Required");
     expect(decoded).toContain("Please sign in to access this area.");
     const creator = await fetchApp("/admin", withCookie(users.creator.cookie));
     const toast2 = creator.headers.getSetCookie().find((c) => c.startsWith("__Host-sb_toast="))!;
-    const decoded2 = atob(decodeURIComponent(toast2.split("=")[1].split(";")[0]).split(".")[0]);
+    const decoded2 = atob(signedCookiePayload(toast2));
     expect(decoded2).toContain("Access Denied");
     expect(decoded2).toContain("Admin privileges required to access this area.");
   });

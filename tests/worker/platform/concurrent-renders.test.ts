@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fetchApp } from "../helpers";
+import { present } from "../../helpers/present";
 
 // React's Node build of the server renderer (app/entry.server.tsx, decision 0318) writes HTML into
 // a module-level byte view that every request in the isolate shares; React resets it at the start
@@ -31,7 +32,7 @@ async function interleaved(paths: string[]): Promise<{ html: string[]; chunks: n
       if (done[i]) continue;
       const { value, done: end } = await reader.read();
       if (end) done[i] = true;
-      else parts[i].push(value);
+      else present(parts[i], `the chunks of ${paths[i]}`).push(value);
     }
   }
   const decoder = new TextDecoder();
@@ -51,9 +52,10 @@ describe("two pages rendered at once in one isolate", () => {
         expect(page.startsWith("<!DOCTYPE html>"), paths[i]).toBe(true);
         expect(page.endsWith("</html>"), paths[i]).toBe(true);
         expect(page.match(/<!DOCTYPE html>/g)?.length, paths[i]).toBe(1);
+        const alonePage = present(expected[i], `${paths[i]} rendered alone`);
         let at = 0;
-        while (at < page.length && page[at] === expected[i][at]) at++;
-        expect(page.slice(Math.max(0, at - 80), at + 80), `${paths[i]} equals the page rendered alone`).toBe(expected[i].slice(Math.max(0, at - 80), at + 80));
+        while (at < page.length && page[at] === alonePage[at]) at++;
+        expect(page.slice(Math.max(0, at - 80), at + 80), `${paths[i]} equals the page rendered alone`).toBe(alonePage.slice(Math.max(0, at - 80), at + 80));
       }
       // The pages are long enough to go out in more than one chunk (4 KB views), so the reads did interleave.
       expect(Math.min(...chunks)).toBeGreaterThan(1);

@@ -1,5 +1,6 @@
 // A digest of the whole local D1, to prove that a refused request changed nothing.
 import { env } from "cloudflare:workers";
+import { present } from "../../helpers/present";
 
 /**
  * Columns that change on every request without anything having happened: a session's sliding
@@ -56,7 +57,7 @@ export async function fingerprint(): Promise<Fingerprint> {
   const out: Fingerprint = {};
   for (const [i, name] of names.entries()) {
     const volatile = VOLATILE_COLUMNS[name] ?? [];
-    const rows = (results[i].results as Record<string, unknown>[]).map((row) => {
+    const rows = (present(results[i], `the rows of ${name}`).results as Record<string, unknown>[]).map((row) => {
       const kept: Record<string, unknown> = {};
       for (const key of Object.keys(row).sort()) if (!volatile.includes(key)) kept[key] = row[key];
       return kept;

@@ -5,6 +5,7 @@ import { emailQuery, emailsQuery } from "~/platform/email.server";
 import { db } from "~/platform/db.server";
 import { createUser } from "../../factories/users";
 import { TEST_PASSWORD, count, fetchApp, passwordBeforeAll, postForm, withCookie, signUpFields } from "../helpers";
+import { present } from "../../helpers/present";
 
 // Issue 28: the outbox is delivered through the EMAIL binding (Miniflare's here): each row claimed
 // once, stamped sent with the message id; failures retried with backoff, then failed with the
@@ -58,12 +59,13 @@ describe("delivery through the EMAIL binding", () => {
     // Nobody calls the sender here: the request's own waitUntil does, after its batch.
     const rows = await eventually(
       () => rowsTo(email),
-      (r) => r.length === 1 && r[0].status === "sent",
+      (r) => r.length === 1 && r[0]?.status === "sent",
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: "sent", attempts: 1, last_error: null });
-    expect(rows[0].sent_at).not.toBeNull();
-    expect(rows[0].message_id).toMatch(/@/);
+    const sent = present(rows[0], "the sent row");
+    expect(sent.sent_at).not.toBeNull();
+    expect(sent.message_id).toMatch(/@/);
   });
 
   it("parallel senders: every row is claimed and sent exactly once", async () => {
@@ -84,11 +86,11 @@ describe("delivery through the EMAIL binding", () => {
   it("a refused send is retried with backoff, then marked failed with the error after the last try", async () => {
     const to = `refused-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await queue(to, 1);
-    const [{ id }] = await rowsTo(to);
+    const { id } = present((await rowsTo(to))[0], `the row queued to ${to}`);
     const start = Date.now();
     const first = await deliverDue({ ids: [id], via: env.EMAIL_REFUSING, now: start });
     expect(first.retrying).toEqual([id]);
-    let [row] = await rowsTo(to);
+    let row = present((await rowsTo(to))[0], `the row queued to ${to}`);
     expect(row).toMatchObject({ status: "pending", attempts: 1, sent_at: null });
     expect(row.last_error).toMatch(/not allowed/);
     expect(Date.parse(row.next_attempt_at) - start).toBe(BACKOFF_MS[0]);
@@ -96,11 +98,11 @@ describe("delivery through the EMAIL binding", () => {
     expect((await deliverDue({ ids: [id], via: env.EMAIL_REFUSING, now: start + BACKOFF_MS[0] - 1000 })).claimed).toBe(0);
     let at = start;
     for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
-      at = Date.parse((await rowsTo(to))[0].next_attempt_at);
+      at = Date.parse(present((await rowsTo(to))[0], `the row queued to ${to}`).next_attempt_at);
       const report = await deliverDue({ ids: [id], via: env.EMAIL_REFUSING, now: at });
       expect(report.claimed).toBe(1);
     }
-    [row] = await rowsTo(to);
+    row = present((await rowsTo(to))[0], `the row queued to ${to}`);
     expect(row).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, sent_at: null });
     expect(row.last_error).toMatch(/not allowed/);
     // A failed row is never taken again.
@@ -116,7 +118,7 @@ describe("delivery through the EMAIL binding", () => {
   it("a row whose sender died is taken again once its lease has run out", async () => {
     const to = `stale-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await queue(to, 1);
-    const [{ id }] = await rowsTo(to);
+    const { id } = present((await rowsTo(to))[0], `the row queued to ${to}`);
     await env.DB.prepare("UPDATE email_outbox SET status = 'sending', claim_id = 'dead', claimed_until = ?, attempts = 1 WHERE id = ?")
       .bind(new Date(Date.now() + 60_000).toISOString(), id)
       .run();
@@ -137,10 +139,10 @@ describe("delivery through the EMAIL binding", () => {
       "Campaign ended: Test",
       "campaign_ended",
     );
-    await db().batch([first, ...rest]);
+    await db().batch([present(first, "the first e-mail statement"), ...rest]);
     await deliverDue();
-    expect((await rowsTo(a))[0].status).toBe("sent");
-    expect((await rowsTo(b))[0].status).toBe("sent");
+    expect((await rowsTo(a))[0]?.status).toBe("sent");
+    expect((await rowsTo(b))[0]?.status).toBe("sent");
   });
 });
 

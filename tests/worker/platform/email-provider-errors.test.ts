@@ -6,6 +6,7 @@ import { emailQuery } from "~/platform/email.server";
 import { recordSuccess } from "~/platform/service-status.server";
 import errors from "../../fixtures/providers/cloudflare-email-errors.json";
 import { count } from "../helpers";
+import { present } from "../../helpers/present";
 
 // Issue 41 §4: the Email Service's account-level refusals (docs/decisions/0309). The binding throws
 // Error objects with a `code` (tests/fixtures/providers/cloudflare-email-errors.json, from Cloudflare's
@@ -50,7 +51,7 @@ describe("Email Service refusals that are the account's, not the message's", () 
 
   it("E_DAILY_LIMIT_EXCEEDED: the verification mail waits for the quota's reset without spending attempts, then goes out", async () => {
     const to = `quota-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const [id] = await queue(to, "email_verification");
+    const id = present((await queue(to, "email_verification"))[0], `the verification mail to ${to}`);
     const start = Date.now();
     const first = await deliverDue({ ids: [id], via: refusing("E_DAILY_LIMIT_EXCEEDED"), now: start });
     expect(first.waiting).toEqual([id]);
@@ -104,7 +105,10 @@ describe("optional mail needs an https APP_ORIGIN (List-Unsubscribe)", () => {
       const news = await queue(to, "weekly_summary");
       const report = await deliverDue({ ids: news });
       expect(report.failed).toEqual(news);
-      expect(await rowOf(news[0])).toMatchObject({ status: "failed", last_error: `CONFIG_APP_ORIGIN_NOT_HTTPS: ${NO_HTTPS_ORIGIN}` });
+      expect(await rowOf(present(news[0], `the summary mail to ${to}`))).toMatchObject({
+        status: "failed",
+        last_error: `CONFIG_APP_ORIGIN_NOT_HTTPS: ${NO_HTTPS_ORIGIN}`,
+      });
       const money = await queue(`money-${crypto.randomUUID().slice(0, 8)}@example.com`, "payout_paid");
       expect((await deliverDue({ ids: money })).sent).toEqual(money);
       const more = await queue(`news2-${crypto.randomUUID().slice(0, 8)}@example.com`, "weekly_summary");

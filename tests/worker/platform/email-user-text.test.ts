@@ -11,6 +11,7 @@ import { deliverDue, type EmailBinding, messageFor } from "~/platform/email-deli
 import { createUser, type TestUser } from "../../factories/users";
 import { act } from "../clipping/helpers";
 import { ORIGIN, googleAs, postForm, signUpFields, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 const ATTACK = "Sec Casey\n\nhttps://evil.example/shortbeat-login\n\nSee you";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must be absent
@@ -43,8 +44,9 @@ async function invitationMail(creator: TestUser) {
   return { row: r, message };
 }
 
-const hrefsOf = (html: string) => [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
-const buttonsOf = (html: string) => [...html.matchAll(/<a href="([^"]*)" class="sb-button"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+const hrefsOf = (html: string) => [...html.matchAll(/href="([^"]*)"/g)].map((m) => present(m[1], "an href").replace(/&amp;/g, "&"));
+const buttonsOf = (html: string) =>
+  [...html.matchAll(/<a href="([^"]*)" class="sb-button"/g)].map((m) => present(m[1], "a button's href").replace(/&amp;/g, "&"));
 
 /** What the attack needs: evil.example as a link, a button, an address a mail client links, or the URL alone on a line of the text part. */
 function expectInert(message: { html: string; text: string; subject: string }) {

@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from "~/modules/accounts/accounts.server
 import { addDays, dayOf } from "~/modules/payments/calendar";
 import { providerFetch } from "~/platform/oauth.server";
 import { ORIGIN, fetchApp, okText, postForm } from "../helpers";
+import { present } from "../../helpers/present";
 
 // The first request compiles the whole app inside workerd: do it once here, with time to spare on
 // a busy machine, rather than inside the first test's 30 s.
@@ -73,21 +74,22 @@ describe("migrations and seed", () => {
         .bind(...args)
         .first<Record<string, unknown>>();
     const byKind = Object.fromEntries(DEMO_ACCOUNTS.map((a) => [a.kind, a]));
-    expect(await row("SELECT role FROM user_roles WHERE user_id = ?", byKind.admin.id)).toEqual({ role: "admin" });
-    expect((await row("SELECT approval_status FROM profiles WHERE user_id = ?", byKind.pending.id))?.approval_status).toBe("pending");
-    expect((await row("SELECT approval_status FROM profiles WHERE user_id = ?", byKind.rejected.id))?.approval_status).toBe("rejected");
-    expect((await row("SELECT is_banned FROM profiles WHERE user_id = ?", byKind.banned.id))?.is_banned).toBe(1);
-    expect((await row("SELECT is_music_partner FROM profiles WHERE user_id = ?", byKind.partner.id))?.is_music_partner).toBe(1);
+    const account = (kind: string) => present(byKind[kind], `the demo ${kind} account`);
+    expect(await row("SELECT role FROM user_roles WHERE user_id = ?", account("admin").id)).toEqual({ role: "admin" });
+    expect((await row("SELECT approval_status FROM profiles WHERE user_id = ?", account("pending").id))?.approval_status).toBe("pending");
+    expect((await row("SELECT approval_status FROM profiles WHERE user_id = ?", account("rejected").id))?.approval_status).toBe("rejected");
+    expect((await row("SELECT is_banned FROM profiles WHERE user_id = ?", account("banned").id))?.is_banned).toBe(1);
+    expect((await row("SELECT is_music_partner FROM profiles WHERE user_id = ?", account("partner").id))?.is_music_partner).toBe(1);
     expect(
       await row(
         "SELECT a.slug, a.status, a.approval_status FROM agency_users au JOIN agencies a ON a.id = au.agency_id WHERE au.user_id = ?",
-        byKind.agency.id,
+        account("agency").id,
       ),
     ).toEqual({ slug: DEMO_AGENCY.slug, status: "active", approval_status: "approved" });
-    expect(await row("SELECT creator_user_id FROM clipper_links WHERE clipper_user_id = ?", byKind.clipper.id)).toEqual({
-      creator_user_id: byKind.creator.id,
+    expect(await row("SELECT creator_user_id FROM clipper_links WHERE clipper_user_id = ?", account("clipper").id)).toEqual({
+      creator_user_id: account("creator").id,
     });
-    expect((await row("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ? AND status = 'verified'", byKind.creator.id))?.n).toBe(1);
+    expect((await row("SELECT count(*) AS n FROM manual_channel_submissions WHERE user_id = ? AND status = 'verified'", account("creator").id))?.n).toBe(1);
     // Dated relative to today: the creator verified 130 days ago, with the agency and its channel since 125 days ago (before the
     // payments seed's oldest month), the manual channel reviewed 52 days ago, the channel synced today.
     const ago = (n: number) => addDays(dayOf(new Date()), -n);
@@ -97,12 +99,12 @@ describe("migrations and seed", () => {
            substr(c.last_synced_at, 1, 10) AS synced, substr(m.reviewed_at, 1, 10) AS reviewed
          FROM users u JOIN profiles p ON p.user_id = u.id JOIN youtube_channels c ON c.user_id = u.id JOIN manual_channel_submissions m ON m.user_id = u.id
          WHERE u.id = ?`,
-        byKind.creator.id,
+        account("creator").id,
       ),
     ).toEqual({ verified: ago(130), term: ago(125), linked: ago(125), synced: ago(0), reviewed: ago(52) });
 
     // The demo password works against the stored hash.
-    const user = await row("SELECT password_hash FROM users WHERE id = ?", byKind.creator.id);
+    const user = await row("SELECT password_hash FROM users WHERE id = ?", account("creator").id);
     expect((await verifyPassword(String(user?.password_hash), "Shortbeat#2026")).valid).toBe(true);
 
     // Every track's audio is a real WAV file in MEDIA.
@@ -222,8 +224,8 @@ describe("unexpected errors", () => {
     const lines = logged.filter((l) => l?.requestId === id);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ message: "Unexpected error", method: "GET", path: "/dev/throw" });
-    expect(String(lines[0].error)).toContain("Test render failure from /dev/throw");
-    expect(String(lines[0].stack)).toContain("Test render failure");
+    expect(String(lines[0]?.error)).toContain("Test render failure from /dev/throw");
+    expect(String(lines[0]?.stack)).toContain("Test render failure");
   });
 
   it("a loader failure, as a page and as a .data request: logged with the id, sanitized in the answer", async () => {
@@ -236,7 +238,7 @@ describe("unexpected errors", () => {
       expect(body).toContain("Unexpected Server Error");
       const lines = logged.filter((l) => l?.requestId === id);
       expect(lines, path).toHaveLength(1);
-      expect(String(lines[0].error)).toContain("Test loader failure from /dev/throw");
+      expect(String(lines[0]?.error)).toContain("Test loader failure from /dev/throw");
     }
   });
 

@@ -10,7 +10,7 @@ import { count, fetchApp, ORIGIN, withCookie } from "../helpers";
 const API = "/ai-thumbnail-editor/api";
 const request = new Request(`${ORIGIN}${API}`, { method: "POST", headers: { "CF-Connecting-IP": "203.0.113.19" } });
 
-let admins: TestUser[];
+let admins: [TestUser, TestUser, TestUser, TestUser];
 
 beforeAll(async () => {
   admins = await Promise.all([createUser("admin"), createUser("admin"), createUser("admin"), createUser("admin")]);
@@ -51,7 +51,7 @@ describe("server AI limits per admin", () => {
     for (const [intent, field] of [
       ["caption-ideas", "title"],
       ["generate-background", "prompt"],
-    ]) {
+    ] as const) {
       const res = await post(exhausted, { intent, [field]: "I tried the spiciest noodles" });
       expect(res.status).toBe(503);
       expect(((await res.json()) as { error: string }).error).toBe(THUMBNAIL_MESSAGES.aiUnavailable);

@@ -9,6 +9,7 @@ import { addDays, dayOf } from "~/modules/payments/calendar";
 import { documentSchema } from "~/modules/thumbnails/schema";
 import { createUser, type TestUser } from "../../factories/users";
 import { count, fetchApp, ORIGIN, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 let admin: TestUser;
 let creator: TestUser;
@@ -59,7 +60,7 @@ describe("the thumbnail editor's seed", () => {
     const project = (await opened.json()) as { document: unknown; assets: Record<string, string> };
     const doc = documentSchema.parse(project.document);
     expect(doc.layers.map((l) => l.kind)).toEqual(["image", "shape", "text"]);
-    const image = await fetchApp(project.assets[THUMBNAILS_SEED.assetId], withCookie(admin.cookie));
+    const image = await fetchApp(present(project.assets[THUMBNAILS_SEED.assetId], "the seeded asset's URL"), withCookie(admin.cookie));
     expect(image.status).toBe(200);
     expect(pngSize(await image.arrayBuffer())).toEqual([1280, 720]);
   });

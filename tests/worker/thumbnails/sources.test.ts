@@ -9,6 +9,7 @@ import { fetchOwnChannel } from "~/modules/channels/provider.server";
 import { THUMBNAIL_MESSAGES } from "~/modules/thumbnails/messages";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, ORIGIN, withCookie } from "../helpers";
+import { present } from "../../helpers/present";
 
 let admin: TestUser;
 let creator: TestUser;
@@ -94,7 +95,7 @@ describe("a creator's channel thumbnail", () => {
       .replace(/=+$/, "");
     const params = new URLSearchParams({ code_challenge: challenge, code_challenge_method: "S256", redirect_uri: `${ORIGIN}/channels`, client_id: "x" });
     params.set("scope", "openid https://www.googleapis.com/auth/youtube.readonly");
-    const code = await issueCode(params, STAND_IN_ACCOUNTS[0]);
+    const code = await issueCode(params, present(STAND_IN_ACCOUNTS[0], "the first stand-in account"));
     const token = await handleDevOAuthApi(
       new Request(`${ORIGIN}/dev/oauth/token`, {
         method: "POST",

@@ -8,6 +8,7 @@ import { THUMBNAIL_MESSAGES } from "~/modules/thumbnails/messages";
 import { type TestUser, userBeforeAll } from "../../factories/users";
 import { count, fetchApp, ORIGIN, outcome, withCookie } from "../helpers";
 import { pngHeader } from "../../factories/images";
+import { present } from "../../helpers/present";
 
 const admin = userBeforeAll("admin");
 const creator = userBeforeAll("creator");
@@ -112,9 +113,9 @@ describe("projects", () => {
     expect(res.status).toBe(200);
     const project = (await res.json()) as { name: string; document: { layers: { assetId?: string; text?: string }[] }; assets: Record<string, string> };
     expect(project.name).toBe("Save and load");
-    expect(project.document.layers[0].assetId).toBe(asset?.id);
-    expect(project.document.layers[1].text).toBe("HELLO");
-    const url = project.assets[asset?.id ?? ""];
+    expect(present(project.document.layers[0], "the image layer").assetId).toBe(asset?.id);
+    expect(present(project.document.layers[1], "the text layer").text).toBe("HELLO");
+    const url = present(project.assets[asset?.id ?? ""], "the asset's URL");
     expect(url).toMatch(/^\/media\/signed\/thumbnails\/assets\//);
     const image = await fetchApp(url);
     expect(image.status).toBe(200);
@@ -188,7 +189,7 @@ describe("exports", () => {
     expect(file.status).toBe(200);
     expect(new Uint8Array(await file.arrayBuffer()).slice(0, 4)).toEqual(png(1, 1).slice(0, 4));
     // Unsigned, the key is not reachable.
-    expect((await fetchApp(body.export.url.split("?")[0])).status).toBe(403);
+    expect((await fetchApp(present(body.export.url.split("?")[0], "the export's path"))).status).toBe(403);
     const page = await (await fetchApp("/ai-thumbnail-editor", withCookie(admin.cookie))).text();
     expect(page).toContain(body.export.id);
   });
@@ -215,8 +216,9 @@ describe("exports", () => {
       .bind(creator.id)
       .all<{ image: string }>();
     expect(n.results).toHaveLength(1);
-    expect(n.results[0].image).toMatch(/^notifications\/[0-9a-f-]+\.png$/);
-    expect(await env.AVATARS.head(n.results[0].image)).not.toBeNull();
+    const image = present(n.results[0], "the notification").image;
+    expect(image).toMatch(/^notifications\/[0-9a-f-]+\.png$/);
+    expect(await env.AVATARS.head(image)).not.toBeNull();
     expect(await count("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'thumbnail_sent' AND target_user_id = ?", creator.id)).toBe(1);
     // The creator sees it in the bell feed with a public image URL.
     const feed = await (await fetchApp("/api/notifications", withCookie(creator.cookie))).text();
