@@ -78,3 +78,28 @@ test("signing out deletes the editor page kept for offline use", async ({ page, 
   await expect.poll(async () => (await kept(page)).length, { timeout: 10_000 }).toBe(0);
   expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
 });
+
+test("offline, Export saves the file to the device and Save waits for the connection, then saves", async ({ page, context, visit }) => {
+  test.setTimeout(120_000);
+  await signIn(page, "admin@shortbeat.test");
+  await visit("/ai-thumbnail-editor");
+  await page.getByRole("button", { name: "Add text" }).click();
+  await page.getByLabel("Text", { exact: true }).fill("OFFLINE TITLE");
+  await page.getByLabel("Name", { exact: true }).fill("Made offline");
+
+  await context.setOffline(true);
+  // Export: drawn in the browser, downloaded, not stored (no Recent exports entry offline).
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: /^Export \d+×\d+$/ }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.png$/);
+  await expect(page.getByText("Thumbnail exported to this device")).toBeVisible();
+  await expect(page.getByText("Export failed")).toHaveCount(0);
+
+  // Save: waits, says so, and saves once the connection is back.
+  await page.getByRole("button", { name: "Save project" }).click();
+  await expect(page.getByText("Save waiting for the connection")).toBeVisible();
+  await expect(page.getByText("Project not saved")).toHaveCount(0);
+  await context.setOffline(false);
+  await expect(page.getByText("Project saved")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("button", { name: "Open Made offline" })).toBeVisible({ timeout: 15_000 });
+});

@@ -26,6 +26,9 @@ export const THUMBNAIL_MESSAGES = {
   saved: "Project saved",
   conflict: "This project was saved elsewhere since you opened it. Reopen it to see the newer version; your work is still kept in this browser.",
   exported: "Thumbnail exported",
+  exportedOffline: "Thumbnail exported to this device",
+  /** Save pressed offline: the project waits for the connection (the draft stays in this browser). */
+  saveWaiting: "You're offline: the project will be saved when the connection is back. Your work is kept in this browser.",
   sent: "Thumbnail sent to the creator",
   alreadySent: "This export has already been sent.",
   noCreator: "No creator with that e-mail address.",

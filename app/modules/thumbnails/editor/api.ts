@@ -118,12 +118,12 @@ export async function saveProject({ history, assets, name, project }: EditorStat
   return String(body.id);
 }
 
-/** Draws the document at its export size, stores the file and answers it with its file name. */
-export async function storeExport(
+/** Draws the document at its export size, in this browser (no network): the file and its name. */
+export async function renderExport(
   doc: ThumbnailDocument,
   assets: ReadonlyMap<string, Asset>,
-  { name, projectId, type }: { name: string; projectId: string; type: ExportType },
-): Promise<{ stored: ExportSummary; filename: string }> {
+  { name, type }: { name: string; type: ExportType },
+): Promise<{ blob: Blob; filename: string }> {
   const spec = exportSpec(doc.format, type);
   const canvas = document.createElement("canvas");
   canvas.width = spec.width;
@@ -133,15 +133,39 @@ export async function storeExport(
   renderDocument(ctx, doc, assets, type === "image/jpeg");
   const blob = await new Promise<Blob | null>((r) => canvas.toBlob(r, spec.type, spec.quality));
   if (!blob) throw new Error("The thumbnail could not be rendered.");
-  const filename = exportFilename(name, doc.format, type);
+  return { blob, filename: exportFilename(name, doc.format, type) };
+}
+
+/** Whether a failed request failed for want of a network (fetch rejects with a TypeError), not by our answer. */
+export function isOffline(error: unknown): boolean {
+  return !navigator.onLine || error instanceof TypeError;
+}
+
+/** Saves a file to the person's device (the browser's download) from memory. */
+export function downloadBlob(blob: Blob, filename: string): void {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+}
+
+/** Stores an export with the project (Recent exports, a signed link); answers what was stored. */
+export async function storeExport(
+  blob: Blob,
+  filename: string,
+  { name, projectId, format }: { name: string; projectId: string; format: string },
+): Promise<ExportSummary> {
   const form = new FormData();
   form.set("intent", "export");
   form.set("projectId", projectId);
   form.set("name", name);
-  form.set("format", doc.format);
+  form.set("format", format);
   form.set("file", blob, filename);
   const res = await fetch(API, { method: "POST", body: form });
   const body = await readJson(res);
   if (!res.ok || !body.ok) throw new Error(body.error ?? "The export could not be stored.");
-  return { stored: body.export as ExportSummary, filename };
+  return body.export as ExportSummary;
 }

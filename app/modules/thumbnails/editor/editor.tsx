@@ -5,7 +5,7 @@ import { type ImageLayer, type Layer, type Placement, placeImage } from "../laye
 import { BRUSH_SIZES, type BrushMode } from "../mask";
 import { THUMBNAIL_MESSAGES } from "../messages";
 import type { AiStatus, ExportSummary, ProjectSummary } from "../types";
-import { draftOf, loadProject, openImageFile, restoreDraft, saveProject } from "./api";
+import { draftOf, isOffline, loadProject, openImageFile, restoreDraft, saveProject } from "./api";
 import { EditorCanvas } from "./canvas";
 import { editorReducer, initialEditorState, newId, newShapeLayer, newTextLayer } from "./document";
 import { saveDraft } from "./draft-store";
@@ -191,11 +191,41 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
 
   // ---- Save / open ------------------------------------------------------------------------------
 
+  // Save pressed offline waits for the connection, then saves what the editor holds by then (the
+  // draft is kept in this browser meanwhile: issue 42 §2).
+  const [saveWaiting, setSaveWaiting] = useState(false);
+  const saveNow = useRef<() => Promise<void>>(async () => {});
+  useEffect(() => {
+    if (!saveWaiting) return;
+    const go = () => {
+      setSaveWaiting(false);
+      void saveNow.current();
+    };
+    window.addEventListener("online", go);
+    return () => window.removeEventListener("online", go);
+  }, [saveWaiting]);
+
+  function waitToSave() {
+    setSaveWaiting(true);
+    toast.info("Save waiting for the connection", { description: THUMBNAIL_MESSAGES.saveWaiting });
+  }
+
   function save() {
+    if (!navigator.onLine) {
+      waitToSave();
+      return Promise.resolve();
+    }
     return runBusy(
       "save",
       async () => {
-        const id = await saveProject(state);
+        let id: string;
+        try {
+          id = await saveProject(state);
+        } catch (error) {
+          if (!isOffline(error)) throw error;
+          waitToSave();
+          return;
+        }
         // Reload from the server: images now have stored ids and signed URLs.
         await openProject(id, true);
         toast.success(THUMBNAIL_MESSAGES.saved);
@@ -207,6 +237,8 @@ export function ThumbnailEditor({ projects, exports, ai }: Props) {
       },
     );
   }
+
+  saveNow.current = save;
 
   async function openProject(id: string, quiet = false) {
     const loaded = await loadProject(id);

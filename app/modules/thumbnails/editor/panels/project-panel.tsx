@@ -7,7 +7,7 @@ import { toast } from "~/ui/toaster";
 import { type ExportType, FORMATS } from "../../layers";
 import { THUMBNAIL_MESSAGES } from "../../messages";
 import type { ExportSummary, ProjectSummary } from "../../types";
-import { type RunTask, storeExport } from "../api";
+import { downloadBlob, isOffline, renderExport, type RunTask, storeExport } from "../api";
 import type { EditorAction, EditorState } from "../document";
 
 // The project: its name, save, export (PNG or JPEG at the format's size, stored and downloaded),
@@ -36,7 +36,18 @@ export function ProjectPanel({ state, dispatch, projects, busy, run, setError, o
     return run(
       "export",
       async () => {
-        const { stored, filename } = await storeExport(doc, assets, { name, projectId: project.id, type: exportType });
+        // Drawn here, so it works offline: without a connection the file is saved to the device
+        // only, and Recent exports do not list it (issue 42 §2).
+        const { blob, filename } = await renderExport(doc, assets, { name, type: exportType });
+        let stored: ExportSummary;
+        try {
+          stored = await storeExport(blob, filename, { name, projectId: project.id, format: doc.format });
+        } catch (error) {
+          if (!isOffline(error)) throw error;
+          downloadBlob(blob, filename);
+          toast.success(THUMBNAIL_MESSAGES.exportedOffline, { description: `${filename} (${frame.width}×${frame.height})` });
+          return;
+        }
         setLastExport(stored);
         // Download it (the signed URL of the stored file).
         const a = document.createElement("a");
