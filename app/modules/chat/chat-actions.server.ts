@@ -1,6 +1,7 @@
 import { waitUntil } from "cloudflare:workers";
 import { and, eq, gte, isNull, or, sql } from "drizzle-orm";
 import { chatMessages, chatReads, chatRooms } from "~/db/schema";
+import { formatDateTime } from "~/lib/dates";
 import { conflict, forbidden, notFound, rateLimited } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { isAdminUser, peopleByIds, userIdsWhere } from "~/modules/accounts/accounts.server";
@@ -22,8 +23,11 @@ import type { ChatCatchUp, ChatHistory, ChatMember, ChatMessageItem, ChatMuteSta
 // a room read, find members to mention. D1 is the record; the room's object orders new messages,
 // counts the send rate and fans everything out (docs/decisions/0160).
 
-/** "until 23 Nov 2026, 20:15 UTC": how a mute's end reads in a toast (the page shows local time). */
-const untilLabel = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+/**
+ * "23 Nov 2026, 21:15": how a mute's end reads where a send or an edit is refused, in the person's
+ * zone and the style of every other date (the page's LocalTime; decision 0314, issue 42 §4).
+ */
+const untilLabel = (iso: string, timeZone: string | undefined) => formatDateTime(iso, timeZone);
 
 function canPostIn(actor: Actor, room: RoomRow): boolean {
   return room.archivedAt === null && (room.kind !== "announcements" || actor.isAdmin);
@@ -86,22 +90,22 @@ export async function chatMembers(actor: Actor, q: string): Promise<ChatMember[]
 }
 
 /** Refuses a muted author, saying until when, why and where (this room, or every room). */
-function refuseMuted(mute: ChatMuteState | null, roomName: string): void {
+function refuseMuted(mute: ChatMuteState | null, roomName: string, timeZone: string | undefined): void {
   if (mute)
-    throw forbidden(mutedText(untilLabel(mute.until), mute.reason, mute.allRooms ? null : roomName), {
+    throw forbidden(mutedText(untilLabel(mute.until, timeZone), mute.reason, mute.allRooms ? null : roomName), {
       title: "You are muted",
       details: { mutedUntil: mute.until, reason: mute.reason, allRooms: mute.allRooms },
     });
 }
 
 /** Why the room's INSERT refused a message: the room, announcements, or a mute. Always throws. */
-async function explainRefusal(actor: Actor, roomId: string): Promise<never> {
+async function explainRefusal(actor: Actor, roomId: string, timeZone: string | undefined): Promise<never> {
   const [roomRows, muteRows] = await db().batch([db().select().from(chatRooms).where(eq(chatRooms.id, roomId)), userMutesQuery(actor.id)]);
   const room = roomRows[0];
   if (!room) throw notFound("This room does not exist.");
   if (room.archivedAt !== null) throw forbidden(CHAT_TEXT.archived, { title: "Room archived" });
   if (room.kind === "announcements" && !actor.isAdmin) throw forbidden(CHAT_TEXT.announcementsOnly, { title: "Announcements" });
-  refuseMuted(muteIn(muteRows, roomId), room.name);
+  refuseMuted(muteIn(muteRows, roomId), room.name, timeZone);
   throw conflict("The message was not sent. Try again.");
 }
 
@@ -114,8 +118,9 @@ export async function postMessage(
   actor: Actor,
   author: { name: string; avatarUrl: string | null },
   input: Extract<ChatActionInput, { intent: "send" }>,
-  trace?: Record<string, number>,
+  opts: { timeZone?: string; trace?: Record<string, number> } = {},
 ): Promise<ChatMessageItem> {
+  const { timeZone, trace } = opts;
   authorize(actor, "chat", "post");
   // The browser's id for the message: a retry of a send whose answer was lost is stored once.
   const messageId = UUID.test(input.clientId) ? input.clientId.toLowerCase() : crypto.randomUUID();
@@ -157,7 +162,7 @@ export async function postMessage(
       if (first && first.userId === actor.id) return (await itemsOf([first]))[0];
       throw conflict("This message was already sent.");
     }
-    if (result.code === "refused") await explainRefusal(actor, input.roomId);
+    if (result.code === "refused") await explainRefusal(actor, input.roomId, timeZone);
     const retryAfterMs = "retryAfterMs" in result ? result.retryAfterMs : 1000;
     throw rateLimited(retryAfterMs / 1000, CHAT_TEXT.tooFast, CHAT_TEXT.tooFastTitle);
   }
@@ -187,13 +192,13 @@ export async function postMessage(
 }
 
 /** Edits one's own message within 15 minutes of sending (shown as edited); every open tab sees it. */
-export async function editMessage(actor: Actor, id: string, body: string): Promise<ChatMessageItem> {
+export async function editMessage(actor: Actor, id: string, body: string, timeZone?: string): Promise<ChatMessageItem> {
   authorize(actor, "chat", "post");
   const row = await messageById(id);
   if (!row || row.deletedAt) throw notFound(CHAT_TEXT.messageGone);
   authorize(actor, "chat", "editMessage", { ownerId: row.userId });
   const [room, mutes] = await Promise.all([roomById(row.roomId), userMutesQuery(actor.id)]);
-  refuseMuted(muteIn(mutes, row.roomId), room.name);
+  refuseMuted(muteIn(mutes, row.roomId), room.name, timeZone);
   const cutoff = new Date(Date.now() - CHAT_EDIT_WINDOW_MS).toISOString();
   if (row.createdAt < cutoff) throw forbidden(CHAT_TEXT.editWindow, { title: "Too late to edit" });
   const updated = await db()

@@ -1,3 +1,4 @@
+import { timeZoneFromCookie } from "~/lib/dates";
 import { invalid } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
@@ -52,11 +53,13 @@ export const action = domainResource(async (args: Route.ActionArgs) => {
   const user = await requireApiUser(args, { approved: true });
   const actor = actorOf(user);
   const input = await parseForm(args.request, chatActionSchema);
+  // A refusal names the mute's end in the person's zone (the `tz` cookie; decision 0314).
+  const timeZone = timeZoneFromCookie(args.request.headers.get("Cookie"));
   switch (input.intent) {
     case "send":
-      return Response.json({ ok: true, message: await postMessage(actor, authorOf(user), input) }, { headers: noStore });
+      return Response.json({ ok: true, message: await postMessage(actor, authorOf(user), input, { timeZone }) }, { headers: noStore });
     case "edit":
-      return Response.json({ ok: true, message: await editMessage(actor, input.id, input.body) }, { headers: noStore });
+      return Response.json({ ok: true, message: await editMessage(actor, input.id, input.body, timeZone) }, { headers: noStore });
     case "delete":
       return Response.json({ ok: true, ...(await deleteMessage(actor, input.id, args.request)) }, { headers: noStore });
     case "read":

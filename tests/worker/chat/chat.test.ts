@@ -1,6 +1,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { formatDateTime } from "~/lib/dates";
 import { banUser } from "~/modules/accounts/accounts.server";
 import { chatAdminAction, chatPage } from "~/modules/chat/chat.server";
 import { CHAT_CLOSE_BANNED, CHAT_CLOSE_SESSION_ENDED } from "~/modules/chat/protocol";
@@ -305,7 +306,18 @@ describe("mutes", () => {
     const refused = await send(erin, general, "can I?");
     expect(refused.status).toBe(403);
     const body = (await refused.json()) as { error: string };
-    expect(body.error).toMatch(/^You are muted until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. Reason: Off-topic spam$/);
+    expect(body.error).toMatch(/^You are muted until \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\. Reason: Off-topic spam$/);
+    // In the person's zone (the `tz` cookie) and the style of every other date (issue 42 §4, decision 0314).
+    const until = await env.DB.prepare("SELECT muted_until AS u FROM chat_mutes WHERE user_id = ? AND ended_at IS NULL").bind(erin.id).first<{ u: string }>();
+    const inKolkata = await postForm(
+      "/api/chat",
+      { intent: "send", roomId: general, body: "and now?" },
+      { headers: { Cookie: `${erin.cookie}; tz=Asia/Kolkata` } },
+    );
+    expect(((await inKolkata.json()) as { error: string }).error).toBe(
+      `You are muted until ${formatDateTime(until!.u, "Asia/Kolkata")}. Reason: Off-topic spam`,
+    );
+    expect(formatDateTime(until!.u, "Asia/Kolkata")).not.toBe(formatDateTime(until!.u, "UTC"));
     // Reading still works: the history and live messages.
     expect((await fetchApp(`/api/chat?room=${general}`, { headers: { Cookie: erin.cookie } })).status).toBe(200);
     await sendOk(bob, general, "erin can read this");

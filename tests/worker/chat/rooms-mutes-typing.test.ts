@@ -76,7 +76,7 @@ describe("mutes per room", () => {
     const refused = await send(mia, roomA, "in A?");
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: string }).error).toMatch(
-      /^You are muted in #Room A until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\. Reason: Spam in A$/,
+      /^You are muted in #Room A until \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}\. Reason: Spam in A$/,
     );
     await sendOk(mia, roomB, "in B fine");
     // At once: two sends to A and two to B (the D1 INSERT holds the mute rule: no window between check and write).
