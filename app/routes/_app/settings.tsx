@@ -4,6 +4,8 @@ import { toast } from "~/ui/toaster";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { Field } from "~/ui/field";
 import { Card } from "~/ui/card";
+import { LocalTime } from "~/ui/local-time";
+import { formatDate, timeZoneFromCookie } from "~/lib/dates";
 import { PageHeader } from "~/ui/page-header";
 import { isActionFailure } from "~/lib/errors";
 import { changePassword, setFirstPassword, endOtherSessions, endSessionByPrefix, listSessions, parseAccountForm } from "~/modules/accounts/accounts.server";
@@ -71,7 +73,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
         {
           type: "success",
           title: "Account scheduled for deletion",
-          description: `Every session has been signed out. Your data will be deleted on ${new Date(dueAt).toUTCString().slice(0, 16)}; sign in before then to keep your account.`,
+          description: `Every session has been signed out. Your data will be deleted on ${formatDate(dueAt, timeZoneFromCookie(request.headers.get("Cookie")))}; sign in before then to keep your account.`,
         },
         { headers: { "Set-Cookie": clearSessionCookie(request) } },
       );
@@ -215,7 +217,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
                     {s.current ? <span className="ml-2 rounded bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800">This device</span> : null}
                   </p>
                   <p className="text-xs text-slate-500">
-                    Signed in {new Date(s.createdAt).toUTCString()} · last active {new Date(s.lastSeenAt).toUTCString()}
+                    Signed in <LocalTime iso={s.createdAt} withTime /> · last active <LocalTime iso={s.lastSeenAt} withTime />
                     {s.ip ? ` · ${s.ip}` : ""}
                   </p>
                 </div>

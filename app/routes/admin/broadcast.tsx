@@ -7,6 +7,7 @@ import { FormError } from "~/ui/form-error";
 import { Select } from "~/ui/select";
 import { TextArea } from "~/ui/textarea";
 import { Card } from "~/ui/card";
+import { LocalTime } from "~/ui/local-time";
 import { PageHeader } from "~/ui/page-header";
 import { isActionFailure, type ActionFailure } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -256,7 +257,7 @@ export default function BroadcastPage({ loaderData }: Route.ComponentProps) {
                     {b.hasVideo ? " · video" : ""}
                   </p>
                   <p className="text-xs text-slate-500">
-                    <time dateTime={b.createdAt}>{new Date(b.createdAt).toUTCString()}</time>
+                    <LocalTime iso={b.createdAt} withTime />
                   </p>
                 </li>
               ))}
