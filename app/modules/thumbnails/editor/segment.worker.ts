@@ -12,6 +12,17 @@ import { normalizationMetadata, withModelMetadata } from "./tflite-metadata";
 // See docs/decisions/0181-offline-background-removal.md.
 
 declare const self: DedicatedWorkerGlobalScope;
+
+// MediaPipe's WebAssembly writes TensorFlow Lite's informational lines ("INFO: Created TensorFlow
+// Lite XNNPACK delegate for CPU.") to stderr, which Emscripten prints with console.error: the page's
+// console showed an error on every first background removal. MediaPipe's maintainers call it "not
+// an error log, an information log" (https://github.com/google-ai-edge/mediapipe/issues/3017).
+// Those lines go to console.info; anything else still reaches console.error (issue 42 §4).
+const consoleError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  if (typeof args[0] === "string" && args[0].startsWith("INFO: ")) console.info(...args);
+  else consoleError(...args);
+};
 const post = (m: SegmentReply, transfer: Transferable[] = []) => self.postMessage(m, transfer);
 
 let segmenter: Promise<ImageSegmenter> | null = null;
