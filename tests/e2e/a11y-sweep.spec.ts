@@ -10,6 +10,10 @@ import { DEMO_PASSWORD, expect, seriousViolations, signIn, test } from "./fixtur
 // PAGES lists every route file of app/routes with the addresses that show it; the first test fails
 // when a route file is neither here nor in NOT_PAGES, so a new page cannot be left out of the sweep.
 
+/** The browser's line for the 404 of the not-found addresses PAGES lists on purpose (and only those). */
+const NOT_FOUND_LOGGED =
+  /^Failed to load resource: the server responded with a status of 404 \(Not Found\) \(at http:\/\/[^/]+\/(no-such-page|licences\/NO-SUCH-CODE|music\/licences\/NO-SUCH-CODE)\)$/;
+
 /** Route files with a screen, and the addresses that open them (demo data: agency 'northwind'). */
 const PAGES: Record<string, string[]> = {
   "_public/landing.tsx": ["/"],
@@ -239,8 +243,12 @@ test("the sweep lists every route file of app/routes", () => {
 });
 
 for (const who of USERS) {
-  test(`${who.kind}: every page at 1440 and 375 px has no serious or critical accessibility violation`, async ({ browser }) => {
+  test(`${who.kind}: every page at 1440 and 375 px has no serious or critical accessibility violation`, async ({ browser, expectConsoleErrors }) => {
     test.setTimeout(300_000);
+    // The addresses listed to show a not-found page answer 404, which the browser logs; nothing else may log an error.
+    expectConsoleErrors(NOT_FOUND_LOGGED);
+    // The banned account's refused sign-in answers 403.
+    if (who.kind === "banned") expectConsoleErrors(/status of 403 .*\/auth\.data\)$/);
     const { failures, seen } = await sweep(browser, who);
     expect(failures, `serious or critical violations as ${who.kind}`).toEqual([]);
     if (!who.email || who.kind === "banned") {

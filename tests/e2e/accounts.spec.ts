@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, expectAccessible, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
+import { expect, expectAccessible, expectBanLogs, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
 
 const PASSWORD = "Journey!2026pass";
 
@@ -8,7 +8,15 @@ async function factory(request: APIRequestContext, baseURL: string, intent: stri
   expect(res.status(), await res.text()).toBe(200);
 }
 
-test("sign up with validation errors, verify by e-mail, wait for approval, sign in, use the shell, sign out", async ({ page, request, baseURL, visit }) => {
+test("sign up with validation errors, verify by e-mail, wait for approval, sign in, use the shell, sign out", async ({
+  page,
+  request,
+  baseURL,
+  visit,
+  expectConsoleErrors,
+}) => {
+  // Signing in before the e-mail is confirmed is refused on purpose (403); the browser logs it.
+  expectConsoleErrors(/status of 403 .*\/auth\.data\)$/);
   const email = `journey-${Date.now()}@example.com`;
   await visit("/auth?mode=signup");
   await expect(page.getByRole("heading", { name: "Join Shortbeat" })).toBeVisible();
@@ -114,7 +122,9 @@ test("the dashboard greets, counts, and reads favorites from local storage", asy
   await visit("/dashboard");
 });
 
-test("a new Google account accepts the terms and gives its channel details before it waits for approval", async ({ page }) => {
+test("a new Google account accepts the terms and gives its channel details before it waits for approval", async ({ page, expectConsoleErrors }) => {
+  // Finishing without accepting the agreement is refused on purpose (400); the browser logs it.
+  expectConsoleErrors(/status of 400 .*\/auth\/finish-sign-up\.data\)$/);
   await page.goto("/auth?ref=CASEY123");
   await expect(page.getByText("You've been invited to join Shortbeat")).toBeVisible();
   await expect(page.getByText("CASEY123")).toBeVisible();
@@ -160,7 +170,8 @@ test("cancelling at the provider shows 'Google sign in failed'", async ({ page }
   await expect(page.getByText("Google sign in failed")).toBeVisible();
 });
 
-test("a ban signs an open tab out", async ({ browser, baseURL }) => {
+test("a ban signs an open tab out", async ({ browser, baseURL, expectConsoleErrors }) => {
+  expectBanLogs(expectConsoleErrors);
   const context = await browser.newContext();
   const page = await context.newPage();
   const email = `ban-${Date.now()}@example.com`;

@@ -17,7 +17,15 @@ async function confirmEmail(page: Page, email: string) {
   await expect(page.getByText("Email confirmed")).toBeVisible();
 }
 
-test("an agency applies, an admin approves it, a creator joins through its link and appears in the roster", async ({ page, browser, baseURL, visit }) => {
+test("an agency applies, an admin approves it, a creator joins through its link and appears in the roster", async ({
+  page,
+  browser,
+  baseURL,
+  visit,
+  expectConsoleErrors,
+}) => {
+  // The unknown agency's sign-up address answers 404 on purpose (the end of the test).
+  expectConsoleErrors(/status of 404 .*-nope\/signup\)$/);
   const stamp = Date.now().toString(36);
   const agencyName = `Lumen Creators ${stamp}`;
   const slug = `lumen-creators-${stamp}`;

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser } from "@playwright/test";
-import { expect, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
+import { expect, expectBanLogs, fillCreatorChannel, fillNewAccount, signIn, test } from "./fixtures";
 
 // Issue 11 item 20: a user banned while signed in lands on /auth told why ('Your account has been
 // banned: <reason>'), whether the open tab hears the ban on its socket or only finds out at its
@@ -30,7 +30,8 @@ async function freshUser(browser: Browser, baseURL: string, name: string): Promi
   return email;
 }
 
-test("the open tab hears the ban and lands on /auth with the reason", async ({ browser, baseURL }) => {
+test("the open tab hears the ban and lands on /auth with the reason", async ({ browser, baseURL, expectConsoleErrors }) => {
+  expectBanLogs(expectConsoleErrors);
   const email = await freshUser(browser, baseURL!, "ban-live");
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -46,7 +47,8 @@ test("the open tab hears the ban and lands on /auth with the reason", async ({ b
   await context.close();
 });
 
-test("a tab without its socket finds out at its next navigation, with the reason", async ({ browser, baseURL }) => {
+test("a tab without its socket finds out at its next navigation, with the reason", async ({ browser, baseURL, expectConsoleErrors }) => {
+  expectBanLogs(expectConsoleErrors);
   const email = await freshUser(browser, baseURL!, "ban-next");
   const context = await browser.newContext();
   const page = await context.newPage();

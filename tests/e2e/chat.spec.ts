@@ -26,7 +26,10 @@ async function say(page: Page, text: string) {
   await box(page).press("Enter");
 }
 
-test("two members talk live; an admin mutes one and deletes a message from every open tab", async ({ browser, baseURL }) => {
+test("two members talk live; an admin mutes one and deletes a message from every open tab", async ({ browser, baseURL, expectConsoleErrors }) => {
+  // On purpose: the sixth message in 10 s is refused (429), and a send while the context is offline fails.
+  expectConsoleErrors(/status of 429 .*\/api\/chat\)$/);
+  expectConsoleErrors(/^Failed to load resource: net::ERR_INTERNET_DISCONNECTED \(at http:\/\/[^/]+\/api\/chat\)$/);
   // Two 10-second send windows and three browsers.
   test.setTimeout(180_000);
   const casey = await openChat(browser, baseURL!, "creator@shortbeat.test");

@@ -74,8 +74,11 @@ test("invitation → sign up as clipper → pending → creator approves → dow
   browser,
   baseURL,
   request,
+  expectConsoleErrors,
 }) => {
   test.setTimeout(180_000);
+  // On purpose: a clip of an unsupported platform (400) and approving a Short YouTube does not know (409).
+  expectConsoleErrors(/status of 40[09] .*\/clipping\.data\)$/);
   const stamp = Date.now().toString(36);
   const email = `clipper-${stamp}@example.com`;
   const name = `Clara Clipper ${stamp}`;
@@ -265,7 +268,9 @@ test("an invitation through 'Continue with Google': the clipper choice survives 
   await context.close();
 });
 
-test("a stranger with the creator's public referral code gets no access to the folder", async ({ browser, baseURL }) => {
+test("a stranger with the creator's public referral code gets no access to the folder", async ({ browser, baseURL, expectConsoleErrors }) => {
+  // On purpose: the public referral code is not a clipper invitation (404).
+  expectConsoleErrors(/status of 404 .*\/clipping\.data\)$/);
   const stranger = await signedIn(browser, baseURL!, "partner@shortbeat.test");
   // The public referral link with clipper=1 keeps nothing: it is no invitation.
   await stranger.goto("/auth?ref=CASEY123&clipper=1");

@@ -77,6 +77,15 @@ function collectFrom(context: BrowserContext, errors: string[]) {
   });
 }
 
+/**
+ * What an open tab logs when the test bans its person (or ends its session): the bell's requests
+ * answered 401, and its live socket's reconnects refused before the upgrade.
+ */
+export function expectBanLogs(expectConsoleErrors: (pattern: RegExp) => void) {
+  expectConsoleErrors(/status of 401 \(Unauthorized\) \(at http:\/\/[^/]+\/api\/notifications(\?[^)]*)?\)$/);
+  expectConsoleErrors(/^WebSocket connection to '[^']*\/api\/notifications\/socket' failed/);
+}
+
 const allowedErrors = new WeakMap<string[], RegExp[]>();
 
 export const test = base.extend<Fixtures>({

@@ -23,7 +23,9 @@ async function aMinuteOffline(page: Page) {
   await expect(offlineBadge(page)).toHaveCount(0);
 }
 
-test("a chat left offline for a minute keeps its draft and sends it when the network is back", async ({ page }) => {
+test("a chat left offline for a minute keeps its draft and sends it when the network is back", async ({ page, expectConsoleErrors }) => {
+  // On purpose: what the page asks for while the context is offline fails (its send, its socket's reconnects).
+  expectConsoleErrors(/net::ERR_INTERNET_DISCONNECTED/);
   await page.clock.install();
   await signIn(page, "creator@shortbeat.test");
   await page.goto("/community-chat");

@@ -31,7 +31,9 @@ async function deleteAccount(page: Page) {
   await expect(page.getByText("Account scheduled for deletion")).toBeVisible();
 }
 
-test("download my data, delete my account, keep it in the grace period, delete it for good", async ({ page, request, baseURL, visit }) => {
+test("download my data, delete my account, keep it in the grace period, delete it for good", async ({ page, request, baseURL, visit, expectConsoleErrors }) => {
+  // On purpose: deleting with a wrong password (400), and signing in once the account is gone (400).
+  expectConsoleErrors(/status of 400 .*\/(settings|auth)\.data\)$/);
   test.setTimeout(240_000);
   const email = `privacy-${Date.now()}@example.com`;
   await visit("/auth?mode=signup");

@@ -26,7 +26,8 @@ for (const [path, effective] of [
   });
 }
 
-test("unknown paths show the not-found page with 404", async ({ page }) => {
+test("unknown paths show the not-found page with 404", async ({ page, expectConsoleErrors }) => {
+  expectConsoleErrors(/status of 404 .*\/definitely\/not\/here\)$/);
   const response = await page.goto("/definitely/not/here");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
@@ -35,7 +36,8 @@ test("unknown paths show the not-found page with 404", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Empowering creators worldwide" })).toBeVisible();
 });
 
-test("a route that throws shows the error screen with details and both buttons", async ({ page }) => {
+test("a route that throws shows the error screen with details and both buttons", async ({ page, expectConsoleErrors }) => {
+  expectConsoleErrors(/status of 500 .*\/dev\/throw\)$/);
   const response = await page.goto("/dev/throw");
   expect(response?.status()).toBe(500);
   const requestId = response?.headers()["x-request-id"];

@@ -17,7 +17,14 @@ const kept = (page: Page) =>
     return (await cache.keys()).map((r) => new URL(r.url).pathname);
   });
 
-test("after one background removal online, a new tab offline opens the editor and removes the background", async ({ page, context, visit }) => {
+test("after one background removal online, a new tab offline opens the editor and removes the background", async ({
+  page,
+  context,
+  visit,
+  expectConsoleErrors,
+}) => {
+  // On purpose: what the tabs ask the network for while the context is offline fails (the bell, its socket, images).
+  expectConsoleErrors(/net::ERR_INTERNET_DISCONNECTED/);
   test.setTimeout(240_000);
   await signIn(page, "admin@shortbeat.test");
   await visit("/ai-thumbnail-editor");
