@@ -86,7 +86,9 @@ test("signing out deletes the editor page kept for offline use", async ({ page, 
   expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
 });
 
-test("offline, Export saves the file to the device and Save waits for the connection, then saves", async ({ page, context, visit }) => {
+test("offline, Export saves the file to the device and Save waits for the connection, then saves", async ({ page, context, visit, expectConsoleErrors }) => {
+  // On purpose: the export's and the save's requests (and the bell's) fail while the context is offline.
+  expectConsoleErrors(/net::ERR_INTERNET_DISCONNECTED/);
   test.setTimeout(120_000);
   await signIn(page, "admin@shortbeat.test");
   await visit("/ai-thumbnail-editor");
