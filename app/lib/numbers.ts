@@ -15,7 +15,8 @@ const NUMBER = /^(\d+|\d{1,3}(?:([, _\u00a0\u202f])\d{3}(?:\2\d{3})*))(?:\.(\d+)
 export function readNumber(raw: string): NumberReading {
   const v = raw.trim();
   const m = NUMBER.exec(v);
-  if (m) return { ok: true, whole: m[1].replace(/\D/g, "").replace(/^0+(?=\d)/, ""), fraction: m[3] ?? "" };
+  const digits = m?.[1];
+  if (digits !== undefined) return { ok: true, whole: digits.replace(/\D/g, "").replace(/^0+(?=\d)/, ""), fraction: m?.[3] ?? "" };
   // A comma before the last one or two digits, after digits and maybe dots or spaces: a decimal comma.
   if (/^\d[\d.\s\u00a0\u202f]*,\d{1,2}$/.test(v)) return { ok: false, problem: "decimalComma" };
   if (/^[\d,.\s_\u00a0\u202f]+$/.test(v) && v.includes(",")) return { ok: false, problem: "grouping" };

@@ -48,7 +48,8 @@ export function winAnsi(text: string): number[] {
 export function textWidth(text: string, font: PdfFont, size: number): number {
   const widths = WIDTHS[font];
   let units = 0;
-  for (const code of winAnsi(text)) units += widths ? (code >= 32 && code <= 126 ? widths[code - 32] : 556) : 600;
+  // Outside printable ASCII (or a width the table lacks) a letter counts as a digit's width, 556.
+  for (const code of winAnsi(text)) units += widths ? (code >= 32 && code <= 126 ? (widths[code - 32] ?? 556) : 556) : 600;
   return (units * size) / 1000;
 }
 

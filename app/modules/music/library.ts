@@ -136,7 +136,7 @@ export function barsFrom(peaks: readonly number[], count: number): number[] {
     const from = Math.floor((i * peaks.length) / n);
     const to = Math.max(from + 1, Math.floor(((i + 1) * peaks.length) / n));
     let max = 0;
-    for (let j = from; j < to && j < peaks.length; j++) max = Math.max(max, peaks[j]);
+    for (const peak of peaks.slice(from, to)) max = Math.max(max, peak);
     return max / 255;
   });
 }

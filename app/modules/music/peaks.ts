@@ -24,7 +24,7 @@ export function peaksFromSamples(channels: readonly ArrayLike<number>[], count =
       // Long buckets are sampled (every few frames): a waveform needs the shape, not every sample.
       const step = Math.max(1, Math.floor((end - start) / 2048));
       for (let j = start; j < end && j < length; j += step) {
-        const v = Math.abs(data[j]);
+        const v = Math.abs(data[j] ?? 0); // a channel shorter than the first is silent there
         if (v > max) max = v;
       }
     }

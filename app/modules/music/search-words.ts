@@ -151,13 +151,15 @@ export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let prev2: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  // Every index read stays within 0..b.length of a row already filled; a cell outside would be unreachable.
+  const cell = (r: number[], k: number) => r[k] ?? Number.POSITIVE_INFINITY;
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      let d = Math.min(cell(prev, j) + 1, cell(row, j - 1) + 1, cell(prev, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, cell(prev2, j - 2) + 1);
       row.push(d);
       best = Math.min(best, d);
     }
@@ -165,7 +167,7 @@ export function editDistance(a: string, b: string, max: number): number {
     prev2 = prev;
     prev = row;
   }
-  return prev[b.length];
+  return cell(prev, b.length);
 }
 
 /** Edits a typed word may be from a library word: none under 4 letters, one up to 5, two from 6. */

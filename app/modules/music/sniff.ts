@@ -3,6 +3,8 @@
 // JPEG, PNG or WebP signature. Client-safe and pure: the form checks a file before sending it,
 // the server decides (submissions.server.ts). docs/decisions/0110.
 
+import { byteAt, u16le, u32le } from "~/lib/bytes";
+
 export type AudioType = "audio/mpeg" | "audio/wav";
 export type CoverType = "image/jpeg" | "image/png" | "image/webp";
 
@@ -13,8 +15,6 @@ export const COVER_EXTENSIONS: Record<CoverType, string> = { "image/jpeg": "jpg"
 export const SNIFF_BYTES = 64 * 1024;
 
 const ascii = (b: Uint8Array, start: number, end: number) => (b.length >= end ? String.fromCharCode(...b.subarray(start, end)) : "");
-const u32le = (b: Uint8Array, o: number) => (b[o] | (b[o + 1] << 8) | (b[o + 2] << 16) | (b[o + 3] << 24)) >>> 0;
-const u16le = (b: Uint8Array, o: number) => b[o] | (b[o + 1] << 8);
 
 // MPEG audio frame header: bitrates (kbps) of Layer III by version, sample rates by version.
 const BITRATES_V1 = [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320];
@@ -25,15 +25,18 @@ export type Mp3Frame = { bitrateKbps: number; sampleRate: number; length: number
 
 /** The Layer III frame header at `o`, or null (no sync, reserved version, free or bad bitrate, bad rate). */
 export function mp3FrameAt(b: Uint8Array, o: number): Mp3Frame | null {
-  if (o + 4 > b.length || b[o] !== 0xff || (b[o + 1] & 0xe0) !== 0xe0) return null;
-  const version = (b[o + 1] >> 3) & 0x03; // 3 = MPEG-1, 2 = MPEG-2, 0 = MPEG-2.5, 1 reserved
-  const layer = (b[o + 1] >> 1) & 0x03; // 1 = Layer III
-  const bitrateIndex = b[o + 2] >> 4;
-  const rateIndex = (b[o + 2] >> 2) & 0x03;
+  if (o + 4 > b.length) return null;
+  const [b0, b1, b2] = [byteAt(b, o), byteAt(b, o + 1), byteAt(b, o + 2)];
+  if (b0 !== 0xff || (b1 & 0xe0) !== 0xe0) return null;
+  const version = (b1 >> 3) & 0x03; // 3 = MPEG-1, 2 = MPEG-2, 0 = MPEG-2.5, 1 reserved
+  const layer = (b1 >> 1) & 0x03; // 1 = Layer III
+  const bitrateIndex = b2 >> 4;
+  const rateIndex = (b2 >> 2) & 0x03;
   if (version === 1 || layer !== 1 || bitrateIndex === 0 || bitrateIndex === 15 || rateIndex === 3) return null;
   const bitrateKbps = (version === 3 ? BITRATES_V1 : BITRATES_V2)[bitrateIndex];
-  const sampleRate = SAMPLE_RATES[version][rateIndex];
-  const padding = (b[o + 2] >> 1) & 0x01;
+  const sampleRate = SAMPLE_RATES[version]?.[rateIndex];
+  if (bitrateKbps === undefined || sampleRate === undefined) return null;
+  const padding = (b2 >> 1) & 0x01;
   const length = Math.floor(((version === 3 ? 144 : 72) * bitrateKbps * 1000) / sampleRate) + padding;
   return { bitrateKbps, sampleRate, length };
 }
@@ -42,10 +45,13 @@ export function mp3FrameAt(b: Uint8Array, o: number): Mp3Frame | null {
 export function id3Size(b: Uint8Array): number {
   if (ascii(b, 0, 3) !== "ID3" || b.length < 10) return 0;
   // Version 2.2–2.4, a revision byte that is not 0xff, no undefined flags.
-  if (b[3] < 2 || b[3] > 4 || b[4] === 0xff || (b[5] & 0x0f) !== 0) return 0;
-  if ((b[6] | b[7] | b[8] | b[9]) & 0x80) return 0;
-  const size = (b[6] << 21) | (b[7] << 14) | (b[8] << 7) | b[9];
-  return 10 + size + (b[5] & 0x10 ? 10 : 0);
+  const major = byteAt(b, 3);
+  const flags = byteAt(b, 5);
+  if (major < 2 || major > 4 || byteAt(b, 4) === 0xff || (flags & 0x0f) !== 0) return 0;
+  const syncsafe = [6, 7, 8, 9].map((i) => byteAt(b, i));
+  if (syncsafe.some((x) => x & 0x80)) return 0;
+  const size = syncsafe.reduce((n, x) => (n << 7) | x, 0);
+  return 10 + size + (flags & 0x10 ? 10 : 0);
 }
 
 /** The first frame at or shortly after `from` (some encoders pad after the ID3 tag), or null. */

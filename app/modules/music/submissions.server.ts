@@ -57,7 +57,7 @@ export function submissionBodyLimit(): BodyLimit {
 /** The track id of a form's one-time key for this partner: the same key files the same row. */
 export function trackIdFor(userId: string, submissionKey: string): string {
   const h = sha256Hex(`music-submission:${userId}:${submissionKey.toLowerCase()}`);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((Number.parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((Number.parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 const head = async (file: File) => new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());

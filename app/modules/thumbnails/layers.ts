@@ -78,15 +78,11 @@ export function rotatePoint(p: Point, center: Point, deg: number): Point {
 }
 
 /** The layer's four corners (top-left, top-right, bottom-right, bottom-left) after rotation. */
-export function corners(l: Pick<Layer, "x" | "y" | "width" | "height" | "rotation">): Point[] {
+export function corners(l: Pick<Layer, "x" | "y" | "width" | "height" | "rotation">): [Point, Point, Point, Point] {
   const hw = l.width / 2;
   const hh = l.height / 2;
-  return [
-    { x: l.x - hw, y: l.y - hh },
-    { x: l.x + hw, y: l.y - hh },
-    { x: l.x + hw, y: l.y + hh },
-    { x: l.x - hw, y: l.y + hh },
-  ].map((p) => rotatePoint(p, l, l.rotation));
+  const at = (x: number, y: number) => rotatePoint({ x, y }, l, l.rotation);
+  return [at(l.x - hw, l.y - hh), at(l.x + hw, l.y - hh), at(l.x + hw, l.y + hh), at(l.x - hw, l.y + hh)];
 }
 
 /** Axis-aligned bounds of a (possibly rotated) layer. */
@@ -105,8 +101,8 @@ export function contains(l: Layer, p: Point): boolean {
 
 /** The topmost visible layer under a point (layers are drawn first to last). */
 export function hitTest(layers: Layer[], p: Point): Layer | null {
-  for (let i = layers.length - 1; i >= 0; i--) {
-    if (!layers[i].hidden && contains(layers[i], p)) return layers[i];
+  for (const l of [...layers].reverse()) {
+    if (!l.hidden && contains(l, p)) return l;
   }
   return null;
 }
@@ -209,6 +205,7 @@ export function reorder(layers: Layer[], id: string, to: "up" | "down" | "front"
   if (i < 0) return layers;
   const out = layers.slice();
   const [l] = out.splice(i, 1);
+  if (!l) return layers;
   const j = to === "front" ? out.length : to === "back" ? 0 : to === "up" ? Math.min(out.length, i + 1) : Math.max(0, i - 1);
   out.splice(j, 0, l);
   return out;
@@ -310,7 +307,8 @@ export function maskBounds(mask: ArrayLike<number>, width: number, height: numbe
   let bottom = -1;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      if (mask[y * width + x] >= threshold) {
+      const m = mask[y * width + x];
+      if (m !== undefined && m >= threshold) {
         if (x < left) left = x;
         if (x > right) right = x;
         if (y < top) top = y;
@@ -389,11 +387,13 @@ export function commit<T>(h: History<T>, next: T): History<T> {
 }
 
 export function undo<T>(h: History<T>): History<T> {
-  if (!h.past.length) return h;
-  return { past: h.past.slice(0, -1), present: h.past[h.past.length - 1], future: [h.present, ...h.future] };
+  const present = h.past.at(-1);
+  if (present === undefined) return h;
+  return { past: h.past.slice(0, -1), present, future: [h.present, ...h.future] };
 }
 
 export function redo<T>(h: History<T>): History<T> {
-  if (!h.future.length) return h;
-  return { past: [...h.past, h.present], present: h.future[0], future: h.future.slice(1) };
+  const [present, ...future] = h.future;
+  if (present === undefined) return h;
+  return { past: [...h.past, h.present], present, future };
 }

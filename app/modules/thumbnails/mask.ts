@@ -21,7 +21,7 @@ export function alphaFromConfidence(confidence: ArrayLike<number>, maskW: number
     const my = Math.min(maskH - 1, Math.floor((y * maskH) / height));
     for (let x = 0; x < width; x++) {
       const mx = Math.min(maskW - 1, Math.floor((x * maskW) / width));
-      const m = confidence[my * maskW + mx];
+      const m = confidence[my * maskW + mx] ?? 0; // a sample the mask lacks is background
       const a = m <= MASK_DROP ? 0 : m >= MASK_KEEP ? 1 : (m - MASK_DROP) / (MASK_KEEP - MASK_DROP);
       alpha[y * width + x] = Math.round(a * 255);
     }
@@ -41,7 +41,7 @@ export function keptShare(confidence: ArrayLike<number>): number {
   if (confidence.length === 0) return 0;
   let kept = 0;
   for (let i = 0; i < confidence.length; i++) {
-    const m = confidence[i];
+    const m = confidence[i] ?? 0;
     kept += m <= MASK_DROP ? 0 : m >= MASK_KEEP ? 1 : (m - MASK_DROP) / (MASK_KEEP - MASK_DROP);
   }
   return kept / confidence.length;
@@ -101,8 +101,10 @@ export function paintStroke(alpha: Uint8ClampedArray, width: number, height: num
       const i = y * width + x;
       const target = brush.mode === "restore" ? 255 : 0;
       // Move towards the target by the strength: a soft edge blends, the core sets it.
-      const next = alpha[i] + (target - alpha[i]) * s;
-      alpha[i] = brush.mode === "restore" ? Math.max(alpha[i], Math.round(next)) : Math.min(alpha[i], Math.round(next));
+      const current = alpha[i];
+      if (current === undefined) continue; // outside the buffer: a typed array ignores the write anyway
+      const next = current + (target - current) * s;
+      alpha[i] = brush.mode === "restore" ? Math.max(current, Math.round(next)) : Math.min(current, Math.round(next));
     }
   }
   return { left, top, right, bottom };
@@ -111,7 +113,7 @@ export function paintStroke(alpha: Uint8ClampedArray, width: number, height: num
 /** The alpha channel of RGBA pixels (a cut-out's mask). */
 export function alphaOf(rgba: Uint8ClampedArray): Uint8ClampedArray {
   const alpha = new Uint8ClampedArray(rgba.length / 4);
-  for (let i = 0; i < alpha.length; i++) alpha[i] = rgba[i * 4 + 3];
+  for (let i = 0; i < alpha.length; i++) alpha[i] = rgba[i * 4 + 3] ?? 0;
   return alpha;
 }
 
@@ -122,10 +124,11 @@ export function applyAlpha(rgba: Uint8ClampedArray, original: Uint8ClampedArray,
   for (let y = r.top; y < r.bottom; y++) {
     for (let x = r.left; x < r.right; x++) {
       const i = y * width + x;
-      rgba[i * 4] = original[i * 4];
-      rgba[i * 4 + 1] = original[i * 4 + 1];
-      rgba[i * 4 + 2] = original[i * 4 + 2];
-      rgba[i * 4 + 3] = Math.round((original[i * 4 + 3] * alpha[i]) / 255);
+      // A pixel missing from `original` or `alpha` reads 0: what the typed array stored for it before.
+      rgba[i * 4] = original[i * 4] ?? 0;
+      rgba[i * 4 + 1] = original[i * 4 + 1] ?? 0;
+      rgba[i * 4 + 2] = original[i * 4 + 2] ?? 0;
+      rgba[i * 4 + 3] = Math.round(((original[i * 4 + 3] ?? 0) * (alpha[i] ?? 0)) / 255);
     }
   }
 }

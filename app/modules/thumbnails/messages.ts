@@ -1,6 +1,8 @@
 // The thumbnail editor's limits and messages (client-safe, no zod): the page checks a file with
 // them before anything is sent, the server again as the authority.
 
+import { byteAt, i32le, u16be, u16le, u24le, u32be } from "~/lib/bytes";
+
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export const MAX_IMAGE_SIDE = 8000;
 export const PROJECT_NAME_MAX = 120;
@@ -51,24 +53,19 @@ export function imageKindOf(b: Uint8Array): ImageKind | null {
   return null;
 }
 
-const be16 = (b: Uint8Array, i: number) => (b[i] << 8) | b[i + 1];
-const be32 = (b: Uint8Array, i: number) => ((b[i] << 24) | (b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]) >>> 0;
-const le16 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8);
-const le24 = (b: Uint8Array, i: number) => b[i] | (b[i + 1] << 8) | (b[i + 2] << 16);
-
 /** Width and height from an image's header bytes (PNG IHDR, JPEG SOFn, GIF, WebP); null when not found. */
 export function imageSizeOf(b: Uint8Array): { width: number; height: number } | null {
   const kind = imageKindOf(b);
-  if (kind === "image/png" && b.length >= 24) return { width: be32(b, 16), height: be32(b, 20) };
-  if (kind === "image/gif" && b.length >= 10) return { width: le16(b, 6), height: le16(b, 8) };
+  if (kind === "image/png" && b.length >= 24) return { width: u32be(b, 16), height: u32be(b, 20) };
+  if (kind === "image/gif" && b.length >= 10) return { width: u16le(b, 6), height: u16le(b, 8) };
   if (kind === "image/webp" && b.length >= 30) {
-    const chunk = String.fromCharCode(b[12], b[13], b[14], b[15]);
-    if (chunk === "VP8X") return { width: le24(b, 24) + 1, height: le24(b, 27) + 1 };
+    const chunk = String.fromCharCode(...b.subarray(12, 16));
+    if (chunk === "VP8X") return { width: u24le(b, 24) + 1, height: u24le(b, 27) + 1 };
     if (chunk === "VP8L") {
-      const bits = b[21] | (b[22] << 8) | (b[23] << 16) | (b[24] << 24);
+      const bits = i32le(b, 21);
       return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
     }
-    if (chunk === "VP8 ") return { width: le16(b, 26) & 0x3fff, height: le16(b, 28) & 0x3fff };
+    if (chunk === "VP8 ") return { width: u16le(b, 26) & 0x3fff, height: u16le(b, 28) & 0x3fff };
     return null;
   }
   if (kind === "image/jpeg") {
@@ -78,14 +75,14 @@ export function imageSizeOf(b: Uint8Array): { width: number; height: number } | 
         i++;
         continue;
       }
-      const marker = b[i + 1];
+      const marker = byteAt(b, i + 1); // i + 9 < b.length: present
       if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0xff) {
         i += marker === 0xff ? 1 : 2;
         continue;
       }
       const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-      if (isSof) return { width: be16(b, i + 7), height: be16(b, i + 5) };
-      i += 2 + be16(b, i + 2);
+      if (isSof) return { width: u16be(b, i + 7), height: u16be(b, i + 5) };
+      i += 2 + u16be(b, i + 2);
     }
   }
   return null;

@@ -165,18 +165,22 @@ export async function saveProject(actor: Actor, request: Request, input: SavePro
 
   const keys: string[] = [];
   try {
-    for (const c of checked) keys.push(await putPrivate(c.file, c.type, ASSET_FOLDER));
+    const assetRows = [];
+    for (const c of checked) {
+      const storageKey = await putPrivate(c.file, c.type, ASSET_FOLDER);
+      keys.push(storageKey);
+      assetRows.push({
+        id: newIds.get(c.localId) as string,
+        projectId,
+        storageKey,
+        contentType: c.type,
+        bytes: c.file.size,
+        width: c.width,
+        height: c.height,
+        createdBy: actor.id,
+      });
+    }
     const now = new Date().toISOString();
-    const assetRows = checked.map((c, i) => ({
-      id: newIds.get(c.localId) as string,
-      projectId,
-      storageKey: keys[i],
-      contentType: c.type,
-      bytes: c.file.size,
-      width: c.width,
-      height: c.height,
-      createdBy: actor.id,
-    }));
     const json = JSON.stringify(document);
     const write = input.projectId
       ? db()
@@ -244,6 +248,8 @@ export async function storeExport(actor: Actor, request: Request, input: ExportI
         .returning(),
       auditQuery({ eventType: "thumbnail_exported", severity: "low", userId: actor.id, request, details: { export_id: id, name: input.name } }),
     ]);
+    // INSERT … RETURNING gives the row it wrote; none means the write did not happen (the catch removes the file).
+    if (!row) throw new Error("thumbnail export insert returned no row");
     return {
       id,
       name: row.name,

@@ -93,7 +93,7 @@ export function UseTrackButton({ track, channels = [] }: { track: { id: string; 
         <fetcher.Form method="post" action={USE_TRACK_ACTION}>
           <input type="hidden" name="intent" value="use" />
           <input type="hidden" name="trackId" value={track.id} />
-          {channels.length === 1 ? <input type="hidden" name="channels" value={channels[0].value} /> : null}
+          {channels.length === 1 && channels[0] ? <input type="hidden" name="channels" value={channels[0].value} /> : null}
           {triggerButton("submit")}
         </fetcher.Form>
       )}

@@ -59,8 +59,8 @@ function drawing(peaks: WaveformProps["peaks"], bars: number): { d: string; widt
 /** The bars as one path: per bar a rectangle BAR − 1 wide, centred vertically, at least 4 high. */
 export function barsPath(heights: readonly number[]): string {
   let d = "";
-  for (let i = 0; i < heights.length; i++) {
-    const height = Math.round(Math.max(4, heights[i] * HEIGHT) * 10) / 10;
+  for (const [i, h] of heights.entries()) {
+    const height = Math.round(Math.max(4, h * HEIGHT) * 10) / 10;
     const y = Math.round(((HEIGHT - height) / 2) * 10) / 10;
     d += `M${i * BAR} ${y}h${BAR - 1}v${height}h-${BAR - 1}z`;
   }

@@ -8,6 +8,8 @@
 // offsets are unsigned), and the prefix is a multiple of 16 bytes so the original's alignment
 // holds. Pure, so it runs in the Web Worker and in unit tests.
 
+import { i32le, u16le, u32le } from "~/lib/bytes";
+
 class Writer {
   bytes: number[] = [];
   get pos() {
@@ -40,8 +42,9 @@ class Writer {
   setI32(at: number, v: number) {
     this.setU32(at, v >>> 0);
   }
-  /** A forward reference at `at` to absolute position `target` (uoffset). */
-  link(at: number, target: number) {
+  /** A forward reference at `at` to absolute position `target` (uoffset); `at` is a slot that must exist. */
+  link(at: number | undefined, target: number) {
+    if (at === undefined) throw new Error("flatbuffer slot missing");
     if (target <= at) throw new Error("flatbuffer offsets must point forward");
     this.setU32(at, target - at);
   }
@@ -144,9 +147,9 @@ export function normalizationMetadata(mean: number[], std: number[]): Uint8Array
   return new Uint8Array(w.bytes);
 }
 
-const u16 = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8);
-const u32 = (b: Uint8Array, at: number) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
-const i32 = (b: Uint8Array, at: number) => b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24);
+const u16 = u16le;
+const u32 = u32le;
+const i32 = i32le;
 
 /** The fields of a table: for each vtable slot, the absolute position of its 4-byte value (or undefined). */
 export function tableFields(b: Uint8Array, table: number): (number | undefined)[] {
