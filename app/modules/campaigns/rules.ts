@@ -95,10 +95,12 @@ export type CampaignSummary = {
  */
 export function publicName(fullName: string | null): string {
   const words = (fullName ?? "").trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return "A creator";
-  const first = [...words[0]].slice(0, 30).join("");
-  if (words.length === 1) return first;
-  return `${first} ${[...words[words.length - 1]][0].toUpperCase()}.`;
+  const [firstWord, ...others] = words;
+  if (firstWord === undefined) return "A creator";
+  const first = [...firstWord].slice(0, 30).join("");
+  const initial = [...(others.at(-1) ?? "")][0];
+  if (initial === undefined) return first;
+  return `${first} ${initial.toUpperCase()}.`;
 }
 
 /** "$1,234.00 of $5,000.00 used" and the share used (0..100, whole percent) for the budget bar. */

@@ -74,19 +74,19 @@ export function parseVideoUrl(raw: string): ParsedVideo | null {
     return { platform: "youtube", videoId: yt, key: `youtube:${yt}`, url: `https://www.youtube.com/shorts/${yt}`, handle: null };
   }
   if (host === "tiktok.com" || host === "m.tiktok.com") {
-    const m = /^\/@([A-Za-z0-9._]{1,40})\/video\/(\d{5,25})\/?$/.exec(u.pathname);
-    if (!m) return null;
-    return { platform: "tiktok", videoId: m[2], key: `tiktok:${m[2]}`, url: `https://www.tiktok.com/@${m[1]}/video/${m[2]}`, handle: m[1].toLowerCase() };
+    const [, handle, videoId] = /^\/@([A-Za-z0-9._]{1,40})\/video\/(\d{5,25})\/?$/.exec(u.pathname) ?? [];
+    if (!handle || !videoId) return null;
+    return { platform: "tiktok", videoId, key: `tiktok:${videoId}`, url: `https://www.tiktok.com/@${handle}/video/${videoId}`, handle: handle.toLowerCase() };
   }
   if (host === "instagram.com") {
-    const m = /^\/(?:([A-Za-z0-9._]{1,40})\/)?(?:reel|reels|p)\/([A-Za-z0-9_-]{5,40})\/?$/.exec(u.pathname);
-    if (!m) return null;
+    const [, handle, videoId] = /^\/(?:([A-Za-z0-9._]{1,40})\/)?(?:reel|reels|p)\/([A-Za-z0-9_-]{5,40})\/?$/.exec(u.pathname) ?? [];
+    if (!videoId) return null;
     return {
       platform: "instagram",
-      videoId: m[2],
-      key: `instagram:${m[2]}`,
-      url: `https://www.instagram.com/reel/${m[2]}/`,
-      handle: m[1]?.toLowerCase() ?? null,
+      videoId,
+      key: `instagram:${videoId}`,
+      url: `https://www.instagram.com/reel/${videoId}/`,
+      handle: handle?.toLowerCase() ?? null,
     };
   }
   return null;

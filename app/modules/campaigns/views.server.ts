@@ -1,3 +1,4 @@
+import { expectAt } from "~/lib/arrays";
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { campaignSubmissions, campaigns } from "~/db/schema";
@@ -57,7 +58,7 @@ export async function refreshCampaignViews(opts: { limit?: number } = {}): Promi
     const at = new Date().toISOString();
     const writes: BatchItem<"sqlite">[] = [];
     readings.forEach((r, j) => {
-      const t = chunk[j];
+      const t = expectAt(chunk, j, "view readings per submission");
       if (r.kind !== "found") {
         failed++;
         return;

@@ -1,3 +1,4 @@
+import { expectAt } from "~/lib/arrays";
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { clipperLinks, clips } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
@@ -307,7 +308,7 @@ async function refreshViews(request: Request, targets: readonly ViewsTarget[]): 
     );
     const now = new Date().toISOString();
     const writes = results.flatMap((r, j) => {
-      const clip = batch[j];
+      const clip = expectAt(batch, j, "view readings per clip");
       if (r.kind !== "found") {
         failed++;
         // A video YouTube no longer has keeps its last views, flagged to both sides.

@@ -17,7 +17,7 @@ export type DaySegment = { fromDay: number; toDay: number; bps: number; poolCent
 export type ClipSplitResult = { poolCents: number; clipperCents: number; creatorCents: number; segments: DaySegment[] };
 
 export function daysInMonth(month: string): number {
-  const [y, m] = month.split("-").map(Number);
+  const [y = Number.NaN, m = Number.NaN] = month.split("-").map(Number); // a missing part is NaN, as before
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
@@ -37,7 +37,7 @@ export function bpsAt(changes: readonly SplitChange[], initialBps: number, insta
 
 /** Runs of days (1-based, inclusive) of `month` under one split. */
 export function daySegments(month: string, changes: readonly SplitChange[], initialBps: number): { fromDay: number; toDay: number; bps: number }[] {
-  const [y, m] = month.split("-").map(Number);
+  const [y = Number.NaN, m = Number.NaN] = month.split("-").map(Number); // a missing part is NaN, as before
   const days = daysInMonth(month);
   const runs: { fromDay: number; toDay: number; bps: number }[] = [];
   for (let d = 1; d <= days; d++) {

@@ -56,8 +56,8 @@ export function parseClipUrl(raw: string, platform: ClipPlatform): ParsedClipUrl
       m = path.match(/^\/reels?\/([A-Za-z0-9_-]{5,40})\/?$/);
       break;
   }
-  if (!m) return null;
-  const videoId = m[1];
+  const videoId = m?.[1];
+  if (!videoId) return null;
   const canonical =
     platform === "youtube_shorts"
       ? `https://www.youtube.com/shorts/${videoId}`

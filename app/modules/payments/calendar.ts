@@ -18,16 +18,25 @@ export function lastFullMonth(now: Date): string {
   return addMonths(monthOf(now), -1);
 }
 
+/**
+ * The numbers of YYYY-MM or YYYY-MM-DD. A part the text lacks is NaN, as `Number(undefined)` was before:
+ * the Date built from it is invalid (callers pass months their schema checked).
+ */
+function dateParts(text: string): [year: number, month: number, day: number] {
+  const [y = Number.NaN, m = Number.NaN, d = Number.NaN] = text.split("-").map(Number);
+  return [y, m, d];
+}
+
 /** The month after (or `n` months after) YYYY-MM. */
 export function addMonths(month: string, n: number): string {
-  const [y, m] = month.split("-").map(Number);
+  const [y, m] = dateParts(month);
   const d = new Date(Date.UTC(y, m - 1 + n, 1));
   return monthOf(d);
 }
 
 /** The payout date (YYYY-MM-DD) of the run in `month`: the payout day, moved to Monday from a weekend. */
 export function payoutDateIn(month: string, payoutDay: number): string {
-  const [y, m] = month.split("-").map(Number);
+  const [y, m] = dateParts(month);
   const d = new Date(Date.UTC(y, m - 1, payoutDay));
   const weekday = d.getUTCDay();
   if (weekday === 6) d.setUTCDate(d.getUTCDate() + 2);
@@ -54,7 +63,7 @@ const PAYOUT_DAY = new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "nu
 
 /** "2025-09" → "September 2025". */
 export function monthLabel(month: string): string {
-  const [y, m] = month.split("-").map(Number);
+  const [y, m] = dateParts(month);
   return MONTH_LABEL.format(new Date(Date.UTC(y, m - 1, 1)));
 }
 
@@ -87,7 +96,7 @@ export function addDays(day: string, n: number): string {
 
 /** YYYY-MM-DD plus `n` months; a day the month lacks rolls over (29 Feb + 12 months → 1 Mar). */
 export function addMonthsToDay(day: string, n: number): string {
-  const [y, m, d] = day.split("-").map(Number);
+  const [y, m, d] = dateParts(day);
   return new Date(Date.UTC(y, m - 1 + n, d)).toISOString().slice(0, 10);
 }
 
@@ -118,7 +127,7 @@ export function noticeEndsOn(anchor: string | null, noticeDay: string): string {
 
 /** Days in a month (YYYY-MM). */
 export function daysInMonth(month: string): number {
-  const [y, m] = month.split("-").map(Number);
+  const [y, m] = dateParts(month);
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 

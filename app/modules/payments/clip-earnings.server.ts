@@ -70,7 +70,9 @@ export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], toda
       byClip[clip.id] = { ...base, latest: null, yourTotalCents: 0, yourCentsPerThousandViews: null };
       continue;
     }
-    const month = mine.reduce((m, r) => (r.month > m ? r.month : m), "");
+    // The first row of the latest month (mine is not empty here).
+    const latestRow = mine.reduce((a, r) => (r.month > a.month ? r : a));
+    const month = latestRow.month;
     const ofMonth = mine.filter((r) => r.month === month);
     const part = (userId: string) => ofMonth.filter((r) => r.userId === userId).reduce((s, r) => s + r.amountCents, 0);
     const clipperCents = part(clip.clipperUserId);
@@ -90,7 +92,7 @@ export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], toda
         poolCents: clipperCents + creatorCents,
         clipperCents,
         creatorCents,
-        creatorShareBp: ofMonth[0].shareBp,
+        creatorShareBp: latestRow.shareBp,
         segments: daySegments(month, history, CLIPPER_DEFAULT_SHARE_BPS),
       },
       yourTotalCents,

@@ -72,16 +72,13 @@ export const centsToDec = (cents: number | bigint): Dec => ({ n: BigInt(cents), 
  */
 export function apportion(total: bigint, parts: readonly bigint[], denominator: bigint): bigint[] {
   const out = parts.map((p) => p / denominator);
-  let left = total - out.reduce((s, v) => s + v, 0n);
+  const left = total - out.reduce((s, v) => s + v, 0n);
   if (left === 0n) return out;
   if (left < 0n || left > BigInt(parts.length)) throw new RangeError(`apportion: ${total} cannot be shared among these ${parts.length} parts`);
   const order = parts.map((p, i) => ({ i, r: p % denominator })).sort((a, b) => (a.r === b.r ? a.i - b.i : a.r > b.r ? -1 : 1));
-  for (const { i } of order) {
-    if (left === 0n) break;
-    out[i] += 1n;
-    left -= 1n;
-  }
-  return out;
+  // The `left` parts with the largest remainders get one more unit each.
+  const bumped = new Set(order.slice(0, Number(left)).map(({ i }) => i));
+  return out.map((v, i) => (bumped.has(i) ? v + 1n : v));
 }
 
 /** Cents of each exact part, adding up to `totalCents` exactly (largest remainder over the parts' exact values). */
@@ -125,28 +122,32 @@ function splitCurrency(text: string): { rest: string; currency: string | null } 
     return true;
   };
   const lead = /^([A-Za-z]{3})\s*(?=[-(\d.,$€£¥₹₩])/.exec(rest);
-  if (lead && CODE_PATTERN.test(lead[1])) {
-    if (!take(lead[1].toUpperCase())) return null;
+  const leadCode = lead?.[1];
+  if (lead && leadCode && CODE_PATTERN.test(leadCode)) {
+    if (!take(leadCode.toUpperCase())) return null;
     rest = rest.slice(lead[0].length);
   }
   const trail = /(?<=[\d.,)])\s*([A-Za-z]{3})$/.exec(rest);
-  if (trail) {
-    if (!take(trail[1].toUpperCase())) return null;
+  const trailCode = trail?.[1];
+  if (trail && trailCode) {
+    if (!take(trailCode.toUpperCase())) return null;
     rest = rest.slice(0, rest.length - trail[0].length);
   }
   // A symbol before or after the sign ("$-1.00", "-$1.00"), or after the number ("5 €").
   const symbolAt = (s: string) => SYMBOL_PATTERN.exec(s)?.[1];
   const signed = /^([-+(]?)\s*(.*)$/.exec(rest);
   if (signed) {
-    const sym = symbolAt(signed[2]);
+    const [, sign = "", body = ""] = signed;
+    const sym = symbolAt(body);
     if (sym) {
       if (!take(SYMBOLS[sym.toUpperCase()] ?? SYMBOLS[sym] ?? "USD")) return null;
-      rest = `${signed[1]}${signed[2].slice(sym.length).trimStart()}`;
+      rest = `${sign}${body.slice(sym.length).trimStart()}`;
     }
   }
   const tailSym = /\s*([$€£¥₹₩])$/.exec(rest);
-  if (tailSym) {
-    if (!take(SYMBOLS[tailSym[1]])) return null;
+  const tailCode = SYMBOLS[tailSym?.[1] ?? ""];
+  if (tailSym && tailCode) {
+    if (!take(tailCode)) return null;
     rest = rest.slice(0, rest.length - tailSym[0].length);
   }
   return { rest: rest.trim(), currency };
@@ -156,7 +157,7 @@ function splitCurrency(text: string): { rest: string; currency: string | null } 
 function isGrouped(text: string, sep: string): boolean {
   const parts = text.split(sep);
   if (parts.length < 2) return false;
-  const [first, ...rest] = parts;
+  const [first = "", ...rest] = parts;
   return /^[1-9]\d{0,2}$/.test(first) && rest.every((p) => /^\d{3}$/.test(p));
 }
 
@@ -210,7 +211,9 @@ export function parseAmount(raw: string, style: DecimalStyle = "point"): AmountR
       intPart = text.split(sep).join("");
     } else if (count === 1) {
       // The file's decimal separator, or the other one where it cannot be grouping ("7,5" in a point file).
-      [intPart, fracPart] = text.split(sep);
+      const [whole = "", fraction = ""] = text.split(sep); // count === 1: exactly two parts
+      intPart = whole;
+      fracPart = fraction;
     } else if (sep === decimalSep && isGrouped(text, sep)) {
       // "1.234.567" in a point file: only a comma-locale grouping reads that way.
       intPart = text.split(sep).join("");

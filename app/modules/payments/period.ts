@@ -35,7 +35,7 @@ const monthName = (name: string) => {
 
 const TIME = String.raw`(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s?[AP]M)?(?:Z|[+-]\d{2}:?\d{2})?)?`;
 
-/** The shapes a cell may take, each with how to read it. */
+/** The shapes a cell may take, each with how to read it (a group that did not take part reads "": no month, year 0). */
 const PATTERNS: [RegExp, (m: RegExpExecArray) => PeriodReading][] = [
   // ISO-like: year first, optional day, optional time.
   [
@@ -45,11 +45,14 @@ const PATTERNS: [RegExp, (m: RegExpExecArray) => PeriodReading][] = [
   // 202509, 20250914 (the YouTube report's dates).
   [/^(\d{4})(\d{2})(\d{2})?$/, (m) => found(Number(m[1]), Number(m[2]), m[3] === undefined ? undefined : Number(m[3]))],
   // Month names: "Sep-25", "Sep 2025", "September 2025"; "2025 Sep"; "14-Sep-2025".
-  [/^([A-Za-z]{3,9})\.?[-\s/.,]+(\d{4}|\d{2})$/, (m) => found(fullYear(m[2]), monthName(m[1]))],
-  [/^(\d{4})[-\s/.]+([A-Za-z]{3,9})$/, (m) => found(Number(m[1]), monthName(m[2]))],
-  [/^(\d{1,2})[-\s/.]+([A-Za-z]{3,9})\.?[-\s/.,]+(\d{4}|\d{2})$/, (m) => found(fullYear(m[3]), monthName(m[2]), Number(m[1]))],
+  [/^([A-Za-z]{3,9})\.?[-\s/.,]+(\d{4}|\d{2})$/, ([, name = "", year = ""]) => found(fullYear(year), monthName(name))],
+  [/^(\d{4})[-\s/.]+([A-Za-z]{3,9})$/, ([, year = "", name = ""]) => found(Number(year), monthName(name))],
+  [/^(\d{1,2})[-\s/.]+([A-Za-z]{3,9})\.?[-\s/.,]+(\d{4}|\d{2})$/, ([, day = "", name = "", year = ""]) => found(fullYear(year), monthName(name), Number(day))],
   // Day and month in an order the cell alone may not tell.
-  [new RegExp(String.raw`^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})${TIME}$`, "i"), (m) => ({ a: Number(m[1]), b: Number(m[2]), year: fullYear(m[3]) })],
+  [
+    new RegExp(String.raw`^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})${TIME}$`, "i"),
+    ([, a = "", b = "", year = ""]) => ({ a: Number(a), b: Number(b), year: fullYear(year) }),
+  ],
 ];
 
 function found(year: number, month: number, day?: number): PeriodReading {

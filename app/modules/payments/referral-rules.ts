@@ -6,7 +6,7 @@ export const REFERRAL_BONUS_MONTHS = 12;
 
 /** The statement month (YYYY-MM) plus `n` months. */
 export function addMonths(month: string, n: number): string {
-  const [y, m] = month.split("-").map(Number);
+  const [y = Number.NaN, m = Number.NaN] = month.split("-").map(Number); // a missing part is NaN, as before
   const total = y * 12 + (m - 1) + n;
   return `${String(Math.floor(total / 12)).padStart(4, "0")}-${String((total % 12) + 1).padStart(2, "0")}`;
 }

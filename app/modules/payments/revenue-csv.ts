@@ -74,7 +74,7 @@ export const CSV_MESSAGES = {
 } as const;
 
 function cap(s: string): string {
-  return s ? s[0].toUpperCase() + s.slice(1) : s;
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 /** A header cell as compared: trimmed, lower case, runs of spaces as one underscore. */

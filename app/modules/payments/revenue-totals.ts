@@ -1,3 +1,4 @@
+import { expectAt } from "~/lib/arrays";
 import { addDec, apportion, apportionCents, atScale, centsHalfUp, type Dec, subDec, ZERO } from "./decimal";
 
 // Rounding a month's revenue once (docs/decisions/0220-revenue-amounts-and-rounding.md). Pure.
@@ -56,13 +57,13 @@ export function roundMonth(leaves: readonly Leaf[]): RoundedMonth {
   people.forEach(([, personLeaves], p) => {
     const sources = groupBy(personLeaves, (l) => l.sourceId);
     const perSource = apportionCents(
-      perPerson[p],
+      expectAt(perPerson, p, "cents per person"),
       sources.map(([, ls]) => sum(ls)),
     );
     sources.forEach(([, sourceLeaves], s) => {
       const ordered = [...sourceLeaves].sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : a.i - b.i));
       const perLeaf = apportionCents(
-        perSource[s],
+        expectAt(perSource, s, "cents per source"),
         ordered.map((l) => l.amount),
       );
       ordered.forEach((l, k) => {

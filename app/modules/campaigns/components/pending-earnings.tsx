@@ -11,13 +11,14 @@ import type { PendingCampaignEarning } from "../participate.server";
 // them into the statement; until then they are counted in no balance above.
 
 export function PendingEarnings({ items }: { items: PendingCampaignEarning[] }) {
-  if (items.length === 0) return null;
+  const [first] = items;
+  if (!first) return null;
   const total = items.reduce((s, i) => s + i.amountCents, 0);
   return (
     <Section id="pending-heading" title="Pending — not yet in your balance" className="mt-10">
       <p className="mt-1 text-sm text-slate-600">
         {formatCents(total)} earned in campaigns that are not settled yet. Each moves into your balance when the campaign is settled, and is paid up to{" "}
-        {items[0].windowDays} days after the campaign ends (the{" "}
+        {first.windowDays} days after the campaign ends (the{" "}
         <Link to="/campaigns" className="underline">
           campaign terms
         </Link>

@@ -110,8 +110,8 @@ export function SourceUploader() {
     const bytes = bytesDone(j) + inFlight;
     const list = samples.current;
     list.push({ t: now, bytes });
-    while (list.length > 2 && now - list[0].t > SPEED_WINDOW_MS) list.shift();
-    const first = list[0];
+    while (list.length > 2 && now - (list[0]?.t ?? now) > SPEED_WINDOW_MS) list.shift();
+    const first = list[0] ?? { t: now, bytes }; // never empty: it holds at least the sample just pushed
     const seconds = (now - first.t) / 1000;
     setSentBytes(bytes);
     if (seconds >= 1 && bytes > first.bytes) setSpeed((bytes - first.bytes) / seconds);

@@ -6,7 +6,8 @@ import { PaymentStatusBadge } from "./payment-status";
 // One clip's earnings on /clipping (docs/decisions/0255): the ledger's figures only.
 
 function splitText(segments: { fromDay: number; toDay: number; bps: number }[]): string {
-  if (segments.length === 1) return formatBp(segments[0].bps);
+  const [only] = segments;
+  if (segments.length === 1 && only) return formatBp(only.bps);
   return segments.map((s) => `${formatBp(s.bps)} on days ${s.fromDay}–${s.toDay}`).join(", ");
 }
 
