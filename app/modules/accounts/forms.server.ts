@@ -17,7 +17,7 @@ export async function parseAccountForm<S extends z.ZodType>(
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "invalid_input" || error.title) throw error;
     const [field, message] = Object.entries(error.fieldErrors)[0] ?? [];
-    if (!field) throw error;
+    if (!field || message === undefined) throw error;
     throw new DomainError("invalid_input", message, { title: titleFor(field, message), fieldErrors: error.fieldErrors });
   }
 }

@@ -4,9 +4,9 @@ export const ARGON2_PARAMS = { memoryCost: 19456, timeCost: 2, parallelism: 1, h
 
 /** Reads m, t, p from a PHC string ($argon2id$v=19$m=19456,t=2,p=1$salt$hash). */
 export function parseArgon2Params(encoded: string): { type: string; m: number; t: number; p: number } | null {
-  const match = /^\$(argon2id|argon2i|argon2d)\$v=\d+\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(encoded);
-  if (!match) return null;
-  return { type: match[1], m: Number(match[2]), t: Number(match[3]), p: Number(match[4]) };
+  const [, type, m, t, p] = /^\$(argon2id|argon2i|argon2d)\$v=\d+\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(encoded) ?? [];
+  if (!type) return null;
+  return { type, m: Number(m), t: Number(t), p: Number(p) };
 }
 
 /** True when a stored hash was made with other settings than today's and should be redone. */

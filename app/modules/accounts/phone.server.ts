@@ -60,9 +60,10 @@ function masked(phone: string): string {
 function sixDigitCode(): string {
   const buf = new Uint32Array(1);
   const bound = 4_294_000_000; // the largest multiple of 1,000,000 below 2^32
-  do crypto.getRandomValues(buf);
-  while (buf[0] >= bound);
-  return String(buf[0] % 1_000_000).padStart(6, "0");
+  for (;;) {
+    const [value] = crypto.getRandomValues(buf);
+    if (value !== undefined && value < bound) return String(value % 1_000_000).padStart(6, "0");
+  }
 }
 
 /**
@@ -181,13 +182,14 @@ export async function verifyPhoneCode(request: Request, user: SessionUser, code:
     .set({ attempts: sql`${phoneCodes.attempts} + 1` })
     .where(and(eq(phoneCodes.id, row.id), isNull(phoneCodes.consumedAt), lt(phoneCodes.attempts, PHONE_CODE_MAX_ATTEMPTS)))
     .returning({ attempts: phoneCodes.attempts });
-  if (counted.length === 0) {
+  const [count] = counted;
+  if (!count) {
     const message = "Too many wrong codes. Send a new code.";
     throw invalid(message, { title: "Verification failed", fieldErrors: { code: message } });
   }
 
   if (!safeEqual(await codeHash(row.id, row.phone, code), row.codeHash)) {
-    const left = PHONE_CODE_MAX_ATTEMPTS - counted[0].attempts;
+    const left = PHONE_CODE_MAX_ATTEMPTS - count.attempts;
     const message = left > 0 ? `That code is not right. ${left} ${left === 1 ? "try" : "tries"} left.` : "That code is not right. Send a new code.";
     throw invalid(message, { title: "Verification failed", fieldErrors: { code: message } });
   }

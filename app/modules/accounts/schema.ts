@@ -23,7 +23,7 @@ export function isValidEmail(email: string): boolean {
   const parts = email.split("@");
   if (parts.length !== 2) return false;
   const [local, domain] = parts;
-  if (!local || /\s/.test(email)) return false;
+  if (!local || domain === undefined || /\s/.test(email)) return false;
   const labels = domain.split(".");
   return labels.length >= 2 && labels.every((l) => l.length > 0);
 }

@@ -31,7 +31,12 @@ export async function checkSlug(slug: string): Promise<{ available: boolean; mes
 }
 
 /** The application's rows: the pending agency, its applicant as first manager, the audit row. */
-function applicationQueries(agencyId: string, userId: string, input: AgencyApplicationInput, request: Request) {
+function applicationQueries(
+  agencyId: string,
+  userId: string,
+  input: AgencyApplicationInput,
+  request: Request,
+): [BatchItem<"sqlite">, BatchItem<"sqlite">, BatchItem<"sqlite">] {
   return [
     db()
       .insert(agencies)
@@ -54,7 +59,7 @@ function applicationQueries(agencyId: string, userId: string, input: AgencyAppli
       request,
       details: { agency_id: agencyId, slug: input.slug, name: input.agencyName },
     }),
-  ] satisfies BatchItem<"sqlite">[];
+  ];
 }
 
 /** The unique indexes an application can run into, when a concurrent request won the race. */

@@ -19,7 +19,8 @@ const snapshotColumns = {
 export async function analyticsFor(actor: Actor, range: AnalyticsRange, today = new Date()): Promise<AnalyticsData> {
   authorize(actor, "channel", "readAnalytics");
   const days = rangeDays(range, today);
-  const [start, end] = [days[0], days[days.length - 1]];
+  const [start, end] = [days[0], days.at(-1)];
+  if (start === undefined || end === undefined) throw new RangeError(`analytics range ${range} has no days`);
   const earlier = alias(s, "earlier");
   const [channels, snapshots, baselines] = await db().batch([
     db()

@@ -110,7 +110,8 @@ export function buildAnalytics(
     videos: totalCarried[i]?.videos ?? null,
   }));
 
-  const hasData = snapshots.some((s) => s.day >= days[0] && s.day <= days[days.length - 1]);
+  const [first, last] = [days[0], days.at(-1)];
+  const hasData = first !== undefined && last !== undefined && snapshots.some((s) => s.day >= first && s.day <= last);
   return { range, days, channels: series, total: summarize(totalPoints, totalCarried), hasData };
 }
 

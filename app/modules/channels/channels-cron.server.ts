@@ -1,3 +1,4 @@
+import { expectAt } from "~/lib/arrays";
 import type { BatchItem } from "drizzle-orm/batch";
 import { lt } from "drizzle-orm";
 import { channelSnapshots } from "~/db/schema";
@@ -53,9 +54,10 @@ export async function runDailyChannelRefresh(opts: { now?: Date; batchSize?: num
         return;
       }
       const error = r.reason as Error;
+      const target = expectAt(batch, j, "sync results per channel");
       failed.push({
-        channelRowId: batch[j].id,
-        channelId: batch[j].channelId,
+        channelRowId: target.id,
+        channelId: target.channelId,
         reason: error instanceof Error ? error.message : String(error),
         reconnect: error instanceof DomainError && error.details?.reconnect === true,
       });

@@ -1,3 +1,4 @@
+import { expectAt } from "~/lib/arrays";
 import { and, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import { chatMutes, chatRooms } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
@@ -38,12 +39,10 @@ export async function chatAdminPage(actor: Actor): Promise<ChatAdminPage> {
       messageCount: r.messageCount,
       createdAt: r.room.createdAt,
     })),
-    feed: items.map((item, i) => ({
-      ...item,
-      roomName: feed[i].roomName,
-      deletedAt: feed[i].message.deletedAt,
-      authorIsAdmin: Boolean(feed[i].authorIsAdmin),
-    })),
+    feed: items.map((item, i) => {
+      const row = expectAt(feed, i, "chat items per feed row");
+      return { ...item, roomName: row.roomName, deletedAt: row.message.deletedAt, authorIsAdmin: Boolean(row.authorIsAdmin) };
+    }),
     mutes: mutes.map((m) => ({
       id: m.id,
       userId: m.userId,
@@ -128,10 +127,10 @@ export async function chatAdminAction(actor: Actor, input: ChatAdminInput, reque
     case "move-room": {
       const rooms = await db().select().from(chatRooms).orderBy(sql`${chatRooms.archivedAt} is not null`, chatRooms.position, chatRooms.createdAt).all();
       const at = rooms.findIndex((r) => r.id === input.roomId);
-      if (at < 0) throw notFound("This room does not exist.");
+      const me = rooms[at];
+      if (!me) throw notFound("This room does not exist.");
       const other = rooms[input.direction === "up" ? at - 1 : at + 1];
       if (!other) throw invalid(input.direction === "up" ? "This room is already first." : "This room is already last.");
-      const me = rooms[at];
       // Distinct positions even when two rooms shared one.
       const [a, b] =
         me.position === other.position

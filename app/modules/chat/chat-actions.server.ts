@@ -159,7 +159,10 @@ export async function postMessage(
     await releaseRecent(CHAT_SEND_BUCKET, `user:${actor.id}`, sendRate.at);
     if (result.code === "duplicate") {
       const first = await messageById(messageId);
-      if (first && first.userId === actor.id) return (await itemsOf([first]))[0];
+      if (first && first.userId === actor.id) {
+        const [item] = await itemsOf([first]);
+        if (item) return item;
+      }
       throw conflict("This message was already sent.");
     }
     if (result.code === "refused") await explainRefusal(actor, input.roomId, timeZone);
@@ -208,6 +211,7 @@ export async function editMessage(actor: Actor, id: string, body: string, timeZo
     .returning();
   if (!updated[0]) throw conflict(CHAT_TEXT.messageGone);
   const [item] = await itemsOf(updated);
+  if (!item) throw conflict(CHAT_TEXT.messageGone);
   await chatRoom(row.roomId)
     .edited(item)
     .catch((error) => console.error("chat edit fan-out failed", error));

@@ -102,7 +102,7 @@ export async function referralQrPng(actor: Actor, code: string): Promise<Uint8Ar
   const { data } = encode(referralLink(code), { ecc: "M", border: 4 });
   const SCALE = 10;
   const side = data.length * SCALE;
-  return encodePng(side, side, (x, y) => (data[Math.floor(y / SCALE)][Math.floor(x / SCALE)] ? BLACK : WHITE));
+  return encodePng(side, side, (x, y) => (data[Math.floor(y / SCALE)]?.[Math.floor(x / SCALE)] ? BLACK : WHITE));
 }
 const BLACK = [0, 0, 0] as const;
 const WHITE = [255, 255, 255] as const;

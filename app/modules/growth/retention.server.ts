@@ -32,7 +32,9 @@ const pct = (part: number, whole: number) => (whole > 0 ? Math.round((part / who
  * or any later one (an approved person whose e-mail is not verified still passed that step), so
  * each step is at most the one before (a first earnings without a licence once showed as 200%).
  */
-function funnelSums([verified, approved, linked, licensed, earning]: (SQL | SQLiteColumn)[]) {
+type Step = SQL | SQLiteColumn;
+
+function funnelSums([verified, approved, linked, licensed, earning]: [Step, Step, Step, Step, Step]) {
   const any = (...steps: (SQL | SQLiteColumn)[]) => sql`(${sql.join(steps, sql` or `)})`;
   return {
     signedUp: sql<number>`count(*)`.mapWith(Number),
@@ -172,6 +174,8 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
   const current = weekOf(now);
   const weeks = lastWeeks(now, q.weeks);
   const from = weeks[0];
+  // The schema asks for 4–52 weeks; none would be a caller's bug, not an empty page.
+  if (from === undefined) throw new RangeError(`retention page over ${q.weeks} weeks`);
   const cohortWeeks = lastWeeks(now, Math.min(COHORT_WEEKS, q.weeks));
   const pageSize = INACTIVE_PAGE_SIZE;
 
@@ -215,7 +219,10 @@ export async function retentionPage(actor: Actor, q: RetentionQuery, now = Date.
     ["first_licence", "First licence", totals.licensed],
     ["first_earnings", "First earnings", totals.earning],
   ];
-  const funnel: FunnelStep[] = steps.map(([key, label, count], i) => ({ key, label, count, conversion: i === 0 ? null : pct(count, steps[i - 1][2]) }));
+  const funnel: FunnelStep[] = steps.map(([key, label, count], i) => {
+    const before = steps[i - 1];
+    return { key, label, count, conversion: before ? pct(count, before[2]) : null };
+  });
 
   // Cohort cells by (cohort, weeks since), and weekly active users: the cells summed by the week they fall in.
   const cells = new Map<string, number>();
@@ -313,9 +320,11 @@ export async function notifyInactive(actor: Actor, request: Request, input: Noti
     // The e-mail only when the notice row was written (changes() of the statement before).
     emailQueryWhen(mail(u.email), sql`changes() = 1`),
   ]);
+  const [firstStatement, ...otherStatements] = statements;
+  if (!firstStatement) return { sent: 0, skipped: ids.length };
   const results = await db().batch([
-    statements[0],
-    ...statements.slice(1),
+    firstStatement,
+    ...otherStatements,
     auditQuery({
       eventType: "retention_notify",
       severity: "low",

@@ -228,6 +228,7 @@ async function pushAll(items: PushItem[], concurrency = PUSH_CONCURRENCY): Promi
   const worker = async () => {
     while (next < items.length) {
       const item = items[next++];
+      if (!item) break;
       // A queue message written before pushes carried frames (a deploy during a large fan-out) has the message instead.
       const frame = item.frame ?? frameOf((item as { message?: SocketMessage }).message as SocketMessage);
       // Not `delivered += await …`: that reads `delivered` before the await and loses the other workers' counts.
@@ -391,6 +392,7 @@ export async function notifyUser(userId: string, n: NewNotification): Promise<No
       .values({ id: crypto.randomUUID(), userId, notificationId })
       .returning({ id: userNotifications.id, createdAt: userNotifications.createdAt }),
   ]);
+  if (!inserted) throw new Error("user notification insert returned no row");
   const item = itemFor(inserted, notificationId, notification, await videoUrlOf(n.videoKey ?? null));
   await pushToUser(userId, { type: "notification", notification: item });
   return item;
@@ -598,7 +600,8 @@ export async function sendBroadcast(actor: Actor, input: BroadcastInput, files: 
     }
     recipients = { type: "ids", userIds: [...known.values()] };
   }
-  if (Object.keys(errors).length > 0) throw invalid(Object.values(errors)[0], { fieldErrors: errors });
+  const [firstError] = Object.values(errors);
+  if (firstError !== undefined) throw invalid(firstError, { fieldErrors: errors });
 
   const imageKey = image && imageCheck?.ok ? await putPublicImage(image, imageCheck.type, "notifications") : null;
   const videoKey = video && videoCheck?.ok ? await putPrivateMedia(video, videoCheck.type, "notifications") : null;

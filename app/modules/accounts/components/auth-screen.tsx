@@ -245,9 +245,9 @@ function validateOnSubmit(e: FormEvent<HTMLFormElement>, kind: "signin" | "signu
     // The check could not load (offline, a new deployment): the server checks the same rules.
     .catch(() => null)
     .then((errs) => {
-      if (errs && Object.keys(errs).length > 0) {
+      const [field, message] = Object.entries(errs ?? {})[0] ?? [];
+      if (errs && field !== undefined && message !== undefined) {
         setErrors(errs);
-        const [field, message] = Object.entries(errs)[0];
         toast.error(authFieldTitle(kind, field, message), { description: message });
         form.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
         return;

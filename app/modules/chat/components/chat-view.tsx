@@ -37,7 +37,7 @@ function postChat(fields: [string, string][]): Promise<Response> {
 function mentionQuery(text: string, caret: number): { start: number; query: string } | null {
   const before = text.slice(0, caret);
   const at = before.lastIndexOf("@");
-  if (at < 0 || (at > 0 && !/\s/.test(before[at - 1]))) return null;
+  if (at < 0 || (at > 0 && !/\s/.test(before.charAt(at - 1)))) return null;
   const query = before.slice(at + 1);
   if (query.length === 0 || query.length > 30 || /\n/.test(query) || /\s{2}/.test(query)) return null;
   return { start: at, query };
@@ -84,9 +84,9 @@ export function ChatView({ page }: { page: ChatPage }) {
 
   // "… is typing" fades TYPING_SHOW_MS after the last frame.
   useEffect(() => {
-    const ids = Object.keys(typers);
-    if (ids.length === 0) return;
-    const next = Math.min(...ids.map((id) => typers[id].until));
+    const untils = Object.values(typers).map((t) => t.until);
+    if (untils.length === 0) return;
+    const next = Math.min(...untils);
     const t = window.setTimeout(
       () => {
         const now = Date.now();
@@ -333,7 +333,8 @@ export function ChatView({ page }: { page: ChatPage }) {
       }
       if (e.key === "Enter" || e.key === "Tab") {
         e.preventDefault();
-        pick(suggest.members[suggest.active]);
+        const member = suggest.members[suggest.active];
+        if (member) pick(member);
         return;
       }
       if (e.key === "Escape") {

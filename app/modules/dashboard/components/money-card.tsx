@@ -53,7 +53,7 @@ export function MoneyCard({ money }: { money: MoneyAtAGlance }) {
           </dd>
           <dd className="mt-1 text-xs text-slate-500">
             {latestMonth
-              ? `${latestMonth.label} revenue, ${STATUS_LABEL[latestMonth.status].toLowerCase()}`
+              ? `${latestMonth.label} revenue, ${(STATUS_LABEL[latestMonth.status] ?? latestMonth.status).toLowerCase()}`
               : "Nothing imported yet: a month's revenue arrives after the month ends"}
           </dd>
         </div>

@@ -64,7 +64,7 @@ export function RetentionCohorts({ cohorts }: { cohorts: RetentionPage["cohorts"
             columns={[
               "Sign-up week",
               { label: "People", className: "text-right" },
-              ...cohorts[0].cells.map((cell) => ({ key: `w${cell.weeksSince}`, label: `Week ${cell.weeksSince}`, className: "text-right" })),
+              ...(cohorts[0]?.cells ?? []).map((cell) => ({ key: `w${cell.weeksSince}`, label: `Week ${cell.weeksSince}`, className: "text-right" })),
             ]}
           />
           <TableBody>
