@@ -84,7 +84,7 @@ export class ChatRoom extends DurableObject<Env> {
     const { userId, sessionId, roomId } = who;
     // The cap per person (decision 0298), checked and taken with no await between: two upgrades at once cannot both take the last place.
     if (openCount(this.ctx.getWebSockets(`u:${userId}`)) >= SOCKETS_PER_PERSON) return tooManySockets(SOCKETS_PER_PERSON);
-    const [client, server] = Object.values(new WebSocketPair());
+    const { 0: client, 1: server } = new WebSocketPair();
     // Tagged with the user and the session: a user's sockets are found without reading them all.
     this.ctx.acceptWebSocket(server, [`u:${userId}`, `s:${sessionId}`]);
     const attachment: ChatSocketAttachment = {
@@ -118,8 +118,9 @@ export class ChatRoom extends DurableObject<Env> {
     const recent = await this.recentSends(post.userId);
     // From here to the storage write nothing awaits: the check, the count and the seq are one step.
     const now = Date.now();
-    while (recent.length > 0 && now - recent[0] >= CHAT_RATE_WINDOW_MS) recent.shift();
-    if (recent.length >= CHAT_RATE_LIMIT) return { ok: false, code: "rate_limited", retryAfterMs: recent[0] + CHAT_RATE_WINDOW_MS - now };
+    while (recent.length > 0 && now - (recent[0] ?? now) >= CHAT_RATE_WINDOW_MS) recent.shift();
+    const [oldest] = recent;
+    if (oldest !== undefined && recent.length >= CHAT_RATE_LIMIT) return { ok: false, code: "rate_limited", retryAfterMs: oldest + CHAT_RATE_WINDOW_MS - now };
     recent.push(now);
     // Taken synchronously: two posts in flight never get the same number.
     const seq = (this.seqValue ?? 0) + 1;

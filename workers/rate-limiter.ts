@@ -54,7 +54,8 @@ export class RateLimiter extends DurableObject<Env> {
     const stored = await this.ctx.storage.get<Log>("log");
     const times = (stored?.times ?? []).filter((t) => now - t < windowMs);
     if (times.length >= maxAttempts) {
-      const retryAfterMs = Math.max(1, times[0] + windowMs - now);
+      // A limit of 0 with nothing in the window: a whole window to wait.
+      const retryAfterMs = Math.max(1, (times[0] ?? now) + windowMs - now);
       return { allowed: false, count: times.length, retryAfterMs, retryAfterSeconds: Math.ceil(retryAfterMs / 1000), at: now };
     }
     times.push(now);
@@ -74,7 +75,8 @@ export class RateLimiter extends DurableObject<Env> {
 
   async alarm(): Promise<void> {
     const [stored, log] = await Promise.all([this.ctx.storage.get<Window>("window"), this.ctx.storage.get<Log>("log")]);
-    const lastNeeded = Math.max(stored?.endsAt ?? 0, log?.times.length ? log.times[log.times.length - 1] + log.windowMs : 0);
+    const lastHit = log?.times.at(-1);
+    const lastNeeded = Math.max(stored?.endsAt ?? 0, log && lastHit !== undefined ? lastHit + log.windowMs : 0);
     if (lastNeeded > Date.now()) {
       await this.ctx.storage.setAlarm(lastNeeded + 1000);
       return;

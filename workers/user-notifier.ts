@@ -61,8 +61,7 @@ export class UserNotifier extends DurableObject<Env> {
     if (!userId || !sessionId) return new Response("Missing identity", { status: 400 });
     // Checked and taken with no await between: two upgrades at once cannot both take the last place.
     if (openCount(this.ctx.getWebSockets()) >= SOCKETS_PER_USER) return tooManySockets(SOCKETS_PER_USER);
-    const pair = new WebSocketPair();
-    const [client, server] = Object.values(pair);
+    const { 0: client, 1: server } = new WebSocketPair();
     // Tagged with the session id, so a session's sockets can be found without reading them all.
     this.ctx.acceptWebSocket(server, [sessionId]);
     const attachment: SocketAttachment = { userId, sessionId, connectedAt: new Date().toISOString() };

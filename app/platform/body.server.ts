@@ -17,7 +17,8 @@ const submitted = new WeakMap<Request, { intent?: string; values: Record<string,
  * be read (broken multipart, truncated body) is 400. Nothing has changed when either is thrown.
  */
 export async function readForm(request: Request, limit?: BodyLimit): Promise<FormData> {
-  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  const [mediaType = ""] = (request.headers.get("Content-Type") ?? "").split(";");
+  const type = mediaType.trim().toLowerCase();
   if (!FORM_TYPES.has(type)) {
     throw new DomainError("unsupported_media_type", "Send this form from the page.", {
       title: "Unsupported content type",

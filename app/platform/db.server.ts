@@ -137,6 +137,10 @@ export async function batch<T extends readonly [BatchEntry, ...BatchEntry[]]>(en
   }
   pending.forEach((p, i) => {
     const response = responses[i];
+    if (!response) {
+      p.reject(new Error(`batch: D1 answered ${responses.length} of ${pending.length} statements`));
+      return;
+    }
     // raw(): rows as arrays of their values, in the order of the columns (drizzle's own batch does the same).
     p.resolve(p.method === "raw" ? response.results.map((row) => Object.values(row as Record<string, unknown>)) : response);
   });
@@ -268,6 +272,7 @@ export async function selectInChunks<Row>(values: readonly string[], query: (chu
   const [first, ...rest] = Array.from({ length: Math.ceil(unique.length / IN_LIST_MAX) }, (_, i) =>
     query(unique.slice(i * IN_LIST_MAX, (i + 1) * IN_LIST_MAX)),
   );
+  if (!first) return [];
   const results = (await db().batch([first, ...rest])) as Row[][];
   return results.flat();
 }

@@ -1,3 +1,4 @@
+import { expectAt } from "~/lib/arrays";
 import { and, asc, desc, eq, inArray, like, lt, lte, or, sql } from "drizzle-orm";
 import { emailOutbox } from "~/db/schema";
 import { db } from "./db.server";
@@ -91,7 +92,9 @@ export function classifySendError(error: unknown): SendFailure {
 /** When a row that failed its `attempts`-th try is tried again, or null: it has failed for good. */
 export function nextAttemptAfter(attempts: number, failure: SendFailure, now: number): string | null {
   if (failure.permanent || attempts >= MAX_ATTEMPTS) return null;
-  return new Date(now + BACKOFF_MS[Math.min(attempts, BACKOFF_MS.length) - 1]).toISOString();
+  const delay = BACKOFF_MS[Math.min(attempts, BACKOFF_MS.length) - 1];
+  if (delay === undefined) throw new RangeError(`nextAttemptAfter: attempt ${attempts} (the first try is attempt 1)`);
+  return new Date(now + delay).toISOString();
 }
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -242,7 +245,7 @@ export async function deliverDue(options: { limit?: number; ids?: string[]; pref
     if (rows.length === 0) break;
     report.claimed += rows.length;
     const outcomes = await Promise.all(rows.map((row) => sendOne(row, options.via, now)));
-    for (const [i, { outcome }] of outcomes.entries()) report[outcome].push(rows[i].id);
+    for (const [i, { outcome }] of outcomes.entries()) report[outcome].push(expectAt(rows, i, "send outcomes per row").id);
     // The System status panel: one write per round, not per message.
     const failure = outcomes.find((o) => o.failure)?.failure;
     if (failure) await recordFailure("email", failure.code, failure.message);

@@ -138,10 +138,10 @@ function segmentsOf(text: string, userSpans: string | null | undefined): Segment
   }
   if (at < text.length) out.push({ text: text.slice(at), user: false });
   // The body trimmed, as the template always showed it.
-  if (out.length) {
-    out[0] = { ...out[0], text: out[0].text.trimStart() };
-    out[out.length - 1] = { ...out[out.length - 1], text: out[out.length - 1].text.trimEnd() };
-  }
+  const first = out[0];
+  if (first) out[0] = { ...first, text: first.text.trimStart() };
+  const last = out.at(-1); // read after the line above: one segment is trimmed at both ends
+  if (last) out[out.length - 1] = { ...last, text: last.text.trimEnd() };
   return out.filter((seg) => seg.text !== "");
 }
 
@@ -187,7 +187,7 @@ function bodyHtml(segments: Segment[], button: { url: string; label: string } | 
   for (const seg of segments) {
     seg.text.split("\n").forEach((piece, i) => {
       if (i > 0) lines.push([]);
-      if (piece) lines[lines.length - 1].push({ text: piece, user: seg.user });
+      if (piece) lines.at(-1)?.push({ text: piece, user: seg.user });
     });
   }
   let buttonDone = false;
@@ -202,7 +202,8 @@ function bodyHtml(segments: Segment[], button: { url: string; label: string } | 
       flush();
       continue;
     }
-    if (button && !buttonDone && line.length === 1 && !line[0].user && line[0].text.trim() === button.url) {
+    const [only] = line;
+    if (button && !buttonDone && line.length === 1 && only && !only.user && only.text.trim() === button.url) {
       buttonDone = true;
       flush();
       blocks.push(buttonHtml(button.url, button.label, origin));

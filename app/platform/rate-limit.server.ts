@@ -115,7 +115,8 @@ export const THUMBNAIL_AI_LIMITS = {
 } as const satisfies Record<string, Limit>;
 
 export function isAtomicBucket(bucket: string): boolean {
-  return ATOMIC_BUCKETS.has(bucket) || ATOMIC_BUCKETS.has(bucket.split(":")[0]);
+  const [prefix = bucket] = bucket.split(":");
+  return ATOMIC_BUCKETS.has(bucket) || ATOMIC_BUCKETS.has(prefix);
 }
 
 function limiterOf(bucket: string, scope: string) {
