@@ -7,6 +7,7 @@
 // request declined ~7 weeks ago and one waiting since ~3 days ago. Fixed ids and INSERT OR IGNORE:
 // idempotent, and a later run changes no date — except that the waiting invitation, while still
 // unused, is kept valid (it expires 7 days after it was sent, and the demo should show one).
+import { expectAt } from "~/lib/arrays";
 import { iso } from "./music-seed.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;
@@ -106,8 +107,8 @@ export async function clippingSeed({
           uuid(c.n),
           creatorId,
           clipperId,
-          sources[c.source].id,
-          sources[c.source].name,
+          expectAt(sources, c.source, "seed sources").id,
+          expectAt(sources, c.source, "seed sources").name,
           c.platform,
           c.url,
           c.videoId,

@@ -138,7 +138,8 @@ export function accountFromChoice(choice: z.output<typeof standInChoiceSchema>):
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
     throw invalid("Enter a valid e-mail address.", { fieldErrors: { email: "Enter a valid e-mail address." } });
   }
-  const name = (choice.name ?? "").trim() || email.split("@")[0];
+  const [localPart = email] = email.split("@");
+  const name = (choice.name ?? "").trim() || localPart;
   return { sub: `google-custom-${email}`, email, name, email_verified: choice.unverified !== "on" };
 }
 
@@ -226,7 +227,7 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
     if (channel.id === DEMO_CHANNEL.channelId) {
       // Today's numbers of the seeded history, so a reconnect continues the demo chart.
       const [today] = demoChannelSnapshots(new Date(), 1);
-      channel = { ...channel, subscriberCount: today.subscribers, viewCount: today.views, videoCount: today.videos };
+      if (today) channel = { ...channel, subscriberCount: today.subscribers, viewCount: today.views, videoCount: today.videos };
     }
     return json({
       kind: "youtube#channelListResponse",
@@ -251,9 +252,9 @@ export async function handleDevOAuthApi(request: Request): Promise<Response> {
     });
   }
   if (path === "youtube/videos") return standInVideosList(request);
-  const thumbnail = /^youtube\/thumbnails\/(channel|video)\/([A-Za-z0-9_-]{1,64})\.png$/.exec(path);
-  if (thumbnail && (request.method === "GET" || request.method === "HEAD")) {
-    const png = await standInThumbnail(thumbnail[1] as "channel" | "video", thumbnail[2]);
+  const [, thumbnailKind, thumbnailId] = /^youtube\/thumbnails\/(channel|video)\/([A-Za-z0-9_-]{1,64})\.png$/.exec(path) ?? [];
+  if (thumbnailKind && thumbnailId && (request.method === "GET" || request.method === "HEAD")) {
+    const png = await standInThumbnail(thumbnailKind as "channel" | "video", thumbnailId);
     return new Response(request.method === "HEAD" ? null : (png as Uint8Array<ArrayBuffer>), {
       headers: {
         "Content-Type": "image/png",
@@ -392,11 +393,7 @@ async function standInThumbnail(kind: "channel" | "video", id: string): Promise<
 }
 
 function standInChannelFor(account: StandInAccount): StandInChannel {
-  const slug =
-    account.email
-      .split("@")[0]
-      .replace(/[^a-z0-9]/gi, "")
-      .slice(0, 20) || "channel";
+  const slug = (account.email.split("@")[0] ?? "").replace(/[^a-z0-9]/gi, "").slice(0, 20) || "channel";
   return {
     id: `UCstandin${slug}`.slice(0, 24),
     title: `${account.name}'s Channel`,

@@ -59,17 +59,17 @@ function knownAccount(sid: string, token: string): boolean {
 
 export async function handleStandInSms(request: Request): Promise<Response> {
   const url = new URL(request.url);
-  const m = new RegExp(`^${STAND_IN_SMS_PATH}/2010-04-01/Accounts/([^/]+)/Messages\\.json$`).exec(url.pathname);
-  if (!m || request.method !== "POST") return twilioError(404, 20404, "The requested resource was not found");
+  const accountSid = new RegExp(`^${STAND_IN_SMS_PATH}/2010-04-01/Accounts/([^/]+)/Messages\\.json$`).exec(url.pathname)?.[1];
+  if (!accountSid || request.method !== "POST") return twilioError(404, 20404, "The requested resource was not found");
   const authorization = request.headers.get("Authorization") ?? "";
   let user = "";
   let pass = "";
   try {
-    [user, pass] = atob(authorization.replace(/^Basic /, "")).split(":");
+    [user = "", pass = ""] = atob(authorization.replace(/^Basic /, "")).split(":");
   } catch {
     // not Basic: refused below
   }
-  if (!authorization.startsWith("Basic ") || !knownAccount(user ?? "", pass ?? "") || user !== decodeURIComponent(m[1])) {
+  if (!authorization.startsWith("Basic ") || !knownAccount(user ?? "", pass ?? "") || user !== decodeURIComponent(accountSid)) {
     return twilioError(401, 20003, "Authenticate");
   }
   const contentType = request.headers.get("Content-Type") ?? "";

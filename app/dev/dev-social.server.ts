@@ -38,16 +38,16 @@ export async function handleStandInSocial(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.replace(/^\/dev\/social\//, "");
   if (path === "tiktok/oembed") {
-    const m = /tiktok\.com\/@([A-Za-z0-9._]{1,40})\/video\/(\d{5,25})/.exec(url.searchParams.get("url") ?? "");
-    if (!m) return json({ code: 400, message: "Something went wrong" }, 400);
-    const post = await postOf("tiktok", m[2]);
+    const [, handle, videoId] = /tiktok\.com\/@([A-Za-z0-9._]{1,40})\/video\/(\d{5,25})/.exec(url.searchParams.get("url") ?? "") ?? [];
+    if (!handle || !videoId) return json({ code: 400, message: "Something went wrong" }, 400);
+    const post = await postOf("tiktok", videoId);
     if (post?.unavailable) return json({ message: "Service unavailable" }, 503);
     if (post?.missing) return json({ code: 404, message: "Video not found" }, 404);
-    const author = post?.author ?? m[1];
+    const author = post?.author ?? handle;
     return json({
       version: "1.0",
       type: "video",
-      title: `Stand-in TikTok ${m[2]}`,
+      title: `Stand-in TikTok ${videoId}`,
       author_unique_id: author,
       author_url: `https://www.tiktok.com/@${author}`,
       provider_name: "TikTok",
@@ -55,10 +55,10 @@ export async function handleStandInSocial(request: Request): Promise<Response> {
   }
   if (path === "instagram/oembed") {
     if (!url.searchParams.get("access_token")) return json({ error: { message: "An access token is required", code: 104 } }, 400);
-    const m = /instagram\.com\/(?:([A-Za-z0-9._]{1,40})\/)?(?:reel|p)\/([A-Za-z0-9_-]{5,40})/.exec(url.searchParams.get("url") ?? "");
-    const post = m ? await postOf("instagram", m[2]) : null;
+    const postId = /instagram\.com\/(?:([A-Za-z0-9._]{1,40})\/)?(?:reel|p)\/([A-Za-z0-9_-]{5,40})/.exec(url.searchParams.get("url") ?? "")?.[2];
+    const post = postId ? await postOf("instagram", postId) : null;
     if (post?.unavailable) return json({ error: { message: "Service temporarily unavailable", code: 2 } }, 503);
-    if (!m || post?.missing) return json({ error: { message: "No media found", code: 24 } }, 404);
+    if (!postId || post?.missing) return json({ error: { message: "No media found", code: 24 } }, 404);
     // The documented answer today: the embed, never who posted it (tests/fixtures/providers/instagram.json).
     return json({
       version: "1.0",
@@ -66,7 +66,7 @@ export async function handleStandInSocial(request: Request): Promise<Response> {
       provider_url: "https://www.instagram.com/",
       type: "rich",
       width: 658,
-      html: `<blockquote class="instagram-media" data-instgrm-permalink="https://www.instagram.com/reel/${m[2]}/"></blockquote>`,
+      html: `<blockquote class="instagram-media" data-instgrm-permalink="https://www.instagram.com/reel/${postId}/"></blockquote>`,
       thumbnail_width: 640,
       thumbnail_height: 640,
     });

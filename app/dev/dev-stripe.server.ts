@@ -80,8 +80,8 @@ function formOf(body: string): Map<string, string> {
 function nested(form: Map<string, string>, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of form) {
-    const m = new RegExp(`^${prefix}\\[([^\\]]+)\\]$`).exec(k);
-    if (m) out[m[1]] = v;
+    const key = new RegExp(`^${prefix}\\[([^\\]]+)\\]$`).exec(k)?.[1];
+    if (key !== undefined) out[key] = v;
   }
   return out;
 }
@@ -358,14 +358,16 @@ async function route(request: Request, path: string, form: Map<string, string>, 
     return json(account);
   }
   m = /^\/v1\/accounts\/(acct_[A-Za-z0-9]+)$/.exec(path);
-  if (m && request.method === "GET") {
-    const account = await get<StandInAccount>(accountKey(m[1]));
-    return account ? json(account) : stripeError(404, "invalid_request_error", `No such account: '${m[1]}'`, "resource_missing", "account");
+  if (m?.[1] && request.method === "GET") {
+    const id = m[1];
+    const account = await get<StandInAccount>(accountKey(id));
+    return account ? json(account) : stripeError(404, "invalid_request_error", `No such account: '${id}'`, "resource_missing", "account");
   }
   m = /^\/v1\/accounts\/(acct_[A-Za-z0-9]+)\/login_links$/.exec(path);
-  if (m && request.method === "POST") {
-    const account = await get<StandInAccount>(accountKey(m[1]));
-    if (!account) return stripeError(404, "invalid_request_error", `No such account: '${m[1]}'`, "resource_missing", "account");
+  if (m?.[1] && request.method === "POST") {
+    const id = m[1];
+    const account = await get<StandInAccount>(accountKey(id));
+    if (!account) return stripeError(404, "invalid_request_error", `No such account: '${id}'`, "resource_missing", "account");
     return json({ object: "login_link", created: now(), url: new URL(`/dev/stripe?account=${account.id}`, url).toString() });
   }
   if (path === "/v1/account_links" && request.method === "POST") {
@@ -423,9 +425,10 @@ async function route(request: Request, path: string, form: Map<string, string>, 
     return json(transfer);
   }
   m = /^\/v1\/transfers\/(tr_[A-Za-z0-9]+)$/.exec(path);
-  if (m && request.method === "GET") {
-    const transfer = await get<StandInTransfer>(transferKey(m[1]));
-    return transfer ? json(transfer) : stripeError(404, "invalid_request_error", `No such transfer: '${m[1]}'`, "resource_missing", "id");
+  if (m?.[1] && request.method === "GET") {
+    const id = m[1];
+    const transfer = await get<StandInTransfer>(transferKey(id));
+    return transfer ? json(transfer) : stripeError(404, "invalid_request_error", `No such transfer: '${id}'`, "resource_missing", "id");
   }
   if (path === "/v1/transfers" && request.method === "GET") {
     const group = url.searchParams.get("transfer_group");

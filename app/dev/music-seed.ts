@@ -4,6 +4,7 @@
 // licences of the demo creator covering their channels. Idempotent and quick on a second run: a
 // track whose row, peaks, audio and cover are all there is not synthesized again.
 // docs/decisions/0102-music-seed.md.
+import { expectAt } from "~/lib/arrays";
 import { GENRES, MOODS } from "../modules/music/library.ts";
 import { newLicenceCode } from "../modules/music/licence-code.ts";
 import { encodePng, hsl } from "./png.ts";
@@ -218,7 +219,7 @@ function composed(
   const scale = SCALES[MOOD_SCALE[mood]];
   const root = 57 + ((n * 5) % 12);
   const step = bpm >= 110 ? 0.5 : 1;
-  const motif = Array.from({ length: 8 }, () => (rand() < 0.15 ? null : root + scale[Math.floor(rand() * scale.length)]));
+  const motif = Array.from({ length: 8 }, () => (rand() < 0.15 ? null : root + expectAt(scale, Math.floor(rand() * scale.length), "scale notes")));
   const cycleBeats = 8 * step;
   const progression = MOOD_SCALE[mood] === "minor" ? [0, -4, 3, -2] : [0, -3, 5, 7];
   return {

@@ -10,6 +10,7 @@
 // The agreement's other states, on demo accounts no browser journey uses: one person has given
 // notice (with the date it takes effect), another has an open revised-share offer, so /payments
 // (as them) and /admin/payments show both. Dates relative to today.
+import { expectAt } from "~/lib/arrays";
 import { PAYOUT_DAY_OF_MONTH } from "../lib/constants.ts";
 import { addDays, addMonths, dayOf, monthOf, noticeEndsOn, payoutDateIn } from "../modules/payments/calendar.ts";
 import { formatBp, split } from "../lib/split.ts";
@@ -96,7 +97,10 @@ export function paymentsSeed({
   const out: D1PreparedStatement[] = [];
   months.forEach((m, i) => {
     const importId = uuid(5000 + i);
-    const entries = [creator].map((p) => ({ p, net: p.net[i], amount: split(p.net[i], shareBp).share }));
+    const entries = [creator].map((p) => {
+      const net = expectAt(p.net, i, "demo nets per month");
+      return { p, net, amount: split(net, shareBp).share };
+    });
     const clipLines = clip && m.status === "estimated" ? clipEntries(clip, shareBp) : [];
     const net = [...entries, ...clipLines].reduce((s, e) => s + e.net, 0);
     const amount = [...entries, ...clipLines].reduce((s, e) => s + e.amount, 0);

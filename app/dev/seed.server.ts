@@ -196,6 +196,7 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
   const creator = demoAccount("creator");
   const manager = demoAccount("agency");
   const clipper = demoAccount("clipper");
+  const admin = demoAccount("admin");
   const partner = demoAccount("partner");
 
   statements.push(
@@ -245,7 +246,7 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
         5400,
         210000,
         iso(52, 12),
-        DEMO_ACCOUNTS[0].id,
+        admin.id,
         iso(51, 9),
         iso(52, 11),
       ),
@@ -274,22 +275,23 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
     );
   }
   // The demo channel (no stored authorization, so never refreshed for real) shows today's numbers.
-  const latest = snapshots[snapshots.length - 1];
-  statements.push(
-    db
-      .prepare(
-        `UPDATE youtube_channels SET subscriber_count = ?, view_count = ?, video_count = ?, last_synced_at = ?
+  const latest = snapshots.at(-1);
+  if (latest)
+    statements.push(
+      db
+        .prepare(
+          `UPDATE youtube_channels SET subscriber_count = ?, view_count = ?, video_count = ?, last_synced_at = ?
          WHERE id = ? AND NOT EXISTS (SELECT 1 FROM youtube_channel_tokens t WHERE t.channel_row_id = youtube_channels.id)`,
-      )
-      .bind(latest.subscribers, latest.views, latest.videos, `${latest.day}T03:17:00.000Z`, demoChannelId),
-  );
+        )
+        .bind(latest.subscribers, latest.views, latest.videos, `${latest.day}T03:17:00.000Z`, demoChannelId),
+    );
 
   // The music catalogue, submissions and the creator's licences (app/dev/music-seed.ts).
   const music = await musicSeed({
     db,
     media,
     partnerId: partner.id,
-    adminId: DEMO_ACCOUNTS[0].id,
+    adminId: admin.id,
     creatorId: creator.id,
     encodeMp3,
     channels: [
@@ -304,7 +306,7 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
   statements.push(
     ...paymentsSeed({
       db,
-      adminId: DEMO_ACCOUNTS[0].id,
+      adminId: admin.id,
       creator: { userId: creator.id, sourceId: "UCdemoCaseyCreates0001", net: [18342, 24517, 21099] },
       clip: {
         id: uuid(6101),
@@ -319,22 +321,22 @@ export async function seedDemoData({ db, media, hashPassword, encodeMp3 }: SeedB
   );
 
   // The community chat's rooms and a few messages (app/dev/chat-seed.ts).
-  statements.push(...chatSeed({ db, adminId: DEMO_ACCOUNTS[0].id, creatorId: creator.id, clipperId: clipper.id }));
+  statements.push(...chatSeed({ db, adminId: admin.id, creatorId: creator.id, clipperId: clipper.id }));
 
   // People at every step of the funnel, some referred by the demo creator, with activity (app/dev/growth-seed.ts).
   statements.push(...growthSeed({ db, referrerId: creator.id, agencyId: null }));
 
   // A live campaign with submissions in each state, an ended one and a draft (app/dev/campaigns-seed.ts).
-  statements.push(...campaignsSeed({ db, adminId: DEMO_ACCOUNTS[0].id, creatorId: creator.id, channelId: "UCdemoCaseyCreates0001", trackId: uuid(101) }));
+  statements.push(...campaignsSeed({ db, adminId: admin.id, creatorId: creator.id, channelId: "UCdemoCaseyCreates0001", trackId: uuid(101) }));
 
   // The creator's source folder, the clipper's clips in each state and a split history (app/dev/clipping-seed.ts).
   statements.push(...(await clippingSeed({ db, media, creatorId: creator.id, clipperId: clipper.id, linkId: uuid(401) })));
 
   // A thumbnail project and export of the admin's; the demo channel's stand-in thumbnail (app/dev/thumbnails-seed.ts).
-  statements.push(...(await thumbnailsSeed({ db, media, adminId: DEMO_ACCOUNTS[0].id, channelRowId: uuid(201), channelId: "UCdemoCaseyCreates0001" })));
+  statements.push(...(await thumbnailsSeed({ db, media, adminId: admin.id, channelRowId: uuid(201), channelId: "UCdemoCaseyCreates0001" })));
 
   // The notifications of the payouts and reviews above, so the bell tells the same story (after them: it reads their rows).
-  statements.push(...notificationsSeed({ db, adminId: DEMO_ACCOUNTS[0].id }));
+  statements.push(...notificationsSeed({ db, adminId: admin.id }));
 
   // One batch: all or nothing.
   await db.batch(statements);

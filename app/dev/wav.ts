@@ -29,8 +29,8 @@ export function encodeWav(samples: Float32Array, sampleRate: number, repeat = 1)
   view.setUint32(40, dataBytes, true);
   // 16-bit little-endian PCM (every platform this runs on is little-endian); a repeated cycle is copied, not encoded again.
   const pcm = new Int16Array(buffer, 44, frames);
-  for (let i = 0; i < samples.length; i++) {
-    const s = Math.max(-1, Math.min(1, samples[i]));
+  for (const [i, sample] of samples.entries()) {
+    const s = Math.max(-1, Math.min(1, sample));
     pcm[i] = s < 0 ? s * 0x8000 : s * 0x7fff;
   }
   for (let r = 1; r < repeat; r++) pcm.copyWithin(r * samples.length, 0, samples.length);
@@ -58,6 +58,10 @@ export function synthesize(opts: { bpm: number; melody: Note[]; bass: Note[]; sa
   const length = Math.ceil(totalBeats * beatSeconds * sampleRate);
   const out = new Float32Array(length);
 
+  // Every index written is below `length` (the loops check it), the size of `out`.
+  const add = (k: number, v: number) => {
+    out[k] = (out[k] ?? 0) + v;
+  };
   const render = (notes: Note[], gain: number, wave: (phase: number) => number) => {
     let start = 0;
     for (const note of notes) {
@@ -68,7 +72,7 @@ export function synthesize(opts: { bpm: number; melody: Note[]; bass: Note[]; sa
           const t = i / sampleRate;
           const attack = Math.min(1, i / (0.01 * sampleRate));
           const release = Math.min(1, (len - i) / (0.05 * sampleRate));
-          out[start + i] += gain * attack * release * wave(2 * Math.PI * hz * t);
+          add(start + i, gain * attack * release * wave(2 * Math.PI * hz * t));
         }
       }
       start += len;
@@ -81,7 +85,7 @@ export function synthesize(opts: { bpm: number; melody: Note[]; bass: Note[]; sa
   for (let b = 0; b * beatLen < length; b++) {
     for (let i = 0; i < Math.min(beatLen, 0.15 * sampleRate) && b * beatLen + i < length; i++) {
       const t = i / sampleRate;
-      out[b * beatLen + i] += 0.35 * Math.exp(-t * 30) * Math.sin(2 * Math.PI * (60 + 60 * Math.exp(-t * 40)) * t);
+      add(b * beatLen + i, 0.35 * Math.exp(-t * 30) * Math.sin(2 * Math.PI * (60 + 60 * Math.exp(-t * 40)) * t));
     }
   }
   const repeat = Math.max(1, Math.floor(opts.repeat ?? 1));
@@ -99,8 +103,8 @@ export function peaksOf(wav: Uint8Array, bars = 256): number[] {
     const from = Math.floor((b * samples.length) / bars);
     const to = Math.floor(((b + 1) * samples.length) / bars);
     let max = 0;
-    for (let i = from; i < to; i++) {
-      const v = samples[i] < 0 ? -samples[i] : samples[i];
+    for (const sample of samples.subarray(from, to)) {
+      const v = Math.abs(sample);
       if (v > max) max = v;
     }
     raw.push(max);
