@@ -1,3 +1,4 @@
+import { expectAt } from "~/lib/arrays";
 import type { ledgerEntries, ledgerVideoLines } from "~/db/schema";
 import { split } from "~/lib/split";
 import { daysInMonth, earnedPart } from "./calendar";
@@ -60,7 +61,7 @@ export function priceImport(input: PriceInput, newId: () => string = () => crypt
   const clipNets = new Map<string, number>();
   const totals = new Map<string, Total>();
   leaves.forEach((leaf, i) => {
-    const netCents = rounded.cents[i];
+    const netCents = expectAt(rounded.cents, i, "a rounded leaf");
     const clip = claimedClip(byVideo, leaf.videoId || null, leaf.userId);
     if (clip) {
       clipNets.set(clip.clipId, (clipNets.get(clip.clipId) ?? 0) + netCents);
@@ -95,7 +96,7 @@ export function priceImport(input: PriceInput, newId: () => string = () => crypt
       );
       const amounts = shareByWeights(amountCents, nets);
       videos.forEach(([videoId], k) => {
-        videoLines.push({ entryId: id, videoId, netCents: nets[k], amountCents: amounts[k] });
+        videoLines.push({ entryId: id, videoId, netCents: expectAt(nets, k, "a video's net"), amountCents: expectAt(amounts, k, "a video's amount") });
       });
     }
     return [

@@ -99,8 +99,8 @@ export function EditorCanvas({ state, dispatch, canvasRef, selected, brushLayer,
         drag.current = { kind: "rotate", start: selected };
       } else {
         const cs = corners(selected);
-        const i = cs.findIndex((c) => Math.abs(c.x - p.x) <= tol && Math.abs(c.y - p.y) <= tol);
-        if (i >= 0) drag.current = { kind: "resize", start: selected, handle: HANDLES[i] };
+        const handle = HANDLES[cs.findIndex((c) => Math.abs(c.x - p.x) <= tol && Math.abs(c.y - p.y) <= tol)];
+        if (handle) drag.current = { kind: "resize", start: selected, handle };
       }
     }
     if (!drag.current) {
