@@ -25,12 +25,22 @@ async function waitForSocket(page: Page) {
  * itself says "9+" from ten on, and earlier journeys leave the demo creator with more than that.
  */
 async function badgeCount(page: Page): Promise<number> {
-  const label = (await page.getByRole("button", { name: /^Notifications/ }).getAttribute("aria-label")) ?? "";
-  const badgeEl = page.getByTestId("unread-badge");
-  const badge = (await badgeEl.count()) > 0 ? await badgeEl.textContent() : "";
-  const unread = Number(/, (\d+) unread$/.exec(label)?.[1] ?? 0);
-  // The badge mirrors the same count.
-  expect(badge ?? "").toBe(unread === 0 ? "" : unread > 9 ? "9+" : String(unread));
+  // The label and the badge are read one after the other: a live update may land in between, so
+  // the two are read again until they agree (the badge mirrors the same count), then the count is
+  // returned.
+  let unread = 0;
+  await expect
+    .poll(
+      async () => {
+        const label = (await page.getByRole("button", { name: /^Notifications/ }).getAttribute("aria-label")) ?? "";
+        const badgeEl = page.getByTestId("unread-badge");
+        const badge = ((await badgeEl.count()) > 0 ? await badgeEl.textContent() : "") ?? "";
+        unread = Number(/, (\d+) unread$/.exec(label)?.[1] ?? 0);
+        return badge === (unread === 0 ? "" : unread > 9 ? "9+" : String(unread));
+      },
+      { message: "the badge mirrors the bell's unread count", timeout: 5_000 },
+    )
+    .toBe(true);
   return unread;
 }
 
