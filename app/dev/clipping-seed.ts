@@ -7,7 +7,7 @@
 // request declined ~7 weeks ago and one waiting since ~3 days ago. Fixed ids and INSERT OR IGNORE:
 // idempotent, and a later run changes no date — except that the waiting invitation, while still
 // unused, is kept valid (it expires 7 days after it was sent, and the demo should show one).
-import { expectAt } from "~/lib/arrays";
+import { expectAt } from "../lib/arrays.ts";
 import { iso } from "./music-seed.ts";
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString().padStart(12, "0")}`;

@@ -4,7 +4,7 @@
 // licences of the demo creator covering their channels. Idempotent and quick on a second run: a
 // track whose row, peaks, audio and cover are all there is not synthesized again.
 // docs/decisions/0102-music-seed.md.
-import { expectAt } from "~/lib/arrays";
+import { expectAt } from "../lib/arrays.ts";
 import { GENRES, MOODS } from "../modules/music/library.ts";
 import { newLicenceCode } from "../modules/music/licence-code.ts";
 import { encodePng, hsl } from "./png.ts";

@@ -10,7 +10,7 @@
 // The agreement's other states, on demo accounts no browser journey uses: one person has given
 // notice (with the date it takes effect), another has an open revised-share offer, so /payments
 // (as them) and /admin/payments show both. Dates relative to today.
-import { expectAt } from "~/lib/arrays";
+import { expectAt } from "../lib/arrays.ts";
 import { PAYOUT_DAY_OF_MONTH } from "../lib/constants.ts";
 import { addDays, addMonths, dayOf, monthOf, noticeEndsOn, payoutDateIn } from "../modules/payments/calendar.ts";
 import { formatBp, split } from "../lib/split.ts";
