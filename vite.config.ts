@@ -23,7 +23,23 @@ export default defineConfig(({ mode }) => ({
   // Local state folders are written by the app itself; watching them would reload the page.
   server: { watch: { ignored: ["**/.state*/**", "**/.wrangler/**"] } },
   optimizeDeps: {
-    include: ["react", "react-dom", "react-dom/client", "react-router", "lucide", "zod", "recharts"],
+    // Every package the browser's code imports: one found only when a page first asks for it makes
+    // Vite re-bundle while the page runs, and the page then holds two copies of React ("Invalid hook
+    // call", React's script-tag warning, hydration errors: issue 42 §4, seen on /admin's dialogs).
+    // tests/unit/platform/optimize-deps.test.ts checks the list against app/'s imports.
+    include: [
+      "react",
+      "react-dom",
+      "react-dom/client",
+      "react-router",
+      "lucide",
+      "zod",
+      "recharts",
+      "@radix-ui/react-dialog",
+      "@radix-ui/react-dropdown-menu",
+      "@radix-ui/react-tabs",
+      "@mediapipe/tasks-vision",
+    ],
   },
   // The browser's chunks: React, React DOM and React Router as one file, and every icon as one
   // file, instead of a dozen small ones per page. Each request costs a round trip on a phone's

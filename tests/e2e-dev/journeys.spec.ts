@@ -20,6 +20,12 @@ test("admin: a confirm dialog stays open and is confirmed; the background of a p
   test.setTimeout(240_000);
   await signIn(page, "admin@shortbeat.test");
 
+  // The pages where a dev session once showed hydration mismatches or React's script-tag warning
+  // (issue 42 §4): the fixture fails the test on any console error.
+  await expectPage(page, "/admin", "Admin");
+  await expectPage(page, "/chat-management", "Chat Management");
+  await expectPage(page, "/music", "Music Library");
+
   // The seeded track in review (app/dev/music-seed.ts), approved through its confirm dialog.
   await expectPage(page, "/admin/music", "Music review");
   const card = page.getByTestId("review-item").filter({ hasText: "Paper Moon" });
