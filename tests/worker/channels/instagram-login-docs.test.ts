@@ -10,23 +10,12 @@ import { instagramAuthorizeUrl, instagramExchangeCode, SocialUnavailable } from 
 import instagramDocs from "../../fixtures/providers/instagram.json";
 import { fetchApp, ORIGIN } from "../helpers";
 import { present } from "../../helpers/present";
+import { jsonShape } from "../../helpers/json-shape";
 
 const tag = crypto.randomUUID().replace(/-/g, "").slice(0, 8);
 const request = new Request(ORIGIN);
 const redirectUri = `${ORIGIN}/channels/link/instagram`;
 const settings = env as unknown as Record<string, string>;
-
-/** The shape of a JSON value: its keys and value types, recursively (an array by its first item). */
-function shape(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
-  if (v && typeof v === "object")
-    return Object.fromEntries(
-      Object.entries(v)
-        .map(([k, x]) => [k, shape(x)])
-        .sort(([a], [b]) => String(a).localeCompare(String(b))),
-    );
-  return typeof v;
-}
 
 /** A fresh code from the stand-in's authorization window, signed in as `account`. */
 async function codeFor(account: string): Promise<string> {
@@ -58,7 +47,7 @@ describe("Instagram's code exchange (Business Login, Step 2)", () => {
     const ok = await exchange(code);
     expect(ok.status).toBe(200);
     const body = (await ok.json()) as { data: { permissions: string }[] };
-    expect(shape(body)).toEqual(shape(instagramDocs.codeExchange.example));
+    expect(jsonShape(body)).toEqual(jsonShape(instagramDocs.codeExchange.example));
     expect(present(body.data[0], "the exchange's data[0]").permissions.split(",")).toContain("instagram_business_basic");
     // The same code again: the page's "Sample Rejected Response", word for word.
     const again = await exchange(code);

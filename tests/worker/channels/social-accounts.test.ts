@@ -16,6 +16,7 @@ import { createUser, type TestUser } from "../../factories/users";
 import { ORIGIN, count, fetchApp, outcome, postForm, toastOf, withCookie } from "../helpers";
 import { linkSocial } from "../social-link";
 import { present } from "../../helpers/present";
+import { jsonShape } from "../../helpers/json-shape";
 
 const tag = crypto.randomUUID().replace(/-/g, "").slice(0, 8);
 let admin: TestUser;
@@ -199,18 +200,6 @@ describe("unlinking and privacy", () => {
   });
 });
 
-/** The shape of a JSON value: its keys, recursively (an array by its first item). */
-function shape(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
-  if (v && typeof v === "object")
-    return Object.fromEntries(
-      Object.entries(v)
-        .map(([k, x]) => [k, shape(x)])
-        .sort(([a], [b]) => String(a).localeCompare(String(b))),
-    );
-  return typeof v;
-}
-
 describe("the stand-in answers the providers' documented shapes (tests/fixtures/providers/)", () => {
   it("Instagram's /me, /me/media, insights and oEmbed; TikTok's user info and video query", async () => {
     const user = await createUser("creator");
@@ -229,20 +218,20 @@ describe("the stand-in answers the providers' documented shapes (tests/fixtures/
     const ig = await token("instagram");
     const ask = async (path: string, init?: RequestInit) => (await handleStandInSocial(new Request(new URL(path, ORIGIN), init))).json();
     const me = await ask(`/dev/social/instagram/graph/me?fields=user_id,username&access_token=${ig}`);
-    expect(shape(me)).toEqual(shape(instagramDocs.me.example));
+    expect(jsonShape(me)).toEqual(jsonShape(instagramDocs.me.example));
     const media = (await ask(`/dev/social/instagram/graph/me/media?fields=id,shortcode,permalink,media_product_type&access_token=${ig}`)) as {
       data: { id: string }[];
     };
-    expect(shape(media)).toEqual(shape(instagramDocs.media.example));
+    expect(jsonShape(media)).toEqual(jsonShape(instagramDocs.media.example));
     expect(
-      shape(await ask(`/dev/social/instagram/graph/${present(media.data[0], "the first media item").id}/insights?metric=views&access_token=${ig}`)),
-    ).toEqual(shape(instagramDocs.insights.example));
+      jsonShape(await ask(`/dev/social/instagram/graph/${present(media.data[0], "the first media item").id}/insights?metric=views&access_token=${ig}`)),
+    ).toEqual(jsonShape(instagramDocs.insights.example));
     const oembed = await ask(`/dev/social/instagram/oembed?url=https://www.instagram.com/reel/Shape${tag}/&access_token=x`);
-    expect(shape(oembed)).toEqual(shape(instagramDocs.oembed.example));
+    expect(jsonShape(oembed)).toEqual(jsonShape(instagramDocs.oembed.example));
     const tt = await token("tiktok");
     const bearer = { Authorization: `Bearer ${tt}` };
-    expect(shape(await ask("/dev/social/tiktok/api/v2/user/info/?fields=open_id,union_id,avatar_url,display_name", { headers: bearer }))).toEqual(
-      shape(tiktokDocs.userInfo.example),
+    expect(jsonShape(await ask("/dev/social/tiktok/api/v2/user/info/?fields=open_id,union_id,avatar_url,display_name", { headers: bearer }))).toEqual(
+      jsonShape(tiktokDocs.userInfo.example),
     );
     const queryWith = async (fields: string) =>
       (await ask(`/dev/social/tiktok/api/v2/video/query/?fields=${fields}`, {
@@ -251,11 +240,11 @@ describe("the stand-in answers the providers' documented shapes (tests/fixtures/
         body: JSON.stringify({ filters: { video_ids: [video] } }),
       })) as { data: { videos: Record<string, unknown>[] } };
     // The documented example is the answer to fields=id,title; view_count is an int64 (a JSON number).
-    expect(shape(await queryWith("id,title"))).toEqual(shape(tiktokDocs.videoQuery.example));
+    expect(jsonShape(await queryWith("id,title"))).toEqual(jsonShape(tiktokDocs.videoQuery.example));
     const counted = await queryWith("id,title,view_count");
     expect(counted.data.videos[0]).toMatchObject({ id: video, view_count: 5 });
     expect(
-      shape(await ask("/dev/social/tiktok/api/v2/video/query/?fields=id", { method: "POST", headers: { Authorization: "Bearer act.nope" }, body: "{}" })),
-    ).toEqual(shape(tiktokDocs.videoQueryTokenInvalid.example));
+      jsonShape(await ask("/dev/social/tiktok/api/v2/video/query/?fields=id", { method: "POST", headers: { Authorization: "Bearer act.nope" }, body: "{}" })),
+    ).toEqual(jsonShape(tiktokDocs.videoQueryTokenInvalid.example));
   });
 });
