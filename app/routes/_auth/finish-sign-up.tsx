@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-screen";
 import { safeRedirect } from "~/lib/permissions";
 import { finishSignUp, finishSignUpDefaults, parseAccountForm } from "~/modules/accounts/accounts.server";
 import { AuthLayout } from "~/modules/accounts/components/auth-layout";
-import { ChannelDetailsFields, CreatorAgreementDialog } from "~/modules/accounts/components/auth-screen";
+import { ChannelDetailsFields, CreatorAgreementDialog } from "~/modules/accounts/components/agreement-fields";
 import { requireUnfinishedSignUp } from "~/modules/accounts/guards.server";
 import { finishSignUpSchema } from "~/modules/accounts/schema";
 import { domainAction } from "~/platform/http.server";

@@ -1,16 +1,14 @@
-import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { toast } from "~/ui/toaster";
 import type { ActionFailure } from "~/lib/errors";
 import type { FieldErrors } from "~/lib/errors";
-import { authFieldTitle } from "~/modules/accounts/messages";
-import { Checkbox } from "./account-fields";
 import { AuthLayout } from "./auth-layout";
 import { Field } from "~/ui/field";
-import { FormError } from "~/ui/form-error";
-import { NewAccountFields } from "~/modules/accounts/components/account-fields";
 import { SubmitButton } from "~/ui/button";
 import { useAppName } from "~/components/public-layout";
+import { type FormProps, preloadValidation, validateOnSubmit } from "./auth-form-submit";
+import { SignUpForm } from "./sign-up-form";
 
 export type AuthScreenParams = {
   mode: "signin" | "signup";
@@ -29,31 +27,6 @@ export type AuthScreenParams = {
 
 /** A refused submission of either form (the route's ActionFailure), or nothing yet. */
 export type AuthScreenActionData = ActionFailure | undefined;
-
-// The agreements' full text (about 3 KB of the sign-up's first-load JavaScript) loads after the page
-// has hydrated, long before anyone opens a dialog: only a link and a checkbox need it to work. Without
-// JavaScript the link opens /terms-of-service in a new tab (issue 43: first-load JS must not grow).
-const CreatorAgreement = lazy(() => import("~/lib/agreements").then((m) => ({ default: m.CreatorAgreement })));
-const ClipperAgreement = lazy(() => import("~/lib/agreements").then((m) => ({ default: m.ClipperAgreement })));
-
-/** An agreement's text once the page has hydrated (the server renders a line pointing at the full page). */
-function AgreementText({ which, appName }: { which: "creator" | "clipper"; appName: string }) {
-  const hydrated = useHydrated();
-  const loading = <p className="text-slate-600">Loading the agreement…</p>;
-  if (!hydrated) return loading;
-  const Text = which === "creator" ? CreatorAgreement : ClipperAgreement;
-  return (
-    <Suspense fallback={loading}>
-      <Text appName={appName} />
-    </Suspense>
-  );
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 /** The form a refused submission came from (anything but sign-up is sign-in), or none. */
 function refusedMode(failure: AuthScreenActionData): "signin" | "signup" | undefined {
@@ -219,45 +192,6 @@ function GoogleMark() {
   );
 }
 
-type FormProps = {
-  params: AuthScreenParams;
-  errors: FieldErrors;
-  setErrors: (e: FieldErrors) => void;
-  action?: string;
-};
-
-/** The zod check of the forms, loaded on first focus or submit (not on the first load, docs/decisions/0086). */
-const loadValidation = () => import("./auth-validation");
-const preloadValidation = () => {
-  loadValidation().catch(() => undefined);
-};
-/** Forms whose current submission has passed the browser's check: React Router sends them. */
-const checked = new WeakSet<HTMLFormElement>();
-
-function validateOnSubmit(e: FormEvent<HTMLFormElement>, kind: "signin" | "signup", setErrors: (e: FieldErrors) => void) {
-  const form = e.currentTarget;
-  if (checked.delete(form)) return;
-  e.preventDefault();
-  const submitter = (e.nativeEvent as SubmitEvent).submitter;
-  const values = Object.fromEntries(new FormData(form).entries());
-  loadValidation()
-    .then(({ authFormErrors }) => authFormErrors(kind, values))
-    // The check could not load (offline, a new deployment): the server checks the same rules.
-    .catch(() => null)
-    .then((errs) => {
-      const [field, message] = Object.entries(errs ?? {})[0] ?? [];
-      if (errs && field !== undefined && message !== undefined) {
-        setErrors(errs);
-        toast.error(authFieldTitle(kind, field, message), { description: message });
-        form.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
-        return;
-      }
-      setErrors({});
-      checked.add(form);
-      form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
-    });
-}
-
 function SignInForm({ params, errors, setErrors, action }: FormProps) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -274,212 +208,6 @@ function SignInForm({ params, errors, setErrors, action }: FormProps) {
         </Link>
       </div>
       <SubmitButton disabled={busy}>{busy ? "Signing in..." : "Sign In"}</SubmitButton>
-    </Form>
-  );
-}
-
-function AgreementDialog({
-  id,
-  title,
-  children,
-  dialogRef,
-}: {
-  id: string;
-  title: string;
-  children: React.ReactNode;
-  dialogRef: React.RefObject<HTMLDialogElement | null>;
-}) {
-  return (
-    <dialog ref={dialogRef} aria-labelledby={`${id}-title`} className="m-auto w-[min(48rem,calc(100vw-2rem))] rounded-xl p-0 backdrop:bg-slate-900/50">
-      <div className="flex max-h-[85vh] flex-col">
-        <div className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
-          <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
-            {title}
-          </h2>
-          <button
-            type="button"
-            onClick={() => dialogRef.current?.close()}
-            className="rounded-md px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-100"
-          >
-            Close
-          </button>
-        </div>
-        {/* Focusable so keyboard users can scroll the agreement. */}
-        {/* biome-ignore lint/a11y/useSemanticElements: a focusable scroll container (axe: scrollable-region-focusable), not a page section */}
-        <div tabIndex={0} role="region" aria-label={title} className="prose-legal overflow-y-auto px-5 py-4 text-sm">
-          {children}
-        </div>
-      </div>
-    </dialog>
-  );
-}
-
-/** The two agreements a sign-up accepts: the checkbox's field, its error's id, the text's anchor. */
-const AGREEMENTS = {
-  creator: {
-    name: "acceptTerms",
-    errorId: "acceptTerms-error",
-    href: "/terms-of-service#creator-agreement",
-    title: "Creator Agreement & Monetization Terms",
-  },
-  clipper: {
-    name: "acceptClipperAgreement",
-    errorId: "acceptClipper-error",
-    href: "/terms-of-service#clipper-agreement",
-    title: "Clipper Agreement",
-  },
-} as const;
-
-/** "I accept the <agreement>": a required checkbox whose link opens the agreement in its dialog. */
-function AgreementCheckbox({
-  agreement,
-  dialogRef,
-  onChange,
-  ...rest
-}: {
-  agreement: (typeof AGREEMENTS)[keyof typeof AGREEMENTS];
-  dialogRef: React.RefObject<HTMLDialogElement | null>;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  error: string | undefined;
-}) {
-  return (
-    <Checkbox id={agreement.name} name={agreement.name} errorId={agreement.errorId} onChange={(e) => onChange(e.currentTarget.checked)} {...rest}>
-      I accept the{" "}
-      <a
-        href={agreement.href}
-        target="_blank"
-        rel="noreferrer"
-        onClick={(e) => {
-          e.preventDefault();
-          dialogRef.current?.showModal();
-        }}
-        className="font-semibold text-brand-700 underline"
-      >
-        {agreement.title}
-      </a>
-    </Checkbox>
-  );
-}
-
-/**
- * The channel details a creator's sign-up asks (YouTube channel URL, subscribers, monthly views)
- * and the Creator Agreement checkbox: the sign-up form and a Google account's finishing step
- * (docs/decisions/0324) render the same fields. The checkbox's link opens `agreementDialog`,
- * a CreatorAgreementDialog the form renders after its submit button.
- */
-export function ChannelDetailsFields({
-  errors,
-  acceptTerms,
-  onAcceptTermsChange,
-  agreementDialog,
-}: {
-  errors: Record<string, string | undefined>;
-  acceptTerms: boolean;
-  onAcceptTermsChange: (checked: boolean) => void;
-  agreementDialog: React.RefObject<HTMLDialogElement | null>;
-}) {
-  return (
-    <>
-      <Field
-        label="YouTube channel URL"
-        name="channelUrl"
-        type="url"
-        inputMode="url"
-        placeholder="https://www.youtube.com/@yourchannel"
-        required
-        error={errors.channelUrl}
-      />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Subscribers" name="subscribers" type="number" min={0} step={1} inputMode="numeric" required error={errors.subscribers} />
-        <Field label="Monthly views" name="monthlyViews" type="number" min={0} step={1} inputMode="numeric" required error={errors.monthlyViews} />
-      </div>
-      <AgreementCheckbox
-        agreement={AGREEMENTS.creator}
-        dialogRef={agreementDialog}
-        checked={acceptTerms}
-        onChange={onAcceptTermsChange}
-        error={errors.acceptTerms}
-      />
-    </>
-  );
-}
-
-/** The Creator Agreement's dialog, opened by ChannelDetailsFields' checkbox. */
-export function CreatorAgreementDialog({ dialogRef }: { dialogRef: React.RefObject<HTMLDialogElement | null> }) {
-  const appName = useAppName();
-  return (
-    <AgreementDialog id="creator-agreement" title={AGREEMENTS.creator.title} dialogRef={dialogRef}>
-      <AgreementText which="creator" appName={appName} />
-    </AgreementDialog>
-  );
-}
-
-function SignUpForm({ params, errors, setErrors, action, appName }: FormProps & { appName: string }) {
-  const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const [acceptTerms, setAcceptTerms] = useState(false);
-  const [wantsClipper, setWantsClipper] = useState(params.clipper);
-  const [acceptClipper, setAcceptClipper] = useState(false);
-  const creatorDialog = useRef<HTMLDialogElement>(null);
-  const clipperDialog = useRef<HTMLDialogElement>(null);
-
-  // Submit is disabled while terms are unaccepted; before hydration the server checks instead,
-  // so the form also works without JavaScript.
-  const termsMissing = !acceptTerms || (wantsClipper && !acceptClipper);
-
-  return (
-    <Form method="post" action={action} noValidate onFocus={preloadValidation} onSubmit={(e) => validateOnSubmit(e, "signup", setErrors)} className="space-y-4">
-      <input type="hidden" name="intent" value="signup" />
-      <input type="hidden" name="referralCode" value={params.referralCode} />
-      <input type="hidden" name="clipperInvitation" value={params.clipperInvitation} />
-      <input type="hidden" name="agencySlug" value={params.agencySlug} />
-      <input type="hidden" name="agencyName" value={params.agencyName} />
-      <input type="hidden" name="agencyToken" value={params.agencyToken} />
-      {params.redirectTo ? <input type="hidden" name="redirectTo" value={params.redirectTo} /> : null}
-      <NewAccountFields errors={errors} />
-      <ChannelDetailsFields errors={errors} acceptTerms={acceptTerms} onAcceptTermsChange={setAcceptTerms} agreementDialog={creatorDialog} />
-
-      {params.clipper ? (
-        <fieldset className="space-y-2 rounded-lg border border-slate-200 p-3">
-          <legend className="px-1 text-sm font-semibold text-slate-800">Clipper</legend>
-          <div className="flex items-start gap-2">
-            <input
-              id="wantsToBeClipper"
-              name="wantsToBeClipper"
-              type="checkbox"
-              className="mt-1 h-4 w-4"
-              checked={wantsClipper}
-              onChange={(e) => {
-                setWantsClipper(e.currentTarget.checked);
-                // Unticking the clipper option clears its agreement.
-                if (!e.currentTarget.checked) setAcceptClipper(false);
-              }}
-            />
-            <label htmlFor="wantsToBeClipper" className="text-sm text-slate-700">
-              {`I want to join as a clipper and cut clips from ${params.invitedBy || "the inviting creator"}'s videos`}
-            </label>
-          </div>
-          {wantsClipper ? (
-            <AgreementCheckbox
-              agreement={AGREEMENTS.clipper}
-              dialogRef={clipperDialog}
-              checked={acceptClipper}
-              onChange={setAcceptClipper}
-              error={errors.acceptClipperAgreement}
-            />
-          ) : null}
-        </fieldset>
-      ) : null}
-
-      <FormError message={errors.form} />
-      <SubmitButton disabled={(hydrated && termsMissing) || busy}>{busy ? "Creating account..." : "Create Account"}</SubmitButton>
-
-      <CreatorAgreementDialog dialogRef={creatorDialog} />
-      <AgreementDialog id="clipper-agreement" title={AGREEMENTS.clipper.title} dialogRef={clipperDialog}>
-        <AgreementText which="clipper" appName={appName} />
-      </AgreementDialog>
     </Form>
   );
 }

@@ -2,7 +2,7 @@ import type { FieldErrors } from "~/lib/errors";
 import { fieldErrors, signInSchema, signUpSchema } from "~/modules/accounts/schema";
 
 // The browser's instant check of the sign-in and sign-up forms, with the same schemas the action
-// uses. auth-screen.tsx loads this module with import() when a form is first focused or submitted,
+// uses. auth-form-submit.ts loads this module with import() when a form is first focused or submitted,
 // so zod is not part of /auth's first load (docs/decisions/0086).
 
 /** The first message per field, or null when the form may be sent. */
