@@ -4,7 +4,7 @@
 // own state), an admin broadcasts to everyone, and each socket records when the notification
 // arrived. Prints, per round, how many sockets got it and the latency p50/p99/max from the moment
 // the broadcast request was sent, with a breakdown from the timestamps a devtools build puts in
-// the frame (PushTrace in app/modules/notifications/notifications.server.ts):
+// the frame (PushTrace in app/modules/notifications/delivery.server.ts):
 //   D1 fan-out       request sent → D1 writes done (session, audience query, the fan-out batches)
 //   queue/dispatch   D1 done → push sent to the user's Durable Object (up to 5,000 recipients: the
 //                    request's waitUntil and NotifyFanOut invocations, 500 pushes each; beyond: the queue)

@@ -84,7 +84,7 @@ export class UserNotifier extends DurableObject<Env> {
   }
 
   /**
-   * The same with the message already serialized (`frameOf` in notifications.server.ts): what
+   * The same with the message already serialized (`frameOf` in app/modules/notifications/delivery.server.ts): what
    * every push of the app uses, so the frame is built once by the caller and sent as it is. The
    * trace goes in as the frame's last key.
    */
