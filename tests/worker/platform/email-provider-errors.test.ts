@@ -52,7 +52,10 @@ describe("Email Service refusals that are the account's, not the message's", () 
   it("E_DAILY_LIMIT_EXCEEDED: the verification mail waits for the quota's reset without spending attempts, then goes out", async () => {
     const to = `quota-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const id = present((await queue(to, "email_verification"))[0], `the verification mail to ${to}`);
-    const start = Date.now();
+    // Noon UTC tomorrow: the quota resets at 00:01 UTC, so "an hour later" must not cross it whatever
+    // the hour the suite runs at (CI started this test at 23:17 once, and the hour crossed midnight).
+    const today = new Date();
+    const start = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1, 12, 0);
     const first = await deliverDue({ ids: [id], via: refusing("E_DAILY_LIMIT_EXCEEDED"), now: start });
     expect(first.waiting).toEqual([id]);
     const waiting = await rowOf(id);
