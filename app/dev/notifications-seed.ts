@@ -1,7 +1,7 @@
 // The bell's side of the demo story: the notifications the app would have sent for what the other
 // seeds recorded — "Payout sent" for each paid payout (payments-seed), "Submission approved" /
 // "Submission rejected" for each reviewed campaign submission (campaigns-seed) — with the texts
-// payouts.server.ts and campaigns/admin.server.ts write, at the time of the event. Older than a
+// payouts.server.ts and campaigns/review.server.ts write, at the time of the event. Older than a
 // week: read; newer: unread, so the demo creator's bell has a count. Written with INSERT … SELECT
 // from those rows in the seed's one batch (after them), so the two can never disagree; ids derive
 // from the rows' ids, and INSERT OR IGNORE keeps a second run from adding any.

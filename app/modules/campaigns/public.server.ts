@@ -4,7 +4,7 @@ import { DELETED_NAME, peopleByIds } from "~/modules/accounts/accounts.server";
 import { type PublicTrackPreview, publicTrackPreview } from "~/modules/music/music.server";
 import { db } from "~/platform/db.server";
 import { budgetLeft, type CampaignState, type CampaignSummary, effectiveEnd, publicName } from "./rules";
-import { tellEnded } from "./admin.server";
+import { tellEnded } from "./lifecycle.server";
 import { liveAt, stateOf } from "./store.server";
 
 // Public: /campaigns/{slug} (a live, ended or settled campaign; a draft or one not started yet is

@@ -2,7 +2,7 @@ import { formatCents } from "~/modules/payments/money";
 
 // The campaign rules that need no database (client-safe, unit-tested): the state a campaign is in
 // at a moment, the estimated payout of a submission, and the payout deadline. The SQL guards in
-// admin.server.ts and participate.server.ts say the same in SQL (docs/decisions/0140).
+// store.server.ts, lifecycle.server.ts and participate.server.ts say the same in SQL (docs/decisions/0140).
 
 export type StoredCampaignStatus = "draft" | "launched" | "settled";
 /** draft → (scheduled) → live → ended → settled: live and ended follow from the dates (or an early end). */

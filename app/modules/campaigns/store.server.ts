@@ -13,6 +13,8 @@ import { campaignState } from "./rules";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
+export const nowIso = () => new Date().toISOString();
+
 /** Live at `now`: launched, started, not ended (by date or early). */
 export const liveAt = (now: string) =>
   sql`(${campaigns.status} = 'launched' and ${campaigns.startsAt} <= ${now} and ${campaigns.endsAt} > ${now} and (${campaigns.endedAt} is null or ${campaigns.endedAt} > ${now}))`;

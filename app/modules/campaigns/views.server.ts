@@ -5,7 +5,7 @@ import { campaignSubmissions, campaigns } from "~/db/schema";
 import { VIEWS_PROVIDERS, youtubeViewsMany } from "~/modules/channels/channels.server";
 import { db } from "~/platform/db.server";
 import { jobRequest } from "~/platform/env.server";
-import { cappedAmount, resumSpent } from "./admin.server";
+import { cappedAmount, resumSpent } from "./budget.server";
 
 // The daily views job of campaign submissions (decision 0266): every pending or approved
 // submission of a launched campaign (not settled: settling freezes the views) is read through the
