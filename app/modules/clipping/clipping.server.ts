@@ -4,6 +4,10 @@
 // clips, and what the revenue import needs to split clip revenue.
 export * from "./clips.server";
 export * from "./invitations.server";
+export * from "./invitation-accept.server";
+export { INVITATION_EMAIL_LIMIT, INVITATION_LIMIT, INVITATION_TTL_MS, invitationCodeOf, invitationLink } from "./invitation-codes.server";
+export * from "./invitation-lists.server";
+export * from "./invite-cookie.server";
 export * from "./links.server";
 export * from "./page.server";
 export * from "./sources.server";

@@ -1,5 +1,5 @@
 import { type Facts, listener } from "~/platform/account-hooks.server";
-import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "./invitations.server";
+import { acceptInvitationAtSignUpQueries, afterSignUpAcceptance } from "./invitation-accept.server";
 import { isActiveClipper } from "./links.server";
 
 // What clipping does in an account's life and the fact about people it owns
