@@ -14,7 +14,14 @@ import { drainUnreadBody } from "../app/platform/body.server";
 import { refuseNonUpgrade } from "../app/platform/realtime.server";
 import { ON_DEV_SERVER, withDevServerOrigin } from "../app/platform/env.server";
 import { runDailyChannelRefresh } from "../app/modules/channels/channels.server";
-import { deleteStaleUploads, discardAbandonedImports, runPayoutDay } from "../app/modules/payments/payments.server";
+import {
+  consumePayoutQueue,
+  deleteStaleUploads,
+  discardAbandonedImports,
+  PAYOUT_QUEUE_NAME,
+  type PayoutQueueMessage,
+  startPayoutDay,
+} from "../app/modules/payments/payments.server";
 import { ensureDemoRetentionSnapshot, runRetentionAggregates } from "../app/modules/growth/growth.server";
 import { notifyEndedCampaigns, refreshCampaignViews } from "../app/modules/campaigns/campaigns.server";
 import { refreshClipViews } from "../app/modules/clipping/clipping.server";
@@ -28,6 +35,8 @@ export { RateLimiter } from "./rate-limiter";
 export { ChatRoom } from "./chat-room";
 // Slices of large notification fan-outs, each in an invocation of its own (decision 0088).
 export { NotifyFanOut } from "./notify-fan-out";
+// The payout day's durable steps (issue 45, docs/decisions/0331).
+export { PayoutDayWorkflow } from "./payout-day";
 
 // Given a function, React Router re-derives its routes and static handler on every request (so
 // that development picks up edits). Built, the server build never changes: derive once per isolate
@@ -117,9 +126,10 @@ export default {
     if (controller.cron === OUTBOX_SWEEP_CRON) return;
     // The daily run: refresh every linked channel's statistics.
     ctx.waitUntil(onPrimary(runDailyChannelRefresh));
-    // On and after the payout day, gather finalized balances into payouts (once per month; issue 14) and
-    // send the Stripe ones as transfers; every day, send what still waits (issue 29).
-    ctx.waitUntil(onPrimary(runPayoutDay));
+    // On and after the payout day, the month's run starts as a Workflow (once per month: its id is fixed;
+    // issue 45, decision 0331) that gathers finalized balances into payouts and queues the Stripe ones;
+    // every day, what still waits from earlier runs goes on the queue again (issue 29).
+    ctx.waitUntil(onPrimary(() => startPayoutDay()));
     // Revenue previews left staged for over a day are discarded with their entries (issue 14).
     ctx.waitUntil(onPrimary(discardAbandonedImports));
     // Revenue files left waiting for a column mapping for over a day are deleted from R2 (issue 29).
@@ -142,8 +152,13 @@ export default {
   },
 
   // Large notification fan-outs (NOTIFY_QUEUE): push to each recipient's Durable Object. Music
-  // previews (PREVIEW_QUEUE): made from the stored master (docs/decisions/0289).
+  // previews (PREVIEW_QUEUE): made from the stored master (docs/decisions/0289). Payouts
+  // (PAYOUT_QUEUE): one Stripe transfer per message, paced to Stripe's rate limit (decision 0331).
   async queue(batch) {
+    if (batch.queue === PAYOUT_QUEUE_NAME) {
+      await onPrimary(() => consumePayoutQueue(batch as MessageBatch<PayoutQueueMessage>));
+      return;
+    }
     if (batch.queue === PREVIEW_QUEUE_NAME) {
       await onPrimary(() => consumePreviewQueue(batch as MessageBatch<PreviewQueueMessage>));
       return;

@@ -134,6 +134,9 @@ export const PAYOUT_MESSAGES = {
   heldAdminAlert: (n: number) =>
     `Stripe refused ${n === 1 ? "a payout's transfer" : `${n} payouts' transfers`} for insufficient funds in the platform's Stripe balance. The payouts are held (still pending) and go out on the next daily run after the balance is topped up. Creators have not been told of a failure.`,
   nothingToSend: "No payout is waiting to be sent through Stripe.",
+  nothingToRetry:
+    "Nothing of this run is waiting or unconfirmed: there is nothing to retry. Refused payouts are back in their balances and go with the next run.",
+  retryUnderWay: "A retry of this run has just started. Its progress shows here; try again in 10 minutes if some payouts still wait.",
   /** The payout minimum (an admin setting), said wherever a balance is shown or promised (issue 42 §1). */
   minimumNote: (minimum: string) => `Balances under ${minimum} carry over to the next payout day.`,
 } as const;

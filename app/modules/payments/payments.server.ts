@@ -2,7 +2,9 @@
 // handler import from here, never from the files behind it. See docs/how-a-request-flows.md.
 //   imports.server.ts  the admin's revenue import (preview/stage, commit), funds received, finalize;
 //                      its steps: import-parse.ts → import-match.server.ts → import-price.ts → import-stage.server.ts
-//   payouts.server.ts  the payout-day job, marking payouts paid, the batch CSV
+//   payouts.server.ts  the payout day in one call (tests, dev tool), marking payouts paid, the batch CSV
+//   payout-run.server.ts  a run's gathering, a chunk of people at a time (the Workflow's steps)
+//   payout-day.server.ts  the cron's start of the payout-day Workflow, its Queue's consumer, progress, retry
 //   ledger.server.ts   what /payments shows, and its CSV
 //   share.server.ts    the creator's share at a month (the admin settings, accepted revised shares)
 //   agreement.server.ts the Creator Agreement: the view, notice, answering an offer (agreement-admin.server.ts:
@@ -28,6 +30,8 @@ export * from "./credits.server";
 export * from "./adjustments.server";
 export * from "./payout-accounts.server";
 export { sendPendingTransfers, transfersWaiting } from "./transfers.server";
+export { auditStripeRefusal, gatherChunk, madeByRun, payoutRunPlanFor, type GatherChunk, type PayoutRunPlan } from "./payout-run.server";
+export * from "./payout-day.server";
 export { receiveStripeWebhook } from "./stripe-webhooks.server";
 export { paymentRecordsOf } from "./records.server";
 export * from "./referral-bonus.server";

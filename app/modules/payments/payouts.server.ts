@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, isNull, sql, sum } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
@@ -12,17 +12,16 @@ import { db } from "~/platform/db.server";
 import { appOrigin, emailQuery, emailQueryWhen, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { getSettings } from "~/platform/settings.server";
 import { stripeConfig, stripeMode } from "~/platform/stripe.server";
-import { isMonth, monthLabel, payoutDateIn, payoutRunDue } from "./calendar";
+import { isMonth, monthLabel, payoutDateIn } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
-import { payoutAccountsOf } from "./payout-accounts.server";
+import { auditStripeRefusal, gatherChunk, madeByRun, payoutRunPlan } from "./payout-run.server";
 import { ledgerPaidWithPayoutQuery, type SendResult, sendPendingTransfers, transfersWaiting } from "./transfers.server";
 import { centsToDecimal, formatCents } from "./money";
-import { heldUserIds } from "./agreement.server";
 import { payoutDay } from "./share.server";
 
-// Payouts (docs/decisions/0122-payout-calendar.md). The daily cron calls `runPayoutDay`: from the
+// Payouts (docs/decisions/0122-payout-calendar.md). The daily cron starts the payout-day Workflow
+// (payout-day.server.ts, docs/decisions/0331; `runPayoutDay` is the same run in one call): from the
 // payout date of a month on (the setting, Monday when it falls on a weekend) it gathers every
 // person's finalized, unpaid entries into one payout of that run (batch = YYYY-MM). The payout's
 // amount is summed and its entries attached in one batch (one transaction), and the unique
@@ -30,9 +29,6 @@ import { payoutDay } from "./share.server";
 // after a run wait for the next month's. Banned accounts are left out: their money moves only by
 // an admin's explicit action. An admin marks a payout paid with the bank reference: a guarded
 // update, so marking twice pays once.
-
-/** People per statement pair (bound ids stay under D1's 100 parameters). */
-const USERS_PER_CHUNK = 90;
 
 export type PayoutRun = {
   batch: string | null;
@@ -45,119 +41,28 @@ export type PayoutRun = {
 };
 
 /**
- * The payout day (decision 0122, 0224). Each person's payable balance (finalized entries in no payout)
- * of at least the minimum (the admin setting; below it the balance carries over, as does a negative
- * one) becomes one payout of the run: through Stripe for a person whose Express account is enabled,
- * by hand for a person an admin pays outside Stripe. Everyone else's balance waits (no account yet,
- * banned, on hold). Then the Stripe payouts are sent as transfers. Without the Stripe secrets nothing
- * is gathered for Stripe: the run says so (audit log, the admin page) instead of skipping quietly.
+ * The whole payout day in one call (decision 0122, 0224): every chunk of `gatherChunk` (payout-run.server.ts),
+ * then the Stripe payouts sent as transfers (at most TRANSFERS_PER_RUN). Production's daily cron does
+ * not call this: it starts the payout-day Workflow (`startPayoutDay`, docs/decisions/0331), whose steps
+ * are the same chunks and whose Queue sends each transfer through the same `sendOne`. This one serves
+ * the worker tests and the dev tool's /dev/payout-day, where a run is a few dozen people.
  */
 export async function runPayoutDay(now = new Date()): Promise<PayoutRun> {
-  const [day, settings] = await Promise.all([payoutDay(), getSettings()]);
-  const batch = payoutRunDue(now, day);
+  const plan = await payoutRunPlan(now);
   // Between payout days the job still sends what is waiting (a transfer whose answer was lost, a run an admin retried).
-  if (!batch) return { batch: null, payouts: 0, totalCents: 0, transfers: stripeConfig() ? await sendPendingTransfers(now) : undefined };
-  const payoutDate = payoutDateIn(batch, day);
-  const minimum = settings.payoutMinimumUsd * 100;
-
-  const balances = await db()
-    .select({ userId: ledgerEntries.userId, total: sum(ledgerEntries.amountCents).mapWith(Number) })
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId)))
-    .groupBy(ledgerEntries.userId)
-    .having(sql`sum(${ledgerEntries.amountCents}) >= ${Math.max(1, minimum)}`)
-    .all();
-  const ids = balances.map((b) => b.userId);
-  const [people, held, accounts] = await Promise.all([peopleByIds(ids), heldUserIds(ids), payoutAccountsOf(ids)]);
-  // Banned people and people an admin holds (with a reason; decision 0130) are left out: their balance waits.
-  const eligible = ids.filter((id) => people.get(id) && !people.get(id)?.isBanned && !held.has(id));
-  const manual = eligible.filter((id) => accounts.get(id)?.method === "manual");
-  let viaStripe = eligible.filter((id) => {
-    const a = accounts.get(id);
-    return a?.method !== "manual" && a?.status === "enabled" && !!a.stripeAccountId;
-  });
-  let refused: string | undefined;
-  if (viaStripe.length > 0 && !stripeConfig()) {
-    refused = P.adminNotConfigured;
-    console.error(`payout day ${batch}: ${refused}`);
-    await audit({ eventType: "payout_run_refused", severity: "critical", details: { batch, waiting: viaStripe.length, reason: "stripe not configured" } });
-    viaStripe = [];
-  }
-
+  if (!plan) return { batch: null, payouts: 0, totalCents: 0, transfers: stripeConfig() ? await sendPendingTransfers(now) : undefined };
   // One id prefix per run: an entry joins only a payout this run created (never an older one of the same batch).
   const token = crypto.randomUUID();
-  const statements: BatchItem<"sqlite">[] = [];
-  for (const [method, group] of [
-    ["manual", manual],
-    ["stripe", viaStripe],
-  ] as const) {
-    for (let i = 0; i < group.length; i += USERS_PER_CHUNK)
-      statements.push(...gatherQueries(group.slice(i, i + USERS_PER_CHUNK), method, token, batch, payoutDate, minimum));
+  let waitingForStripe = 0;
+  for (let after: string | null = ""; after !== null; ) {
+    const chunk = await gatherChunk(plan, token, after);
+    waitingForStripe += chunk.waitingForStripe;
+    after = chunk.next;
   }
-  for (let i = 0; i < statements.length; i += 50) await db().batch(statements.slice(i, i + 50) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  const made = await db()
-    .select({ n: sql<number>`count(*)`.mapWith(Number), total: sql<number>`coalesce(sum(${payouts.amountCents}), 0)`.mapWith(Number) })
-    .from(payouts)
-    .where(sql`substr(${payouts.id}, 1, ${token.length + 1}) = ${`${token}:`}`)
-    .get();
-  const run: PayoutRun = { batch, payouts: made?.n ?? 0, totalCents: made?.total ?? 0, refused };
+  const refused = waitingForStripe > 0 ? await auditStripeRefusal(plan.batch, waitingForStripe) : undefined;
+  const run: PayoutRun = { batch: plan.batch, ...(await madeByRun(token)), refused };
   if (stripeConfig()) run.transfers = await sendPendingTransfers(now);
   return run;
-}
-
-/**
- * A chunk of people's payouts of a run: INSERT … SELECT … GROUP BY … HAVING (the amount is the sum of
- * the entries it gathers), then the entries attached, in one batch. drizzle's select builder cannot
- * name a constant per column, so the select is raw SQL over every payouts column in table order.
- */
-function gatherQueries(ids: string[], method: "stripe" | "manual", token: string, batch: string, payoutDate: string, minimum: number): BatchItem<"sqlite">[] {
-  const inIds = sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  const columns: Record<keyof typeof payouts.$inferSelect, ReturnType<typeof sql>> = {
-    id: sql`${token} || ':' || user_id`,
-    userId: sql`user_id`,
-    batch: sql`${batch}`,
-    payoutDate: sql`${payoutDate}`,
-    amountCents: sql`sum(amount_cents)`,
-    status: sql`'pending'`,
-    reference: sql`null`,
-    paidAt: sql`null`,
-    paidBy: sql`null`,
-    createdAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-    method: sql`${method}`,
-    stripeAccountId: method === "stripe" ? sql`(select a.stripe_account_id from payout_accounts a where a.user_id = ledger_entries.user_id)` : sql`null`,
-    stripeTransferId: sql`null`,
-    sentAt: sql`null`,
-    failedAt: sql`null`,
-    failureReason: sql`null`,
-    heldAt: sql`null`,
-    heldReason: sql`null`,
-  };
-  const select = sql.join(
-    Object.keys(getTableColumns(payouts)).map((k) => columns[k as keyof typeof columns]),
-    sql`, `,
-  );
-  return [
-    db()
-      .insert(payouts)
-      .select(
-        sql`select ${select} from ledger_entries where status = 'finalized' and payout_id is null and user_id in (${inIds}) group by user_id having sum(amount_cents) >= ${Math.max(1, minimum)}`,
-      )
-      .onConflictDoNothing(),
-    db()
-      .update(ledgerEntries)
-      .set({ payoutId: sql`${token} || ':' || ${ledgerEntries.userId}` })
-      .where(
-        and(
-          eq(ledgerEntries.status, "finalized"),
-          isNull(ledgerEntries.payoutId),
-          sql`${ledgerEntries.userId} in (${inIds})`,
-          sql`exists (select 1 from payouts p where p.id = ${token} || ':' || ${ledgerEntries.userId})`,
-        ),
-      ),
-  ];
 }
 
 /** The e-mail a person gets when their payout is marked paid (one payout or a whole run). */

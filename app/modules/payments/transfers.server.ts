@@ -33,7 +33,7 @@ import { formatCents } from "./money";
 /** Transfers per run: Workers allow 1,000 subrequests per invocation; the next daily run sends the rest. */
 export const TRANSFERS_PER_RUN = 400;
 const PARALLEL = 6;
-const RECOVER_AFTER_MS = 10 * 60 * 1000;
+export const RECOVER_AFTER_MS = 10 * 60 * 1000;
 /** A sent transfer's webhook normally arrives within seconds; after an hour the daily job asks Stripe itself. */
 export const RECONCILE_AFTER_MS = 60 * 60 * 1000;
 
@@ -158,6 +158,32 @@ async function processingStripePayouts(which: "with transfer" | "without transfe
     .all();
 }
 
+type StripeClient = Awaited<ReturnType<typeof stripeClient>>;
+
+/**
+ * A payout whose transfer answer was lost (processing, no transfer id): Stripe is asked for the
+ * transfers of its group. Found → its id recorded (the webhook pays it); none → pending again, so the
+ * next send makes it with the same idempotency key. Returns whether it is pending again.
+ */
+async function recoverOne(stripe: StripeClient, p: PayoutRecord): Promise<boolean> {
+  const found = await stripe.transfers.list({ transfer_group: p.id, limit: 1 });
+  const transfer = found.data[0];
+  if (transfer) {
+    await db()
+      .update(payouts)
+      .set({ stripeTransferId: transfer.id })
+      .where(and(eq(payouts.id, p.id), isNull(payouts.stripeTransferId)))
+      .run();
+    return false;
+  }
+  const [again] = await db()
+    .update(payouts)
+    .set({ status: "pending" })
+    .where(and(eq(payouts.id, p.id), eq(payouts.status, "processing"), isNull(payouts.stripeTransferId)))
+    .returning({ id: payouts.id });
+  return !!again;
+}
+
 export type SendResult = { sent: number; failed: number; recovered: number; left: number; held: number; reconciled: number };
 
 /** Sends the pending Stripe payouts (and recovers those whose answer was lost). Throws StripeNotConfigured without the secrets. */
@@ -170,21 +196,7 @@ export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_P
   // Answers lost on the way back: ask Stripe what became of them.
   const stale = await processingStripePayouts("without transfer", new Date(now.getTime() - RECOVER_AFTER_MS), limit);
   for (const p of stale) {
-    const found = await stripe.transfers.list({ transfer_group: p.id, limit: 1 });
-    const transfer = found.data[0];
-    if (transfer) {
-      await db()
-        .update(payouts)
-        .set({ stripeTransferId: transfer.id })
-        .where(and(eq(payouts.id, p.id), isNull(payouts.stripeTransferId)))
-        .run();
-    } else {
-      await db()
-        .update(payouts)
-        .set({ status: "pending" })
-        .where(and(eq(payouts.id, p.id), eq(payouts.status, "processing"), isNull(payouts.stripeTransferId)))
-        .run();
-    }
+    await recoverOne(stripe, p);
     result.recovered += 1;
   }
 
@@ -218,38 +230,38 @@ export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_P
  * A transfer that does not match the payout (amount, destination, currency) is left for an admin, as
  * the webhook leaves it. Returns how many were settled.
  */
-async function reconcileUnconfirmed(stripe: Awaited<ReturnType<typeof stripeClient>>, now: Date, limit: number): Promise<number> {
+async function reconcileUnconfirmed(stripe: StripeClient, now: Date, limit: number): Promise<number> {
   const waiting = await processingStripePayouts("with transfer", new Date(now.getTime() - RECONCILE_AFTER_MS), limit);
   let settled = 0;
-  for (const p of waiting) {
-    let transfer: Awaited<ReturnType<typeof stripe.transfers.retrieve>>;
-    try {
-      transfer = await stripe.transfers.retrieve(p.stripeTransferId ?? "");
-    } catch (error) {
-      // No answer, or no such transfer: it stays processing and is asked about again tomorrow.
-      console.error("stripe transfer: reading it back failed", p.id, error);
-      continue;
-    }
-    const destination = typeof transfer.destination === "string" ? transfer.destination : (transfer.destination?.id ?? "");
-    const email = (await personById(p.userId))?.email ?? null;
-    const at = new Date().toISOString();
-    if (transfer.reversed) {
-      if (await changedFirst(payoutFailedQueries(p, email, P.transferReversed, at))) {
-        await tellPayout(p, "failed", P.transferReversed);
-        settled += 1;
-      }
-      continue;
-    }
-    if (transfer.currency !== "usd" || transfer.amount !== p.amountCents || destination !== p.stripeAccountId) {
-      console.error("stripe transfer: read back, does not match its payout; left for an admin", p.id, transfer.id);
-      continue;
-    }
-    if (await changedFirst(payoutPaidQueries(p, email, { id: transfer.id, amount: transfer.amount, destination }, at))) {
-      await tellPayout(p, "paid");
-      settled += 1;
-    }
-  }
+  for (const p of waiting) if (await reconcileOne(stripe, p)) settled += 1;
   return settled;
+}
+
+/** One sent payout whose webhook never came: its transfer read back and settled as the webhook would. Whether it changed. */
+async function reconcileOne(stripe: StripeClient, p: PayoutRecord): Promise<boolean> {
+  let transfer: Awaited<ReturnType<typeof stripe.transfers.retrieve>>;
+  try {
+    transfer = await stripe.transfers.retrieve(p.stripeTransferId ?? "");
+  } catch (error) {
+    // No answer, or no such transfer: it stays processing and is asked about again tomorrow.
+    console.error("stripe transfer: reading it back failed", p.id, error);
+    return false;
+  }
+  const destination = typeof transfer.destination === "string" ? transfer.destination : (transfer.destination?.id ?? "");
+  const email = (await personById(p.userId))?.email ?? null;
+  const at = new Date().toISOString();
+  if (transfer.reversed) {
+    if (!(await changedFirst(payoutFailedQueries(p, email, P.transferReversed, at)))) return false;
+    await tellPayout(p, "failed", P.transferReversed);
+    return true;
+  }
+  if (transfer.currency !== "usd" || transfer.amount !== p.amountCents || destination !== p.stripeAccountId) {
+    console.error("stripe transfer: read back, does not match its payout; left for an admin", p.id, transfer.id);
+    return false;
+  }
+  if (!(await changedFirst(payoutPaidQueries(p, email, { id: transfer.id, amount: transfer.amount, destination }, at)))) return false;
+  await tellPayout(p, "paid");
+  return true;
 }
 
 /** Runs the statements in one batch; whether the first (the guarded transition) changed a row. */
@@ -290,7 +302,7 @@ async function holdForBalance(p: PayoutRecord, message: string, now: Date): Prom
 }
 
 /** One bell per admin for the payouts a run newly held: the platform's Stripe balance needs topping up. */
-async function alertAdminsOfHold(count: number): Promise<void> {
+export async function alertAdminsOfHold(count: number): Promise<void> {
   const admins = await userIdsWhere((p) => isAdminUser(p.userId));
   for (const id of admins) {
     await notifyUserQuietly(id, { title: "Payouts held: Stripe balance too low", content: P.heldAdminAlert(count), kind: "payout_held" });
@@ -308,11 +320,7 @@ function transferKey(p: PayoutRecord): string {
   return p.heldAt ? `payout-${p.id}-after-${p.sentAt}` : `payout-${p.id}`;
 }
 
-async function sendOne(
-  stripe: Awaited<ReturnType<typeof stripeClient>>,
-  p: PayoutRecord,
-  now: Date,
-): Promise<"sent" | "failed" | "held" | "newly held" | "skipped" | "unknown"> {
+async function sendOne(stripe: StripeClient, p: PayoutRecord, now: Date): Promise<"sent" | "failed" | "held" | "newly held" | "skipped" | "unknown"> {
   // The claim: of two runs at once, one sends.
   const [claimed] = await db()
     .update(payouts)
@@ -349,6 +357,27 @@ async function sendOne(
     console.error("stripe transfer: no answer", p.id, error);
     return "unknown";
   }
+}
+
+export type SettleOutcome = "sent" | "failed" | "held" | "newly held" | "skipped" | "unknown" | "recovered" | "reconciled";
+
+/**
+ * One payout a queue message names (the payout day's Queue, docs/decisions/0331), whatever became of
+ * it since the message was sent: pending → sent (the guarded claim, so a duplicate message or a
+ * second run sends once); processing without an answer for over 10 minutes → recovered (and sent
+ * again under the same key when Stripe has no transfer); processing with a transfer whose webhook
+ * has not come for an hour → reconciled; anything else (paid, failed, in flight) → skipped.
+ */
+export async function settleOne(stripe: StripeClient, p: PayoutRecord, now: Date): Promise<SettleOutcome> {
+  if (p.method !== "stripe") return "skipped";
+  if (p.status === "pending") return sendOne(stripe, p, now);
+  if (p.status !== "processing" || !p.sentAt) return "skipped";
+  if (!p.stripeTransferId && Date.parse(p.sentAt) < now.getTime() - RECOVER_AFTER_MS) {
+    if (!(await recoverOne(stripe, p))) return "recovered";
+    return sendOne(stripe, { ...p, status: "pending" }, now);
+  }
+  if (p.stripeTransferId && Date.parse(p.sentAt) < now.getTime() - RECONCILE_AFTER_MS) return (await reconcileOne(stripe, p)) ? "reconciled" : "skipped";
+  return "skipped";
 }
 
 /** For the admin: how many Stripe payouts wait to be sent or confirmed. */

@@ -1,0 +1,249 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { payouts } from "~/db/schema";
+import { conflict, DomainError, notFound } from "~/lib/errors";
+import { type Actor, authorize } from "~/lib/permissions";
+import { audit } from "~/platform/audit.server";
+import { db } from "~/platform/db.server";
+import { env } from "~/platform/env.server";
+import { stripeClient, stripeConfig } from "~/platform/stripe.server";
+import { isMonth } from "./calendar";
+import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
+import { payoutRunPlan } from "./payout-run.server";
+import { alertAdminsOfHold, settleOne } from "./transfers.server";
+
+// The payout day on Cloudflare's engines (issue 45 §2, docs/decisions/0331):
+//   start     the daily cron creates the Workflow instance of the month's run, id payout-day-YYYY-MM.
+//             Workflows refuse a second instance with an id that exists ("If a provided id exists, an
+//             error will be thrown": https://developers.cloudflare.com/workflows/build/workers-api/#create),
+//             so starting the day twice runs it once.
+//   steps     workers/payout-day.ts: the gather chunks (payout-run.server.ts), then `enqueueChunk`
+//             puts the run's Stripe payouts on PAYOUT_QUEUE, a few thousand per step.
+//   consumer  `consumePayoutQueue` settles each payout a message names with `settleOne`: the guarded
+//             claim pending → processing and the idempotency key payout-<id>, so a duplicate message,
+//             a retried step or a rerun sends once. Paced to Stripe's rate limit (wrangler.toml).
+//   retry     an admin's "Retry" starts a further instance for the run (one per run per 10 minutes).
+
+export const PAYOUT_QUEUE_NAME = "shortbeat-payouts";
+export type PayoutQueueMessage = { type: "payout"; payoutId: string };
+
+/** The Workflow's parameters: the run, whether to gather (only the run that is due now), and the chunk sizes. */
+export type PayoutDayParams = { batch: string; gather: boolean; peoplePerChunk?: number; payoutsPerEnqueue?: number };
+
+/** Payouts per enqueue step: 20 sendBatch calls of 100 messages. */
+export const PAYOUTS_PER_ENQUEUE = 2000;
+/** Queues takes at most 100 messages per sendBatch (https://developers.cloudflare.com/queues/platform/limits/). */
+const MESSAGES_PER_SEND = 100;
+/**
+ * A consumer batch takes at least this long: with max_batch_size 10 and max_concurrency 2
+ * (wrangler.toml) at most 16 transfers per second, under Stripe's 25 per second on one endpoint
+ * (https://docs.stripe.com/rate-limits).
+ */
+export const MIN_BATCH_MS = 1250;
+/** A message whose transfer got no answer (network, 5xx, 429) comes back after the recover window. */
+const RETRY_UNKNOWN_SECONDS = 11 * 60;
+/** Retries of one run: one per 10 minutes, so two admins clicking at once start one. */
+const RETRY_WINDOW_MS = 10 * 60 * 1000;
+
+/** The id of a month's run: the same for every start of it. */
+export function payoutRunId(batch: string): string {
+  return `payout-day-${batch}`;
+}
+
+/** Creates the instance; false when one with that id exists already (this start is the second). */
+async function createRun(id: string, params: PayoutDayParams): Promise<boolean> {
+  try {
+    await env.PAYOUT_DAY.create({ id, params });
+    return true;
+  } catch (error) {
+    // Miniflare and production both say "already exists" (instance.already_exists).
+    if (/already[ _]exists/i.test(String((error as Error)?.message ?? error))) return false;
+    throw error;
+  }
+}
+
+/** A run's instance, for the dev tool and the bench: its status and, once complete, its output. */
+export async function payoutRunStatus(id: string): Promise<InstanceStatus | null> {
+  try {
+    return await (await env.PAYOUT_DAY.get(id)).status();
+  } catch {
+    return null;
+  }
+}
+
+export type PayoutDayStart = { batch: string | null; started: boolean; swept: number };
+
+/**
+ * The daily cron's payout job: on and after a month's payout date, the month's run is started
+ * (once: its id is fixed). Every day, the Stripe payouts of earlier runs that still wait (held for
+ * the platform's balance, answers lost) go on the queue again, at most PAYOUTS_PER_ENQUEUE.
+ */
+export async function startPayoutDay(now = new Date()): Promise<PayoutDayStart> {
+  const plan = await payoutRunPlan(now);
+  const started = plan ? await createRun(payoutRunId(plan.batch), { batch: plan.batch, gather: true }) : false;
+  let swept = 0;
+  if (stripeConfig()) {
+    const waiting = await db()
+      .selectDistinct({ batch: payouts.batch })
+      .from(payouts)
+      .where(and(eq(payouts.method, "stripe"), inArray(payouts.status, ["pending", "processing"])))
+      .all();
+    for (const { batch } of waiting) {
+      if (batch === plan?.batch && started) continue; // the run just started enqueues its own
+      for (const status of ["pending", "processing"] as const) swept += (await enqueueChunk(batch, status, 0, PAYOUTS_PER_ENQUEUE)).enqueued;
+    }
+  }
+  return { batch: plan?.batch ?? null, started, swept };
+}
+
+/**
+ * Puts the next `limit` Stripe payouts of a run in `status` after the cursor on the queue. The cursor
+ * is SQLite's rowid: payouts_batch_idx (batch, status) keeps its entries in rowid order, so each step
+ * reads only its own rows (drizzle has no name for rowid, hence the raw column).
+ */
+export async function enqueueChunk(
+  batch: string,
+  status: "pending" | "processing",
+  after: number,
+  limit = PAYOUTS_PER_ENQUEUE,
+): Promise<{ next: number | null; enqueued: number }> {
+  const rows = await db()
+    .select({ rowid: sql<number>`rowid`.mapWith(Number), id: payouts.id, method: payouts.method })
+    .from(payouts)
+    .where(and(eq(payouts.batch, batch), eq(payouts.status, status), sql`rowid > ${after}`))
+    .orderBy(sql`rowid`)
+    .limit(limit)
+    .all();
+  const ids = rows.filter((r) => r.method === "stripe").map((r) => r.id);
+  for (let i = 0; i < ids.length; i += MESSAGES_PER_SEND) {
+    await env.PAYOUT_QUEUE.sendBatch(
+      ids.slice(i, i + MESSAGES_PER_SEND).map((payoutId) => ({ body: { type: "payout", payoutId } satisfies PayoutQueueMessage })),
+    );
+  }
+  return { next: rows.length === limit ? (rows.at(-1)?.rowid ?? null) : null, enqueued: ids.length };
+}
+
+export type PayoutQueueResult = { sent: number; failed: number; held: number; skipped: number; unknown: number };
+
+/**
+ * The PAYOUT_QUEUE consumer (workers/app.ts `queue()`): each message's payout settled by `settleOne`,
+ * side by side, then the batch waits out MIN_BATCH_MS. A lost answer (network, 5xx, 429) leaves the
+ * payout processing and the message comes back after the recover window, when `settleOne` asks Stripe
+ * what became of it; every other outcome is acknowledged.
+ */
+export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>, minBatchMs = MIN_BATCH_MS): Promise<PayoutQueueResult> {
+  const began = Date.now();
+  const result: PayoutQueueResult = { sent: 0, failed: 0, held: 0, skipped: 0, unknown: 0 };
+  if (!stripeConfig()) {
+    for (const m of batch.messages) m.retry({ delaySeconds: 3600 });
+    return result;
+  }
+  const stripe = await stripeClient();
+  const ids = [...new Set(batch.messages.map((m) => m.body?.payoutId).filter((id): id is string => typeof id === "string"))];
+  const rows = new Map((ids.length ? await db().select().from(payouts).where(inArray(payouts.id, ids)).all() : []).map((p) => [p.id, p]));
+  const now = new Date();
+  let newlyHeld = 0;
+  await Promise.all(
+    batch.messages.map(async (m) => {
+      const p = rows.get(m.body?.payoutId);
+      // A duplicate in the same batch finds the row claimed by its twin and skips.
+      const outcome = p ? await settleOne(stripe, p, now) : "skipped";
+      if (outcome === "unknown") {
+        result.unknown += 1;
+        m.retry({ delaySeconds: RETRY_UNKNOWN_SECONDS });
+        return;
+      }
+      if (outcome === "sent") result.sent += 1;
+      else if (outcome === "failed") result.failed += 1;
+      else if (outcome === "held" || outcome === "newly held") result.held += 1;
+      else result.skipped += 1;
+      if (outcome === "newly held") newlyHeld += 1;
+      m.ack();
+    }),
+  );
+  if (newlyHeld > 0) await alertAdminsOfHold(newlyHeld);
+  const rest = minBatchMs - (Date.now() - began);
+  if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
+  return result;
+}
+
+/** A run's progress for the admin, counted from its payouts (no separate counter to drift). */
+export type PayoutRunProgress = {
+  batch: string;
+  gathered: number;
+  totalCents: number;
+  /** Stripe payouts not sent yet (on the queue, or held for the platform's balance). */
+  waiting: number;
+  held: number;
+  /** Sent to Stripe, waiting for its confirmation. */
+  sent: number;
+  paid: number;
+  /** Refused or reversed by Stripe: the amount is back in the person's balance (decision 0331). */
+  failed: number;
+  /** Outside Stripe, to be marked paid by hand. */
+  manual: number;
+};
+
+/** The newest runs' progress (three), for /admin/payments. */
+export async function payoutRunsProgress(actor: Actor): Promise<PayoutRunProgress[]> {
+  authorize(actor, "payments", "manage");
+  const batches = (await db().selectDistinct({ batch: payouts.batch }).from(payouts).orderBy(desc(payouts.batch)).limit(3).all()).map((r) => r.batch);
+  if (batches.length === 0) return [];
+  const rows = await db()
+    .select({
+      batch: payouts.batch,
+      method: payouts.method,
+      status: payouts.status,
+      held: sql<number>`${payouts.heldAt} is not null`.mapWith(Number),
+      n: sql<number>`count(*)`.mapWith(Number),
+      cents: sql<number>`coalesce(sum(${payouts.amountCents}), 0)`.mapWith(Number),
+    })
+    .from(payouts)
+    .where(inArray(payouts.batch, batches))
+    .groupBy(payouts.batch, payouts.method, payouts.status, sql`${payouts.heldAt} is not null`)
+    .all();
+  return batches.map((batch) => {
+    const progress: PayoutRunProgress = { batch, gathered: 0, totalCents: 0, waiting: 0, held: 0, sent: 0, paid: 0, failed: 0, manual: 0 };
+    for (const r of rows.filter((x) => x.batch === batch)) {
+      progress.gathered += r.n;
+      progress.totalCents += r.cents;
+      if (r.status === "paid") progress.paid += r.n;
+      else if (r.status === "failed") progress.failed += r.n;
+      else if (r.method === "manual") progress.manual += r.n;
+      else if (r.status === "processing") progress.sent += r.n;
+      else {
+        progress.waiting += r.n;
+        if (r.held) progress.held += r.n;
+      }
+    }
+    return progress;
+  });
+}
+
+/**
+ * An admin's "Retry" of a run: a further instance of the payout-day Workflow for it, which gathers
+ * again if the run is the one due now (a run that stopped half-way finishes) and puts the run's
+ * waiting and sent-but-unconfirmed Stripe payouts on the queue, where `settleOne` sends, recovers or
+ * reconciles each. Refused payouts are not sent again: their amount is back in the balance and goes
+ * with the next run (decision 0331). The instance id names the run and the 10-minute window, so two
+ * admins clicking at once start one instance; the second is told a retry is under way.
+ */
+export async function retryPayoutRun(actor: Actor, request: Request, batch: string, now = new Date()): Promise<{ waiting: number; sent: number }> {
+  authorize(actor, "payments", "manage");
+  if (!stripeConfig()) throw new DomainError("unavailable", P.adminNotConfigured, { title: "Stripe is not configured" });
+  if (!isMonth(batch)) throw notFound(M.batchNotFound);
+  const [progress] = (await payoutRunsProgress(actor)).filter((p) => p.batch === batch);
+  if (!progress) throw notFound(M.batchNotFound);
+  if (progress.waiting + progress.sent === 0) throw conflict(P.nothingToRetry);
+  const due = await payoutRunPlan(now);
+  const window = new Date(Math.floor(now.getTime() / RETRY_WINDOW_MS) * RETRY_WINDOW_MS).toISOString().slice(0, 16).replace(/[-:T]/g, "");
+  const started = await createRun(`${payoutRunId(batch)}-retry-${window}`, { batch, gather: due?.batch === batch });
+  if (!started) throw conflict(P.retryUnderWay);
+  await audit({
+    eventType: "payout_run_retried",
+    severity: "high",
+    userId: actor.id,
+    request,
+    details: { batch, waiting: progress.waiting, sent: progress.sent },
+  });
+  return { waiting: progress.waiting, sent: progress.sent };
+}

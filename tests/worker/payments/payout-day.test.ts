@@ -1,0 +1,160 @@
+// The payout day as a Workflow and a Queue (issue 45 §2, docs/decisions/0331), on the real local
+// bindings: the Workflow gathers a chunk of people per step and queues the run's Stripe payouts; the
+// queue consumer sends each transfer through the stand-in with the same guarded claim and key as
+// before; the stand-in's signed webhook marks each paid. A run killed half-way and started again, a
+// message delivered twice and a cron that starts the day twice each pay every person exactly once.
+import { env } from "cloudflare:workers";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  getQueueResult,
+  introspectWorkflow,
+  introspectWorkflowInstance,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { handleDevStripeApi, setAccountState, standInState } from "~/dev/dev-stripe.server";
+import { consumePayoutQueue, gatherChunk, type PayoutQueueMessage, payoutRunPlanFor, startPayoutDay } from "~/modules/payments/payments.server";
+import { createUser, type TestUser } from "../../factories/users";
+import { ORIGIN } from "../helpers";
+
+type Person = TestUser & { accountId: string };
+
+beforeAll(async () => {
+  // The first request compiles the app inside workerd.
+  await createUser("creator");
+}, 180_000);
+
+/** A creator with an enabled Express account at the stand-in and a finalized, unpaid balance. */
+async function payablePerson(cents = 2500): Promise<Person> {
+  const user = await createUser("creator");
+  const made = await handleDevStripeApi(
+    new Request(`${ORIGIN}/dev/stripe/v1/accounts`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ type: "express", country: "US", email: user.email }),
+    }),
+  );
+  const accountId = ((await made.json()) as { id: string }).id;
+  await setAccountState(accountId, "complete", new Request(`${ORIGIN}/dev/stripe`));
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO payout_accounts (user_id, method, stripe_account_id, status) VALUES (?, 'stripe', ?, 'enabled') ON CONFLICT (user_id) DO UPDATE SET stripe_account_id = excluded.stripe_account_id, status = 'enabled'",
+    ).bind(user.id, accountId),
+    env.DB.prepare(
+      "INSERT INTO ledger_entries (id, user_id, month, source_kind, source_id, net_cents, share_bp, amount_cents, status) VALUES (?, ?, '2030-12', 'adjustment', '', ?, 10000, ?, 'finalized')",
+    ).bind(crypto.randomUUID(), user.id, cents, cents),
+  ]);
+  return { ...user, accountId };
+}
+
+const people = (n: number) => Promise.all(Array.from({ length: n }, () => payablePerson()));
+
+async function transfersTo(accountId: string): Promise<number> {
+  return (await standInState()).transfers.filter((t) => t.destination === accountId).length;
+}
+
+const payoutsOf = (batch: string) =>
+  env.DB.prepare("SELECT id, user_id, status, amount_cents FROM payouts WHERE batch = ? ORDER BY user_id")
+    .bind(batch)
+    .all<{ id: string; user_id: string; status: string; amount_cents: number }>()
+    .then((r) => r.results);
+
+/** Every person: one payout of the run, paid, and one transfer at the stand-in. */
+async function expectPaidOnce(batch: string, who: Person[]) {
+  await vi.waitFor(
+    async () => {
+      const rows = await payoutsOf(batch);
+      for (const p of who) expect(rows.filter((r) => r.user_id === p.id).map((r) => r.status)).toEqual(["paid"]);
+    },
+    { timeout: 60_000, interval: 250 },
+  );
+  for (const p of who) expect(await transfersTo(p.accountId)).toBe(1);
+  const unpaid = await env.DB.prepare(`SELECT count(*) AS n FROM ledger_entries WHERE user_id IN (${who.map(() => "?").join(",")}) AND status <> 'paid'`)
+    .bind(...who.map((p) => p.id))
+    .first<{ n: number }>();
+  expect(unpaid?.n).toBe(0);
+}
+
+describe("the payout day as a Workflow", () => {
+  it("gathers a chunk of people per step, queues the Stripe payouts, and pays everyone once", async () => {
+    const who = await people(7);
+    const id = "payout-day-2031-01";
+    await using instance = await introspectWorkflowInstance(env.PAYOUT_DAY, id);
+    await env.PAYOUT_DAY.create({ id, params: { batch: "2031-01", gather: true, peoplePerChunk: 3, payoutsPerEnqueue: 4 } });
+    await instance.waitForStatus("complete");
+    // Three gather steps (3 + 3 + 1 people), each returning a cursor and counts, not ids.
+    const first = await instance.waitForStepResult({ name: "gather after start" });
+    expect(first).toEqual({ next: expect.any(String), people: 3, gathered: 3, waitingForStripe: 0 });
+    expect(await instance.getOutput()).toMatchObject({ batch: "2031-01", people: 7, gathered: 7, enqueued: 7, payouts: 7, totalCents: 7 * 2500 });
+    await expectPaidOnce("2031-01", who);
+  });
+
+  it("killed half-way through gathering, then run again by a fresh instance: each person paid exactly once, nobody forgotten", async () => {
+    const who = await people(7);
+    const sorted = who.map((p) => p.id).sort();
+    const killed = "payout-day-2031-02";
+    await using dying = await introspectWorkflowInstance(env.PAYOUT_DAY, killed);
+    // The second gather step fails on every attempt: the instance stops after the first chunk.
+    await dying.modify(async (m) => {
+      await m.disableRetryDelays();
+      await m.mockStepError({ name: `gather after ${sorted[2]}` }, new Error("killed"));
+    });
+    await env.PAYOUT_DAY.create({ id: killed, params: { batch: "2031-02", gather: true, peoplePerChunk: 3 } });
+    await dying.waitForStatus("errored");
+    const half = await payoutsOf("2031-02");
+    expect(half.map((r) => r.user_id)).toEqual(sorted.slice(0, 3));
+    expect(half.every((r) => r.status === "pending")).toBe(true);
+    for (const p of who) expect(await transfersTo(p.accountId)).toBe(0);
+
+    // A fresh instance of the same run (another id, another token) finishes it.
+    const rerun = "payout-day-2031-02-rerun";
+    await using again = await introspectWorkflowInstance(env.PAYOUT_DAY, rerun);
+    await env.PAYOUT_DAY.create({ id: rerun, params: { batch: "2031-02", gather: true, peoplePerChunk: 3 } });
+    await again.waitForStatus("complete");
+    expect(await again.getOutput()).toMatchObject({ gathered: 4, enqueued: 7 });
+    await expectPaidOnce("2031-02", who);
+    expect((await payoutsOf("2031-02")).length).toBe(7);
+  });
+
+  it("a message delivered twice, in one batch or again later, sends one transfer", async () => {
+    const who = await people(3);
+    const plan = await payoutRunPlanFor("2031-04");
+    // Gathered by a step whose messages are then delivered twice each (Queues deliver at least once).
+    expect((await gatherChunk(plan, "payout-day-2031-04", "")).gathered).toBe(3);
+    const ids = (await payoutsOf("2031-04")).map((r) => r.id);
+    const deliver = async (tag: string) => {
+      const batch = createMessageBatch<PayoutQueueMessage>(
+        "shortbeat-payouts",
+        [...ids, ...ids].map((payoutId, i) => ({ id: `${tag}${i}`, timestamp: new Date(), attempts: 1, body: { type: "payout", payoutId } })),
+      );
+      const ctx = createExecutionContext();
+      const result = await consumePayoutQueue(batch, 0);
+      await waitOnExecutionContext(ctx);
+      return { result, acks: (await getQueueResult(batch, ctx)).explicitAcks.length };
+    };
+    const first = await deliver("a");
+    expect(first.result).toMatchObject({ sent: 3, skipped: 3, failed: 0, unknown: 0 });
+    expect(first.acks).toBe(6);
+    const second = await deliver("b");
+    expect(second.result).toMatchObject({ sent: 0, skipped: 6 });
+    await expectPaidOnce("2031-04", who);
+  });
+
+  it("the cron starting the payout day twice (a retried cron, a second day) starts one run, which pays each person once", async () => {
+    const who = await people(3);
+    await using workflows = await introspectWorkflow(env.PAYOUT_DAY);
+    // 2031-03-18 is a Tuesday: the 19th and 20th are on and after the payout date.
+    const first = await startPayoutDay(new Date("2031-03-19T03:17:00Z"));
+    expect(first).toMatchObject({ batch: "2031-03", started: true });
+    const again = await Promise.all([startPayoutDay(new Date("2031-03-19T03:18:00Z")), startPayoutDay(new Date("2031-03-20T03:17:00Z"))]);
+    expect(again.map((s) => [s.batch, s.started])).toEqual([
+      ["2031-03", false],
+      ["2031-03", false],
+    ]);
+    const instances = await workflows.get();
+    expect(instances.length).toBe(1);
+    await instances[0]?.waitForStatus("complete");
+    await expectPaidOnce("2031-03", who);
+  });
+});
