@@ -74,6 +74,7 @@ export const PAYMENT_TITLES = {
   pay_outside: "Could not change how they are paid",
   pay_through_stripe: "Could not change how they are paid",
   send_transfers: "Could not send the transfers",
+  retry_payouts: "Could not retry the run",
 } as const;
 
 /** Toast titles per intent of the creator's /payments. */

@@ -4,12 +4,16 @@ import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { audit } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
+import { consumeRecent } from "~/platform/rate-limit.server";
 import { env } from "~/platform/env.server";
 import { stripeClient, stripeConfig } from "~/platform/stripe.server";
 import { isMonth } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
 import { payoutRunPlan } from "./payout-run.server";
 import { alertAdminsOfHold, settleOne } from "./transfers.server";
+import type { PayoutRunProgress } from "./types";
+
+export type { PayoutRunProgress };
 
 // The payout day on Cloudflare's engines (issue 45 §2, docs/decisions/0331):
 //   start     the daily cron creates the Workflow instance of the month's run, id payout-day-YYYY-MM.
@@ -166,23 +170,6 @@ export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>
   return result;
 }
 
-/** A run's progress for the admin, counted from its payouts (no separate counter to drift). */
-export type PayoutRunProgress = {
-  batch: string;
-  gathered: number;
-  totalCents: number;
-  /** Stripe payouts not sent yet (on the queue, or held for the platform's balance). */
-  waiting: number;
-  held: number;
-  /** Sent to Stripe, waiting for its confirmation. */
-  sent: number;
-  paid: number;
-  /** Refused or reversed by Stripe: the amount is back in the person's balance (decision 0331). */
-  failed: number;
-  /** Outside Stripe, to be marked paid by hand. */
-  manual: number;
-};
-
 /** The newest runs' progress (three), for /admin/payments. */
 export async function payoutRunsProgress(actor: Actor): Promise<PayoutRunProgress[]> {
   authorize(actor, "payments", "manage");
@@ -224,8 +211,8 @@ export async function payoutRunsProgress(actor: Actor): Promise<PayoutRunProgres
  * again if the run is the one due now (a run that stopped half-way finishes) and puts the run's
  * waiting and sent-but-unconfirmed Stripe payouts on the queue, where `settleOne` sends, recovers or
  * reconciles each. Refused payouts are not sent again: their amount is back in the balance and goes
- * with the next run (decision 0331). The instance id names the run and the 10-minute window, so two
- * admins clicking at once start one instance; the second is told a retry is under way.
+ * with the next run (decision 0331). One retry per run per 10 minutes, counted exactly in a Durable
+ * Object: two admins clicking at once start one instance; the second is told a retry is under way.
  */
 export async function retryPayoutRun(actor: Actor, request: Request, batch: string, now = new Date()): Promise<{ waiting: number; sent: number }> {
   authorize(actor, "payments", "manage");
@@ -235,9 +222,10 @@ export async function retryPayoutRun(actor: Actor, request: Request, batch: stri
   if (!progress) throw notFound(M.batchNotFound);
   if (progress.waiting + progress.sent === 0) throw conflict(P.nothingToRetry);
   const due = await payoutRunPlan(now);
-  const window = new Date(Math.floor(now.getTime() / RETRY_WINDOW_MS) * RETRY_WINDOW_MS).toISOString().slice(0, 16).replace(/[-:T]/g, "");
-  const started = await createRun(`${payoutRunId(batch)}-retry-${window}`, { batch, gather: due?.batch === batch });
-  if (!started) throw conflict(P.retryUnderWay);
+  // Exact under concurrency (a Durable Object counts it): of two admins clicking at once, one retries.
+  const slot = await consumeRecent("payout-retry", batch, { maxAttempts: 1, windowMs: RETRY_WINDOW_MS }, now.getTime());
+  if (!slot.allowed) throw conflict(P.retryUnderWay);
+  await createRun(`${payoutRunId(batch)}-retry-${now.getTime()}`, { batch, gather: due?.batch === batch });
   await audit({
     eventType: "payout_run_retried",
     severity: "high",

@@ -105,6 +105,14 @@ export const paymentsAdminSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("pay_outside"), person, reason }),
   z.object({ intent: z.literal("pay_through_stripe"), person }),
   z.object({ intent: z.literal("send_transfers") }),
+  // Retry a payout run's unfinished Stripe payouts (decision 0331).
+  z.object({
+    intent: z.literal("retry_payouts"),
+    batch: z
+      .string()
+      .trim()
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: "Choose a payout run." }),
+  }),
   // An adjustment (decision 0223): its token is the entry's id, so a double click adds it once.
   z.object({
     intent: z.literal("adjust"),

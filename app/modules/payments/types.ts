@@ -175,3 +175,20 @@ export type ClipEarning = {
 };
 
 export type ClipEarnings = { byClip: Record<string, ClipEarning>; currentMonth: string; currentMonthLabel: string };
+
+/** A run's progress for the admin, counted from its payouts (no separate counter to drift). */
+export type PayoutRunProgress = {
+  batch: string;
+  gathered: number;
+  totalCents: number;
+  /** Stripe payouts not sent yet (on the queue, or held for the platform's balance). */
+  waiting: number;
+  held: number;
+  /** Sent to Stripe, waiting for its confirmation. */
+  sent: number;
+  paid: number;
+  /** Refused or reversed by Stripe: the amount is back in the person's balance (decision 0331). */
+  failed: number;
+  /** Outside Stripe, to be marked paid by hand. */
+  manual: number;
+};

@@ -11,7 +11,9 @@ import {
   agreementsOverview,
   manualPayees,
   payoutRail,
+  payoutRunsProgress,
   recentAdjustments,
+  retryPayoutRun,
   sendTransfersNow,
   setPayoutMethod,
   commitImport,
@@ -54,13 +56,14 @@ export const meta = () => [{ title: "Payments | Shortbeat" }];
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
   const actor = actorOf(admin);
-  const [overview, payouts, agreements, adjustments, rail, manual] = await Promise.all([
+  const [overview, payouts, agreements, adjustments, rail, manual, runs] = await Promise.all([
     revenueOverview(actor),
     payoutBatches(actor),
     agreementsOverview(actor),
     recentAdjustments(actor),
     payoutRail(actor),
     manualPayees(actor),
+    payoutRunsProgress(actor),
   ]);
   const now = new Date();
   // A money step asked about (?confirm=funds_received|finalize&month=YYYY-MM): its dialog (decision 0322).
@@ -77,6 +80,7 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
     adjustments,
     rail,
     manual,
+    runs,
     adjustmentToken: crypto.randomUUID(),
     defaultMonth: lastFullMonth(now),
     thisMonth: monthOf(now),
@@ -215,6 +219,14 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
         description: `${done.sent} sent${done.failed ? `, ${done.failed} refused by Stripe (back in their balances)` : ""}${done.left ? `, ${done.left} left for the next run` : ""}. Stripe confirms each by webhook.`,
       });
     }
+    case "retry_payouts": {
+      const done = await retryPayoutRun(actor, args.request, input.batch);
+      return redirectWithToast(args.request, PAYOUTS, {
+        type: "success",
+        title: "Run retried",
+        description: `${monthLabel(input.batch)}: ${countOf(done.waiting, "payout")} waiting and ${done.sent} unconfirmed go out again through the queue. Refused payouts stay in their balances for the next run.`,
+      });
+    }
     case "release_hold": {
       const done = await setHold(actor, args.request, { person: input.person, reason: null });
       return redirectWithToast(args.request, AGREEMENTS, {
@@ -227,7 +239,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, PAYMENT_TITLES);
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
-  const { months, imports, payouts, agreements, adjustments, adjustmentToken, defaultMonth, thisMonth, rail, manual } = loaderData;
+  const { months, imports, payouts, agreements, adjustments, adjustmentToken, defaultMonth, thisMonth, rail, manual, runs } = loaderData;
   const failure = useActionFailure(actionData);
   const ok = actionData && !isActionFailure(actionData) ? actionData : null;
   const preview = ok && "preview" in ok ? (ok.preview ?? null) : null;
@@ -240,7 +252,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <FailureAlert failure={failure} />
       <RevenueImportSection preview={preview} mappingStep={mappingStep} failure={failure} busy={busy} defaultMonth={defaultMonth} />
       <MonthsSection months={months} imports={imports} busy={busy} confirm={loaderData.confirm} minimumCents={loaderData.minimumCents} />
-      <PayoutsSection payouts={payouts} rail={rail} busy={busy} />
+      <PayoutsSection payouts={payouts} rail={rail} runs={runs} busy={busy} />
       <ManualPayeesSection rows={manual} busy={busy} errors={failure?.errors ?? {}} values={failure?.values ?? {}} />
       <AdjustmentsSection
         rows={adjustments}

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { handleDevStripeApi, setAccountState, standInState } from "~/dev/dev-stripe.server";
 import { consumePayoutQueue, gatherChunk, type PayoutQueueMessage, payoutRunPlanFor, startPayoutDay } from "~/modules/payments/payments.server";
 import { createUser, type TestUser } from "../../factories/users";
-import { ORIGIN } from "../helpers";
+import { fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
 
 type Person = TestUser & { accountId: string };
 
@@ -156,5 +156,29 @@ describe("the payout day as a Workflow", () => {
     expect(instances.length).toBe(1);
     await instances[0]?.waitForStatus("complete");
     await expectPaidOnce("2031-03", who);
+  });
+
+  it("the admin sees a run's progress, and two admins retrying at once start one retry that pays each once", async () => {
+    const who = await people(3);
+    // A run stopped after gathering (its payouts never reached the queue).
+    expect((await gatherChunk(await payoutRunPlanFor("2031-05"), "payout-day-2031-05", "")).gathered).toBe(3);
+    const [a, b] = await Promise.all([createUser("admin"), createUser("admin")]);
+    const page = (await (await fetchApp("/admin/payments", withCookie(a.cookie))).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain("Progress of the May 2031 run");
+    expect(page).toContain("Retry waiting and unconfirmed payouts");
+
+    await using workflows = await introspectWorkflow(env.PAYOUT_DAY);
+    const retry = (admin: TestUser) => postForm("/admin/payments", { intent: "retry_payouts", batch: "2031-05" }, withCookie(admin.cookie));
+    const answers = await Promise.all([retry(a), retry(b)]);
+    expect((await Promise.all(answers.map(outcome))).sort()).toEqual(["409", "→/admin/payments"]);
+    const instances = await workflows.get();
+    expect(instances.length).toBe(1);
+    await instances[0]?.waitForStatus("complete");
+    await expectPaidOnce("2031-05", who);
+    const audited = await env.DB.prepare("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_run_retried'").first<{ n: number }>();
+    expect(audited?.n).toBe(1);
+    // Nothing is left to retry: the button is gone and a further retry is refused.
+    expect(await (await fetchApp("/admin/payments", withCookie(a.cookie))).text()).not.toContain("Retry waiting and unconfirmed payouts");
+    expect(await outcome(await retry(a))).toBe("409");
   });
 });

@@ -1048,6 +1048,14 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     body: () => ({ fields: { intent: "send_transfers" } }),
   },
+  {
+    path: "/admin/payments",
+    module: "admin/payments.tsx",
+    guard: "admin",
+    intent: "retry_payouts",
+    takesFields: true,
+    body: () => ({ fields: { intent: "retry_payouts", batch: "2020-02" } }),
+  },
   // The creator's own agreement on /payments.
   {
     path: "/payments",

@@ -10,6 +10,8 @@ import { PAYOUT_MESSAGES } from "../messages";
 import { formatCents } from "../money";
 import { PersonField } from "./person-field";
 import { PaymentStatusBadge } from "./payment-status";
+import { RunProgress } from "./payout-run-progress";
+import type { PayoutRunProgress } from "../types";
 
 // Payouts on /admin/payments (docs/decisions/0122, 0124, 0224): the payout rail (Stripe live, test,
 // the local stand-in, or off — then the payout day pays only people paid outside Stripe, and says
@@ -74,7 +76,7 @@ export function PayoutRail({ rail, busy }: { rail: Rail; busy: boolean }) {
   );
 }
 
-export function PayoutsSection({ payouts, rail, busy }: { payouts: PayoutAdminRow[]; rail: Rail; busy: boolean }) {
+export function PayoutsSection({ payouts, rail, runs, busy }: { payouts: PayoutAdminRow[]; rail: Rail; runs: PayoutRunProgress[]; busy: boolean }) {
   const batches = [...new Set(payouts.map((p) => p.batch))];
   return (
     <Section id="payouts-heading" title="Payouts" className="mt-10">
@@ -92,6 +94,11 @@ export function PayoutsSection({ payouts, rail, busy }: { payouts: PayoutAdminRo
                   Export CSV <span className="sr-only">of the {monthLabel(batch)} run</span>
                 </a>
               </div>
+              {runs
+                .filter((r) => r.batch === batch)
+                .map((r) => (
+                  <RunProgress key={r.batch} progress={r} stripeOn={rail.mode !== "off"} busy={busy} />
+                ))}
               {rows.some((p) => p.status === "pending" && p.method === "manual") ? (
                 <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
                   <input type="hidden" name="intent" value="mark_batch_paid" />
