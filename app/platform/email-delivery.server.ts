@@ -2,6 +2,7 @@ import { expectAt } from "~/lib/arrays";
 import { and, asc, desc, eq, inArray, like, lt, lte, or, sql } from "drizzle-orm";
 import { emailOutbox } from "~/db/schema";
 import { db } from "./db.server";
+import { purgeInChunks, type PurgeLimits } from "./purge.server";
 import { unsubscribeLinks, isOptedOut } from "./email-preferences.server";
 import { headerValue, headerValues, isOptional, renderEmail, type RenderedEmail } from "./email-templates.server";
 import { appName, appOrigin, devToolsEnabled, env } from "./env.server";
@@ -366,6 +367,24 @@ export async function purgeOldEmailBodies(now = Date.now()): Promise<number> {
     .where(and(lt(emailOutbox.createdAt, before), inArray(emailOutbox.status, ["sent", "failed"]), sql`${emailOutbox.bodyPurgedAt} is null`))
     .run();
   return result.meta.changes ?? 0;
+}
+
+/**
+ * How long a sent or failed e-mail's row is kept at all (docs/decisions/0337, docs/scale.md move 5):
+ * its body went after EMAIL_BODY_RETENTION_DAYS; after this the row goes too. Rows still to send
+ * (pending, sending) are never deleted.
+ */
+export const EMAIL_ROW_RETENTION_DAYS = 90;
+
+/** The daily retention job's part: sent and failed e-mails older than EMAIL_ROW_RETENTION_DAYS, in chunks. */
+export async function purgeOldEmails(now = Date.now(), limits: PurgeLimits = {}): Promise<number> {
+  const before = new Date(now - EMAIL_ROW_RETENTION_DAYS * 86_400_000).toISOString();
+  const old = and(lt(emailOutbox.createdAt, before), inArray(emailOutbox.status, ["sent", "failed"]));
+  return purgeInChunks(async (limit) => {
+    const chunk = db().select({ id: emailOutbox.id }).from(emailOutbox).where(old).limit(limit);
+    const result = await db().delete(emailOutbox).where(inArray(emailOutbox.id, chunk)).run();
+    return result.meta.changes ?? 0;
+  }, limits);
 }
 
 /** Every e-mail to an address goes (a deleted account's), with nothing left to send. */

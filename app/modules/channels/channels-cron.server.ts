@@ -1,7 +1,7 @@
 import { expectAt } from "~/lib/arrays";
 import type { BatchItem } from "drizzle-orm/batch";
-import { lt } from "drizzle-orm";
-import { channelSnapshots } from "~/db/schema";
+import { and, lt, ne, or, sql } from "drizzle-orm";
+import { channelSnapshots, youtubeChannels } from "~/db/schema";
 import { DomainError } from "~/lib/errors";
 import { auditQuery } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
@@ -34,6 +34,31 @@ export type CronSummary = { total: number; refreshed: number; failed: CronFailur
 export function pruneSnapshotsQuery(now: Date) {
   const oldest = new Date(now.getTime() - SNAPSHOT_RETENTION_DAYS * 86_400_000).toISOString().slice(0, 10);
   return db().delete(channelSnapshots).where(lt(channelSnapshots.day, oldest));
+}
+
+/**
+ * A linked channel's statistics (subscribers, views, videos), description and picture are YouTube API
+ * data: kept only while refreshed. The daily refresh renews them while the creator's grant works; when
+ * it stops (access revoked, the refresh failing), they are cleared once they are older than the same
+ * 30 days (decision 0337; YouTube API Services Developer Policies, "Refreshing, Storing, and
+ * Displaying API Data": https://developers.google.com/youtube/terms/developer-policies). The channel's
+ * id, title and handle stay: they name the link the creator made (and revenue matched to it), and go
+ * with it on disconnect or deletion. A later refresh fills the statistics again. Returns the channels cleared.
+ */
+export async function clearStaleChannelStatistics(now = Date.now()): Promise<number> {
+  const before = new Date(now - SNAPSHOT_RETENTION_DAYS * 86_400_000).toISOString();
+  const c = youtubeChannels;
+  const result = await db()
+    .update(c)
+    .set({ subscriberCount: 0, viewCount: 0, videoCount: 0, description: null, thumbnailUrl: null })
+    .where(
+      and(
+        lt(sql`coalesce(${c.lastSyncedAt}, ${c.createdAt})`, before),
+        or(ne(c.subscriberCount, 0), ne(c.viewCount, 0), ne(c.videoCount, 0), sql`${c.description} is not null`, sql`${c.thumbnailUrl} is not null`),
+      ),
+    )
+    .run();
+  return result.meta.changes ?? 0;
 }
 
 export async function runDailyChannelRefresh(opts: { now?: Date; batchSize?: number; limit?: number; sync?: typeof syncChannel } = {}): Promise<CronSummary> {

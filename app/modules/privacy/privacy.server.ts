@@ -11,17 +11,17 @@ import {
 } from "~/modules/accounts/accounts.server";
 import { agenciesDataFor, eraseAgenciesDataQueries } from "~/modules/agencies/agencies.server";
 import { campaignsDataFor } from "~/modules/campaigns/campaigns.server";
-import { channelsDataFor, eraseChannelsDataQueries } from "~/modules/channels/channels.server";
+import { channelsDataFor, clearStaleChannelStatistics, eraseChannelsDataQueries } from "~/modules/channels/channels.server";
 import { chatDataFor, eraseChatDataQueries } from "~/modules/chat/chat.server";
 import { abortStaleUploads, clippingDataFor, eraseClippingData } from "~/modules/clipping/clipping.server";
 import { eraseGrowthDataQueries, growthDataFor } from "~/modules/growth/growth.server";
 import { eraseMusicData, musicDataFor } from "~/modules/music/music.server";
-import { eraseNotificationsDataQueries, notificationsDataFor } from "~/modules/notifications/notifications.server";
+import { eraseNotificationsDataQueries, notificationsDataFor, purgeReadNotifications } from "~/modules/notifications/notifications.server";
 import { paymentsDataFor } from "~/modules/payments/payments.server";
 import { audit } from "~/platform/audit.server";
 import { purgeOldAuditEntries, purgeOldCspReports } from "~/platform/audit-log.server";
 import { db } from "~/platform/db.server";
-import { deliveriesTo, purgeOldEmailBodies } from "~/platform/email-delivery.server";
+import { deliveriesTo, purgeOldEmailBodies, purgeOldEmails } from "~/platform/email-delivery.server";
 import { isOptedOut } from "~/platform/email-preferences.server";
 import { appName } from "~/platform/env.server";
 import { consume, tooManyAttempts, type Limit } from "~/platform/rate-limit.server";
@@ -156,16 +156,34 @@ export async function runDeletionNow(email: string): Promise<{ userId: string } 
   return { userId: pending.id };
 }
 
-export type RetentionReport = { auditEntries: number; cspReports: number; sessions: number; emailBodies: number; abandonedUploads: number };
+export type RetentionReport = {
+  auditEntries: number;
+  cspReports: number;
+  sessions: number;
+  emailBodies: number;
+  abandonedUploads: number;
+  /** Sent and failed e-mails older than 90 days (decision 0337). */
+  emails: number;
+  /** Read bell entries older than 180 days (decision 0337). */
+  readNotifications: number;
+  /** Channels whose YouTube statistics went unrefreshed for 30 days, cleared (decision 0337). */
+  staleChannels: number;
+};
 
-/** The daily retention job (docs/privacy.md): what the policy says we keep only for a while. */
+/**
+ * The daily retention job (docs/privacy.md): what the policy says we keep only for a while, and the
+ * moves of docs/scale.md that keep D1 under its 10 GB (decision 0337).
+ */
 export async function runRetention(now = Date.now()): Promise<RetentionReport> {
   const cspReports = await purgeOldCspReports(now);
   const auditEntries = await purgeOldAuditEntries(now);
   const sessions = await purgeEndedSessions(now);
   const emailBodies = await purgeOldEmailBodies(now);
   const abandonedUploads = await abortStaleUploads(now);
-  return { auditEntries, cspReports, sessions, emailBodies, abandonedUploads };
+  const emails = await purgeOldEmails(now);
+  const readNotifications = await purgeReadNotifications(now);
+  const staleChannels = await clearStaleChannelStatistics(now);
+  return { auditEntries, cspReports, sessions, emailBodies, abandonedUploads, emails, readNotifications, staleChannels };
 }
 
 /** The daily run's privacy work: deletions due, then retention. */
