@@ -62,6 +62,9 @@ export default [
   // ---- Payments (issue 14): CSV downloads, outside the shell layout ----------------------------
   route("payments/statement.csv", "routes/_app/payments-csv.ts"),
   route("admin/payments/batches/:batch", "routes/admin/payments-batch-csv.ts"),
+  // A revenue report of any size, in parts into R2, read by a Workflow (issue 45 §1, decision 0334).
+  route("admin/payments/report", "routes/admin/payments-report.ts"),
+  route("admin/payments/report/:id/problems.csv", "routes/admin/payments-report-problems.ts"),
   // ---- Payouts through Stripe (issue 29): the onboarding's return and refresh, Stripe's webhooks -----
   route("payments/payout-account/:step", "routes/_app/payout-account.ts"),
   route("api/stripe/webhook", "routes/api/stripe-webhook.ts"),

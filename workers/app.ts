@@ -37,6 +37,8 @@ export { ChatRoom } from "./chat-room";
 export { NotifyFanOut } from "./notify-fan-out";
 // The payout day's durable steps (issue 45, docs/decisions/0331).
 export { PayoutDayWorkflow } from "./payout-day";
+// A month's revenue report of any size, read from R2 in durable steps (issue 45 §1, docs/decisions/0334).
+export { RevenueImportWorkflow } from "./revenue-import";
 
 // Given a function, React Router re-derives its routes and static handler on every request (so
 // that development picks up edits). Built, the server build never changes: derive once per isolate

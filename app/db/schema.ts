@@ -16,3 +16,4 @@ export * from "./tables/agreements";
 export * from "./tables/campaigns";
 export * from "./tables/growth";
 export * from "./tables/clipping";
+export * from "./tables/revenue-reports";

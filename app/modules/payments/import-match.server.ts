@@ -61,7 +61,7 @@ export async function matchImport(parsed: ParsedRevenue, month: string): Promise
     else if (g.creatorId && !creator) refuse(M.unknownCreator(g.creatorId));
     else if (channel && creator && channel.userId !== creator.id) refuse(M.mismatch(g.channelId ?? "", g.creatorId ?? ""));
     else {
-      matched += g.lines.length;
+      matched += g.rows ?? g.lines.length;
       // The music share of a channel; a creator-level row (no channel) is the creator's own line.
       leaves.push({ userId: channel?.userId ?? creator?.id ?? "", sourceId: g.channelId ?? "", videoId: g.videoId ?? "", amount: g.amount });
     }

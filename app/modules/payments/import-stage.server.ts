@@ -67,7 +67,7 @@ export type StagedImport = {
  * import and its audit event written, then its entries and video lines in chunks. A failure part way
  * discards what was staged.
  */
-export async function stageImport(actor: Actor, request: Request, s: StagedImport): Promise<void> {
+export async function stageImport(actor: Actor, request: Request | undefined, s: StagedImport): Promise<void> {
   const { importId, month, format, priced } = s;
   const { entries, videoLines, rounded } = priced;
   await db().batch([

@@ -38,7 +38,15 @@ export { type ColumnMapping, MAPPING_ROLES, type RevenueFormat };
 export type RowProblem = { line: number; reason: string };
 
 /** The rows of one channel, creator and video, summed exactly; `lines` are the file lines they came from. */
-export type RevenueGroup = { channelId: string | null; creatorId: string | null; videoId: string | null; amount: Dec; lines: number[] };
+export type RevenueGroup = {
+  channelId: string | null;
+  creatorId: string | null;
+  videoId: string | null;
+  amount: Dec;
+  lines: number[];
+  /** Rows summed, when `lines` holds only the first (a report read in ranges, docs/decisions/0334). */
+  rows?: number;
+};
 
 export type ParsedRevenue = {
   format: RevenueFormat;
@@ -127,7 +135,7 @@ function isYoutubeMetric(name: string): boolean {
   return /^estimated_|(revenue|cpm|playbacks|impressions|views|minutes|seconds|percentage|likes|dislikes|shares|comments|gained|lost)$/.test(name);
 }
 
-type Reader = {
+export type Reader = {
   periodLabel: string;
   period: (cells: string[]) => string;
   channel: (cells: string[]) => string;
@@ -203,7 +211,7 @@ function readerFor(format: RevenueFormat, columns: readonly string[], mapping: C
   };
 }
 
-type Candidate = {
+export type Candidate = {
   line: number;
   period: Exclude<PeriodReading, null>;
   periodText: string;
@@ -224,40 +232,110 @@ export type ParseOptions = {
 
 const TOTALS = /^(grand\s+)?totals?:?$/i;
 
+/** What one file row is: blank, a totals row left out, a problem, or an accepted row (its month still to check). */
+export type RowOutcome =
+  | { kind: "blank" }
+  | { kind: "skipped"; reason: string }
+  | { kind: "problem"; reason: string }
+  | { kind: "row"; row: Omit<Candidate, "line"> };
+
+/** How a file's rows are read: the columns' reader, the decimal style, the periods read so far. */
+export type RowContext = {
+  reader: Reader;
+  style: DecimalStyle;
+  periods: Map<string, PeriodReading>;
+  fixedPerson: ParseOptions["fixedPerson"];
+};
+
+/** The reading of a file whose header is `columns`, split by `delimiter` (papaparse's guess or the file's). */
+export function rowContext(columns: readonly string[], delimiter: string, opts: ParseOptions): RowContext {
+  return {
+    reader: readerFor(opts.format, columns, opts.mapping ?? null),
+    // A ';'-separated file comes from a comma-decimal locale (Excel in most of Europe).
+    style: delimiter === ";" ? "comma" : "point",
+    // A file holds few distinct months or dates: each is read once.
+    periods: new Map<string, PeriodReading>(),
+    fixedPerson: opts.fixedPerson ?? null,
+  };
+}
+
+/**
+ * One data row checked (every rule but the month and duplicates, which need the whole file): the
+ * whole-file parse below and the streamed import (revenue-stream.ts, docs/decisions/0334) share it.
+ */
+export function readRow(ctx: RowContext, cells: string[], errors: readonly { type: string; message: string }[]): RowOutcome {
+  if (cells.every((c) => String(c ?? "").trim() === "")) return { kind: "blank" };
+  const r = ctx.reader;
+  const fail = (reason: string): RowOutcome => ({ kind: "problem", reason });
+  const periodText = r.period(cells);
+  // A spreadsheet's totals row: no period, a cell that says "Total".
+  if (TOTALS.test(periodText) || (!periodText && cells.some((c) => TOTALS.test(String(c ?? "").trim())))) {
+    return { kind: "skipped", reason: CSV_MESSAGES.totalsRow };
+  }
+  const tooLong = tooLongCell(r, cells);
+  if (tooLong) return fail(tooLong);
+  const broken = errors.find((e) => e.type !== "Delimiter");
+  if (broken) return fail(CSV_MESSAGES.unreadable(broken.message));
+  if (!periodText) return fail(CSV_MESSAGES.missingPeriod(r.periodLabel));
+  let period = ctx.periods.get(periodText);
+  if (period === undefined) {
+    period = readPeriod(periodText);
+    ctx.periods.set(periodText, period);
+  }
+  if (!period) return fail(CSV_MESSAGES.badPeriod(r.periodLabel));
+  const fixed = ctx.fixedPerson;
+  const channelId = fixed ? fixed.channelId : r.channel(cells) || null;
+  const creatorRaw = fixed ? fixed.creatorId : r.creator(cells);
+  const creatorId = creatorRaw ? creatorRaw.toUpperCase() : null;
+  if (!channelId && !creatorId) return fail(CSV_MESSAGES.noPerson);
+  const amount = parseAmount(r.amount(cells), ctx.style);
+  if (!amount.ok) {
+    if (amount.problem === "currency") return fail(CSV_MESSAGES.currency(amount.currency));
+    if (amount.problem === "negative") return fail(CSV_MESSAGES.negative);
+    if (amount.problem === "missing") return fail(CSV_MESSAGES.missingAmount);
+    if (amount.problem === "too_precise") return fail(CSV_MESSAGES.tooPrecise);
+    return fail(CSV_MESSAGES.badAmount);
+  }
+  if (amount.value.n > MAX_ROW_DOLLARS * 10n ** BigInt(amount.value.s)) return fail(CSV_MESSAGES.tooLarge);
+  if (r.currency) {
+    const currency = r.currency(cells);
+    const code = currency === "$" || currency === "US$" ? CURRENCY : currency.toUpperCase();
+    if (code !== CURRENCY) return fail(CSV_MESSAGES.currency(currency));
+  }
+  const videoId = r.video(cells) || null;
+  return {
+    kind: "row",
+    row: { period, periodText, channelId, creatorId, videoId, amount: amount.value, dupKey: r.dupKey(cells, { channelId, creatorId, videoId }) },
+  };
+}
+
 export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
   const { month, format } = opts;
   const problems: RowProblem[] = [];
   const skipped: RowProblem[] = [];
   const candidates: Candidate[] = [];
-  let columns: string[] | null = null;
-  let reader: Reader | null = null;
-  let style: DecimalStyle = "point";
+  let ctx: RowContext | null = null;
   let index = 0;
   let dataRows = 0;
   let tooMany = false;
-  const maxUnits = MAX_ROW_DOLLARS;
-  // A file holds few distinct months or dates: each is read once.
-  const periods = new Map<string, PeriodReading>();
 
   Papa.parse<string[]>(text.replace(/^\uFEFF/, ""), {
     skipEmptyLines: false,
     step(result, parser) {
       const cells = result.data;
       const line = ++index; // the header is line 1
-      if (!columns) {
-        columns = cells.map((c) => String(c ?? "").trim());
-        reader = readerFor(format, columns, opts.mapping ?? null);
-        // A ';'-separated file comes from a comma-decimal locale (Excel in most of Europe).
-        style = result.meta.delimiter === ";" ? "comma" : "point";
+      if (!ctx) {
+        ctx = rowContext(
+          cells.map((c) => String(c ?? "").trim()),
+          result.meta.delimiter,
+          opts,
+        );
         return;
       }
-      if (cells.every((c) => String(c ?? "").trim() === "")) return;
-      const r = reader as Reader;
-      const fail = (reason: string) => problems.push({ line, reason });
-      const periodText = r.period(cells);
-      // A spreadsheet's totals row: no period, a cell that says "Total".
-      if (TOTALS.test(periodText) || (!periodText && cells.some((c) => TOTALS.test(String(c ?? "").trim())))) {
-        skipped.push({ line, reason: CSV_MESSAGES.totalsRow });
+      const outcome = readRow(ctx, cells, result.errors);
+      if (outcome.kind === "blank") return;
+      if (outcome.kind === "skipped") {
+        skipped.push({ line, reason: outcome.reason });
         return;
       }
       dataRows += 1;
@@ -266,69 +344,8 @@ export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
         parser.abort();
         return;
       }
-      const tooLong = tooLongCell(r, cells);
-      if (tooLong) {
-        fail(tooLong);
-        return;
-      }
-      const broken = result.errors.find((e) => e.type !== "Delimiter");
-      if (broken) {
-        fail(CSV_MESSAGES.unreadable(broken.message));
-        return;
-      }
-      if (!periodText) {
-        fail(CSV_MESSAGES.missingPeriod(r.periodLabel));
-        return;
-      }
-      let period = periods.get(periodText);
-      if (period === undefined) {
-        period = readPeriod(periodText);
-        periods.set(periodText, period);
-      }
-      if (!period) {
-        fail(CSV_MESSAGES.badPeriod(r.periodLabel));
-        return;
-      }
-      const fixed = opts.fixedPerson;
-      const channelId = fixed ? fixed.channelId : r.channel(cells) || null;
-      const creatorRaw = fixed ? fixed.creatorId : r.creator(cells);
-      const creatorId = creatorRaw ? creatorRaw.toUpperCase() : null;
-      if (!channelId && !creatorId) {
-        fail(CSV_MESSAGES.noPerson);
-        return;
-      }
-      const amount = parseAmount(r.amount(cells), style);
-      if (!amount.ok) {
-        if (amount.problem === "currency") fail(CSV_MESSAGES.currency(amount.currency));
-        else if (amount.problem === "negative") fail(CSV_MESSAGES.negative);
-        else if (amount.problem === "missing") fail(CSV_MESSAGES.missingAmount);
-        else if (amount.problem === "too_precise") fail(CSV_MESSAGES.tooPrecise);
-        else fail(CSV_MESSAGES.badAmount);
-        return;
-      }
-      if (amount.value.n > maxUnits * 10n ** BigInt(amount.value.s)) {
-        fail(CSV_MESSAGES.tooLarge);
-        return;
-      }
-      if (r.currency) {
-        const currency = r.currency(cells);
-        const code = currency === "$" || currency === "US$" ? CURRENCY : currency.toUpperCase();
-        if (code !== CURRENCY) {
-          fail(CSV_MESSAGES.currency(currency));
-          return;
-        }
-      }
-      const videoId = r.video(cells) || null;
-      candidates.push({
-        line,
-        period,
-        periodText,
-        channelId,
-        creatorId,
-        videoId,
-        amount: amount.value,
-        dupKey: r.dupKey(cells, { channelId, creatorId, videoId }),
-      });
+      if (outcome.kind === "problem") problems.push({ line, reason: outcome.reason });
+      else candidates.push({ line, ...outcome.row });
     },
   });
 
@@ -338,6 +355,7 @@ export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
   const slashed = candidates.flatMap((c) => ("a" in c.period ? [c.period] : []));
   const order = slashed.length > 0 ? slashOrderOf(slashed, month) : "mdy";
   const seen = new Map<string, number>();
+  const reader = (ctx as RowContext | null)?.reader ?? null;
   const groups = new Map<string, RevenueGroup>();
   let total: Dec = ZERO;
   for (const c of candidates) {
@@ -348,11 +366,11 @@ export function parseRevenue(text: string, opts: ParseOptions): ParsedRevenue {
       continue;
     } else rowMonth = slashMonth(c.period, order);
     if (!rowMonth) {
-      problems.push({ line: c.line, reason: CSV_MESSAGES.badPeriod(reader ? (reader as Reader).periodLabel : "month") });
+      problems.push({ line: c.line, reason: CSV_MESSAGES.badPeriod(reader?.periodLabel ?? "month") });
       continue;
     }
     if (rowMonth !== month) {
-      problems.push({ line: c.line, reason: CSV_MESSAGES.otherMonth(reader ? (reader as Reader).periodLabel : "month", c.periodText, month) });
+      problems.push({ line: c.line, reason: CSV_MESSAGES.otherMonth(reader?.periodLabel ?? "month", c.periodText, month) });
       continue;
     }
     const first = seen.get(c.dupKey);

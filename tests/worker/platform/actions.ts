@@ -934,6 +934,34 @@ export const ACTIONS: ActionCase[] = [
     takesFields: true,
     body: musicReview("withdraw", { reason: "Matrix reason" }),
   },
+  // ---- Revenue reports of any size (issue 45 §1, decision 0334): parts into R2, admins only ----
+  {
+    path: "/admin/payments/report",
+    module: "admin/payments-report.ts",
+    guard: "api-admin",
+    intent: "start",
+    main: true,
+    resource: true,
+    takesFields: true,
+    body: ({ n }) => ({
+      fields: { intent: "start", month: "2019-01", name: `matrix-${n}.csv`, size: "52" },
+      files: { chunk: new File(["month,channel_id,net_revenue,currency\r\n2019-01,UCx,1"], `matrix-${n}.csv`, { type: "text/csv" }) },
+    }),
+  },
+  ...(["part", "complete", "abort"] as const).map(
+    (intent): ActionCase => ({
+      path: "/admin/payments/report",
+      module: "admin/payments-report.ts",
+      guard: "api-admin",
+      intent,
+      resource: true,
+      takesFields: true,
+      body: () => ({
+        fields: { intent, reportId: uuid(), ...(intent === "part" ? { partNumber: "2" } : {}) },
+        ...(intent === "part" ? { files: { chunk: new File(["x"], "x.csv") } } : {}),
+      }),
+    }),
+  ),
   // ---- Payments (issue 14): the admin's revenue import, months and payouts ----
   {
     // A file whose only row names no known channel: the preview reports it and writes nothing.

@@ -1,0 +1,248 @@
+// A revenue report of any size (issue 45 §1, docs/decisions/0334): read from R2 in byte ranges by
+// the RevenueImportWorkflow, summed in D1, then matched, priced and staged as the small-file import
+// does. A file cut across ranges (lines split mid-way, CRLF, quoted fields with commas, quotes and
+// line breaks) stages exactly what today's parser stages; a range read twice adds nothing twice; the
+// same file again is recognised; only admins can upload or start one.
+import { env } from "cloudflare:workers";
+import { introspectWorkflowInstance } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createUser, type TestUser } from "../../factories/users";
+import { fetchApp, ORIGIN } from "../helpers";
+import { readReportRange } from "~/modules/payments/import-report-read.server";
+import { finishReport } from "~/modules/payments/import-report-stage.server";
+import { importReportObject } from "~/modules/payments/import-report.server";
+import { actorOf } from "~/modules/accounts/accounts.server";
+
+let admins: TestUser[];
+let creators: TestUser[];
+const channels: string[] = [];
+
+beforeAll(async () => {
+  admins = await Promise.all([createUser("admin"), createUser("admin"), createUser("admin"), createUser("admin")]);
+  creators = await Promise.all([createUser("creator"), createUser("creator"), createUser("creator")]);
+  for (const c of creators) {
+    const channelId = `UCrep${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    channels.push(channelId);
+    await env.DB.prepare("INSERT INTO youtube_channels (id, user_id, channel_id, channel_title) VALUES (?, ?, ?, 'Report Channel')")
+      .bind(crypto.randomUUID(), c.id, channelId)
+      .run();
+  }
+}, 120_000);
+
+/** A YouTube content-owner report of `month` (YYYYMM): daily rows, CRLF, a quoted title column with commas, quotes and line breaks. */
+function youtubeReport(month: string, days = 28): string {
+  const rows = ["date,channel_id,video_id,video_title,country_code,estimated_partner_revenue,ad_impressions"];
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed;
+  };
+  for (let d = 1; d <= days; d++) {
+    for (const [ci, ch] of channels.entries()) {
+      for (let v = 0; v < 3; v++) {
+        for (const country of ["US", "GB"]) {
+          const title = v === 0 ? `"Short ${ci}-${v}, the ""best""\nsecond line"` : v === 1 ? `"Plain, with comma ${ci}"` : `Short ${ci}-${v}`;
+          const amount = `${next() % 5}.${String(next() % 1_000_000).padStart(6, "0")}`;
+          rows.push(`${month}${String(d).padStart(2, "0")},${ch},vid${ci}x${v},${title},${country},${amount},${next() % 5000}`);
+        }
+      }
+    }
+  }
+  return `${rows.join("\r\n")}\r\n`;
+}
+
+async function stagedTotals(importId: string) {
+  const imp = await env.DB.prepare("SELECT net_cents, amount_cents, entry_count, exact_total, rounding_remainder, row_count FROM revenue_imports WHERE id = ?")
+    .bind(importId)
+    .first();
+  const entries = await env.DB.prepare(
+    "SELECT user_id, source_kind, source_id, net_cents, amount_cents, share_bp FROM ledger_entries WHERE import_id = ? ORDER BY user_id, source_kind, source_id",
+  )
+    .bind(importId)
+    .all();
+  const lines = await env.DB.prepare(
+    "SELECT e.user_id, e.source_id, v.video_id, v.net_cents, v.amount_cents FROM ledger_video_lines v JOIN ledger_entries e ON e.id = v.entry_id WHERE e.import_id = ? ORDER BY e.user_id, e.source_id, v.video_id",
+  )
+    .bind(importId)
+    .all();
+  return { imp, entries: entries.results, lines: lines.results };
+}
+
+/** Today's path: the whole file posted to /admin/payments and parsed in the request. */
+async function stageToday(admin: TestUser, month: string, csv: string): Promise<string> {
+  const form = new FormData();
+  form.set("intent", "preview");
+  form.set("month", month);
+  form.set("file", new File([csv], "report.csv", { type: "text/csv" }));
+  const res = await fetchApp("/admin/payments", { method: "POST", headers: { Origin: ORIGIN, Cookie: admin.cookie }, body: form });
+  expect(res.status).toBe(200);
+  const row = await env.DB.prepare("SELECT id FROM revenue_imports WHERE month = ? AND status = 'staged' AND created_by = ?")
+    .bind(month, admin.id)
+    .first<{ id: string }>();
+  return row?.id ?? "";
+}
+
+/** A report row for an object already in R2, read by the test itself in ranges of `range` bytes. */
+async function reportOf(admin: TestUser, month: string, csv: string): Promise<string> {
+  const id = crypto.randomUUID();
+  const key = `imports/${id}.csv`;
+  await env.MEDIA.put(key, csv);
+  const size = new TextEncoder().encode(csv).length;
+  await env.DB.prepare(
+    "INSERT INTO revenue_reports (id, month, file_name, object_key, size_bytes, part_bytes, part_count, status, created_by) VALUES (?, ?, 'report.csv', ?, ?, ?, 1, 'reading', ?)",
+  )
+    .bind(id, month, key, size, size, admin.id)
+    .run();
+  return id;
+}
+
+async function readAll(reportId: string, range: number, twice = false) {
+  let steps = 0;
+  for (;;) {
+    const [r] = await Promise.all([readReportRange(reportId, range), ...(twice ? [readReportRange(reportId, range)] : [])]);
+    steps += 1;
+    if (r.done) return steps;
+    expect(steps).toBeLessThan(10_000);
+  }
+}
+
+const reportRow = (id: string) => env.DB.prepare("SELECT * FROM revenue_reports WHERE id = ?").bind(id).first<Record<string, unknown>>();
+
+describe("a report read in ranges", () => {
+  it("stages exactly what today's parser stages, with lines cut across ranges, CRLF and quoted fields", async () => {
+    const month = "2024-01";
+    const csv = youtubeReport("202401");
+    const [a, b] = admins as [TestUser, TestUser];
+    const today = await stageToday(a, month, csv);
+    expect(today).not.toBe("");
+    const id = await reportOf(b, month, csv);
+    // 997 bytes: far smaller than a row group, so nearly every range ends inside a line or a quoted title.
+    const steps = await readAll(id, 997);
+    expect(steps).toBeGreaterThan(20);
+    const done = await finishReport(id);
+    expect(done.status).toBe("staged");
+    const ranged = await stagedTotals(done.importId ?? "");
+    const whole = await stagedTotals(today);
+    expect(ranged.imp).toEqual(whole.imp);
+    expect(ranged.entries).toEqual(whole.entries);
+    expect(ranged.lines).toEqual(whole.lines);
+    expect(ranged.entries.length).toBe(3);
+    const report = await reportRow(id);
+    expect(report).toMatchObject({ rows_read: whole.imp?.row_count, rows_matched: whole.imp?.row_count, problem_count: 0 });
+    // The sums and keys are gone once staged.
+    const left = await env.DB.prepare(
+      "SELECT (SELECT count(*) FROM revenue_report_sums WHERE report_id = ?) + (SELECT count(*) FROM revenue_report_keys WHERE report_id = ?) AS n",
+    )
+      .bind(id, id)
+      .first<{ n: number }>();
+    expect(left?.n).toBe(0);
+  });
+
+  it("lists the same problems as today's parser: another month, a duplicate, an unknown channel", async () => {
+    const month = "2024-04";
+    const lines = youtubeReport("202404", 3).split("\r\n");
+    const dup = lines[5] ?? "";
+    lines.splice(20, 0, dup); // a duplicate of line 6
+    lines.splice(30, 0, `20240501,${channels[0]},vidX,Other month,US,1.000000,1`);
+    lines.splice(40, 0, `20240402,UCnobody000000000000000,vidY,Unknown,US,2.000000,1`);
+    const csv = lines.join("\r\n");
+    const [, , c] = admins as [TestUser, TestUser, TestUser];
+    const form = new FormData();
+    form.set("intent", "preview");
+    form.set("month", month);
+    form.set("file", new File([csv], "report.csv", { type: "text/csv" }));
+    const res = await fetchApp("/admin/payments", { method: "POST", headers: { Origin: ORIGIN, Cookie: c.cookie }, body: form });
+    const page = (await res.text()).replaceAll("<!-- -->", "");
+    const id = await reportOf(c, month, csv);
+    await readAll(id, 613);
+    expect((await finishReport(id)).status).toBe("problems");
+    const problems = await env.DB.prepare("SELECT line, reason FROM revenue_report_problems WHERE report_id = ? ORDER BY line")
+      .bind(id)
+      .all<{ line: number; reason: string }>();
+    expect(problems.results.map((p) => p.line)).toEqual([21, 31, 41]);
+    for (const p of problems.results) expect(page).toContain(p.reason);
+    expect((await reportRow(id))?.problem_count).toBe(3);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM revenue_imports WHERE month = ?").bind(month).first("n")).toBe(0);
+  });
+
+  it("a range read twice at once (a retried step) adds its amounts once", async () => {
+    const month = "2024-02";
+    const csv = youtubeReport("202402", 10);
+    const [a, b] = admins as [TestUser, TestUser];
+    const today = await stageToday(a, month, csv);
+    const id = await reportOf(b, month, csv);
+    await readAll(id, 1499, true);
+    const done = await finishReport(id);
+    expect(done.status).toBe("staged");
+    const ranged = await stagedTotals(done.importId ?? "");
+    const whole = await stagedTotals(today);
+    expect(ranged.imp).toEqual(whole.imp);
+    expect(ranged.entries).toEqual(whole.entries);
+    // Finishing again changes nothing (a retried last step).
+    expect(await finishReport(id)).toEqual(done);
+  });
+});
+
+describe("the upload and the Workflow", () => {
+  function post(user: TestUser, fields: Record<string, string | File>) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    return fetchApp("/admin/payments/report", { method: "POST", headers: { Origin: ORIGIN, Cookie: user.cookie }, body: form });
+  }
+
+  async function uploadAndRun(admin: TestUser, month: string, csv: string) {
+    const file = new File([csv], "month.csv", { type: "text/csv" });
+    const start = await post(admin, { intent: "start", month, name: file.name, size: String(file.size), chunk: file });
+    expect(start.status).toBe(200);
+    const { reportId } = (await start.json()) as { reportId: string };
+    await using instance = await introspectWorkflowInstance(env.REVENUE_IMPORT, reportId);
+    const complete = await post(admin, { intent: "complete", reportId });
+    expect(complete.status).toBe(200);
+    await instance.waitForStatus("complete");
+    return reportId;
+  }
+
+  it("an admin's upload is read by the Workflow and staged; the same file again is recognised", async () => {
+    const month = "2024-03";
+    const csv = youtubeReport("202403", 5);
+    const [, , , d] = admins as [TestUser, TestUser, TestUser, TestUser];
+    const first = await uploadAndRun(d, month, csv);
+    expect(await reportRow(first)).toMatchObject({ status: "staged" });
+    const progress = await fetchApp(`/admin/payments/report?id=${first}`, { headers: { Cookie: d.cookie } });
+    const body = (await progress.json()) as { report: { status: string; rowsRead: number; preview: { importId: string } } };
+    expect(body.report.status).toBe("staged");
+    expect(body.report.rowsRead).toBe(5 * 3 * 3 * 2);
+    expect(body.report.preview.importId).toBeTruthy();
+
+    const second = await uploadAndRun(d, month, csv);
+    expect(await reportRow(second)).toMatchObject({ status: "duplicate", duplicate_of: first });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM revenue_imports WHERE month = ? AND status = 'staged'").bind(month).first("n")).toBe(1);
+  });
+
+  it("a creator can neither upload a report nor start one", async () => {
+    const [creator] = creators as [TestUser];
+    const file = new File(["date,channel_id,video_id,estimated_partner_revenue\r\n"], "x.csv", { type: "text/csv" });
+    const start = await post(creator, { intent: "start", month: "2024-05", name: file.name, size: String(file.size), chunk: file });
+    expect(start.status).toBe(403);
+    const progress = await fetchApp("/admin/payments/report?id=00000000-0000-0000-0000-000000000000", { headers: { Cookie: creator.cookie } });
+    expect(progress.status).toBe(403);
+    await env.MEDIA.put("imports/bench.csv", "x");
+    const user = await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(creator.id).first();
+    expect(user).toBeTruthy();
+    await expect(
+      importReportObject(
+        actorOf({
+          id: creator.id,
+          email: "c@x",
+          isAdmin: false,
+          approvalStatus: "approved",
+          isBanned: false,
+          isMusicPartner: false,
+          hasActiveAgency: false,
+        } as never),
+        { month: "2024-05", objectKey: "imports/bench.csv" },
+      ),
+    ).rejects.toThrow(/not allowed/);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM revenue_reports WHERE created_by = ?").bind(creator.id).first("n")).toBe(0);
+  });
+});
