@@ -129,6 +129,7 @@ export default [
         route("dev/sms/*", "routes/dev/sms.ts"),
         route("dev/factory", "routes/dev/factory.ts"),
         route("dev/payout-day", "routes/dev/payout-day.ts"),
+        route("dev/revenue-report", "routes/dev/revenue-report.ts"),
         route("dev/bench/password", "routes/dev/bench.ts"),
         route("dev/oauth/authorize", "routes/dev/oauth-authorize.tsx"),
         route("dev/oauth/*", "routes/dev/oauth.ts"),

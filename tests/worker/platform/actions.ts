@@ -1594,6 +1594,16 @@ export const ACTIONS: ActionCase[] = [
     body: () => ({ fields: { date: "2000-01-01" } }),
   },
   {
+    // The bench's start of a revenue report already in R2 (decision 0334): no such object here.
+    path: "/dev/revenue-report",
+    module: "dev/revenue-report.ts",
+    guard: "api-admin",
+    intent: "start",
+    resource: true,
+    takesFields: true,
+    body: () => ({ fields: { month: "2019-01", objectKey: "imports/none.csv" } }),
+  },
+  {
     // The Stripe stand-in's dashboard: the "let transfers through" switch (already through).
     path: "/dev/stripe",
     module: "dev/stripe.tsx",
