@@ -1,7 +1,6 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import { withD1Session } from "../app/platform/db.server";
-import { failReport, readReportRange } from "../app/modules/payments/import-report-read.server";
-import { finishReport } from "../app/modules/payments/import-report-stage.server";
+import { failReport, finishReport, readReportRange } from "../app/modules/payments/payments.server";
 
 // A month's revenue report of any size (issue 45 §1, docs/decisions/0334), read from R2 by durable
 // steps: one step per 8 MiB range, each returning only its offsets and counts, then one step that

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
-import { revenueMonths, revenueReportParts, revenueReportProblems, revenueReports } from "~/db/schema";
+import { revenueImports, revenueMonths, revenueReportParts, revenueReportProblems, revenueReports } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { auditQuery } from "~/platform/audit.server";
@@ -198,6 +198,11 @@ export async function latestReport(actor: Actor): Promise<ReportView | null> {
     .orderBy(desc(revenueReports.createdAt))
     .get();
   if (!row || row.status === "uploading") return null;
+  // A staged preview the admin has since committed or discarded is done with.
+  if (row.status === "staged" && row.importId) {
+    const imp = await db().select({ status: revenueImports.status }).from(revenueImports).where(eq(revenueImports.id, row.importId)).get();
+    if (imp?.status !== "staged") return null;
+  }
   return reportView(row);
 }
 

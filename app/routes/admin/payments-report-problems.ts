@@ -1,7 +1,7 @@
 import { toCsv } from "~/lib/csv";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
-import { reportProblems } from "~/modules/payments/import-report.server";
+import { reportProblems } from "~/modules/payments/payments.server";
 import { csvResponse } from "~/platform/csv-response.server";
 import { domainResource } from "~/platform/http.server";
 import type { Route } from "./+types/payments-report-problems";

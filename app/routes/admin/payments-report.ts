@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { invalid } from "~/lib/errors";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
-import { abortReportUpload, completeReportUpload, reportById, startReportUpload, uploadReportPart } from "~/modules/payments/import-report.server";
+import { abortReportUpload, completeReportUpload, reportById, startReportUpload, uploadReportPart } from "~/modules/payments/payments.server";
 import { REPORT_MESSAGES, REPORT_PART_BYTES } from "~/modules/payments/report-messages";
 import { reportUploadSchema } from "~/modules/payments/report-schema";
 import { parseFields, readForm } from "~/platform/body.server";

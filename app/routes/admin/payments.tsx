@@ -30,6 +30,7 @@ import {
   paymentsBodyLimit,
   previewImport,
   revenueOverview,
+  latestReport,
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
 import { countOf } from "~/lib/format";
@@ -40,6 +41,7 @@ import { AgreementsSection } from "~/modules/payments/components/admin-agreement
 import { MonthsSection } from "~/modules/payments/components/admin-months";
 import { ManualPayeesSection, PayoutsSection } from "~/modules/payments/components/admin-payouts";
 import { RevenueImportSection } from "~/modules/payments/components/revenue-import";
+import { RevenueReportSection } from "~/modules/payments/components/revenue-report";
 import { parseFields, readForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
@@ -56,7 +58,7 @@ export const meta = () => [{ title: "Payments | Shortbeat" }];
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const admin = await requireAdmin(args);
   const actor = actorOf(admin);
-  const [overview, payouts, agreements, adjustments, rail, manual, runs] = await Promise.all([
+  const [overview, payouts, agreements, adjustments, rail, manual, runs, report] = await Promise.all([
     revenueOverview(actor),
     payoutBatches(actor),
     agreementsOverview(actor),
@@ -64,6 +66,7 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
     payoutRail(actor),
     manualPayees(actor),
     payoutRunsProgress(actor),
+    latestReport(actor),
   ]);
   const now = new Date();
   // A money step asked about (?confirm=funds_received|finalize&month=YYYY-MM): its dialog (decision 0322).
@@ -81,6 +84,7 @@ export const loader = domainLoader(async (args: Route.LoaderArgs) => {
     rail,
     manual,
     runs,
+    report,
     adjustmentToken: crypto.randomUUID(),
     defaultMonth: lastFullMonth(now),
     thisMonth: monthOf(now),
@@ -251,6 +255,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <PageHeader title="Payments" description="Import a month's platform revenue, confirm the funds, finalize, and pay out." />
       <FailureAlert failure={failure} />
       <RevenueImportSection preview={preview} mappingStep={mappingStep} failure={failure} busy={busy} defaultMonth={defaultMonth} />
+      <RevenueReportSection report={loaderData.report} defaultMonth={defaultMonth} busy={busy} />
       <MonthsSection months={months} imports={imports} busy={busy} confirm={loaderData.confirm} minimumCents={loaderData.minimumCents} />
       <PayoutsSection payouts={payouts} rail={rail} runs={runs} busy={busy} />
       <ManualPayeesSection rows={manual} busy={busy} errors={failure?.errors ?? {}} values={failure?.values ?? {}} />

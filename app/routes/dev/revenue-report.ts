@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { actorOf } from "~/modules/accounts/accounts.server";
 import { requireApiUser } from "~/modules/accounts/guards.server";
-import { importReportObject } from "~/modules/payments/import-report.server";
+import { importReportObject } from "~/modules/payments/payments.server";
 import { parseForm } from "~/platform/body.server";
 import { devToolsEnabled } from "~/platform/env.server";
 import { domainResource } from "~/platform/http.server";

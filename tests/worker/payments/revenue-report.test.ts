@@ -214,9 +214,27 @@ describe("the upload and the Workflow", () => {
     expect(body.report.rowsRead).toBe(5 * 3 * 3 * 2);
     expect(body.report.preview.importId).toBeTruthy();
 
+    // The admin's page shows the staged preview to commit, with the counts read.
+    const page = async () => (await (await fetchApp("/admin/payments", { headers: { Cookie: d.cookie } })).text()).replaceAll("<!-- -->", "");
+    const staged = await page();
+    expect(staged).toContain("month.csv (March 2024)");
+    expect(staged).toContain("90 rows read, 90 matched, 0 problems");
+    expect(staged).toContain("Commit import");
+
     const second = await uploadAndRun(d, month, csv);
+    expect(await page()).toContain("This file was already imported (month.csv for March 2024");
     expect(await reportRow(second)).toMatchObject({ status: "duplicate", duplicate_of: first });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM revenue_imports WHERE month = ? AND status = 'staged'").bind(month).first("n")).toBe(1);
+  });
+
+  it("shows a report being read with its live counts", async () => {
+    const [, , , d] = admins as [TestUser, TestUser, TestUser, TestUser];
+    const id = await reportOf(d, "2024-07", "date,channel_id,video_id,estimated_partner_revenue\r\n");
+    await env.DB.prepare("UPDATE revenue_reports SET rows_read = 123456, rows_matched = 120000, problem_count = 7, next_offset = 10 WHERE id = ?")
+      .bind(id)
+      .run();
+    const html = (await (await fetchApp("/admin/payments", { headers: { Cookie: d.cookie } })).text()).replaceAll("<!-- -->", "");
+    expect(html).toContain("Reading: 123,456 rows read, 120,000 matched, 7 problems");
   });
 
   it("a creator can neither upload a report nor start one", async () => {

@@ -141,7 +141,7 @@ function Stat({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-function PreviewPanel({ preview, busy }: { preview: ImportPreview; busy: boolean }) {
+export function PreviewPanel({ preview, busy }: { preview: ImportPreview; busy: boolean }) {
   const clean = preview.problems.length === 0 && preview.importId;
   const exactDiffers = preview.fileTotal !== (preview.fileTotalCents / 100).toFixed(2);
   return (
