@@ -11,6 +11,7 @@ import { appOrigin, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { findPerson } from "./agreement-admin.server";
+import { notInPayout } from "./balances.server";
 import { monthLabel, monthOf } from "./calendar";
 import { PAYMENT_MESSAGES as M } from "./messages";
 import { formatCents } from "./money";
@@ -30,7 +31,7 @@ async function payableBalance(userId: string): Promise<number> {
   const row = await db()
     .select({ total: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number) })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.status, "finalized"), isNull(ledgerEntries.payoutId)))
+    .where(and(eq(ledgerEntries.userId, userId), eq(ledgerEntries.status, "finalized"), notInPayout()))
     .get();
   return row?.total ?? 0;
 }
