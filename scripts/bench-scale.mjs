@@ -160,7 +160,8 @@ try {
   console.log(`\n${server.kind}`);
   console.log(`state: ${values.state}, ${creators.toLocaleString("en-US")} filled creators, D1 file ${(sqliteBytes(file) / 1024 ** 3).toFixed(2)} GB`);
   const middle = Math.floor(Math.max(1, creators) / 2);
-  const cookies = { admin: await signIn(base, "admin@shortbeat.test"), creator: await signIn(base, scaleEmail(middle)) };
+  // A state without filled creators (the demo's alone, for a baseline on the same build): the demo creator.
+  const cookies = { admin: await signIn(base, "admin@shortbeat.test"), creator: await signIn(base, creators ? scaleEmail(middle) : "creator@shortbeat.test") };
   const ctx = {
     base,
     cookies,
