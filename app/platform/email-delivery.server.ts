@@ -376,13 +376,29 @@ export async function purgeOldEmailBodies(now = Date.now()): Promise<number> {
  */
 export const EMAIL_ROW_RETENTION_DAYS = 90;
 
+/**
+ * Up to `limit` ids of sent and failed e-mails older than EMAIL_ROW_RETENTION_DAYS. Found through the
+ * outbox's due index (status, next_attempt_at): a row's last try is never before it was written, so
+ * `next_attempt_at < before` is a range of that index that holds every row old enough (a row retried
+ * late waits a few days more). By created_at alone SQLite read all sent rows through the same index,
+ * one by one: 7.4 s for the last, empty chunk over a million rows at 100,000 creators, 46 ms this way.
+ */
+export function oldEmailIdsQuery(now: number, limit: number) {
+  const before = new Date(now - EMAIL_ROW_RETENTION_DAYS * 86_400_000).toISOString();
+  return db()
+    .select({ id: emailOutbox.id })
+    .from(emailOutbox)
+    .where(and(inArray(emailOutbox.status, ["sent", "failed"]), lt(emailOutbox.nextAttemptAt, before), lt(emailOutbox.createdAt, before)))
+    .limit(limit);
+}
+
 /** The daily retention job's part: sent and failed e-mails older than EMAIL_ROW_RETENTION_DAYS, in chunks. */
 export async function purgeOldEmails(now = Date.now(), limits: PurgeLimits = {}): Promise<number> {
-  const before = new Date(now - EMAIL_ROW_RETENTION_DAYS * 86_400_000).toISOString();
-  const old = and(lt(emailOutbox.createdAt, before), inArray(emailOutbox.status, ["sent", "failed"]));
   return purgeInChunks(async (limit) => {
-    const chunk = db().select({ id: emailOutbox.id }).from(emailOutbox).where(old).limit(limit);
-    const result = await db().delete(emailOutbox).where(inArray(emailOutbox.id, chunk)).run();
+    const result = await db()
+      .delete(emailOutbox)
+      .where(inArray(emailOutbox.id, oldEmailIdsQuery(now, limit)))
+      .run();
     return result.meta.changes ?? 0;
   }, limits);
 }

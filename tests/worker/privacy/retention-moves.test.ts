@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SNAPSHOT_RETENTION_DAYS } from "~/modules/channels/analytics";
 import { READ_NOTIFICATION_RETENTION_DAYS, purgeReadNotifications } from "~/modules/notifications/notifications.server";
 import { runRetention } from "~/modules/privacy/privacy.server";
-import { EMAIL_ROW_RETENTION_DAYS } from "~/platform/email-delivery.server";
+import { EMAIL_ROW_RETENTION_DAYS, oldEmailIdsQuery } from "~/platform/email-delivery.server";
 import { createUser } from "../../factories/users";
 import { count } from "../helpers";
 
@@ -80,6 +80,16 @@ describe("the daily retention job keeps D1 small (decision 0337)", () => {
     expect(report.emails).toBeGreaterThanOrEqual(2);
     const left = (await env.DB.prepare("SELECT id FROM email_outbox WHERE to_email = ? ORDER BY id").bind(to).all<{ id: string }>()).results;
     expect(left.map((r) => r.id)).toEqual([`${to}-old-pending`, `${to}-young-sent`]);
+  });
+
+  it("finds old e-mails by a range of the outbox's due index, not by reading every sent row", async () => {
+    const { sql: text, params } = oldEmailIdsQuery(now, 5000).toSQL();
+    const plan = (
+      await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
+        .bind(...params)
+        .all<{ detail: string }>()
+    ).results.map((r) => r.detail);
+    expect(plan.join("\n")).toMatch(/email_outbox_due_idx \(status=\? AND next_attempt_at<\?\)/);
   });
 
   it("clears the YouTube statistics of a channel not refreshed for 30 days, keeping the link; a refreshed channel keeps them", async () => {
