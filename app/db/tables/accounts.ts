@@ -33,6 +33,8 @@ export const users = sqliteTable(
   },
   (t) => [
     index("users_deletion_due_idx").on(t.deletionDueAt),
+    // The admin's user list, newest first (decision 0339): without it every load sorted all users.
+    index("users_created_idx").on(t.createdAt),
     uniqueIndex("users_email_unique").on(t.email),
     uniqueIndex("users_verified_phone_unique").on(t.phone).where(sql`phone_verified_at is not null`),
   ],
