@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useLocation } from "react-router";
 
-// Toasts: short messages in the top-right corner. A small store and one region instead of a toast
+// Toasts: short messages in the top-right corner, below the 4rem header, so that an error toast (it
+// stays until dismissed) never covers the bell or the account menu. A small store and one region instead of a toast
 // library: it is on every page's first load (docs/decisions/0086).
 //
 //   toast("Saved")                                a message
@@ -145,7 +146,7 @@ export function Toaster() {
       aria-label="Notifications"
       aria-live="polite"
       aria-relevant="additions text"
-      className="pointer-events-none fixed top-4 right-4 left-4 z-[100] sm:left-auto sm:w-[356px]"
+      className="pointer-events-none fixed top-20 right-4 left-4 z-[100] sm:left-auto sm:w-[356px]"
     >
       <ol className="flex flex-col gap-2">
         {list.map((item) => (

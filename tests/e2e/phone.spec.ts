@@ -61,9 +61,15 @@ test("add a phone number in Settings, verify it with the texted code, sign in wi
 
   // Sign out, then in with the number (typed with spaces) and the password.
   await page.setViewportSize({ width: 1440, height: 900 });
-  // The toasts sit over the account menu.
-  // An error toast (the wrong code's) stays until closed (0315): close each, then none is left.
+  // The toasts sit below the header: the wrong code's error toast (it stays until closed, 0315) covers
+  // neither the bell nor the account menu.
   const toasts = page.locator("[data-toast]");
+  await expect(page.locator('[data-toast="error"]').first()).toBeVisible();
+  const header = await page.locator("header").first().boundingBox();
+  for (const box of await toasts.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top))) {
+    expect(box).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 64));
+  }
+  // Close each toast, then none is left.
   for (let i = 0; i < 10 && (await toasts.count()) > 0; i++) {
     await toasts
       .first()
