@@ -9,6 +9,7 @@ import { env } from "~/platform/env.server";
 import { stripeClient, stripeConfig } from "~/platform/stripe.server";
 import { isMonth } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
+import { minBatchMs, payoutPace } from "./payout-pace";
 import { payoutRunPlan } from "./payout-run.server";
 import { alertAdminsOfHold, settleOne } from "./transfers.server";
 import type { PayoutRunProgress } from "./types";
@@ -24,7 +25,8 @@ export type { PayoutRunProgress };
 //             puts the run's Stripe payouts on PAYOUT_QUEUE, a few thousand per step.
 //   consumer  `consumePayoutQueue` settles each payout a message names with `settleOne`: the guarded
 //             claim pending → processing and the idempotency key payout-<id>, so a duplicate message,
-//             a retried step or a rerun sends once. Paced to Stripe's rate limit (wrangler.toml).
+//             a retried step or a rerun sends once. Paced to PAYOUT_TRANSFERS_PER_SECOND (wrangler.toml
+//             [vars], default 16, under Stripe's 25 per endpoint: payout-pace.ts, decision 0332).
 //   retry     an admin's "Retry" starts a further instance for the run (one per run per 10 minutes).
 
 export const PAYOUT_QUEUE_NAME = "shortbeat-payouts";
@@ -37,12 +39,6 @@ export type PayoutDayParams = { batch: string; gather: boolean; peoplePerChunk?:
 export const PAYOUTS_PER_ENQUEUE = 2000;
 /** Queues takes at most 100 messages per sendBatch (https://developers.cloudflare.com/queues/platform/limits/). */
 const MESSAGES_PER_SEND = 100;
-/**
- * A consumer batch takes at least this long: with max_batch_size 10 and max_concurrency 2
- * (wrangler.toml) at most 16 transfers per second, under Stripe's 25 per second on one endpoint
- * (https://docs.stripe.com/rate-limits).
- */
-export const MIN_BATCH_MS = 1250;
 /** A message whose transfer got no answer (network, 5xx, 429) comes back after the recover window. */
 const RETRY_UNKNOWN_SECONDS = 11 * 60;
 /** Retries of one run: one per 10 minutes, so two admins clicking at once start one. */
@@ -72,6 +68,27 @@ export async function payoutRunStatus(id: string): Promise<InstanceStatus | null
   } catch {
     return null;
   }
+}
+
+/**
+ * Runs a run's instance again from its first step (Workflows' restart(), "restarts the instance from
+ * the beginning": https://developers.cloudflare.com/changelog/post/2026-03-23-local-dev-instance-methods/,
+ * https://developers.cloudflare.com/workflows/build/workers-api/). For the dev tool and the bench's
+ * kill test (decision 0332): Cloudflare's engine resumes an instance whose machine died, but a local
+ * workerd killed mid-run leaves its instance "running" with nothing running it, and its queued
+ * messages are gone (Miniflare keeps them in memory). Every step is idempotent and the same
+ * instance id is the same token, so the rerun gathers only who is left and queues every payout that
+ * is still waiting or unconfirmed. False when no such instance exists.
+ */
+export async function restartPayoutRun(id: string): Promise<boolean> {
+  let instance: WorkflowInstance;
+  try {
+    instance = await env.PAYOUT_DAY.get(id);
+  } catch {
+    return false;
+  }
+  await instance.restart();
+  return true;
 }
 
 export type PayoutDayStart = { batch: string | null; started: boolean; swept: number };
@@ -128,13 +145,29 @@ export async function enqueueChunk(
 
 export type PayoutQueueResult = { sent: number; failed: number; held: number; skipped: number; unknown: number };
 
+/** The bad setting this isolate has already logged (once, not once per batch). */
+let paceProblemLogged: string | null = null;
+
+/**
+ * How long a consumer batch of `messages` must last: PAYOUT_TRANSFERS_PER_SECOND (wrangler.toml [vars],
+ * validated; a bad value is the default, logged once) through the formula of payout-pace.ts.
+ */
+export function payoutBatchMs(messages: number): number {
+  const pace = payoutPace(env.PAYOUT_TRANSFERS_PER_SECOND);
+  if (pace.problem && pace.problem !== paceProblemLogged) {
+    paceProblemLogged = pace.problem;
+    console.warn(pace.problem);
+  }
+  return minBatchMs(messages, pace.perSecond);
+}
+
 /**
  * The PAYOUT_QUEUE consumer (workers/app.ts `queue()`): each message's payout settled by `settleOne`,
- * side by side, then the batch waits out MIN_BATCH_MS. A lost answer (network, 5xx, 429) leaves the
+ * side by side, then the batch waits out the rest of `payoutBatchMs` (the pace: docs/decisions/0332). A lost answer (network, 5xx, 429) leaves the
  * payout processing and the message comes back after the recover window, when `settleOne` asks Stripe
  * what became of it; every other outcome is acknowledged.
  */
-export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>, minBatchMs = MIN_BATCH_MS): Promise<PayoutQueueResult> {
+export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>, batchMs = payoutBatchMs(batch.messages.length)): Promise<PayoutQueueResult> {
   const began = Date.now();
   const result: PayoutQueueResult = { sent: 0, failed: 0, held: 0, skipped: 0, unknown: 0 };
   if (!stripeConfig()) {
@@ -165,7 +198,7 @@ export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>
     }),
   );
   if (newlyHeld > 0) await alertAdminsOfHold(newlyHeld);
-  const rest = minBatchMs - (Date.now() - began);
+  const rest = batchMs - (Date.now() - began);
   if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
   return result;
 }

@@ -181,4 +181,42 @@ describe("the payout day as a Workflow", () => {
     expect(await (await fetchApp("/admin/payments", withCookie(a.cookie))).text()).not.toContain("Retry waiting and unconfirmed payouts");
     expect(await outcome(await retry(a))).toBe("409");
   });
+
+  it("paces a batch by PAYOUT_TRANSFERS_PER_SECOND (n × 2 consumers / pace), and a bad value falls back to 16 a second and says so", async () => {
+    const batchOf = (n: number, tag: string) =>
+      createMessageBatch<PayoutQueueMessage>(
+        "shortbeat-payouts",
+        Array.from({ length: n }, (_, i) => ({ id: `${tag}${i}`, timestamp: new Date(), attempts: 1, body: { type: "payout", payoutId: `none-${tag}${i}` } })),
+      );
+    const timed = async (n: number, tag: string) => {
+      const began = Date.now();
+      const result = await consumePayoutQueue(batchOf(n, tag));
+      return { ms: Date.now() - began, result };
+    };
+    // wrangler.toml's 16 a second: 4 messages × 2 consumers / 16 = 500 ms (nothing to send: every message skipped).
+    expect(env.PAYOUT_TRANSFERS_PER_SECOND).toBe("16");
+    const base = await timed(4, "p");
+    expect(base.result).toMatchObject({ sent: 0, skipped: 4 });
+    expect(base.ms).toBeGreaterThanOrEqual(500);
+    const original = env.PAYOUT_TRANSFERS_PER_SECOND;
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      // A raised account's 80 a second: 4 × 2 / 80 = 100 ms.
+      env.PAYOUT_TRANSFERS_PER_SECOND = "80";
+      const fast = await timed(4, "f");
+      expect(fast.ms).toBeGreaterThanOrEqual(100);
+      expect(fast.ms).toBeLessThan(450);
+      // A typo: the default pace again (500 ms), and the log says why, once.
+      env.PAYOUT_TRANSFERS_PER_SECOND = "16 per second";
+      const bad = await timed(4, "b");
+      await timed(1, "c");
+      expect(bad.ms).toBeGreaterThanOrEqual(500);
+      expect(warn.mock.calls.map((c) => String(c[0]))).toEqual([
+        'PAYOUT_TRANSFERS_PER_SECOND="16 per second" is not a number from 1 to 1000: paying at the default 16 per second',
+      ]);
+    } finally {
+      env.PAYOUT_TRANSFERS_PER_SECOND = original;
+      warn.mockRestore();
+    }
+  });
 });
