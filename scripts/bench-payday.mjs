@@ -1,0 +1,436 @@
+#!/usr/bin/env node
+// The payout day at scale (issue 45 §3, docs/decisions/0332): N creators (default 100,000) with
+// finalized, unpaid balances and Express accounts at the Stripe stand-in (scripts/scale-state.mjs),
+// served by the BUILT Worker on workerd (scripts/bench-server.mjs, in a process group of its own so
+// it can be killed like a crashed machine).
+//
+//   npm run bench:payday [-- --creators 2000 --pace 200 --port 5191 --state .state-payday --skip-kill]
+//   (run it with `nice -n 10` on a shared machine)
+//
+// 1. Measure: POST /dev/payout-day date=…&engine=workflow starts the month's Workflow as the cron does;
+//    the bench polls the SQLite file (read-only) for payouts gathered / sent / paid and prints the wall
+//    time of gathering, of sending, and transfers per second. The queue runs at --pace, a STAND-IN
+//    pace (PAYOUT_TRANSFERS_PER_SECOND in the built wrangler.json), not Stripe's; it also prints what
+//    production's 16 per second means for N.
+// 2. Kill tests, each on a fresh batch (one more finalized month for every creator, written while the
+//    server is down): SIGKILL the server's whole process group (node + workerd) half-way through
+//    SENDING, and once half-way through GATHERING; start the server again on the same state; run the
+//    day again; wait until done; check the SQLite files directly (node:sqlite, read-only): every
+//    eligible creator has exactly one payout for the batch, every payout exactly one transfer at the
+//    stand-in (its KV, app/dev/dev-stripe.server.ts: devstripe:transfer:<id>, transfer_group = the
+//    payout's id), none forgotten, no transfer without a payout. PASS/FAIL lines.
+//
+// What survives a kill of the local server (read in node_modules/miniflare, 5.20261006):
+//   - Workflow instances ARE persisted (the Engine Durable Object's SQLite under v3/workflows/
+//     miniflare-workflows-<name>/): status, step log and step results. But the local engine has no
+//     alarm and nothing re-runs an instance when workerd starts, so a killed instance stays "running"
+//     with nothing running it. Cloudflare's engine resumes it by itself; locally the rerun is the dev
+//     route's restart=1 (instance.restart(): the same instance from its first step; every step is
+//     idempotent and the same instance id is the same token). Starting the day again with the cron's
+//     start alone would only re-queue 2,000 waiting payouts of the run (the daily sweep) and never
+//     gather the rest: that is a local-only gap, which is why the bench restarts the instance.
+//   - Queued messages are NOT persisted: the queue broker (workers/queues/broker.worker.js) keeps them
+//     in an in-memory array with timers; a kill loses every message not yet consumed. Cloudflare's
+//     Queues keep them (at-least-once delivery). The rerun re-queues every payout still pending or
+//     processing (the Workflow's enqueue steps), so none is forgotten either way.
+//   - Locally the broker also runs one consumer batch at a time (max_concurrency is accepted but not
+//     applied), so the local ceiling is pace / max_concurrency.
+//   - A payout claimed (processing) whose transfer answer was lost in the kill is recovered after 10
+//     minutes (RECOVER_AFTER_MS: Stripe is asked for its transfer group) and one whose webhook was lost
+//     is reconciled after an hour (RECONCILE_AFTER_MS). Instead of waiting, the bench moves those rows'
+//     sent_at back past the window while the server is down, and prints how many: it stands for the
+//     time passing, nothing else.
+import { spawn } from "node:child_process";
+import { existsSync, openSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { parseArgs } from "node:util";
+import { startBenchServer } from "./bench-server.mjs";
+import { root, waitForServer } from "./bench-lib.mjs";
+import { SCALE_USER_PREFIX } from "./scale-ids.mjs";
+import { d1FileOf, fillScaleState } from "./scale-state.mjs";
+
+const { values } = parseArgs({
+  options: {
+    creators: { type: "string", default: "100000" },
+    pace: { type: "string", default: "200" },
+    port: { type: "string", default: "5191" },
+    state: { type: "string", default: ".state-payday" },
+    "skip-kill": { type: "boolean", default: false },
+    reuse: { type: "boolean", default: false },
+  },
+});
+const CREATORS = Number(values.creators);
+const PACE = Number(values.pace);
+const PORT = Number(values.port);
+const STATE = resolve(root, values.state);
+const base = `http://127.0.0.1:${PORT}`;
+const PRODUCTION_PACE = 16;
+const log = (...a) => console.error("[bench-payday]", ...a);
+const out = (...a) => console.log(...a);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const fmt = (n) => n.toLocaleString("en-US");
+
+// ---- The state and the server -------------------------------------------------------------------
+
+/** A fresh state folder with N creators and the built Worker in it, the pace var set to the stand-in pace. */
+async function prepareState() {
+  if (values.reuse && existsSync(join(STATE, "build/server/wrangler.json"))) {
+    log(`reusing ${values.state}`);
+  } else {
+    const t = performance.now();
+    const s = await startBenchServer({
+      stateDir: values.state,
+      port: PORT,
+      prepare: (dir) => fillScaleState(dir, { creators: CREATORS, log }),
+    });
+    await s.dispose();
+    log(`state filled and built in ${secs(performance.now() - t)}`);
+  }
+  const config = join(STATE, "build/server/wrangler.json");
+  const json = JSON.parse(readFileSync(config, "utf8"));
+  json.vars = { ...json.vars, PAYOUT_TRANSFERS_PER_SECOND: String(PACE) };
+  writeFileSync(config, JSON.stringify(json));
+}
+
+/** The server in a process group of its own (node + the workerd it spawns): killed with one signal to the group. */
+async function startServer(tag) {
+  const logFile = openSync(join(STATE, `server-${tag}.log`), "a");
+  const child = spawn(process.execPath, ["scripts/bench-server.mjs", "--state", values.state, "--port", String(PORT)], {
+    cwd: root,
+    env: { ...process.env, BENCH_REUSE: "1" },
+    detached: true,
+    stdio: ["ignore", logFile, logFile],
+  });
+  await waitForServer(base);
+  return child;
+}
+
+/** SIGKILL to the whole process group, then wait until the port is free (workerd gone too). */
+async function killServer(child) {
+  process.kill(-child.pid, "SIGKILL");
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(500) });
+    } catch {
+      return;
+    }
+    await sleep(100);
+  }
+  throw new Error("the server still answers after SIGKILL");
+}
+
+/** A graceful stop (the end of the bench). */
+async function stopServer(child) {
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {}
+  await sleep(1500);
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {}
+}
+
+async function devPayoutDay(params) {
+  const res = await fetch(`${base}/dev/payout-day`, {
+    method: "POST",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(params),
+  });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(`POST /dev/payout-day ${JSON.stringify(params)}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+async function runStatus(id) {
+  const res = await fetch(`${base}/dev/payout-day?id=${encodeURIComponent(id)}`);
+  return res.ok ? res.json() : null;
+}
+
+// ---- Reading the SQLite files directly -----------------------------------------------------------
+
+const d1File = () => d1FileOf(values.state);
+const readOnly = () => {
+  const db = new DatabaseSync(d1File(), { readOnly: true });
+  db.exec("PRAGMA busy_timeout = 5000");
+  return db;
+};
+
+/** The payout minimum in cents (app_settings, else the constant in app/lib/constants.ts). */
+function minimumCents(db) {
+  const row = db.prepare("SELECT value FROM app_settings WHERE key = 'payout_minimum_usd'").get();
+  const usd = row ? Number(JSON.parse(row.value)) : Number(readFileSync(join(root, "app/lib/constants.ts"), "utf8").match(/PAYOUT_MINIMUM_USD = (\d+)/)[1]);
+  return usd * 100;
+}
+
+/** The creators the run must pay: scale creators with a finalized, unpaid balance of at least the minimum. */
+function eligibleCreators() {
+  const db = readOnly();
+  try {
+    const rows = db
+      .prepare(
+        `SELECT user_id, sum(amount_cents) AS cents FROM ledger_entries
+         WHERE status = 'finalized' AND payout_id IS NULL AND user_id LIKE ? GROUP BY user_id HAVING sum(amount_cents) >= ?`,
+      )
+      .all(`${SCALE_USER_PREFIX}%`, minimumCents(db));
+    return new Map(rows.map((r) => [r.user_id, Number(r.cents)]));
+  } finally {
+    db.close();
+  }
+}
+
+/** Payouts of the batch by status (one read-only query; the server keeps writing meanwhile). */
+function progress(batch) {
+  let db;
+  try {
+    db = readOnly();
+    const rows = db.prepare("SELECT status, count(*) AS n FROM payouts WHERE batch = ? AND user_id LIKE ? GROUP BY status").all(batch, `${SCALE_USER_PREFIX}%`);
+    const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    const gathered = rows.reduce((s, r) => s + Number(r.n), 0);
+    return { gathered, paid: by.paid ?? 0, sent: (by.processing ?? 0) + (by.paid ?? 0) + (by.failed ?? 0), failed: by.failed ?? 0 };
+  } catch {
+    return null; // busy: the next poll reads it
+  } finally {
+    db?.close();
+  }
+}
+
+/** Every transfer the stand-in made: its KV (RATE_LIMITS) keeps devstripe:transfer:<id>, a row in _mf_entries and a blob file. */
+function standInTransfers() {
+  const kvDir = join(STATE, "v3/kv/miniflare-KVNamespaceObject");
+  const file = readdirSync(kvDir).find((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite");
+  const blobs = join(STATE, "v3/kv/00000000000000000000000000000000/blobs");
+  const kv = new DatabaseSync(join(kvDir, file), { readOnly: true });
+  try {
+    return kv
+      .prepare("SELECT key, blob_id FROM _mf_entries WHERE key LIKE 'devstripe:transfer:%'")
+      .all()
+      .map((r) => JSON.parse(readFileSync(join(blobs, r.blob_id), "utf8")));
+  } finally {
+    kv.close();
+  }
+}
+
+/** While the server is down: one more finalized month for every creator (a fresh batch for a kill test). */
+function freshBatch(month) {
+  const db = new DatabaseSync(d1File());
+  try {
+    db.exec("BEGIN");
+    const r = db
+      .prepare(
+        `INSERT INTO ledger_entries (id, user_id, month, source_kind, source_id, net_cents, share_bp, amount_cents, status, created_at)
+         SELECT lower(printf('%s-%s-4%s-8%s-%s', hex(randomblob(4)), hex(randomblob(2)), substr(hex(randomblob(2)), 2), substr(hex(randomblob(2)), 2), hex(randomblob(6)))),
+                id, ?, 'adjustment', 'bench-payday', 5000, 10000, 5000, 'finalized', ?
+         FROM users WHERE id LIKE ?`,
+      )
+      .run(month, new Date().toISOString(), `${SCALE_USER_PREFIX}%`);
+    db.exec("COMMIT");
+    return Number(r.changes);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * While the server is down: the payouts the kill left claimed without an answer (processing, no
+ * transfer id) or without a webhook (processing, a transfer id) get a sent_at past the recover
+ * (10 min) and reconcile (1 h) windows, standing for that time passing.
+ */
+function ageInFlight(batch) {
+  const db = new DatabaseSync(d1File());
+  try {
+    const unanswered = db
+      .prepare(
+        "UPDATE payouts SET sent_at = strftime('%Y-%m-%dT%H:%M:%fZ', sent_at, '-11 minutes') WHERE batch = ? AND status = 'processing' AND stripe_transfer_id IS NULL",
+      )
+      .run(batch).changes;
+    const unconfirmed = db
+      .prepare(
+        "UPDATE payouts SET sent_at = strftime('%Y-%m-%dT%H:%M:%fZ', sent_at, '-61 minutes') WHERE batch = ? AND status = 'processing' AND stripe_transfer_id IS NOT NULL",
+      )
+      .run(batch).changes;
+    return { unanswered: Number(unanswered), unconfirmed: Number(unconfirmed) };
+  } finally {
+    db.close();
+  }
+}
+
+// ---- One run ---------------------------------------------------------------------------------------
+
+/**
+ * Polls the batch until `until(p)` holds (or every eligible creator is paid). Returns the times (ms
+ * after `t0`) gathering ended and sending ended, and the last progress.
+ */
+async function follow(batch, eligible, t0, { until = () => false, every = 1000, timeoutMs = 3 * 3600_000, label = "" } = {}) {
+  let gatheredAt = null;
+  let firstSentAt = null;
+  let last = null;
+  let lastLog = 0;
+  while (performance.now() - t0 < timeoutMs) {
+    const p = progress(batch);
+    if (p) {
+      last = p;
+      const now = performance.now() - t0;
+      if (gatheredAt === null && p.gathered >= eligible) gatheredAt = now;
+      if (firstSentAt === null && p.sent > 0) firstSentAt = now;
+      if (until(p)) return { gatheredAt, firstSentAt, at: now, last, stopped: true };
+      if (p.paid >= eligible) return { gatheredAt, firstSentAt, at: now, last, stopped: false };
+      if (now - lastLog > 15_000) {
+        lastLog = now;
+        log(`${label} ${secs(now)}: gathered ${fmt(p.gathered)}, sent ${fmt(p.sent)}, paid ${fmt(p.paid)} of ${fmt(eligible)}`);
+      }
+    }
+    await sleep(every);
+  }
+  throw new Error(`${label}: not done after ${secs(timeoutMs)} (last: ${JSON.stringify(last)})`);
+}
+
+// ---- The checks ------------------------------------------------------------------------------------
+
+const results = [];
+function check(name, ok, detail) {
+  results.push(ok);
+  out(`${ok ? "PASS" : "FAIL"}  ${name}${detail ? ` — ${detail}` : ""}`);
+}
+
+/** Every eligible creator exactly one payout of the batch, paid, with exactly one stand-in transfer; none forgotten, none extra. */
+function verify(batch, eligible, label) {
+  const db = readOnly();
+  let payouts;
+  let leftover;
+  try {
+    payouts = db
+      .prepare("SELECT id, user_id, status, method, amount_cents, stripe_transfer_id FROM payouts WHERE batch = ? AND user_id LIKE ?")
+      .all(batch, `${SCALE_USER_PREFIX}%`);
+    leftover = Number(
+      db.prepare("SELECT count(*) AS n FROM ledger_entries WHERE status = 'finalized' AND payout_id IS NULL AND user_id LIKE ?").get(`${SCALE_USER_PREFIX}%`).n,
+    );
+  } finally {
+    db.close();
+  }
+  const perUser = new Map();
+  for (const p of payouts) perUser.set(p.user_id, (perUser.get(p.user_id) ?? 0) + 1);
+  const missing = [...eligible.keys()].filter((u) => !perUser.has(u)).length;
+  const twice = [...perUser.values()].filter((n) => n > 1).length;
+  const extra = [...perUser.keys()].filter((u) => !eligible.has(u)).length;
+  check(
+    `${label}: every eligible creator has exactly one payout for ${batch}`,
+    missing === 0 && twice === 0 && extra === 0 && payouts.length === eligible.size,
+    `${fmt(eligible.size)} eligible, ${fmt(payouts.length)} payouts, ${missing} missing, ${twice} with two or more, ${extra} not eligible`,
+  );
+  const wrongAmount = payouts.filter((p) => Number(p.amount_cents) !== eligible.get(p.user_id)).length;
+  check(
+    `${label}: each payout is the creator's whole finalized balance, and no finalized line is left unpaid`,
+    wrongAmount === 0 && leftover === 0,
+    `${wrongAmount} amounts differ, ${fmt(leftover)} lines left`,
+  );
+  const unpaid = payouts.filter((p) => p.status !== "paid").length;
+  check(`${label}: every payout is paid (webhook received)`, unpaid === 0, `${fmt(unpaid)} not paid`);
+
+  const transfers = standInTransfers();
+  const byGroup = new Map();
+  for (const t of transfers) if (t.transfer_group) byGroup.set(t.transfer_group, [...(byGroup.get(t.transfer_group) ?? []), t]);
+  const ids = new Set(payouts.map((p) => p.id));
+  const counts = payouts.map((p) => byGroup.get(p.id)?.length ?? 0);
+  const none = counts.filter((n) => n === 0).length;
+  const dup = counts.filter((n) => n > 1).length;
+  const mismatch = payouts.filter(
+    (p) => byGroup.get(p.id)?.[0]?.id !== p.stripe_transfer_id || byGroup.get(p.id)?.[0]?.amount !== Number(p.amount_cents),
+  ).length;
+  const orphans = transfers.filter((t) => t.metadata?.batch === batch && !ids.has(t.transfer_group)).length;
+  check(
+    `${label}: every payout has exactly one transfer at the stand-in (its id and amount), and no transfer of ${batch} lacks a payout`,
+    none === 0 && dup === 0 && mismatch === 0 && orphans === 0,
+    `${fmt(transfers.filter((t) => t.metadata?.batch === batch).length)} transfers for ${batch}: ${none} payouts without one, ${dup} with two or more, ${mismatch} differing, ${orphans} orphans`,
+  );
+}
+
+// ---- The phases ------------------------------------------------------------------------------------
+
+/** 1. The measured run. */
+async function measure(batch, date) {
+  const eligible = eligibleCreators();
+  const server = await startServer("measure");
+  try {
+    const t0 = performance.now();
+    const started = await devPayoutDay({ date, engine: "workflow" });
+    log(`started ${started.id} (${fmt(eligible.size)} eligible creators)`);
+    const f = await follow(batch, eligible.size, t0, { label: "measure" });
+    let status = await runStatus(started.id);
+    for (let i = 0; i < 60 && status?.status !== "complete"; i++) {
+      await sleep(1000);
+      status = await runStatus(started.id);
+    }
+    const sending = f.at - f.gatheredAt;
+    const rate = eligible.size / (sending / 1000);
+    out(`\n== Payout day, ${fmt(CREATORS)} creators (${fmt(eligible.size)} eligible), built Worker on workerd, Stripe stand-in ==`);
+    out(`gathering (Workflow steps of 1,000 people): ${secs(f.gatheredAt)}  (${fmt(Math.round(eligible.size / (f.gatheredAt / 1000)))} payouts/s)`);
+    out(`queueing + sending + webhooks (gathered → all paid): ${secs(sending)}`);
+    out(
+      `transfers per second: ${rate.toFixed(1)}  at PAYOUT_TRANSFERS_PER_SECOND=${PACE} — the STAND-IN pace, not Stripe's; Miniflare runs one consumer batch at a time, so the local ceiling is ${PACE / 2}/s`,
+    );
+    out(`wall time, start → every payout paid: ${secs(f.at)}; Workflow ${status?.status ?? "?"} ${JSON.stringify(status?.output ?? null)}`);
+    out(
+      `production pace ${PRODUCTION_PACE}/s (Stripe's 25/s per endpoint, wrangler.toml): ${fmt(eligible.size)} transfers ≈ ${(eligible.size / PRODUCTION_PACE / 60).toFixed(0)} min; 100,000 ≈ ${(100_000 / PRODUCTION_PACE / 60).toFixed(0)} min`,
+    );
+    verify(batch, eligible, "measured run");
+  } finally {
+    await stopServer(server);
+  }
+}
+
+/** 2. A kill half-way through `phase` ("sending" or "gathering"), then a rerun, then the checks. */
+async function killTest(phase, batch, date) {
+  const month = batch; // the fresh batch's own finalized month
+  const added = freshBatch(month);
+  const eligible = eligibleCreators();
+  log(`${phase}: a fresh batch ${batch}: ${fmt(added)} finalized lines added, ${fmt(eligible.size)} eligible`);
+  let server = await startServer(`kill-${phase}`);
+  const t0 = performance.now();
+  const started = await devPayoutDay({ date, engine: "workflow" });
+  const half = Math.floor(eligible.size / 2);
+  const until = phase === "gathering" ? (p) => p.gathered >= half : (p) => p.paid >= half;
+  const f = await follow(batch, eligible.size, t0, { until, every: phase === "gathering" ? 50 : 250, label: `kill ${phase}` });
+  await killServer(server);
+  const at = progress(batch);
+  out(`\n== Kill half-way through ${phase} (${batch}) ==`);
+  out(
+    `SIGKILL to the server's process group at ${secs(f.at)}: gathered ${fmt(at.gathered)}, sent ${fmt(at.sent)}, paid ${fmt(at.paid)} of ${fmt(eligible.size)}`,
+  );
+  const mid = phase === "gathering" ? at.gathered < eligible.size && at.gathered > 0 : at.paid < eligible.size && at.sent > 0;
+  check(
+    `kill ${phase}: the kill landed mid-${phase}`,
+    mid,
+    phase === "gathering" ? `${fmt(at.gathered)} of ${fmt(eligible.size)} gathered` : `${fmt(at.paid)} of ${fmt(eligible.size)} paid`,
+  );
+  const aged = ageInFlight(batch);
+  out(
+    `in flight at the kill: ${aged.unanswered} claimed without an answer, ${aged.unconfirmed} sent without a webhook (sent_at moved past the 10 min / 1 h windows, standing for that time passing)`,
+  );
+  server = await startServer(`rerun-${phase}`);
+  try {
+    const status = await runStatus(started.id);
+    out(`after the restart the instance ${started.id} is "${status?.status}" (persisted, but nothing runs it locally)`);
+    const t1 = performance.now();
+    await devPayoutDay({ date, engine: "workflow", restart: "1" });
+    const g = await follow(batch, eligible.size, t1, { label: `rerun ${phase}` });
+    out(`rerun (restart of ${started.id}) → every payout paid: ${secs(g.at)}`);
+    verify(batch, eligible, `kill ${phase}`);
+  } finally {
+    await stopServer(server);
+  }
+}
+
+const started = performance.now();
+await prepareState();
+out(`bench:payday — ${fmt(CREATORS)} creators, state ${values.state}, port ${PORT}, stand-in pace ${PACE}/s (not Stripe's)`);
+await measure("2026-12", "2026-12-28");
+if (!values["skip-kill"]) {
+  await killTest("sending", "2027-01", "2027-01-28");
+  await killTest("gathering", "2027-02", "2027-02-28");
+}
+out(
+  `\n${results.every(Boolean) ? "PASS" : "FAIL"}  all checks (${results.filter(Boolean).length}/${results.length}); bench wall time ${secs(performance.now() - started)}`,
+);
+process.exit(results.every(Boolean) ? 0 : 1);
