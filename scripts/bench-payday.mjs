@@ -411,7 +411,9 @@ async function killTest(phase, batch, date) {
   server = await startServer(`rerun-${phase}`);
   try {
     const status = await runStatus(started.id);
-    out(`after the restart the instance ${started.id} is "${status?.status}" (persisted, but nothing runs it locally)`);
+    out(
+      `after the restart the instance ${started.id} is "${status?.status}" (kept on disk; "running" means nothing runs it any more, "complete" that it had queued everything, and the queue lost what it held)`,
+    );
     const t1 = performance.now();
     await devPayoutDay({ date, engine: "workflow", restart: "1" });
     const g = await follow(batch, eligible.size, t1, { label: `rerun ${phase}` });
