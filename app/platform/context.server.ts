@@ -8,7 +8,7 @@ export type RequestContext = {
   ctx: ExecutionContext;
   /**
    * The signed-in user of this request, looked up once. The platform does not know the accounts
-   * module's types; accounts/session.server.ts stores and reads it as its own SessionUser.
+   * module's types; accounts/session-request.server.ts stores and reads it as its own SessionUser.
    */
   session?: Promise<unknown>;
   /** Set-Cookie headers for this request's response, whichever it is (cookies.server.ts expireOnResponse). */

@@ -22,6 +22,8 @@ export * from "./people-queries.server";
 export * from "./phone.server";
 export * from "./profile.server";
 export * from "./session.server";
+export * from "./session-cookie.server";
+export * from "./session-request.server";
 export * from "./session-records.server";
 export * from "./shell.server";
 export * from "./socket-sessions.server";

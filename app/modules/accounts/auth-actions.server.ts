@@ -6,7 +6,9 @@ import { authFieldTitle as fieldTitle } from "./messages";
 import { getOptionalUser, type GuardArgs } from "./guards.server";
 import { ACCOUNT_CREATED, SIGNED_IN_TOAST, type AccountRedirect } from "./outcomes.server";
 import { normalizeAgencyName, normalizeAgencySlug, type AuthFormInput } from "./schema";
-import { bannedSignOutNotice, clearSessionCookie, endSessions } from "./session.server";
+import { clearSessionCookie } from "./session-cookie.server";
+import { bannedSignOutNotice } from "./session-request.server";
+import { endSessions } from "./session.server";
 
 // The sign-in/sign-up screen (also the agency sign-up screens) and sign-out, as the routes call
 // them: each returns where the browser goes next, or throws the DomainError the form shows.

@@ -3,7 +3,9 @@ import { AUDITED_PATHS, isApproved, type Viewer } from "~/lib/permissions";
 import { audit } from "~/platform/audit.server";
 import { FINISH_SIGN_UP_PATH } from "./finish-sign-up.server";
 import { bannedMessage } from "./schema";
-import { bannedSignOutNotice, clearSessionCookie, endSessions, getSessionUser, type SessionUser } from "./session.server";
+import { clearSessionCookie } from "./session-cookie.server";
+import { bannedSignOutNotice, getSessionUser } from "./session-request.server";
+import { endSessions, type SessionUser } from "./session.server";
 import { redirectWithToast, setToastCookie } from "~/platform/toast.server";
 
 // One guard per loader and action. Each returns the user it proved or throws the redirect or
