@@ -1,61 +1,17 @@
-import {
-  BarChart3,
-  Building2,
-  Image,
-  LayoutDashboard,
-  ListMusic,
-  LogOut,
-  Megaphone,
-  MessageCircle,
-  MessagesSquare,
-  Music,
-  PanelLeft,
-  Scissors,
-  Settings,
-  Shield,
-  TrendingUp,
-  Upload,
-  User,
-  Users,
-  Wallet,
-  X,
-  MonitorPlay,
-  type IconComponent,
-} from "~/ui/icons";
+import { X } from "~/ui/icons";
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
 import { MOBILE_BREAKPOINT_PX, PROFILE_POLL_MS, SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from "~/lib/constants";
 import { NotificationBell } from "~/modules/notifications/components/notification-bell";
 import { PlayerBar } from "~/modules/music/components/player-bar";
 import { PlayerProvider } from "~/modules/music/components/player-provider";
-import { Popover, PopoverContent, PopoverTrigger } from "~/ui/popover";
-import { Tooltip } from "~/ui/tooltip";
-import { isCurrentPath, useInAppLinks } from "~/ui/in-app-links";
 import { AdminGuardPending } from "./admin-guard";
+import { AvatarMenu } from "./avatar-menu";
+import { SidebarGroup, SidebarToggle } from "./shell-sidebar";
+import { useResetOnNavigate } from "./use-reset-on-navigate";
 import { useBackgroundRevalidation, useOffline } from "~/ui/use-background-revalidation";
 import { OfflinePage, useOfflineNavigation } from "~/ui/offline-navigation";
-
-const ICONS: Record<string, IconComponent> = {
-  "layout-dashboard": LayoutDashboard,
-  music: Music,
-  upload: Upload,
-  image: Image,
-  youtube: MonitorPlay,
-  "bar-chart": BarChart3,
-  users: Users,
-  scissors: Scissors,
-  "message-circle": MessageCircle,
-  megaphone: Megaphone,
-  wallet: Wallet,
-  "list-music": ListMusic,
-  settings: Settings,
-  user: User,
-  building: Building2,
-  shield: Shield,
-  "messages-square": MessagesSquare,
-  "trending-up": TrendingUp,
-};
 
 export type ShellUser = {
   id: string;
@@ -81,16 +37,6 @@ export type ShellProps = {
  * HTML is already right at 375 and 1440 px and nothing flips after hydration (docs/decisions/0095).
  */
 const isNarrow = () => window.matchMedia(`(max-width: ${MOBILE_BREAKPOINT_PX - 1}px)`).matches;
-
-/** Calls `reset` when the page (pathname) changes: the mobile sidebar and the menus close on navigation. */
-function useResetOnNavigate(reset: () => void) {
-  const { pathname } = useLocation();
-  const [seen, setSeen] = useState(pathname);
-  if (seen !== pathname) {
-    setSeen(pathname);
-    reset();
-  }
-}
 
 /**
  * The signed-in shell, around the music player: the shell stays mounted while the pages inside it
@@ -266,159 +212,5 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
         <PlayerBar />
       </div>
     </div>
-  );
-}
-
-function SidebarToggle({ expanded, onClick, buttonRef }: { expanded: boolean; onClick: () => void; buttonRef?: React.Ref<HTMLButtonElement> }) {
-  return (
-    <Tooltip content="Toggle sidebar (Ctrl+B)">
-      <button
-        ref={buttonRef}
-        type="button"
-        onClick={onClick}
-        aria-controls="app-sidebar"
-        aria-expanded={expanded}
-        aria-label="Toggle sidebar"
-        className="rounded-md p-2 text-slate-600 hover:bg-slate-100"
-      >
-        <PanelLeft className="h-5 w-5" aria-hidden="true" />
-      </button>
-    </Tooltip>
-  );
-}
-
-/**
- * The links; `expanded` is the wide layout's state: under 768 px the labels always show (the classes
- * are `md:` only). Plain anchors followed by one listener (app/ui/in-app-links.ts), not a NavLink
- * each: the same page, a fraction of the server's work.
- */
-function SidebarGroup({ items, expanded }: { items: AppRoute[]; expanded: boolean }) {
-  const { pathname } = useLocation();
-  const list = useRef<HTMLUListElement>(null);
-  useInAppLinks(list);
-  return (
-    <ul ref={list} className="space-y-0.5">
-      {items.map((item) => {
-        const Icon = ICONS[item.icon] ?? LayoutDashboard;
-        const current = isCurrentPath(pathname, item.path);
-        return (
-          <li key={`${item.section}-${item.path}`}>
-            <a
-              href={item.path}
-              data-discover="true"
-              aria-current={current ? "page" : undefined}
-              title={item.label}
-              className={`flex items-center gap-3 rounded-md px-2 py-2 text-sm font-medium ${current ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-100"}`}
-            >
-              <Icon className="h-4 w-4 shrink-0" aria-hidden="true" />
-              <span className={expanded ? "truncate" : "truncate md:sr-only"}>{item.label}</span>
-            </a>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-
-function initialsOf(name: string) {
-  return name
-    .split(/\s+/)
-    .map((p) => p[0])
-    .join("")
-    .slice(0, 2)
-    .toUpperCase();
-}
-
-/**
- * Whether the avatar picture is still on its way: true from the first render (the server's HTML
- * too) until the image has loaded or failed; a new picture (after a profile change) starts again.
- * An image that finished before hydration is caught by `complete` on mount.
- */
-function useImageLoading(src: string | null) {
-  const [settled, setSettled] = useState<string | null>(null);
-  const ref = useRef<HTMLImageElement>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  useEffect(() => {
-    const img = ref.current;
-    if (src && img?.complete) (img.naturalWidth > 0 ? setSettled : setFailed)(src);
-  }, [src]);
-  return {
-    ref,
-    loading: src !== null && settled !== src && failed !== src,
-    failed: src !== null && failed === src,
-    onLoad: () => setSettled(src),
-    onError: () => setFailed(src),
-  };
-}
-
-/**
- * The header avatar (spec section 2): a skeleton circle until the picture arrives. The skeleton is
- * behind the image, so before hydration the picture covers it as soon as it paints; afterwards the
- * image's onLoad removes it. Initials when there is no picture or it cannot load.
- */
-function Avatar({ user, image, size = 32 }: { user: ShellUser; image: ReturnType<typeof useImageLoading>; size?: number }) {
-  if (!user.avatarUrl || image.failed) {
-    return (
-      <span
-        aria-hidden="true"
-        className="inline-flex items-center justify-center rounded-full bg-slate-800 text-xs font-bold text-white"
-        style={{ width: size, height: size }}
-      >
-        {initialsOf(user.displayName) || "?"}
-      </span>
-    );
-  }
-  return (
-    <span className="relative inline-block align-middle" style={{ width: size, height: size }}>
-      {image.loading ? (
-        <span
-          aria-hidden="true"
-          data-testid="avatar-skeleton"
-          className="absolute inset-0 animate-pulse rounded-full bg-slate-300 motion-reduce:animate-none"
-        />
-      ) : null}
-      <img
-        ref={image.ref}
-        src={user.avatarUrl}
-        alt=""
-        width={size}
-        height={size}
-        onLoad={image.onLoad}
-        onError={image.onError}
-        className="relative rounded-full object-cover"
-        style={{ width: size, height: size }}
-      />
-    </span>
-  );
-}
-
-/** The avatar's account menu: who is signed in, profile, settings, sign out (a Radix popover). */
-function AvatarMenu({ user }: { user: ShellUser }) {
-  const [open, setOpen] = useState(false);
-  useResetOnNavigate(() => setOpen(false));
-  const image = useImageLoading(user.avatarUrl);
-  return (
-    <Popover open={open} onOpenChange={setOpen}>
-      <PopoverTrigger aria-label="Account menu" aria-busy={image.loading || undefined} className="rounded-full p-0.5 hover:ring-2 hover:ring-slate-200">
-        <Avatar user={user} image={image} />
-      </PopoverTrigger>
-      <PopoverContent aria-label="Account" className="w-64">
-        <div className="border-b border-slate-100 px-3 py-2">
-          <p className="truncate text-sm font-semibold text-slate-900">{user.displayName}</p>
-          <p className="truncate text-xs text-slate-500">{user.email}</p>
-        </div>
-        <Link to="/profile" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
-          <User className="h-4 w-4" aria-hidden="true" /> Profile
-        </Link>
-        <Link to="/settings" className="flex items-center gap-2 rounded px-3 py-2 text-sm text-slate-700 hover:bg-slate-100">
-          <Settings className="h-4 w-4" aria-hidden="true" /> Settings
-        </Link>
-        <Form method="post" action="/auth/sign-out" reloadDocument>
-          <button type="submit" className="flex w-full items-center gap-2 rounded px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100">
-            <LogOut className="h-4 w-4" aria-hidden="true" /> Sign out
-          </button>
-        </Form>
-      </PopoverContent>
-    </Popover>
   );
 }
