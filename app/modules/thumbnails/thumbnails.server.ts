@@ -1,32 +1,31 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { thumbnailAssets, thumbnailExports, thumbnailProjects } from "~/db/schema";
-import { conflict, DomainError, invalid, notFound, rateLimited } from "~/lib/errors";
+import { conflict, invalid, notFound } from "~/lib/errors";
 import { authorize, type Actor } from "~/lib/permissions";
 import { userIdsByEmail } from "~/modules/accounts/accounts.server";
-import { channelThumbnailSource, channelThumbnailSources, STAND_IN_THUMBNAIL_PATH } from "~/modules/channels/channels.server";
 import { putPublicImage, signMediaUrl } from "~/modules/media/media.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { db } from "~/platform/db.server";
-import { providerFetch } from "~/platform/oauth.server";
 import { env } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
-import { consume, logRateLimitHit, THUMBNAIL_AI_LIMITS } from "~/platform/rate-limit.server";
-import { recordFailure, recordSuccess } from "~/platform/service-status.server";
-import { workersAi, workersAiBound } from "~/platform/workers-ai.server";
-import { CAPTION_MODEL, captionRequest, parseCaptions } from "./captions";
 import { FORMATS, type Format, type ThumbnailDocument } from "./layers";
 import { imageKindOf, imageProblem, imageSizeOf, MAX_IMAGE_BYTES, RECENT_EXPORTS, THUMBNAIL_MESSAGES } from "./messages";
 import type { ExportInput, SaveProjectInput, SendExportInput } from "./schema";
-import type { AiStatus, ChannelSource, EditorPage, ExportSummary, LoadedProject } from "./types";
+import { aiStatus } from "./thumbnail-ai.server";
+import type { EditorPage, ExportSummary, LoadedProject } from "./types";
 
+export * from "./channel-thumbnails.server";
+export * from "./thumbnail-ai.server";
 export type * from "./types";
 
 // The thumbnail editor's server side (issue 19): projects (layers JSON in D1, their images in the
 // private MEDIA bucket), exports (PNG/JPEG at the format's exact size in MEDIA, downloaded through
 // signed URLs), and sending an export to a creator (copied into the public AVATARS store that
 // notification images use, then a bell notification). Admins only. See docs/decisions/0180.
+// A creator's channel thumbnail is in channel-thumbnails.server.ts, the AI helpers (captions,
+// backgrounds, their limits) in thumbnail-ai.server.ts; both are re-exported here.
 
 const ASSET_FOLDER = "thumbnails/assets";
 const EXPORT_FOLDER = "thumbnails/exports";
@@ -39,11 +38,6 @@ export const SAVE_BODY_LIMIT: BodyLimit = {
   maxBytes: MAX_IMAGE_BYTES * 4 + 1024 * 1024,
   tooLarge: invalid("These images are larger than 80 MB together. Save after adding fewer images.", { title: "Project not saved" }),
 };
-
-/** Whether the server-side AI helpers (Workers AI) can run here. */
-export function aiStatus(): AiStatus {
-  return workersAiBound() ? { available: true, reason: null } : { available: false, reason: THUMBNAIL_MESSAGES.aiUnavailable };
-}
 
 export async function editorPage(actor: Actor): Promise<EditorPage> {
   authorize(actor, "thumbnail", "use");
@@ -307,116 +301,4 @@ export async function sendExport(actor: Actor, request: Request, input: SendExpo
     createdBy: actor.id,
   });
   return { userId };
-}
-
-/**
- * Spends one of the admin's server-AI calls of this kind (THUMBNAIL_AI_LIMITS, counted exactly in
- * the RateLimiter object, decision 0187); past the hour's limit: audited, 429 with the spec's server
- * rate-limit message. Called only once the model is known to be bound, right before it runs.
- */
-export async function spendAiCall(actor: Actor, request: Request, kind: keyof typeof THUMBNAIL_AI_LIMITS): Promise<void> {
-  const bucket = `thumbnail-ai:${kind}`;
-  const limit = await consume(bucket, `user:${actor.id}`, THUMBNAIL_AI_LIMITS[kind]);
-  if (limit.allowed) return;
-  await logRateLimitHit(request, bucket, actor.id);
-  throw rateLimited(limit.retryAfterSeconds);
-}
-
-/** Caption ideas from a video title, through Workers AI where bound (docs/decisions/0182, 0311). */
-export async function captionIdeas(actor: Actor, request: Request, title: string): Promise<string[]> {
-  authorize(actor, "thumbnail", "use");
-  const ai = await workersAi();
-  if (!ai) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.aiUnavailable, { title: "AI not available" });
-  await spendAiCall(actor, request, "captions");
-  let answer: unknown;
-  try {
-    answer = await ai.run(CAPTION_MODEL, captionRequest(title));
-  } catch (error) {
-    await recordFailure("workers_ai", null, error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-  await recordSuccess("workers_ai");
-  return parseCaptions(answer);
-}
-
-// ---- A creator's channel thumbnail (decision 0184) ------------------------------------------------
-
-/** Hosts YouTube serves channel thumbnails from; a stored URL elsewhere is not fetched. */
-const CHANNEL_IMAGE_HOSTS = /^(?:[a-z0-9-]+\.)*(?:ggpht\.com|googleusercontent\.com|ytimg\.com)$/;
-
-/** Linked channels to open a thumbnail from: by channel title/handle, or the creator's e-mail. */
-export async function channelSources(actor: Actor, search: string): Promise<ChannelSource[]> {
-  authorize(actor, "thumbnail", "use");
-  const term = search.trim().slice(0, 200);
-  const filter = term.includes("@") ? { userIds: [...(await userIdsByEmail([term.toLowerCase()])).values()] } : { search: term };
-  const rows = await channelThumbnailSources(actor, filter);
-  return rows.map((r) => ({ id: r.id, title: r.title, handle: r.handle, hasThumbnail: r.thumbnailUrl !== null }));
-}
-
-/**
- * A linked channel's thumbnail, fetched server-side from the URL the channels module stored for it
- * (never a URL from the client): https on YouTube's image hosts only, no redirects, checked by its
- * bytes and the upload limits. Returns the image bytes and type.
- */
-export async function channelThumbnail(actor: Actor, request: Request, channelRowId: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
-  authorize(actor, "thumbnail", "use");
-  const channel = /^[A-Za-z0-9_-]{1,64}$/.test(channelRowId) ? await channelThumbnailSource(actor, channelRowId) : null;
-  if (!channel) throw notFound("Channel not found.");
-  // channelImageUrl (channels module) let through https or, in development builds with DEV_TOOLS=1,
-  // the stand-in provider's path on our own origin, which providerFetch answers in-process (decision 0185).
-  const standIn = __DEV_TOOLS_BUILD__ && channel.thumbnailUrl?.startsWith(STAND_IN_THUMBNAIL_PATH);
-  const url = channel.thumbnailUrl && URL.canParse(channel.thumbnailUrl, request.url) ? new URL(channel.thumbnailUrl, request.url) : null;
-  if (!url || (!standIn && (url.protocol !== "https:" || url.username || url.port || !CHANNEL_IMAGE_HOSTS.test(url.hostname)))) {
-    throw invalid(THUMBNAIL_MESSAGES.noChannelThumbnail, { title: "Image not opened" });
-  }
-  let res: Response;
-  try {
-    res = await providerFetch(request, url.toString(), { redirect: "manual", headers: { Accept: "image/*" } });
-  } catch {
-    throw new DomainError("unavailable", THUMBNAIL_MESSAGES.channelThumbnailFailed, { title: "Image not opened" });
-  }
-  if (res.status !== 200 || !res.body) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.channelThumbnailFailed, { title: "Image not opened" });
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > MAX_IMAGE_BYTES) throw invalid(THUMBNAIL_MESSAGES.tooLarge, { title: "Image not opened" });
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = res.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_IMAGE_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw invalid(THUMBNAIL_MESSAGES.tooLarge, { title: "Image not opened" });
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  const problem = imageProblem(size, bytes.subarray(0, 512 * 1024));
-  if (problem) throw invalid(problem, { title: "Image not opened" });
-  return { bytes, type: imageKindOf(bytes) as string };
-}
-
-// ---- Background generation (decision 0184) ---------------------------------------------------------
-
-export const BACKGROUND_MODEL = "@cf/black-forest-labs/flux-1-schnell";
-
-/** A background image from a prompt, through Workers AI where bound (503 with the reason otherwise). */
-export async function generateBackground(actor: Actor, request: Request, prompt: string): Promise<{ bytes: Uint8Array<ArrayBuffer>; type: string }> {
-  authorize(actor, "thumbnail", "use");
-  const ai = env.AI;
-  if (!ai) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.aiUnavailable, { title: "AI not available" });
-  await spendAiCall(actor, request, "backgrounds");
-  const answer = await ai.run(BACKGROUND_MODEL, { prompt: `${prompt}. Wide background for a video thumbnail, no text.`, steps: 4 });
-  // flux-1-schnell answers { image: base64 JPEG } (https://developers.cloudflare.com/workers-ai/models/flux-1-schnell/).
-  const image = answer && typeof answer === "object" && "image" in answer && typeof answer.image === "string" ? answer.image : "";
-  const bytes = image ? Uint8Array.from(atob(image), (c) => c.charCodeAt(0)) : new Uint8Array();
-  const problem = imageProblem(bytes.byteLength, bytes.subarray(0, 512 * 1024));
-  if (problem) throw new DomainError("unavailable", THUMBNAIL_MESSAGES.generateFailed, { title: "No background" });
-  return { bytes, type: imageKindOf(bytes) as string };
 }
