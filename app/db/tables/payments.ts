@@ -108,6 +108,8 @@ export const payouts = sqliteTable(
     uniqueIndex("payouts_user_batch_unique").on(t.userId, t.batch),
     uniqueIndex("payouts_transfer_unique").on(t.stripeTransferId).where(sql`stripe_transfer_id is not null`),
     index("payouts_batch_idx").on(t.batch, t.status),
+    // A run's figures on /admin/payments, counted from this index alone (no table rows; decision 0333).
+    index("payouts_batch_figures_idx").on(t.batch, t.method, t.status, t.heldAt, t.amountCents),
     index("payouts_user_idx").on(t.userId, t.createdAt),
     index("payouts_method_status_idx").on(t.method, t.status),
     check("payouts_status_check", inList("status", PAYOUT_STATUSES)),

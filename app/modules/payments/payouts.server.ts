@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ledgerEntries, payouts } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
@@ -205,17 +205,60 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
   return { paid: paid.length, amountCents, alreadyPaid: rows.length - paid.length };
 }
 
-/** The payout batches and the payouts of the newest ones, for the admin page. */
+/** How many payouts /admin/payments lists in each of its lists; the rest are in each run's CSV. */
+export const PAYOUT_ROWS_SHOWN = 25;
+
+/** payoutBatches' statements (exported for their query-plan test). */
+export function payoutListQueries() {
+  const columns = columnsOf(
+    payouts,
+    "id",
+    "userId",
+    "batch",
+    "amountCents",
+    "status",
+    "reference",
+    "paidAt",
+    "method",
+    "failureReason",
+    "heldReason",
+    "sentAt",
+  );
+  const newest = db().selectDistinct({ batch: payouts.batch }).from(payouts).orderBy(desc(payouts.batch)).limit(3);
+  const toMarkPaidWhere = and(eq(payouts.method, "manual"), eq(payouts.status, "pending"));
+  const failedWhere = and(inArray(payouts.batch, newest), eq(payouts.status, "failed"));
+  return {
+    toMarkPaid: db().select(columns).from(payouts).where(toMarkPaidWhere).orderBy(desc(payouts.batch), desc(payouts.amountCents)).limit(PAYOUT_ROWS_SHOWN),
+    failed: db().select(columns).from(payouts).where(failedWhere).orderBy(desc(payouts.batch), desc(payouts.amountCents)).limit(PAYOUT_ROWS_SHOWN),
+    counts: db()
+      .select({
+        toMarkPaid: db().$count(payouts, toMarkPaidWhere),
+        failed: db().$count(payouts, failedWhere),
+      })
+      .from(sql`(select 1)`),
+  };
+}
+
+/**
+ * The payouts /admin/payments lists (decision 0333): those still to be marked paid by hand (outside
+ * Stripe, every run, newest run first) and those Stripe refused in the newest three runs, at most
+ * PAYOUT_ROWS_SHOWN of each with how many there are. The runs' figures are payoutRunsProgress's; every
+ * payout of a run is in its CSV. Each list is read through an index ((method, status), (batch, status)):
+ * a run of 100,000 payouts is not sorted to show 25.
+ */
 export async function payoutBatches(actor: Actor) {
   authorize(actor, "payments", "manage");
-  const rows = await db()
-    .select(columnsOf(payouts, "id", "userId", "batch", "amountCents", "status", "reference", "paidAt", "method", "failureReason", "heldReason", "sentAt"))
-    .from(payouts)
-    .orderBy(desc(payouts.batch), desc(payouts.amountCents))
-    .limit(500)
-    .all();
-  const people = await peopleByIds(rows.map((r) => r.userId));
-  return rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? null }));
+  const q = payoutListQueries();
+  const [toMarkPaid, failed, counts] = await db().batch([q.toMarkPaid, q.failed, q.counts]);
+  const people = await peopleByIds([...toMarkPaid, ...failed].map((r) => r.userId));
+  const named = (rows: typeof toMarkPaid) =>
+    rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? null }));
+  return {
+    toMarkPaid: named(toMarkPaid),
+    toMarkPaidCount: counts[0]?.toMarkPaid ?? 0,
+    failed: named(failed),
+    failedCount: counts[0]?.failed ?? 0,
+  };
 }
 
 /** A batch as CSV for the bank: one line per payout. */

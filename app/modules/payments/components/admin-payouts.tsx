@@ -76,87 +76,118 @@ export function PayoutRail({ rail, busy }: { rail: Rail; busy: boolean }) {
   );
 }
 
-export function PayoutsSection({ payouts, rail, runs, busy }: { payouts: PayoutAdminRow[]; rail: Rail; runs: PayoutRunProgress[]; busy: boolean }) {
-  const batches = [...new Set(payouts.map((p) => p.batch))];
+type PayoutLists = { toMarkPaid: PayoutAdminRow[]; toMarkPaidCount: number; failed: PayoutAdminRow[]; failedCount: number };
+
+/** "25 of 1,204 shown": a list capped at the server's PAYOUT_ROWS_SHOWN, the rest in the runs' CSVs. */
+function MoreInCsv({ shown, total }: { shown: number; total: number }) {
+  return total > shown ? (
+    <p className="mt-1 text-sm text-slate-600">
+      {shown} of {total.toLocaleString("en-US")} shown; each run's CSV lists all of its payouts.
+    </p>
+  ) : null;
+}
+
+function PayoutRow({ p, busy }: { p: PayoutAdminRow; busy: boolean }) {
+  return (
+    <li className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+      <span>
+        <span className="font-medium">{p.name ?? p.email ?? p.userId}</span> · {formatCents(p.amountCents)} ·{" "}
+        <span className="text-slate-600">
+          {p.method === "stripe" ? "Stripe" : "Outside Stripe"} · {monthLabel(p.batch)} run
+        </span>
+      </span>
+      {p.status === "pending" && p.method === "manual" ? (
+        <Form method="post" className="flex w-full items-end gap-2 sm:w-auto">
+          <input type="hidden" name="intent" value="mark_paid" />
+          <input type="hidden" name="payoutId" value={p.id} />
+          <Field
+            label={`Reference for ${p.name ?? p.email ?? "payout"}`}
+            name="reference"
+            required
+            maxLength={100}
+            className="min-w-0 flex-1 sm:w-64 sm:flex-none"
+          />
+          <Button type="submit" variant="primary" disabled={busy} className="shrink-0 whitespace-nowrap">
+            Mark paid
+          </Button>
+        </Form>
+      ) : (
+        <span className="flex flex-wrap items-center gap-2">
+          <PaymentStatusBadge status={p.status} />
+          {p.reference ? <span className="text-slate-600">Ref. {p.reference}</span> : null}
+          {p.failureReason ? <span className="text-red-800">{p.failureReason}</span> : null}
+          {p.status === "pending" && p.heldReason ? <span className="text-amber-800">{p.heldReason}</span> : null}
+          {p.paidAt ? (
+            <span className="text-slate-600">
+              · <LocalTime iso={p.paidAt} withTime />
+            </span>
+          ) : null}
+        </span>
+      )}
+    </li>
+  );
+}
+
+// The newest three runs, each as its figures (the payouts' kept totals), its CSV, "Mark all paid" and
+// "Retry"; then the payouts that need the admin: to mark paid by hand, refused by Stripe (decision
+// 0333). Every payout of a run is in its CSV: a run of 100,000 payouts is not a page.
+export function PayoutsSection({ payouts, rail, runs, busy }: { payouts: PayoutLists; rail: Rail; runs: PayoutRunProgress[]; busy: boolean }) {
   return (
     <Section id="payouts-heading" title="Payouts" className="mt-10">
       <PayoutRail rail={rail} busy={busy} />
-      {batches.length === 0 ? (
+      {runs.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600">No payouts yet. They are gathered on the payout day from finalized months.</p>
       ) : (
-        batches.map((batch) => {
-          const rows = payouts.filter((p) => p.batch === batch);
-          return (
-            <div key={batch} className="mt-4">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <h3 className="font-semibold text-slate-900">Payout run {monthLabel(batch)}</h3>
-                <a className={`${buttonClass.secondary} whitespace-nowrap`} href={`/admin/payments/batches/${batch}.csv`} download>
-                  Export CSV <span className="sr-only">of the {monthLabel(batch)} run</span>
-                </a>
-              </div>
-              {runs
-                .filter((r) => r.batch === batch)
-                .map((r) => (
-                  <RunProgress key={r.batch} progress={r} stripeOn={rail.mode !== "off"} busy={busy} />
-                ))}
-              {rows.some((p) => p.status === "pending" && p.method === "manual") ? (
-                <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
-                  <input type="hidden" name="intent" value="mark_batch_paid" />
-                  <input type="hidden" name="batch" value={batch} />
-                  <Field
-                    label={`Bank reference for the ${monthLabel(batch)} run's payouts outside Stripe`}
-                    name="reference"
-                    required
-                    maxLength={100}
-                    className="w-full sm:w-96"
-                  />
-                  <Button type="submit" variant="primary" disabled={busy}>
-                    Mark all paid
-                  </Button>
-                </Form>
-              ) : null}
-              <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4 text-sm">
-                {rows.map((p) => (
-                  <li key={p.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-                    <span>
-                      <span className="font-medium">{p.name ?? p.email ?? p.userId}</span> · {formatCents(p.amountCents)} ·{" "}
-                      <span className="text-slate-600">{p.method === "stripe" ? "Stripe" : "Outside Stripe"}</span>
-                    </span>
-                    {p.status === "pending" && p.method === "manual" ? (
-                      <Form method="post" className="flex w-full items-end gap-2 sm:w-auto">
-                        <input type="hidden" name="intent" value="mark_paid" />
-                        <input type="hidden" name="payoutId" value={p.id} />
-                        <Field
-                          label={`Reference for ${p.name ?? p.email ?? "payout"}`}
-                          name="reference"
-                          required
-                          maxLength={100}
-                          className="min-w-0 flex-1 sm:w-64 sm:flex-none"
-                        />
-                        <Button type="submit" variant="primary" disabled={busy} className="shrink-0 whitespace-nowrap">
-                          Mark paid
-                        </Button>
-                      </Form>
-                    ) : (
-                      <span className="flex flex-wrap items-center gap-2">
-                        <PaymentStatusBadge status={p.status} />
-                        {p.reference ? <span className="text-slate-600">Ref. {p.reference}</span> : null}
-                        {p.failureReason ? <span className="text-red-800">{p.failureReason}</span> : null}
-                        {p.status === "pending" && p.heldReason ? <span className="text-amber-800">{p.heldReason}</span> : null}
-                        {p.paidAt ? (
-                          <span className="text-slate-600">
-                            · <LocalTime iso={p.paidAt} withTime />
-                          </span>
-                        ) : null}
-                      </span>
-                    )}
-                  </li>
-                ))}
-              </ul>
+        runs.map((r) => (
+          <div key={r.batch} className="mt-4">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h3 className="font-semibold text-slate-900">Payout run {monthLabel(r.batch)}</h3>
+              <a className={`${buttonClass.secondary} whitespace-nowrap`} href={`/admin/payments/batches/${r.batch}.csv`} download>
+                Export CSV <span className="sr-only">of the {monthLabel(r.batch)} run</span>
+              </a>
             </div>
-          );
-        })
+            <RunProgress progress={r} stripeOn={rail.mode !== "off"} busy={busy} />
+            {r.manual > 0 ? (
+              <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
+                <input type="hidden" name="intent" value="mark_batch_paid" />
+                <input type="hidden" name="batch" value={r.batch} />
+                <Field
+                  label={`Bank reference for the ${monthLabel(r.batch)} run's payouts outside Stripe`}
+                  name="reference"
+                  required
+                  maxLength={100}
+                  className="w-full sm:w-96"
+                />
+                <Button type="submit" variant="primary" disabled={busy}>
+                  Mark all paid
+                </Button>
+              </Form>
+            ) : null}
+          </div>
+        ))
       )}
+      {payouts.toMarkPaid.length > 0 ? (
+        <>
+          <h3 className="mt-6 font-semibold text-slate-900">Outside Stripe, to mark paid</h3>
+          <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4 text-sm">
+            {payouts.toMarkPaid.map((p) => (
+              <PayoutRow key={p.id} p={p} busy={busy} />
+            ))}
+          </ul>
+          <MoreInCsv shown={payouts.toMarkPaid.length} total={payouts.toMarkPaidCount} />
+        </>
+      ) : null}
+      {payouts.failed.length > 0 ? (
+        <>
+          <h3 className="mt-6 font-semibold text-slate-900">Refused by Stripe</h3>
+          <ul className="mt-2 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-4 text-sm">
+            {payouts.failed.map((p) => (
+              <PayoutRow key={p.id} p={p} busy={busy} />
+            ))}
+          </ul>
+          <MoreInCsv shown={payouts.failed.length} total={payouts.failedCount} />
+        </>
+      ) : null}
     </Section>
   );
 }

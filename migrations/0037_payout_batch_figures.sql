@@ -1,0 +1,1 @@
+CREATE INDEX `payouts_batch_figures_idx` ON `payouts` (`batch`,`method`,`status`,`held_at`,`amount_cents`);
