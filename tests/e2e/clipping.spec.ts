@@ -185,7 +185,7 @@ test("invitation → sign up as clipper → pending → creator approves → dow
   const admin = await signedIn(browser, baseURL!, "admin@shortbeat.test");
   await admin.goto("/admin/payments");
   await admin.waitForLoadState("networkidle");
-  await admin.getByLabel("Month", { exact: true }).fill(MONTH);
+  await admin.getByRole("region", { name: "Import revenue" }).getByLabel("Month", { exact: true }).fill(MONTH);
   await admin.getByLabel("Revenue file (CSV)").setInputFiles({
     name: "revenue.csv",
     mimeType: "text/csv",

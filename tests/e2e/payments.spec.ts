@@ -72,7 +72,7 @@ test("payout account → YouTube report import → payout day → Stripe webhook
   const totalCents = Math.floor((report.totalMicros + 5_000) / 10_000); // half up, once
   await admin.goto("/admin/payments");
   await admin.waitForLoadState("networkidle");
-  await admin.getByLabel("Month", { exact: true }).fill(MONTH);
+  await admin.getByRole("region", { name: "Import revenue" }).getByLabel("Month", { exact: true }).fill(MONTH);
   await admin
     .getByLabel("Revenue file (CSV)")
     .setInputFiles({ name: "content_owner_estimated_revenue_a1.csv", mimeType: "text/csv", buffer: Buffer.from(report.csv) });
