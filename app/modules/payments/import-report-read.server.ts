@@ -217,22 +217,32 @@ async function earlierKeys(reportId: string, hashes: [number, number][]): Promis
   const found = new Map<string, number>();
   const unique = [...new Map(hashes.map((h) => [`${h[0]}:${h[1]}`, h])).values()];
   for (let i = 0; i < unique.length; i += ROWS_PER_INSERT * 5) {
-    const json = JSON.stringify(unique.slice(i, i + ROWS_PER_INSERT * 5));
-    const rows = await db()
-      .select({ h1: revenueReportKeys.h1, h2: revenueReportKeys.h2, line: revenueReportKeys.line })
-      .from(sql`json_each(${json}) as j`)
-      .innerJoin(
-        revenueReportKeys,
-        and(
-          eq(revenueReportKeys.reportId, reportId),
-          eq(revenueReportKeys.h1, sql`json_extract(j.value, '$[0]')`),
-          eq(revenueReportKeys.h2, sql`json_extract(j.value, '$[1]')`),
-        ),
-      )
-      .all();
+    const rows = await earlierKeysQuery(reportId, JSON.stringify(unique.slice(i, i + ROWS_PER_INSERT * 5))).all();
     for (const r of rows) found.set(`${r.h1}:${r.h2}`, r.line);
   }
   return found;
+}
+
+/**
+ * The keys of `json` (`[[h1, h2], …]`) the report already holds. A CROSS JOIN, so that SQLite walks
+ * the JSON array and looks each key up by the primary key (report_id, h1, h2): with an inner join its
+ * planner put the keys table outside (every key of the report, scanned once per JSON element), so
+ * the second range of a 9 MB file took minutes and a 5-million-row report would never have ended
+ * (docs/decisions/0335). SQLite keeps the left table of a CROSS JOIN outside:
+ * https://www.sqlite.org/optoverview.html#manual_control_of_query_plans_using_cross_join
+ */
+export function earlierKeysQuery(reportId: string, json: string) {
+  return db()
+    .select({ h1: revenueReportKeys.h1, h2: revenueReportKeys.h2, line: revenueReportKeys.line })
+    .from(sql`json_each(${json}) as j`)
+    .crossJoin(revenueReportKeys)
+    .where(
+      and(
+        eq(revenueReportKeys.reportId, reportId),
+        eq(revenueReportKeys.h1, sql`json_extract(j.value, '$[0]')`),
+        eq(revenueReportKeys.h2, sql`json_extract(j.value, '$[1]')`),
+      ),
+    );
 }
 
 /** Live progress: rows whose channel id (or, without one, creator id) names someone. Final figures come from the match. */

@@ -8,7 +8,7 @@ import { introspectWorkflowInstance } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, ORIGIN } from "../helpers";
-import { readReportRange } from "~/modules/payments/import-report-read.server";
+import { earlierKeysQuery, readReportRange } from "~/modules/payments/import-report-read.server";
 import { finishReport } from "~/modules/payments/import-report-stage.server";
 import { importReportObject } from "~/modules/payments/import-report.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
@@ -180,6 +180,31 @@ describe("a report read in ranges", () => {
     expect(ranged.entries).toEqual(whole.entries);
     // Finishing again changes nothing (a retried last step).
     expect(await finishReport(id)).toEqual(done);
+  });
+
+  it("finds an earlier range's keys through the keys' primary key, one lookup per row (not a scan of the report's keys per row)", async () => {
+    const [admin] = admins as [TestUser];
+    const id = await reportOf(admin, "2024-03", youtubeReport("202403", 1));
+    // 20,000 keys of earlier ranges; a range's 5,000 rows of which every other one is a duplicate.
+    const keys = Array.from({ length: 20_000 }, (_, i) => [i * 7919 + 1, i * 104_729 + 2, i + 2]);
+    await env.DB.prepare(
+      "INSERT INTO revenue_report_keys (report_id, h1, h2, line) SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(?)",
+    )
+      .bind(id, JSON.stringify(keys))
+      .run();
+    const probe = Array.from({ length: 5_000 }, (_, i) => (i % 2 === 0 ? [keys[i * 4]?.[0], keys[i * 4]?.[1]] : [i, i]));
+    const query = earlierKeysQuery(id, JSON.stringify(probe));
+    const { sql: text, params } = query.toSQL();
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .bind(...params)
+      .all<{ id: number; parent: number; detail: string }>();
+    const steps = plan.results.map((r) => r.detail);
+    // The JSON array outside, each of its keys looked up by (report_id, h1, h2) inside.
+    expect(steps[0]).toMatch(/^SCAN j VIRTUAL TABLE/);
+    expect(steps[1]).toMatch(/^SEARCH revenue_report_keys USING INDEX .* \(report_id=\? AND h1=\? AND h2=\?\)$/);
+    const found = await query.all();
+    expect(found).toHaveLength(2_500);
+    expect(found.find((r) => r.h1 === keys[8]?.[0])?.line).toBe(10);
   });
 });
 
