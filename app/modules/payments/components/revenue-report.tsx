@@ -117,7 +117,7 @@ export function RevenueReportSection({ report, defaultMonth, busy }: { report: R
       </p>
       <div className="mt-3 grid gap-3 sm:grid-cols-[13rem_1fr_auto] sm:items-end">
         <label className="grid gap-1 text-sm">
-          <span className="font-medium text-slate-800">Month</span>
+          <span className="font-medium text-slate-800">Month of the report</span>
           <input
             type="month"
             name="reportMonth"
