@@ -1,8 +1,9 @@
-import { and, count, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { securityAuditLog } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
 import type { Severity } from "./audit.server";
+import { cappedCount, one } from "./capped-count.server";
 import { db } from "./db.server";
 
 // Reading the security audit log (writing is audit.server.ts). Nobody edits it through the app.
@@ -42,7 +43,7 @@ export type AuditEntry = {
   createdAt: string;
 };
 
-/** One page of events, newest first, with the total and every event type (one batch). */
+/** One page of events, newest first, with the total counted up to COUNT_CAP (0340) and every event type (one batch). */
 export async function readAuditLog(filter: AuditLogFilter, people: AuditLogPeople) {
   const l = securityAuditLog;
   const conditions: (SQL | undefined)[] = [];
@@ -74,14 +75,28 @@ export async function readAuditLog(filter: AuditLogFilter, people: AuditLogPeopl
       .orderBy(desc(l.createdAt), l.id)
       .limit(filter.pageSize)
       .offset((filter.page - 1) * filter.pageSize),
-    db().select({ n: count() }).from(l).where(where),
-    db().selectDistinct({ eventType: l.eventType }).from(l).orderBy(l.eventType),
+    cappedCount(db().select({ one: one() }).from(l).where(where)),
+    eventTypesStatement(),
   ]);
   return {
     entries: entries satisfies AuditEntry[],
     total: total[0]?.n ?? 0,
     eventTypes: types.map((t) => t.eventType),
   };
+}
+
+/**
+ * Every event type in the log, in order, read as a skip-scan of security_audit_log_type_idx: one
+ * index seek per type (a few dozen) instead of reading the index's million entries (0340).
+ */
+function eventTypesStatement() {
+  return db().all<{ eventType: string }>(sql`
+    with recursive types(event_type) as (
+      select min(event_type) from ${securityAuditLog}
+      union all
+      select (select min(event_type) from ${securityAuditLog} where event_type > types.event_type) from types where types.event_type is not null
+    )
+    select event_type as eventType from types where event_type is not null`);
 }
 
 /** Retention (docs/privacy.md): security log entries older than this are deleted by the daily job. */

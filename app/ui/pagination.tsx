@@ -1,11 +1,16 @@
 import { Link } from "react-router";
 import { buttonClass } from "./button";
 
-/** Previous/next links (build them with `hrefWith` from ~/lib/href to keep the other query parameters). */
+/**
+ * Previous/next links (build them with `hrefWith` from ~/lib/href to keep the other query parameters).
+ * `more`: the total was counted up to a cap and there are more (capped-count.server.ts, 0340): it
+ * reads "Page 1 of 500+ · 10,000+ users", and the last page asks to narrow the filters.
+ */
 export function Pagination({
   page,
   pageCount,
   total,
+  more = false,
   hrefFor,
   label,
   singular = label.replace(/s$/, ""),
@@ -13,14 +18,19 @@ export function Pagination({
   page: number;
   pageCount: number;
   total: number;
+  more?: boolean;
   hrefFor: (page: number) => string;
   label: string;
   singular?: string;
 }) {
-  if (pageCount <= 1) return <p className="mt-4 text-sm text-slate-600">{total === 1 ? `1 ${singular}` : `${total} ${label}`}</p>;
+  const plus = more ? "+" : "";
+  if (pageCount <= 1 && !more) return <p className="mt-4 text-sm text-slate-600">{total === 1 ? `1 ${singular}` : `${total} ${label}`}</p>;
   return (
     <nav aria-label={`${label} pages`} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
-      <p className="text-slate-600">{`Page ${page} of ${pageCount} · ${total} ${label}`}</p>
+      <p className="text-slate-600">
+        {`Page ${page} of ${pageCount}${plus} · ${total.toLocaleString("en-US")}${plus} ${label}`}
+        {more && page >= pageCount ? ` · narrow the filters to see the rest` : null}
+      </p>
       <div className="flex gap-2">
         {page > 1 ? (
           <Link className={buttonClass.secondary} to={hrefFor(page - 1)} preventScrollReset>

@@ -1,10 +1,11 @@
-import { and, count, desc, eq, exists, gt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, exists, gt, or, sql, type SQL } from "drizzle-orm";
 import { alias, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { profiles, sessions, users } from "~/db/schema";
 import { authorize, type Actor } from "~/lib/permissions";
 import { fact } from "~/platform/account-hooks.server";
 import { db } from "~/platform/db.server";
 import { deliveriesTo } from "~/platform/email-delivery.server";
+import { cappedCount, cappedPages, one, pageWithinCap } from "~/platform/capped-count.server";
 import { containsText } from "~/platform/text-search.server";
 import { isAdminUser, profileStandingColumns } from "./directory.server";
 
@@ -88,6 +89,8 @@ export async function listUsers(actor: Actor, query: UserListQuery) {
       break;
   }
   const where = and(...conditions);
+  // The total is counted up to COUNT_CAP ("10,000+") and the pages stop there (0340).
+  const page = pageWithinCap(query.page, USERS_PAGE_SIZE);
   const [rows, total] = await db().batch([
     db()
       .select({ ...standingColumns(), createdAt: users.createdAt, emailVerifiedAt: users.emailVerifiedAt })
@@ -96,16 +99,10 @@ export async function listUsers(actor: Actor, query: UserListQuery) {
       .where(where)
       .orderBy(desc(users.createdAt), users.id)
       .limit(USERS_PAGE_SIZE)
-      .offset((query.page - 1) * USERS_PAGE_SIZE),
-    db().select({ n: count() }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(where),
+      .offset((page - 1) * USERS_PAGE_SIZE),
+    cappedCount(db().select({ one: one() }).from(users).innerJoin(profiles, eq(profiles.userId, users.id)).where(where)),
   ]);
-  const n = total[0]?.n ?? 0;
-  return {
-    users: rows satisfies AdminUserRow[],
-    total: n,
-    page: query.page,
-    pageCount: Math.max(1, Math.ceil(n / USERS_PAGE_SIZE)),
-  };
+  return { users: rows satisfies AdminUserRow[], page, ...cappedPages(total[0]?.n ?? 0, USERS_PAGE_SIZE) };
 }
 
 export type SignUpDetails = {

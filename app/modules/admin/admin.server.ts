@@ -4,6 +4,7 @@ import type { AppSettings } from "~/lib/settings";
 import { accountForRecovery, emailOfUser, grantAdminThroughRecovery, userEmailContains } from "~/modules/accounts/accounts.server";
 import { audit } from "~/platform/audit.server";
 import { readAuditLog } from "~/platform/audit-log.server";
+import { cappedPages, pageWithinCap } from "~/platform/capped-count.server";
 import { safeEqual } from "~/platform/crypto.server";
 import { env } from "~/platform/env.server";
 import { LIMITS, consume, ipScope, logRateLimitHit, tooManyAttempts } from "~/platform/rate-limit.server";
@@ -25,11 +26,13 @@ export const AUDIT_PAGE_SIZE = 50;
 /** One page of the audit log, filtered by type, severity, a user's e-mail and UTC days (one batch). */
 export async function listAuditLog(actor: Actor, query: AuditQuery) {
   authorize(actor, "auditLog", "read");
+  // The total is counted up to COUNT_CAP ("10,000+") and the pages stop there (0340).
+  const page = pageWithinCap(query.page, AUDIT_PAGE_SIZE);
   const { entries, total, eventTypes } = await readAuditLog(
-    { type: query.type, severity: query.severity, from: query.from, to: query.to, page: query.page, pageSize: AUDIT_PAGE_SIZE },
+    { type: query.type, severity: query.severity, from: query.from, to: query.to, page, pageSize: AUDIT_PAGE_SIZE },
     { emailOf: emailOfUser, matches: query.user ? (userId) => userEmailContains(userId, query.user) : undefined },
   );
-  return { entries, total, eventTypes, page: query.page, pageCount: Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE)) };
+  return { entries, eventTypes, page, ...cappedPages(total, AUDIT_PAGE_SIZE) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ function detailsOf(row: { details: string }): [string, string][] {
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { entries, total, page, pageCount, query, eventTypes } = loaderData;
+  const { entries, total, more, page, pageCount, query, eventTypes } = loaderData;
   const { pathname, search } = useLocation();
   return (
     <>
@@ -145,7 +145,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           })}
         </ol>
       )}
-      <Pagination page={page} pageCount={pageCount} total={total} label="events" hrefFor={(p) => hrefWith(pathname, search, { page: p })} />
+      <Pagination page={page} pageCount={pageCount} total={total} more={more} label="events" hrefFor={(p) => hrefWith(pathname, search, { page: p })} />
     </>
   );
 }

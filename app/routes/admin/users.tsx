@@ -52,7 +52,7 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
 }, "Action failed");
 
 export default function AdminUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, total, page, pageCount, query, selected, confirm, actorId, channels } = loaderData;
+  const { users, total, more, page, pageCount, query, selected, confirm, actorId, channels } = loaderData;
   const { pathname, search } = useLocation();
   const failure = useActionFailure(actionData);
 
@@ -122,7 +122,14 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
             </table>
           </div>
         )}
-        <Pagination page={page} pageCount={pageCount} total={total} label="users" hrefFor={(p) => hrefWith(pathname, search, { page: p, confirm: null })} />
+        <Pagination
+          page={page}
+          pageCount={pageCount}
+          total={total}
+          more={more}
+          label="users"
+          hrefFor={(p) => hrefWith(pathname, search, { page: p, confirm: null })}
+        />
       </section>
 
       {selected && confirm ? (
