@@ -38,6 +38,23 @@ export function userEmailContains(userId: SQLiteColumn | SQL, text: string): SQL
 // Users: list and details
 // ---------------------------------------------------------------------------------------------
 
+/** Searches this long or longer (in characters) read the trigram index users_search (0341). */
+export const INDEXED_SEARCH_MIN = 3;
+
+/**
+ * "The user's e-mail or name contains `q`" (case-insensitive). From 3 characters it is read from
+ * users_search (migration 0038: an FTS5 trigram index of each user's e-mail and name, kept by
+ * triggers): a quoted FTS5 string is a substring match there (https://sqlite.org/fts5.html, "The
+ * Trigram Tokenizer"). Shorter searches have no trigram to look up and scan every user, as all did.
+ */
+function userMatches(q: string): SQL {
+  if ([...q].length < INDEXED_SEARCH_MIN) {
+    return or(contains(users.email, q), contains(sql`coalesce(${profiles.fullName}, '')`, q)) as SQL;
+  }
+  const phrase = `"${q.replaceAll('"', '""')}"`;
+  return sql`${users}.rowid in (select rowid from users_search where users_search match ${phrase})`;
+}
+
 export const isAdminColumn = () => isAdminUser(users.id).mapWith(Boolean);
 
 /** Who a user is and where they stand: the columns of a list row and of an action's target. */
@@ -71,7 +88,7 @@ export type AdminUserRow = Standing & { createdAt: string; emailVerifiedAt: stri
 export async function listUsers(actor: Actor, query: UserListQuery) {
   authorize(actor, "user", "list");
   const conditions: (SQL | undefined)[] = [];
-  if (query.q) conditions.push(or(contains(users.email, query.q), contains(sql`coalesce(${profiles.fullName}, '')`, query.q)));
+  if (query.q) conditions.push(userMatches(query.q));
   switch (query.status) {
     case "pending":
       // The queue: an unfinished Google sign-up joins it once it has given its details (0324).
