@@ -40,6 +40,10 @@ export function timeZoneFromCookie(cookieHeader: string | null): string {
 const partFormats = new Map<string, Intl.DateTimeFormat>();
 /** year, month, day, hour, minute of `d` in `timeZone` (one formatter per zone, made on first use). */
 function partsIn(d: Date, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number } {
+  // UTC (everyone without a zone cookie, and every admin list) needs no formatter: formatToParts
+  // was 1.9 % of /payments' Worker time at 100,000 creators (docs/performance.md).
+  if (timeZone === "UTC")
+    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes() };
   let format = partFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-GB", {
