@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { formatCount } from "~/lib/format";
 import { buttonClass } from "./button";
 
 /**
@@ -28,7 +29,7 @@ export function Pagination({
   return (
     <nav aria-label={`${label} pages`} className="mt-4 flex flex-wrap items-center justify-between gap-3 text-sm">
       <p className="text-slate-600">
-        {`Page ${page} of ${pageCount}${plus} · ${total.toLocaleString("en-US")}${plus} ${label}`}
+        {`Page ${page} of ${pageCount}${plus} · ${formatCount(total)}${plus} ${label}`}
         {more && page >= pageCount ? ` · narrow the filters to see the rest` : null}
       </p>
       <div className="flex gap-2">
