@@ -30,7 +30,9 @@ export function RunProgress({ progress, stripeOn, busy }: { progress: PayoutRunP
           </div>
         ))}
       </dl>
-      {held > 0 ? <p className="mt-2 text-amber-800">{held} of the waiting are held: the platform's Stripe balance was too low.</p> : null}
+      {held > 0 ? (
+        <p className="mt-2 text-amber-800">{`${held} of the waiting ${held === 1 ? "is" : "are"} held: the platform's Stripe balance is too low. They are sent again on the next daily run once it is topped up.`}</p>
+      ) : null}
       {failed > 0 ? (
         <p className="mt-2 text-slate-600">Failed payouts were refused by Stripe: the amount is back in each balance and goes with the next run.</p>
       ) : null}
