@@ -57,6 +57,13 @@ const { values } = parseArgs({
     port: { type: "string", default: "5191" },
     state: { type: "string", default: ".state-payday" },
     "skip-kill": { type: "boolean", default: false },
+    // Which kill tests run after the measured run: "send,gather" (both), "send", "gather" or "none".
+    kills: { type: "string", default: "send,gather" },
+    // No separate measured run: the kill tests only (their runs' rates are printed too).
+    "skip-measure": { type: "boolean", default: false },
+    // The measured run's month; the kill tests take the months after it (a reused state's earlier
+    // months are paid already, so a rerun on it starts from a later month).
+    "from-month": { type: "string", default: "2026-12" },
     reuse: { type: "boolean", default: false },
   },
 });
@@ -66,6 +73,19 @@ const PORT = Number(values.port);
 const STATE = resolve(root, values.state);
 const base = `http://127.0.0.1:${PORT}`;
 const PRODUCTION_PACE = 16;
+const KILLS = values["skip-kill"]
+  ? []
+  : values.kills
+      .split(",")
+      .map((k) => k.trim())
+      .filter((k) => k && k !== "none");
+for (const k of KILLS) if (k !== "send" && k !== "gather") throw new Error(`--kills: "send", "gather", "send,gather" or "none", not ${k}`);
+/** The month `n` months after --from-month (YYYY-MM). */
+function monthAfter(n) {
+  const [y, m] = values["from-month"].split("-").map(Number);
+  const d = new Date(Date.UTC(y, m - 1 + n, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}`;
+}
 const log = (...a) => console.error("[bench-payday]", ...a);
 const out = (...a) => console.log(...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -350,7 +370,12 @@ function verify(batch, eligible, label) {
 
 /** 1. The measured run. */
 async function measure(batch, date) {
-  const eligible = eligibleCreators();
+  let eligible = eligibleCreators();
+  if (eligible.size === 0) {
+    // A reused state whose balances were paid: one more finalized month for every creator.
+    log(`measure: a fresh batch ${batch}: ${fmt(freshBatch(batch))} finalized lines added`);
+    eligible = eligibleCreators();
+  }
   const server = await startServer("measure");
   try {
     const t0 = performance.now();
@@ -418,6 +443,15 @@ async function killTest(phase, batch, date) {
     await devPayoutDay({ date, engine: "workflow", restart: "1" });
     const g = await follow(batch, eligible.size, t1, { label: `rerun ${phase}` });
     out(`rerun (restart of ${started.id}) → every payout paid: ${secs(g.at)}`);
+    if (phase === "sending") {
+      const before =
+        f.gatheredAt !== null
+          ? `${(at.paid / ((f.at - f.gatheredAt) / 1000)).toFixed(1)} transfers/s before the kill (${fmt(at.paid)} paid in ${secs(f.at - f.gatheredAt)} after gathering ended at ${secs(f.gatheredAt)})`
+          : "";
+      out(
+        `${before}; after the rerun ${((eligible.size - at.paid) / (g.at / 1000)).toFixed(1)} transfers/s (${fmt(eligible.size - at.paid)} left, restart and re-queueing included)`,
+      );
+    }
     verify(batch, eligible, `kill ${phase}`);
   } finally {
     await stopServer(server);
@@ -427,10 +461,14 @@ async function killTest(phase, batch, date) {
 const started = performance.now();
 await prepareState();
 out(`bench:payday — ${fmt(CREATORS)} creators, state ${values.state}, port ${PORT}, stand-in pace ${PACE}/s (not Stripe's)`);
-await measure("2026-12", "2026-12-28");
-if (!values["skip-kill"]) {
-  await killTest("sending", "2027-01", "2027-01-28");
-  await killTest("gathering", "2027-02", "2027-02-28");
+let next = 0;
+if (!values["skip-measure"]) {
+  const m = monthAfter(next++);
+  await measure(m, `${m}-28`);
+}
+for (const k of KILLS) {
+  const m = monthAfter(next++);
+  await killTest(k === "send" ? "sending" : "gathering", m, `${m}-28`);
 }
 out(
   `\n${results.every(Boolean) ? "PASS" : "FAIL"}  all checks (${results.filter(Boolean).length}/${results.length}); bench wall time ${secs(performance.now() - started)}`,

@@ -11,7 +11,7 @@ import { isMonth } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
 import { minBatchMs, payoutPace } from "./payout-pace";
 import { payoutRunPlan } from "./payout-run.server";
-import { alertAdminsOfHold, settleOne } from "./transfers.server";
+import { alertAdminsOfHold, claimPending, type SettleOutcome, sendClaimed, settleOne } from "./transfers.server";
 import type { PayoutRunProgress } from "./types";
 
 export type { PayoutRunProgress };
@@ -162,8 +162,8 @@ export function payoutBatchMs(messages: number): number {
 }
 
 /**
- * The PAYOUT_QUEUE consumer (workers/app.ts `queue()`): each message's payout settled by `settleOne`,
- * side by side, then the batch waits out the rest of `payoutBatchMs` (the pace: docs/decisions/0332). A lost answer (network, 5xx, 429) leaves the
+ * The PAYOUT_QUEUE consumer (workers/app.ts `queue()`): the batch's waiting payouts claimed in one
+ * statement, then each message's payout sent (or settled by `settleOne`) side by side, then the batch waits out the rest of `payoutBatchMs` (the pace: docs/decisions/0332). A lost answer (network, 5xx, 429) leaves the
  * payout processing and the message comes back after the recover window, when `settleOne` asks Stripe
  * what became of it; every other outcome is acknowledged.
  */
@@ -178,12 +178,20 @@ export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>
   const ids = [...new Set(batch.messages.map((m) => m.body?.payoutId).filter((id): id is string => typeof id === "string"))];
   const rows = new Map((ids.length ? await db().select().from(payouts).where(inArray(payouts.id, ids)).all() : []).map((p) => [p.id, p]));
   const now = new Date();
+  // The batch's waiting payouts claimed in one statement (not one UPDATE per message): the claimed
+  // ids are this batch's to send, each by the first message naming it; a twin message in the batch,
+  // or a payout another consumer or run claimed first, is skipped.
+  const claimed = await claimPending(
+    [...rows.values()].filter((p) => p.method === "stripe" && p.status === "pending").map((p) => p.id),
+    now,
+  );
   let newlyHeld = 0;
   await Promise.all(
     batch.messages.map(async (m) => {
       const p = rows.get(m.body?.payoutId);
-      // A duplicate in the same batch finds the row claimed by its twin and skips.
-      const outcome = p ? await settleOne(stripe, p, now) : "skipped";
+      let outcome: SettleOutcome = "skipped";
+      if (p?.method === "stripe" && p.status === "pending") outcome = claimed.delete(p.id) ? await sendClaimed(stripe, p, now) : "skipped";
+      else if (p) outcome = await settleOne(stripe, p, now);
       if (outcome === "unknown") {
         result.unknown += 1;
         m.retry({ delaySeconds: RETRY_UNKNOWN_SECONDS });

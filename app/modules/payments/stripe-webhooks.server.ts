@@ -1,4 +1,4 @@
-import { and, eq, or } from "drizzle-orm";
+import { eq, or } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { payoutAccounts, payouts, stripeEvents } from "~/db/schema";
 import { personById } from "~/modules/accounts/accounts.server";
@@ -51,7 +51,12 @@ export async function receiveStripeWebhook(request: Request): Promise<Response> 
   }
 }
 
-type Planned = { statements: BatchItem<"sqlite">[]; outcome: string; after?: () => Promise<void> };
+/**
+ * `after` runs once the batch has committed, told whether the batch's first planned statement (the
+ * guarded transition of the payout) changed a row: of two deliveries at once, only the one whose
+ * batch wrote it rings the bell, without reading the row back (one D1 round trip less per transfer).
+ */
+type Planned = { statements: BatchItem<"sqlite">[]; outcome: string; after?: (changed: boolean) => Promise<void> };
 
 /** The event's own record, first in its batch: stored once (a second copy stops the batch). */
 function recordQueries(event: StripeEvent, objectId: string | null, outcome: string): BatchItem<"sqlite">[] {
@@ -110,7 +115,7 @@ async function plan(event: StripeEvent): Promise<Planned & { objectId: string | 
         objectId: transfer.id,
         statements: payoutPaidQueries(payout, email, { id: transfer.id, amount: transfer.amount, destination }, now),
         outcome: payout.status === "paid" ? "already paid" : "payout paid",
-        after: payout.status === "paid" ? undefined : () => tellIfNow(payout.id, "paid", payout),
+        after: payout.status === "paid" ? undefined : (changed) => (changed ? tellPayout(payout, "paid") : Promise.resolve()),
       };
     }
     if (transfer.amount_reversed < transfer.amount) {
@@ -131,33 +136,26 @@ async function plan(event: StripeEvent): Promise<Planned & { objectId: string | 
       objectId: transfer.id,
       statements: payoutFailedQueries(payout, email, P.transferReversed, now),
       outcome: payout.status === "failed" ? "already failed" : "payout failed",
-      after: payout.status === "failed" ? undefined : () => tellIfNow(payout.id, "failed", payout, P.transferReversed),
+      after: payout.status === "failed" ? undefined : (changed) => (changed ? tellPayout(payout, "failed", P.transferReversed) : Promise.resolve()),
     };
   }
   return { objectId: event.object.id ?? null, statements: [], outcome: "ignored" };
-}
-
-/** The bell, when the payout is now in the state the event put it in (of two deliveries at once, the batch wrote it once). */
-async function tellIfNow(payoutId: string, status: "paid" | "failed", p: { userId: string; amountCents: number }, reason?: string) {
-  const row = await db()
-    .select({ status: payouts.status })
-    .from(payouts)
-    .where(and(eq(payouts.id, payoutId), eq(payouts.status, status)))
-    .get();
-  if (row) await tellPayout(p, status, reason);
 }
 
 export async function applyStripeEvent(event: StripeEvent): Promise<Outcome> {
   const done = await db().select({ outcome: stripeEvents.outcome }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).get();
   if (done) return { status: 200, body: { received: true, duplicate: true } };
   const planned = await plan(event);
+  const recorded = recordQueries(event, planned.objectId, planned.outcome);
+  let results: unknown[];
   try {
-    await db().batch([...recordQueries(event, planned.objectId, planned.outcome), ...planned.statements] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+    results = await db().batch([...recorded, ...planned.statements] as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
     // The same event delivered twice at once: the other delivery stored it.
     if (isPreconditionFailure(error)) return { status: 200, body: { received: true, duplicate: true } };
     throw error;
   }
-  await planned.after?.();
+  const first = results[recorded.length] as { meta?: { changes?: number } } | undefined;
+  await planned.after?.((first?.meta?.changes ?? 0) > 0);
   return { status: 200, body: { received: true, outcome: planned.outcome } };
 }

@@ -320,14 +320,34 @@ function transferKey(p: PayoutRecord): string {
   return p.heldAt ? `payout-${p.id}-after-${p.sentAt}` : `payout-${p.id}`;
 }
 
-async function sendOne(stripe: StripeClient, p: PayoutRecord, now: Date): Promise<"sent" | "failed" | "held" | "newly held" | "skipped" | "unknown"> {
+type SendOutcome = "sent" | "failed" | "held" | "newly held" | "skipped" | "unknown";
+
+async function sendOne(stripe: StripeClient, p: PayoutRecord, now: Date): Promise<SendOutcome> {
   // The claim: of two runs at once, one sends.
-  const [claimed] = await db()
+  const claimed = await claimPending([p.id], now);
+  if (!claimed.has(p.id)) return "skipped";
+  return sendClaimed(stripe, p, now);
+}
+
+/**
+ * The guarded claim pending → processing of several payouts in ONE statement (the queue consumer's
+ * batch): the ids it returns are this caller's to send, each once; a payout another run or a twin
+ * message claimed first is not among them. Each row is claimed by exactly one statement, whoever
+ * runs at the same time (D1 runs one statement at a time).
+ */
+export async function claimPending(ids: string[], now: Date): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db()
     .update(payouts)
     .set({ status: "processing", sentAt: now.toISOString() })
-    .where(and(eq(payouts.id, p.id), eq(payouts.status, "pending")))
+    .where(and(inArray(payouts.id, ids), eq(payouts.status, "pending")))
     .returning({ id: payouts.id });
-  if (!claimed || !p.stripeAccountId) return "skipped";
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The transfer of a payout this caller has just claimed (`claimPending`), under its idempotency key. */
+export async function sendClaimed(stripe: StripeClient, p: PayoutRecord, now: Date): Promise<SendOutcome> {
+  if (!p.stripeAccountId) return "skipped";
   try {
     const transfer = await stripe.transfers.create(
       {

@@ -219,4 +219,36 @@ describe("the payout day as a Workflow", () => {
       warn.mockRestore();
     }
   });
+
+  // Last: it leaves a payout claimed elsewhere (processing), which the admin test's page would offer to retry.
+  it("a batch's waiting payouts are claimed in one statement and sent side by side: each once, twins and payouts claimed elsewhere skipped", async () => {
+    // In user id order, as payoutsOf lists the payouts.
+    const who = (await people(6)).sort((x, y) => (x.id < y.id ? -1 : 1));
+    const plan = await payoutRunPlanFor("2031-07");
+    expect((await gatherChunk(plan, "payout-day-2031-07", "")).gathered).toBe(6);
+    const ids = (await payoutsOf("2031-07")).map((r) => r.id);
+    // Another consumer (or run) claimed the last one a moment ago: this batch must not send it.
+    const elsewhere = ids[5] as string;
+    await env.DB.prepare("UPDATE payouts SET status = 'processing', sent_at = ? WHERE id = ?").bind(new Date().toISOString(), elsewhere).run();
+    // Ten messages: every payout once, and the first two twice (Queues deliver at least once).
+    const names = [...ids, ids[0], ids[1], ids[0], ids[1]] as string[];
+    const batch = createMessageBatch<PayoutQueueMessage>(
+      "shortbeat-payouts",
+      names.map((payoutId, i) => ({ id: `c${i}`, timestamp: new Date(), attempts: 1, body: { type: "payout", payoutId } })),
+    );
+    const ctx = createExecutionContext();
+    const result = await consumePayoutQueue(batch, 0);
+    await waitOnExecutionContext(ctx);
+    expect(result).toMatchObject({ sent: 5, skipped: 5, failed: 0, unknown: 0 });
+    expect((await getQueueResult(batch, ctx)).explicitAcks.length).toBe(10);
+    // All five claimed by the one statement: the same sent_at; each transfer under its own key.
+    const rows = await env.DB.prepare("SELECT id, sent_at FROM payouts WHERE batch = '2031-07' AND id <> ?")
+      .bind(elsewhere)
+      .all<{ id: string; sent_at: string }>();
+    expect(new Set(rows.results.map((r) => r.sent_at)).size).toBe(1);
+    for (const id of ids.slice(0, 5)) expect(await env.RATE_LIMITS.get(`devstripe:idem:payout-${id}`)).not.toBeNull();
+    await expectPaidOnce("2031-07", who.slice(0, 5));
+    expect(await transfersTo((who[5] as Person).accountId)).toBe(0);
+    expect((await payoutsOf("2031-07")).find((r) => r.id === elsewhere)?.status).toBe("processing");
+  });
 });
