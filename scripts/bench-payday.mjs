@@ -64,6 +64,12 @@ const { values } = parseArgs({
     // The measured run's month; the kill tests take the months after it (a reused state's earlier
     // months are paid already, so a rerun on it starts from a later month).
     "from-month": { type: "string", default: "2026-12" },
+    // The sending kill lands once this many are paid (default: half). For a run too long to finish.
+    "kill-at": { type: "string" },
+    // The rerun after a kill is followed this many minutes at most; then the checks that hold part
+    // way (no payout with two transfers, no transfer without a payout, each paid one with its
+    // transfer) are made and the rest is reported as not yet paid (FAIL for "every payout is paid").
+    "stop-after-min": { type: "string" },
     reuse: { type: "boolean", default: false },
   },
 });
@@ -315,7 +321,7 @@ function check(name, ok, detail) {
 }
 
 /** Every eligible creator exactly one payout of the batch, paid, with exactly one stand-in transfer; none forgotten, none extra. */
-function verify(batch, eligible, label) {
+function verify(batch, eligible, label, partial = false) {
   const db = readOnly();
   let payouts;
   let leftover;
@@ -346,21 +352,29 @@ function verify(batch, eligible, label) {
     `${wrongAmount} amounts differ, ${fmt(leftover)} lines left`,
   );
   const unpaid = payouts.filter((p) => p.status !== "paid").length;
-  check(`${label}: every payout is paid (webhook received)`, unpaid === 0, `${fmt(unpaid)} not paid`);
+  if (partial)
+    out(
+      `(stopped part way) ${fmt(unpaid)} payouts not paid yet: ${fmt(payouts.filter((p) => p.status === "pending").length)} pending, ${fmt(payouts.filter((p) => p.status === "processing").length)} processing`,
+    );
+  else check(`${label}: every payout is paid (webhook received)`, unpaid === 0, `${fmt(unpaid)} not paid`);
 
   const transfers = standInTransfers();
   const byGroup = new Map();
   for (const t of transfers) if (t.transfer_group) byGroup.set(t.transfer_group, [...(byGroup.get(t.transfer_group) ?? []), t]);
   const ids = new Set(payouts.map((p) => p.id));
+  // Part way: only the payouts paid so far must have their transfer; none may have two.
+  const mustHave = partial ? payouts.filter((p) => p.status === "paid") : payouts;
   const counts = payouts.map((p) => byGroup.get(p.id)?.length ?? 0);
-  const none = counts.filter((n) => n === 0).length;
+  const none = mustHave.filter((p) => !byGroup.has(p.id)).length;
   const dup = counts.filter((n) => n > 1).length;
-  const mismatch = payouts.filter(
+  const mismatch = mustHave.filter(
     (p) => byGroup.get(p.id)?.[0]?.id !== p.stripe_transfer_id || byGroup.get(p.id)?.[0]?.amount !== Number(p.amount_cents),
   ).length;
   const orphans = transfers.filter((t) => t.metadata?.batch === batch && !ids.has(t.transfer_group)).length;
   check(
-    `${label}: every payout has exactly one transfer at the stand-in (its id and amount), and no transfer of ${batch} lacks a payout`,
+    partial
+      ? `${label}: every PAID payout has exactly one transfer (its id and amount), no payout has two, and no transfer of ${batch} lacks a payout`
+      : `${label}: every payout has exactly one transfer at the stand-in (its id and amount), and no transfer of ${batch} lacks a payout`,
     none === 0 && dup === 0 && mismatch === 0 && orphans === 0,
     `${fmt(transfers.filter((t) => t.metadata?.batch === batch).length)} transfers for ${batch}: ${none} payouts without one, ${dup} with two or more, ${mismatch} differing, ${orphans} orphans`,
   );
@@ -414,7 +428,7 @@ async function killTest(phase, batch, date) {
   let server = await startServer(`kill-${phase}`);
   const t0 = performance.now();
   const started = await devPayoutDay({ date, engine: "workflow" });
-  const half = Math.floor(eligible.size / 2);
+  const half = values["kill-at"] ? Number(values["kill-at"]) : Math.floor(eligible.size / 2);
   const until = phase === "gathering" ? (p) => p.gathered >= half : (p) => p.paid >= half;
   const f = await follow(batch, eligible.size, t0, { until, every: phase === "gathering" ? 50 : 250, label: `kill ${phase}` });
   await killServer(server);
@@ -441,8 +455,15 @@ async function killTest(phase, batch, date) {
     );
     const t1 = performance.now();
     await devPayoutDay({ date, engine: "workflow", restart: "1" });
-    const g = await follow(batch, eligible.size, t1, { label: `rerun ${phase}` });
-    out(`rerun (restart of ${started.id}) → every payout paid: ${secs(g.at)}`);
+    const stopMs = values["stop-after-min"] ? Number(values["stop-after-min"]) * 60_000 : null;
+    const g = await follow(batch, eligible.size, t1, { label: `rerun ${phase}`, until: stopMs ? () => performance.now() - t1 > stopMs : undefined });
+    if (g.stopped) {
+      const now = progress(batch);
+      const after = now.paid - at.paid;
+      out(
+        `rerun STOPPED after ${secs(g.at)} (--stop-after-min): paid ${fmt(now.paid)} of ${fmt(eligible.size)} (${fmt(after)} since the restart: ${(after / (g.at / 1000)).toFixed(1)} transfers/s, restart and re-queueing included); at that rate the rest takes ${((eligible.size - now.paid) / (after / (g.at / 1000)) / 3600).toFixed(1)} h`,
+      );
+    } else out(`rerun (restart of ${started.id}) → every payout paid: ${secs(g.at)}`);
     if (phase === "sending") {
       const before =
         f.gatheredAt !== null
@@ -452,7 +473,7 @@ async function killTest(phase, batch, date) {
         `${before}; after the rerun ${((eligible.size - at.paid) / (g.at / 1000)).toFixed(1)} transfers/s (${fmt(eligible.size - at.paid)} left, restart and re-queueing included)`,
       );
     }
-    verify(batch, eligible, `kill ${phase}`);
+    verify(batch, eligible, `kill ${phase}`, g.stopped);
   } finally {
     await stopServer(server);
   }
