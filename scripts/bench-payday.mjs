@@ -469,9 +469,11 @@ async function killTest(phase, batch, date) {
         f.gatheredAt !== null
           ? `${(at.paid / ((f.at - f.gatheredAt) / 1000)).toFixed(1)} transfers/s before the kill (${fmt(at.paid)} paid in ${secs(f.at - f.gatheredAt)} after gathering ended at ${secs(f.gatheredAt)})`
           : "";
-      out(
-        `${before}; after the rerun ${((eligible.size - at.paid) / (g.at / 1000)).toFixed(1)} transfers/s (${fmt(eligible.size - at.paid)} left, restart and re-queueing included)`,
-      );
+      // Stopped part way, the rerun's own rate is on the STOPPED line above.
+      const rerun = g.stopped
+        ? ""
+        : `; after the rerun ${((eligible.size - at.paid) / (g.at / 1000)).toFixed(1)} transfers/s (${fmt(eligible.size - at.paid)} left, restart and re-queueing included)`;
+      out(`${before}${rerun}`);
     }
     verify(batch, eligible, `kill ${phase}`, g.stopped);
   } finally {

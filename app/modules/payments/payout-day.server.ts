@@ -163,9 +163,10 @@ export function payoutBatchMs(messages: number): number {
 
 /**
  * The PAYOUT_QUEUE consumer (workers/app.ts `queue()`): the batch's waiting payouts claimed in one
- * statement, then each message's payout sent (or settled by `settleOne`) side by side, then the batch waits out the rest of `payoutBatchMs` (the pace: docs/decisions/0332). A lost answer (network, 5xx, 429) leaves the
- * payout processing and the message comes back after the recover window, when `settleOne` asks Stripe
- * what became of it; every other outcome is acknowledged.
+ * statement, then each message's payout sent (or settled by `settleOne`) side by side, then the batch
+ * waits out the rest of `payoutBatchMs` (the pace: docs/decisions/0332). A lost answer (network, 5xx,
+ * 429) leaves the payout processing and the message comes back after the recover window, when
+ * `settleOne` asks Stripe what became of it; every other outcome is acknowledged.
  */
 export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>, batchMs = payoutBatchMs(batch.messages.length)): Promise<PayoutQueueResult> {
   const began = Date.now();
