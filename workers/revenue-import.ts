@@ -3,7 +3,7 @@ import { withD1Session } from "../app/platform/db.server";
 import { failReport, finishReport, readReportRange } from "../app/modules/payments/payments.server";
 
 // A month's revenue report of any size (issue 45 §1, docs/decisions/0334), read from R2 by durable
-// steps: one step per 8 MiB range, each returning only its offsets and counts, then one step that
+// steps: one step per 2 MiB range (0336), each returning only its offsets and counts, then one step that
 // matches, prices and stages the sums. A failed step is retried where it stopped: every range step
 // is guarded on the report's next_offset, so a retry never adds a range twice.
 // https://developers.cloudflare.com/workflows/build/workers-api/ (WorkflowEntrypoint, step.do and its retries)
@@ -18,7 +18,7 @@ export class RevenueImportWorkflow extends WorkflowEntrypoint<Env, RevenueImport
     const { reportId } = event.payload;
     const onPrimary = <T>(work: () => Promise<T>) => withD1Session("first-primary", work);
     try {
-      // 1 GB in 8 MiB ranges is 120 steps: far inside the 10,000 a Workflow may take.
+      // 1 GB in 2 MiB ranges is 512 steps: far inside the 10,000 a Workflow may take.
       for (let i = 0; ; i++) {
         const range = await step.do(`range ${i}`, RANGE_RETRIES, () => onPrimary(() => readReportRange(reportId)));
         if (range.done) break;

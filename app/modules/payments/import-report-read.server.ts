@@ -13,17 +13,26 @@ import { REPORT_MESSAGES as R, REPORT_PROBLEMS_KEPT } from "./report-messages";
 import { type ColumnMapping, CSV_MESSAGES, detectFormat, type RevenueFormat, type RowProblem, rowContext } from "./revenue-csv";
 import { keyHash, lastRecordEnd, readRange, type StreamRow, withoutLastBreak } from "./revenue-stream";
 
-// One range step of the RevenueImportWorkflow (issue 45 §1, docs/decisions/0334): reads the bytes
-// [next_offset, next_offset + range) of the report from R2, parses the whole records in it, and in
-// ONE D1 batch (a transaction) adds the rows to the sums, records their duplicate keys and problems,
-// and moves next_offset past them — guarded on next_offset still being where the step started. A
-// retried step therefore either finds its batch never ran (and does it) or finds it ran (and only
-// answers): amounts are never added twice. The step returns only offsets and counts.
+// One range step of the RevenueImportWorkflow (issue 45 §1, docs/decisions/0334, 0336): reads the
+// bytes [next_offset, next_offset + range) of the report from R2 and parses the whole records in it.
+// Its D1 work is several SHORT writes, so the app's own queries run between them (D1 runs one query
+// at a time per database; one long transaction held every request of the app, 0336):
+//  1. the range's duplicate keys, a few thousand per statement, each a no-op when repeated
+//     (ON CONFLICT DO NOTHING on the key's primary key, the same line for the same bytes); the lookup
+//     of earlier keys reads only lines before this range, so keys a failed attempt left are not
+//     taken for duplicates of themselves;
+//  2. LAST, one batch (a transaction): the report's update guarded on next_offset still being where
+//     the step started (`precondition(changes() = 1)`), the sums' upsert and the problems.
+// A retried step therefore either finds its last batch never ran (rewrites its keys: nothing, and
+// adds the sums) or finds it ran (and only answers): amounts are never added twice. The step returns
+// only offsets and counts.
 
-/** Bytes one step reads: 8 MiB, ~40,000 YouTube rows, well inside a step's memory and CPU. */
-export const RANGE_BYTES = 8 * 1024 * 1024;
+/** Bytes one step reads: 2 MiB, ~13,000 YouTube rows, so its last batch is short (0336); 1 GB is 512 steps. */
+export const RANGE_BYTES = 2 * 1024 * 1024;
 /** Rows per INSERT of sums or keys: one JSON parameter each (decision 0126), far under D1's statement limits. */
 const ROWS_PER_INSERT = 2000;
+/** Keys looked up per query of earlier ranges' keys: each query short (0336). */
+const KEYS_PER_LOOKUP = 4000;
 
 export type RangeStepResult = { done: boolean; offset: number; rowsRead: number; problems: number };
 
@@ -141,6 +150,7 @@ export async function readReportRange(reportId: string, rangeBytes = RANGE_BYTES
   const hashed = reading.rows.map((row) => ({ row, h: keyHash(row.dupKey) }));
   const earlier = await earlierKeys(
     reportId,
+    report.linesBefore,
     hashed.map((x) => x.h),
   );
   const seen = new Map<string, number>();
@@ -197,9 +207,10 @@ export async function readReportRange(reportId: string, rangeBytes = RANGE_BYTES
   ];
   const sumRows = [...sums.values()].map((s) => [s.row.period, s.row.channelId, s.row.creatorId, s.row.videoId, s.nano.toString(), s.rows, s.row.line]);
   for (let i = 0; i < sumRows.length; i += ROWS_PER_INSERT) statements.push(sumsUpsert(reportId, sumRows.slice(i, i + ROWS_PER_INSERT)));
-  const keyRows = kept.map((k) => [k.h[0], k.h[1], k.row.line]);
-  for (let i = 0; i < keyRows.length; i += ROWS_PER_INSERT) statements.push(keysInsert(reportId, keyRows.slice(i, i + ROWS_PER_INSERT)));
   if (toKeep.length > 0) statements.push(problemsInsert(reportId, toKeep));
+  // The keys first, each statement alone and short; a repeat of one is a no-op (see the file's comment).
+  const keyRows = kept.map((k) => [k.h[0], k.h[1], k.row.line]);
+  for (let i = 0; i < keyRows.length; i += ROWS_PER_INSERT) await keysInsert(reportId, keyRows.slice(i, i + ROWS_PER_INSERT));
   try {
     await db().batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
@@ -212,13 +223,16 @@ export async function readReportRange(reportId: string, rangeBytes = RANGE_BYTES
   return answer(after ?? report);
 }
 
-/** Lines of the keys an earlier range already holds. */
-async function earlierKeys(reportId: string, hashes: [number, number][]): Promise<Map<string, number>> {
+/**
+ * Lines of the keys an earlier range already holds: lines up to `linesBefore` only, so keys this
+ * range's own failed attempt wrote (its lines are after) are not duplicates of themselves (0336).
+ */
+async function earlierKeys(reportId: string, linesBefore: number, hashes: [number, number][]): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   const unique = [...new Map(hashes.map((h) => [`${h[0]}:${h[1]}`, h])).values()];
-  for (let i = 0; i < unique.length; i += ROWS_PER_INSERT * 5) {
-    const rows = await earlierKeysQuery(reportId, JSON.stringify(unique.slice(i, i + ROWS_PER_INSERT * 5))).all();
-    for (const r of rows) found.set(`${r.h1}:${r.h2}`, r.line);
+  for (let i = 0; i < unique.length; i += KEYS_PER_LOOKUP) {
+    const rows = await earlierKeysQuery(reportId, JSON.stringify(unique.slice(i, i + KEYS_PER_LOOKUP))).all();
+    for (const r of rows) if (r.line <= linesBefore) found.set(`${r.h1}:${r.h2}`, r.line);
   }
   return found;
 }
@@ -281,7 +295,8 @@ function keysInsert(reportId: string, rows: unknown[][]) {
   const json = JSON.stringify(rows);
   return db()
     .insert(revenueReportKeys)
-    .select(sql`select ${reportId}, ${col(0)}, ${col(1)}, ${col(2)} from json_each(${json})`);
+    .select(sql`select ${reportId}, ${col(0)}, ${col(1)}, ${col(2)} from json_each(${json}) where true`)
+    .onConflictDoNothing();
 }
 
 export function problemsInsert(reportId: string, problems: { line: number; reason: string; skipped: number }[]) {

@@ -182,6 +182,29 @@ describe("a report read in ranges", () => {
     expect(await finishReport(id)).toEqual(done);
   });
 
+  it("a retried step whose keys were written before it failed (its last batch not run) adds its amounts once, with no false duplicates", async () => {
+    const month = "2024-05";
+    const csv = youtubeReport("202405", 10);
+    const [a, b, c] = admins as [TestUser, TestUser, TestUser];
+    const today = await stageToday(a, month, csv);
+    // Every key the file's ranges write, as attempts that died after their keys and before their
+    // guarded batch (decision 0336) leave them: the same keys, the same lines, under a second report.
+    const first = await reportOf(b, month, csv);
+    await readAll(first, 1499);
+    const id = await reportOf(c, month, csv);
+    await env.DB.prepare("INSERT INTO revenue_report_keys (report_id, h1, h2, line) SELECT ?, h1, h2, line FROM revenue_report_keys WHERE report_id = ?")
+      .bind(id, first)
+      .run();
+    await readAll(id, 1499);
+    expect((await reportRow(id))?.problem_count).toBe(0);
+    const done = await finishReport(id);
+    expect(done.status).toBe("staged");
+    const ranged = await stagedTotals(done.importId ?? "");
+    const whole = await stagedTotals(today);
+    expect(ranged.imp).toEqual(whole.imp);
+    expect(ranged.entries).toEqual(whole.entries);
+  });
+
   it("finds an earlier range's keys through the keys' primary key, one lookup per row (not a scan of the report's keys per row)", async () => {
     const [admin] = admins as [TestUser];
     const id = await reportOf(admin, "2024-03", youtubeReport("202403", 1));
