@@ -37,7 +37,7 @@ import { open, stat } from "node:fs/promises";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { benchArgs, root, signIn } from "./bench-lib.mjs";
+import { benchArgs, pct, root, signIn } from "./bench-lib.mjs";
 import { APP_ISOLATE, inspect, sampleSpacing } from "./bench-cpu.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 import { monthBefore } from "./scale-ids.mjs";
@@ -261,15 +261,19 @@ const stepWatcher = stepWatch();
 let report;
 let httpAnswers = 0;
 let httpTimeouts = 0;
+const pollMs = []; // wall time of each progress poll the app answered (decision 0336)
 for (;;) {
   await new Promise((r) => setTimeout(r, 2000));
   // The app's own progress answer; while it does not come within 10 s (it may not while the Workflow
   // runs: decision 0335), the report row read from SQLite, marked "(db)".
   let via = "";
+  const asked = performance.now();
   try {
     const res = await fetch(`${base}/admin/payments/report?id=${reportId}`, { headers: { Cookie: cookie }, signal: AbortSignal.timeout(10_000) });
     report = (await res.json()).report;
     httpAnswers++;
+    pollMs.push(performance.now() - asked);
+    via = ` (poll ${(performance.now() - asked).toFixed(0)} ms)`;
   } catch {
     httpTimeouts++;
     via = " (db)";
@@ -299,6 +303,12 @@ process.stderr.write("\n");
 watching = false;
 await stepWatcher;
 log(`progress polls: ${httpAnswers} answered by the app, ${httpTimeouts} not within 10 s`);
+{
+  const sorted = [...pollMs].sort((a, b) => a - b);
+  log(
+    `progress poll wall time while reading: p50 ${pct(sorted, 50)?.toFixed(0)} ms, p95 ${pct(sorted, 95)?.toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms`,
+  );
+}
 const final = rowQuery.get(reportId);
 if (boundaries.at(-1).status === "reading" && final.status !== "reading") boundaries.push({ us: nowUs(), steps: final.steps, status: final.status });
 // complete → the report left 'reading' (seen within 100 ms; the progress poll is every 2 s).
