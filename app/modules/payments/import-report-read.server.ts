@@ -34,6 +34,14 @@ const ROWS_PER_INSERT = 2000;
 /** Keys looked up per query of earlier ranges' keys: each query short (0336). */
 const KEYS_PER_LOOKUP = 4000;
 
+/**
+ * A pause of 1 ms between a step's writes (0336). Local workerd runs the app, the Workflow engine and
+ * D1's SQLite on one thread, whose event loop reads its sockets only when no work is queued: a step's
+ * back-to-back D1 calls kept it busy, and no request of the app was even accepted while the report
+ * was read. A timer lets the loop go idle and take them. On Cloudflare it costs 1 ms of wall time.
+ */
+const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+
 export type RangeStepResult = { done: boolean; offset: number; rowsRead: number; problems: number };
 
 type ReportRow = typeof revenueReports.$inferSelect;
@@ -210,7 +218,11 @@ export async function readReportRange(reportId: string, rangeBytes = RANGE_BYTES
   if (toKeep.length > 0) statements.push(problemsInsert(reportId, toKeep));
   // The keys first, each statement alone and short; a repeat of one is a no-op (see the file's comment).
   const keyRows = kept.map((k) => [k.h[0], k.h[1], k.row.line]);
-  for (let i = 0; i < keyRows.length; i += ROWS_PER_INSERT) await keysInsert(reportId, keyRows.slice(i, i + ROWS_PER_INSERT));
+  for (let i = 0; i < keyRows.length; i += ROWS_PER_INSERT) {
+    await letOthersIn();
+    await keysInsert(reportId, keyRows.slice(i, i + ROWS_PER_INSERT));
+  }
+  await letOthersIn();
   try {
     await db().batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
@@ -231,6 +243,7 @@ async function earlierKeys(reportId: string, linesBefore: number, hashes: [numbe
   const found = new Map<string, number>();
   const unique = [...new Map(hashes.map((h) => [`${h[0]}:${h[1]}`, h])).values()];
   for (let i = 0; i < unique.length; i += KEYS_PER_LOOKUP) {
+    await letOthersIn();
     const rows = await earlierKeysQuery(reportId, JSON.stringify(unique.slice(i, i + KEYS_PER_LOOKUP))).all();
     for (const r of rows) if (r.line <= linesBefore) found.set(`${r.h1}:${r.h2}`, r.line);
   }
