@@ -7,7 +7,7 @@ import { matchImport } from "./import-match.server";
 import { priceImport } from "./import-price";
 import { dropWorkRows, problemsInsert } from "./import-report-read.server";
 import { stageImport } from "./import-stage.server";
-import { type LineFact, previewLines } from "./preview-lines.server";
+import { pricedSummary } from "./preview-lines.server";
 import { readPeriod, type SlashOrder, slashMonth } from "./period";
 import { REPORT_PROBLEMS_KEPT } from "./report-messages";
 import { CSV_MESSAGES, type RevenueFormat, type RevenueGroup, type RowProblem } from "./revenue-csv";
@@ -164,30 +164,7 @@ export async function finishReport(reportId: string): Promise<FinishResult> {
     shareBp: match.shares.shareBp,
     priced,
   });
-  const facts: LineFact[] = [
-    ...priced.entries.map((e) => ({
-      userId: e.userId,
-      sourceKind: e.sourceKind,
-      sourceId: e.sourceId ?? "",
-      note: e.note,
-      netCents: e.netCents,
-      amountCents: e.amountCents,
-      credited: true,
-    })),
-    ...priced.ended,
-  ];
-  const preview: ImportPreview = {
-    ...base,
-    matched: match.matched,
-    importId,
-    notCredited: priced.notCredited,
-    entryCount: priced.entries.length,
-    remainder: formatDec(priced.rounded.remainder),
-    netCents: priced.netCents,
-    amountCents: priced.amountCents,
-    lines: await previewLines(facts, match.channels),
-    lineCount: facts.length,
-  };
+  const preview: ImportPreview = { ...base, ...(await pricedSummary(priced, match, importId)) };
   await finish({ status: "staged", importId, preview: JSON.stringify(preview), rowsMatched: match.matched });
   await dropWorkRows(reportId, true);
   return { status: "staged", importId };

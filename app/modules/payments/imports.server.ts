@@ -13,7 +13,7 @@ import { priceImport } from "./import-price";
 import { discardStaged, discardStagedQueries, stageImport } from "./import-stage.server";
 import { fileText, rememberedMapping, rememberMapping, stashedUpload, stashUpload } from "./import-upload.server";
 import { PAYMENT_MESSAGES as M } from "./messages";
-import { type LineFact, previewLines } from "./preview-lines.server";
+import { pricedSummary } from "./preview-lines.server";
 import { COLUMN_NAME_MAX, type ColumnMapping, detectFormat, MAX_IMPORT_BYTES, type RevenueFormat, suggestMapping } from "./revenue-csv";
 import type { ImportPreview, MappingStep } from "./types";
 
@@ -117,33 +117,7 @@ export async function previewImport(actor: Actor, request: Request, input: Previ
   await stageImport(actor, request, { importId, month, fileName: name, format, rowCount: parsed.dataRows, shareBp: shares.shareBp, priced });
 
   // Summary: what was staged, the largest lines with their people.
-  const { entries } = priced;
-  const facts: LineFact[] = [
-    ...entries.map((e) => ({
-      userId: e.userId,
-      sourceKind: e.sourceKind,
-      sourceId: e.sourceId ?? "",
-      note: e.note,
-      netCents: e.netCents,
-      amountCents: e.amountCents,
-      credited: true,
-    })),
-    ...priced.ended,
-  ];
-  return {
-    preview: {
-      ...base,
-      matched: match.matched,
-      importId,
-      notCredited: priced.notCredited,
-      entryCount: entries.length,
-      remainder: formatDec(priced.rounded.remainder),
-      netCents: priced.netCents,
-      amountCents: priced.amountCents,
-      lines: await previewLines(facts, match.channels),
-      lineCount: facts.length,
-    },
-  };
+  return { preview: { ...base, ...(await pricedSummary(priced, match, importId)) } };
 }
 
 /**

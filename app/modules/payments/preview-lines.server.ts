@@ -1,4 +1,6 @@
 import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { formatDec } from "./decimal";
+import type { PricedImport } from "./import-price";
 import type { PreviewLine, SourceKind } from "./types";
 
 // The lines of a revenue preview (issue 42 §1, "money a person can check"): each says the person
@@ -44,4 +46,48 @@ export async function previewLines(facts: readonly LineFact[], channelTitles: Re
       credited: f.credited,
     };
   });
+}
+
+/**
+ * What a staged import's preview says of its priced lines, for a small file (imports.server.ts) and a
+ * large report (import-report-stage.server.ts) alike: counts, totals and the lines with their people.
+ */
+export async function pricedSummary(
+  priced: PricedImport,
+  match: { matched: number; channels: ReadonlyMap<string, { title: string }> },
+  importId: string,
+): Promise<{
+  matched: number;
+  importId: string;
+  notCredited: number;
+  entryCount: number;
+  remainder: string;
+  netCents: number;
+  amountCents: number;
+  lines: PreviewLine[];
+  lineCount: number;
+}> {
+  const facts: LineFact[] = [
+    ...priced.entries.map((e) => ({
+      userId: e.userId,
+      sourceKind: e.sourceKind,
+      sourceId: e.sourceId ?? "",
+      note: e.note,
+      netCents: e.netCents,
+      amountCents: e.amountCents,
+      credited: true,
+    })),
+    ...priced.ended,
+  ];
+  return {
+    matched: match.matched,
+    importId,
+    notCredited: priced.notCredited,
+    entryCount: priced.entries.length,
+    remainder: formatDec(priced.rounded.remainder),
+    netCents: priced.netCents,
+    amountCents: priced.amountCents,
+    lines: await previewLines(facts, match.channels),
+    lineCount: facts.length,
+  };
 }
