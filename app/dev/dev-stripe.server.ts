@@ -1,9 +1,22 @@
-import { exports as loopback, waitUntil } from "cloudflare:workers";
-import type { Stripe } from "stripe";
 import { readText } from "~/platform/body.server";
-import { hmacSha256Hex, randomToken } from "~/platform/crypto.server";
 import { env } from "~/platform/env.server";
 import { CURRENCY, payable } from "./dev-stripe-countries";
+import { REFUSALS, REFUSE_NEXT, refuseNextTransfer, type TransferRefusal } from "./dev-stripe-dashboard.server";
+import {
+  accountKey,
+  DAY,
+  get,
+  id,
+  kv,
+  type LinkRecord,
+  linkKey,
+  now,
+  put,
+  type StandInAccount,
+  type StandInTransfer,
+  transferKey,
+} from "./dev-stripe-store.server";
+import { emit } from "./dev-stripe-webhooks.server";
 
 // The local stand-in for Stripe (DEV_TOOLS only; docs/decisions/0226-stripe-stand-in.md). It answers
 // the API calls the payments module makes, in Stripe's shapes, through the same `stripe` package:
@@ -26,45 +39,22 @@ import { CURRENCY, payable } from "./dev-stripe-countries";
 // changes an account, transfer.created after a transfer, transfer.reversed when one is reversed from
 // the stand-in's dashboard (/dev/stripe). State lives in KV under devstripe:*.
 
-// The stand-in's objects are Stripe's own types (the SDK is the machine-readable contract, issue 41
-// §5): the fields it answers with, picked from Stripe.Account and Stripe.Transfer, so a field it gets
-// wrong (a name, a type, an enum value) fails the typecheck.
-export type StandInAccount = Pick<
-  Stripe.Account,
-  "id" | "object" | "email" | "country" | "default_currency" | "created" | "details_submitted" | "charges_enabled" | "payouts_enabled" | "metadata"
-> & {
-  type: "express";
-  capabilities: Required<Pick<Stripe.Account.Capabilities, "transfers">>;
-  tos_acceptance: { service_agreement: "full" | "recipient" } & Stripe.Account.TosAcceptance;
-  requirements: Pick<Stripe.Account.Requirements, "disabled_reason"> & { currently_due: string[]; eventually_due: string[]; past_due: string[] };
-  metadata: Record<string, string>;
-  livemode: false;
-};
-
-export type StandInTransfer = Pick<
-  Stripe.Transfer,
-  "id" | "object" | "amount" | "amount_reversed" | "currency" | "created" | "description" | "transfer_group" | "reversed" | "metadata"
-> & {
-  destination: string;
-  livemode: false;
-};
-
-type LinkRecord = { id: string; account: string; refreshUrl: string; returnUrl: string; expiresAt: number; used: boolean };
-export type StandInEvent = { id: string; type: string; created: number; account: string | null; object: unknown; delivered: string | null };
-
-const kv = () => env.RATE_LIMITS;
-const DAY = 60 * 60 * 24;
-const now = () => Math.floor(Date.now() / 1000);
-const id = (prefix: string) =>
-  `${prefix}_${randomToken(12)
-    .replace(/[^A-Za-z0-9]/g, "")
-    .slice(0, 16)}`;
-
-async function get<T>(key: string): Promise<T | null> {
-  const raw = await kv().get(key);
-  return raw ? (JSON.parse(raw) as T) : null;
-}
-const put = (key: string, value: unknown, ttl = 30 * DAY) => kv().put(key, JSON.stringify(value), { expirationTtl: ttl });
+// The stand-in is four files: this one answers the API; dev-stripe-store.server.ts holds the stored
+// objects' types and KV, dev-stripe-webhooks.server.ts the events, dev-stripe-dashboard.server.ts what
+// the dashboard and onboarding pages do. Everything the pages and tests use is re-exported here.
+export {
+  type AccountOutcome,
+  onboardingLink,
+  refuseNextTransfer,
+  refusingNextTransfer,
+  reverseTransfer,
+  setAccountState,
+  standInState,
+  type TransferRefusal,
+  useOnboardingLink,
+} from "./dev-stripe-dashboard.server";
+export { accountKey, type StandInAccount, type StandInEvent, type StandInTransfer, transferKey } from "./dev-stripe-store.server";
+export { deliver, pauseWebhooks, signPayload } from "./dev-stripe-webhooks.server";
 
 function json(body: unknown, status = 200) {
   return Response.json(body, { status, headers: { "Cache-Control": "no-store", "Request-Id": id("req") } });
@@ -110,185 +100,6 @@ function newAccount(email: string | null, metadata: Record<string, string>, coun
     metadata,
     livemode: false,
   };
-}
-
-export const accountKey = (acct: string) => `devstripe:account:${acct}`;
-
-/** The states the stand-in's onboarding page and dashboard can put an account in. */
-export type AccountOutcome = "complete" | "incomplete" | "restricted" | "verifying";
-
-export async function setAccountState(accountId: string, outcome: AccountOutcome, request: Request): Promise<StandInAccount | null> {
-  const account = await get<StandInAccount>(accountKey(accountId));
-  if (!account) return null;
-  const next: StandInAccount = { ...account };
-  if (outcome === "complete") {
-    Object.assign(next, { details_submitted: true, charges_enabled: false, payouts_enabled: true, capabilities: { transfers: "active" } });
-    next.requirements = { currently_due: [], eventually_due: [], past_due: [], disabled_reason: null };
-  } else if (outcome === "verifying") {
-    Object.assign(next, { details_submitted: true, payouts_enabled: false, capabilities: { transfers: "pending" } });
-    next.requirements = { currently_due: [], eventually_due: [], past_due: [], disabled_reason: "requirements.pending_verification" };
-  } else if (outcome === "restricted") {
-    Object.assign(next, { details_submitted: true, payouts_enabled: false, capabilities: { transfers: "inactive" } });
-    next.requirements = {
-      currently_due: ["individual.id_number"],
-      eventually_due: ["individual.id_number"],
-      past_due: ["individual.id_number"],
-      disabled_reason: "requirements.past_due",
-    };
-  } else {
-    next.details_submitted = false;
-  }
-  await put(accountKey(accountId), next);
-  await emit("account.updated", next, request, accountId);
-  return next;
-}
-
-// ---- Transfers -----------------------------------------------------------------------------------
-
-const REFUSE_NEXT = "devstripe:refuse-next-transfer";
-
-/**
- * How the next transfer is refused (https://docs.stripe.com/error-codes): balance_insufficient when
- * the platform's balance is short (the dashboard's switch), transfers_not_allowed for a refusal about
- * the destination.
- */
-export type TransferRefusal = "balance_insufficient" | "transfers_not_allowed";
-const REFUSALS: Record<TransferRefusal, string> = {
-  balance_insufficient: "You have insufficient available funds in your Stripe account.",
-  transfers_not_allowed: "The requested transfer cannot be created. Contact us if you need further assistance.",
-};
-
-/** The dashboard's switch: the next transfer is refused as Stripe refuses one (by default: the platform's balance is short). */
-export async function refuseNextTransfer(on: boolean, code: TransferRefusal = "balance_insufficient"): Promise<void> {
-  if (on) await kv().put(REFUSE_NEXT, code, { expirationTtl: DAY });
-  else await kv().delete(REFUSE_NEXT);
-}
-export async function refusingNextTransfer(): Promise<boolean> {
-  return (await kv().get(REFUSE_NEXT)) !== null;
-}
-
-const WEBHOOKS_OFF = "devstripe:webhooks-off";
-
-/** Stops (or resumes) delivering events, as when the webhook endpoint is down: events are still recorded. */
-export async function pauseWebhooks(on: boolean): Promise<void> {
-  if (on) await kv().put(WEBHOOKS_OFF, "1", { expirationTtl: DAY });
-  else await kv().delete(WEBHOOKS_OFF);
-}
-
-export const transferKey = (tr: string) => `devstripe:transfer:${tr}`;
-
-/** Reverses a whole transfer, as the platform can in Stripe's dashboard: Stripe then sends transfer.reversed. */
-export async function reverseTransfer(transferId: string, request: Request): Promise<StandInTransfer | null> {
-  const transfer = await get<StandInTransfer>(transferKey(transferId));
-  if (!transfer || transfer.reversed) return transfer;
-  const next = { ...transfer, reversed: true, amount_reversed: transfer.amount };
-  await put(transferKey(transferId), next);
-  await emit("transfer.reversed", next, request, null);
-  return next;
-}
-
-// ---- Webhooks ------------------------------------------------------------------------------------
-
-const eventKey = (evt: string) => `devstripe:event:${evt}`;
-
-/** Signs a payload as Stripe does: t=<seconds>,v1=<hex HMAC-SHA256 of "t.payload">. */
-export async function signPayload(payload: string, secret: string, t = now()): Promise<string> {
-  return `t=${t},v1=${await hmacSha256Hex(secret, `${t}.${payload}`)}`;
-}
-
-function eventPayload(e: StandInEvent): string {
-  return JSON.stringify({
-    id: e.id,
-    object: "event",
-    api_version: "2026-10-28.endive",
-    created: e.created,
-    data: { object: e.object },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: e.type,
-    ...(e.account ? { account: e.account } : {}),
-  });
-}
-
-/** Sends one event to the app's webhook, signed, as Stripe would; records how it was answered. */
-export async function deliver(eventId: string, origin: string): Promise<number> {
-  const event = await get<StandInEvent>(eventKey(eventId));
-  if (!event) return 404;
-  const payload = eventPayload(event);
-  const secret = (env.STRIPE_WEBHOOK_SECRET ?? "").split(",")[0]?.trim() ?? "";
-  const request = new Request(new URL("/api/stripe/webhook", origin), {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Stripe-Signature": await signPayload(payload, secret),
-      "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks)",
-    },
-    body: payload,
-  });
-  let status = 0;
-  try {
-    // Through the Worker's own entry (Origin check, router, route) when the runtime offers it.
-    const self = (loopback as unknown as { default?: { fetch(r: Request): Promise<Response> } } | undefined)?.default;
-    if (self) status = (await self.fetch(request)).status;
-    else {
-      const { receiveStripeWebhook } = await import("~/modules/payments/payments.server");
-      status = (await receiveStripeWebhook(request)).status;
-    }
-  } catch (error) {
-    console.error("stand-in webhook delivery failed", error);
-  }
-  await put(eventKey(eventId), { ...event, delivered: `${status} at ${new Date().toISOString()}` });
-  return status;
-}
-
-/** Records an event and delivers it after the current answer has gone (Stripe sends webhooks on its own time). */
-async function emit(type: string, object: unknown, request: Request, account: string | null): Promise<void> {
-  const event: StandInEvent = { id: id("evt"), type, created: now(), account, object, delivered: null };
-  await put(eventKey(event.id), event);
-  if (await kv().get(WEBHOOKS_OFF)) return;
-  const origin = new URL(request.url).origin;
-  const later = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => deliver(event.id, origin)).then(() => undefined);
-  try {
-    waitUntil(later);
-  } catch {
-    // outside a request (a test's own code): the promise runs on regardless
-  }
-}
-
-/** What the dashboard lists: accounts, transfers and events, newest first. */
-export async function standInState(): Promise<{ accounts: StandInAccount[]; transfers: StandInTransfer[]; events: StandInEvent[]; refusing: boolean }> {
-  const read = async <T>(prefix: string): Promise<T[]> => {
-    const list = await kv().list({ prefix, limit: 200 });
-    const found = await Promise.all(list.keys.map((k) => get<T>(k.name)));
-    return found.filter((v): v is Awaited<T> => v !== null) as T[];
-  };
-  const [accounts, transfers, events, refusing] = await Promise.all([
-    read<StandInAccount>("devstripe:account:"),
-    read<StandInTransfer>("devstripe:transfer:"),
-    read<StandInEvent>("devstripe:event:"),
-    refusingNextTransfer(),
-  ]);
-  const newest = (a: { created?: number }, b: { created?: number }) => (b.created ?? 0) - (a.created ?? 0);
-  return { accounts: accounts.sort(newest), transfers: transfers.sort(newest), events: events.sort(newest).slice(0, 50), refusing };
-}
-
-// ---- Onboarding links ----------------------------------------------------------------------------
-
-const linkKey = (link: string) => `devstripe:link:${link}`;
-
-/** The onboarding link's record, once: a used or expired link sends the person to its refresh URL, as Stripe's do. */
-export async function onboardingLink(linkId: string): Promise<{ link: LinkRecord; account: StandInAccount | null; usable: boolean } | null> {
-  const link = await get<LinkRecord>(linkKey(linkId));
-  if (!link) return null;
-  return { link, account: await get<StandInAccount>(accountKey(link.account)), usable: !link.used && link.expiresAt > now() };
-}
-
-export async function useOnboardingLink(linkId: string): Promise<LinkRecord | null> {
-  const found = await onboardingLink(linkId);
-  if (!found?.usable) return null;
-  await put(linkKey(linkId), { ...found.link, used: true }, DAY);
-  return found.link;
 }
 
 // ---- The API -------------------------------------------------------------------------------------
