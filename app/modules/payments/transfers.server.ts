@@ -1,16 +1,23 @@
-import { and, eq, inArray, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import { ledgerEntries, payouts } from "~/db/schema";
-import { isAdminUser, personById, userIdsWhere } from "~/modules/accounts/accounts.server";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { payouts } from "~/db/schema";
+import { isAdminUser, userIdsWhere } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQueryWhen } from "~/platform/audit.server";
 import { db } from "~/platform/db.server";
-import { appOrigin, emailQueryWhen, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isStripeRefusal, StripeNotConfigured, stripeClient, stripeConfig } from "~/platform/stripe.server";
 import { monthLabel } from "./calendar";
 import { PAYOUT_MESSAGES as P } from "./messages";
-import { formatCents } from "./money";
+import { failNow, type PayoutRecord } from "./transfer-outcomes.server";
+import {
+  processingStripePayouts,
+  RECONCILE_AFTER_MS,
+  RECOVER_AFTER_MS,
+  reconcileOne,
+  reconcileUnconfirmed,
+  recoverOne,
+  type StripeClient,
+} from "./transfer-recovery.server";
 
 // Stripe transfers of the payouts gathered on the payout day (docs/decisions/0224, 0225):
 //   send     pending → processing (a guarded claim, so two runs send once), then one transfer with
@@ -29,160 +36,14 @@ import { formatCents } from "./money";
 //            run sends it again (0307).
 //   paid / failed   the statements a webhook (or a refusal) runs in its batch; a failure returns the
 //            payout's entries to the balance and tells the person (bell and e-mail).
+// The statements and messages of paid / failed live in transfer-outcomes.server.ts, recover and
+// reconcile in transfer-recovery.server.ts; what callers imported from this file is re-exported here.
+export { ledgerPaidWithPayoutQuery, payoutFailedQueries, payoutPaidQueries, tellPayout } from "./transfer-outcomes.server";
+export { RECONCILE_AFTER_MS, RECOVER_AFTER_MS } from "./transfer-recovery.server";
 
 /** Transfers per run: Workers allow 1,000 subrequests per invocation; the next daily run sends the rest. */
 export const TRANSFERS_PER_RUN = 400;
 const PARALLEL = 6;
-export const RECOVER_AFTER_MS = 10 * 60 * 1000;
-/** A sent transfer's webhook normally arrives within seconds; after an hour the daily job asks Stripe itself. */
-export const RECONCILE_AFTER_MS = 60 * 60 * 1000;
-
-type PayoutRecord = typeof payouts.$inferSelect;
-
-function paidEmail(to: string, p: { amountCents: number; batch: string }, transferId: string) {
-  const amount = formatCents(p.amountCents);
-  return {
-    to,
-    kind: "payout_paid",
-    subject: `Your ${appName()} payout of ${amount} is on its way`,
-    text: `We have sent your payout of ${amount} from the ${monthLabel(p.batch)} run to your Stripe account (transfer ${transferId}). Stripe pays it out to your bank on your payout schedule, usually within a few business days.\n\nSee your statement and payout history at ${appOrigin()}/payments.\n`,
-  };
-}
-
-function failedEmail(to: string, p: { amountCents: number }, reason: string) {
-  const amount = formatCents(p.amountCents);
-  return {
-    to,
-    kind: "payout_failed",
-    subject: `Your ${appName()} payout of ${amount} did not go through`,
-    text: `Your payout of ${amount} could not be sent: ${userText(reason)}.\n\nThe amount is back in your balance and goes out with the next payout. Check your payout account at ${appOrigin()}/payments.\n`,
-  };
-}
-
-/** The statements that mark a Stripe payout paid (its transfer exists): guarded, audited, e-mailed once, its entries paid. */
-export function payoutPaidQueries(
-  p: PayoutRecord,
-  email: string | null,
-  transfer: { id: string; amount: number; destination: string },
-  now: string,
-): BatchItem<"sqlite">[] {
-  return [
-    db()
-      .update(payouts)
-      .set({ status: "paid", paidAt: now, reference: transfer.id, stripeTransferId: transfer.id })
-      .where(
-        and(
-          eq(payouts.id, p.id),
-          eq(payouts.method, "stripe"),
-          inArray(payouts.status, ["pending", "processing"]),
-          eq(payouts.amountCents, transfer.amount),
-          eq(payouts.stripeAccountId, transfer.destination),
-        ),
-      ),
-    auditQueryWhen(
-      {
-        eventType: "payout_paid_stripe",
-        severity: "high",
-        targetUserId: p.userId,
-        details: { payout_id: p.id, transfer_id: transfer.id, amount_cents: p.amountCents },
-      },
-      sql`changes() = 1`,
-    ),
-    emailQueryWhen(paidEmail(email ?? "", p, transfer.id), sql`changes() = 1 and ${email ?? ""} <> ''`),
-    ledgerPaidWithPayoutQuery(p.id),
-  ];
-}
-
-/** The statements that fail a payout and return its entries to the balance: guarded (once), audited, e-mailed. */
-export function payoutFailedQueries(p: PayoutRecord, email: string | null, reason: string, now: string): BatchItem<"sqlite">[] {
-  return [
-    db()
-      .update(payouts)
-      .set({ status: "failed", failedAt: now, failureReason: reason })
-      .where(and(eq(payouts.id, p.id), inArray(payouts.status, ["pending", "processing", "paid"]))),
-    auditQueryWhen(
-      { eventType: "payout_failed", severity: "high", targetUserId: p.userId, details: { payout_id: p.id, amount_cents: p.amountCents, reason } },
-      sql`changes() = 1`,
-    ),
-    emailQueryWhen(failedEmail(email ?? "", p, reason), sql`changes() = 1 and ${email ?? ""} <> ''`),
-    // Back to the balance: finalized and in no payout, gathered again on the next payout day.
-    db()
-      .update(ledgerEntries)
-      .set({ status: "finalized", payoutId: null })
-      .where(and(eq(ledgerEntries.payoutId, p.id), sql`exists (select 1 from payouts x where x.id = ${p.id} and x.status = 'failed')`)),
-  ];
-}
-
-/** The bell after a payout changed (the record is already written; a missing bell must not undo it). */
-export async function tellPayout(p: { userId: string; amountCents: number }, outcome: "paid" | "failed", reason?: string): Promise<void> {
-  const amount = formatCents(p.amountCents);
-  await notifyUserQuietly(
-    p.userId,
-    outcome === "paid"
-      ? { title: "Payout sent", content: `Your payout of ${amount} has been sent to your Stripe account.`, kind: "payout_paid" }
-      : {
-          title: "Payout failed",
-          content: `Your payout of ${amount} did not go through (${reason}). The amount is back in your balance.`,
-          kind: "payout_failed",
-        },
-  );
-}
-
-/** Fails one payout now (Stripe refused its transfer) and tells the person. */
-async function failNow(p: PayoutRecord, reason: string): Promise<void> {
-  const email = (await personById(p.userId))?.email ?? null;
-  const results = (await db().batch(
-    payoutFailedQueries(p, email, reason, new Date().toISOString()) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
-  )) as unknown[];
-  const changed = (results[0] as { meta?: { changes?: number } })?.meta?.changes ?? 0;
-  if (changed > 0) await tellPayout(p, "failed", reason);
-}
-
-/**
- * Stripe payouts still processing that were sent before `sentBefore` (up to `limit`): "without
- * transfer", the answer to their transfer was lost; "with transfer", their webhook never came.
- */
-async function processingStripePayouts(which: "with transfer" | "without transfer", sentBefore: Date, limit: number): Promise<PayoutRecord[]> {
-  return db()
-    .select()
-    .from(payouts)
-    .where(
-      and(
-        eq(payouts.method, "stripe"),
-        eq(payouts.status, "processing"),
-        which === "with transfer" ? isNotNull(payouts.stripeTransferId) : isNull(payouts.stripeTransferId),
-        lt(payouts.sentAt, sentBefore.toISOString()),
-      ),
-    )
-    .limit(limit)
-    .all();
-}
-
-type StripeClient = Awaited<ReturnType<typeof stripeClient>>;
-
-/**
- * A payout whose transfer answer was lost (processing, no transfer id): Stripe is asked for the
- * transfers of its group. Found → its id recorded (the webhook pays it); none → pending again, so the
- * next send makes it with the same idempotency key. Returns whether it is pending again.
- */
-async function recoverOne(stripe: StripeClient, p: PayoutRecord): Promise<boolean> {
-  const found = await stripe.transfers.list({ transfer_group: p.id, limit: 1 });
-  const transfer = found.data[0];
-  if (transfer) {
-    await db()
-      .update(payouts)
-      .set({ stripeTransferId: transfer.id })
-      .where(and(eq(payouts.id, p.id), isNull(payouts.stripeTransferId)))
-      .run();
-    return false;
-  }
-  const [again] = await db()
-    .update(payouts)
-    .set({ status: "pending" })
-    .where(and(eq(payouts.id, p.id), eq(payouts.status, "processing"), isNull(payouts.stripeTransferId)))
-    .returning({ id: payouts.id });
-  return !!again;
-}
 
 export type SendResult = { sent: number; failed: number; recovered: number; left: number; held: number; reconciled: number };
 
@@ -222,52 +83,6 @@ export async function sendPendingTransfers(now = new Date(), limit = TRANSFERS_P
   await Promise.all(Array.from({ length: PARALLEL }, worker));
   if (newlyHeld > 0) await alertAdminsOfHold(newlyHeld);
   return result;
-}
-
-/**
- * The payouts sent over an hour ago whose webhook never came (the endpoint was down, misconfigured,
- * or Stripe gave up): each transfer is read back and settled as its webhook would have settled it.
- * A transfer that does not match the payout (amount, destination, currency) is left for an admin, as
- * the webhook leaves it. Returns how many were settled.
- */
-async function reconcileUnconfirmed(stripe: StripeClient, now: Date, limit: number): Promise<number> {
-  const waiting = await processingStripePayouts("with transfer", new Date(now.getTime() - RECONCILE_AFTER_MS), limit);
-  let settled = 0;
-  for (const p of waiting) if (await reconcileOne(stripe, p)) settled += 1;
-  return settled;
-}
-
-/** One sent payout whose webhook never came: its transfer read back and settled as the webhook would. Whether it changed. */
-async function reconcileOne(stripe: StripeClient, p: PayoutRecord): Promise<boolean> {
-  let transfer: Awaited<ReturnType<typeof stripe.transfers.retrieve>>;
-  try {
-    transfer = await stripe.transfers.retrieve(p.stripeTransferId ?? "");
-  } catch (error) {
-    // No answer, or no such transfer: it stays processing and is asked about again tomorrow.
-    console.error("stripe transfer: reading it back failed", p.id, error);
-    return false;
-  }
-  const destination = typeof transfer.destination === "string" ? transfer.destination : (transfer.destination?.id ?? "");
-  const email = (await personById(p.userId))?.email ?? null;
-  const at = new Date().toISOString();
-  if (transfer.reversed) {
-    if (!(await changedFirst(payoutFailedQueries(p, email, P.transferReversed, at)))) return false;
-    await tellPayout(p, "failed", P.transferReversed);
-    return true;
-  }
-  if (transfer.currency !== "usd" || transfer.amount !== p.amountCents || destination !== p.stripeAccountId) {
-    console.error("stripe transfer: read back, does not match its payout; left for an admin", p.id, transfer.id);
-    return false;
-  }
-  if (!(await changedFirst(payoutPaidQueries(p, email, { id: transfer.id, amount: transfer.amount, destination }, at)))) return false;
-  await tellPayout(p, "paid");
-  return true;
-}
-
-/** Runs the statements in one batch; whether the first (the guarded transition) changed a row. */
-async function changedFirst(statements: BatchItem<"sqlite">[]): Promise<boolean> {
-  const results = (await db().batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
-  return ((results[0] as { meta?: { changes?: number } })?.meta?.changes ?? 0) > 0;
 }
 
 /**
@@ -409,18 +224,4 @@ export async function transfersWaiting(): Promise<{ pending: number; processing:
     .groupBy(payouts.status)
     .all();
   return { pending: rows.find((r) => r.status === "pending")?.n ?? 0, processing: rows.find((r) => r.status === "processing")?.n ?? 0 };
-}
-
-/** A payout's finalized ledger lines become paid, in the same batch and only once the payout itself is paid (by hand or by Stripe). */
-export function ledgerPaidWithPayoutQuery(payoutId: string) {
-  return db()
-    .update(ledgerEntries)
-    .set({ status: "paid" })
-    .where(
-      and(
-        eq(ledgerEntries.payoutId, payoutId),
-        eq(ledgerEntries.status, "finalized"),
-        sql`exists (select 1 from payouts x where x.id = ${payoutId} and x.status = 'paid')`,
-      ),
-    );
 }
