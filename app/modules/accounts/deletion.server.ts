@@ -8,7 +8,7 @@ import { auditQuery } from "~/platform/audit.server";
 import { auditEventsAboutQuery } from "~/platform/audit-log.server";
 import { shortCode } from "~/platform/crypto.server";
 import { db } from "~/platform/db.server";
-import { forgetEmailsToQuery } from "~/platform/email-delivery.server";
+import { forgetEmailsToQuery } from "~/platform/email-retention.server";
 import { forgetOptOutsQuery } from "~/platform/email-preferences.server";
 import { appLink, emailQuery } from "~/platform/email.server";
 import { appName, env } from "~/platform/env.server";

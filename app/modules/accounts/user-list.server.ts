@@ -4,7 +4,7 @@ import { profiles, sessions, users } from "~/db/schema";
 import { authorize, type Actor } from "~/lib/permissions";
 import { fact } from "~/platform/account-hooks.server";
 import { db } from "~/platform/db.server";
-import { deliveriesTo } from "~/platform/email-delivery.server";
+import { deliveriesTo } from "~/platform/email-status.server";
 import { cappedCount, cappedPages, one, pageWithinCap } from "~/platform/capped-count.server";
 import { containsText } from "~/platform/text-search.server";
 import { isAdminUser, profileStandingColumns } from "./directory.server";

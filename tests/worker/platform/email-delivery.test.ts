@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BACKOFF_MS, MAX_ATTEMPTS, deliverDue } from "~/platform/email-delivery.server";
+import { deliverDue } from "~/platform/email-delivery.server";
+import { BACKOFF_MS, MAX_ATTEMPTS } from "~/platform/email-failures.server";
 import { emailQuery, emailsQuery } from "~/platform/email.server";
 import { db } from "~/platform/db.server";
 import { createUser } from "../../factories/users";

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "~/platform/db.server";
-import { NO_HTTPS_ORIGIN, SENDER_PAUSE_MS, deliverDue, quotaResetAfter, type EmailBinding } from "~/platform/email-delivery.server";
+import { deliverDue, type EmailBinding } from "~/platform/email-delivery.server";
+import { NO_HTTPS_ORIGIN, SENDER_PAUSE_MS, quotaResetAfter } from "~/platform/email-failures.server";
 import { emailQuery } from "~/platform/email.server";
 import { recordSuccess } from "~/platform/service-status.server";
 import errors from "../../fixtures/providers/cloudflare-email-errors.json";

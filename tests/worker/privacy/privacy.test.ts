@@ -8,7 +8,7 @@ import { payoutPaidQueries } from "~/modules/payments/transfers.server";
 import { db } from "~/platform/db.server";
 import { emailQuery, emailsQuery } from "~/platform/email.server";
 import { runDueDeletions, runRetention } from "~/modules/privacy/privacy.server";
-import { EMAIL_BODY_RETENTION_DAYS } from "~/platform/email-delivery.server";
+import { EMAIL_BODY_RETENTION_DAYS } from "~/platform/email-retention.server";
 import { trackInsert } from "../../factories/tracks";
 import { createUser, type TestUser } from "../../factories/users";
 import { TEST_PASSWORD, count, fetchApp, passwordBeforeAll, postForm, redirectTarget, setCookieValue, withCookie } from "../helpers";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { SNAPSHOT_RETENTION_DAYS } from "~/modules/channels/analytics";
 import { READ_NOTIFICATION_RETENTION_DAYS, purgeReadNotifications } from "~/modules/notifications/notifications.server";
 import { runRetention } from "~/modules/privacy/privacy.server";
-import { EMAIL_ROW_RETENTION_DAYS, oldEmailIdsQuery } from "~/platform/email-delivery.server";
+import { EMAIL_ROW_RETENTION_DAYS, oldEmailIdsQuery } from "~/platform/email-retention.server";
 import { createUser } from "../../factories/users";
 import { count } from "../helpers";
 
