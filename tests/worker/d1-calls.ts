@@ -3,7 +3,8 @@ import { fetchApp, okText, withCookie } from "./helpers";
 
 // D1 round trips of one request, counted: every batch of the app goes through a D1 session
 // (docs/decisions/0232), so the sessions' batch and the statements' own execution are wrapped for
-// the length of `run`, then put back.
+// the length of `run`, then put back. rowsReadPerStatement counts the rows each batched statement
+// read instead (the admin's long-list tests).
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -46,4 +47,22 @@ export async function pageRoundTrips(path: string, cookie: string): Promise<{ ht
     html = await okText(fetchApp(path, withCookie(cookie)));
   });
   return { html, ...seen };
+}
+
+/** The rows each statement of the page's D1 batches read (meta.rows_read), while `run` goes. */
+export async function rowsReadPerStatement(run: () => Promise<unknown>): Promise<number[]> {
+  const read: number[] = [];
+  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as { batch: (...args: unknown[]) => Promise<unknown> };
+  const original = session.batch;
+  session.batch = async function (this: unknown, ...args: unknown[]) {
+    const results = (await original.apply(this, args)) as { meta: { rows_read: number } }[];
+    for (const r of results) read.push(r.meta.rows_read);
+    return results;
+  };
+  try {
+    await run();
+  } finally {
+    session.batch = original;
+  }
+  return read;
 }

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createUser, userBeforeAll } from "../../factories/users";
 import { get } from "../admin-agency-helpers";
+import { rowsReadPerStatement } from "../d1-calls";
 
 // Decision 0341 (issue 45 §3, found by npm run bench:scale: /admin?q= took 0.9 s of wall time at
 // 100,000 creators): the admin's user search reads users_search, a trigram index of e-mails and
@@ -9,24 +10,6 @@ import { get } from "../admin-agency-helpers";
 // finds does not change: any part of the e-mail or the name, any case.
 
 const BULK = 5_000;
-
-/** The rows each statement of the page's D1 batches read (meta.rows_read), while `run` goes. */
-async function rowsReadPerStatement(run: () => Promise<unknown>): Promise<number[]> {
-  const read: number[] = [];
-  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as { batch: (...args: unknown[]) => Promise<unknown> };
-  const original = session.batch;
-  session.batch = async function (this: unknown, ...args: unknown[]) {
-    const results = (await original.apply(this, args)) as { meta: { rows_read: number } }[];
-    for (const r of results) read.push(r.meta.rows_read);
-    return results;
-  };
-  try {
-    await run();
-  } finally {
-    session.batch = original;
-  }
-  return read;
-}
 
 async function found(q: string, cookie: string): Promise<string> {
   const res = await get(`/admin?q=${encodeURIComponent(q)}`, cookie);

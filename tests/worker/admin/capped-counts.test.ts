@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { userBeforeAll } from "../../factories/users";
 import { get } from "../admin-agency-helpers";
+import { rowsReadPerStatement } from "../d1-calls";
 
 // Decision 0340 (issue 45 §3, found by npm run bench:scale at 100,000 creators): /admin's user list
 // and /admin/audit-log counted their whole table on every load (200,088 and about a million rows
@@ -9,24 +10,6 @@ import { get } from "../admin-agency-helpers";
 // statement of the page reads more than about 10,000 entries (users: a row and its profile each), whatever the table's size.
 
 const MANY = 30_000;
-
-/** The rows each statement of the page's D1 batches read (meta.rows_read), while `run` goes. */
-async function rowsReadPerStatement(run: () => Promise<unknown>): Promise<number[]> {
-  const read: number[] = [];
-  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as { batch: (...args: unknown[]) => Promise<unknown> };
-  const original = session.batch;
-  session.batch = async function (this: unknown, ...args: unknown[]) {
-    const results = (await original.apply(this, args)) as { meta: { rows_read: number } }[];
-    for (const r of results) read.push(r.meta.rows_read);
-    return results;
-  };
-  try {
-    await run();
-  } finally {
-    session.batch = original;
-  }
-  return read;
-}
 
 async function pageText(path: string, cookie: string) {
   const res = await get(path, cookie);
