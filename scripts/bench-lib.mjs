@@ -1,11 +1,13 @@
 // Shared by the bench scripts: command-line options, the repository root, waiting for the app,
-// signing the demo accounts in, percentiles, and writing a bench's own rows (users, sessions)
-// into its fresh state folder before the server opens it.
+// signing the demo accounts in, percentiles, the machine's yardstick and load average printed at
+// the end, and writing a bench's own rows (users, sessions) into its fresh state folder before the
+// server opens it.
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { cpuPerRequest } from "./bench-cpu.mjs";
 
 export const root = resolve(import.meta.dirname, "..");
 
@@ -47,6 +49,36 @@ export async function signIn(base, email, password = DEMO_PASSWORD) {
 
 /** The p-th percentile of an ascending array (nearest rank). */
 export const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : Number.NaN);
+
+/**
+ * The machine's yardstick: the same fixed work (one password hashed and verified, argon2id, the
+ * DEV_TOOLS route /dev/bench/password?n=1) timed the same way, so figures from two machines can be
+ * compared: a page's ms divided by this one's is the machine-free figure. Prints its line.
+ */
+export async function printYardstick(base, { inspectorPort, interval, mode }) {
+  const yardstickUrl = `${base}/dev/bench/password?n=1`;
+  const probe = await fetch(yardstickUrl);
+  await probe.arrayBuffer();
+  if (probe.ok) {
+    const [yardstick] = await cpuPerRequest([{ inspectorPort, url: yardstickUrl, headers: {} }], {
+      requests: 10,
+      interval,
+    });
+    yardstick.sort((a, b) => a - b);
+    console.log(
+      `reference /dev/bench/password?n=1 (argon2id hash + verify, the machine's yardstick) p50 ${pct(yardstick, 50).toFixed(1)} ms (46 ms on the 2-core VM of 2026-11-28, idle)`,
+    );
+  } else console.log(`reference: not measured (/dev/bench/password answered ${probe.status}: a build without DEV_TOOLS, --mode ${mode})`);
+}
+
+/** The machine's load at the end of a run, and its cores: figures from a busy machine read high. */
+export function printLoadAverage() {
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")} (${cpus().length} cores)`,
+  );
+}
 
 /** sha256 hex: sessions are stored by the hash of their token. */
 export const sha256 = (s) => createHash("sha256").update(s).digest("hex");

@@ -22,10 +22,9 @@
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { cpuPerRequest } from "./bench-cpu.mjs";
-import { benchArgs, pct, signIn } from "./bench-lib.mjs";
+import { benchArgs, pct, printLoadAverage, printYardstick, signIn } from "./bench-lib.mjs";
 import { ACCOUNTS, ROUTES } from "./bench-pages.routes.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 
@@ -181,30 +180,11 @@ try {
       })),
     );
   }
-  // The machine's yardstick: the same fixed work (one password hashed and verified, argon2id, the
-  // DEV_TOOLS route /dev/bench/password?n=1) timed the same way, so figures from two machines can be
-  // compared: a page's ms divided by this one's is the machine-free figure.
-  const yardstickUrl = `${base}/dev/bench/password?n=1`;
-  const probe = await fetch(yardstickUrl);
-  await probe.arrayBuffer();
-  if (probe.ok) {
-    const [yardstick] = await cpuPerRequest([{ inspectorPort: values.inspector, url: yardstickUrl, headers: {} }], {
-      requests: 10,
-      interval: Number(values.interval),
-    });
-    yardstick.sort((a, b) => a - b);
-    console.log(
-      `reference /dev/bench/password?n=1 (argon2id hash + verify, the machine's yardstick) p50 ${pct(yardstick, 50).toFixed(1)} ms (46 ms on the 2-core VM of 2026-11-28, idle)`,
-    );
-  } else console.log(`reference: not measured (/dev/bench/password answered ${probe.status}: a build without DEV_TOOLS, --mode ${values.mode})`);
+  await printYardstick(base, { inspectorPort: values.inspector, interval: Number(values.interval), mode: values.mode });
   const signedIn = cpuRows.filter((c) => c.as !== "-");
   const over = signedIn.filter((c) => c.p50 > (c.path === "/dashboard" ? 3 : 5)).map((c) => `${c.path} ${c.p50.toFixed(1)} ms`);
   console.log(`goals: /dashboard ≤ 3 ms p50, every signed-in page ≤ 5 ms p50: ${over.length ? `over: ${over.join(", ")}` : "met"}`);
-  console.log(
-    `load average at the end: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")} (${cpus().length} cores)`,
-  );
+  printLoadAverage();
 } finally {
   await server.dispose();
   await other?.dispose();

@@ -19,11 +19,10 @@
 // admin's cookie and the state's facts, and print their lines; they say "not measured" until those
 // Workflows land.
 import { existsSync, readFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { cpuPerRequest } from "./bench-cpu.mjs";
-import { benchArgs, pct, root, signIn } from "./bench-lib.mjs";
+import { benchArgs, pct, printLoadAverage, printYardstick, root, signIn } from "./bench-lib.mjs";
 import { startBenchServer } from "./bench-server.mjs";
 import { scaleEmail } from "./scale-ids.mjs";
 import { d1FileOf, fillScaleState, sqliteBytes } from "./scale-state.mjs";
@@ -89,19 +88,7 @@ export async function benchPages(ctx) {
       `cpu ${r.path} p50 ${r.p50.toFixed(1)} ms p95 ${r.p95.toFixed(1)} ms wall p50 ${r.wall.toFixed(0)} ms  (${r.what}, as ${r.as}, HTTP ${r.status})`,
     );
   // The machine's yardstick, as bench:pages prints it: one argon2id hash and verify (46 ms on the idle 2-core VM of 2026-11-28).
-  const yardstickUrl = `${base}/dev/bench/password?n=1`;
-  const probe = await fetch(yardstickUrl);
-  await probe.arrayBuffer();
-  if (probe.ok) {
-    const [yardstick] = await cpuPerRequest([{ inspectorPort: values.inspector, url: yardstickUrl, headers: {} }], {
-      requests: 10,
-      interval: Number(values.interval),
-    });
-    yardstick.sort((a, b) => a - b);
-    console.log(
-      `reference /dev/bench/password?n=1 (the machine's yardstick) p50 ${pct(yardstick, 50).toFixed(1)} ms (46 ms on the 2-core VM of 2026-11-28, idle)`,
-    );
-  }
+  await printYardstick(base, { inspectorPort: values.inspector, interval: Number(values.interval), mode: values.mode });
   const over = rows.filter((r) => r.p50 > 5).map((r) => `${r.path} ${r.p50.toFixed(1)} ms`);
   console.log(`goal: every page ≤ 5 ms CPU p50: ${over.length ? `over: ${over.join(", ")}` : "met"}`);
   return rows;
@@ -176,11 +163,7 @@ try {
     if (!STEPS[step]) throw new Error(`unknown step ${step} (pages, import, payout)`);
     await STEPS[step](ctx);
   }
-  console.log(
-    `load average at the end: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")} (${cpus().length} cores)`,
-  );
+  printLoadAverage();
 } finally {
   await server.dispose();
 }
