@@ -5,6 +5,8 @@
 // the Worker's time goes (self time by function, grouped by module) and how busy D1 was.
 //   npm run bench:profile [-- --path /dashboard --as creator@shortbeat.test --duration 8 --connections 20]
 //   (--out profile.cpuprofile writes the Worker's raw profile for Chrome DevTools, and D1's as profile.d1.cpuprofile)
+//   On another state (e.g. bench:scale's 100,000 creators, its build kept): BENCH_REUSE=1 npm run bench:profile --
+//   --state .state-scale --path /admin/audit-log --as admin@shortbeat.test (BENCH_REBUILD=1: that state, the code as it is now)
 import autocannon from "autocannon";
 import { writeFileSync } from "node:fs";
 import { benchArgs, signIn } from "./bench-lib.mjs";
@@ -19,6 +21,7 @@ const { values, base } = benchArgs({
   port: { type: "string", default: "4196" },
   inspector: { type: "string", default: "9396" },
   out: { type: "string" },
+  state: { type: "string", default: ".state-bench-profile" },
 });
 process.env.BENCH_INSPECT = values.inspector;
 
@@ -57,7 +60,7 @@ function summarize(profile) {
   return { totalMs: total / 1000, byModule: top(byModule, 15), byFn: top(byFn, 25) };
 }
 
-const server = await startBenchServer({ stateDir: ".state-bench-profile", port: values.port, reuse: process.env.BENCH_REUSE === "1" });
+const server = await startBenchServer({ stateDir: values.state, port: values.port, reuse: process.env.BENCH_REUSE === "1" });
 try {
   const cookie = await signIn(base, values.as);
   const headers = { Cookie: cookie };

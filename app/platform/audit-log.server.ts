@@ -4,7 +4,7 @@ import { securityAuditLog } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
 import type { Severity } from "./audit.server";
 import { cappedCount, one } from "./capped-count.server";
-import { db } from "./db.server";
+import { batch, builtOncePerShape, db, type Slot } from "./db.server";
 
 // Reading the security audit log (writing is audit.server.ts). Nobody edits it through the app.
 // Who may read it is the admin module's call (authorize "auditLog"); people's e-mails come from
@@ -17,6 +17,8 @@ export type AuditLogFilter = {
   from: string;
   /** To this UTC day, inclusive (YYYY-MM-DD), or "". */
   to: string;
+  /** Only events whose actor or target has an e-mail containing this, or "" for all. */
+  user: string;
   page: number;
   pageSize: number;
 };
@@ -24,8 +26,8 @@ export type AuditLogFilter = {
 export type AuditLogPeople = {
   /** The e-mail of the user in a user id column (null when unknown). */
   emailOf: (userId: SQLiteColumn) => SQL<string | null>;
-  /** When set, only events whose actor or target this predicate holds for. */
-  matches?: (userId: SQLiteColumn) => SQL;
+  /** "The user in this user id column has an e-mail containing `text`" (the filter's `user`). */
+  emailContains: (userId: SQLiteColumn, text: string) => SQL;
 };
 
 export type AuditEntry = {
@@ -43,41 +45,77 @@ export type AuditEntry = {
   createdAt: string;
 };
 
-/** One page of events, newest first, with the total counted up to COUNT_CAP (0340) and every event type (one batch). */
-export async function readAuditLog(filter: AuditLogFilter, people: AuditLogPeople) {
+/** Which filters a page has: its statements' shape (each shape is built once per isolate, 0284). */
+const shapeOf = (f: AuditLogFilter) => [f.type ? "t" : "", f.severity !== "all" ? "s" : "", f.user ? "u" : "", f.from ? "f" : "", f.to ? "o" : ""].join("");
+
+/** The filters of a shape, as SQL over slots (the values come with each request). */
+function whereOf(slot: Slot, f: AuditLogFilter, people: AuditLogPeople) {
   const l = securityAuditLog;
   const conditions: (SQL | undefined)[] = [];
-  if (filter.type) conditions.push(eq(l.eventType, filter.type));
-  if (filter.severity !== "all") conditions.push(eq(l.severity, filter.severity));
-  if (people.matches) conditions.push(or(people.matches(l.userId), people.matches(l.targetUserId)));
-  if (filter.from) conditions.push(gte(l.createdAt, `${filter.from}T00:00:00.000Z`));
-  // Inclusive: the whole of the 'to' day (UTC).
-  if (filter.to) conditions.push(lt(l.createdAt, new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000).toISOString()));
-  const where = and(...conditions);
-  const [entries, total, types] = await db().batch([
-    db()
-      .select({
-        id: l.id,
-        eventType: l.eventType,
-        severity: l.severity,
-        userId: l.userId,
-        targetUserId: l.targetUserId,
-        actorEmail: people.emailOf(l.userId),
-        targetEmail: people.emailOf(l.targetUserId),
-        ip: l.ip,
-        userAgent: l.userAgent,
-        path: l.path,
-        details: l.details,
-        createdAt: l.createdAt,
-      })
-      .from(l)
-      .where(where)
-      .orderBy(desc(l.createdAt), l.id)
-      .limit(filter.pageSize)
-      .offset((filter.page - 1) * filter.pageSize),
-    cappedCount(db().select({ one: one() }).from(l).where(where)),
-    eventTypesStatement(),
-  ]);
+  if (f.type) conditions.push(eq(l.eventType, slot("type")));
+  if (f.severity !== "all") conditions.push(eq(l.severity, slot("severity")));
+  if (f.user) conditions.push(or(people.emailContains(l.userId, slot("user")), people.emailContains(l.targetUserId, slot("user"))));
+  if (f.from) conditions.push(gte(l.createdAt, slot("from")));
+  if (f.to) conditions.push(lt(l.createdAt, slot("before")));
+  return and(...conditions);
+}
+
+/**
+ * The page's two statements per shape of filters, built once per isolate with the values as slots
+ * (db.server builtOncePerShape, 0284): building them was most of drizzle's time on /admin/audit-log.
+ * `people` is the same functions on every call (the accounts module's), so a shape's SQL is too.
+ */
+let statements: ReturnType<typeof auditStatements> | null = null;
+function auditStatements(people: AuditLogPeople) {
+  const l = securityAuditLog;
+  return {
+    entries: builtOncePerShape(shapeOf, (slot, f: AuditLogFilter) =>
+      db()
+        .select({
+          id: l.id,
+          eventType: l.eventType,
+          severity: l.severity,
+          userId: l.userId,
+          targetUserId: l.targetUserId,
+          actorEmail: people.emailOf(l.userId),
+          targetEmail: people.emailOf(l.targetUserId),
+          ip: l.ip,
+          userAgent: l.userAgent,
+          path: l.path,
+          details: l.details,
+          createdAt: l.createdAt,
+        })
+        .from(l)
+        .where(whereOf(slot, f, people))
+        .orderBy(desc(l.createdAt), l.id)
+        .limit(slot("limit"))
+        .offset(slot("offset")),
+    ),
+    total: builtOncePerShape(shapeOf, (slot, f: AuditLogFilter) =>
+      cappedCount(
+        db()
+          .select({ one: one() })
+          .from(l)
+          .where(whereOf(slot, f, people)),
+      ),
+    ),
+  };
+}
+
+/** One page of events, newest first, with the total counted up to COUNT_CAP (0340) and every event type (one batch). */
+export async function readAuditLog(filter: AuditLogFilter, people: AuditLogPeople) {
+  statements ??= auditStatements(people);
+  const values = {
+    type: filter.type,
+    severity: filter.severity,
+    user: filter.user,
+    from: `${filter.from}T00:00:00.000Z`,
+    // Inclusive: the whole of the 'to' day (UTC).
+    before: filter.to ? new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000).toISOString() : "",
+    limit: filter.pageSize,
+    offset: (filter.page - 1) * filter.pageSize,
+  };
+  const [entries, total, types] = await batch([statements.entries(filter, values), statements.total(filter, values), eventTypesStatement()]);
   return {
     entries: entries satisfies AuditEntry[],
     total: total[0]?.n ?? 0,

@@ -17,7 +17,7 @@ import type { AuditQuery, RecoveryInput } from "./schema";
 // module's (moderation.server.ts), reached through its facade. The admin module owns no table:
 // the audit log and the settings are platform stores, read and changed here for the admin.
 
-export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_PAGE_SIZE = 25;
 
 // ---------------------------------------------------------------------------------------------
 // Security audit log (read-only)
@@ -29,8 +29,8 @@ export async function listAuditLog(actor: Actor, query: AuditQuery) {
   // The total is counted up to COUNT_CAP ("10,000+") and the pages stop there (0340).
   const page = pageWithinCap(query.page, AUDIT_PAGE_SIZE);
   const { entries, total, eventTypes } = await readAuditLog(
-    { type: query.type, severity: query.severity, from: query.from, to: query.to, page, pageSize: AUDIT_PAGE_SIZE },
-    { emailOf: emailOfUser, matches: query.user ? (userId) => userEmailContains(userId, query.user) : undefined },
+    { type: query.type, severity: query.severity, from: query.from, to: query.to, user: query.user, page, pageSize: AUDIT_PAGE_SIZE },
+    { emailOf: emailOfUser, emailContains: userEmailContains },
   );
   return { entries, eventTypes, page, ...cappedPages(total, AUDIT_PAGE_SIZE) };
 }
