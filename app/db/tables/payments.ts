@@ -148,6 +148,8 @@ export const payoutAccounts = sqliteTable(
   },
   (t) => [
     uniqueIndex("payout_accounts_stripe_unique").on(t.stripeAccountId).where(sql`stripe_account_id is not null`),
+    // The people paid outside Stripe (/admin/payments' list, a few) without reading every account (decision 0349).
+    index("payout_accounts_method_idx").on(t.method),
     check("payout_accounts_method_check", inList("method", PAYOUT_METHODS)),
     check("payout_accounts_status_check", sql`status is null or status in ('needs_information', 'enabled', 'restricted')`),
     check("payout_accounts_manual_check", sql`(method = 'manual') = (manual_reason is not null)`),

@@ -6,7 +6,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { appOrigin, emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -96,16 +96,20 @@ export async function addAdjustment(
 
 export type AdjustmentRow = { id: string; name: string; email: string; month: string; amountCents: number; reason: string; status: string; createdAt: string };
 
-/** The latest adjustments, for the admin page. */
-export async function recentAdjustments(actor: Actor, limit = 20): Promise<AdjustmentRow[]> {
-  authorize(actor, "payments", "manage");
-  const rows = await db()
+/** recentAdjustments' statement, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+const latestAdjustments = builtOnce((slot) =>
+  db()
     .select(columnsOf(ledgerEntries, "id", "userId", "month", "amountCents", "note", "status", "createdAt"))
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.sourceKind, "adjustment"), isNull(ledgerEntries.importId)))
     .orderBy(desc(ledgerEntries.createdAt))
-    .limit(limit)
-    .all();
+    .limit(slot("limit")),
+);
+
+/** The latest adjustments, for the admin page. */
+export async function recentAdjustments(actor: Actor, limit = 20): Promise<AdjustmentRow[]> {
+  authorize(actor, "payments", "manage");
+  const rows = await latestAdjustments({ limit }).all();
   const people = await peopleByIds(rows.map((r) => r.userId));
   return rows.map((r) => ({
     id: r.id,

@@ -4,7 +4,7 @@ import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByCreatorIds, peopleByIds, personByEmail, type PersonSummary } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { batch, builtOnce, db } from "~/platform/db.server";
 import { emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -200,23 +200,30 @@ export async function setHold(actor: Actor, request: Request, input: { person: s
   return { name: nameOf(person) };
 }
 
-/** Agreements that are not plain and active (notice, terminated, held) and open offers, for the admin page. */
-export async function agreementsOverview(actor: Actor): Promise<AgreementAdminRow[]> {
-  authorize(actor, "payments", "manage");
-  const [rows, offers] = await db().batch([
+/** agreementsOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+const overview = {
+  agreements: builtOnce(() =>
     db()
       .select()
       .from(paymentAgreements)
       .where(or(ne(paymentAgreements.status, "active"), isNotNull(paymentAgreements.heldAt)))
       .orderBy(desc(paymentAgreements.updatedAt))
       .limit(200),
+  ),
+  offers: builtOnce(() =>
     db()
       .select({ id: shareOffers.id, userId: shareOffers.userId, shareBp: shareOffers.shareBp, createdAt: shareOffers.createdAt })
       .from(shareOffers)
       .where(eq(shareOffers.status, "offered"))
       .orderBy(desc(shareOffers.createdAt))
       .limit(200),
-  ]);
+  ),
+};
+
+/** Agreements that are not plain and active (notice, terminated, held) and open offers, for the admin page. */
+export async function agreementsOverview(actor: Actor): Promise<AgreementAdminRow[]> {
+  authorize(actor, "payments", "manage");
+  const [rows, offers] = await batch([overview.agreements({}), overview.offers({})]);
   const ids = [...new Set([...rows.map((r) => r.userId), ...offers.map((o) => o.userId)])];
   const people = await peopleByIds(ids);
   return ids.map((id) => {

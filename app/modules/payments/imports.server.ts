@@ -4,7 +4,7 @@ import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import type { BodyLimit } from "~/platform/body.server";
 import { auditQuery } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { batch, builtOnce, db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { centsHalfUp, formatDec } from "./decimal";
 import { fixedPersonOf, matchImport } from "./import-match.server";
@@ -306,10 +306,9 @@ export async function finalizeMonth(actor: Actor, request: Request, month: strin
   }
 }
 
-/** The admin's view of the months and the latest imports. */
-export async function revenueOverview(actor: Actor) {
-  authorize(actor, "payments", "manage");
-  const [months, imports] = await db().batch([
+/** revenueOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+const overview = {
+  months: builtOnce(() =>
     db()
       .select({
         month: revenueMonths.month,
@@ -330,6 +329,8 @@ export async function revenueOverview(actor: Actor) {
       .innerJoin(revenueImports, eq(revenueImports.id, revenueMonths.liveImportId))
       .orderBy(desc(revenueMonths.month))
       .limit(24),
+  ),
+  imports: builtOnce(() =>
     db()
       .select({
         id: revenueImports.id,
@@ -345,6 +346,12 @@ export async function revenueOverview(actor: Actor) {
       .where(inArray(revenueImports.status, ["staged", "live", "replaced"]))
       .orderBy(desc(revenueImports.createdAt))
       .limit(20),
-  ]);
+  ),
+};
+
+/** The admin's view of the months and the latest imports. */
+export async function revenueOverview(actor: Actor) {
+  authorize(actor, "payments", "manage");
+  const [months, imports] = await batch([overview.months({}), overview.imports({})]);
   return { months, imports };
 }

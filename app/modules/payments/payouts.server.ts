@@ -8,7 +8,7 @@ import { type Actor, authorize } from "~/lib/permissions";
 import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
 import { createNotification, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { audit, auditQuery, auditQueryWhen } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { batch, builtOnce, db } from "~/platform/db.server";
 import { appOrigin, emailQuery, emailQueryWhen, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -239,6 +239,13 @@ export function payoutListQueries() {
   };
 }
 
+/** payoutBatches' statements, built once per isolate (db.server builtOnce, 0284; decision 0349): the same text on every load. */
+const payoutLists = {
+  toMarkPaid: builtOnce(() => payoutListQueries().toMarkPaid),
+  failed: builtOnce(() => payoutListQueries().failed),
+  counts: builtOnce(() => payoutListQueries().counts),
+};
+
 /**
  * The payouts /admin/payments lists (decision 0333): those still to be marked paid by hand (outside
  * Stripe, every run, newest run first) and those Stripe refused in the newest three runs, at most
@@ -248,8 +255,7 @@ export function payoutListQueries() {
  */
 export async function payoutBatches(actor: Actor) {
   authorize(actor, "payments", "manage");
-  const q = payoutListQueries();
-  const [toMarkPaid, failed, counts] = await db().batch([q.toMarkPaid, q.failed, q.counts]);
+  const [toMarkPaid, failed, counts] = await batch([payoutLists.toMarkPaid({}), payoutLists.failed({}), payoutLists.counts({})]);
   const people = await peopleByIds([...toMarkPaid, ...failed].map((r) => r.userId));
   const named = (rows: typeof toMarkPaid) =>
     rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? null }));

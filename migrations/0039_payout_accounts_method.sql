@@ -1,0 +1,1 @@
+CREATE INDEX `payout_accounts_method_idx` ON `payout_accounts` (`method`);
