@@ -18,7 +18,10 @@ describe("the people paid outside Stripe on /admin/payments", () => {
     const manual = await Promise.all(Array.from({ length: 2 }, () => createUser("creator", { fullName: "Paid By Hand" })));
     await env.DB.batch([
       ...stripe.map((p, i) =>
-        env.DB.prepare("INSERT INTO payout_accounts (user_id, method, stripe_account_id, status) VALUES (?, 'stripe', ?, 'enabled')").bind(p.id, `acct_plan${i}`),
+        env.DB.prepare("INSERT INTO payout_accounts (user_id, method, stripe_account_id, status) VALUES (?, 'stripe', ?, 'enabled')").bind(
+          p.id,
+          `acct_plan${i}`,
+        ),
       ),
       ...manual.map((p) => env.DB.prepare("INSERT INTO payout_accounts (user_id, method, manual_reason) VALUES (?, 'manual', 'Bank transfer')").bind(p.id)),
     ]);
