@@ -33,6 +33,7 @@ export const ROUTES = [
   // Admin
   { path: "/admin", as: "admin" },
   { path: "/admin/audit-log", as: "admin" },
+  { path: "/admin/payments", as: "admin" },
   { path: "/admin/settings", as: "admin" },
   { path: "/admin/agencies", as: "admin" },
   { path: "/admin/verifications", as: "admin" },
