@@ -1,5 +1,5 @@
 import { expectAt } from "~/lib/arrays";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import { clipperLinks, clips } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
@@ -206,18 +206,17 @@ export async function setClipViews(actor: Actor, request: Request, input: { clip
 
 export type ClipItem = typeof clips.$inferSelect;
 
-const clipsOfUserQuery = builtOnce((slot) =>
-  db()
+/**
+ * Clips where `me` is the creator or the clipper, newest first: /clipping builds it once per isolate
+ * over the session's user and reads it in the session lookup's batch (page.server.ts).
+ */
+export function clipsOfQuery(me: string | SQL<string | null>) {
+  return db()
     .select()
     .from(clips)
-    .where(or(eq(clips.creatorUserId, slot("userId")), eq(clips.clipperUserId, slot("userId"))))
+    .where(or(eq(clips.creatorUserId, me), eq(clips.clipperUserId, me)))
     .orderBy(desc(clips.createdAt))
-    .limit(500),
-);
-
-/** Clips where the user is the creator or the clipper, newest first (built once: db.server builtOnce). */
-export function clipsOfUser(userId: string) {
-  return clipsOfUserQuery({ userId });
+    .limit(500);
 }
 
 /** For the admin: clips whose views are entered by hand (not YouTube), approved at some point. */

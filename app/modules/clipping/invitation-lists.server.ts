@@ -1,8 +1,8 @@
-import { and, desc, eq, or } from "drizzle-orm";
+import { and, desc, eq, or, type SQL } from "drizzle-orm";
 import { clipperInvitations } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { type PersonSummary, peopleByIds } from "~/modules/accounts/accounts.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { db } from "~/platform/db.server";
 import type { InvitationLookup } from "./invitation-codes.server";
 import type { InvitationRow, WaitingRequest } from "./types";
 
@@ -14,19 +14,15 @@ function stateOf(row: { status: (typeof clipperInvitations.$inferSelect)["status
   return row.status === "open" && Date.parse(row.expiresAt) <= now ? "expired" : row.status;
 }
 
-/** The creator's invitations as stored, newest first (the page reads them in its batch: invitationViews). */
-export function invitationRowsOf(creatorUserId: string) {
-  return invitationRowsQuery({ creatorUserId });
-}
-
-const invitationRowsQuery = builtOnce((slot) =>
-  db()
+/** The creator's invitations as stored, newest first (the page reads them in its batch: invitationViews; page.server.ts builds it once). */
+export function invitationRowsQuery(creatorUserId: string | SQL<string | null>) {
+  return db()
     .select()
     .from(clipperInvitations)
-    .where(eq(clipperInvitations.creatorUserId, slot("creatorUserId")))
+    .where(eq(clipperInvitations.creatorUserId, creatorUserId))
     .orderBy(desc(clipperInvitations.createdAt))
-    .limit(100),
-);
+    .limit(100);
+}
 
 /** The people an invitation list names: who used each invitation. */
 export const invitationPeople = (rows: readonly InvitationLookup[]): string[] => rows.flatMap((r) => (r.acceptedBy ? [r.acceptedBy] : []));
@@ -50,19 +46,15 @@ export function invitationViews(rows: readonly InvitationLookup[], people: Reado
   });
 }
 
-/** The invitations a person used that wait for the creator's answer, as stored (the page reads them in its batch: waitingViews). */
-export function waitingRowsOf(clipperUserId: string) {
-  return waitingRowsQuery({ clipperUserId });
-}
-
-const waitingRowsQuery = builtOnce((slot) =>
-  db()
+/** The invitations a person used that wait for the creator's answer, as stored (the page reads them in its batch: waitingViews; page.server.ts builds it once). */
+export function waitingRowsQuery(clipperUserId: string | SQL<string | null>) {
+  return db()
     .select({ id: clipperInvitations.id, creatorUserId: clipperInvitations.creatorUserId, acceptedAt: clipperInvitations.acceptedAt })
     .from(clipperInvitations)
-    .where(and(eq(clipperInvitations.acceptedBy, slot("clipperUserId")), eq(clipperInvitations.status, "accepted")))
+    .where(and(eq(clipperInvitations.acceptedBy, clipperUserId), eq(clipperInvitations.status, "accepted")))
     .orderBy(desc(clipperInvitations.acceptedAt))
-    .limit(50),
-);
+    .limit(50);
+}
 
 /** The waiting requests as the page shows them, with their creators' names. */
 export function waitingViews(

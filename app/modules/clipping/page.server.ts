@@ -1,18 +1,22 @@
-import { desc, eq, or } from "drizzle-orm";
+import { desc, eq, or, type SQL } from "drizzle-orm";
 import { clipperLinks } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIdsStatement, peopleMap } from "~/modules/accounts/accounts.server";
+import { alongsideSession, peopleByIdsStatement, peopleMap, sessionUserOf } from "~/modules/accounts/accounts.server";
 import { batch, builtOnce, db } from "~/platform/db.server";
-import { type ClipItem, clipsNeedingViews, clipsOfUser } from "./clips.server";
-import { invitationPeople, invitationRowsOf, invitationViews, waitingRowsOf, waitingViews } from "./invitation-lists.server";
+import { type ClipItem, clipsNeedingViews, clipsOfQuery } from "./clips.server";
+import type { InvitationLookup } from "./invitation-codes.server";
+import { invitationPeople, invitationRowsQuery, invitationViews, waitingRowsQuery, waitingViews } from "./invitation-lists.server";
 import { pendingInvite } from "./invite-cookie.server";
 import { splitHistoryStatement } from "./links.server";
 import { SOURCE_QUOTA_BYTES } from "./messages";
-import { folderUsageQuery, sourcesFrom, sourcesStatement } from "./sources.server";
+import { folderUsageOf, sourcesFrom, sourcesStatement } from "./sources.server";
 import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./types";
 
 // What /clipping shows: the creator's side (invitations, clippers, folder, clips to review, split
 // requests) and the clipper's side (creators, their folders, own clips, splits) for the same person.
+
+type LinkItem = typeof clipperLinks.$inferSelect;
+type WaitingRow = { id: string; creatorUserId: string; acceptedAt: string | null };
 
 function clipRow(c: ClipItem, names: Map<string, string>, linkIds: Map<string, string>): ClipRow {
   return {
@@ -32,20 +36,53 @@ function clipRow(c: ClipItem, names: Map<string, string>, linkIds: Map<string, s
   };
 }
 
-/** The links where the person is the creator or the clipper, newest first (built once: db.server builtOnce). */
-const linksOfUser = builtOnce((slot) =>
+type Me = SQL<string | null>;
+
+/** The links where `me` is the creator or the clipper, newest first. */
+const linksOf = (me: Me) =>
   db()
     .select()
     .from(clipperLinks)
-    .where(or(eq(clipperLinks.creatorUserId, slot("userId")), eq(clipperLinks.clipperUserId, slot("userId"))))
-    .orderBy(desc(clipperLinks.createdAt)),
-);
+    .where(or(eq(clipperLinks.creatorUserId, me), eq(clipperLinks.clipperUserId, me)))
+    .orderBy(desc(clipperLinks.createdAt));
 
-export async function clippingPage(actor: Actor, request: Request): Promise<ClippingPage> {
+// The page's own rows, each built once per isolate over the session's user (db.server builtOnce,
+// docs/decisions/0285), to ride in the session lookup's batch.
+const linksOfSession = builtOnce((slot) => linksOf(sessionUserOf(slot)));
+const clipsOfSession = builtOnce((slot) => clipsOfQuery(sessionUserOf(slot)));
+const folderUsageOfSession = builtOnce((slot) => folderUsageOf(sessionUserOf(slot)));
+const invitationRowsOfSession = builtOnce((slot) => invitationRowsQuery(sessionUserOf(slot)));
+const waitingRowsOfSession = builtOnce((slot) => waitingRowsQuery(sessionUserOf(slot)));
+
+type Args = Parameters<typeof alongsideSession>[0];
+
+/**
+ * Starts reading /clipping's own rows (links, clips, folder usage, invitations, waiting requests)
+ * in the session lookup's batch (docs/decisions/0083): call it before the guard, and hand the
+ * guard's actor to the function it returns. The rows are the session's user's own; only then are
+ * they used. Then one round trip for the people they name, the folders and the split history.
+ */
+export function startClippingPage(args: Args): (actor: Actor) => Promise<ClippingPage> {
+  const rows = Promise.all([
+    alongsideSession(args, linksOfSession),
+    alongsideSession(args, clipsOfSession),
+    alongsideSession(args, folderUsageOfSession),
+    alongsideSession(args, invitationRowsOfSession),
+    alongsideSession(args, waitingRowsOfSession),
+  ]);
+  // The guard is awaited before the rows: a failure here must not surface as an unhandled rejection.
+  rows.catch(() => undefined);
+  return (actor) => clippingPage(actor, args.request, rows);
+}
+
+async function clippingPage(
+  actor: Actor,
+  request: Request,
+  ownRows: Promise<[LinkItem[], ClipItem[], { used: number }[], InvitationLookup[], WaitingRow[]]>,
+): Promise<ClippingPage> {
   authorize(actor, "clipping", "use");
-  // One round trip for the page's own rows, then one for the people they name, the folders and the split history.
   const [[links, clipList, usageRows, invitationRows, waitingRows], invite, needingViews] = await Promise.all([
-    batch([linksOfUser({ userId: actor.id }), clipsOfUser(actor.id), folderUsageQuery(actor.id), invitationRowsOf(actor.id), waitingRowsOf(actor.id)]),
+    ownRows,
     pendingInvite(actor, request),
     actor.isAdmin ? clipsNeedingViews() : Promise.resolve([]),
   ]);

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { clipSourceParts, clipSources } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
@@ -35,12 +35,15 @@ export function folderUsageQuery(creatorUserId: string) {
   return folderUsageStatement({ creatorUserId });
 }
 
-const folderUsageStatement = builtOnce((slot) =>
-  db()
+/** The bytes in `creatorUserId`'s folder, as a query (/clipping builds it once over the session's user: page.server.ts). */
+export function folderUsageOf(creatorUserId: string | SQL<string | null>) {
+  return db()
     .select({ used: sql<number>`coalesce(sum(${clipSources.sizeBytes}), 0)` })
     .from(clipSources)
-    .where(eq(clipSources.creatorUserId, slot("creatorUserId"))),
-);
+    .where(eq(clipSources.creatorUserId, creatorUserId));
+}
+
+const folderUsageStatement = builtOnce((slot) => folderUsageOf(slot("creatorUserId")));
 
 export async function folderUsage(creatorUserId: string): Promise<number> {
   const row = await folderUsageQuery(creatorUserId).get();

@@ -30,6 +30,7 @@ export {
   abortUpload,
   completeUpload,
   folderUsage,
+  folderUsageOf,
   folderUsageQuery,
   startUpload,
   type UploadState,

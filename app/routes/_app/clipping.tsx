@@ -7,7 +7,6 @@ import {
   answerClipperRequest,
   answerSplit,
   clearClipperInviteCookie,
-  clippingPage,
   createInvitation,
   deleteSource,
   markRemoved,
@@ -17,6 +16,7 @@ import {
   reviewClip,
   revokeClipper,
   setClipViews,
+  startClippingPage,
   submitClip,
   withdrawInvitation,
 } from "~/modules/clipping/clipping.server";
@@ -45,10 +45,12 @@ import type { Route } from "./+types/clipping";
 
 export const meta = () => [{ title: "Clipping | Shortbeat" }];
 
+// The page's own rows ride in the session lookup's batch (one round trip); the guard decides before any row is used.
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  const clippingPage = startClippingPage(args);
   const user = await requireApprovedUser(args);
   const actor = actorOf(user);
-  const page = await clippingPage(actor, args.request);
+  const page = await clippingPage(actor);
   // Per-clip earnings are the payments ledger's (a domain above clipping): this route asks both.
   return { ...page, earnings: await clipEarnings(actor, [...page.clipsToReview, ...page.myClips]) };
 });

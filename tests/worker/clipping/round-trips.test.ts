@@ -1,5 +1,6 @@
 // /clipping's D1 cost (issue 32 §3): the page's own rows (links, clips, folder usage, invitations,
-// waiting requests) come in one batch, then the people they name (one lookup for all of them), the
+// waiting requests) ride in the session lookup's batch (issue 43: the round trip of their own is
+// gone), then the people they name (one lookup for all of them), the
 // folders and the split history in a second; the earnings are the ledger's three statements in one
 // batch. Counted with ../d1-calls. Before the batches the page made seven more calls (each list its
 // own statement, the invitations and waiting requests their own people lookups, and the earnings
@@ -11,7 +12,7 @@ import { pageRoundTrips } from "../d1-calls";
 import { pair } from "./helpers";
 
 describe("/clipping: the page's rows in one batch", () => {
-  it("a creator with a clipper, clips and invitations: four round trips, every part on the page", async () => {
+  it("a creator with a clipper, clips and invitations: three round trips, every part on the page", async () => {
     const { creator, clipper } = await pair();
     const other = await createUser("creator", { fullName: "Invited Ivy" });
     const now = new Date().toISOString();
@@ -30,8 +31,8 @@ describe("/clipping: the page's rows in one batch", () => {
     expect(html).toContain("rtclip00001");
     expect(html).toContain("Clipper Cole");
     expect(html).toContain("Invited Ivy");
-    // Session; the page's rows; people, folders and splits; the earnings (ledger, splits and shares in one batch).
-    expect(seen.calls).toBe(4);
+    // The session with the page's rows; people, folders and splits; the earnings (ledger, splits and shares in one batch).
+    expect(seen.calls).toBe(3);
     expect(seen.statements).toBeGreaterThanOrEqual(10);
   });
 });
