@@ -1,6 +1,8 @@
-import { NavLink, Outlet, useLocation } from "react-router";
+import { useRef } from "react";
+import { Outlet, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { requireAdmin } from "~/modules/accounts/guards.server";
+import { isCurrentPath, useInAppLinks } from "~/ui/in-app-links";
 import type { Route } from "./+types/layout";
 
 // The admin area, behind the admin guard, inside the signed-in shell of routes/_app/layout (one
@@ -34,27 +36,32 @@ export default function AdminLayout() {
   );
 }
 
+/** The console's tabs: plain anchors followed by one listener, as the sidebar's (app/ui/in-app-links.ts, 0346), not a NavLink each. */
 function AdminTabs() {
   const { pathname } = useLocation();
+  const list = useRef<HTMLUListElement>(null);
+  useInAppLinks(list);
   if (!CONSOLE_PATHS.has(pathname)) return null;
   return (
     <nav aria-label="Admin console" className="mb-6 -mx-1 overflow-x-auto">
-      <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1">
-        {ADMIN_TABS.map((t) => (
-          <li key={t.to}>
-            <NavLink
-              to={t.to}
-              end
-              className={({ isActive }) =>
-                `inline-block border-b-2 px-3 py-2 text-sm font-medium ${
-                  isActive ? "border-slate-900 text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
-                }`
-              }
-            >
-              {t.label}
-            </NavLink>
-          </li>
-        ))}
+      <ul ref={list} className="flex min-w-max gap-1 border-b border-slate-200 px-1">
+        {ADMIN_TABS.map((t) => {
+          const current = isCurrentPath(pathname, t.to);
+          return (
+            <li key={t.to}>
+              <a
+                aria-current={current ? "page" : undefined}
+                className={`inline-block border-b-2 px-3 py-2 text-sm font-medium ${
+                  current ? "border-slate-900 text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
+                }`}
+                href={t.to}
+                data-discover="true"
+              >
+                {t.label}
+              </a>
+            </li>
+          );
+        })}
       </ul>
     </nav>
   );
