@@ -20,11 +20,10 @@ import {
   MonitorPlay,
   type IconComponent,
 } from "~/ui/icons";
-import { useRef } from "react";
 import { useLocation } from "react-router";
 import type { AppRoute } from "~/lib/permissions";
 import { Tooltip } from "~/ui/tooltip";
-import { isCurrentPath, useInAppLinks } from "~/ui/in-app-links";
+import { isCurrentPath } from "~/ui/in-app-links";
 
 // The sidebar's parts of the signed-in shell (shell.tsx): its icons, the toggle button and a group of links.
 
@@ -69,15 +68,13 @@ export function SidebarToggle({ expanded, onClick, buttonRef }: { expanded: bool
 
 /**
  * The links; `expanded` is the wide layout's state: under 768 px the labels always show (the classes
- * are `md:` only). Plain anchors followed by one listener (app/ui/in-app-links.ts), not a NavLink
- * each: the same page, a fraction of the server's work.
+ * are `md:` only). Plain anchors followed by the shell's one listener (app/ui/in-app-links.ts), not a
+ * NavLink each: the same page, a fraction of the server's work.
  */
 export function SidebarGroup({ items, expanded }: { items: AppRoute[]; expanded: boolean }) {
   const { pathname } = useLocation();
-  const list = useRef<HTMLUListElement>(null);
-  useInAppLinks(list);
   return (
-    <ul ref={list} className="space-y-0.5">
+    <ul className="space-y-0.5" data-in-app-links="">
       {items.map((item) => {
         const Icon = ICONS[item.icon] ?? LayoutDashboard;
         const current = isCurrentPath(pathname, item.path);

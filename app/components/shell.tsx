@@ -10,6 +10,7 @@ import { AdminGuardPending } from "./admin-guard";
 import { AvatarMenu } from "./avatar-menu";
 import { SidebarGroup, SidebarToggle } from "./shell-sidebar";
 import { useResetOnNavigate } from "./use-reset-on-navigate";
+import { useInAppLinks } from "~/ui/in-app-links";
 import { useBackgroundRevalidation, useOffline } from "~/ui/use-background-revalidation";
 import { OfflinePage, useOfflineNavigation } from "~/ui/offline-navigation";
 
@@ -100,6 +101,8 @@ function ShellFrame({ appName, user, sidebar, sidebarOpen, children }: ShellProp
   const { waitingFor } = useOfflineNavigation();
 
   useResetOnNavigate(() => setMobileOpen(false));
+  // The plain links of the sidebar and of the pages' marked lists and cards, followed client-side (0230, 0346).
+  useInAppLinks();
   // A link tapped offline in the slide-over is a navigation that waits: the slide-over closes as on
   // any navigation, or it would cover the offline message and the Offline pill.
   const [seenWait, setSeenWait] = useState(waitingFor);

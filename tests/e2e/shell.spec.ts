@@ -126,3 +126,58 @@ test("moving between app and admin pages keeps the same shell: focus stays on th
   }
   expect(await page.evaluate(() => (window as unknown as { socketsOpened: number }).socketsOpened)).toBe(1);
 });
+
+test("the plain links of rows, cards and the admin tabs (0346) move inside the same shell, by keyboard too", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, "admin@shortbeat.test", { landing: "**/dashboard" });
+  const sidebar = page.locator("#app-sidebar");
+  // Marks the shell's DOM node: a document load would build it again without the mark.
+  await sidebar.evaluate((el) => el.setAttribute("data-probe", "first"));
+
+  // A dashboard card, by Enter.
+  const card = page.getByRole("link", { name: /Explore Library/ });
+  await card.focus();
+  await page.keyboard.press("Enter");
+  await page.waitForURL("**/music");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Music Library");
+  await expect(sidebar).toHaveAttribute("data-probe", "first");
+
+  // A library row's 'Similar tracks', by click.
+  const similar = page.getByRole("link", { name: /^Similar tracks to / }).first();
+  const href = await similar.getAttribute("href");
+  await similar.click();
+  await page.waitForURL(`**${href}`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Similar to");
+  await expect(sidebar).toHaveAttribute("data-probe", "first");
+
+  // The admin console's tabs mark the current one, as the NavLinks did.
+  await sidebar.getByRole("link", { name: "Admin", exact: true }).click();
+  await page.waitForURL("**/admin");
+  const tabs = page.getByRole("navigation", { name: "Admin console" });
+  await expect(tabs.getByRole("link", { name: "Users" })).toHaveAttribute("aria-current", "page");
+  await tabs.getByRole("link", { name: "Audit log" }).click();
+  await page.waitForURL("**/admin/audit-log");
+  await expect(tabs.getByRole("link", { name: "Audit log" })).toHaveAttribute("aria-current", "page");
+  await expect(tabs.getByRole("link", { name: "Users" })).not.toHaveAttribute("aria-current", "page");
+  await expect(sidebar).toHaveAttribute("data-probe", "first");
+
+  // A user row's 'Manage' opens the panel in place (client-side, the scroll kept).
+  await tabs.getByRole("link", { name: "Users" }).click();
+  await page.waitForURL("**/admin");
+  await page.setViewportSize({ width: 1440, height: 500 });
+  const manage = page.getByRole("link", { name: /^Manage / }).last();
+  await manage.scrollIntoViewIfNeeded();
+  const before = await page.evaluate(() => window.scrollY);
+  expect(before).toBeGreaterThan(0);
+  await manage.click();
+  await page.waitForURL(/\/admin\?user=/);
+  await expect(sidebar).toHaveAttribute("data-probe", "first");
+  expect(await page.evaluate(() => window.scrollY)).toBe(before);
+  // A modified click is the browser's (a new tab), not a navigation of this page.
+  const url = page.url();
+  await page
+    .getByRole("link", { name: /Manage / })
+    .first()
+    .click({ modifiers: ["Control"] });
+  await expect.poll(() => page.url()).toBe(url);
+});

@@ -1,8 +1,6 @@
 import { BarChart3, Heart, Link2, Music, Share2, Sparkles, MonitorPlay } from "~/ui/icons";
 import { Section } from "~/ui/section";
-import { InAppLink } from "~/ui/in-app-link";
-import { useInAppLinks } from "~/ui/in-app-links";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { readFavoritesCount, subscribeFavorites } from "~/lib/favorites";
 import { dashboardCounts } from "~/modules/dashboard/dashboard.server";
@@ -48,11 +46,10 @@ function StatCard({ title, value, text, icon: Icon }: { title: string; value: st
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { name, trackCount, connectedChannels, userId, money } = loaderData;
   const favorites = useFavoritesCount(userId);
-  // The page's links (cards, steps, the money card's) are plain anchors followed by one listener (0346).
-  const page = useRef<HTMLDivElement>(null);
-  useInAppLinks(page);
+  // The page's links (cards, steps, the money card's) are plain anchors (a <Link to>'s markup), followed
+  // client-side by the shell's one listener (app/ui/in-app-links.ts, 0346).
   return (
-    <div ref={page} className="space-y-8">
+    <div className="space-y-8" data-in-app-links="">
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">Welcome back, {name}!</h1>
         <p className="mt-1 text-slate-600">Here is what is happening with your music and channels.</p>
@@ -108,9 +105,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               <p className="text-sm font-semibold text-slate-300">Step {s.n}</p>
               <p className="mt-1 text-lg font-semibold">{s.title}</p>
               <p className="mt-1 text-sm text-slate-300">{s.text}</p>
-              <InAppLink to={s.to} className="mt-3 inline-block text-sm font-semibold text-white underline underline-offset-2">
+              <a className="mt-3 inline-block text-sm font-semibold text-white underline underline-offset-2" href={s.to} data-discover="true">
                 {s.title}
-              </InAppLink>
+              </a>
             </li>
           ))}
         </ol>
@@ -121,11 +118,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
 
 function ActionCard({ to, icon: Icon, title, text }: { to: string; icon: typeof Music; title: string; text: string }) {
   return (
-    <InAppLink to={to} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-slate-300 hover:shadow">
+    <a className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-slate-300 hover:shadow" href={to} data-discover="true">
       <Icon className="h-6 w-6 text-brand-600" aria-hidden="true" />
       <p className="mt-3 font-semibold text-slate-900">{title}</p>
       <p className="mt-1 text-sm text-slate-600">{text}</p>
-    </InAppLink>
+    </a>
   );
 }
 

@@ -1,8 +1,6 @@
-import { useRef } from "react";
 import { Outlet, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { requireAdmin } from "~/modules/accounts/guards.server";
-import { isCurrentPath, useInAppLinks } from "~/ui/in-app-links";
 import type { Route } from "./+types/layout";
 
 // The admin area, behind the admin guard, inside the signed-in shell of routes/_app/layout (one
@@ -36,17 +34,19 @@ export default function AdminLayout() {
   );
 }
 
-/** The console's tabs: plain anchors followed by one listener, as the sidebar's (app/ui/in-app-links.ts, 0346), not a NavLink each. */
+/**
+ * The console's tabs: plain anchors followed by the shell's one listener, as the sidebar's
+ * (app/ui/in-app-links.ts, 0346), not a NavLink each. They show only at a console path itself, so the
+ * current tab is the one whose path that is (what a NavLink `end` marks there).
+ */
 function AdminTabs() {
   const { pathname } = useLocation();
-  const list = useRef<HTMLUListElement>(null);
-  useInAppLinks(list);
   if (!CONSOLE_PATHS.has(pathname)) return null;
   return (
     <nav aria-label="Admin console" className="mb-6 -mx-1 overflow-x-auto">
-      <ul ref={list} className="flex min-w-max gap-1 border-b border-slate-200 px-1">
+      <ul className="flex min-w-max gap-1 border-b border-slate-200 px-1" data-in-app-links="">
         {ADMIN_TABS.map((t) => {
-          const current = isCurrentPath(pathname, t.to);
+          const current = t.to === pathname;
           return (
             <li key={t.to}>
               <a

@@ -1,4 +1,3 @@
-import { useRef } from "react";
 import { Form, useLocation } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-screen";
 import { formatDate } from "~/lib/dates";
@@ -19,8 +18,6 @@ import { Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
 import { Card } from "~/ui/card";
 import { inputClass } from "~/ui/field";
-import { InAppLink } from "~/ui/in-app-link";
-import { useInAppLinks } from "~/ui/in-app-links";
 import { PageHeader } from "~/ui/page-header";
 import { Pagination } from "~/ui/pagination";
 import { TableHead } from "~/ui/table";
@@ -58,9 +55,6 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
   const { users, total, more, page, pageCount, query, selected, confirm, actorId, channels } = loaderData;
   const { pathname, search } = useLocation();
   const failure = useActionFailure(actionData);
-  // Each row's 'Manage' is a plain anchor; one listener follows them, keeping the scroll (0346).
-  const rows = useRef<HTMLTableSectionElement>(null);
-  useInAppLinks(rows, { preventScrollReset: true });
 
   return (
     <>
@@ -106,20 +100,23 @@ export default function AdminUsers({ loaderData, actionData }: Route.ComponentPr
           <div className="relative overflow-x-auto rounded-xl border border-slate-200 bg-white">
             <table className="w-full min-w-[36rem] text-left text-sm">
               <TableHead columns={["User", "Status", "Joined", { key: "actions", label: <span className="sr-only">Actions</span> }]} />
-              <tbody ref={rows} className="divide-y divide-slate-100">
+              {/* Each row's 'Manage' is a plain anchor (a <Link to>'s markup), followed client-side by the shell's
+                  one listener without scrolling to the top (app/ui/in-app-links.ts, 0346). */}
+              <tbody className="divide-y divide-slate-100" data-in-app-links="keep-scroll">
                 {users.map((u) => (
                   <tr key={u.id} className={selected?.id === u.id ? "bg-sky-50" : undefined}>
                     <PersonCell name={u.fullName} email={u.email} />
                     <StandingCell person={u}>{!u.emailVerifiedAt ? <Badge>E-mail unverified</Badge> : null}</StandingCell>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-700">{formatDate(u.createdAt)}</td>
                     <td className="px-4 py-3 text-right">
-                      <InAppLink
-                        to={hrefWith(pathname, search, { user: u.id, confirm: null })}
+                      <a
                         className={buttonClass.secondary}
                         aria-label={`Manage ${u.fullName || u.email}`}
+                        href={hrefWith(pathname, search, { user: u.id, confirm: null })}
+                        data-discover="true"
                       >
                         Manage
-                      </InAppLink>
+                      </a>
                     </td>
                   </tr>
                 ))}

@@ -1,4 +1,3 @@
-import { InAppLink } from "~/ui/in-app-link";
 import { Wallet } from "~/ui/icons";
 import { formatPayoutDay } from "~/modules/payments/calendar";
 import { formatCents } from "~/modules/payments/money";
@@ -9,7 +8,8 @@ import type { MoneyAtAGlance } from "~/modules/payments/payments.server";
 // creator's balance, next payout, the latest month's estimate and what waits on them, each as
 // /payments words and formats it (amounts with formatCents, payout days with formatPayoutDay: a
 // calendar day, the same in every time zone). The numbers come from the payments module. Its links
-// are plain anchors, followed client-side by the dashboard's one listener (app/ui/in-app-links.ts, 0346).
+// are plain anchors (a <Link to>'s markup) inside the dashboard's marked element, followed client-side
+// by the shell's one listener (app/ui/in-app-links.ts, 0346).
 
 export function MoneyCard({ money }: { money: MoneyAtAGlance }) {
   const { latestMonth, waiting } = money;
@@ -21,9 +21,9 @@ export function MoneyCard({ money }: { money: MoneyAtAGlance }) {
           <Wallet className="h-5 w-5 text-slate-400" aria-hidden="true" />
           Your money
         </h2>
-        <InAppLink to="/payments" className="text-sm font-semibold text-brand-700 underline underline-offset-2">
+        <a className="text-sm font-semibold text-brand-700 underline underline-offset-2" href="/payments" data-discover="true">
           Open Payments
-        </InAppLink>
+        </a>
       </div>
 
       <dl className="mt-4 grid gap-4 sm:grid-cols-3">
@@ -70,9 +70,9 @@ export function MoneyCard({ money }: { money: MoneyAtAGlance }) {
           <ul aria-labelledby="money-waiting-heading" className="mt-2 space-y-2">
             {waiting.map((w) => (
               <li key={w.kind} className="rounded-lg bg-amber-50 p-3 text-sm ring-1 ring-amber-200">
-                <InAppLink to={w.href} className="font-semibold text-amber-900 underline underline-offset-2">
+                <a className="font-semibold text-amber-900 underline underline-offset-2" href={w.href} data-discover="true">
                   {w.title}
-                </InAppLink>
+                </a>
                 {w.text ? <p className="mt-1 text-amber-900">{w.text}</p> : null}
               </li>
             ))}

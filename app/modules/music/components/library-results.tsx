@@ -1,9 +1,8 @@
-import { type ReactNode, useRef } from "react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { EmptyState } from "~/ui/empty-state";
 import { Pagination } from "~/ui/pagination";
 import { buttonClass } from "~/ui/button";
-import { useInAppLinks } from "~/ui/in-app-links";
 import { hasFilters, libraryHref, type LibraryQuery, type LibraryTrack } from "../library";
 import { TrackRow } from "./track-row";
 
@@ -52,9 +51,6 @@ export function LibraryResults({
   emptyTitle = "No tracks yet",
   emptyText = "Published tracks appear here as soon as they are approved.",
 }: LibraryResultsProps) {
-  // The rows' plain links (SimilarLink) are followed client-side by one listener (0346).
-  const rows = useRef<HTMLTableSectionElement>(null);
-  useInAppLinks(rows);
   if (tracks.length === 0) {
     return hasFilters(query) ? (
       <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center" aria-labelledby="library-empty">
@@ -92,7 +88,8 @@ export function LibraryResults({
               ))}
             </tr>
           </thead>
-          <tbody ref={rows} className="divide-y divide-slate-100">
+          {/* The rows' plain links (SimilarLink) are followed client-side by the shell's one listener (app/ui/in-app-links.ts, 0346). */}
+          <tbody className="divide-y divide-slate-100" data-in-app-links="">
             {tracks.map((t) => (
               <TrackRow key={t.id} track={t} onPlay={onPlay} playing={playingId === t.id} actions={actionsFor?.(t)} />
             ))}
