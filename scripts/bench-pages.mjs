@@ -19,6 +19,7 @@
 //                                                              `git worktree add --detach ../old main`, node_modules linked)
 //                                                              is built into <state>-against with a copy of this run's
 //                                                              fresh state, then served as with --against)
+//   (the other build's workerd listens on --port + 1 and --inspector + 1, or on --against-port / --against-inspector)
 import autocannon from "autocannon";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
@@ -42,6 +43,9 @@ const { values, base } = benchArgs({
   "cpu-only": { type: "boolean", default: false },
   against: { type: "string" },
   "against-tree": { type: "string" },
+  // The other build's workerd: the next ports by default (--against-port / --against-inspector when those are taken).
+  "against-port": { type: "string" },
+  "against-inspector": { type: "string" },
 });
 if (values["against-tree"]) values.against = `${values.state}-against`;
 process.env.BENCH_INSPECT = values.inspector;
@@ -95,8 +99,10 @@ const server = await startBenchServer({
   prepare: values["against-tree"] ? buildOtherTree : undefined,
 });
 // --against: the other build of an A/B, its own workerd on the next ports (always its folder's state and build as they are).
+const otherPort = Number(values["against-port"] ?? Number(values.port) + 1);
+const otherInspector = Number(values["against-inspector"] ?? Number(values.inspector) + 1);
 const other = values.against
-  ? await startBenchServer({ stateDir: values.against, port: Number(values.port) + 1, inspectorPort: Number(values.inspector) + 1, reuse: true })
+  ? await startBenchServer({ stateDir: values.against, port: otherPort, inspectorPort: otherInspector, reuse: true })
   : null;
 try {
   const only = values.only?.split(",");
@@ -117,7 +123,7 @@ try {
     await check.arrayBuffer();
     await run(r.path, headers, 1); // warm-up, discarded
     const targets = [{ inspectorPort: values.inspector, url: base + r.path, headers }];
-    if (other) targets.push({ inspectorPort: Number(values.inspector) + 1, url: other.url + r.path, headers: r.as ? { Cookie: otherCookies[r.as] } : {} });
+    if (other) targets.push({ inspectorPort: otherInspector, url: other.url + r.path, headers: r.as ? { Cookie: otherCookies[r.as] } : {} });
     const [cpu, otherCpu] = (await cpuPerRequest(targets, { requests: Number(values.requests), interval: Number(values.interval) })).map((xs) =>
       xs.sort((a, b) => a - b),
     );
