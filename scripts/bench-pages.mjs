@@ -101,9 +101,7 @@ const server = await startBenchServer({
 // --against: the other build of an A/B, its own workerd on the next ports (always its folder's state and build as they are).
 const otherPort = Number(values["against-port"] ?? Number(values.port) + 1);
 const otherInspector = Number(values["against-inspector"] ?? Number(values.inspector) + 1);
-const other = values.against
-  ? await startBenchServer({ stateDir: values.against, port: otherPort, inspectorPort: otherInspector, reuse: true })
-  : null;
+const other = values.against ? await startBenchServer({ stateDir: values.against, port: otherPort, inspectorPort: otherInspector, reuse: true }) : null;
 try {
   const only = values.only?.split(",");
   const routes = ROUTES.filter((r) => !only || only.includes(r.path));
