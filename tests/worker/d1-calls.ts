@@ -66,3 +66,49 @@ export async function rowsReadPerStatement(run: () => Promise<unknown>): Promise
   }
   return read;
 }
+
+/** One D1 call (a batch, or one statement run alone) and the rows it touched by D1's own count. */
+export type D1CallRows = { sql: string; rowsRead: number; rowsWritten: number };
+
+/**
+ * Every D1 call made while `run` goes, with the rows D1 says it read and wrote (its result's
+ * meta.rows_read / rows_written; a batch's statements summed, as they hold the database together).
+ * A statement run with `raw()` has no meta: its rows returned are counted as read.
+ */
+export async function d1CallRows(run: () => Promise<unknown>): Promise<D1CallRows[]> {
+  const seen: D1CallRows[] = [];
+  const restore: (() => void)[] = [];
+  type Meta = { meta?: { rows_read?: number; rows_written?: number } };
+  const wrap = (target: Record<string, unknown>, name: string, record: (self: unknown, args: unknown[], result: unknown) => D1CallRows) => {
+    const original = target[name] as Fn;
+    target[name] = async function (this: unknown, ...args: unknown[]) {
+      const result = await original.apply(this, args);
+      seen.push(record(this, args, result));
+      return result;
+    };
+    restore.push(() => {
+      target[name] = original;
+    });
+  };
+  const queryOf = (s: unknown) => String((s as { statement?: string }).statement ?? "");
+  const session = Object.getPrototypeOf(env.DB.withSession("first-primary")) as Record<string, unknown>;
+  const statement = Object.getPrototypeOf(env.DB.prepare("select 1")) as Record<string, unknown>;
+  wrap(session, "batch", (_self, args, result) => ({
+    sql: (args[0] as unknown[]).map(queryOf).join(";\n"),
+    rowsRead: (result as Meta[]).reduce((t, r) => t + (r.meta?.rows_read ?? 0), 0),
+    rowsWritten: (result as Meta[]).reduce((t, r) => t + (r.meta?.rows_written ?? 0), 0),
+  }));
+  for (const name of ["all", "run"])
+    wrap(statement, name, (self, _args, result) => ({
+      sql: queryOf(self),
+      rowsRead: (result as Meta).meta?.rows_read ?? 0,
+      rowsWritten: (result as Meta).meta?.rows_written ?? 0,
+    }));
+  wrap(statement, "raw", (self, _args, result) => ({ sql: queryOf(self), rowsRead: (result as unknown[]).length, rowsWritten: 0 }));
+  try {
+    await run();
+  } finally {
+    for (const undo of restore.splice(0)) undo();
+  }
+  return seen;
+}

@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { revenueReportKeys, revenueReportProblems, revenueReports, revenueReportSums } from "~/db/schema";
 import { DomainError } from "~/lib/errors";
@@ -40,7 +40,7 @@ const KEYS_PER_LOOKUP = 4000;
  * back-to-back D1 calls kept it busy, and no request of the app was even accepted while the report
  * was read. A timer lets the loop go idle and take them. On Cloudflare it costs 1 ms of wall time.
  */
-const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+export const letOthersIn = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
 export type RangeStepResult = { done: boolean; offset: number; rowsRead: number; problems: number };
 
@@ -51,22 +51,34 @@ async function reportRow(reportId: string): Promise<ReportRow | undefined> {
   return db().select().from(revenueReports).where(eq(revenueReports.id, reportId)).get();
 }
 
-/** Marks the report failed with a message the admin reads (a file the app cannot read is not retried). */
+/**
+ * Marks the report failed with a message the admin reads (a file the app cannot read is not retried).
+ * Its keys, sums and problems are dropped afterwards by the Workflow's slice steps (0344), not here:
+ * a report that fails half-way holds millions of keys, and one DELETE of them held D1.
+ */
 export async function failReport(reportId: string, message: string): Promise<void> {
   await db()
     .update(revenueReports)
     .set({ status: "failed", error: message.slice(0, 500), finishedAt: new Date().toISOString() })
     .where(and(eq(revenueReports.id, reportId), eq(revenueReports.status, "reading")));
-  await dropWorkRows(reportId);
 }
 
-/** The sums, keys and problems of a report that ended (its problems stay while it shows them). */
-export async function dropWorkRows(reportId: string, keepProblems = false): Promise<void> {
-  await db().batch([
-    db().delete(revenueReportSums).where(eq(revenueReportSums.reportId, reportId)),
-    db().delete(revenueReportKeys).where(eq(revenueReportKeys.reportId, reportId)),
-    ...(keepProblems ? [] : [db().delete(revenueReportProblems).where(eq(revenueReportProblems.reportId, reportId))]),
-  ]);
+/** The work tables a report's slice steps empty (0344). */
+export type WorkTable = "keys" | "sums" | "problems";
+const workTables = { keys: revenueReportKeys, sums: revenueReportSums, problems: revenueReportProblems } as const;
+
+/**
+ * Deletes at most `limit` rows of the report's `table` in ONE statement (by rowid, the first `limit`
+ * of the report in its primary key's order), and says how many went. A repeat deletes the next ones,
+ * or nothing: idempotent, so a retried slice step neither deletes twice nor touches another report.
+ */
+export async function dropWorkSlice(reportId: string, table: WorkTable, limit: number): Promise<number> {
+  const t = workTables[table];
+  const result = await db()
+    .delete(t)
+    .where(inArray(sql`rowid`, db().select({ rowid: sql`rowid` }).from(t).where(eq(t.reportId, reportId)).limit(limit)))
+    .run();
+  return result.meta.changes ?? 0;
 }
 
 async function sha256Hex(data: Uint8Array<ArrayBuffer> | string): Promise<string> {

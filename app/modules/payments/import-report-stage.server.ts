@@ -1,11 +1,11 @@
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
-import { revenueImports, revenueMonths, revenueReportProblems, revenueReports, revenueReportSums } from "~/db/schema";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { ledgerEntries, revenueImports, revenueMonths, revenueReportProblems, revenueReports, revenueReportSums } from "~/db/schema";
 import type { Actor } from "~/lib/permissions";
 import { db } from "~/platform/db.server";
 import { centsHalfUp, formatDec } from "./decimal";
 import { matchImport } from "./import-match.server";
 import { priceImport } from "./import-price";
-import { dropWorkRows, problemsInsert } from "./import-report-read.server";
+import { dropWorkSlice, letOthersIn, problemsInsert, type WorkTable } from "./import-report-read.server";
 import { stageImport } from "./import-stage.server";
 import { pricedSummary } from "./preview-lines.server";
 import { readPeriod, type SlashOrder, slashMonth } from "./period";
@@ -18,6 +18,25 @@ import type { ImportPreview } from "./types";
 // read, the report's sums become the parsed groups the small-file import makes, and the same
 // match → price → stage runs over them. A file whose fingerprint is already staged or live is
 // recognised and not staged again. The preview is kept on the report for the admin's screen.
+//
+// Every D1 call of these last steps touches a bounded number of rows (docs/decisions/0344): the sums
+// are read in pages, the entries written in short batches, and the report's work rows (5 million
+// duplicate keys for a 5-million-row report) deleted in slices, each slice step idempotent, with the
+// 1 ms pause of 0336 between calls — one DELETE of 5 million keys held D1, and the app, for minutes.
+
+/**
+ * Rows one D1 call of the last steps deletes or reads at most (0344): 2,000, as D1 counts a slice's
+ * delete four times over in rows read (the rowids found by the key's index, each row and its index
+ * entry removed): 8,000, under the 10,000 rows a call may touch.
+ */
+export const FINISH_SLICE = 2000;
+/** Slices (D1 calls) per slice step: a step deletes at most 50 × FINISH_SLICE = 100,000 rows, its result two numbers. */
+const SLICES_PER_STEP = 50;
+/**
+ * Entries of discarded imports deleted per call: fewer than FINISH_SLICE, as each entry takes its
+ * per-video lines with it (ON DELETE CASCADE; five a creator in the scale state).
+ */
+const ENTRY_SLICE_DIVISOR = 5;
 
 export type FinishResult = { status: (typeof revenueReports.$inferSelect)["status"]; importId: string | null };
 
@@ -37,7 +56,7 @@ function reportActor(userId: string): Actor {
   return { id: userId, email: "", isAdmin: true, approvalStatus: "approved", isBanned: false, isMusicPartner: false, hasActiveAgency: false };
 }
 
-export async function finishReport(reportId: string): Promise<FinishResult> {
+export async function finishReport(reportId: string, slice = FINISH_SLICE): Promise<FinishResult> {
   const report = await db().select().from(revenueReports).where(eq(revenueReports.id, reportId)).get();
   if (!report) throw new Error(`revenue report ${reportId} not found`);
   if (report.status !== "reading") return { status: report.status, importId: report.importId };
@@ -57,12 +76,11 @@ export async function finishReport(reportId: string): Promise<FinishResult> {
     .get();
   if (same) {
     await finish({ status: "duplicate", duplicateOf: same.id });
-    await dropWorkRows(reportId);
     return { status: "duplicate", importId: null };
   }
 
   // The sums as the whole-file parse's groups: day/month dates read in the file's order.
-  const sums = await db().select().from(revenueReportSums).where(eq(revenueReportSums.reportId, reportId)).orderBy(asc(revenueReportSums.firstLine)).all();
+  const sums = await reportSums(reportId, slice);
   const order = slashOrder(report);
   const label = report.format === "youtube" ? "date" : "month";
   const extra: RowProblem[] = [];
@@ -105,7 +123,11 @@ export async function finishReport(reportId: string): Promise<FinishResult> {
   const problemCount = report.problemCount + extraRows + unmatchedRows;
   const newProblems = [...extra, ...match.problems].map((p) => ({ ...p, skipped: 0 }));
   const room = Math.max(0, REPORT_PROBLEMS_KEPT - report.problemCount - report.skippedCount);
-  if (newProblems.length > 0 && room > 0) await db().batch([problemsInsert(reportId, newProblems.slice(0, room))]);
+  const toKeep = newProblems.slice(0, room);
+  for (let i = 0; i < toKeep.length; i += slice) {
+    await letOthersIn();
+    await db().batch([problemsInsert(reportId, toKeep.slice(i, i + slice))]);
+  }
 
   const [monthRow, kept] = await Promise.all([
     db().select().from(revenueMonths).where(eq(revenueMonths.month, report.month)).get(),
@@ -148,24 +170,116 @@ export async function finishReport(reportId: string): Promise<FinishResult> {
   };
   if (problemCount > 0 || !match.pricing) {
     await finish({ status: "problems", preview: JSON.stringify(base), problemCount });
-    await dropWorkRows(reportId, true);
     return { status: "problems", importId: null };
   }
 
   // Price, then stage: the small-file import's one write.
   const importId = crypto.randomUUID();
   const priced = priceImport({ month: report.month, importId, leaves: match.leaves, shares: match.shares, ...match.pricing });
-  await stageImport(reportActor(report.createdBy ?? ""), undefined, {
-    importId,
-    month: report.month,
-    fileName: report.fileName,
-    format,
-    rowCount: report.rowsRead,
-    shareBp: match.shares.shareBp,
-    priced,
-  });
+  await stageImport(
+    reportActor(report.createdBy ?? ""),
+    undefined,
+    { importId, month: report.month, fileName: report.fileName, format, rowCount: report.rowsRead, shareBp: match.shares.shareBp, priced },
+    { pause: letOthersIn },
+  );
   const preview: ImportPreview = { ...base, ...(await pricedSummary(priced, match, importId)) };
   await finish({ status: "staged", importId, preview: JSON.stringify(preview), rowsMatched: match.matched });
-  await dropWorkRows(reportId, true);
   return { status: "staged", importId };
+}
+
+/**
+ * The report's sums in pages of `slice`, by their primary key (a row value after the last one read,
+ * so each page is one index range), then in the order of their first line, as one query gave them.
+ */
+async function reportSums(reportId: string, slice: number) {
+  const s = revenueReportSums;
+  const all: (typeof s.$inferSelect)[] = [];
+  let last: typeof s.$inferSelect | undefined;
+  for (;;) {
+    await letOthersIn();
+    const page = await db()
+      .select()
+      .from(s)
+      .where(
+        and(
+          eq(s.reportId, reportId),
+          last
+            ? sql`(${s.period}, ${s.channelId}, ${s.creatorId}, ${s.videoId}) > (${last.period}, ${last.channelId}, ${last.creatorId}, ${last.videoId})`
+            : undefined,
+        ),
+      )
+      .orderBy(asc(s.period), asc(s.channelId), asc(s.creatorId), asc(s.videoId))
+      .limit(slice)
+      .all();
+    all.push(...page);
+    last = page.at(-1);
+    if (page.length < slice) break;
+  }
+  return all.sort((a, b) => a.firstLine - b.firstLine);
+}
+
+/** Runs one durable step: the Workflow's `step.do`, or (in tests) the work itself. */
+export type StepRunner = <T extends Rpc.Serializable<T>>(name: string, work: () => Promise<T>) => Promise<T>;
+
+/**
+ * The steps after the last range, in order (0344): the duplicate keys go (only reading needed them),
+ * the stage, then the sums, the problems of a report that shows none (failed, duplicate), and the
+ * entries of the month's discarded imports (an earlier preview this stage replaced, or an earlier
+ * attempt of this step) — each in slice steps of at most SLICES_PER_STEP deletes of `slice` rows.
+ */
+export async function finishSteps(reportId: string, run: StepRunner, slice = FINISH_SLICE, prefix = ""): Promise<FinishResult> {
+  await dropSteps(run, `${prefix}drop keys`, () => dropSlices(reportId, "keys", slice));
+  const result = await run(`${prefix}stage`, () => finishReport(reportId, slice));
+  await dropSteps(run, `${prefix}drop sums`, () => dropSlices(reportId, "sums", slice));
+  if (result.status === "failed" || result.status === "duplicate")
+    await dropSteps(run, `${prefix}drop problems`, () => dropSlices(reportId, "problems", slice));
+  await dropSteps(run, `${prefix}drop discarded entries`, () => dropDiscardedEntries(reportId, Math.max(1, Math.floor(slice / ENTRY_SLICE_DIVISOR))));
+  return result;
+}
+
+async function dropSteps(run: StepRunner, name: string, slices: () => Promise<{ deleted: number; more: boolean }>): Promise<void> {
+  for (let i = 0; ; i++) {
+    const r = await run(`${name} ${i}`, slices);
+    if (!r.more) return;
+  }
+}
+
+/** One slice step: up to SLICES_PER_STEP deletes of `slice` of the report's rows, the pause between. */
+async function dropSlices(reportId: string, table: WorkTable, slice: number): Promise<{ deleted: number; more: boolean }> {
+  let deleted = 0;
+  for (let i = 0; i < SLICES_PER_STEP; i++) {
+    await letOthersIn();
+    const n = await dropWorkSlice(reportId, table, slice);
+    deleted += n;
+    if (n < slice) return { deleted, more: false };
+  }
+  return { deleted, more: true };
+}
+
+/**
+ * One slice step over the entries of the report month's discarded imports (invisible to every
+ * screen: countedEntries, decision 0132), `slice` entries a call. A staged import the stage set
+ * aside is marked discarded in one short statement and its entries go here, not in one DELETE.
+ */
+async function dropDiscardedEntries(reportId: string, slice: number): Promise<{ deleted: number; more: boolean }> {
+  const report = await db().select({ month: revenueReports.month }).from(revenueReports).where(eq(revenueReports.id, reportId)).get();
+  if (!report) return { deleted: 0, more: false };
+  const discarded = db()
+    .select({ id: revenueImports.id })
+    .from(revenueImports)
+    .where(and(eq(revenueImports.month, report.month), eq(revenueImports.status, "discarded")));
+  let deleted = 0;
+  for (let i = 0; i < SLICES_PER_STEP; i++) {
+    await letOthersIn();
+    const result = await db()
+      .delete(ledgerEntries)
+      .where(
+        inArray(ledgerEntries.id, db().select({ id: ledgerEntries.id }).from(ledgerEntries).where(inArray(ledgerEntries.importId, discarded)).limit(slice)),
+      )
+      .run();
+    const n = result.meta.changes ?? 0;
+    deleted += n;
+    if (n < slice) return { deleted, more: false };
+  }
+  return { deleted, more: true };
 }

@@ -67,13 +67,15 @@ export type StagedImport = {
  * import and its audit event written, then its entries and video lines in chunks. A failure part way
  * discards what was staged.
  */
-export async function stageImport(actor: Actor, request: Request | undefined, s: StagedImport): Promise<void> {
+export async function stageImport(actor: Actor, request: Request | undefined, s: StagedImport, sliced?: Sliced): Promise<void> {
   const { importId, month, format, priced } = s;
   const { entries, videoLines, rounded } = priced;
+  // This admin's earlier previews of the month go: the new one replaces what they had on screen
+  // (another admin's preview is theirs to commit or discard; docs/decisions/0327).
+  const earlier = and(eq(revenueImports.month, month), eq(revenueImports.createdBy, actor.id));
+  const setAside: BatchItem<"sqlite">[] = sliced ? [discardedOnlyQuery(earlier)] : [...discardStagedQueries(earlier)];
   await db().batch([
-    // This admin's earlier previews of the month go: the new one replaces what they had on screen
-    // (another admin's preview is theirs to commit or discard; docs/decisions/0327).
-    ...discardStagedQueries(and(eq(revenueImports.month, month), eq(revenueImports.createdBy, actor.id))),
+    ...(setAside as [BatchItem<"sqlite">]),
     db()
       .insert(revenueImports)
       .values({
@@ -111,14 +113,33 @@ export async function stageImport(actor: Actor, request: Request | undefined, s:
     const inserts: BatchItem<"sqlite">[] = [];
     for (let i = 0; i < entries.length; i += ENTRY_ROWS_PER_INSERT) inserts.push(entryInsertQuery(entries.slice(i, i + ENTRY_ROWS_PER_INSERT)));
     for (let i = 0; i < videoLines.length; i += ENTRY_ROWS_PER_INSERT) inserts.push(videoLineInsertQuery(videoLines.slice(i, i + ENTRY_ROWS_PER_INSERT)));
-    for (let i = 0; i < inserts.length; i += STATEMENTS_PER_BATCH) {
-      const chunk = inserts.slice(i, i + STATEMENTS_PER_BATCH) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+    const perBatch = sliced ? SLICED_STATEMENTS_PER_BATCH : STATEMENTS_PER_BATCH;
+    for (let i = 0; i < inserts.length; i += perBatch) {
+      const chunk = inserts.slice(i, i + perBatch) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+      if (sliced) await sliced.pause();
       await db().batch(chunk);
     }
   } catch (error) {
-    await discardStaged(importId);
+    if (sliced) await db().batch([discardedOnlyQuery(eq(revenueImports.id, importId))]);
+    else await discardStaged(importId);
     throw error;
   }
+}
+
+/**
+ * Staging in slices (a revenue report's Workflow step, docs/decisions/0344): batches of at most
+ * 5,000 rows with `pause` between them, and an earlier preview (or a failed attempt) only marked
+ * discarded here — its entries are deleted afterwards in slice steps of their own, not in one DELETE.
+ */
+export type Sliced = { pause: () => Promise<void> };
+const SLICED_STATEMENTS_PER_BATCH = 5;
+
+/** The staged imports `where` selects marked discarded, their entries left for a slice step (invisible meanwhile: countedEntries). */
+function discardedOnlyQuery(where: SQL | undefined) {
+  return db()
+    .update(revenueImports)
+    .set({ status: "discarded" })
+    .where(and(eq(revenueImports.status, "staged"), where));
 }
 
 /**

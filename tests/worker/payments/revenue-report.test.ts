@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createUser, type TestUser } from "../../factories/users";
 import { fetchApp, ORIGIN } from "../helpers";
 import { earlierKeysQuery, readReportRange } from "~/modules/payments/import-report-read.server";
-import { finishReport } from "~/modules/payments/import-report-stage.server";
+import { FINISH_SLICE, finishSteps, type StepRunner } from "~/modules/payments/import-report-stage.server";
+import { d1CallRows } from "../d1-calls";
 import { importReportObject } from "~/modules/payments/import-report.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
 
@@ -30,7 +31,7 @@ beforeAll(async () => {
 }, 120_000);
 
 /** A YouTube content-owner report of `month` (YYYYMM): daily rows, CRLF, a quoted title column with commas, quotes and line breaks. */
-function youtubeReport(month: string, days = 28): string {
+function youtubeReport(month: string, days = 28, countries = ["US", "GB"]): string {
   const rows = ["date,channel_id,video_id,video_title,country_code,estimated_partner_revenue,ad_impressions"];
   let seed = 7;
   const next = () => {
@@ -40,7 +41,7 @@ function youtubeReport(month: string, days = 28): string {
   for (let d = 1; d <= days; d++) {
     for (const [ci, ch] of channels.entries()) {
       for (let v = 0; v < 3; v++) {
-        for (const country of ["US", "GB"]) {
+        for (const country of countries) {
           const title = v === 0 ? `"Short ${ci}-${v}, the ""best""\nsecond line"` : v === 1 ? `"Plain, with comma ${ci}"` : `Short ${ci}-${v}`;
           const amount = `${next() % 5}.${String(next() % 1_000_000).padStart(6, "0")}`;
           rows.push(`${month}${String(d).padStart(2, "0")},${ch},vid${ci}x${v},${title},${country},${amount},${next() % 5000}`);
@@ -106,6 +107,21 @@ async function readAll(reportId: string, range: number, twice = false) {
   }
 }
 
+/** The Workflow's steps after the last range, each run once as it runs them; or each twice in a row (an answer lost, the step retried). */
+const once: StepRunner = (_name, work) => work();
+const twiceInARow: StepRunner = async (_name, work) => {
+  await work();
+  return work();
+};
+const finish = (reportId: string, run = once, slice?: number) => finishSteps(reportId, run, slice);
+
+const workRows = (id: string) =>
+  env.DB.prepare(
+    "SELECT (SELECT count(*) FROM revenue_report_sums WHERE report_id = ?1) + (SELECT count(*) FROM revenue_report_keys WHERE report_id = ?1) AS n",
+  )
+    .bind(id)
+    .first<number>("n");
+
 const reportRow = (id: string) => env.DB.prepare("SELECT * FROM revenue_reports WHERE id = ?").bind(id).first<Record<string, unknown>>();
 
 describe("a report read in ranges", () => {
@@ -119,7 +135,7 @@ describe("a report read in ranges", () => {
     // 997 bytes: far smaller than a row group, so nearly every range ends inside a line or a quoted title.
     const steps = await readAll(id, 997);
     expect(steps).toBeGreaterThan(20);
-    const done = await finishReport(id);
+    const done = await finish(id);
     expect(done.status).toBe("staged");
     const ranged = await stagedTotals(done.importId ?? "");
     const whole = await stagedTotals(today);
@@ -155,7 +171,7 @@ describe("a report read in ranges", () => {
     const page = (await res.text()).replaceAll("<!-- -->", "");
     const id = await reportOf(c, month, csv);
     await readAll(id, 613);
-    expect((await finishReport(id)).status).toBe("problems");
+    expect((await finish(id)).status).toBe("problems");
     const problems = await env.DB.prepare("SELECT line, reason FROM revenue_report_problems WHERE report_id = ? ORDER BY line")
       .bind(id)
       .all<{ line: number; reason: string }>();
@@ -172,14 +188,14 @@ describe("a report read in ranges", () => {
     const today = await stageToday(a, month, csv);
     const id = await reportOf(b, month, csv);
     await readAll(id, 1499, true);
-    const done = await finishReport(id);
+    const done = await finish(id);
     expect(done.status).toBe("staged");
     const ranged = await stagedTotals(done.importId ?? "");
     const whole = await stagedTotals(today);
     expect(ranged.imp).toEqual(whole.imp);
     expect(ranged.entries).toEqual(whole.entries);
     // Finishing again changes nothing (a retried last step).
-    expect(await finishReport(id)).toEqual(done);
+    expect(await finish(id)).toEqual(done);
   });
 
   it("a retried step whose keys were written before it failed (its last batch not run) adds its amounts once, with no false duplicates", async () => {
@@ -197,7 +213,7 @@ describe("a report read in ranges", () => {
       .run();
     await readAll(id, 1499);
     expect((await reportRow(id))?.problem_count).toBe(0);
-    const done = await finishReport(id);
+    const done = await finish(id);
     expect(done.status).toBe("staged");
     const ranged = await stagedTotals(done.importId ?? "");
     const whole = await stagedTotals(today);
@@ -273,6 +289,76 @@ describe("the upload and the Workflow", () => {
     expect(await page()).toContain("This file was already imported (month.csv for March 2024");
     expect(await reportRow(second)).toMatchObject({ status: "duplicate", duplicate_of: first });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM revenue_imports WHERE month = ? AND status = 'staged'").bind(month).first("n")).toBe(1);
+  });
+
+  // 50 countries: 3 channels × 3 videos × 28 days × 50 = 12,600 rows, so the report holds 12,600 keys.
+  const COUNTRIES = Array.from({ length: 50 }, (_, i) => `C${String.fromCharCode(65 + (i % 26))}${i}`);
+  /** Rows one D1 call may read or write (0344: the largest slice, 5,000, and its index writes). */
+  const MOST_ROWS_A_CALL = 10_000;
+
+  it("no D1 call of a report's import touches more than 10,000 rows: its 12,600 keys go in slices, and it stages what today's parser stages", async () => {
+    const month = "2024-08";
+    const csv = youtubeReport("202408", 28, COUNTRIES);
+    const [a, , , d] = admins as [TestUser, TestUser, TestUser, TestUser];
+    const today = await stageToday(a, month, csv);
+    let reportId = "";
+    const calls = await d1CallRows(async () => {
+      reportId = await uploadAndRun(d, month, csv);
+    });
+    const report = await reportRow(reportId);
+    expect(report).toMatchObject({ status: "staged", rows_read: 12_600, problem_count: 0 });
+    const ranged = await stagedTotals(String(report?.import_id));
+    const whole = await stagedTotals(today);
+    expect(ranged.imp).toEqual(whole.imp);
+    expect(ranged.entries).toEqual(whole.entries);
+    expect(ranged.lines).toEqual(whole.lines);
+    expect(await workRows(reportId)).toBe(0);
+    // D1's own counts of every call the upload, the range steps and the last steps made.
+    expect(calls.length).toBeGreaterThan(10);
+    const heavy = calls.filter((c) => c.rowsRead > MOST_ROWS_A_CALL || c.rowsWritten > MOST_ROWS_A_CALL);
+    expect(heavy.map((c) => `${c.rowsRead} read, ${c.rowsWritten} written: ${c.sql.slice(0, 160)}`)).toEqual([]);
+  });
+
+  it("a slice step retried, or a stage step that died before its last write, adds and removes nothing", async () => {
+    const month = "2024-09";
+    const csv = youtubeReport("202409", 10);
+    const [a, b, c] = admins as [TestUser, TestUser, TestUser];
+    const today = await stageToday(a, month, csv);
+    // Another report, still being read: its keys and sums stay.
+    const other = await reportOf(c, "2024-10", youtubeReport("202410", 3));
+    await readReportRange(other, 4000);
+    const otherRows = await workRows(other);
+    expect(otherRows).toBeGreaterThan(0);
+
+    const id = await reportOf(b, month, csv);
+    await readAll(id, 1499);
+    // A first stage step that wrote its import and entries and died before the report's own update.
+    const dieAfterStage: StepRunner = async (name, work) => {
+      const result = await work();
+      if (name === "stage") throw new Error("workerd died");
+      return result;
+    };
+    await expect(finishSteps(id, dieAfterStage, 7)).rejects.toThrow("workerd died");
+    const died = { importId: String((await reportRow(id))?.import_id) };
+    await env.DB.prepare("UPDATE revenue_reports SET status = 'reading', import_id = NULL, preview = NULL WHERE id = ?").bind(id).run();
+    // Then every step again, each one run twice in a row, in slices of 7 rows.
+    const done = await finishSteps(id, twiceInARow, 7);
+    expect(done.status).toBe("staged");
+    expect(done.importId).not.toBe(died.importId);
+    const ranged = await stagedTotals(done.importId ?? "");
+    const whole = await stagedTotals(today);
+    expect(ranged.imp).toEqual(whole.imp);
+    expect(ranged.entries).toEqual(whole.entries);
+    expect(ranged.lines).toEqual(whole.lines);
+    // The dead attempt's import is set aside and its entries gone; one staged import of the month by b.
+    expect(await env.DB.prepare("SELECT status FROM revenue_imports WHERE id = ?").bind(died.importId).first("status")).toBe("discarded");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM ledger_entries WHERE import_id = ?").bind(died.importId).first("n")).toBe(0);
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM revenue_imports WHERE month = ? AND status = 'staged' AND created_by = ?").bind(month, b.id).first("n"),
+    ).toBe(1);
+    expect(await workRows(id)).toBe(0);
+    expect(await workRows(other)).toBe(otherRows);
+    expect(FINISH_SLICE).toBeLessThanOrEqual(MOST_ROWS_A_CALL);
   });
 
   it("shows a report being read with its live counts", async () => {
