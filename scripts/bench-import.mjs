@@ -262,8 +262,14 @@ let report;
 let httpAnswers = 0;
 let httpTimeouts = 0;
 const pollMs = []; // wall time of each progress poll the app answered (decision 0336)
+// Polls after the last range was read: the keys dropped in slice steps, then the stage (decision 0344).
+const lastPollMs = [];
+let lastTimeouts = 0;
+let allRead = false;
 for (;;) {
   await new Promise((r) => setTimeout(r, 2000));
+  allRead ||= watchDb.prepare("SELECT next_offset >= size_bytes AS done FROM revenue_reports WHERE id = ?").get(reportId)?.done === 1;
+  const afterRanges = allRead;
   // The app's own progress answer; while it does not come within 10 s (it may not while the Workflow
   // runs: decision 0335), the report row read from SQLite, marked "(db)".
   let via = "";
@@ -273,9 +279,11 @@ for (;;) {
     report = (await res.json()).report;
     httpAnswers++;
     pollMs.push(performance.now() - asked);
+    if (afterRanges) lastPollMs.push(performance.now() - asked);
     via = ` (poll ${(performance.now() - asked).toFixed(0)} ms)`;
   } catch {
     httpTimeouts++;
+    if (afterRanges) lastTimeouts++;
     via = " (db)";
     const r = watchDb.prepare("SELECT status, next_offset, size_bytes, rows_read, rows_matched, problem_count FROM revenue_reports WHERE id = ?").get(reportId);
     report = {
@@ -309,6 +317,12 @@ log(`progress polls: ${httpAnswers} answered by the app, ${httpTimeouts} not wit
     `progress poll wall time while reading: p50 ${pct(sorted, 50)?.toFixed(0)} ms, p95 ${pct(sorted, 95)?.toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms`,
   );
 }
+{
+  const sorted = [...lastPollMs].sort((a, b) => a - b);
+  log(
+    `polls after the last range (keys dropped, stage; 0344): ${lastPollMs.length} answered, ${lastTimeouts} not within 10 s; p50 ${pct(sorted, 50)?.toFixed(0)} ms, p95 ${pct(sorted, 95)?.toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms`,
+  );
+}
 const final = rowQuery.get(reportId);
 if (boundaries.at(-1).status === "reading" && final.status !== "reading") boundaries.push({ us: nowUs(), steps: final.steps, status: final.status });
 // complete → the report left 'reading' (seen within 100 ms; the progress poll is every 2 s).
@@ -323,6 +337,30 @@ if (report.status !== "staged" || !report.preview?.importId) {
   process.exit(1);
 }
 const preview = report.preview;
+// The Workflow's last slice steps (the sums, the set-aside entries) run on after 'staged': polled
+// until the report's sums are gone, as the admin's page would be while they run (0344).
+{
+  const sumsLeft = readDb();
+  const left = sumsLeft.prepare("SELECT count(*) AS n FROM revenue_report_sums WHERE report_id = ?");
+  const started = performance.now();
+  const ms = [];
+  let late = 0;
+  while (left.get(reportId).n > 0 && performance.now() - started < 600_000) {
+    const asked = performance.now();
+    try {
+      await (await fetch(`${base}/admin/payments/report?id=${reportId}`, { headers: { Cookie: cookie }, signal: AbortSignal.timeout(10_000) })).json();
+      ms.push(performance.now() - asked);
+    } catch {
+      late++;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  sumsLeft.close();
+  ms.sort((a, b) => a - b);
+  log(
+    `sums dropped ${secs(performance.now() - started)} after 'staged'; polls meanwhile: ${ms.length} answered, ${late} not within 10 s, p50 ${pct(ms, 50)?.toFixed(0) ?? "-"} ms, max ${ms.at(-1)?.toFixed(0) ?? "-"} ms`,
+  );
+}
 log(
   `preview: ${preview.rowCount.toLocaleString("en-US")} rows, ${preview.matched.toLocaleString("en-US")} matched, ${preview.problemCount} problems, ` +
     `${preview.entryCount.toLocaleString("en-US")} statement lines, net ${preview.netCents} cents, creators' share ${preview.amountCents} cents`,
@@ -400,7 +438,8 @@ const pass = checks.every((c) => c.ok);
 const windows = [];
 for (let i = 1; i < boundaries.length; i++) {
   const b = boundaries[i];
-  const name = b.status === "reading" ? `range ${b.steps - 1}` : `stage (${b.status})`;
+  // The keys' slice steps (0344) run after the last range and before the stage leaves 'reading': one window.
+  const name = b.status === "reading" ? `range ${b.steps - 1}` : `drop keys + stage (${b.status})`;
   windows.push({ name, from: boundaries[i - 1].us, to: b.us });
 }
 windows.push({ name: "commit (request)", from: commitStartUs, to: commitEndUs });
@@ -419,14 +458,14 @@ const heaviest = windows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
 const peakHeap = windows.reduce((a, b) => (b.heapUsed > a.heapUsed ? b : a));
 const rowsPerSec = expected.rows / (parseStageMs / 1000);
 const readMs = ranges.reduce((s, w) => s + w.wallMs, 0);
-const stage = windows.find((w) => w.name.startsWith("stage"));
+const stage = windows.find((w) => w.name.startsWith("drop keys + stage"));
 
 console.log(
   `bench:import — ${expected.rows.toLocaleString("en-US")} rows, ${mib(size)} (${MONTH}), ${CREATORS.toLocaleString("en-US")} creators; ${server.kind}`,
 );
 console.log(`  upload            ${secs(uploadMs)} (${partCount} parts of 8 MiB, ${(size / 1024 / 1024 / (uploadMs / 1000)).toFixed(1)} MiB/s)`);
 console.log(
-  `  parse + stage     ${secs(parseStageMs)} (complete → staged: ${ranges.length} range steps ${secs(readMs)}, stage ${secs(stage?.wallMs ?? Number.NaN)}), ${Math.round(rowsPerSec).toLocaleString("en-US")} rows/s`,
+  `  parse + stage     ${secs(parseStageMs)} (complete → staged: ${ranges.length} range steps ${secs(readMs)}, keys dropped + stage ${secs(stage?.wallMs ?? Number.NaN)}), ${Math.round(rowsPerSec).toLocaleString("en-US")} rows/s`,
 );
 console.log(`  commit            ${commitMs.toFixed(0)} ms (POST /admin/payments intent=commit)`);
 const avg = (xs) => xs.reduce((s, x) => s + x, 0) / (xs.length || 1);
