@@ -75,6 +75,56 @@ export function roundMonth(leaves: readonly Leaf[]): RoundedMonth {
 }
 
 /**
+ * The month's one rounding, in the part that crosses people (for a report priced in slices of people,
+ * docs/decisions/0345): from each person's exact sum alone — one number a person, not their rows — the
+ * month's total half up and each person's cents, by largest remainder in the order of their ids, exactly
+ * as roundMonth shares it among people. The people may come in any order; each id once.
+ */
+export function monthPersonCents(people: readonly { userId: string; exact: Dec }[]): {
+  cents: Map<string, bigint>;
+  exact: Dec;
+  totalCents: number;
+  remainder: Dec;
+} {
+  const sorted = [...people].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  const exact = sorted.reduce((s, p) => addDec(s, p.exact), ZERO);
+  const total = centsHalfUp(exact);
+  const shared = apportionCents(
+    total,
+    sorted.map((p) => p.exact),
+  );
+  const cents = new Map(sorted.map((p, k) => [p.userId, expectAt(shared, k, "cents per person")]));
+  return { cents, exact, totalCents: Number(total), remainder: subDec(exact, { n: total, s: 2 }) };
+}
+
+/**
+ * One person's leaves rounded from the person's cents (monthPersonCents): among their sources, then
+ * each source's among its videos — roundMonth's inner levels, which never look past the person. The
+ * leaves in the order roundMonth was given them (ties between equal keys go by that order); cents in
+ * the same order.
+ */
+export function roundPersonLeaves(personLeaves: readonly Leaf[], personCents: bigint): number[] {
+  const indexed = personLeaves.map((leaf, i) => ({ ...leaf, i }));
+  const cents: number[] = new Array(personLeaves.length).fill(0);
+  const sources = groupBy(indexed, (l) => l.sourceId);
+  const perSource = apportionCents(
+    personCents,
+    sources.map(([, ls]) => sum(ls)),
+  );
+  sources.forEach(([, sourceLeaves], s) => {
+    const ordered = [...sourceLeaves].sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : a.i - b.i));
+    const perLeaf = apportionCents(
+      expectAt(perSource, s, "cents per source"),
+      ordered.map((l) => l.amount),
+    );
+    ordered.forEach((l, k) => {
+      cents[l.i] = Number(perLeaf[k]);
+    });
+  });
+  return cents;
+}
+
+/**
  * A line's cents shared among its parts in proportion to the parts' weights (whole cents, adding up
  * exactly; largest remainder). For a statement line's per-video net and amount.
  */

@@ -5,10 +5,10 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { apportion, centsHalfUp, type Dec, formatDec, parseAmount } from "~/modules/payments/decimal";
+import { addDec, apportion, centsHalfUp, type Dec, formatDec, parseAmount } from "~/modules/payments/decimal";
 import { readPeriod, slashOrderOf } from "~/modules/payments/period";
 import { CSV_MESSAGES, detectFormat, type ParsedRevenue, parseRevenue, readHead, suggestMapping } from "~/modules/payments/revenue-csv";
-import { roundMonth, shareByWeights } from "~/modules/payments/revenue-totals";
+import { monthPersonCents, roundMonth, roundPersonLeaves, shareByWeights } from "~/modules/payments/revenue-totals";
 import { present } from "../../helpers/present";
 
 const fixture = (name: string) => readFileSync(resolve(import.meta.dirname, "../../fixtures/revenue", name), "utf8");
@@ -275,6 +275,53 @@ describe("rounding a month once", () => {
           }
         },
       ),
+    );
+  });
+
+  it("rounds a month in slices of people exactly as in one piece: one exact sum a person crosses the slices (0345, property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            u: fc.integer({ min: 0, max: 5 }),
+            c: fc.integer({ min: 0, max: 2 }),
+            v: fc.integer({ min: 0, max: 2 }),
+            // Small amounts too, so people's sub-cent remainders tie (the order of their ids decides).
+            m: fc.oneof(fc.bigInt({ min: 0n, max: 30n }), fc.bigInt({ min: 0n, max: 10n ** 11n })),
+            s: fc.constantFrom(2, 3, 6, 9),
+          }),
+          { minLength: 1, maxLength: 40 },
+        ),
+        fc.integer({ min: 1, max: 3 }),
+        (rows, perSlice) => {
+          // Equal keys (same person, channel, video) occur: their order must be kept as given.
+          const leaves = rows.map((r) => ({ userId: `u${r.u}`, sourceId: r.c ? `c${r.c}` : "", videoId: r.v ? `v${r.v}` : "", amount: { n: r.m, s: r.s } }));
+          const whole = roundMonth(leaves);
+          // The pass across people: one exact sum each, given in an order other than their ids'.
+          const people = [...new Set(leaves.map((l) => l.userId))].reverse();
+          const exactOf = (u: string) => leaves.filter((l) => l.userId === u).reduce((t, l) => addDec(t, l.amount), { n: 0n, s: 0 } as Dec);
+          const month = monthPersonCents(people.map((userId) => ({ userId, exact: exactOf(userId) })));
+          expect(month.totalCents).toBe(whole.totalCents);
+          expect(formatDec(month.exact)).toBe(formatDec(whole.exact));
+          expect(formatDec(month.remainder)).toBe(formatDec(whole.remainder));
+          // Then slices of `perSlice` people, each rounded alone from its people's cents.
+          const cents: number[] = new Array(leaves.length).fill(-1);
+          for (let k = 0; k < people.length; k += perSlice) {
+            for (const u of people.slice(k, k + perSlice)) {
+              const own = leaves.flatMap((l, i) => (l.userId === u ? [i] : []));
+              const out = roundPersonLeaves(
+                own.map((i) => present(leaves[i], `leaf ${i}`)),
+                present(month.cents.get(u), `the cents of ${u}`),
+              );
+              own.forEach((i, k2) => {
+                cents[i] = present(out[k2], `the cents of leaf ${i}`);
+              });
+            }
+          }
+          expect(cents).toEqual(whole.cents);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 
