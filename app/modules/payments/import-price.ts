@@ -5,7 +5,7 @@ import { daysInMonth, earnedPart } from "./calendar";
 import { type ClipFacts, type ClipRow, claimedClip, clipSplitEntries } from "./clip-split";
 import type { LineFact } from "./preview-lines.server";
 import { bonusShareBp, inReferralTerm } from "./referral-rules";
-import { type Leaf, type RoundedMonth, roundMonth, shareByWeights } from "./revenue-totals";
+import { type Leaf, type RoundedMonth, roundMonth, roundPersonLeaves, shareByWeights } from "./revenue-totals";
 
 // The revenue import's pricing (docs/decisions/0220-revenue-amounts-and-rounding.md, 0150, 0173):
 // from the matched rows (exact decimals per person, channel and video) and what was read about the
@@ -160,6 +160,147 @@ export function referralBonusEntries(earning: readonly Entry[], month: string, i
     if (!r.referrerId || r.referrerBanned || !inReferralTerm(month, r.channelLinkedAt)) continue;
     netByReferrer.set(r.referrerId, (netByReferrer.get(r.referrerId) ?? 0) + (netByUser.get(r.userId) ?? 0));
   }
+  const out: Entry[] = [];
+  for (const [userId, netCents] of netByReferrer) {
+    const amountCents = split(netCents, shareBp).share;
+    if (amountCents === 0) continue;
+    out.push({ id: newId(), userId, month, sourceKind: "referral", sourceId: "", netCents, shareBp, amountCents, importId });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pricing in slices of people (docs/decisions/0345): the parts of priceImport, each of which sees
+// only a slice of people, or one number per person, clip or referred person — what a stage in
+// bounded steps can hold. Composed, they give priceImport's entries exactly (ids aside).
+// ---------------------------------------------------------------------------------------------
+
+export type PeopleSliceInput = {
+  month: string;
+  importId: string;
+  /** Every leaf of the slice's people (and only theirs), in the file's order. */
+  leaves: readonly Leaf[];
+  /** Each person's cents of the month (revenue-totals.ts monthPersonCents). */
+  personCents: ReadonlyMap<string, bigint>;
+  /** The share facts; `revised` and `ends` need only hold the slice's people. */
+  shares: ShareFacts;
+  /** The clips of the slice's videos (a clip claimed by a leaf of the slice is among them). */
+  clips: readonly ClipRow[];
+};
+
+export type PricedPeopleSlice = {
+  entries: Entry[];
+  videoLines: VideoLine[];
+  notCredited: number;
+  ended: LineFact[];
+  /** The slice's cents of each claimed clip: summed over every slice, they are the clip's net (its creator and clipper may be in two slices). */
+  clipCents: Map<string, number>;
+};
+
+/** A slice of people's music entries and per-video lines, and their cents of claimed clips: priceImport's per-person part. */
+export function pricePeopleSlice(input: PeopleSliceInput, newId: () => string = () => crypto.randomUUID()): PricedPeopleSlice {
+  const { month, importId, leaves, shares } = input;
+  const { shareBp, revised, ends } = shares;
+  const byVideo = new Map<string, ClipRow>(input.clips.map((c) => [c.videoId, c]));
+  const byPerson = new Map<string, number[]>();
+  leaves.forEach((leaf, i) => {
+    const own = byPerson.get(leaf.userId);
+    if (own) own.push(i);
+    else byPerson.set(leaf.userId, [i]);
+  });
+  const cents: number[] = new Array(leaves.length).fill(0);
+  for (const [userId, own] of byPerson) {
+    const out = roundPersonLeaves(
+      own.map((i) => expectAt(leaves, i, "a leaf")),
+      input.personCents.get(userId) ?? 0n,
+    );
+    own.forEach((i, k) => {
+      cents[i] = expectAt(out, k, "a person's leaf cents");
+    });
+  }
+  const clipCents = new Map<string, number>();
+  const totals = new Map<string, Total>();
+  leaves.forEach((leaf, i) => {
+    const netCents = expectAt(cents, i, "a rounded leaf");
+    const clip = claimedClip(byVideo, leaf.videoId || null, leaf.userId);
+    if (clip) {
+      clipCents.set(clip.clipId, (clipCents.get(clip.clipId) ?? 0) + netCents);
+      return;
+    }
+    const key = `${leaf.userId}\u0000${leaf.sourceId}`;
+    const t = totals.get(key) ?? { userId: leaf.userId, sourceId: leaf.sourceId, netCents: 0, videos: new Map<string, number>() };
+    t.netCents += netCents;
+    t.videos.set(leaf.videoId, (t.videos.get(leaf.videoId) ?? 0) + netCents);
+    totals.set(key, t);
+  });
+  let notCredited = 0;
+  const ended: LineFact[] = [];
+  const videoLines: VideoLine[] = [];
+  const entries: Entry[] = [];
+  for (const t of totals.values()) {
+    const earned = earnedPart(t.netCents, month, ends.get(t.userId) ?? null);
+    if (earned.days === 0) {
+      notCredited += 1;
+      ended.push({ userId: t.userId, sourceKind: "music", sourceId: t.sourceId, netCents: t.netCents, amountCents: 0, credited: false });
+      continue;
+    }
+    const bp = revised.get(t.userId) ?? shareBp;
+    const id = newId();
+    const amountCents = split(earned.netCents, bp).share;
+    const videos = [...t.videos.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (videos.some(([v]) => v !== "")) {
+      const nets = shareByWeights(
+        earned.netCents,
+        videos.map(([, c]) => c),
+      );
+      const amounts = shareByWeights(amountCents, nets);
+      videos.forEach(([videoId], k) => {
+        videoLines.push({ entryId: id, videoId, netCents: expectAt(nets, k, "a video's net"), amountCents: expectAt(amounts, k, "a video's amount") });
+      });
+    }
+    entries.push({
+      id,
+      userId: t.userId,
+      month,
+      sourceKind: "music",
+      sourceId: t.sourceId,
+      netCents: earned.netCents,
+      shareBp: bp,
+      amountCents,
+      importId,
+      note: earned.days ? `${earned.days} of ${daysInMonth(month)} days, to the agreement's end on ${ends.get(t.userId)}` : null,
+    });
+  }
+  return { entries, videoLines, notCredited, ended, clipCents };
+}
+
+/**
+ * The referral part across slices: the bonus share needs the largest share of ALL the import's music
+ * and clip entries (`maxShareBp`, a counter over the slices), and a referrer's entry sums the nets of
+ * all their referred people — `referredNets` gives a slice of referred people's part to add up, and
+ * `referralEntriesFromNets` the entries from the sums. referralBonusEntries in one piece is the same.
+ */
+export function referredNets(netByUser: ReadonlyMap<string, number>, month: string, facts: ReferralFacts): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of facts.referred) {
+    if (!netByUser.has(r.userId)) continue;
+    if (!r.referrerId || r.referrerBanned || !inReferralTerm(month, r.channelLinkedAt)) continue;
+    out.set(r.referrerId, (out.get(r.referrerId) ?? 0) + (netByUser.get(r.userId) ?? 0));
+  }
+  return out;
+}
+
+export function referralEntriesFromNets(
+  netByReferrer: ReadonlyMap<string, number>,
+  maxShareBp: number,
+  settingBp: number,
+  month: string,
+  importId: string,
+  newId: () => string,
+): Entry[] {
+  if (settingBp <= 0) return [];
+  const shareBp = bonusShareBp(settingBp, maxShareBp);
+  if (shareBp === 0) return [];
   const out: Entry[] = [];
   for (const [userId, netCents] of netByReferrer) {
     const amountCents = split(netCents, shareBp).share;
