@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { profiles, userRoles, users } from "~/db/schema";
 import type { Actor } from "~/lib/permissions";
@@ -69,6 +69,19 @@ function peopleIn(column: SQLiteColumn) {
       .innerJoin(profiles, eq(profiles.userId, users.id))
       .where(inJsonList(column, slot("values"))),
   );
+}
+
+/**
+ * The people whose user id is in any of `lists` (SQL subquery selects, e.g. over the session's user),
+ * as a select for another module's statement built once (db.server `builtOnce`): the caller's batch,
+ * the accounts module's tables. (D1 allows few terms in a compound select: each list is its own `in`.)
+ */
+export function peopleWhereIdIn(lists: readonly SQL[]) {
+  return db()
+    .select(personColumns)
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(or(...lists.map((list) => sql`${users.id} in (${list})`)));
 }
 
 const peopleQueries = { byId: peopleIn(users.id), byCreatorId: peopleIn(profiles.creatorId) };

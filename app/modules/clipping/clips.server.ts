@@ -219,6 +219,18 @@ export function clipsOfQuery(me: string | SQL<string | null>) {
     .limit(500);
 }
 
+/** The ids of every clip where `me` is the creator or the clipper (an SQL subquery's select, for another statement's `in (…)`). */
+export const clipIdsOf = (me: SQL<string | null>): SQL =>
+  sql`select ${clips.id} from ${clips} where ${clips.creatorUserId} = ${me} or ${clips.clipperUserId} = ${me}`;
+
+/** The creators of every clip where `me` is the creator or the clipper (an SQL subquery's select). */
+export const clipCreatorsOf = (me: SQL<string | null>): SQL =>
+  sql`select ${clips.creatorUserId} from ${clips} where ${clips.creatorUserId} = ${me} or ${clips.clipperUserId} = ${me}`;
+
+/** The other side of every clip where `me` is the creator or the clipper (an SQL subquery's select). */
+export const clipPeopleOf = (me: SQL<string | null>): SQL =>
+  sql`select case when ${clips.creatorUserId} = ${me} then ${clips.clipperUserId} else ${clips.creatorUserId} end from ${clips} where ${clips.creatorUserId} = ${me} or ${clips.clipperUserId} = ${me}`;
+
 /** For the admin: clips whose views are entered by hand (not YouTube), approved at some point. */
 export function clipsNeedingViews(): Promise<ClipItem[]> {
   return db()

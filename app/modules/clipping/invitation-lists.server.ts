@@ -24,9 +24,6 @@ export function invitationRowsQuery(creatorUserId: string | SQL<string | null>) 
     .limit(100);
 }
 
-/** The people an invitation list names: who used each invitation. */
-export const invitationPeople = (rows: readonly InvitationLookup[]): string[] => rows.flatMap((r) => (r.acceptedBy ? [r.acceptedBy] : []));
-
 /** The creator's invitations as the page shows them, newest first: open, expired, waiting for approval, answered, withdrawn. */
 export function invitationViews(rows: readonly InvitationLookup[], people: ReadonlyMap<string, PersonSummary>): InvitationRow[] {
   return rows.map((r) => {

@@ -182,6 +182,32 @@ const splitChangesStatement = builtOnce((slot) =>
     .orderBy(clipSplitRequests.decidedAt),
 );
 
+/** The ids of the links where `me` is the creator or the clipper (an SQL subquery's select, for another statement's `in (…)`). */
+export const linkIdsOf = (me: SQL<string | null>): SQL =>
+  sql`select ${clipperLinks.id} from ${clipperLinks} where ${clipperLinks.creatorUserId} = ${me} or ${clipperLinks.clipperUserId} = ${me}`;
+
+/** The other side of every link where `me` is the creator or the clipper (an SQL subquery's select). */
+export const linkPeopleOf = (me: SQL<string | null>): SQL =>
+  sql`select case when ${clipperLinks.creatorUserId} = ${me} then ${clipperLinks.clipperUserId} else ${clipperLinks.creatorUserId} end from ${clipperLinks} where ${clipperLinks.creatorUserId} = ${me} or ${clipperLinks.clipperUserId} = ${me}`;
+
+/** The creators `me` clips for now (active links), an SQL subquery's select. */
+export const activeCreatorsOf = (me: SQL<string | null>): SQL =>
+  sql`select ${clipperLinks.creatorUserId} from ${clipperLinks} where ${clipperLinks.clipperUserId} = ${me} and ${clipperLinks.status} = 'active'`;
+
+/** splitChangesQuery's select for the links of an SQL subquery (e.g. linkIdsOf over the session's user), to build once. */
+export function splitChangesAmong(linkIds: SQL) {
+  return db()
+    .select({ linkId: clipSplitRequests.linkId, at: clipSplitRequests.decidedAt, bps: clipSplitRequests.shareBps })
+    .from(clipSplitRequests)
+    .where(and(sql`${clipSplitRequests.linkId} in (${linkIds})`, eq(clipSplitRequests.status, "approved")))
+    .orderBy(clipSplitRequests.decidedAt);
+}
+
+/** splitHistoryStatement's select for the links of an SQL subquery, to build once. */
+export function splitHistoryAmong(linkIds: SQL) {
+  return db().select().from(clipSplitRequests).where(sql`${clipSplitRequests.linkId} in (${linkIds})`).orderBy(desc(clipSplitRequests.createdAt)).limit(200);
+}
+
 /** Approved split changes per link (the moment of confirmation and the new share), oldest first, from splitChangesQuery's rows. */
 export function splitChangesFrom(rows: readonly { linkId: string; at: string | null; bps: number }[]): Map<string, SplitChange[]> {
   const out = new Map<string, SplitChange[]>();

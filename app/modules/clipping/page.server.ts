@@ -1,22 +1,18 @@
-import { desc, eq, or, type SQL } from "drizzle-orm";
-import { clipperLinks } from "~/db/schema";
+import { desc, eq, or, type SQL, sql } from "drizzle-orm";
+import { clipperInvitations, clipperLinks } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession, peopleByIdsStatement, peopleMap, sessionUserOf } from "~/modules/accounts/accounts.server";
-import { batch, builtOnce, db } from "~/platform/db.server";
-import { type ClipItem, clipsNeedingViews, clipsOfQuery } from "./clips.server";
-import type { InvitationLookup } from "./invitation-codes.server";
-import { invitationPeople, invitationRowsQuery, invitationViews, waitingRowsQuery, waitingViews } from "./invitation-lists.server";
+import { alongsideSession, peopleByIds, peopleMap, peopleWhereIdIn, sessionUserOf } from "~/modules/accounts/accounts.server";
+import { builtOnce, db } from "~/platform/db.server";
+import { type ClipItem, clipPeopleOf, clipsNeedingViews, clipsOfQuery } from "./clips.server";
+import { invitationRowsQuery, invitationViews, waitingRowsQuery, waitingViews } from "./invitation-lists.server";
 import { pendingInvite } from "./invite-cookie.server";
-import { splitHistoryStatement } from "./links.server";
+import { activeCreatorsOf, linkIdsOf, linkPeopleOf, splitHistoryAmong } from "./links.server";
 import { SOURCE_QUOTA_BYTES } from "./messages";
-import { folderUsageOf, sourcesFrom, sourcesStatement } from "./sources.server";
+import { folderUsageOf, sourcesAmong, sourcesFrom } from "./sources.server";
 import type { ClippingPage, ClipRow, LinkRow, SourceRow, SplitRow } from "./types";
 
 // What /clipping shows: the creator's side (invitations, clippers, folder, clips to review, split
 // requests) and the clipper's side (creators, their folders, own clips, splits) for the same person.
-
-type LinkItem = typeof clipperLinks.$inferSelect;
-type WaitingRow = { id: string; creatorUserId: string; acceptedAt: string | null };
 
 function clipRow(c: ClipItem, names: Map<string, string>, linkIds: Map<string, string>): ClipRow {
   return {
@@ -54,34 +50,59 @@ const folderUsageOfSession = builtOnce((slot) => folderUsageOf(sessionUserOf(slo
 const invitationRowsOfSession = builtOnce((slot) => invitationRowsQuery(sessionUserOf(slot)));
 const waitingRowsOfSession = builtOnce((slot) => waitingRowsQuery(sessionUserOf(slot)));
 
+/**
+ * Everyone the page's rows can name, as subqueries over the session's user: the user, the other side
+ * of their links and clips, who used their invitations, the creators whose invitations they used.
+ * A superset of the people named by the rows above (no list's limit), never anyone else.
+ */
+const peopleOfMe = (me: Me): SQL[] => [
+  sql`select ${me}`,
+  linkPeopleOf(me),
+  clipPeopleOf(me),
+  sql`select ${clipperInvitations.acceptedBy} from ${clipperInvitations} where ${clipperInvitations.creatorUserId} = ${me} and ${clipperInvitations.acceptedBy} is not null`,
+  sql`select ${clipperInvitations.creatorUserId} from ${clipperInvitations} where ${clipperInvitations.acceptedBy} = ${me}`,
+];
+const peopleOfSession = builtOnce((slot) => peopleWhereIdIn(peopleOfMe(sessionUserOf(slot))));
+/** The user's own folder and those of the creators they clip for now (active links). */
+const sourcesOfSession = builtOnce((slot) => {
+  const me = sessionUserOf(slot);
+  return sourcesAmong(sql`select ${me} union ${activeCreatorsOf(me)}`);
+});
+const splitHistoryOfSession = builtOnce((slot) => splitHistoryAmong(linkIdsOf(sessionUserOf(slot))));
+
 type Args = Parameters<typeof alongsideSession>[0];
 
 /**
- * Starts reading /clipping's own rows (links, clips, folder usage, invitations, waiting requests)
- * in the session lookup's batch (docs/decisions/0083): call it before the guard, and hand the
- * guard's actor to the function it returns. The rows are the session's user's own; only then are
- * they used. Then one round trip for the people they name, the folders and the split history.
+ * Starts reading /clipping's rows (links, clips, folder usage, invitations, waiting requests, the
+ * people they name, the folders, the split history) in the session lookup's batch
+ * (docs/decisions/0083, 0347): call it before the guard, and hand the guard's actor to the function
+ * it returns. Every statement is over the session's user, so the rows are that user's own; only
+ * after the guard are they used. One round trip (an admin's views-to-enter list has its own).
  */
 export function startClippingPage(args: Args): (actor: Actor) => Promise<ClippingPage> {
-  const rows = Promise.all([
-    alongsideSession(args, linksOfSession),
-    alongsideSession(args, clipsOfSession),
-    alongsideSession(args, folderUsageOfSession),
-    alongsideSession(args, invitationRowsOfSession),
-    alongsideSession(args, waitingRowsOfSession),
-  ]);
+  const rows = ownRowsOf(args);
   // The guard is awaited before the rows: a failure here must not surface as an unhandled rejection.
   rows.catch(() => undefined);
   return (actor) => clippingPage(actor, args.request, rows);
 }
 
-async function clippingPage(
-  actor: Actor,
-  request: Request,
-  ownRows: Promise<[LinkItem[], ClipItem[], { used: number }[], InvitationLookup[], WaitingRow[]]>,
-): Promise<ClippingPage> {
+/** Every row of the page, each statement alongside the session lookup: one round trip. */
+function ownRowsOf(args: Args) {
+  return Promise.all([
+    alongsideSession(args, linksOfSession),
+    alongsideSession(args, clipsOfSession),
+    alongsideSession(args, folderUsageOfSession),
+    alongsideSession(args, invitationRowsOfSession),
+    alongsideSession(args, waitingRowsOfSession),
+    alongsideSession(args, peopleOfSession),
+    alongsideSession(args, sourcesOfSession),
+    alongsideSession(args, splitHistoryOfSession),
+  ]);
+}
+
+async function clippingPage(actor: Actor, request: Request, ownRows: ReturnType<typeof ownRowsOf>): Promise<ClippingPage> {
   authorize(actor, "clipping", "use");
-  const [[links, clipList, usageRows, invitationRows, waitingRows], invite, needingViews] = await Promise.all([
+  const [[links, clipList, usageRows, invitationRows, waitingRows, personRows, sourceRows, history], invite, needingViews] = await Promise.all([
     ownRows,
     pendingInvite(actor, request),
     actor.isAdmin ? clipsNeedingViews() : Promise.resolve([]),
@@ -89,19 +110,10 @@ async function clippingPage(
   const usage = usageRows[0]?.used ?? 0;
   const mine = links.filter((l) => l.creatorUserId === actor.id);
   const theirs = links.filter((l) => l.clipperUserId === actor.id);
-  const activeCreators = theirs.filter((l) => l.status === "active").map((l) => l.creatorUserId);
-  const [personRows, sourceRows, history] = await batch([
-    peopleByIdsStatement([
-      actor.id,
-      ...links.flatMap((l) => [l.creatorUserId, l.clipperUserId]),
-      ...[...clipList, ...needingViews].flatMap((c) => [c.creatorUserId, c.clipperUserId]),
-      ...invitationPeople(invitationRows),
-      ...waitingRows.map((r) => r.creatorUserId),
-    ]),
-    sourcesStatement([actor.id, ...activeCreators]),
-    splitHistoryStatement(links.map((l) => l.id)),
-  ]);
   const people = peopleMap(personRows);
+  // The admin's clips to enter views for can name anyone: those people are looked up apart.
+  const others = needingViews.flatMap((c) => [c.creatorUserId, c.clipperUserId]).filter((id) => !people.has(id));
+  if (others.length > 0) for (const [id, p] of await peopleByIds(others)) people.set(id, p);
   const folders = sourcesFrom(sourceRows, actor.id);
   const invitations = invitationViews(invitationRows, people);
   const waitingRequests = waitingViews(waitingRows, people);

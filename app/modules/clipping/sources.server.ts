@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { clipSourceParts, clipSources } from "~/db/schema";
 import { type Actor, authorize } from "~/lib/permissions";
 import { auditQuery } from "~/platform/audit.server";
@@ -55,7 +55,8 @@ export async function deleteSource(actor: Actor, request: Request, sourceId: str
   ]);
 }
 
-const sourcesOfQuery = builtOnce((slot) =>
+/** The folders of the creators in `creators` (an SQL condition over the creator column), newest first. */
+const sourcesWhere = (creators: SQL) =>
   db()
     .select({
       id: clipSources.id,
@@ -68,9 +69,13 @@ const sourcesOfQuery = builtOnce((slot) =>
       uploadedParts: sql<number>`(select count(*) from ${clipSourceParts} where ${clipSourceParts.sourceId} = ${clipSources.id})`,
     })
     .from(clipSources)
-    .where(inJsonList(clipSources.creatorUserId, slot("creatorUserIds")))
-    .orderBy(desc(clipSources.createdAt)),
-);
+    .where(creators)
+    .orderBy(desc(clipSources.createdAt));
+
+const sourcesOfQuery = builtOnce((slot) => sourcesWhere(inJsonList(clipSources.creatorUserId, slot("creatorUserIds"))));
+
+/** sourcesStatement's select for the creators of an SQL subquery (e.g. over the session's user), to build once. */
+export const sourcesAmong = (creatorUserIds: SQL) => sourcesWhere(sql`${clipSources.creatorUserId} in (${creatorUserIds})`);
 
 /** The folders of these creators, as one statement for the page's batch; `sourcesFrom` reads its rows. */
 export function sourcesStatement(creatorUserIds: readonly string[]) {

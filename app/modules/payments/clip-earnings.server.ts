@@ -1,12 +1,13 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { ledgerEntries } from "~/db/schema";
 import { CLIPPER_DEFAULT_SHARE_BPS } from "~/lib/constants";
 import { type Actor, authorize } from "~/lib/permissions";
-import { batch, builtOnce, db, inJsonList } from "~/platform/db.server";
-import { splitChangesFrom, splitChangesQuery } from "~/modules/clipping/clipping.server";
+import { alongsideSession, sessionUserOf } from "~/modules/accounts/accounts.server";
+import { builtOnce, db } from "~/platform/db.server";
+import { clipCreatorsOf, clipIdsOf, linkIdsOf, splitChangesAmong, splitChangesFrom } from "~/modules/clipping/clipping.server";
 import { daySegments } from "~/modules/clipping/split-days";
 import { monthLabel, monthOf } from "./calendar";
-import { revisedSharesOfQuery, standardShareBp } from "./share.server";
+import { revisedSharesAmong, standardShareBp } from "./share.server";
 import type { ClipEarning, ClipEarnings } from "./types";
 import { countedEntries } from "./counted";
 
@@ -21,8 +22,8 @@ type ClipRef = { id: string; creatorUserId: string; clipperUserId: string; views
 
 const STATUS_RANK = { estimated: 0, finalized: 1, paid: 2 } as const;
 
-/** The counted 'clip' entries of these clips (slot `clipIds`, a JSON list), built once per isolate (db.server builtOnce). */
-const clipEntriesQuery = builtOnce((slot) =>
+/** The counted 'clip' entries of the clips in `clipIds` (an SQL condition over the entry's source id). */
+const clipEntriesWhere = (clipIds: SQL) =>
   db()
     .select({
       userId: ledgerEntries.userId,
@@ -33,29 +34,59 @@ const clipEntriesQuery = builtOnce((slot) =>
       status: ledgerEntries.status,
     })
     .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.sourceKind, "clip"), inJsonList(ledgerEntries.sourceId, slot("clipIds")), countedEntries())),
-);
+    .where(and(eq(ledgerEntries.sourceKind, "clip"), clipIds, countedEntries()));
 
-export async function clipEarnings(actor: Actor, clips: readonly ClipRef[], today = new Date()): Promise<ClipEarnings> {
-  authorize(actor, "payments", "readOwn");
+// The three statements over the session's user (slots `sessionId` and `month`), built once per
+// isolate (db.server builtOnce) to ride in the session lookup's batch (docs/decisions/0347): the
+// entries of every clip the user is a side of, the approved split changes of their links, the
+// revised shares of those clips' creators. Supersets of what the page's clips need, never anyone
+// else's clips.
+const clipEntriesOfSession = builtOnce((slot) => {
+  const me = sessionUserOf(slot);
+  return clipEntriesWhere(sql`${ledgerEntries.sourceId} in (${clipIdsOf(me)})`);
+});
+const splitChangesOfSession = builtOnce((slot) => splitChangesAmong(linkIdsOf(sessionUserOf(slot))));
+const revisedSharesOfSession = builtOnce((slot) => revisedSharesAmong(clipCreatorsOf(sessionUserOf(slot)), slot<string>("month")));
+
+type Args = Parameters<typeof alongsideSession>[0];
+
+/**
+ * Starts reading the ledger's rows for /clipping's per-clip earnings in the session lookup's batch:
+ * call it before the guard, and hand the guard's actor and the page's clips to the function it
+ * returns (only then are the rows used). No round trip of its own.
+ */
+export function startClipEarnings(args: Args, today = new Date()): (actor: Actor, clips: readonly ClipRef[]) => Promise<ClipEarnings> {
+  const month = monthOf(today);
+  const rows = Promise.all([
+    alongsideSession(args, (session) => clipEntriesOfSession(session)),
+    alongsideSession(args, (session) => splitChangesOfSession(session)),
+    alongsideSession(args, (session) => revisedSharesOfSession({ ...session, month })),
+  ]);
+  // The guard is awaited before the rows: a failure here must not surface as an unhandled rejection.
+  rows.catch(() => undefined);
+  return async (actor, clips) => {
+    authorize(actor, "payments", "readOwn");
+    const [[entries, changeRows, revisedRows], standardBp] = await Promise.all([rows, standardShareBp()]);
+    return earningsOf(actor, clips, entries, changeRows, revisedRows, standardBp, month);
+  };
+}
+
+type EntryRow = Awaited<ReturnType<ReturnType<typeof clipEntriesOfSession>["all"]>>[number];
+
+function earningsOf(
+  actor: Actor,
+  clips: readonly ClipRef[],
+  rows: readonly EntryRow[],
+  changeRows: readonly { linkId: string; at: string | null; bps: number }[],
+  revisedRows: readonly { userId: string; shareBp: number }[],
+  standardBp: number,
+  currentMonth: string,
+): ClipEarnings {
   // Only clips the viewer is a side of: the creator or the clipper.
   const own = clips.filter((c) => c.creatorUserId === actor.id || c.clipperUserId === actor.id);
-  const currentMonth = monthOf(today);
   const byClip: Record<string, ClipEarning> = {};
   if (own.length === 0) return { byClip, currentMonth, currentMonthLabel: monthLabel(currentMonth) };
-  const ids = [...new Set(own.map((c) => c.id))];
   const creators = [...new Set(own.map((c) => c.creatorUserId))];
-  // One round trip: the clips' ledger entries (the ids as ONE bound parameter, however many), the
-  // split history of their links and the creators' revised shares. The standard share comes from
-  // the settings, which the isolate keeps.
-  const [[rows, changeRows, revisedRows], standardBp] = await Promise.all([
-    batch([
-      clipEntriesQuery({ clipIds: JSON.stringify(ids) }),
-      splitChangesQuery([...new Set(own.flatMap((c) => (c.linkId ? [c.linkId] : [])))]),
-      revisedSharesOfQuery(creators, currentMonth),
-    ]),
-    standardShareBp(),
-  ]);
   const changes = splitChangesFrom(changeRows);
   const revised = new Map(revisedRows.map((r) => [r.userId, r.shareBp]));
   const shareNow = new Map(creators.map((id) => [id, revised.get(id) ?? standardBp]));

@@ -37,7 +37,7 @@ export { paymentRecordsOf } from "./records.server";
 export * from "./referral-bonus.server";
 export { creatorShareBpAt } from "./share.server";
 export * from "./privacy.server";
-export { clipEarnings } from "./clip-earnings.server";
+export { startClipEarnings } from "./clip-earnings.server";
 export { startMoneyAtAGlance, type MoneyAtAGlance, type MoneyWaiting } from "./glance.server";
 // A revenue report of any size, read by the RevenueImportWorkflow (issue 45 §1, docs/decisions/0334).
 export * from "./import-report.server";

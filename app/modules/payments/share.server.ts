@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, lte, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, lte, type SQL, sql } from "drizzle-orm";
 import { shareOffers } from "~/db/schema";
 import { builtOnce, db, inJsonList } from "~/platform/db.server";
 import { getSettings } from "~/platform/settings.server";
@@ -40,6 +40,9 @@ function revisedSharesInForce(month: string, among?: SQL) {
     .where(and(among, eq(shareOffers.status, "accepted"), isNotNull(shareOffers.effectiveMonth), lte(shareOffers.effectiveMonth, month)))
     .orderBy(shareOffers.effectiveMonth, shareOffers.respondedAt);
 }
+
+/** revisedSharesOfQuery's select for the people of an SQL subquery (e.g. over the session's user), to build once. */
+export const revisedSharesAmong = (userIds: SQL, month: string) => revisedSharesInForce(month, sql`${shareOffers.userId} in (${userIds})`);
 
 const revisedSharesStatement = builtOnce((slot) => revisedSharesInForce(slot<string>("month"), inJsonList(shareOffers.userId, slot("userIds"))));
 

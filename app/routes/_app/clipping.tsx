@@ -32,7 +32,7 @@ import { SourceUploader } from "~/modules/clipping/components/source-uploader";
 import { ViewsToEnter } from "~/modules/clipping/components/views-to-enter";
 import { CLIPPING_ACTION_TITLES, CLIPPING_TOASTS, formatBytes } from "~/modules/clipping/messages";
 import { clippingActionSchema } from "~/modules/clipping/schema";
-import { clipEarnings } from "~/modules/payments/payments.server";
+import { startClipEarnings } from "~/modules/payments/payments.server";
 import { parseForm } from "~/platform/body.server";
 import { domainAction, domainLoader } from "~/platform/http.server";
 import { redirectWithToast } from "~/platform/toast.server";
@@ -45,13 +45,14 @@ import type { Route } from "./+types/clipping";
 
 export const meta = () => [{ title: "Clipping | Shortbeat" }];
 
-// The page's own rows ride in the session lookup's batch (one round trip); the guard decides before any row is used.
+// The page's rows and its earnings ride in the session lookup's batch (one round trip); the guard decides before any row is used.
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
   const clippingPage = startClippingPage(args);
+  // Per-clip earnings are the payments ledger's (a domain above clipping): this route asks both.
+  const clipEarnings = startClipEarnings(args);
   const user = await requireApprovedUser(args);
   const actor = actorOf(user);
   const page = await clippingPage(actor);
-  // Per-clip earnings are the payments ledger's (a domain above clipping): this route asks both.
   return { ...page, earnings: await clipEarnings(actor, [...page.clipsToReview, ...page.myClips]) };
 });
 
