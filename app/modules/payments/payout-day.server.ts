@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { payouts } from "~/db/schema";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
@@ -10,8 +11,8 @@ import { stripeClient, stripeConfig } from "~/platform/stripe.server";
 import { isMonth } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
 import { minBatchMs, payoutPace } from "./payout-pace";
-import { payoutRunPlan } from "./payout-run.server";
-import { alertAdminsOfHold, claimPending, type SettleOutcome, sendClaimed, settleOne } from "./transfers.server";
+import { nextBalancesQuery, type PayoutRunPlan, payoutRunPlan } from "./payout-run.server";
+import { alertAdminsOfHold, claimPending, type recordTransferQuery, type SettleOutcome, sendClaimed, settleOne } from "./transfers.server";
 import type { PayoutRunProgress } from "./types";
 
 export type { PayoutRunProgress };
@@ -91,29 +92,84 @@ export async function restartPayoutRun(id: string): Promise<boolean> {
   return true;
 }
 
-export type PayoutDayStart = { batch: string | null; started: boolean; swept: number };
+export type PayoutDayStart = { batch: string | null; started: boolean; restarted: boolean; swept: number };
+
+/** Restarts of a month's stopped run: one per 12 hours, so two crons at once (or a retried cron) restart it once. */
+const RESTART_WINDOW_MS = 12 * 60 * 60 * 1000;
+
+/**
+ * Whether the run of `plan` still has work: a Stripe or manual payout of the month not yet settled
+ * (pending or processing), or a person whose payable balance reaches the minimum and who is in no
+ * payout yet (nextBalancesQuery: the first such person by user id is enough).
+ */
+async function runHasUnpaidWork(plan: PayoutRunPlan): Promise<boolean> {
+  const waiting = await db()
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(and(eq(payouts.batch, plan.batch), inArray(payouts.status, ["pending", "processing"])))
+    .limit(1)
+    .all();
+  if (waiting.length > 0) return true;
+  return (await nextBalancesQuery("", Math.max(1, plan.minimumCents), 1).all()).length > 0;
+}
+
+/**
+ * The month's instance exists: if it ended "errored" (a step's retries ran out) or "terminated", and
+ * the month still has unpaid work, it is run again from its first step with `restart()` (decision
+ * 0342). Statuses: https://developers.cloudflare.com/workflows/build/workers-api/#instancestatus;
+ * restart(): https://developers.cloudflare.com/workflows/build/workers-api/#restart ("restarts the
+ * instance from the beginning", also locally:
+ * https://developers.cloudflare.com/changelog/post/2026-03-23-local-dev-instance-methods/). The same
+ * id is the same token: every step is idempotent, so the gathered people are not gathered twice
+ * and the waiting payouts are queued again. Once per RESTART_WINDOW_MS, counted in the RateLimiter
+ * Durable Object (exact under concurrency, decision 0040): of two crons at once, one restarts.
+ */
+async function restartIfStopped(id: string, plan: PayoutRunPlan, now: Date): Promise<boolean> {
+  const instance = await env.PAYOUT_DAY.get(id);
+  const { status, error } = await instance.status();
+  if (status !== "errored" && status !== "terminated") return false;
+  if (!(await runHasUnpaidWork(plan))) return false;
+  const slot = await consumeRecent("payout-day-restart", plan.batch, { maxAttempts: 1, windowMs: RESTART_WINDOW_MS }, now.getTime());
+  if (!slot.allowed) return false;
+  await instance.restart();
+  await audit({ eventType: "payout_run_restarted", severity: "high", details: { batch: plan.batch, instance: id, was: status, error: error ?? null } });
+  return true;
+}
 
 /**
  * The daily cron's payout job: on and after a month's payout date, the month's run is started
- * (once: its id is fixed). Every day, the Stripe payouts of earlier runs that still wait (held for
- * the platform's balance, answers lost) go on the queue again, at most PAYOUTS_PER_ENQUEUE.
+ * (once: its id is fixed); a run of the month that ended errored or terminated with work left is
+ * restarted (once per 12 hours). Every day, the Stripe payouts of earlier runs that still wait
+ * (held for the platform's balance, answers lost) go on the queue again, at most PAYOUTS_PER_ENQUEUE.
  */
 export async function startPayoutDay(now = new Date()): Promise<PayoutDayStart> {
   const plan = await payoutRunPlan(now);
   const started = plan ? await createRun(payoutRunId(plan.batch), { batch: plan.batch, gather: true }) : false;
-  let swept = 0;
-  if (stripeConfig()) {
-    const waiting = await db()
-      .selectDistinct({ batch: payouts.batch })
-      .from(payouts)
-      .where(and(eq(payouts.method, "stripe"), inArray(payouts.status, ["pending", "processing"])))
-      .all();
-    for (const { batch } of waiting) {
-      if (batch === plan?.batch && started) continue; // the run just started enqueues its own
-      for (const status of ["pending", "processing"] as const) swept += (await enqueueChunk(batch, status, 0, PAYOUTS_PER_ENQUEUE)).enqueued;
-    }
+  const restarted = plan && !started ? await restartIfStopped(payoutRunId(plan.batch), plan, now) : false;
+  // The run just (re)started enqueues its own.
+  const swept = stripeConfig() ? await queueWaitingTransfers(plan && (started || restarted) ? plan.batch : null) : 0;
+  return { batch: plan?.batch ?? null, started, restarted, swept };
+}
+
+/**
+ * The Stripe payouts of every run still waiting (pending, held) or unconfirmed (processing) go on
+ * PAYOUT_QUEUE, at most PAYOUTS_PER_ENQUEUE per run and status; the consumer sends, recovers or
+ * reconciles each at the queue's pace (`settleOne`, PAYOUT_TRANSFERS_PER_SECOND). The daily sweep
+ * and the admin's "Send waiting transfers now" (decision 0343): nothing reaches Stripe but through
+ * the paced consumer. A payout queued twice is claimed once. Returns the messages queued.
+ */
+export async function queueWaitingTransfers(skipBatch: string | null = null): Promise<number> {
+  const waiting = await db()
+    .selectDistinct({ batch: payouts.batch })
+    .from(payouts)
+    .where(and(eq(payouts.method, "stripe"), inArray(payouts.status, ["pending", "processing"])))
+    .all();
+  let queued = 0;
+  for (const { batch } of waiting) {
+    if (batch === skipBatch) continue;
+    for (const status of ["pending", "processing"] as const) queued += (await enqueueChunk(batch, status, 0, PAYOUTS_PER_ENQUEUE)).enqueued;
   }
-  return { batch: plan?.batch ?? null, started, swept };
+  return queued;
 }
 
 /**
@@ -187,11 +243,17 @@ export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>
     now,
   );
   let newlyHeld = 0;
+  // The sent transfers' ids, written in one D1 batch once the batch's transfers are made (one round
+  // trip per batch instead of one per transfer). Exactly-once does not rest on them: the claim and
+  // the key payout-<id> do; a write lost in a crash leaves the payout processing without an id,
+  // which `settleOne` recovers through its transfer_group, as a lost answer.
+  const records: BatchItem<"sqlite">[] = [];
+  const defer = (write: ReturnType<typeof recordTransferQuery>) => records.push(write);
   await Promise.all(
     batch.messages.map(async (m) => {
       const p = rows.get(m.body?.payoutId);
       let outcome: SettleOutcome = "skipped";
-      if (p?.method === "stripe" && p.status === "pending") outcome = claimed.delete(p.id) ? await sendClaimed(stripe, p, now) : "skipped";
+      if (p?.method === "stripe" && p.status === "pending") outcome = claimed.delete(p.id) ? await sendClaimed(stripe, p, now, defer) : "skipped";
       else if (p) outcome = await settleOne(stripe, p, now);
       if (outcome === "unknown") {
         result.unknown += 1;
@@ -206,6 +268,7 @@ export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>
       m.ack();
     }),
   );
+  if (records.length > 0) await db().batch(records as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   if (newlyHeld > 0) await alertAdminsOfHold(newlyHeld);
   const rest = batchMs - (Date.now() - began);
   if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));

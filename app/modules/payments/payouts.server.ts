@@ -15,6 +15,7 @@ import { isPreconditionFailure, precondition, previousStatementChanged } from "~
 import { stripeConfig, stripeMode } from "~/platform/stripe.server";
 import { isMonth, monthLabel, payoutDateIn } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
+import { queueWaitingTransfers } from "./payout-day.server";
 import { auditStripeRefusal, gatherChunk, madeByRun, payoutRunPlan } from "./payout-run.server";
 import { ledgerPaidWithPayoutQuery, type SendResult, sendPendingTransfers, transfersWaiting } from "./transfers.server";
 import { centsToDecimal, formatCents } from "./money";
@@ -304,12 +305,18 @@ export async function payoutRail(actor: Actor) {
   return { mode: stripeMode(), ...(await transfersWaiting()) };
 }
 
-/** An admin's "send now": the Stripe payouts waiting (after fixing the configuration, or a failed run) go out. */
-export async function sendTransfersNow(actor: Actor, request: Request): Promise<SendResult> {
+/**
+ * An admin's "send now" (after fixing the configuration, a balance top-up, a failed run): the Stripe
+ * payouts waiting or unconfirmed go on the payout queue, whose consumer sends them at
+ * PAYOUT_TRANSFERS_PER_SECOND under Stripe's rate limit (https://docs.stripe.com/rate-limits),
+ * recovering a lost answer and reconciling a missing webhook as the day's run does. It no longer
+ * sends from the request (400 transfers, 6 at a time, outside the queue's pace: decision 0343).
+ */
+export async function sendTransfersNow(actor: Actor, request: Request): Promise<{ queued: number }> {
   authorize(actor, "payments", "manage");
   if (!stripeConfig()) throw new DomainError("unavailable", P.adminNotConfigured, { title: "Stripe is not configured" });
-  const result = await sendPendingTransfers();
-  if (result.sent + result.failed + result.recovered === 0) throw conflict(P.nothingToSend);
-  await audit({ eventType: "payout_transfers_sent", severity: "high", userId: actor.id, request, details: { ...result } });
-  return result;
+  const queued = await queueWaitingTransfers();
+  if (queued === 0) throw conflict(P.nothingToSend);
+  await audit({ eventType: "payout_transfers_queued", severity: "high", userId: actor.id, request, details: { queued } });
+  return { queued };
 }

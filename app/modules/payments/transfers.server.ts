@@ -160,8 +160,25 @@ export async function claimPending(ids: string[], now: Date): Promise<Set<string
   return new Set(rows.map((r) => r.id));
 }
 
-/** The transfer of a payout this caller has just claimed (`claimPending`), under its idempotency key. */
-export async function sendClaimed(stripe: StripeClient, p: PayoutRecord, now: Date): Promise<SendOutcome> {
+/** Records a sent payout's transfer id (once: a webhook or a recovery may have recorded it first). */
+export function recordTransferQuery(payoutId: string, transferId: string) {
+  return db()
+    .update(payouts)
+    .set({ stripeTransferId: transferId, heldAt: null, heldReason: null })
+    .where(and(eq(payouts.id, payoutId), isNull(payouts.stripeTransferId)));
+}
+
+/**
+ * The transfer of a payout this caller has just claimed (`claimPending`), under its idempotency key.
+ * With `deferRecord`, the transfer id's write is handed to the caller (the queue consumer writes a
+ * batch's in one D1 batch) instead of run here.
+ */
+export async function sendClaimed(
+  stripe: StripeClient,
+  p: PayoutRecord,
+  now: Date,
+  deferRecord?: (write: ReturnType<typeof recordTransferQuery>) => void,
+): Promise<SendOutcome> {
   if (!p.stripeAccountId) return "skipped";
   try {
     const transfer = await stripe.transfers.create(
@@ -175,11 +192,8 @@ export async function sendClaimed(stripe: StripeClient, p: PayoutRecord, now: Da
       },
       { idempotencyKey: transferKey(p) },
     );
-    await db()
-      .update(payouts)
-      .set({ stripeTransferId: transfer.id, heldAt: null, heldReason: null })
-      .where(and(eq(payouts.id, p.id), isNull(payouts.stripeTransferId)))
-      .run();
+    if (deferRecord) deferRecord(recordTransferQuery(p.id, transfer.id));
+    else await recordTransferQuery(p.id, transfer.id).run();
     return "sent";
   } catch (error) {
     // The platform's balance, not the person's account: held, not failed (0307).

@@ -219,8 +219,8 @@ export const action = domainAction(async (args: Route.ActionArgs) => {
       const done = await sendTransfersNow(actor, args.request);
       return redirectWithToast(args.request, PAYOUTS, {
         type: "success",
-        title: "Transfers sent",
-        description: `${done.sent} sent${done.failed ? `, ${done.failed} refused by Stripe (back in their balances)` : ""}${done.left ? `, ${done.left} left for the next run` : ""}. Stripe confirms each by webhook.`,
+        title: "Transfers queued",
+        description: `${countOf(done.queued, "payout")} queued: they go out at the payout queue's pace, within Stripe's rate limit. Stripe confirms each by webhook.`,
       });
     }
     case "retry_payouts": {

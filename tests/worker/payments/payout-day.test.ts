@@ -13,9 +13,10 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { handleDevStripeApi, setAccountState, standInState } from "~/dev/dev-stripe.server";
+import { handleDevStripeApi, pauseWebhooks, setAccountState, standInState } from "~/dev/dev-stripe.server";
 import { consumePayoutQueue, gatherChunk, type PayoutQueueMessage, payoutRunPlanFor, startPayoutDay } from "~/modules/payments/payments.server";
 import { createUser, type TestUser } from "../../factories/users";
+import { d1Calls } from "../d1-calls";
 import { fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
 
 type Person = TestUser & { accountId: string };
@@ -182,6 +183,56 @@ describe("the payout day as a Workflow", () => {
     expect(await outcome(await retry(a))).toBe("409");
   });
 
+  it("a month's run that ended errored is restarted by the next cron, once even when two crons run at once, and pays each person once", async () => {
+    const who = await people(3);
+    const id = "payout-day-2031-06";
+    await using dying = await introspectWorkflowInstance(env.PAYOUT_DAY, id);
+    // A real failure, not a mocked step (a mock would fail the restarted instance too): while the
+    // payout accounts' table is away, the first gather step fails on every attempt and the instance
+    // ends "errored" with nobody gathered (its retries exhausted; no delays between them here).
+    await dying.modify(async (m) => {
+      await m.disableRetryDelays();
+    });
+    await env.DB.exec("ALTER TABLE payout_accounts RENAME TO payout_accounts_away");
+    // 2031-06-18 is a Wednesday: the cron of the 18th creates the month's instance.
+    expect(await startPayoutDay(new Date("2031-06-18T03:17:00Z"))).toMatchObject({ batch: "2031-06", started: true });
+    try {
+      await dying.waitForStatus("errored");
+    } finally {
+      await env.DB.exec("ALTER TABLE payout_accounts_away RENAME TO payout_accounts");
+    }
+    expect(await payoutsOf("2031-06")).toEqual([]);
+
+    // The 19th's cron, twice at once (a retried cron): the errored instance is restarted once.
+    const next = await Promise.all([startPayoutDay(new Date("2031-06-19T03:17:00Z")), startPayoutDay(new Date("2031-06-19T03:17:01Z"))]);
+    await vi.waitFor(async () => expect((await (await env.PAYOUT_DAY.get(id)).status()).status).toBe("complete"), { timeout: 30_000, interval: 250 });
+    expect(next.map((s) => [s.started, s.restarted]).sort()).toEqual([
+      [false, false],
+      [false, true],
+    ]);
+    await expectPaidOnce("2031-06", who);
+    const audited = await env.DB.prepare("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_run_restarted'").first<{ n: number }>();
+    expect(audited?.n).toBe(1);
+    // Complete, nothing left: the 20th's cron neither starts nor restarts anything.
+    expect(await startPayoutDay(new Date("2031-06-20T03:17:00Z"))).toMatchObject({ started: false, restarted: false });
+  });
+
+  it('the admin\'s "Send waiting transfers now" puts the waiting payouts on the paced queue instead of sending them from the request', async () => {
+    const who = await people(4);
+    expect((await gatherChunk(await payoutRunPlanFor("2031-08"), "payout-day-2031-08", "")).gathered).toBe(4);
+    const admin = await createUser("admin");
+    const answer = await postForm("/admin/payments", { intent: "send_transfers" }, withCookie(admin.cookie));
+    expect(await outcome(answer)).toBe("→/admin/payments");
+    // The request sent nothing itself (it used to send up to 400 transfers, 6 at a time, outside the
+    // queue's pace): every payout is still waiting, no transfer exists yet.
+    expect((await payoutsOf("2031-08")).map((r) => r.status)).toEqual(["pending", "pending", "pending", "pending"]);
+    for (const p of who) expect(await transfersTo(p.accountId)).toBe(0);
+    // The queue's consumer (paced by PAYOUT_TRANSFERS_PER_SECOND) sends each once.
+    await expectPaidOnce("2031-08", who);
+    const audited = await env.DB.prepare("SELECT count(*) AS n FROM security_audit_log WHERE event_type = 'payout_transfers_queued'").first<{ n: number }>();
+    expect(audited?.n).toBe(1);
+  });
+
   it("paces a batch by PAYOUT_TRANSFERS_PER_SECOND (n × 2 consumers / pace), and a bad value falls back to 16 a second and says so", async () => {
     const batchOf = (n: number, tag: string) =>
       createMessageBatch<PayoutQueueMessage>(
@@ -250,5 +301,45 @@ describe("the payout day as a Workflow", () => {
     await expectPaidOnce("2031-07", who.slice(0, 5));
     expect(await transfersTo((who[5] as Person).accountId)).toBe(0);
     expect((await payoutsOf("2031-07")).find((r) => r.id === elsewhere)?.status).toBe("processing");
+  });
+  it("a batch's sent transfers are recorded in one D1 batch: three D1 calls for a batch of six (eight before, one write per transfer), each id on its payout", async () => {
+    const who = await people(7);
+    expect((await gatherChunk(await payoutRunPlanFor("2031-09"), "payout-day-2031-09", "")).gathered).toBe(7);
+    const all = (await payoutsOf("2031-09")).map((r) => r.id);
+    const ids = all.slice(0, 6);
+    const messages = (names: string[], tag: string) =>
+      createMessageBatch<PayoutQueueMessage>(
+        "shortbeat-payouts",
+        names.map((payoutId, i) => ({ id: `${tag}${i}`, timestamp: new Date(), attempts: 1, body: { type: "payout", payoutId } })),
+      );
+    const batch = messages(ids, "r");
+    // The webhooks held back, so that only the consumer's own D1 calls are counted; the seventh
+    // payout sent first, so that what an isolate does once (the Stripe client, the stand-in's
+    // first request) is done before the count.
+    await pauseWebhooks(true);
+    try {
+      expect(await consumePayoutQueue(messages(all.slice(6), "w"), 0)).toMatchObject({ sent: 1 });
+      let result: Awaited<ReturnType<typeof consumePayoutQueue>> | undefined;
+      const seen = await d1Calls(async () => {
+        result = await consumePayoutQueue(batch, 0);
+      });
+      expect(result).toMatchObject({ sent: 6, skipped: 0, failed: 0, unknown: 0 });
+      // The rows, the claim, the transfer ids in one batch: 3 (was 2 + one write per transfer = 8).
+      expect(seen.calls).toBe(3);
+      const rows = await env.DB.prepare("SELECT id, status, stripe_transfer_id FROM payouts WHERE batch = '2031-09' AND id <> ?").bind(all[6]).all<{
+        id: string;
+        status: string;
+        stripe_transfer_id: string | null;
+      }>();
+      const transfers = (await standInState()).transfers;
+      for (const r of rows.results) {
+        expect(r.status).toBe("processing");
+        expect(transfers.filter((t) => t.transfer_group === r.id).map((t) => t.id)).toEqual([r.stripe_transfer_id]);
+      }
+      expect(rows.results.length).toBe(6);
+      for (const p of who) expect(await transfersTo(p.accountId)).toBe(1);
+    } finally {
+      await pauseWebhooks(false);
+    }
   });
 });
