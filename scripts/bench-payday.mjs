@@ -66,11 +66,16 @@ const { values } = parseArgs({
     "from-month": { type: "string", default: "2026-12" },
     // The sending kill lands once this many are paid (default: half). For a run too long to finish.
     "kill-at": { type: "string" },
+    // The gathering kill lands once this many are gathered (default: half).
+    "kill-gather-at": { type: "string" },
     // The rerun after a kill is followed this many minutes at most; then the checks that hold part
     // way (no payout with two transfers, no transfer without a payout, each paid one with its
     // transfer) are made and the rest is reported as not yet paid (FAIL for "every payout is paid").
     "stop-after-min": { type: "string" },
     reuse: { type: "boolean", default: false },
+    // No run: the checks that hold part way, on the state as it is, for a batch a stopped bench left
+    // (its server killed): every scale creator one payout of it, no payout two transfers, no orphan.
+    "check-batch": { type: "string" },
   },
 });
 const CREATORS = Number(values.creators);
@@ -85,7 +90,9 @@ const KILLS = values["skip-kill"]
       .split(",")
       .map((k) => k.trim())
       .filter((k) => k && k !== "none");
-for (const k of KILLS) if (k !== "send" && k !== "gather") throw new Error(`--kills: "send", "gather", "send,gather" or "none", not ${k}`);
+// "gather+send": ONE batch killed twice, mid-gathering, then (after the rerun) mid-sending, then rerun to the last payout.
+for (const k of KILLS)
+  if (k !== "send" && k !== "gather" && k !== "gather+send") throw new Error(`--kills: "send", "gather", "gather+send", "send,gather" or "none", not ${k}`);
 /** The month `n` months after --from-month (YYYY-MM). */
 function monthAfter(n) {
   const [y, m] = values["from-month"].split("-").map(Number);
@@ -156,6 +163,24 @@ async function stopServer(child) {
   try {
     process.kill(-child.pid, "SIGKILL");
   } catch {}
+}
+
+/** The workerd process a server life runs on (bench-server.mjs logs "served by workerd (pid N)"). */
+function workerdPidOf(tag) {
+  const text = readFileSync(join(STATE, `server-${tag}.log`), "utf8");
+  const all = [...text.matchAll(/served by workerd \(pid (\d+)\)/g)];
+  return all.length ? Number(all.at(-1)[1]) : null;
+}
+
+/** Peak resident memory (VmHWM) of a server life's workerd, in MB, read just before it is killed or stopped. */
+function peakMbOf(tag) {
+  const pid = workerdPidOf(tag);
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(status.match(/VmHWM:\s+(\d+) kB/)[1]) / 1024;
+  } catch {
+    return null;
+  }
 }
 
 async function devPayoutDay(params) {
@@ -481,6 +506,138 @@ async function killTest(phase, batch, date) {
   }
 }
 
+/**
+ * 3. ONE batch killed twice (--kills gather+send): SIGKILL half-way through gathering (or at
+ * --kill-gather-at gathered), restart the server, rerun (restart=1); SIGKILL again once --kill-at are
+ * paid (default half), restart, rerun, and follow it to the LAST payout. Prints each phase's wall time,
+ * transfers per second, workerd's peak memory in each server life, and the checks.
+ */
+async function killTwice(batch, date) {
+  const added = freshBatch(batch);
+  const eligible = eligibleCreators();
+  log(`gather+send: a fresh batch ${batch}: ${fmt(added)} finalized lines added, ${fmt(eligible.size)} eligible`);
+  const phases = [];
+  const phase = (name, ms, extra = "") => {
+    phases.push({ name, ms });
+    out(`phase  ${name}: ${secs(ms)}${extra ? `  ${extra}` : ""}`);
+  };
+  const peaks = [];
+  let tag = "kill2-first";
+  let server = await startServer(tag);
+  out(`\n== One batch (${batch}), killed mid-gathering and mid-sending, rerun to the last payout ==`);
+  const t0 = performance.now();
+  const first = await devPayoutDay({ date, engine: "workflow" });
+  const runId = first.id;
+  let segmentStart = t0;
+  let paidBefore = 0;
+  for (const which of ["gathering", "sending"]) {
+    const at =
+      which === "gathering"
+        ? values["kill-gather-at"]
+          ? Number(values["kill-gather-at"])
+          : Math.floor(eligible.size / 2)
+        : values["kill-at"]
+          ? Number(values["kill-at"])
+          : Math.floor(eligible.size / 2);
+    const until = which === "gathering" ? (p) => p.gathered >= at : (p) => p.paid >= at;
+    const f = await follow(batch, eligible.size, segmentStart, { until, every: which === "gathering" ? 50 : 250, label: `until the ${which} kill` });
+    peaks.push({ life: tag, mb: peakMbOf(tag) });
+    await killServer(server);
+    const p = progress(batch);
+    out(
+      `SIGKILL mid-${which} at ${secs(performance.now() - t0)} (run time): gathered ${fmt(p.gathered)}, sent ${fmt(p.sent)}, paid ${fmt(p.paid)} of ${fmt(eligible.size)}`,
+    );
+    if (which === "gathering")
+      phase("start → gathering kill (gathering)", f.at, `${fmt(p.gathered)} gathered, ${fmt(Math.round(p.gathered / (f.at / 1000)))} payouts/s`);
+    else {
+      const sending = f.gatheredAt !== null ? f.at - f.gatheredAt : f.at;
+      phase(
+        "rerun → sending kill",
+        f.at,
+        `gathered the rest in ${f.gatheredAt !== null ? secs(f.gatheredAt) : "?"}, then ${fmt(p.paid - paidBefore)} paid in ${secs(sending)} = ${((p.paid - paidBefore) / (sending / 1000)).toFixed(1)} transfers/s`,
+      );
+    }
+    check(
+      `gather+send: the ${which} kill landed mid-${which}`,
+      which === "gathering" ? p.gathered > 0 && p.gathered < eligible.size : p.sent > 0 && p.paid < eligible.size,
+      which === "gathering" ? `${fmt(p.gathered)} of ${fmt(eligible.size)} gathered` : `${fmt(p.paid)} of ${fmt(eligible.size)} paid`,
+    );
+    const aged = ageInFlight(batch);
+    out(
+      `in flight at the kill: ${aged.unanswered} claimed without an answer, ${aged.unconfirmed} sent without a webhook (sent_at moved past the 10 min / 1 h windows, standing for that time passing)`,
+    );
+    paidBefore = p.paid;
+    const down = performance.now();
+    tag = `kill2-after-${which}`;
+    server = await startServer(tag);
+    const status = await runStatus(runId);
+    out(`after the restart the instance ${runId} is "${status?.status}" (kept on disk; nothing runs it locally until restart=1)`);
+    segmentStart = performance.now();
+    await devPayoutDay({ date, engine: "workflow", restart: "1" });
+    phase(`server restart after the ${which} kill (workerd up, rerun started)`, segmentStart - down + (performance.now() - segmentStart));
+  }
+  const stopMs = values["stop-after-min"] ? Number(values["stop-after-min"]) * 60_000 : null;
+  const g = await follow(batch, eligible.size, segmentStart, {
+    label: "rerun to the last payout",
+    until: stopMs ? () => performance.now() - segmentStart > stopMs : undefined,
+    timeoutMs: 4 * 3600_000,
+  });
+  peaks.push({ life: tag, mb: peakMbOf(tag) });
+  const now = progress(batch);
+  const rate = (now.paid - paidBefore) / (g.at / 1000);
+  phase(
+    g.stopped ? "last rerun (STOPPED by --stop-after-min)" : "last rerun → the last payout paid",
+    g.at,
+    `${fmt(now.paid - paidBefore)} paid = ${rate.toFixed(1)} transfers/s (re-queueing included)`,
+  );
+  const total = performance.now() - t0;
+  out(
+    `wall time, first start → ${g.stopped ? "stop" : "the last payout paid"}: ${secs(total)}; transfers per second over the whole run: ${(now.paid / (total / 1000)).toFixed(1)}`,
+  );
+  out(
+    `peak memory (workerd VmHWM, the whole local runtime: app, stand-in, D1, KV, queues, Workflows; not one Worker's 128 MB isolate): ${peaks.map((x) => `${x.life} ${x.mb === null ? "?" : `${x.mb.toFixed(0)} MB`}`).join(", ")}; this bench's node: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  );
+  const before = results.length;
+  verify(batch, eligible, "gather+send", g.stopped);
+  const all = results.slice(before).every(Boolean);
+  if (!g.stopped)
+    check(
+      "every finalized balance paid exactly once (one transfer per payout, no person twice, none forgotten, none orphaned)",
+      all,
+      `${fmt(eligible.size)} creators, ${fmt(now.paid)} paid`,
+    );
+  await stopServer(server);
+}
+
+/** --check-batch: the part-way checks on a stopped run's batch, without starting anything. */
+function checkStopped(batch) {
+  const db = readOnly();
+  let eligible;
+  try {
+    // Every scale creator had a finalized balance for the batch (freshBatch); each payout's amount must
+    // be the sum of the entries attached to it.
+    const rows = db
+      .prepare(
+        `SELECT u.id AS user_id, (SELECT coalesce(sum(e.amount_cents), 0) FROM ledger_entries e JOIN payouts p ON p.id = e.payout_id
+           WHERE p.batch = ? AND p.user_id = u.id) AS cents FROM users u WHERE u.id LIKE ?`,
+      )
+      .all(batch, `${SCALE_USER_PREFIX}%`);
+    eligible = new Map(rows.map((r) => [r.user_id, Number(r.cents)]));
+  } finally {
+    db.close();
+  }
+  const p = progress(batch);
+  out(`\n== Checks of ${batch} as the stopped run left it ==`);
+  out(`gathered ${fmt(p.gathered)}, sent ${fmt(p.sent)}, paid ${fmt(p.paid)} of ${fmt(eligible.size)} creators`);
+  verify(batch, eligible, `stopped ${batch}`, true);
+}
+
+if (values["check-batch"]) {
+  checkStopped(values["check-batch"]);
+  out(`\n${results.every(Boolean) ? "PASS" : "FAIL"}  part-way checks (${results.filter(Boolean).length}/${results.length})`);
+  process.exit(results.every(Boolean) ? 0 : 1);
+}
+
 const started = performance.now();
 await prepareState();
 out(`bench:payday — ${fmt(CREATORS)} creators, state ${values.state}, port ${PORT}, stand-in pace ${PACE}/s (not Stripe's)`);
@@ -491,7 +648,8 @@ if (!values["skip-measure"]) {
 }
 for (const k of KILLS) {
   const m = monthAfter(next++);
-  await killTest(k === "send" ? "sending" : "gathering", m, `${m}-28`);
+  if (k === "gather+send") await killTwice(m, `${m}-28`);
+  else await killTest(k === "send" ? "sending" : "gathering", m, `${m}-28`);
 }
 out(
   `\n${results.every(Boolean) ? "PASS" : "FAIL"}  all checks (${results.filter(Boolean).length}/${results.length}); bench wall time ${secs(performance.now() - started)}`,
