@@ -76,6 +76,11 @@ const { values } = parseArgs({
     // No run: the checks that hold part way, on the state as it is, for a batch a stopped bench left
     // (its server killed): every scale creator one payout of it, no payout two transfers, no orphan.
     "check-batch": { type: "string" },
+    // A stopped run's batch taken up again (its server killed, as by --stop-after-min or a stop by hand): the
+    // server restarted on the state as it is, the month's instance restarted (restart=1) and followed to the
+    // LAST payout, then every check. Its date is --resume-date (the bench's own: <batch>-28).
+    "resume-batch": { type: "string" },
+    "resume-date": { type: "string" },
   },
 });
 const CREATORS = Number(values.creators);
@@ -609,10 +614,9 @@ async function killTwice(batch, date) {
   await stopServer(server);
 }
 
-/** --check-batch: the part-way checks on a stopped run's batch, without starting anything. */
-function checkStopped(batch) {
+/** The scale creators and what the batch's payouts hold for each (the payout rows' own entries). */
+function eligibleFromPayouts(batch) {
   const db = readOnly();
-  let eligible;
   try {
     // Every scale creator had a finalized balance for the batch (freshBatch); each payout's amount must
     // be the sum of the entries attached to it.
@@ -622,10 +626,15 @@ function checkStopped(batch) {
            WHERE p.batch = ? AND p.user_id = u.id) AS cents FROM users u WHERE u.id LIKE ?`,
       )
       .all(batch, `${SCALE_USER_PREFIX}%`);
-    eligible = new Map(rows.map((r) => [r.user_id, Number(r.cents)]));
+    return new Map(rows.map((r) => [r.user_id, Number(r.cents)]));
   } finally {
     db.close();
   }
+}
+
+/** --check-batch: the part-way checks on a stopped run's batch, without starting anything. */
+function checkStopped(batch) {
+  const eligible = eligibleFromPayouts(batch);
   const p = progress(batch);
   out(`\n== Checks of ${batch} as the stopped run left it ==`);
   out(`gathered ${fmt(p.gathered)}, sent ${fmt(p.sent)}, paid ${fmt(p.paid)} of ${fmt(eligible.size)} creators`);
@@ -635,6 +644,44 @@ function checkStopped(batch) {
 if (values["check-batch"]) {
   checkStopped(values["check-batch"]);
   out(`\n${results.every(Boolean) ? "PASS" : "FAIL"}  part-way checks (${results.filter(Boolean).length}/${results.length})`);
+  process.exit(results.every(Boolean) ? 0 : 1);
+}
+
+/** --resume-batch: a stopped run taken up again and followed to its last payout, then every check. */
+async function resumeStopped(batch, date) {
+  const eligible = eligibleFromPayouts(batch);
+  const before = progress(batch);
+  out(
+    `\n== ${batch} taken up again after a stop: gathered ${fmt(before.gathered)}, sent ${fmt(before.sent)}, paid ${fmt(before.paid)} of ${fmt(eligible.size)} ==`,
+  );
+  const down = performance.now();
+  const server = await startServer(`resume-${batch}`);
+  const status = await runStatus(`payout-day-${batch}`);
+  out(`after the restart the instance payout-day-${batch} is "${status?.status}" (kept on disk; nothing runs it locally until restart=1)`);
+  const t0 = performance.now();
+  await devPayoutDay({ date, engine: "workflow", restart: "1" });
+  out(`phase  server restart after the stop (workerd up, rerun started): ${secs(performance.now() - down)}`);
+  const g = await follow(batch, eligible.size, t0, { label: "rerun to the last payout", timeoutMs: 2 * 3600_000 });
+  const peak = peakMbOf(`resume-${batch}`);
+  const now = progress(batch);
+  out(
+    `phase  rerun → the last payout paid: ${secs(g.at)}  ${fmt(now.paid - before.paid)} paid = ${((now.paid - before.paid) / (g.at / 1000)).toFixed(1)} transfers/s (re-queueing included); workerd peak ${peak === null ? "?" : `${peak.toFixed(0)} MB`}`,
+  );
+  const first = results.length;
+  verify(batch, eligible, `resumed ${batch}`, false);
+  check(
+    "every finalized balance paid exactly once (one transfer per payout, no person twice, none forgotten, none orphaned)",
+    results.slice(first).every(Boolean),
+    `${fmt(eligible.size)} creators, ${fmt(now.paid)} paid`,
+  );
+  await stopServer(server);
+}
+
+if (values["resume-batch"]) {
+  const batch = values["resume-batch"];
+  await prepareState();
+  await resumeStopped(batch, values["resume-date"] ?? `${batch}-28`);
+  out(`\n${results.every(Boolean) ? "PASS" : "FAIL"}  all checks (${results.filter(Boolean).length}/${results.length})`);
   process.exit(results.every(Boolean) ? 0 : 1);
 }
 
