@@ -57,64 +57,13 @@ export function priceImport(input: PriceInput, newId: () => string = () => crypt
   // Rounded once: the month half up, shared down to each person, channel and video (decision 0220).
   const rounded = roundMonth(leaves);
   // Rows that name a clip's video are split between clipper and creator (docs/decisions/0150).
-  const byVideo = new Map<string, ClipRow>(input.clips.clips.map((c) => [c.videoId, c]));
-  const clipNets = new Map<string, number>();
-  const totals = new Map<string, Total>();
-  leaves.forEach((leaf, i) => {
-    const netCents = expectAt(rounded.cents, i, "a rounded leaf");
-    const clip = claimedClip(byVideo, leaf.videoId || null, leaf.userId);
-    if (clip) {
-      clipNets.set(clip.clipId, (clipNets.get(clip.clipId) ?? 0) + netCents);
-      return;
-    }
-    const key = `${leaf.userId}\u0000${leaf.sourceId}`;
-    const t = totals.get(key) ?? { userId: leaf.userId, sourceId: leaf.sourceId, netCents: 0, videos: new Map<string, number>() };
-    t.netCents += netCents;
-    t.videos.set(leaf.videoId, (t.videos.get(leaf.videoId) ?? 0) + netCents);
-    totals.set(key, t);
-  });
-
-  let notCredited = 0;
-  const ended: LineFact[] = [];
-  const videoLines: VideoLine[] = [];
-  const entries: Entry[] = [...totals.values()].flatMap((t): Entry[] => {
-    const earned = earnedPart(t.netCents, month, ends.get(t.userId) ?? null);
-    if (earned.days === 0) {
-      notCredited += 1;
-      ended.push({ userId: t.userId, sourceKind: "music", sourceId: t.sourceId, netCents: t.netCents, amountCents: 0, credited: false });
-      return [];
-    }
-    const bp = revised.get(t.userId) ?? shareBp;
-    const id = newId();
-    const amountCents = split(earned.netCents, bp).share;
-    // Per-video lines when the rows named videos: the line's net and amount shared to the cent.
-    const videos = [...t.videos.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    if (videos.some(([v]) => v !== "")) {
-      const nets = shareByWeights(
-        earned.netCents,
-        videos.map(([, c]) => c),
-      );
-      const amounts = shareByWeights(amountCents, nets);
-      videos.forEach(([videoId], k) => {
-        videoLines.push({ entryId: id, videoId, netCents: expectAt(nets, k, "a video's net"), amountCents: expectAt(amounts, k, "a video's amount") });
-      });
-    }
-    return [
-      {
-        id,
-        userId: t.userId,
-        month,
-        sourceKind: "music",
-        sourceId: t.sourceId,
-        netCents: earned.netCents,
-        shareBp: bp,
-        amountCents,
-        importId,
-        // The month holds the agreement's end: the days up to it, pro rata.
-        note: earned.days ? `${earned.days} of ${daysInMonth(month)} days, to the agreement's end on ${ends.get(t.userId)}` : null,
-      },
-    ];
-  });
+  const {
+    entries,
+    videoLines,
+    notCredited: musicUncredited,
+    ended,
+    clipCents: clipNets,
+  } = priceLeaves(leaves, rounded.cents, input.clips.clips, month, importId, shares, newId);
   const clipped = clipSplitEntries({
     month,
     importId,
@@ -126,7 +75,7 @@ export function priceImport(input: PriceInput, newId: () => string = () => crypt
     newId,
   });
   entries.push(...clipped.entries);
-  notCredited += clipped.notCredited;
+  const notCredited = musicUncredited + clipped.notCredited;
   const netCents = entries.reduce((s, e) => s + e.netCents, 0);
   const amountCents = entries.reduce((s, e) => s + e.amountCents, 0);
   entries.push(...referralBonusEntries(entries, month, importId, input.referral, newId)); // issue 18: paid from the platform's side
@@ -142,7 +91,6 @@ export function priceImport(input: PriceInput, newId: () => string = () => crypt
  * never exceeds the platform's part). A banned referrer earns nothing new. Empty when the bonus is off.
  */
 export function referralBonusEntries(earning: readonly Entry[], month: string, importId: string, facts: ReferralFacts, newId: () => string): Entry[] {
-  if (facts.settingBp <= 0 || earning.length === 0) return [];
   const netByUser = new Map<string, number>();
   let creatorShareBp = 0;
   for (const e of earning) {
@@ -151,22 +99,7 @@ export function referralBonusEntries(earning: readonly Entry[], month: string, i
     netByUser.set(e.userId, (netByUser.get(e.userId) ?? 0) + e.netCents);
     creatorShareBp = Math.max(creatorShareBp, e.shareBp);
   }
-  const shareBp = bonusShareBp(facts.settingBp, creatorShareBp);
-  if (shareBp === 0) return [];
-  const netByReferrer = new Map<string, number>();
-  for (const r of facts.referred) {
-    // The read may cover people who earned nothing this month: only those with an entry count.
-    if (!netByUser.has(r.userId)) continue;
-    if (!r.referrerId || r.referrerBanned || !inReferralTerm(month, r.channelLinkedAt)) continue;
-    netByReferrer.set(r.referrerId, (netByReferrer.get(r.referrerId) ?? 0) + (netByUser.get(r.userId) ?? 0));
-  }
-  const out: Entry[] = [];
-  for (const [userId, netCents] of netByReferrer) {
-    const amountCents = split(netCents, shareBp).share;
-    if (amountCents === 0) continue;
-    out.push({ id: newId(), userId, month, sourceKind: "referral", sourceId: "", netCents, shareBp, amountCents, importId });
-  }
-  return out;
+  return referralEntriesFromNets(referredNets(netByUser, month, facts), creatorShareBp, facts.settingBp, month, importId, newId);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -200,8 +133,6 @@ export type PricedPeopleSlice = {
 /** A slice of people's music entries and per-video lines, and their cents of claimed clips: priceImport's per-person part. */
 export function pricePeopleSlice(input: PeopleSliceInput, newId: () => string = () => crypto.randomUUID()): PricedPeopleSlice {
   const { month, importId, leaves, shares } = input;
-  const { shareBp, revised, ends } = shares;
-  const byVideo = new Map<string, ClipRow>(input.clips.map((c) => [c.videoId, c]));
   const byPerson = new Map<string, number[]>();
   leaves.forEach((leaf, i) => {
     const own = byPerson.get(leaf.userId);
@@ -218,6 +149,25 @@ export function pricePeopleSlice(input: PeopleSliceInput, newId: () => string = 
       cents[i] = expectAt(out, k, "a person's leaf cents");
     });
   }
+  return priceLeaves(leaves, cents, input.clips, month, importId, shares, newId);
+}
+
+/**
+ * Rounded leaves priced (priceImport's and a slice's one way): the clip rows' cents set aside by
+ * clip, the rest summed per person and source into music entries (an agreement's end pro rata, the
+ * person's share) with their per-video lines shared to the cent.
+ */
+function priceLeaves(
+  leaves: readonly Leaf[],
+  cents: readonly number[],
+  clips: readonly ClipRow[],
+  month: string,
+  importId: string,
+  shares: ShareFacts,
+  newId: () => string,
+): PricedPeopleSlice {
+  const { shareBp, revised, ends } = shares;
+  const byVideo = new Map<string, ClipRow>(clips.map((c) => [c.videoId, c]));
   const clipCents = new Map<string, number>();
   const totals = new Map<string, Total>();
   leaves.forEach((leaf, i) => {

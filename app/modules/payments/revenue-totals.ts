@@ -55,20 +55,9 @@ export function roundMonth(leaves: readonly Leaf[]): RoundedMonth {
     people.map(([, ls]) => sum(ls)),
   );
   people.forEach(([, personLeaves], p) => {
-    const sources = groupBy(personLeaves, (l) => l.sourceId);
-    const perSource = apportionCents(
-      expectAt(perPerson, p, "cents per person"),
-      sources.map(([, ls]) => sum(ls)),
-    );
-    sources.forEach(([, sourceLeaves], s) => {
-      const ordered = [...sourceLeaves].sort((a, b) => (a.videoId < b.videoId ? -1 : a.videoId > b.videoId ? 1 : a.i - b.i));
-      const perLeaf = apportionCents(
-        expectAt(perSource, s, "cents per source"),
-        ordered.map((l) => l.amount),
-      );
-      ordered.forEach((l, k) => {
-        cents[l.i] = Number(perLeaf[k]);
-      });
+    const own = roundPersonLeaves(personLeaves, expectAt(perPerson, p, "cents per person"));
+    personLeaves.forEach((l, k) => {
+      cents[l.i] = expectAt(own, k, "a person's leaf cents");
     });
   });
   return { cents, exact, totalCents: Number(total), remainder: subDec(exact, { n: total, s: 2 }) };
