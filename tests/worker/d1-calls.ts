@@ -112,3 +112,12 @@ export async function d1CallRows(run: () => Promise<unknown>): Promise<D1CallRow
   }
   return seen;
 }
+
+/** SQLite's plan for a drizzle query on the real D1 binding (EXPLAIN QUERY PLAN), one step a line. */
+export async function queryPlan(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
+  const { sql: text, params } = query.toSQL();
+  const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return plan.results.map((r) => r.detail).join("\n");
+}

@@ -5,6 +5,7 @@ import { payoutAccounts } from "~/db/schema";
 import { db } from "~/platform/db.server";
 import { createUser } from "../../factories/users";
 import { fetchApp, withCookie } from "../helpers";
+import { queryPlan } from "../d1-calls";
 
 // Decision 0349 (issue 45 §3, npm run bench:scale at 100,000 creators): /admin/payments lists the
 // people paid outside Stripe (payout-accounts.server manualPayees: `payout_accounts where method =
@@ -28,17 +29,13 @@ describe("the people paid outside Stripe on /admin/payments", () => {
     await env.DB.exec("ANALYZE");
 
     // manualPayees' statement, as that function builds it.
-    const { sql: text, params } = db()
+    const query = db()
       .select({ userId: payoutAccounts.userId, reason: payoutAccounts.manualReason, updatedAt: payoutAccounts.updatedAt })
       .from(payoutAccounts)
-      .where(eq(payoutAccounts.method, "manual"))
-      .toSQL();
-    const plan = (
-      await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
-        .bind(...params)
-        .all<{ detail: string }>()
-    ).results.map((r) => r.detail);
-    expect(plan.join("\n")).toContain("USING INDEX payout_accounts_method_idx (method=?)");
+      .where(eq(payoutAccounts.method, "manual"));
+    const plan = await queryPlan(query);
+    const { sql: text, params } = query.toSQL();
+    expect(plan).toContain("USING INDEX payout_accounts_method_idx (method=?)");
     const { results, meta } = await env.DB.prepare(text)
       .bind(...params)
       .run();

@@ -5,6 +5,7 @@ import { amountSum, payableWhere } from "~/modules/payments/balances.server";
 import { gatherQueries, nextBalancesQuery } from "~/modules/payments/payout-run.server";
 import { db } from "~/platform/db.server";
 import { createUser } from "../../factories/users";
+import { queryPlan } from "../d1-calls";
 
 // Decision 0338 (issue 45 §3, found by npm run bench:scale at 100,000 creators): a person's payable
 // balance (the dashboard's money card, /payments) reads that person's entries, not every unpaid
@@ -39,14 +40,6 @@ async function aYearEach(n: number, me: string): Promise<string[]> {
   return others.map((o) => o.id);
 }
 
-async function planOf(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<string> {
-  const { sql: text, params } = query.toSQL();
-  const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
-    .bind(...params)
-    .all<{ detail: string }>();
-  return plan.results.map((r) => r.detail).join("\n");
-}
-
 describe("the payable balance reads one person's entries", () => {
   it("uses the person's (user_id, month) index and reads their rows only, however many unpaid entries others have", async () => {
     const me = await createUser("creator");
@@ -56,13 +49,9 @@ describe("the payable balance reads one person's entries", () => {
       .select({ payable: amountSum(payableWhere(me.id)) })
       .from(sql`(select 1)`);
     const { sql: text, params } = query.toSQL();
-    const plan = (
-      await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
-        .bind(...params)
-        .all<{ detail: string }>()
-    ).results.map((r) => r.detail);
-    expect(plan.join("\n")).toContain("ledger_entries_user_month_idx");
-    expect(plan.join("\n")).not.toContain("ledger_entries_payout_idx");
+    const plan = await queryPlan(query);
+    expect(plan).toContain("ledger_entries_user_month_idx");
+    expect(plan).not.toContain("ledger_entries_payout_idx");
 
     const result = await env.DB.prepare(text)
       .bind(...params)
@@ -89,7 +78,7 @@ describe("the payable balance reads one person's entries", () => {
     for (const q of [nextBalancesQuery("", 1000, 10), ...statements]) {
       // The first line is how the statement reads ledger_entries (the INSERT's second line is a
       // lookup of the new payout's id in the payout_id index, one row).
-      const first = (await planOf(q)).split("\n")[0];
+      const first = (await queryPlan(q)).split("\n")[0];
       expect(first).toContain("ledger_entries_user_month_idx");
       expect(first).not.toContain("ledger_entries_payout_idx");
     }

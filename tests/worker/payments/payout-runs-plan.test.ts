@@ -7,6 +7,7 @@ import { payouts } from "~/db/schema";
 import { and, eq, sql } from "drizzle-orm";
 import { createUser } from "../../factories/users";
 import { fetchApp, withCookie } from "../helpers";
+import { queryPlan } from "../d1-calls";
 
 // Decision 0333 (issue 45 §3, found by npm run bench:scale at 100,000 creators): /admin/payments listed
 // the newest 500 payouts, sorted over every payout (a million at that size) and rendered as a 560 KB
@@ -51,28 +52,18 @@ describe("the payout runs on /admin/payments at scale", () => {
       await env.DB.batch(people.map((p, i) => insertPayout(p.id, batch, 500 + i, "stripe", i === 0 ? "failed" : "paid")));
     await env.DB.exec("ANALYZE");
     const q = payoutListQueries();
-    const planOf = async (query: { toSQL(): { sql: string; params: unknown[] } }) => {
-      const { sql: text, params } = query.toSQL();
-      return (
-        await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
-          .bind(...params)
-          .all<{ detail: string }>()
-      ).results
-        .map((r) => r.detail)
-        .join("\n");
-    };
-    const toMarkPaid = await planOf(q.toMarkPaid);
+    const toMarkPaid = await queryPlan(q.toMarkPaid);
     expect(toMarkPaid).toContain("payouts_method_status_idx");
-    const failed = await planOf(q.failed);
+    const failed = await queryPlan(q.failed);
     expect(failed).toContain("SEARCH payouts USING INDEX payouts_batch_idx (batch=? AND status=?)");
     // No scan of the table, and no sort of it: the newest runs come off payouts_batch_idx's order (a
     // skip-ahead DISTINCT over the index: three entries at 100,000 creators, 0.6 ms).
-    for (const plan of [toMarkPaid, failed, await planOf(q.counts)]) {
+    for (const plan of [toMarkPaid, failed, await queryPlan(q.counts)]) {
       expect(plan).not.toMatch(/SCAN payouts$/m);
       expect(plan.replace("SCAN payouts USING COVERING INDEX payouts_batch_idx", "")).not.toMatch(/SCAN payouts/);
     }
     // The runs' figures: the covering index alone, in its order (no table rows, no sort).
-    const figures = await planOf(payoutRunFiguresQuery(["2034-04", "2034-03", "2034-02"]));
+    const figures = await queryPlan(payoutRunFiguresQuery(["2034-04", "2034-03", "2034-02"]));
     expect(figures).toContain("USING COVERING INDEX payouts_batch_figures_idx (batch=?)");
     expect(figures).not.toContain("TEMP B-TREE");
     const rows = await payoutRunFiguresQuery(["2034-04"]).all();
@@ -87,7 +78,7 @@ describe("the payout runs on /admin/payments at scale", () => {
       .where(and(eq(payouts.batch, "2034-04"), eq(payouts.status, "pending"), sql`rowid > ${0}`))
       .orderBy(sql`rowid`)
       .limit(10);
-    expect(await planOf(paging)).toContain("payouts_batch_idx (batch=? AND status=? AND rowid>?)");
+    expect(await queryPlan(paging)).toContain("payouts_batch_idx (batch=? AND status=? AND rowid>?)");
     const { sql: text, params } = q.failed.toSQL();
     const { meta } = await env.DB.prepare(text)
       .bind(...params)

@@ -6,6 +6,7 @@ import { runRetention } from "~/modules/privacy/privacy.server";
 import { EMAIL_ROW_RETENTION_DAYS, oldEmailIdsQuery } from "~/platform/email-retention.server";
 import { createUser } from "../../factories/users";
 import { count } from "../helpers";
+import { queryPlan } from "../d1-calls";
 
 // Issue 45 §3, decision 0337: the moves of docs/scale.md that keep D1 under its 10 GB, as part of the
 // daily retention job (runRetention, called by the daily cron through runPrivacyJobs): read bell
@@ -83,13 +84,8 @@ describe("the daily retention job keeps D1 small (decision 0337)", () => {
   });
 
   it("finds old e-mails by a range of the outbox's due index, not by reading every sent row", async () => {
-    const { sql: text, params } = oldEmailIdsQuery(now, 5000).toSQL();
-    const plan = (
-      await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
-        .bind(...params)
-        .all<{ detail: string }>()
-    ).results.map((r) => r.detail);
-    expect(plan.join("\n")).toMatch(/email_outbox_due_idx \(status=\? AND next_attempt_at<\?\)/);
+    const plan = await queryPlan(oldEmailIdsQuery(now, 5000));
+    expect(plan).toMatch(/email_outbox_due_idx \(status=\? AND next_attempt_at<\?\)/);
   });
 
   it("clears the YouTube statistics of a channel not refreshed for 30 days, keeping the link; a refreshed channel keeps them", async () => {
