@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useNavigate, useSubmit } from "react-router";
+import { useNavigate } from "react-router";
 
 // Client-side navigation for plain `<a href="/path" data-discover="true">` links inside the elements
 // marked `data-in-app-links` (the sidebar's list, the library's and the admin's rows, the admin
@@ -19,38 +19,9 @@ import { useNavigate, useSubmit } from "react-router";
 /** The attribute that marks an element whose plain links the shell follows client-side ("keep-scroll": without scrolling to the top). */
 export const IN_APP_LINKS = "data-in-app-links";
 
-/**
- * The attribute that marks an element whose plain `<form>`s the shell submits client-side, as a
- * React Router `<Form>` would (docs/decisions/0354): `<form … data-discover="true" action="/path"
- * method="post">`, the markup of a `<Form method="post">`, without the Form's hooks per form on the
- * server (`useFormAction`, `useSubmit`). Without JavaScript the form posts as a page, as a Form does.
- */
-export const IN_APP_FORMS = "data-in-app-forms";
-
-/**
- * Follows same-origin links inside marked elements with React Router's navigation, as a <Link> would,
- * and submits the plain forms inside elements marked IN_APP_FORMS as a <Form> would. Called once, by the shell.
- */
+/** Follows same-origin links inside marked elements with React Router's navigation, as a <Link> would. Called once, by the shell. */
 export function useInAppLinks() {
   const navigate = useNavigate();
-  const submit = useSubmit();
-  useEffect(() => {
-    // A <Form>'s own submit handler, for a plain form in a marked element: a submission nothing has
-    // prevented (a page's onSubmit check runs first: React listens on the root, this on the window),
-    // sent with the pressed button (its name, value, formmethod, formaction) as React Router's navigation.
-    const onSubmit = (event: SubmitEvent) => {
-      if (event.defaultPrevented) return;
-      const form = event.target;
-      if (!(form instanceof HTMLFormElement) || !form.closest(`[${IN_APP_FORMS}]`)) return;
-      if (form.target && form.target !== "_self") return;
-      const submitter = event.submitter instanceof HTMLButtonElement || event.submitter instanceof HTMLInputElement ? event.submitter : null;
-      if (new URL(submitter?.formAction || form.action, window.location.href).origin !== window.location.origin) return;
-      event.preventDefault();
-      submit(submitter ?? form, { method: (submitter?.getAttribute("formmethod") || form.getAttribute("method") || "get") as "get" | "post" });
-    };
-    window.addEventListener("submit", onSubmit);
-    return () => window.removeEventListener("submit", onSubmit);
-  }, [submit]);
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
       if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;

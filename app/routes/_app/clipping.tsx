@@ -151,9 +151,7 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
     page.creators.length > 0 && page.clippers.length === 0 && page.invitations.length === 0 && page.sources.length === 0 && page.clipsToReview.length === 0;
 
   return (
-    // Marked for the shell's listeners (app/ui/in-app-links.ts): the rows' plain forms are submitted and
-    // their Delete and Revoke links followed client-side, without scrolling to the top (0346, 0354).
-    <div className="min-w-0 space-y-10" data-in-app-links="keep-scroll" data-in-app-forms="">
+    <div className="min-w-0 space-y-10">
       <PageHeader
         title="Clipping"
         description={
@@ -179,7 +177,8 @@ export default function Clipping({ loaderData, actionData }: Route.ComponentProp
 
       <Section id="folder" title="Source folder">
         <p className="mt-1 text-sm text-slate-600">
-          {`${formatBytes(page.usage.usedBytes)} of ${formatBytes(page.usage.quotaBytes)} used. Your approved clippers download these videos while their access lasts.`}
+          {formatBytes(page.usage.usedBytes)} of {formatBytes(page.usage.quotaBytes)} used. Your approved clippers download these videos while their access
+          lasts.
         </p>
         <div className="mt-3">
           <SourceUploader />

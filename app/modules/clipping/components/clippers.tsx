@@ -1,10 +1,11 @@
+import { Form, Link } from "react-router";
 import { formatCount } from "~/lib/format";
 import { formatBp } from "~/lib/split";
 import { buttonClass } from "~/ui/button";
 import { Section } from "~/ui/section";
 import { Table, TableHead, TableRegion } from "~/ui/table";
 import type { LinkRow } from "../types";
-import { cell, head, LinkStatus, pageHref, postForm, SplitHistory } from "./page-parts";
+import { cell, head, LinkStatus, SplitHistory } from "./page-parts";
 
 // The creator's approved clippers: their split requests to answer, and each one's split, clips,
 // views and status, with Revoke access.
@@ -26,14 +27,14 @@ export function ClippersSection({ clippers }: { clippers: LinkRow[] }) {
               </span>
               <span className="flex gap-2">
                 {(["approve", "decline"] as const).map((decision) => (
-                  <form key={decision} {...postForm}>
+                  <Form method="post" key={decision}>
                     <input type="hidden" name="intent" value="answer-split" />
                     <input type="hidden" name="requestId" value={split.id} />
                     <input type="hidden" name="decision" value={decision} />
                     <button type="submit" className={decision === "approve" ? buttonClass.primary : buttonClass.secondary}>
                       {decision === "approve" ? `Approve ${formatBp(split.shareBps)}` : "Decline"}
                     </button>
-                  </form>
+                  </Form>
                 ))}
               </span>
             </li>
@@ -67,9 +68,9 @@ export function ClippersSection({ clippers }: { clippers: LinkRow[] }) {
                   </td>
                   <td className={cell}>
                     {c.status === "active" ? (
-                      <a className={buttonClass.dangerOutline} href={pageHref(`revoke=${c.id}`)} data-discover="true">
+                      <Link to={`?revoke=${c.id}`} preventScrollReset className={buttonClass.dangerOutline}>
                         Revoke access<span className="sr-only"> of {c.personName}</span>
-                      </a>
+                      </Link>
                     ) : null}
                   </td>
                 </tr>

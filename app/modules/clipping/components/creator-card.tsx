@@ -1,3 +1,4 @@
+import { Form } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
 import { refilled } from "~/ui/action-failure";
 import { formatBp } from "~/lib/split";
@@ -7,7 +8,7 @@ import { LocalTime } from "~/ui/local-time";
 import { Select } from "~/ui/select";
 import { CLIP_PLATFORM_LABELS } from "../messages";
 import type { LinkRow, SourceRow } from "../types";
-import { failureFor, LinkStatus, postForm, SplitHistory } from "./page-parts";
+import { failureFor, LinkStatus, SplitHistory } from "./page-parts";
 import { SourceTable } from "./source-table";
 
 // A creator the clipper clips for: their split, their folder, a clip to submit, a higher split to ask.
@@ -24,8 +25,7 @@ export function CreatorCard({ link, failure }: { link: LinkRow & { sources: Sour
         <LinkStatus link={link} />
       </div>
       <p className="mt-1 text-sm text-slate-700">
-        Your split: <strong>{formatBp(link.shareBps)}</strong>
-        {` clipper, ${formatBp(10_000 - link.shareBps)} creator.`}
+        Your split: <strong>{formatBp(link.shareBps)}</strong> clipper, {formatBp(10_000 - link.shareBps)} creator.
       </p>
       <SplitHistory splits={link.splits} />
       {link.status !== "active" ? (
@@ -36,7 +36,7 @@ export function CreatorCard({ link, failure }: { link: LinkRow & { sources: Sour
           <SourceTable sources={ready} failure={failure} />
 
           <div className="mt-4 grid min-w-0 grid-cols-1 gap-6 lg:grid-cols-2">
-            <form className="min-w-0 space-y-3" aria-label={`Submit a clip for ${link.personName}`} {...postForm}>
+            <Form method="post" className="min-w-0 space-y-3" aria-label={`Submit a clip for ${link.personName}`}>
               <h4 className="text-sm font-semibold text-slate-900">Submit a clip</h4>
               <input type="hidden" name="intent" value="submit-clip" />
               <input type="hidden" name="linkId" value={link.id} />
@@ -54,16 +54,15 @@ export function CreatorCard({ link, failure }: { link: LinkRow & { sources: Sour
               <button type="submit" className={buttonClass.primary}>
                 Submit clip
               </button>
-            </form>
+            </Form>
 
-            <form className="min-w-0 space-y-3" aria-label={`Request a higher split from ${link.personName}`} {...postForm}>
+            <Form method="post" className="min-w-0 space-y-3" aria-label={`Request a higher split from ${link.personName}`}>
               <h4 className="text-sm font-semibold text-slate-900">Request a higher split</h4>
               <input type="hidden" name="intent" value="request-split" />
               <input type="hidden" name="linkId" value={link.id} />
               {pending ? (
                 <p className="text-sm text-slate-700">
-                  {`You asked for ${formatBp(pending.shareBps)}; waiting for the creator (asked `}
-                  <LocalTime iso={pending.createdAt} withTime />
+                  You asked for {formatBp(pending.shareBps)}; waiting for the creator (asked <LocalTime iso={pending.createdAt} withTime />
                   ).
                 </p>
               ) : (
@@ -80,7 +79,7 @@ export function CreatorCard({ link, failure }: { link: LinkRow & { sources: Sour
                   </button>
                 </>
               )}
-            </form>
+            </Form>
           </div>
         </>
       )}

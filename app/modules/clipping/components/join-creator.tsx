@@ -1,3 +1,4 @@
+import { Form } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
 import { refilled } from "~/ui/action-failure";
 import { buttonClass } from "~/ui/button";
@@ -5,7 +6,7 @@ import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { Section } from "~/ui/section";
 import type { PendingInvite, WaitingRequest } from "../types";
-import { failureFor, postForm } from "./page-parts";
+import { failureFor } from "./page-parts";
 
 // The invited person's side of /clipping (docs/decisions/0205): the invitation kept from a link
 // they opened, a box to paste one, and the requests that wait for a creator's approval.
@@ -43,20 +44,20 @@ export function PendingInviteCard({ invite, failure }: { invite: PendingInvite; 
         Accept to cut clips from {invite.creatorName}'s source videos under the Clipper Agreement: 70% clipper, 30% creator of the music monetization pool
         revenue by default. {invite.creatorName} approves you before you can use the folder.
       </p>
-      <form className="mt-3 space-y-3" {...postForm}>
+      <Form method="post" className="mt-3 space-y-3">
         <input type="hidden" name="intent" value="accept-invite" />
         <input type="hidden" name="code" value={invite.code} />
         <AgreementBox id="acceptClipperAgreement" error={failureFor(failure, "accept-invite", "code", invite.code)?.errors.acceptClipperAgreement} />
         <button type="submit" className={buttonClass.primary}>
           Accept invitation
         </button>
-      </form>
-      <form className="mt-2" {...postForm}>
+      </Form>
+      <Form method="post" className="mt-2">
         <input type="hidden" name="intent" value="dismiss-invite" />
         <button type="submit" className={buttonClass.secondary}>
           Dismiss
         </button>
-      </form>
+      </Form>
     </section>
   );
 }
@@ -82,7 +83,7 @@ export function AcceptInvitationSection({ failure, pendingCode }: { failure: Act
   const own = failure?.intent === "accept-invite" && failure.values?.code !== pendingCode ? failure : null;
   return (
     <Section id="join-creator" title="Clip for a creator">
-      <form className="mt-3 max-w-2xl space-y-3" {...postForm}>
+      <Form method="post" className="mt-3 max-w-2xl space-y-3">
         <input type="hidden" name="intent" value="accept-invite" />
         <Field
           label="Invitation link or code"
@@ -95,7 +96,7 @@ export function AcceptInvitationSection({ failure, pendingCode }: { failure: Act
         <button type="submit" className={buttonClass.secondary}>
           Accept invitation
         </button>
-      </form>
+      </Form>
     </Section>
   );
 }

@@ -1,4 +1,4 @@
-import { useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
 import { Badge } from "~/ui/badge";
 import { buttonClass } from "~/ui/button";
@@ -11,17 +11,6 @@ import type { LinkRow, SplitRow } from "../types";
 
 export const cell = "px-3 py-2 align-top";
 export const head = "px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600";
-
-/**
- * A `<Form method="post">`'s attributes on a plain `<form>` posting to /clipping: the same markup,
- * without the Form's hooks on the server. The page is marked `data-in-app-forms`: the shell submits
- * these forms client-side as a Form does (app/ui/in-app-links.ts, docs/decisions/0354); without
- * JavaScript they post as a page.
- */
-export const postForm = { "data-discover": "true", action: "/clipping", method: "post" } as const;
-
-/** A `<Link to="?…" preventScrollReset>`'s href on /clipping (its rows' Delete and Revoke, followed by the shell's listener, 0346). */
-export const pageHref = (search: string) => `/clipping?${search}`;
 
 /** The action's refusal when it came from this intent (and, with `key`/`id`, from this row's form). */
 export function failureFor(failure: ActionFailure | null, intent: string, key?: string, id?: string) {
@@ -45,7 +34,7 @@ export function IntentButton({
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   return (
-    <form className="inline" {...postForm}>
+    <Form method="post" className="inline">
       <input type="hidden" name="intent" value={intent} />
       {Object.entries(fields).map(([k, v]) => (
         <input key={k} type="hidden" name={k} value={v} />
@@ -53,7 +42,7 @@ export function IntentButton({
       <button type="submit" className={`${buttonClass[variant]} whitespace-nowrap`} disabled={busy}>
         {label}
       </button>
-    </form>
+    </Form>
   );
 }
 
@@ -75,8 +64,16 @@ export function SplitHistory({ splits }: { splits: SplitRow[] }) {
       <ul className="mt-1 space-y-1">
         {splits.map((s) => (
           <li key={s.id}>
-            {`${formatBp(s.fromBps)} → ${formatBp(s.shareBps)}: ${SPLIT_STATUS_LABELS[s.status]} ${s.decidedAt ? "(" : "(asked "}`}
-            <LocalTime iso={s.decidedAt ?? s.createdAt} withTime />)
+            {formatBp(s.fromBps)} → {formatBp(s.shareBps)}: {SPLIT_STATUS_LABELS[s.status]}{" "}
+            {s.decidedAt ? (
+              <>
+                (<LocalTime iso={s.decidedAt} withTime />)
+              </>
+            ) : (
+              <>
+                (asked <LocalTime iso={s.createdAt} withTime />)
+              </>
+            )}
           </li>
         ))}
       </ul>

@@ -1,10 +1,11 @@
+import { Form, Link } from "react-router";
 import type { ActionFailure } from "~/lib/errors";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
 import { LocalTime } from "~/ui/local-time";
 import { formatBytes, SOURCE_NAME_MAX } from "../messages";
 import type { SourceRow } from "../types";
-import { failureFor, pageHref, postForm } from "./page-parts";
+import { failureFor } from "./page-parts";
 
 // A source folder's videos: Download (a file saved under its name, docs/decisions/0152), and for
 // the creator's own folder Rename and Delete.
@@ -20,8 +21,7 @@ export function SourceTable({ sources, own, failure }: { sources: SourceRow[]; o
           <div className="min-w-0">
             <p className="break-all font-medium text-slate-900">{s.name}</p>
             <p className="text-xs text-slate-600">
-              {`${formatBytes(s.sizeBytes)} · `}
-              <LocalTime iso={s.createdAt} />
+              {formatBytes(s.sizeBytes)} · <LocalTime iso={s.createdAt} />
               {s.status === "uploading"
                 ? ` · Upload incomplete (${s.uploadedParts} of ${s.partCount} parts): to resume, choose this same file (${formatBytes(s.sizeBytes)}) above; Delete cancels it`
                 : ""}
@@ -39,7 +39,7 @@ export function SourceTable({ sources, own, failure }: { sources: SourceRow[]; o
                   <summary className={`${buttonClass.secondary} cursor-pointer list-none`}>
                     Rename<span className="sr-only"> {s.name}</span>
                   </summary>
-                  <form className="mt-2 flex items-end gap-2" {...postForm}>
+                  <Form method="post" className="mt-2 flex items-end gap-2">
                     <input type="hidden" name="intent" value="rename" />
                     <input type="hidden" name="sourceId" value={s.id} />
                     <Field
@@ -53,11 +53,11 @@ export function SourceTable({ sources, own, failure }: { sources: SourceRow[]; o
                     <button type="submit" className={buttonClass.primary}>
                       Save
                     </button>
-                  </form>
+                  </Form>
                 </details>
-                <a className={buttonClass.dangerOutline} href={pageHref(`delete=${s.id}`)} data-discover="true">
+                <Link to={`?delete=${s.id}`} preventScrollReset className={buttonClass.dangerOutline}>
                   Delete<span className="sr-only"> {s.name}</span>
-                </a>
+                </Link>
               </>
             ) : null}
           </div>

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Form } from "react-router";
 import type { ActionFailure, FieldErrors } from "~/lib/errors";
 import { buttonClass } from "~/ui/button";
 import { Field } from "~/ui/field";
@@ -6,7 +7,7 @@ import { Section } from "~/ui/section";
 import { validateBeforeSubmit } from "~/ui/validate-before-submit";
 import { CLIP_PLATFORM_LABELS } from "../messages";
 import type { ClipRow } from "../types";
-import { failureFor, postForm } from "./page-parts";
+import { failureFor } from "./page-parts";
 
 // The admin's views of TikTok and Instagram Reels clips (YouTube's come from the provider). The
 // browser checks each with the action's own schema first: "1,00" is refused, never read as 100
@@ -17,7 +18,7 @@ const loadSchema = () => import("../schema").then((m) => [m.clippingActionSchema
 function ViewsForm({ clip, failure }: { clip: ClipRow; failure: ActionFailure | null }) {
   const [checked, setChecked] = useState<FieldErrors>({});
   return (
-    <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={(e) => validateBeforeSubmit(e, loadSchema, setChecked)} {...postForm}>
+    <Form method="post" className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={(e) => validateBeforeSubmit(e, loadSchema, setChecked)}>
       <input type="hidden" name="intent" value="set-views" />
       <input type="hidden" name="clipId" value={clip.id} />
       <span className="min-w-0 flex-1 break-all">
@@ -33,7 +34,7 @@ function ViewsForm({ clip, failure }: { clip: ClipRow; failure: ActionFailure | 
       <button type="submit" className={buttonClass.secondary}>
         Save views
       </button>
-    </form>
+    </Form>
   );
 }
 

@@ -22,9 +22,14 @@ export function ClipEarningCell({ earning, side, approved }: { earning: ClipEarn
   if (!latest) {
     return (
       <span className="block max-w-56 text-xs text-slate-600">
-        {approved
-          ? `Nothing imported yet. Its revenue comes with the month's report: ${formatBp(earning.clipperBpsNow)} to the clipper of the creator's ${formatBp(earning.creatorShareBpNow)} share.`
-          : "Only approved clips share revenue."}
+        {approved ? (
+          <>
+            Nothing imported yet. Its revenue comes with the month's report: {formatBp(earning.clipperBpsNow)} to the clipper of the creator's{" "}
+            {formatBp(earning.creatorShareBpNow)} share.
+          </>
+        ) : (
+          "Only approved clips share revenue."
+        )}
       </span>
     );
   }
@@ -37,11 +42,12 @@ export function ClipEarningCell({ earning, side, approved }: { earning: ClipEarn
         <span className="text-xs text-slate-600">{latest.label}</span>
       </span>
       <span className="mt-1 block text-xs text-slate-600">
-        {`Clipper ${splitText(latest.segments)}: ${formatCents(latest.clipperCents)} · creator ${formatCents(latest.creatorCents)} · of ${formatCents(latest.poolCents)} (the creator's ${formatBp(latest.creatorShareBp)} share)`}
+        Clipper {splitText(latest.segments)}: {formatCents(latest.clipperCents)} · creator {formatCents(latest.creatorCents)} · of{" "}
+        {formatCents(latest.poolCents)} (the creator's {formatBp(latest.creatorShareBp)} share)
       </span>
       {earning.yourCentsPerThousandViews !== null ? (
         <span className="mt-1 block text-xs text-slate-600">
-          {`${perThousand(earning.yourCentsPerThousandViews)} per 1,000 views so far (your ${formatCents(earning.yourTotalCents)} in all)`}
+          {perThousand(earning.yourCentsPerThousandViews)} per 1,000 views so far (your {formatCents(earning.yourTotalCents)} in all)
         </span>
       ) : null}
     </span>
@@ -54,7 +60,7 @@ export function ClipEarningsNote({ currentMonthLabel }: { currentMonthLabel: str
     <p className="mt-2 text-xs text-slate-600">
       Earnings are each clip's latest month in the platform's revenue report, as imported: Estimated until the platform has paid us, then Finalized and Paid. A
       clip's revenue is music-pool revenue: the creator's share of it is split between clipper and creator by the split in force each day. Per 1,000 views is
-      {`your part so far divided by the clip's views today. ${currentMonthLabel}'s revenue is imported after the month ends.`}
+      your part so far divided by the clip's views today. {currentMonthLabel}'s revenue is imported after the month ends.
     </p>
   );
 }
