@@ -121,6 +121,24 @@ export const payouts = sqliteTable(
   ],
 );
 
+// Each payout run's figures by method and status, kept as the payouts change (decision 0353): the
+// number of payouts, their cents and how many are held. Triggers on payouts write them (migration
+// 0041) in the same statement as the change, so every writer (the payout day, the queue, webhooks,
+// an admin's "mark paid", a test's raw insert) keeps them exact, and /admin/payments reads a few rows
+// instead of a run's 100,000 index entries. A group emptied by changes stays with zero payouts.
+export const payoutRunTotals = sqliteTable(
+  "payout_run_totals",
+  {
+    batch: text("batch").notNull(),
+    method: text("method", { enum: PAYOUT_METHODS }).notNull(),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull(),
+    payouts: integer("payouts").notNull().default(0),
+    cents: integer("cents").notNull().default(0),
+    held: integer("held").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.batch, t.method, t.status] })],
+);
+
 // How each person is paid (issue 29, docs/decisions/0224): through their Stripe Connect Express
 // account (its id and the status Stripe last reported), or outside Stripe when an admin says so.
 export const payoutAccounts = sqliteTable(

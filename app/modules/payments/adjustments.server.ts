@@ -3,7 +3,7 @@ import { ledgerEntries } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
 import { conflict, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds } from "~/modules/accounts/accounts.server";
+import { alongsideSession, peopleMap, peopleWhereIdIn, type PersonSummary } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
@@ -96,7 +96,7 @@ export async function addAdjustment(
 
 export type AdjustmentRow = { id: string; name: string; email: string; month: string; amountCents: number; reason: string; status: string; createdAt: string };
 
-/** recentAdjustments' statement, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+/** startRecentAdjustments' statement, built once per isolate (db.server builtOnce, 0284; decision 0349). */
 const latestAdjustments = builtOnce((slot) =>
   db()
     .select(columnsOf(ledgerEntries, "id", "userId", "month", "amountCents", "note", "status", "createdAt"))
@@ -106,11 +106,29 @@ const latestAdjustments = builtOnce((slot) =>
     .limit(slot("limit")),
 );
 
-/** The latest adjustments, for the admin page. */
-export async function recentAdjustments(actor: Actor, limit = 20): Promise<AdjustmentRow[]> {
-  authorize(actor, "payments", "manage");
-  const rows = await latestAdjustments({ limit }).all();
-  const people = await peopleByIds(rows.map((r) => r.userId));
+/** The people the latest adjustments name, over the same statement's conditions and limit: in its batch (decision 0352). */
+const latestAdjustmentsPeople = builtOnce((slot) =>
+  peopleWhereIdIn([
+    sql`select ${ledgerEntries.userId} from ${ledgerEntries} where ${and(eq(ledgerEntries.sourceKind, "adjustment"), isNull(ledgerEntries.importId))} order by ${ledgerEntries.createdAt} desc limit ${slot<number>("limit")}`,
+  ]),
+);
+
+/**
+ * The latest adjustments, for the admin page, read in the session lookup's batch with the people
+ * they name (one round trip for /admin/payments, decision 0352): call before the guard, then give
+ * the guard's actor.
+ */
+export function startRecentAdjustments(args: Parameters<typeof alongsideSession>[0], limit = 20): (actor: Actor) => Promise<AdjustmentRow[]> {
+  const latest = alongsideSession(args, () => latestAdjustments({ limit }));
+  const named = alongsideSession(args, () => latestAdjustmentsPeople({ limit }));
+  return async (actor) => {
+    authorize(actor, "payments", "manage");
+    const [rows, people] = [await latest, peopleMap(await named)];
+    return adjustmentRowsOf(rows, people);
+  };
+}
+
+function adjustmentRowsOf(rows: Awaited<ReturnType<ReturnType<typeof latestAdjustments>["all"]>>, people: Map<string, PersonSummary>): AdjustmentRow[] {
   return rows.map((r) => ({
     id: r.id,
     name: people.get(r.userId)?.fullName || people.get(r.userId)?.email || r.userId,

@@ -2,9 +2,9 @@ import { and, desc, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { paymentAgreements, shareOffers } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByCreatorIds, peopleByIds, personByEmail, type PersonSummary } from "~/modules/accounts/accounts.server";
+import { alongsideSession, peopleByCreatorIds, peopleMap, peopleWhereIdIn, personByEmail, type PersonSummary } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
-import { batch, builtOnce, db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { emailQuery, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -200,7 +200,9 @@ export async function setHold(actor: Actor, request: Request, input: { person: s
   return { name: nameOf(person) };
 }
 
-/** agreementsOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+type SessionArgs = Parameters<typeof alongsideSession>[0];
+
+/** startAgreementsOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
 const overview = {
   agreements: builtOnce(() =>
     db()
@@ -220,12 +222,40 @@ const overview = {
   ),
 };
 
-/** Agreements that are not plain and active (notice, terminated, held) and open offers, for the admin page. */
-export async function agreementsOverview(actor: Actor): Promise<AgreementAdminRow[]> {
-  authorize(actor, "payments", "manage");
-  const [rows, offers] = await batch([overview.agreements({}), overview.offers({})]);
-  const ids = [...new Set([...rows.map((r) => r.userId), ...offers.map((o) => o.userId)])];
-  const people = await peopleByIds(ids);
+/**
+ * The people the two lists name, over the lists' own statements (the same conditions and limits):
+ * in the same batch as the lists, not a round trip after them (decision 0352).
+ */
+const overviewPeople = builtOnce(() =>
+  peopleWhereIdIn([
+    sql`select ${paymentAgreements.userId} from ${paymentAgreements} where ${or(ne(paymentAgreements.status, "active"), isNotNull(paymentAgreements.heldAt))} order by ${paymentAgreements.updatedAt} desc limit 200`,
+    sql`select ${shareOffers.userId} from ${shareOffers} where ${shareOffers.status} = 'offered' order by ${shareOffers.createdAt} desc limit 200`,
+  ]),
+);
+
+/**
+ * Agreements that are not plain and active (notice, terminated, held) and open offers, for the admin
+ * page, read in the session lookup's batch with the people they name (one round trip for
+ * /admin/payments, decision 0352): call before the guard, then give the guard's actor.
+ */
+export function startAgreementsOverview(args: SessionArgs): (actor: Actor) => Promise<AgreementAdminRow[]> {
+  const agreements = alongsideSession(args, () => overview.agreements({}));
+  const offered = alongsideSession(args, () => overview.offers({}));
+  const named = alongsideSession(args, () => overviewPeople({}));
+  return async (actor) => {
+    authorize(actor, "payments", "manage");
+    const [rows, offers, people] = [await agreements, await offered, peopleMap(await named)];
+    const ids = [...new Set([...rows.map((r) => r.userId), ...offers.map((o) => o.userId)])];
+    return agreementsOf(ids, rows, offers, people);
+  };
+}
+
+function agreementsOf(
+  ids: string[],
+  rows: (typeof paymentAgreements.$inferSelect)[],
+  offers: { id: string; userId: string; shareBp: number; createdAt: string }[],
+  people: Map<string, PersonSummary>,
+): AgreementAdminRow[] {
   return ids.map((id) => {
     const r = rows.find((x) => x.userId === id);
     const o = offers.find((x) => x.userId === id);

@@ -2,9 +2,10 @@ import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { ledgerEntries, revenueImports, revenueMonths } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
+import { alongsideSession } from "~/modules/accounts/accounts.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { auditQuery } from "~/platform/audit.server";
-import { batch, builtOnce, db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { centsHalfUp, formatDec } from "./decimal";
 import { fixedPersonOf, matchImport } from "./import-match.server";
@@ -306,7 +307,9 @@ export async function finalizeMonth(actor: Actor, request: Request, month: strin
   }
 }
 
-/** revenueOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+type SessionArgs = Parameters<typeof alongsideSession>[0];
+
+/** startRevenueOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
 const overview = {
   months: builtOnce(() =>
     db()
@@ -349,9 +352,15 @@ const overview = {
   ),
 };
 
-/** The admin's view of the months and the latest imports. */
-export async function revenueOverview(actor: Actor) {
-  authorize(actor, "payments", "manage");
-  const [months, imports] = await batch([overview.months({}), overview.imports({})]);
-  return { months, imports };
+/**
+ * The admin's view of the months and the latest imports, read in the session lookup's batch (one
+ * round trip for /admin/payments, decision 0352): call before the guard, then give the guard's actor.
+ */
+export function startRevenueOverview(args: SessionArgs) {
+  const months = alongsideSession(args, () => overview.months({}));
+  const imports = alongsideSession(args, () => overview.imports({}));
+  return async (actor: Actor) => {
+    authorize(actor, "payments", "manage");
+    return { months: await months, imports: await imports };
+  };
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { payoutAccounts } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
+import { alongsideSession, peopleMap, peopleWhereIdIn, personById } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -359,14 +359,31 @@ export async function setPayoutMethod(
   return { name: person.fullName || person.email };
 }
 
-/** The people paid outside Stripe, for the admin page. */
-export async function manualPayees(actor: Actor) {
-  authorize(actor, "payments", "manage");
-  const rows = await db()
+/** The people paid outside Stripe (through payout_accounts_method_idx, 0349), exported for its query-plan test. */
+export function manualPayeesQuery() {
+  return db()
     .select({ userId: payoutAccounts.userId, reason: payoutAccounts.manualReason, updatedAt: payoutAccounts.updatedAt })
     .from(payoutAccounts)
-    .where(eq(payoutAccounts.method, "manual"))
-    .all();
-  const people = await peopleByIds(rows.map((r) => r.userId));
-  return rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? "" }));
+    .where(eq(payoutAccounts.method, "manual"));
+}
+
+/** startManualPayees' statements, built once per isolate: the accounts, and the people they are (the same condition), in one batch. */
+const manualPayeesStatements = {
+  accounts: builtOnce(() => manualPayeesQuery()),
+  people: builtOnce(() => peopleWhereIdIn([sql`select ${payoutAccounts.userId} from ${payoutAccounts} where ${payoutAccounts.method} = 'manual'`])),
+};
+
+/**
+ * The people paid outside Stripe, for the admin page, read in the session lookup's batch with their
+ * names (one round trip for /admin/payments, decision 0352): call before the guard, then give the
+ * guard's actor.
+ */
+export function startManualPayees(args: Parameters<typeof alongsideSession>[0]) {
+  const accounts = alongsideSession(args, () => manualPayeesStatements.accounts({}));
+  const named = alongsideSession(args, () => manualPayeesStatements.people({}));
+  return async (actor: Actor) => {
+    authorize(actor, "payments", "manage");
+    const [rows, people] = [await accounts, peopleMap(await named)];
+    return rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? "" }));
+  };
 }

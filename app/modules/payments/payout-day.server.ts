@@ -1,10 +1,11 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, type SQLWrapper, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { payouts } from "~/db/schema";
+import { payoutRunTotals, payouts } from "~/db/schema";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
+import { alongsideSession } from "~/modules/accounts/accounts.server";
 import { audit } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { consumeRecent } from "~/platform/rate-limit.server";
 import { env } from "~/platform/env.server";
 import { stripeClient, stripeConfig } from "~/platform/stripe.server";
@@ -278,9 +279,10 @@ export async function consumePayoutQueue(batch: MessageBatch<PayoutQueueMessage>
 /**
  * The runs' figures by method and status, counted from payouts_batch_figures_idx alone in its order
  * (batch, method, status, held_at, amount_cents): a run of 100,000 payouts is read from the index,
- * never the table, and not sorted (decision 0333). Exported for its query-plan test.
+ * never the table, and not sorted (decision 0333). `batches`: the runs, or a subquery choosing them
+ * (the newest three, NEWEST_RUNS). Exported for its query-plan test.
  */
-export function payoutRunFiguresQuery(batches: string[]) {
+export function payoutRunFiguresQuery(batches: string[] | SQLWrapper) {
   return db()
     .select({
       batch: payouts.batch,
@@ -295,12 +297,36 @@ export function payoutRunFiguresQuery(batches: string[]) {
     .groupBy(payouts.batch, payouts.method, payouts.status);
 }
 
-/** The newest runs' progress (three), for /admin/payments. */
-export async function payoutRunsProgress(actor: Actor): Promise<PayoutRunProgress[]> {
-  authorize(actor, "payments", "manage");
-  const batches = (await db().selectDistinct({ batch: payouts.batch }).from(payouts).orderBy(desc(payouts.batch)).limit(3).all()).map((r) => r.batch);
-  if (batches.length === 0) return [];
-  const rows = await payoutRunFiguresQuery(batches).all();
+/** The newest three runs, off payouts_batch_idx's order (a skip-ahead DISTINCT: three index seeks), as a subquery. */
+export const newestRunsQuery = () => db().selectDistinct({ batch: payouts.batch }).from(payouts).orderBy(desc(payouts.batch)).limit(3);
+
+/**
+ * The newest three runs' figures in ONE statement (the runs chosen inside it; decision 0352): the
+ * kept totals (payout_run_totals, decision 0353: a few rows per run, written by triggers on payouts),
+ * in the shape of payoutRunFiguresQuery's count, which they equal. Exported for its query-plan test.
+ */
+export function newestRunsFiguresQuery() {
+  return db()
+    .select({
+      batch: payoutRunTotals.batch,
+      method: payoutRunTotals.method,
+      status: payoutRunTotals.status,
+      held: payoutRunTotals.held,
+      n: payoutRunTotals.payouts,
+      cents: payoutRunTotals.cents,
+    })
+    .from(payoutRunTotals)
+    .where(and(inArray(payoutRunTotals.batch, newestRunsQuery()), gt(payoutRunTotals.payouts, 0)));
+}
+
+/** newestRunsFiguresQuery, built once per isolate. */
+const newestRunsFigures = builtOnce(() => newestRunsFiguresQuery());
+
+type FiguresRow = { batch: string; method: string; status: string; held: number; n: number; cents: number };
+
+/** The figures' rows as each run's progress, newest run first (every run of the three has a row). */
+function runsProgressOf(rows: FiguresRow[]): PayoutRunProgress[] {
+  const batches = [...new Set(rows.map((r) => r.batch))].sort().reverse();
   return batches.map((batch) => {
     const progress: PayoutRunProgress = { batch, gathered: 0, totalCents: 0, waiting: 0, held: 0, sent: 0, paid: 0, failed: 0, manual: 0 };
     for (const r of rows.filter((x) => x.batch === batch)) {
@@ -317,6 +343,24 @@ export async function payoutRunsProgress(actor: Actor): Promise<PayoutRunProgres
     }
     return progress;
   });
+}
+
+/** The newest runs' progress (three), for a run's retry. */
+export async function payoutRunsProgress(actor: Actor): Promise<PayoutRunProgress[]> {
+  authorize(actor, "payments", "manage");
+  return runsProgressOf(await newestRunsFigures({}).all());
+}
+
+/**
+ * The newest runs' progress (three) for /admin/payments, read in the session lookup's batch (one
+ * round trip for the page, decision 0352): call before the guard, then give the guard's actor.
+ */
+export function startPayoutRunsProgress(args: Parameters<typeof alongsideSession>[0]): (actor: Actor) => Promise<PayoutRunProgress[]> {
+  const rows = alongsideSession(args, () => newestRunsFigures({}));
+  return async (actor) => {
+    authorize(actor, "payments", "manage");
+    return runsProgressOf(await rows);
+  };
 }
 
 /**

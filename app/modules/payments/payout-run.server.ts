@@ -84,9 +84,10 @@ export async function gatherChunk(plan: PayoutRunPlan, token: string, after: str
   }
   let gathered = 0;
   for (let i = 0; i < statements.length; i += 50) {
-    const results = (await db().batch(statements.slice(i, i + 50) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as { meta?: { changes?: number } }[];
-    // Every other statement is an INSERT of payouts: its changes are the payouts it made.
-    for (let j = 0; j < results.length; j += 2) gathered += results[j]?.meta?.changes ?? 0;
+    const results = (await db().batch(statements.slice(i, i + 50) as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown[];
+    // Every other statement is an INSERT of payouts returning the ids it made: those are the payouts.
+    // (Not D1's meta.changes: it counts the rows payouts' triggers write too, decision 0353.)
+    for (let j = 0; j < results.length; j += 2) gathered += (results[j] as unknown[]).length;
   }
   return { next, people: ids.length, gathered, waitingForStripe };
 }
@@ -160,7 +161,8 @@ export function gatherQueries(ids: string[], method: "stripe" | "manual", token:
       .select(
         sql`select ${select} from ledger_entries where status = 'finalized' and ${notInPayout()} and user_id in (${inIds}) group by user_id having sum(amount_cents) >= ${minimum}`,
       )
-      .onConflictDoNothing(),
+      .onConflictDoNothing()
+      .returning({ id: payouts.id }),
     db()
       .update(ledgerEntries)
       .set({ payoutId: sql`${token} || ':' || ${ledgerEntries.userId}` })

@@ -5,10 +5,10 @@ import { columnsOf } from "~/db/columns";
 import { toCsv } from "~/lib/csv";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { peopleByIds, personById } from "~/modules/accounts/accounts.server";
+import { alongsideSession, peopleByIds, peopleMap, peopleWhereIdIn, type PersonSummary, personById } from "~/modules/accounts/accounts.server";
 import { createNotification, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { audit, auditQuery, auditQueryWhen } from "~/platform/audit.server";
-import { batch, builtOnce, db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { appOrigin, emailQuery, emailQueryWhen, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -17,7 +17,7 @@ import { isMonth, monthLabel, payoutDateIn } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
 import { queueWaitingTransfers } from "./payout-day.server";
 import { auditStripeRefusal, gatherChunk, madeByRun, payoutRunPlan } from "./payout-run.server";
-import { ledgerPaidWithPayoutQuery, type SendResult, sendPendingTransfers, transfersWaiting } from "./transfers.server";
+import { ledgerPaidWithPayoutQuery, type SendResult, sendPendingTransfers, transfersWaitingOf, transfersWaitingStatement } from "./transfers.server";
 import { centsToDecimal, formatCents } from "./money";
 import { payoutDay } from "./share.server";
 
@@ -245,7 +245,14 @@ const payoutLists = {
   toMarkPaid: builtOnce(() => payoutListQueries().toMarkPaid),
   failed: builtOnce(() => payoutListQueries().failed),
   counts: builtOnce(() => payoutListQueries().counts),
+  // The people the two lists name, over the lists' own statements (their user ids): in the same batch (decision 0352).
+  people: builtOnce(() => {
+    const q = payoutListQueries();
+    return peopleWhereIdIn([sql`select user_id from ${q.toMarkPaid}`, sql`select user_id from ${q.failed}`]);
+  }),
 };
+
+type SessionArgs = Parameters<typeof alongsideSession>[0];
 
 /**
  * The payouts /admin/payments lists (decision 0333): those still to be marked paid by hand (outside
@@ -254,11 +261,30 @@ const payoutLists = {
  * payout of a run is in its CSV. Each list is read through an index ((method, status), (batch, status)):
  * a run of 100,000 payouts is not sorted to show 25.
  */
-export async function payoutBatches(actor: Actor) {
-  authorize(actor, "payments", "manage");
-  const [toMarkPaid, failed, counts] = await batch([payoutLists.toMarkPaid({}), payoutLists.failed({}), payoutLists.counts({})]);
-  const people = await peopleByIds([...toMarkPaid, ...failed].map((r) => r.userId));
-  const named = (rows: typeof toMarkPaid) =>
+export function startPayoutBatches(args: SessionArgs) {
+  const lists = [payoutLists.toMarkPaid, payoutLists.failed, payoutLists.counts, payoutLists.people] as const;
+  const [marking, refused, counted, named] = [
+    alongsideSession(args, () => lists[0]({})),
+    alongsideSession(args, () => lists[1]({})),
+    alongsideSession(args, () => lists[2]({})),
+    alongsideSession(args, () => lists[3]({})),
+  ];
+  return async (actor: Actor) => {
+    authorize(actor, "payments", "manage");
+    const [toMarkPaid, failed, counts, people] = [await marking, await refused, await counted, peopleMap(await named)];
+    return payoutListsOf(toMarkPaid, failed, counts, people);
+  };
+}
+
+type PayoutListRow = Awaited<ReturnType<ReturnType<typeof payoutLists.toMarkPaid>["all"]>>[number];
+
+function payoutListsOf(
+  toMarkPaid: PayoutListRow[],
+  failed: PayoutListRow[],
+  counts: { toMarkPaid: number; failed: number }[],
+  people: Map<string, PersonSummary>,
+) {
+  const named = (rows: PayoutListRow[]) =>
     rows.map((r) => ({ ...r, name: people.get(r.userId)?.fullName ?? null, email: people.get(r.userId)?.email ?? null }));
   return {
     toMarkPaid: named(toMarkPaid),
@@ -299,10 +325,16 @@ export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ fil
   return { filename: `payouts-${batch}.csv`, csv };
 }
 
-/** The payout rail for the admin page: Stripe's mode (or off) and the Stripe payouts waiting. */
-export async function payoutRail(actor: Actor) {
-  authorize(actor, "payments", "manage");
-  return { mode: stripeMode(), ...(await transfersWaiting()) };
+/**
+ * The payout rail for the admin page: Stripe's mode (or off) and the Stripe payouts waiting, read in
+ * the session lookup's batch (decision 0352): call before the guard, then give the guard's actor.
+ */
+export function startPayoutRail(args: SessionArgs) {
+  const waiting = alongsideSession(args, () => transfersWaitingStatement({}));
+  return async (actor: Actor) => {
+    authorize(actor, "payments", "manage");
+    return { mode: stripeMode(), ...transfersWaitingOf(await waiting) };
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { payouts } from "~/db/schema";
 import { isAdminUser, userIdsWhere } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQueryWhen } from "~/platform/audit.server";
-import { db } from "~/platform/db.server";
+import { builtOnce, db } from "~/platform/db.server";
 import { appName } from "~/platform/env.server";
 import { isStripeRefusal, StripeNotConfigured, stripeClient, stripeConfig } from "~/platform/stripe.server";
 import { monthLabel } from "./calendar";
@@ -229,13 +229,21 @@ export async function settleOne(stripe: StripeClient, p: PayoutRecord, now: Date
   return "skipped";
 }
 
-/** For the admin: how many Stripe payouts wait to be sent or confirmed. */
-export async function transfersWaiting(): Promise<{ pending: number; processing: number }> {
-  const rows = await db()
+/** For the admin: how many Stripe payouts wait to be sent or confirmed, by status (built once per isolate; its rows go to transfersWaitingOf). */
+export const transfersWaitingStatement = builtOnce(() =>
+  db()
     .select({ status: payouts.status, n: sql<number>`count(*)`.mapWith(Number) })
     .from(payouts)
     .where(and(eq(payouts.method, "stripe"), inArray(payouts.status, ["pending", "processing"])))
-    .groupBy(payouts.status)
-    .all();
+    .groupBy(payouts.status),
+);
+
+/** transfersWaitingStatement's rows as the two counts. */
+export function transfersWaitingOf(rows: { status: string; n: number }[]): { pending: number; processing: number } {
   return { pending: rows.find((r) => r.status === "pending")?.n ?? 0, processing: rows.find((r) => r.status === "processing")?.n ?? 0 };
+}
+
+/** For the admin: how many Stripe payouts wait to be sent or confirmed. */
+export async function transfersWaiting(): Promise<{ pending: number; processing: number }> {
+  return transfersWaitingOf(await transfersWaitingStatement({}).all());
 }

@@ -8,11 +8,11 @@ import { getSettings } from "~/platform/settings.server";
 import { formatCents } from "~/modules/payments/money";
 import {
   addAdjustment,
-  agreementsOverview,
-  manualPayees,
-  payoutRail,
-  payoutRunsProgress,
-  recentAdjustments,
+  startAgreementsOverview,
+  startManualPayees,
+  startPayoutRail,
+  startPayoutRunsProgress,
+  startRecentAdjustments,
   retryPayoutRun,
   sendTransfersNow,
   setPayoutMethod,
@@ -26,11 +26,11 @@ import {
   markFundsReceived,
   markBatchPaid,
   markPayoutPaid,
-  payoutBatches,
+  startPayoutBatches,
   paymentsBodyLimit,
   previewImport,
-  revenueOverview,
-  latestReport,
+  startRevenueOverview,
+  startLatestReport,
 } from "~/modules/payments/payments.server";
 import { PAYMENT_TITLES, paymentsAdminSchema } from "~/modules/payments/schema";
 import { countOf } from "~/lib/format";
@@ -56,17 +56,29 @@ import { FailureAlert, useActionFailure } from "~/ui/action-failure";
 export const meta = () => [{ title: "Payments | Shortbeat" }];
 
 export const loader = domainLoader(async (args: Route.LoaderArgs) => {
+  // Every statement of the page rides in the session lookup's batch: one D1 round trip (decision
+  // 0352). Started before the guard; each part authorizes the guard's actor before its rows are used.
+  const parts = [
+    startRevenueOverview(args),
+    startPayoutBatches(args),
+    startAgreementsOverview(args),
+    startRecentAdjustments(args),
+    startPayoutRail(args),
+    startManualPayees(args),
+    startPayoutRunsProgress(args),
+    startLatestReport(args),
+  ] as const;
   const admin = await requireAdmin(args);
   const actor = actorOf(admin);
   const [overview, payouts, agreements, adjustments, rail, manual, runs, report] = await Promise.all([
-    revenueOverview(actor),
-    payoutBatches(actor),
-    agreementsOverview(actor),
-    recentAdjustments(actor),
-    payoutRail(actor),
-    manualPayees(actor),
-    payoutRunsProgress(actor),
-    latestReport(actor),
+    parts[0](actor),
+    parts[1](actor),
+    parts[2](actor),
+    parts[3](actor),
+    parts[4](actor),
+    parts[5](actor),
+    parts[6](actor),
+    parts[7](actor),
   ]);
   const now = new Date();
   // A money step asked about (?confirm=funds_received|finalize&month=YYYY-MM): its dialog (decision 0322).

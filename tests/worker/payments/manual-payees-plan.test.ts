@@ -1,14 +1,12 @@
 import { env } from "cloudflare:workers";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { payoutAccounts } from "~/db/schema";
-import { db } from "~/platform/db.server";
+import { manualPayeesQuery } from "~/modules/payments/payout-accounts.server";
 import { createUser } from "../../factories/users";
 import { fetchApp, withCookie } from "../helpers";
 import { queryPlan } from "../d1-calls";
 
 // Decision 0349 (issue 45 §3, npm run bench:scale at 100,000 creators): /admin/payments lists the
-// people paid outside Stripe (payout-accounts.server manualPayees: `payout_accounts where method =
+// people paid outside Stripe (payout-accounts.server manualPayeesQuery: `payout_accounts where method =
 // 'manual'`, a few people) and read every payout account for it: SCAN payout_accounts, 100,000
 // rows and 42 ms in SQLite on every load. payout_accounts_method_idx (migration 0039) finds them.
 
@@ -28,11 +26,8 @@ describe("the people paid outside Stripe on /admin/payments", () => {
     ]);
     await env.DB.exec("ANALYZE");
 
-    // manualPayees' statement, as that function builds it.
-    const query = db()
-      .select({ userId: payoutAccounts.userId, reason: payoutAccounts.manualReason, updatedAt: payoutAccounts.updatedAt })
-      .from(payoutAccounts)
-      .where(eq(payoutAccounts.method, "manual"));
+    // The manual payees' statement (startManualPayees builds it once from this).
+    const query = manualPayeesQuery();
     const plan = await queryPlan(query);
     const { sql: text, params } = query.toSQL();
     expect(plan).toContain("USING INDEX payout_accounts_method_idx (method=?)");
