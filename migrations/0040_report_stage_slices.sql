@@ -39,3 +39,5 @@ CREATE TABLE `revenue_report_tallies` (
 	PRIMARY KEY(`report_id`, `kind`, `key`, `part`),
 	FOREIGN KEY (`report_id`) REFERENCES `revenue_reports`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+ALTER TABLE `revenue_reports` ADD `stage_step` text;

@@ -246,7 +246,7 @@ log(`uploaded ${mib(size)} in ${partCount} parts in ${secs(uploadMs)} (${(size /
 // ---------------------------------------------------------------------------------------------
 const boundaries = [{ us: completeAtUs, steps: 0, status: "reading" }];
 const watchDb = readDb();
-const rowQuery = watchDb.prepare("SELECT steps, status, next_offset >= size_bytes AS read FROM revenue_reports WHERE id = ?");
+const rowQuery = watchDb.prepare("SELECT steps, status, next_offset >= size_bytes AS read, stage_step FROM revenue_reports WHERE id = ?");
 // After the last range, the keys' slice steps (0344) run while the report still reads 'reading': the
 // moment its last key is gone is a boundary of its own ("keys dropped"), so the stage step is timed alone.
 const keysLeft = watchDb.prepare("SELECT EXISTS (SELECT 1 FROM revenue_report_keys WHERE report_id = ?) AS left");
@@ -255,7 +255,13 @@ async function stepWatch() {
   while (watching) {
     const r = rowQuery.get(reportId);
     const lastB = boundaries.at(-1);
-    const phase = r?.status === "reading" && r.read === 1 && keysLeft.get(reportId).left === 0 ? "keys dropped" : r?.status;
+    // Then the stage's own steps (0350), each named on the report as it starts (stage_step).
+    const phase =
+      r?.status === "reading" && r.stage_step
+        ? r.stage_step
+        : r?.status === "reading" && r.read === 1 && keysLeft.get(reportId).left === 0
+          ? "keys dropped"
+          : r?.status;
     if (r && (r.steps !== lastB.steps || phase !== lastB.status)) boundaries.push({ us: nowUs(), steps: r.steps, status: phase });
     await new Promise((res) => setTimeout(res, 100));
   }
@@ -442,8 +448,18 @@ const pass = checks.every((c) => c.ok);
 const windows = [];
 for (let i = 1; i < boundaries.length; i++) {
   const b = boundaries[i];
-  // After the last range: the keys' slice steps (0344) until the last key is gone, then the stage.
-  const name = b.status === "reading" ? `range ${b.steps - 1}` : b.status === "keys dropped" ? "drop keys (slice steps)" : `stage (${b.status})`;
+  const prev = boundaries[i - 1];
+  // After the last range: the keys' slice steps (0344) until the last key is gone, then the stage's
+  // steps (0350), each window named by the step that began it.
+  const name = prev.status.startsWith("stage ")
+    ? prev.status
+    : b.status === "reading"
+      ? `range ${b.steps - 1}`
+      : b.status === "keys dropped"
+        ? "drop keys (slice steps)"
+        : b.status.startsWith("stage ")
+          ? "drop keys (last step)"
+          : `stage (${b.status})`;
   windows.push({ name, from: boundaries[i - 1].us, to: b.us });
 }
 windows.push({ name: "commit (request)", from: commitStartUs, to: commitEndUs });
@@ -462,7 +478,8 @@ const heaviest = windows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
 const peakHeap = windows.reduce((a, b) => (b.heapUsed > a.heapUsed ? b : a));
 const rowsPerSec = expected.rows / (parseStageMs / 1000);
 const readMs = ranges.reduce((s, w) => s + w.wallMs, 0);
-const stage = windows.find((w) => w.name.startsWith("stage"));
+const stageSteps = windows.filter((w) => w.name.startsWith("stage"));
+const stage = stageSteps.length ? { wallMs: stageSteps.reduce((t, w) => t + w.wallMs, 0) } : undefined;
 const dropKeys = windows.find((w) => w.name.includes("drop keys"));
 
 console.log(
@@ -477,8 +494,20 @@ const avg = (xs) => xs.reduce((s, x) => s + x, 0) / (xs.length || 1);
 console.log(
   `  range steps       CPU mean ${avg(ranges.map((w) => w.cpuMs)).toFixed(0)} ms, max ${Math.max(...ranges.map((w) => w.cpuMs)).toFixed(0)} ms; wall mean ${secs(avg(ranges.map((w) => w.wallMs)))}; peak heap ${mib(Math.max(...ranges.map((w) => w.heapUsed)))}`,
 );
-for (const w of windows.filter((x) => !x.name.startsWith("range"))) {
+// The stage's steps by kind (stage match i, stage price i…): how many, wall, the heaviest CPU and heap of any one.
+const stageKinds = new Map();
+for (const w of stageSteps) {
+  const kind = w.name.replace(/ \d+$/, "");
+  stageKinds.set(kind, [...(stageKinds.get(kind) ?? []), w]);
+}
+for (const w of windows.filter((x) => !x.name.startsWith("range") && !x.name.startsWith("stage"))) {
   console.log(`  ${w.name.padEnd(18)}CPU ${w.cpuMs.toFixed(0)} ms, wall ${secs(w.wallMs)}, peak heap used ${mib(w.heapUsed)} (heap size ${mib(w.heapTotal)})`);
+}
+for (const [kind, ws] of stageKinds) {
+  console.log(
+    `  ${kind.padEnd(22)}${String(ws.length).padStart(3)} step(s), wall ${secs(ws.reduce((t, w) => t + w.wallMs, 0))}; per step CPU max ${Math.max(...ws.map((w) => w.cpuMs)).toFixed(0)} ms, ` +
+      `peak heap used ${mib(Math.max(...ws.map((w) => w.heapUsed)))} (heap size ${mib(Math.max(...ws.map((w) => w.heapTotal)))})`,
+  );
 }
 console.log(
   `  heaviest step     ${heaviest.name}: CPU ${heaviest.cpuMs.toFixed(0)} ms of the ${STEP_CPU_LIMIT_MS / 1000} s a Workflow step may use by default (Workers Paid; up to 5 min configurable) — ${heaviest.cpuMs < STEP_CPU_LIMIT_MS ? "within" : "OVER"}`,

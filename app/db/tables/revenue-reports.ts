@@ -36,6 +36,8 @@ export const revenueReports = sqliteTable(
     nextOffset: integer("next_offset").notNull().default(0),
     linesBefore: integer("lines_before").notNull().default(0),
     steps: integer("steps").notNull().default(0),
+    // The stage's step running now (0350: "stage match 3", "stage price 12"…), for live progress.
+    stageStep: text("stage_step"),
     // Live progress.
     rowsRead: integer("rows_read").notNull().default(0),
     rowsMatched: integer("rows_matched").notNull().default(0),

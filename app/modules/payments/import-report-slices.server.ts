@@ -864,7 +864,16 @@ export const NO_COUNTERS: PricedCounters = { entries: 0, netCents: 0, amountCent
  * only cursors and counters pass between steps, so a replayed Workflow rebuilds them from the
  * steps' stored results.
  */
-export async function stageInSteps(reportId: string, run: StageStepRunner, sizes: StageSizes = STAGE_SIZES, prefix = ""): Promise<StagedResult> {
+export async function stageInSteps(reportId: string, outer: StageStepRunner, sizes: StageSizes = STAGE_SIZES, prefix = ""): Promise<StagedResult> {
+  // Each step first says which it is on the report (one short update): the admin's progress and the bench's step windows.
+  const run: StageStepRunner = (name, work) =>
+    outer(name, async () => {
+      await db()
+        .update(revenueReports)
+        .set({ stageStep: name })
+        .where(and(eq(revenueReports.id, reportId), eq(revenueReports.status, "reading")));
+      return work();
+    });
   const early = await run(`${prefix}stage begin`, () => beginStage(reportId));
   if (early) return early;
   const match: MatchTotals = { matched: 0, otherRows: 0, unmatchedRows: 0, monthNano: "0" };
