@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { clearSettingsCache } from "~/platform/settings.server";
-import { readReportRange } from "~/modules/payments/import-report-read.server";
+import { failReport, readReportRange } from "~/modules/payments/import-report-read.server";
 import { finishSteps, type StepRunner } from "~/modules/payments/import-report-stage.server";
 import type { StageSizes } from "~/modules/payments/import-report-slices.server";
 import { createUser, type TestUser } from "../../factories/users";
@@ -259,6 +259,26 @@ describe("a report's stage in slices of people", () => {
     const MOST_ROWS_A_STEP = 150;
     expect(stage.filter((s) => s.rowsRead > MOST_ROWS_A_STEP).map((s) => `${s.name}: ${s.rowsRead} rows read`)).toEqual([]);
     expect(stage.length).toBeGreaterThan(10);
+  });
+
+  it("a stage whose step fails for good (the Workflow's retries spent) sets its begun import aside: its entries and the work rows go", async () => {
+    const month = "2023-09";
+    const csv = report("202309", 3, 2);
+    const [, , , , , , , h] = admins as TestUser[];
+    const id = await readReport(h as TestUser, month, csv);
+    const dies: StepRunner = async (name, work) => {
+      if (name === "stage price 2") throw new Error("retries spent");
+      return work();
+    };
+    await expect(finishSteps(id, dies, 7, "", TINY)).rejects.toThrow("retries spent");
+    const begun = String((await reportRow(id))?.import_id);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM ledger_entries WHERE import_id = ?").bind(begun).first("n")).toBeGreaterThan(0);
+    // The Workflow's catch: the report failed, then the last steps again under "failed: ".
+    await failReport(id, "The report could not be read to its end. Upload it again.");
+    expect((await finishSteps(id, recording([]), 7, "failed: ", TINY)).status).toBe("failed");
+    expect(await env.DB.prepare("SELECT status FROM revenue_imports WHERE id = ?").bind(begun).first("status")).toBe("discarded");
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM ledger_entries WHERE import_id = ?").bind(begun).first("n")).toBe(0);
+    expect(await workRows(id)).toBe(0);
   });
 
   it("lists the same problems as today's import: a row of another month, an unknown channel — over pages of three sums", async () => {
