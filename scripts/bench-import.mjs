@@ -225,8 +225,20 @@ async function takeChunk(again) {
     if (!idle.has(profile.samples[i])) busy.push([t, spacing]);
   }
 }
+// BENCH_GC=1: once every range is read, a full garbage collection before each heap sample, so the
+// stage's samples are its live heap (what an isolate's limit bounds), not garbage V8 has not collected
+// yet (locally nothing makes it collect early). It costs CPU: take the CPU figures from a run without it.
+const gcBeforeSample = process.env.BENCH_GC === "1";
+/** Every range read (the poll loop below sets it). */
+let allRead = false;
+let gcFailed = false;
 async function heapWatch() {
   while (profiling) {
+    if (gcBeforeSample && allRead && !gcFailed)
+      await session.send("HeapProfiler.collectGarbage").catch((error) => {
+        gcFailed = true;
+        log(`HeapProfiler.collectGarbage failed (${error.message}): heap samples include garbage`);
+      });
     const h = await session.send("Runtime.getHeapUsage");
     if (h?.usedSize) heap.push([nowUs(), h.usedSize, h.totalSize]);
     await new Promise((r) => setTimeout(r, 250));
@@ -246,7 +258,7 @@ log(`uploaded ${mib(size)} in ${partCount} parts in ${secs(uploadMs)} (${(size /
 // ---------------------------------------------------------------------------------------------
 const boundaries = [{ us: completeAtUs, steps: 0, status: "reading" }];
 const watchDb = readDb();
-const rowQuery = watchDb.prepare("SELECT steps, status, next_offset >= size_bytes AS read FROM revenue_reports WHERE id = ?");
+const rowQuery = watchDb.prepare("SELECT steps, status, next_offset >= size_bytes AS read, stage_step FROM revenue_reports WHERE id = ?");
 // After the last range, the keys' slice steps (0344) run while the report still reads 'reading': the
 // moment its last key is gone is a boundary of its own ("keys dropped"), so the stage step is timed alone.
 const keysLeft = watchDb.prepare("SELECT EXISTS (SELECT 1 FROM revenue_report_keys WHERE report_id = ?) AS left");
@@ -255,9 +267,16 @@ async function stepWatch() {
   while (watching) {
     const r = rowQuery.get(reportId);
     const lastB = boundaries.at(-1);
-    const phase = r?.status === "reading" && r.read === 1 && keysLeft.get(reportId).left === 0 ? "keys dropped" : r?.status;
+    // Then the stage's own steps (0350), each named on the report as it starts (stage_step).
+    const phase =
+      r?.status === "reading" && r.stage_step
+        ? r.stage_step
+        : r?.status === "reading" && r.read === 1 && keysLeft.get(reportId).left === 0
+          ? "keys dropped"
+          : r?.status;
     if (r && (r.steps !== lastB.steps || phase !== lastB.status)) boundaries.push({ us: nowUs(), steps: r.steps, status: phase });
-    await new Promise((res) => setTimeout(res, 100));
+    // Every 100 ms while reading; every 20 ms once read, as the stage's steps are short (0350).
+    await new Promise((res) => setTimeout(res, allRead ? 20 : 100));
   }
 }
 const stepWatcher = stepWatch();
@@ -269,7 +288,6 @@ const pollMs = []; // wall time of each progress poll the app answered (decision
 // Polls after the last range was read: the keys dropped in slice steps, then the stage (decision 0344).
 const lastPollMs = [];
 let lastTimeouts = 0;
-let allRead = false;
 for (;;) {
   await new Promise((r) => setTimeout(r, 2000));
   allRead ||= watchDb.prepare("SELECT next_offset >= size_bytes AS done FROM revenue_reports WHERE id = ?").get(reportId)?.done === 1;
@@ -442,8 +460,18 @@ const pass = checks.every((c) => c.ok);
 const windows = [];
 for (let i = 1; i < boundaries.length; i++) {
   const b = boundaries[i];
-  // After the last range: the keys' slice steps (0344) until the last key is gone, then the stage.
-  const name = b.status === "reading" ? `range ${b.steps - 1}` : b.status === "keys dropped" ? "drop keys (slice steps)" : `stage (${b.status})`;
+  const prev = boundaries[i - 1];
+  // After the last range: the keys' slice steps (0344) until the last key is gone, then the stage's
+  // steps (0350), each window named by the step that began it.
+  const name = prev.status.startsWith("stage ")
+    ? prev.status
+    : b.status === "reading"
+      ? `range ${b.steps - 1}`
+      : b.status === "keys dropped"
+        ? "drop keys (slice steps)"
+        : b.status.startsWith("stage ")
+          ? "drop keys (slice steps)"
+          : `stage (${b.status})`;
   windows.push({ name, from: boundaries[i - 1].us, to: b.us });
 }
 windows.push({ name: "commit (request)", from: commitStartUs, to: commitEndUs });
@@ -458,11 +486,14 @@ for (const w of windows) {
   w.wallMs = (w.to - w.from) / 1000;
 }
 const ranges = windows.filter((w) => w.name.startsWith("range"));
-const heaviest = windows.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
+// One step's window (the keys' slice steps share one window of ~50 steps, printed on their own line).
+const oneStep = windows.filter((w) => !w.name.startsWith("drop keys"));
+const heaviest = oneStep.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
 const peakHeap = windows.reduce((a, b) => (b.heapUsed > a.heapUsed ? b : a));
 const rowsPerSec = expected.rows / (parseStageMs / 1000);
 const readMs = ranges.reduce((s, w) => s + w.wallMs, 0);
-const stage = windows.find((w) => w.name.startsWith("stage"));
+const stageSteps = windows.filter((w) => w.name.startsWith("stage"));
+const stage = stageSteps.length ? { wallMs: stageSteps.reduce((t, w) => t + w.wallMs, 0) } : undefined;
 const dropKeys = windows.find((w) => w.name.includes("drop keys"));
 
 console.log(
@@ -477,8 +508,20 @@ const avg = (xs) => xs.reduce((s, x) => s + x, 0) / (xs.length || 1);
 console.log(
   `  range steps       CPU mean ${avg(ranges.map((w) => w.cpuMs)).toFixed(0)} ms, max ${Math.max(...ranges.map((w) => w.cpuMs)).toFixed(0)} ms; wall mean ${secs(avg(ranges.map((w) => w.wallMs)))}; peak heap ${mib(Math.max(...ranges.map((w) => w.heapUsed)))}`,
 );
-for (const w of windows.filter((x) => !x.name.startsWith("range"))) {
+// The stage's steps by kind (stage match i, stage price i…): how many, wall, the heaviest CPU and heap of any one.
+const stageKinds = new Map();
+for (const w of stageSteps) {
+  const kind = w.name.replace(/ \d+$/, "");
+  stageKinds.set(kind, [...(stageKinds.get(kind) ?? []), w]);
+}
+for (const w of windows.filter((x) => !x.name.startsWith("range") && !x.name.startsWith("stage"))) {
   console.log(`  ${w.name.padEnd(18)}CPU ${w.cpuMs.toFixed(0)} ms, wall ${secs(w.wallMs)}, peak heap used ${mib(w.heapUsed)} (heap size ${mib(w.heapTotal)})`);
+}
+for (const [kind, ws] of stageKinds) {
+  console.log(
+    `  ${kind.padEnd(22)}${String(ws.length).padStart(3)} step(s), wall ${secs(ws.reduce((t, w) => t + w.wallMs, 0))}; per step CPU max ${Math.max(...ws.map((w) => w.cpuMs)).toFixed(0)} ms, ` +
+      `peak heap used ${mib(Math.max(...ws.map((w) => w.heapUsed)))} (heap size ${mib(Math.max(...ws.map((w) => w.heapTotal)))})`,
+  );
 }
 console.log(
   `  heaviest step     ${heaviest.name}: CPU ${heaviest.cpuMs.toFixed(0)} ms of the ${STEP_CPU_LIMIT_MS / 1000} s a Workflow step may use by default (Workers Paid; up to 5 min configurable) — ${heaviest.cpuMs < STEP_CPU_LIMIT_MS ? "within" : "OVER"}`,
@@ -486,6 +529,13 @@ console.log(
 console.log(
   `  peak memory       ${peakHeap.name}: V8 heap used ${mib(peakHeap.heapUsed)} (heap size ${mib(peakHeap.heapTotal)}) of the isolate's 128 MB — ${peakHeap.heapTotal < MEMORY_LIMIT ? "within" : "OVER"}; workerd process peak RSS ${mib(workerdPeak)} (all isolates, D1, R2)`,
 );
+if (stageSteps.length) {
+  const top = stageSteps.reduce((a, b) => (b.heapUsed > a.heapUsed ? b : a));
+  const cpu = stageSteps.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a));
+  console.log(
+    `  stage steps       ${stageSteps.length} seen; peak heap ${top.name}: used ${mib(top.heapUsed)} (heap size ${mib(top.heapTotal)})${gcBeforeSample && !gcFailed ? ", live (sampled after a full GC)" : ", incl. garbage not yet collected"} — ${top.heapUsed < MEMORY_LIMIT ? "within" : "OVER"} 128 MB; heaviest CPU ${cpu.name}: ${cpu.cpuMs.toFixed(0)} ms`,
+  );
+}
 console.log(`  CPU sampled every ${values.interval} µs on ${APP_ISOLATE}; steps' windows from the report row every 100 ms; heap every 250 ms`);
 for (const c of checks) console.log(`  ${c.ok ? "ok  " : "FAIL"} ${c.what}: ${c.got}${c.ok ? "" : ` (expected ${c.want})`}`);
 if (firstWrong) console.log(`  first differing creator: ${firstWrong}`);

@@ -36,6 +36,8 @@ export const revenueReports = sqliteTable(
     nextOffset: integer("next_offset").notNull().default(0),
     linesBefore: integer("lines_before").notNull().default(0),
     steps: integer("steps").notNull().default(0),
+    // The stage's step running now (0350: "stage match 3", "stage price 12"…), for live progress.
+    stageStep: text("stage_step"),
     // Live progress.
     rowsRead: integer("rows_read").notNull().default(0),
     rowsMatched: integer("rows_matched").notNull().default(0),
@@ -130,4 +132,85 @@ export const revenueReportProblems = sqliteTable(
     skipped: integer("skipped").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.reportId, t.line] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// The stage in slices of people (docs/decisions/0345, 0350): what crosses people goes through these
+// work tables between the stage's bounded steps, and they are dropped in slice steps afterwards.
+// ---------------------------------------------------------------------------------------------
+
+/** Leaf kinds: a sum of the month matched to its person, a sum of another month, a sum nobody matches. */
+export const LEAF_MATCHED = 0;
+export const LEAF_OTHER_MONTH = 1;
+export const LEAF_UNMATCHED = 2;
+
+/**
+ * Each sum of the report as the stage's match step found it (one row per sum, the sums' key, so a
+ * retried match step re-inserts the same keys and INSERT OR IGNORE adds nothing): its person
+ * (user_id, '' when none), or the problem it is (`problem`, the reason as the admin reads it).
+ */
+export const revenueReportLeaves = sqliteTable(
+  "revenue_report_leaves",
+  {
+    reportId: text("report_id")
+      .notNull()
+      .references(() => revenueReports.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    channelId: text("channel_id").notNull(),
+    creatorId: text("creator_id").notNull(),
+    videoId: text("video_id").notNull(),
+    kind: integer("kind").notNull(),
+    userId: text("user_id").notNull(),
+    problem: text("problem"),
+    amountNano: integer("amount_nano").notNull(),
+    rows: integer("rows").notNull(),
+    firstLine: integer("first_line").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.reportId, t.period, t.channelId, t.creatorId, t.videoId] }),
+    index("revenue_report_leaves_person_idx").on(t.reportId, t.kind, t.userId),
+  ],
+);
+
+/**
+ * Each matched person's exact sum (nano) of the report, and its part of the month's one rounding
+ * (0220): the cents rounded down and the sub-cent remainder, and `bump` 1 for the people the month's
+ * left-over cents go to (largest remainder first, ties by user id — roundMonth's order).
+ */
+export const revenueReportPeople = sqliteTable(
+  "revenue_report_people",
+  {
+    reportId: text("report_id")
+      .notNull()
+      .references(() => revenueReports.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    nano: integer("nano").notNull(),
+    floorCents: integer("floor_cents").notNull(),
+    rem: integer("rem").notNull(),
+    leaves: integer("leaves").notNull(),
+    // The order the left-over cents go in, as one key: (9,999,999 − rem) in 7 digits, then the user id.
+    rankKey: text("rank_key").notNull(),
+    bump: integer("bump").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.userId] }), index("revenue_report_people_rank_idx").on(t.reportId, t.rankKey)],
+);
+
+/**
+ * Parts of a sum that crosses the stage's slices: kind 'c', a clip's cents from one slice of people
+ * (key the clip, part the slice, note the clip's video); kind 'r', a referrer's net from one page of
+ * referred people (key the referrer, part the page). A retried step replaces its own part.
+ */
+export const revenueReportTallies = sqliteTable(
+  "revenue_report_tallies",
+  {
+    reportId: text("report_id")
+      .notNull()
+      .references(() => revenueReports.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    key: text("key").notNull(),
+    part: text("part").notNull(),
+    value: integer("value").notNull(),
+    note: text("note"),
+  },
+  (t) => [primaryKey({ columns: [t.reportId, t.kind, t.key, t.part] })],
 );

@@ -5,7 +5,7 @@ import { conflict, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
 import { termStartedAtQuery } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
-import { batch, builtOnce, db } from "~/platform/db.server";
+import { batch, builtOnce, db, inJsonList } from "~/platform/db.server";
 import { emailQuery } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -250,6 +250,16 @@ export async function agreementEnds(): Promise<Map<string, string>> {
     .select({ userId: paymentAgreements.userId, endsOn: paymentAgreements.endsOn })
     .from(paymentAgreements)
     .where(isNotNull(paymentAgreements.endsOn));
+  return new Map(rows.flatMap((r) => (r.endsOn ? [[r.userId, r.endsOn] as [string, string]] : [])));
+}
+
+/** agreementEnds for these people only (a slice of a revenue report's stage, docs/decisions/0350): one statement, the ids as one JSON list. */
+export async function agreementEndsOf(userIds: readonly string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db()
+    .select({ userId: paymentAgreements.userId, endsOn: paymentAgreements.endsOn })
+    .from(paymentAgreements)
+    .where(and(isNotNull(paymentAgreements.endsOn), inJsonList(paymentAgreements.userId, [...userIds])));
   return new Map(rows.flatMap((r) => (r.endsOn ? [[r.userId, r.endsOn] as [string, string]] : [])));
 }
 

@@ -105,11 +105,16 @@ async function referralFacts(leaves: readonly Leaf[], clips: readonly ClipRow[])
     if (clip) people.add(clip.clipperUserId).add(clip.creatorUserId);
     else people.add(l.userId);
   }
+  return { settingBp, referred: await referredOf([...people]) };
+}
+
+/** Who referred each of these people (those referred at all): the referral bonus's facts for a list of earning people. */
+export async function referredOf(userIds: readonly string[]): Promise<ReferralFacts["referred"]> {
+  if (userIds.length === 0) return [];
   const p = growthPeople();
-  const referred = await db()
+  return db()
     .select({ userId: p.userId, referrerId: p.referrerId, channelLinkedAt: p.channelLinkedAt, referrerBanned: p.referrerBanned })
     .from(p)
-    .where(and(isNotNull(p.referredBy), inJsonList(p.userId, [...people])))
+    .where(and(isNotNull(p.referredBy), inJsonList(p.userId, [...userIds])))
     .all();
-  return { settingBp, referred };
 }

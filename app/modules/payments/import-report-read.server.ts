@@ -1,6 +1,14 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { revenueReportKeys, revenueReportProblems, revenueReports, revenueReportSums } from "~/db/schema";
+import {
+  revenueReportKeys,
+  revenueReportLeaves,
+  revenueReportPeople,
+  revenueReportProblems,
+  revenueReports,
+  revenueReportSums,
+  revenueReportTallies,
+} from "~/db/schema";
 import { DomainError } from "~/lib/errors";
 import { channelOwnersByChannelIds } from "~/modules/channels/channels.server";
 import { peopleByCreatorIds } from "~/modules/accounts/accounts.server";
@@ -64,8 +72,16 @@ export async function failReport(reportId: string, message: string): Promise<voi
 }
 
 /** The work tables a report's slice steps empty (0344). */
-export type WorkTable = "keys" | "sums" | "problems";
-const workTables = { keys: revenueReportKeys, sums: revenueReportSums, problems: revenueReportProblems } as const;
+export type WorkTable = "keys" | "sums" | "problems" | "leaves" | "people" | "tallies";
+const workTables = {
+  keys: revenueReportKeys,
+  sums: revenueReportSums,
+  problems: revenueReportProblems,
+  // The stage's own work rows (0350).
+  leaves: revenueReportLeaves,
+  people: revenueReportPeople,
+  tallies: revenueReportTallies,
+} as const;
 
 /**
  * Deletes at most `limit` rows of the report's `table` in ONE statement (by rowid, the first `limit`

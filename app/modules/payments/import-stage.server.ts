@@ -25,7 +25,7 @@ const STATEMENTS_PER_BATCH = 10;
 const ENTRY_FIELDS = ["id", "userId", "month", "sourceKind", "sourceId", "netCents", "shareBp", "amountCents", "importId", "note"] as const;
 
 /** One INSERT … SELECT … FROM json_each(?) for a chunk of entries: every column of ledger_entries in table order. */
-function entryInsertQuery(rows: Entry[]) {
+export function entryInsertQuery(rows: Entry[], orIgnore = false) {
   const json = JSON.stringify(rows.map((e) => ENTRY_FIELDS.map((f) => e[f] ?? null)));
   const fixed: Partial<Record<keyof typeof ledgerEntries.$inferSelect, SQL>> = {
     status: sql`'estimated'`,
@@ -36,19 +36,22 @@ function entryInsertQuery(rows: Entry[]) {
     const at = ENTRY_FIELDS.indexOf(k as (typeof ENTRY_FIELDS)[number]);
     return at >= 0 ? sql.raw(`json_extract(value, '$[${at}]')`) : (fixed[k as keyof typeof fixed] ?? sql`null`);
   });
-  return db()
+  const insert = db()
     .insert(ledgerEntries)
-    .select(sql`select ${sql.join(columns, sql`, `)} from json_each(${json})`);
+    .select(sql`select ${sql.join(columns, sql`, `)} from json_each(${json}) where true`);
+  // orIgnore: a retried step of a report's stage writes the same deterministic ids again (0350).
+  return orIgnore ? insert.onConflictDoNothing() : insert;
 }
 
 /** The per-video lines of staged entries, 1,000 per INSERT in one bound JSON parameter (as the entries). */
-function videoLineInsertQuery(rows: VideoLine[]) {
+export function videoLineInsertQuery(rows: VideoLine[], orIgnore = false) {
   const json = JSON.stringify(rows.map((l) => [l.entryId, l.videoId, l.netCents, l.amountCents]));
-  return db()
+  const insert = db()
     .insert(ledgerVideoLines)
     .select(
-      sql`select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') from json_each(${json})`,
+      sql`select json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') from json_each(${json}) where true`,
     );
+  return orIgnore ? insert.onConflictDoNothing() : insert;
 }
 
 export type StagedImport = {
@@ -135,7 +138,7 @@ export type Sliced = { pause: () => Promise<void> };
 const SLICED_STATEMENTS_PER_BATCH = 5;
 
 /** The staged imports `where` selects marked discarded, their entries left for a slice step (invisible meanwhile: countedEntries). */
-function discardedOnlyQuery(where: SQL | undefined) {
+export function discardedOnlyQuery(where: SQL | undefined) {
   return db()
     .update(revenueImports)
     .set({ status: "discarded" })

@@ -42,4 +42,4 @@ export { startMoneyAtAGlance, type MoneyAtAGlance, type MoneyWaiting } from "./g
 // A revenue report of any size, read by the RevenueImportWorkflow (issue 45 §1, docs/decisions/0334).
 export * from "./import-report.server";
 export { readReportRange, failReport } from "./import-report-read.server";
-export { finishReport, finishSteps } from "./import-report-stage.server";
+export { finishSteps } from "./import-report-stage.server";

@@ -335,7 +335,7 @@ describe("the upload and the Workflow", () => {
     // A first stage step that wrote its import and entries and died before the report's own update.
     const dieAfterStage: StepRunner = async (name, work) => {
       const result = await work();
-      if (name === "stage") throw new Error("workerd died");
+      if (name === "stage summary") throw new Error("workerd died");
       return result;
     };
     await expect(finishSteps(id, dieAfterStage, 7)).rejects.toThrow("workerd died");
