@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, or, type Placeholder, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { profiles, userRoles, users } from "~/db/schema";
 import type { Actor } from "~/lib/permissions";
@@ -75,13 +75,15 @@ function peopleIn(column: SQLiteColumn) {
  * The people whose user id is in any of `lists` (SQL subquery selects, e.g. over the session's user),
  * as a select for another module's statement built once (db.server `builtOnce`): the caller's batch,
  * the accounts module's tables. (D1 allows few terms in a compound select: each list is its own `in`.)
+ * `limit`: an admin page's adminSessionLimit (docs/decisions/0356).
  */
-export function peopleWhereIdIn(lists: readonly SQL[]) {
+export function peopleWhereIdIn(lists: readonly SQL[], limit: number | Placeholder = -1) {
   return db()
     .select(personColumns)
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(or(...lists.map((list) => sql`${users.id} in (${list})`)));
+    .where(or(...lists.map((list) => sql`${users.id} in (${list})`)))
+    .limit(limit);
 }
 
 const peopleQueries = { byId: peopleIn(users.id), byCreatorId: peopleIn(profiles.creatorId) };

@@ -3,7 +3,7 @@ import { ledgerEntries } from "~/db/schema";
 import { columnsOf } from "~/db/columns";
 import { conflict, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession, peopleMap, peopleWhereIdIn, type PersonSummary } from "~/modules/accounts/accounts.server";
+import { alongsideSession, peopleMap, peopleWhereIdIn, type PersonSummary, adminSessionLimit } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
@@ -96,21 +96,24 @@ export async function addAdjustment(
 
 export type AdjustmentRow = { id: string; name: string; email: string; month: string; amountCents: number; reason: string; status: string; createdAt: string };
 
-/** startRecentAdjustments' statement, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+/** startRecentAdjustments' statement, built once per isolate (db.server builtOnce, 0284; decision 0349), for an admin's session only (adminSessionLimit, 0356). */
 const latestAdjustments = builtOnce((slot) =>
   db()
     .select(columnsOf(ledgerEntries, "id", "userId", "month", "amountCents", "note", "status", "createdAt"))
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.sourceKind, "adjustment"), isNull(ledgerEntries.importId)))
     .orderBy(desc(ledgerEntries.createdAt))
-    .limit(slot("limit")),
+    .limit(adminSessionLimit(slot, slot("limit"))),
 );
 
 /** The people the latest adjustments name, over the same statement's conditions and limit: in its batch (decision 0352). */
 const latestAdjustmentsPeople = builtOnce((slot) =>
-  peopleWhereIdIn([
-    sql`select ${ledgerEntries.userId} from ${ledgerEntries} where ${and(eq(ledgerEntries.sourceKind, "adjustment"), isNull(ledgerEntries.importId))} order by ${ledgerEntries.createdAt} desc limit ${slot<number>("limit")}`,
-  ]),
+  peopleWhereIdIn(
+    [
+      sql`select ${ledgerEntries.userId} from ${ledgerEntries} where ${and(eq(ledgerEntries.sourceKind, "adjustment"), isNull(ledgerEntries.importId))} order by ${ledgerEntries.createdAt} desc limit ${slot<number>("limit")}`,
+    ],
+    adminSessionLimit(slot),
+  ),
 );
 
 /**
@@ -119,8 +122,8 @@ const latestAdjustmentsPeople = builtOnce((slot) =>
  * the guard's actor.
  */
 export function startRecentAdjustments(args: Parameters<typeof alongsideSession>[0], limit = 20): (actor: Actor) => Promise<AdjustmentRow[]> {
-  const latest = alongsideSession(args, () => latestAdjustments({ limit }));
-  const named = alongsideSession(args, () => latestAdjustmentsPeople({ limit }));
+  const latest = alongsideSession(args, (session) => latestAdjustments({ ...session, limit }));
+  const named = alongsideSession(args, (session) => latestAdjustmentsPeople({ ...session, limit }));
   return async (actor) => {
     authorize(actor, "payments", "manage");
     const [rows, people] = [await latest, peopleMap(await named)];

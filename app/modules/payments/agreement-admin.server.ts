@@ -2,7 +2,15 @@ import { and, desc, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import { paymentAgreements, shareOffers } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession, peopleByCreatorIds, peopleMap, peopleWhereIdIn, personByEmail, type PersonSummary } from "~/modules/accounts/accounts.server";
+import {
+  alongsideSession,
+  peopleByCreatorIds,
+  peopleMap,
+  peopleWhereIdIn,
+  personByEmail,
+  type PersonSummary,
+  adminSessionLimit,
+} from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
 import { emailQuery, userText } from "~/platform/email.server";
@@ -202,23 +210,23 @@ export async function setHold(actor: Actor, request: Request, input: { person: s
 
 type SessionArgs = Parameters<typeof alongsideSession>[0];
 
-/** startAgreementsOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+/** startAgreementsOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349), for an admin's session only (adminSessionLimit, 0356). */
 const overview = {
-  agreements: builtOnce(() =>
+  agreements: builtOnce((slot) =>
     db()
       .select()
       .from(paymentAgreements)
       .where(or(ne(paymentAgreements.status, "active"), isNotNull(paymentAgreements.heldAt)))
       .orderBy(desc(paymentAgreements.updatedAt))
-      .limit(200),
+      .limit(adminSessionLimit(slot, 200)),
   ),
-  offers: builtOnce(() =>
+  offers: builtOnce((slot) =>
     db()
       .select({ id: shareOffers.id, userId: shareOffers.userId, shareBp: shareOffers.shareBp, createdAt: shareOffers.createdAt })
       .from(shareOffers)
       .where(eq(shareOffers.status, "offered"))
       .orderBy(desc(shareOffers.createdAt))
-      .limit(200),
+      .limit(adminSessionLimit(slot, 200)),
   ),
 };
 
@@ -226,11 +234,14 @@ const overview = {
  * The people the two lists name, over the lists' own statements (the same conditions and limits):
  * in the same batch as the lists, not a round trip after them (decision 0352).
  */
-const overviewPeople = builtOnce(() =>
-  peopleWhereIdIn([
-    sql`select ${paymentAgreements.userId} from ${paymentAgreements} where ${or(ne(paymentAgreements.status, "active"), isNotNull(paymentAgreements.heldAt))} order by ${paymentAgreements.updatedAt} desc limit 200`,
-    sql`select ${shareOffers.userId} from ${shareOffers} where ${shareOffers.status} = 'offered' order by ${shareOffers.createdAt} desc limit 200`,
-  ]),
+const overviewPeople = builtOnce((slot) =>
+  peopleWhereIdIn(
+    [
+      sql`select ${paymentAgreements.userId} from ${paymentAgreements} where ${or(ne(paymentAgreements.status, "active"), isNotNull(paymentAgreements.heldAt))} order by ${paymentAgreements.updatedAt} desc limit 200`,
+      sql`select ${shareOffers.userId} from ${shareOffers} where ${shareOffers.status} = 'offered' order by ${shareOffers.createdAt} desc limit 200`,
+    ],
+    adminSessionLimit(slot),
+  ),
 );
 
 /**
@@ -239,9 +250,9 @@ const overviewPeople = builtOnce(() =>
  * /admin/payments, decision 0352): call before the guard, then give the guard's actor.
  */
 export function startAgreementsOverview(args: SessionArgs): (actor: Actor) => Promise<AgreementAdminRow[]> {
-  const agreements = alongsideSession(args, () => overview.agreements({}));
-  const offered = alongsideSession(args, () => overview.offers({}));
-  const named = alongsideSession(args, () => overviewPeople({}));
+  const agreements = alongsideSession(args, overview.agreements);
+  const offered = alongsideSession(args, overview.offers);
+  const named = alongsideSession(args, overviewPeople);
   return async (actor) => {
     authorize(actor, "payments", "manage");
     const [rows, offers, people] = [await agreements, await offered, peopleMap(await named)];

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { revenueImports, revenueMonths, revenueReportParts, revenueReportProblems, revenueReports } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession, sessionUserOf } from "~/modules/accounts/accounts.server";
+import { adminSessionLimit, alongsideSession, sessionUserOf } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
 import { env } from "~/platform/env.server";
@@ -193,7 +193,8 @@ export type ReportView = {
 /**
  * The latest report of the session's user made in the last day, with its import's status and the
  * report it duplicates (left joins): one statement, built once per isolate (decision 0352). Each
- * joined column named apart: in a D1 batch rows are read by column name.
+ * joined column named apart: in a D1 batch rows are read by column name. Only for an admin's session
+ * (adminSessionLimit, decision 0356).
  */
 const latestReportOfSession = builtOnce((slot) => {
   const original = alias(revenueReports, "original_report");
@@ -222,7 +223,7 @@ const latestReportOfSession = builtOnce((slot) => {
     .leftJoin(original, eq(original.id, revenueReports.duplicateOf))
     .where(and(eq(revenueReports.createdBy, sessionUserOf(slot)), sql`${revenueReports.createdAt} > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 day')`))
     .orderBy(desc(revenueReports.createdAt))
-    .limit(1);
+    .limit(adminSessionLimit(slot, 1));
 });
 
 /**

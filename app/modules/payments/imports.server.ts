@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import { ledgerEntries, revenueImports, revenueMonths } from "~/db/schema";
 import { conflict, invalid, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession } from "~/modules/accounts/accounts.server";
+import { adminSessionLimit, alongsideSession } from "~/modules/accounts/accounts.server";
 import type { BodyLimit } from "~/platform/body.server";
 import { auditQuery } from "~/platform/audit.server";
 import { builtOnce, db } from "~/platform/db.server";
@@ -309,9 +309,9 @@ export async function finalizeMonth(actor: Actor, request: Request, month: strin
 
 type SessionArgs = Parameters<typeof alongsideSession>[0];
 
-/** startRevenueOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349). */
+/** startRevenueOverview's statements, built once per isolate (db.server builtOnce, 0284; decision 0349), for an admin's session only (adminSessionLimit, 0356). */
 const overview = {
-  months: builtOnce(() =>
+  months: builtOnce((slot) =>
     db()
       .select({
         month: revenueMonths.month,
@@ -331,9 +331,9 @@ const overview = {
       // Only months with revenue (a row left by an earlier version's discarded preview is not a month).
       .innerJoin(revenueImports, eq(revenueImports.id, revenueMonths.liveImportId))
       .orderBy(desc(revenueMonths.month))
-      .limit(24),
+      .limit(adminSessionLimit(slot, 24)),
   ),
-  imports: builtOnce(() =>
+  imports: builtOnce((slot) =>
     db()
       .select({
         id: revenueImports.id,
@@ -348,7 +348,7 @@ const overview = {
       .from(revenueImports)
       .where(inArray(revenueImports.status, ["staged", "live", "replaced"]))
       .orderBy(desc(revenueImports.createdAt))
-      .limit(20),
+      .limit(adminSessionLimit(slot, 20)),
   ),
 };
 
@@ -357,8 +357,8 @@ const overview = {
  * round trip for /admin/payments, decision 0352): call before the guard, then give the guard's actor.
  */
 export function startRevenueOverview(args: SessionArgs) {
-  const months = alongsideSession(args, () => overview.months({}));
-  const imports = alongsideSession(args, () => overview.imports({}));
+  const months = alongsideSession(args, overview.months);
+  const imports = alongsideSession(args, overview.imports);
   return async (actor: Actor) => {
     authorize(actor, "payments", "manage");
     return { months: await months, imports: await imports };

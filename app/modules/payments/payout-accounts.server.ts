@@ -2,9 +2,9 @@ import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { payoutAccounts } from "~/db/schema";
 import { conflict, DomainError, invalid } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession, peopleMap, peopleWhereIdIn, personById } from "~/modules/accounts/accounts.server";
+import { alongsideSession, peopleMap, peopleWhereIdIn, personById, adminSessionLimit } from "~/modules/accounts/accounts.server";
 import { auditQuery } from "~/platform/audit.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { builtOnce, db, type Slot } from "~/platform/db.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
 import { isStripeRefusal, stripeClient, stripeConfig, stripeMode, stripePlatformCountry } from "~/platform/stripe.server";
 import { findPerson } from "./agreement-admin.server";
@@ -359,18 +359,24 @@ export async function setPayoutMethod(
   return { name: person.fullName || person.email };
 }
 
-/** The people paid outside Stripe (through payout_accounts_method_idx, 0349), exported for its query-plan test. */
-export function manualPayeesQuery() {
+/**
+ * The people paid outside Stripe (through payout_accounts_method_idx, 0349), exported for its
+ * query-plan test; `slot`: the session's, for the admin page's adminSessionLimit (decision 0356).
+ */
+export function manualPayeesQuery(slot?: Slot) {
   return db()
     .select({ userId: payoutAccounts.userId, reason: payoutAccounts.manualReason, updatedAt: payoutAccounts.updatedAt })
     .from(payoutAccounts)
-    .where(eq(payoutAccounts.method, "manual"));
+    .where(eq(payoutAccounts.method, "manual"))
+    .limit(adminSessionLimit(slot));
 }
 
-/** startManualPayees' statements, built once per isolate: the accounts, and the people they are (the same condition), in one batch. */
+/** startManualPayees' statements, built once per isolate: the accounts, and the people they are (the same condition), in one batch; an admin's session only. */
 const manualPayeesStatements = {
-  accounts: builtOnce(() => manualPayeesQuery()),
-  people: builtOnce(() => peopleWhereIdIn([sql`select ${payoutAccounts.userId} from ${payoutAccounts} where ${payoutAccounts.method} = 'manual'`])),
+  accounts: builtOnce((slot) => manualPayeesQuery(slot)),
+  people: builtOnce((slot) =>
+    peopleWhereIdIn([sql`select ${payoutAccounts.userId} from ${payoutAccounts} where ${payoutAccounts.method} = 'manual'`], adminSessionLimit(slot)),
+  ),
 };
 
 /**
@@ -379,8 +385,8 @@ const manualPayeesStatements = {
  * guard's actor.
  */
 export function startManualPayees(args: Parameters<typeof alongsideSession>[0]) {
-  const accounts = alongsideSession(args, () => manualPayeesStatements.accounts({}));
-  const named = alongsideSession(args, () => manualPayeesStatements.people({}));
+  const accounts = alongsideSession(args, manualPayeesStatements.accounts);
+  const named = alongsideSession(args, manualPayeesStatements.people);
   return async (actor: Actor) => {
     authorize(actor, "payments", "manage");
     const [rows, people] = [await accounts, peopleMap(await named)];

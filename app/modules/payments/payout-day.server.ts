@@ -3,9 +3,9 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { payoutRunTotals, payouts } from "~/db/schema";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession } from "~/modules/accounts/accounts.server";
+import { adminSessionLimit, alongsideSession } from "~/modules/accounts/accounts.server";
 import { audit } from "~/platform/audit.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { builtOnce, db, type Slot } from "~/platform/db.server";
 import { consumeRecent } from "~/platform/rate-limit.server";
 import { env } from "~/platform/env.server";
 import { stripeClient, stripeConfig } from "~/platform/stripe.server";
@@ -305,7 +305,7 @@ export const newestRunsQuery = () => db().selectDistinct({ batch: payouts.batch 
  * kept totals (payout_run_totals, decision 0353: a few rows per run, written by triggers on payouts),
  * in the shape of payoutRunFiguresQuery's count, which they equal. Exported for its query-plan test.
  */
-export function newestRunsFiguresQuery() {
+export function newestRunsFiguresQuery(slot?: Slot) {
   return db()
     .select({
       batch: payoutRunTotals.batch,
@@ -316,11 +316,14 @@ export function newestRunsFiguresQuery() {
       cents: payoutRunTotals.cents,
     })
     .from(payoutRunTotals)
-    .where(and(inArray(payoutRunTotals.batch, newestRunsQuery()), gt(payoutRunTotals.payouts, 0)));
+    .where(and(inArray(payoutRunTotals.batch, newestRunsQuery()), gt(payoutRunTotals.payouts, 0)))
+    .limit(adminSessionLimit(slot));
 }
 
 /** newestRunsFiguresQuery, built once per isolate. */
 const newestRunsFigures = builtOnce(() => newestRunsFiguresQuery());
+/** The same for /admin/payments, alongside the session: only for an admin's session (adminSessionLimit, decision 0356). */
+const newestRunsFiguresOfAdminSession = builtOnce((slot) => newestRunsFiguresQuery(slot));
 
 type FiguresRow = { batch: string; method: string; status: string; held: number; n: number; cents: number };
 
@@ -356,7 +359,7 @@ export async function payoutRunsProgress(actor: Actor): Promise<PayoutRunProgres
  * round trip for the page, decision 0352): call before the guard, then give the guard's actor.
  */
 export function startPayoutRunsProgress(args: Parameters<typeof alongsideSession>[0]): (actor: Actor) => Promise<PayoutRunProgress[]> {
-  const rows = alongsideSession(args, () => newestRunsFigures({}));
+  const rows = alongsideSession(args, newestRunsFiguresOfAdminSession);
   return async (actor) => {
     authorize(actor, "payments", "manage");
     return runsProgressOf(await rows);

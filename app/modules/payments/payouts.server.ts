@@ -5,10 +5,18 @@ import { columnsOf } from "~/db/columns";
 import { toCsv } from "~/lib/csv";
 import { conflict, DomainError, notFound } from "~/lib/errors";
 import { type Actor, authorize } from "~/lib/permissions";
-import { alongsideSession, peopleByIds, peopleMap, peopleWhereIdIn, type PersonSummary, personById } from "~/modules/accounts/accounts.server";
+import {
+  alongsideSession,
+  peopleByIds,
+  peopleMap,
+  peopleWhereIdIn,
+  type PersonSummary,
+  personById,
+  adminSessionLimit,
+} from "~/modules/accounts/accounts.server";
 import { createNotification, notifyUserQuietly } from "~/modules/notifications/notifications.server";
 import { audit, auditQuery, auditQueryWhen } from "~/platform/audit.server";
-import { builtOnce, db } from "~/platform/db.server";
+import { builtOnce, db, type Slot } from "~/platform/db.server";
 import { appOrigin, emailQuery, emailQueryWhen, userText } from "~/platform/email.server";
 import { appName } from "~/platform/env.server";
 import { isPreconditionFailure, precondition, previousStatementChanged } from "~/platform/precondition.server";
@@ -17,7 +25,7 @@ import { isMonth, monthLabel, payoutDateIn } from "./calendar";
 import { PAYMENT_MESSAGES as M, PAYOUT_MESSAGES as P } from "./messages";
 import { queueWaitingTransfers } from "./payout-day.server";
 import { auditStripeRefusal, gatherChunk, madeByRun, payoutRunPlan } from "./payout-run.server";
-import { ledgerPaidWithPayoutQuery, type SendResult, sendPendingTransfers, transfersWaitingOf, transfersWaitingStatement } from "./transfers.server";
+import { ledgerPaidWithPayoutQuery, type SendResult, sendPendingTransfers, transfersWaitingOf, transfersWaitingQuery } from "./transfers.server";
 import { centsToDecimal, formatCents } from "./money";
 import { payoutDay } from "./share.server";
 
@@ -209,8 +217,8 @@ export async function markBatchPaid(actor: Actor, request: Request, input: { bat
 /** How many payouts /admin/payments lists in each of its lists; the rest are in each run's CSV. */
 export const PAYOUT_ROWS_SHOWN = 25;
 
-/** payoutBatches' statements (exported for their query-plan test). */
-export function payoutListQueries() {
+/** payoutBatches' statements (exported for their query-plan test); `slot`: the session's, for the page's adminSessionLimit (decision 0356). */
+export function payoutListQueries(slot?: Slot) {
   const columns = columnsOf(
     payouts,
     "id",
@@ -229,26 +237,40 @@ export function payoutListQueries() {
   const toMarkPaidWhere = and(eq(payouts.method, "manual"), eq(payouts.status, "pending"));
   const failedWhere = and(inArray(payouts.batch, newest), eq(payouts.status, "failed"));
   return {
-    toMarkPaid: db().select(columns).from(payouts).where(toMarkPaidWhere).orderBy(desc(payouts.batch), desc(payouts.amountCents)).limit(PAYOUT_ROWS_SHOWN),
-    failed: db().select(columns).from(payouts).where(failedWhere).orderBy(desc(payouts.batch), desc(payouts.amountCents)).limit(PAYOUT_ROWS_SHOWN),
+    toMarkPaid: db()
+      .select(columns)
+      .from(payouts)
+      .where(toMarkPaidWhere)
+      .orderBy(desc(payouts.batch), desc(payouts.amountCents))
+      .limit(adminSessionLimit(slot, PAYOUT_ROWS_SHOWN)),
+    failed: db()
+      .select(columns)
+      .from(payouts)
+      .where(failedWhere)
+      .orderBy(desc(payouts.batch), desc(payouts.amountCents))
+      .limit(adminSessionLimit(slot, PAYOUT_ROWS_SHOWN)),
     counts: db()
       .select({
         toMarkPaid: db().$count(payouts, toMarkPaidWhere),
         failed: db().$count(payouts, failedWhere),
       })
-      .from(sql`(select 1)`),
+      .from(sql`(select 1)`)
+      .limit(adminSessionLimit(slot)),
   };
 }
 
-/** payoutBatches' statements, built once per isolate (db.server builtOnce, 0284; decision 0349): the same text on every load. */
+/**
+ * payoutBatches' statements, built once per isolate (db.server builtOnce, 0284; decision 0349): the
+ * same text on every load; each reads only for an admin's session (adminSessionLimit, decision 0356).
+ */
 const payoutLists = {
-  toMarkPaid: builtOnce(() => payoutListQueries().toMarkPaid),
-  failed: builtOnce(() => payoutListQueries().failed),
-  counts: builtOnce(() => payoutListQueries().counts),
+  toMarkPaid: builtOnce((slot) => payoutListQueries(slot).toMarkPaid),
+  failed: builtOnce((slot) => payoutListQueries(slot).failed),
+  counts: builtOnce((slot) => payoutListQueries(slot).counts),
   // The people the two lists name, over the lists' own statements (their user ids): in the same batch (decision 0352).
-  people: builtOnce(() => {
+  people: builtOnce((slot) => {
     const q = payoutListQueries();
-    return peopleWhereIdIn([sql`select user_id from ${q.toMarkPaid}`, sql`select user_id from ${q.failed}`]);
+    return peopleWhereIdIn([sql`select user_id from ${q.toMarkPaid}`, sql`select user_id from ${q.failed}`], adminSessionLimit(slot));
   }),
 };
 
@@ -264,10 +286,10 @@ type SessionArgs = Parameters<typeof alongsideSession>[0];
 export function startPayoutBatches(args: SessionArgs) {
   const lists = [payoutLists.toMarkPaid, payoutLists.failed, payoutLists.counts, payoutLists.people] as const;
   const [marking, refused, counted, named] = [
-    alongsideSession(args, () => lists[0]({})),
-    alongsideSession(args, () => lists[1]({})),
-    alongsideSession(args, () => lists[2]({})),
-    alongsideSession(args, () => lists[3]({})),
+    alongsideSession(args, lists[0]),
+    alongsideSession(args, lists[1]),
+    alongsideSession(args, lists[2]),
+    alongsideSession(args, lists[3]),
   ];
   return async (actor: Actor) => {
     authorize(actor, "payments", "manage");
@@ -325,12 +347,15 @@ export async function payoutBatchCsv(actor: Actor, batch: string): Promise<{ fil
   return { filename: `payouts-${batch}.csv`, csv };
 }
 
+/** transfersWaitingStatement's count for the admin page: only for an admin's session (adminSessionLimit, decision 0356). */
+const transfersWaitingOfAdminSession = builtOnce((slot) => transfersWaitingQuery(adminSessionLimit(slot)));
+
 /**
  * The payout rail for the admin page: Stripe's mode (or off) and the Stripe payouts waiting, read in
  * the session lookup's batch (decision 0352): call before the guard, then give the guard's actor.
  */
 export function startPayoutRail(args: SessionArgs) {
-  const waiting = alongsideSession(args, () => transfersWaitingStatement({}));
+  const waiting = alongsideSession(args, transfersWaitingOfAdminSession);
   return async (actor: Actor) => {
     authorize(actor, "payments", "manage");
     return { mode: stripeMode(), ...transfersWaitingOf(await waiting) };

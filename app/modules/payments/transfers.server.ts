@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type Placeholder, sql } from "drizzle-orm";
 import { payouts } from "~/db/schema";
 import { isAdminUser, userIdsWhere } from "~/modules/accounts/accounts.server";
 import { notifyUserQuietly } from "~/modules/notifications/notifications.server";
@@ -229,14 +229,18 @@ export async function settleOne(stripe: StripeClient, p: PayoutRecord, now: Date
   return "skipped";
 }
 
-/** For the admin: how many Stripe payouts wait to be sent or confirmed, by status (built once per isolate; its rows go to transfersWaitingOf). */
-export const transfersWaitingStatement = builtOnce(() =>
-  db()
+/** For the admin: how many Stripe payouts wait to be sent or confirmed, by status (its rows go to transfersWaitingOf); `limit`: the admin page's adminSessionLimit (decision 0356). */
+export function transfersWaitingQuery(limit: number | Placeholder = -1) {
+  return db()
     .select({ status: payouts.status, n: sql<number>`count(*)`.mapWith(Number) })
     .from(payouts)
     .where(and(eq(payouts.method, "stripe"), inArray(payouts.status, ["pending", "processing"])))
-    .groupBy(payouts.status),
-);
+    .groupBy(payouts.status)
+    .limit(limit);
+}
+
+/** transfersWaitingQuery, built once per isolate. */
+export const transfersWaitingStatement = builtOnce(() => transfersWaitingQuery());
 
 /** transfersWaitingStatement's rows as the two counts. */
 export function transfersWaitingOf(rows: { status: string; n: number }[]): { pending: number; processing: number } {
