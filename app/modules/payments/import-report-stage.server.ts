@@ -2,7 +2,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { ledgerEntries, revenueImports, revenueReports } from "~/db/schema";
 import { db } from "~/platform/db.server";
 import { dropWorkSlice, letOthersIn, type WorkTable } from "./import-report-read.server";
-import { STAGE_SIZES, type StageSizes, setAsideUnfinished, stageInSteps } from "./import-report-slices.server";
+import { setAsideUnfinished, stageInSteps } from "./import-report-slices.server";
+import { STAGE_SIZES, type StageSizes } from "./import-slices-common.server";
 
 // The RevenueImportWorkflow's last steps (issue 45 §1, docs/decisions/0334, 0344, 0350): once every
 // range is read, the duplicate keys go, the stage runs in bounded steps (import-report-slices.server.ts:

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { clearSettingsCache } from "~/platform/settings.server";
 import { failReport, readReportRange } from "~/modules/payments/import-report-read.server";
 import { finishSteps, type StepRunner } from "~/modules/payments/import-report-stage.server";
-import type { StageSizes } from "~/modules/payments/import-report-slices.server";
+import type { StageSizes } from "~/modules/payments/import-slices-common.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { d1CallRows } from "../d1-calls";
 import { fetchApp, ORIGIN } from "../helpers";
