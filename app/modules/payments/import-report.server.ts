@@ -239,23 +239,11 @@ export function startLatestReport(args: Parameters<typeof alongsideSession>[0]):
     if (!row || row.status === "uploading") return null;
     // A staged preview the admin has since committed or discarded is done with.
     if (row.status === "staged" && row.importId && row.importStatus !== "staged") return null;
-    return {
-      id: row.id,
-      month: row.month,
-      fileName: row.fileName,
-      sizeBytes: row.sizeBytes,
-      status: row.status,
-      readBytes: row.nextOffset,
-      rowsRead: row.rowsRead,
-      rowsMatched: row.rowsMatched,
-      problemCount: row.problemCount,
-      error: row.error,
-      duplicateOf:
-        row.duplicateOf && row.originalMonth !== null && row.originalFileName !== null && row.originalCreatedAt !== null
-          ? { month: row.originalMonth, fileName: row.originalFileName, createdAt: row.originalCreatedAt }
-          : null,
-      preview: row.preview ? (JSON.parse(row.preview) as ImportPreview) : null,
-    };
+    const original =
+      row.duplicateOf && row.originalMonth !== null && row.originalFileName !== null && row.originalCreatedAt !== null
+        ? { month: row.originalMonth, fileName: row.originalFileName, createdAt: row.originalCreatedAt }
+        : null;
+    return viewOf(row, original);
   };
 }
 
@@ -274,6 +262,17 @@ async function reportView(row: typeof revenueReports.$inferSelect): Promise<Repo
         .where(eq(revenueReports.id, row.duplicateOf))
         .get()
     : null;
+  return viewOf(row, original ?? null);
+}
+
+/** What the admin's page shows of a report row, with the report it duplicates (if any). */
+function viewOf(
+  row: Pick<
+    typeof revenueReports.$inferSelect,
+    "id" | "month" | "fileName" | "sizeBytes" | "status" | "nextOffset" | "rowsRead" | "rowsMatched" | "problemCount" | "error" | "preview"
+  >,
+  duplicateOf: ReportView["duplicateOf"],
+): ReportView {
   return {
     id: row.id,
     month: row.month,
@@ -285,7 +284,7 @@ async function reportView(row: typeof revenueReports.$inferSelect): Promise<Repo
     rowsMatched: row.rowsMatched,
     problemCount: row.problemCount,
     error: row.error,
-    duplicateOf: original ?? null,
+    duplicateOf,
     preview: row.preview ? (JSON.parse(row.preview) as ImportPreview) : null,
   };
 }

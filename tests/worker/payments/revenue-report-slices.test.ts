@@ -11,6 +11,7 @@ import { finishSteps, type StepRunner } from "~/modules/payments/import-report-s
 import type { StageSizes } from "~/modules/payments/import-slices-common.server";
 import { createUser, type TestUser } from "../../factories/users";
 import { d1CallRows } from "../d1-calls";
+import { reportOf } from "./report-rows";
 import { fetchApp, ORIGIN } from "../helpers";
 
 let admins: TestUser[];
@@ -102,15 +103,7 @@ async function stageToday(admin: TestUser, month: string, csv: string): Promise<
 
 /** A report row for the object put in R2, read to its end in ranges of `range` bytes (the range steps). */
 async function readReport(admin: TestUser, month: string, csv: string, range = 4001): Promise<string> {
-  const id = crypto.randomUUID();
-  const key = `imports/${id}.csv`;
-  await env.MEDIA.put(key, csv);
-  const size = new TextEncoder().encode(csv).length;
-  await env.DB.prepare(
-    "INSERT INTO revenue_reports (id, month, file_name, object_key, size_bytes, part_bytes, part_count, status, created_by) VALUES (?, ?, 'report.csv', ?, ?, ?, 1, 'reading', ?)",
-  )
-    .bind(id, month, key, size, size, admin.id)
-    .run();
+  const id = await reportOf(admin, month, csv);
   for (let i = 0; i < 10_000; i++) if ((await readReportRange(id, range)).done) return id;
   throw new Error("the report was not read to its end");
 }

@@ -11,6 +11,7 @@ import { fetchApp, ORIGIN } from "../helpers";
 import { earlierKeysQuery, readReportRange } from "~/modules/payments/import-report-read.server";
 import { FINISH_SLICE, finishSteps, type StepRunner } from "~/modules/payments/import-report-stage.server";
 import { d1CallRows } from "../d1-calls";
+import { reportOf } from "./report-rows";
 import { importReportObject } from "~/modules/payments/import-report.server";
 import { actorOf } from "~/modules/accounts/accounts.server";
 
@@ -81,20 +82,6 @@ async function stageToday(admin: TestUser, month: string, csv: string): Promise<
     .bind(month, admin.id)
     .first<{ id: string }>();
   return row?.id ?? "";
-}
-
-/** A report row for an object already in R2, read by the test itself in ranges of `range` bytes. */
-async function reportOf(admin: TestUser, month: string, csv: string): Promise<string> {
-  const id = crypto.randomUUID();
-  const key = `imports/${id}.csv`;
-  await env.MEDIA.put(key, csv);
-  const size = new TextEncoder().encode(csv).length;
-  await env.DB.prepare(
-    "INSERT INTO revenue_reports (id, month, file_name, object_key, size_bytes, part_bytes, part_count, status, created_by) VALUES (?, ?, 'report.csv', ?, ?, ?, 1, 'reading', ?)",
-  )
-    .bind(id, month, key, size, size, admin.id)
-    .run();
-  return id;
 }
 
 async function readAll(reportId: string, range: number, twice = false) {
