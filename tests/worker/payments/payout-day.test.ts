@@ -13,11 +13,12 @@ import {
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { handleDevStripeApi, pauseWebhooks, setAccountState, standInState } from "~/dev/dev-stripe.server";
+import { pauseWebhooks, standInState } from "~/dev/dev-stripe.server";
 import { consumePayoutQueue, gatherChunk, type PayoutQueueMessage, payoutRunPlanFor, startPayoutDay } from "~/modules/payments/payments.server";
 import { createUser, type TestUser } from "../../factories/users";
+import { enabledExpressAccount } from "./stripe-helpers";
 import { d1Calls } from "../d1-calls";
-import { fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
+import { fetchApp, outcome, postForm, withCookie } from "../helpers";
 
 type Person = TestUser & { accountId: string };
 
@@ -29,15 +30,7 @@ beforeAll(async () => {
 /** A creator with an enabled Express account at the stand-in and a finalized, unpaid balance. */
 async function payablePerson(cents = 2500): Promise<Person> {
   const user = await createUser("creator");
-  const made = await handleDevStripeApi(
-    new Request(`${ORIGIN}/dev/stripe/v1/accounts`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ type: "express", country: "US", email: user.email }),
-    }),
-  );
-  const accountId = ((await made.json()) as { id: string }).id;
-  await setAccountState(accountId, "complete", new Request(`${ORIGIN}/dev/stripe`));
+  const accountId = await enabledExpressAccount(user);
   await env.DB.batch([
     env.DB.prepare(
       "INSERT INTO payout_accounts (user_id, method, stripe_account_id, status) VALUES (?, 'stripe', ?, 'enabled') ON CONFLICT (user_id) DO UPDATE SET stripe_account_id = excluded.stripe_account_id, status = 'enabled'",

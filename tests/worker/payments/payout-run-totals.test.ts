@@ -8,10 +8,11 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { handleDevStripeApi, refuseNextTransfer, reverseTransfer, setAccountState } from "~/dev/dev-stripe.server";
+import { refuseNextTransfer, reverseTransfer } from "~/dev/dev-stripe.server";
 import { newestRunsFiguresQuery, payoutRunFiguresQuery } from "~/modules/payments/payout-day.server";
 import { consumePayoutQueue, gatherChunk, type PayoutQueueMessage, payoutRunPlanFor } from "~/modules/payments/payments.server";
 import { createUser, type TestUser } from "../../factories/users";
+import { enabledExpressAccount } from "./stripe-helpers";
 import { queryPlan } from "../d1-calls";
 import { fetchApp, ORIGIN, outcome, postForm, withCookie } from "../helpers";
 
@@ -25,15 +26,7 @@ async function payable(month: string, how: "stripe" | "manual", cents: number): 
   const user = await createUser("creator");
   let account: D1PreparedStatement;
   if (how === "stripe") {
-    const made = await handleDevStripeApi(
-      new Request(`${ORIGIN}/dev/stripe/v1/accounts`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ type: "express", country: "US", email: user.email }),
-      }),
-    );
-    const accountId = ((await made.json()) as { id: string }).id;
-    await setAccountState(accountId, "complete", new Request(`${ORIGIN}/dev/stripe`));
+    const accountId = await enabledExpressAccount(user);
     account = env.DB.prepare("INSERT INTO payout_accounts (user_id, method, stripe_account_id, status) VALUES (?, 'stripe', ?, 'enabled')").bind(
       user.id,
       accountId,

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import { signPayload } from "~/dev/dev-stripe.server";
+import { handleDevStripeApi, setAccountState, signPayload } from "~/dev/dev-stripe.server";
 import type { TestUser } from "../../factories/users";
-import { fetchApp, postForm, redirectTarget, withCookie } from "../helpers";
+import { fetchApp, ORIGIN, postForm, redirectTarget, withCookie } from "../helpers";
 
 // Shared by the Stripe worker suites: a signed webhook as Stripe sends one, and the onboarding as a person does it.
 
@@ -33,4 +33,18 @@ export async function onboard(user: TestUser, outcomeAtStripe = "complete"): Pro
   expect(await redirectTarget(await postForm(link ?? "", { outcome: outcomeAtStripe }))).toBe("/payments/payout-account/return");
   expect(await redirectTarget(await fetchApp("/payments/payout-account/return", withCookie(user.cookie)))).toBe("/payments");
   return (await accountOf(user.id))?.stripe_account_id ?? "";
+}
+
+/** An Express account made at the stand-in for `user` and onboarded to the end (no page visits): its id. */
+export async function enabledExpressAccount(user: TestUser): Promise<string> {
+  const made = await handleDevStripeApi(
+    new Request(`${ORIGIN}/dev/stripe/v1/accounts`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${env.STRIPE_SECRET_KEY}`, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ type: "express", country: "US", email: user.email }),
+    }),
+  );
+  const accountId = ((await made.json()) as { id: string }).id;
+  await setAccountState(accountId, "complete", new Request(`${ORIGIN}/dev/stripe`));
+  return accountId;
 }
