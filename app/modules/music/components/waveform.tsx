@@ -1,4 +1,5 @@
 import { boundedMemo } from "~/lib/bounded-memo";
+import { escapeXml } from "~/lib/public-pages";
 import { useId, useMemo } from "react";
 import { barsFrom, parsePeaks, type PlayerTrack } from "../player";
 
@@ -40,6 +41,16 @@ export function Waveform({ peaks, bars = 48, progress, className = "h-8 w-full",
       ) : null}
     </svg>
   );
+}
+
+/**
+ * The library row's static waveform as a string: what `<Waveform peaks bars className data-testid />`
+ * writes with no progress, for a row's cell given to React whole (docs/decisions/0354). The path is
+ * numbers only; `className` and `testId` are ours.
+ */
+export function waveformMarkup(peaks: WaveformProps["peaks"], bars: number, className: string, testId: string): string {
+  const { d, width } = drawing(peaks, bars);
+  return `<svg viewBox="0 0 ${width} ${HEIGHT}" preserveAspectRatio="none" class="${escapeXml(className)}" aria-hidden="true" focusable="false" data-testid="${escapeXml(testId)}"><path class="fill-slate-300" d="${d}"></path></svg>`;
 }
 
 /**
