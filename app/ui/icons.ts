@@ -82,14 +82,6 @@ export function shapeMarkup(shape: IconNode): string {
     .join("");
 }
 
-/**
- * A decorative icon as a string: what `<Icon className={className} />` writes, for markup that is
- * given to React whole (a library row's static cells, docs/decisions/0354). `className` is ours.
- */
-export function iconMarkup(shape: IconNode, className: string): string {
-  return `<svg viewBox="0 0 24 24" aria-hidden="true" class="icon ${escapeXml(className)}">${shapeMarkup(shape)}</svg>`;
-}
-
 function icon(shape: IconNode, name: string): IconComponent {
   const inner = { __html: shapeMarkup(shape) };
   const Icon = ({ className, ...props }: IconProps) => {

@@ -1,27 +1,27 @@
 import { Music as MusicShape } from "lucide";
 import { useMemo } from "react";
-import { iconMarkup } from "~/ui/icons";
 import { escapeXml } from "~/lib/public-pages";
+import { shapeMarkup } from "~/ui/icons";
 
 /**
  * A track's cover: a placeholder tile, with the cover image over it when the track has one. The
  * image is decorative (the title is next to it), so a missing file shows the placeholder, not a
  * broken-image sign. The tile's inside is one string (docs/decisions/0354): nothing in it reacts.
  */
-export function LibraryCover({ src, size = "md" }: { src: string | null; size?: "md" | "lg" }) {
-  const box = size === "lg" ? "h-16 w-16" : "h-11 w-11";
+export function LibraryCover({ src }: { src: string | null }) {
   // One object per address: React sets the inner HTML again whenever the object changes.
   const inner = useMemo(() => ({ __html: coverMarkup(src) }), [src]);
   return (
     <span
-      className={`relative inline-flex ${box} shrink-0 items-center justify-center overflow-hidden rounded-md bg-gradient-to-br from-violet-200 to-sky-200`}
+      className="relative inline-flex h-11 w-11 shrink-0 items-center justify-center overflow-hidden rounded-md bg-gradient-to-br from-violet-200 to-sky-200"
       // biome-ignore lint/security/noDangerouslySetInnerHtml: the placeholder icon (a constant) and the image's address, escaped (0354)
       dangerouslySetInnerHTML={inner}
     />
   );
 }
 
-const PLACEHOLDER = iconMarkup(MusicShape, "h-5 w-5 text-slate-600");
+/** What `<Music className="h-5 w-5 text-slate-600" aria-hidden="true" />` writes (app/ui/icons.ts). */
+const PLACEHOLDER = `<svg viewBox="0 0 24 24" aria-hidden="true" class="icon h-5 w-5 text-slate-600">${shapeMarkup(MusicShape)}</svg>`;
 
 /** The tile's inner markup: the placeholder icon, and the image over it when there is one. */
 export function coverMarkup(src: string | null): string {

@@ -3,7 +3,7 @@ import { type ReactNode, useMemo } from "react";
 import { escapeXml } from "~/lib/public-pages";
 import { formatDuration, type LibraryTrack, spokenDuration, trackFactsLine, WAVEFORM_BARS } from "../library";
 import { LibraryCover } from "./library-cover";
-import { waveformMarkup } from "./waveform";
+import { drawing } from "./waveform";
 
 // One track of the library table. The player, favorites and licence buttons plug in through
 // `onPlay`/`playing` and `actions`; the columns match LIBRARY_COLUMNS (library-results.tsx).
@@ -35,7 +35,13 @@ export function trackRowMarkup(track: LibraryTrack): { title: string; length: st
     title += `<span class="mt-0.5 hidden truncate text-xs text-slate-600 lg:block"><span class="sr-only">Tags: </span>${escapeXml(track.tags.slice(0, 4).join(", "))}</span>`;
   }
   const length = `<span aria-hidden="true">${escapeXml(formatDuration(track.durationSeconds))}</span><span class="sr-only">${escapeXml(spokenDuration(track.durationSeconds))}</span>`;
-  return { title, length, waveform: waveformMarkup(track.peaks, WAVEFORM_BARS, "h-8 w-32", "track-waveform") };
+  return { title, length, waveform: waveformMarkup(track.peaks) };
+}
+
+/** What `<Waveform peaks={peaks} bars={WAVEFORM_BARS} className="h-8 w-32" data-testid="track-waveform" />` writes: numbers only. */
+function waveformMarkup(peaks: string): string {
+  const { d, width } = drawing(peaks, WAVEFORM_BARS);
+  return `<svg viewBox="0 0 ${width} 100" preserveAspectRatio="none" class="h-8 w-32" aria-hidden="true" focusable="false" data-testid="track-waveform"><path class="fill-slate-300" d="${d}"></path></svg>`;
 }
 
 export function TrackRow({ track, onPlay, playing = false, actions }: TrackRowProps) {

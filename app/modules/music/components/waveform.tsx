@@ -1,5 +1,4 @@
 import { boundedMemo } from "~/lib/bounded-memo";
-import { escapeXml } from "~/lib/public-pages";
 import { useId, useMemo } from "react";
 import { barsFrom, parsePeaks, type PlayerTrack } from "../player";
 
@@ -44,23 +43,13 @@ export function Waveform({ peaks, bars = 48, progress, className = "h-8 w-full",
 }
 
 /**
- * The library row's static waveform as a string: what `<Waveform peaks bars className data-testid />`
- * writes with no progress, for a row's cell given to React whole (docs/decisions/0354). The path is
- * numbers only; `className` and `testId` are ours.
- */
-export function waveformMarkup(peaks: WaveformProps["peaks"], bars: number, className: string, testId: string): string {
-  const { d, width } = drawing(peaks, bars);
-  return `<svg viewBox="0 0 ${width} ${HEIGHT}" preserveAspectRatio="none" class="${escapeXml(className)}" aria-hidden="true" focusable="false" data-testid="${escapeXml(testId)}"><path class="fill-slate-300" d="${d}"></path></svg>`;
-}
-
-/**
  * A waveform's path, drawn once per isolate for the same peaks (at most 1,000): a track's peaks never change, and
  * the library draws the same twenty on every page view (docs/decisions/0230). Keyed by the peaks'
  * text (64 numbers for a library row): cheaper to make than the path.
  */
 const drawn = boundedMemo<{ d: string; width: number }>(1000);
 
-function drawing(peaks: WaveformProps["peaks"], bars: number): { d: string; width: number } {
+export function drawing(peaks: WaveformProps["peaks"], bars: number): { d: string; width: number } {
   return drawn(`${bars}:${typeof peaks === "string" ? peaks : (peaks ?? []).join(",")}`, () => {
     const heights = barsFrom(parsePeaks(peaks), bars);
     return { d: barsPath(heights), width: heights.length * BAR };
