@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { formatDuration, type LibraryTrack, spokenDuration, trackFactsLine, WAVEFORM_BARS } from "~/modules/music/library";
 import { TrackRow } from "~/modules/music/components/track-row";
 import { Waveform } from "~/modules/music/components/waveform";
-import { Music, Play } from "~/ui/icons";
+import { SimilarLink } from "~/modules/music/components/similar-link";
+import { ListMusic, Music, Play } from "~/ui/icons";
 
 // A library row's static cells are one string each (docs/decisions/0354). Two things must hold:
 // the row writes the HTML React wrote when every part was an element (so the screen, the names
@@ -117,5 +118,23 @@ describe("library row", () => {
     expect(html).toContain(`<span class="block text-sm text-slate-600">&quot;&apos;&amp;</span>`);
     expect(html).toContain(`<span class="sr-only">Tags: </span>&lt;img src=x onerror=alert(1)&gt;, &quot;&apos;&amp;</span>`);
     expect(html).toBe(asElements(hostile));
+  });
+
+  it("writes the similar-tracks link as it was as elements, its name escaped by React", () => {
+    const t = track({ title: HOSTILE });
+    const html = renderToStaticMarkup(<SimilarLink track={t} />);
+    expect(html).toBe(
+      renderToStaticMarkup(
+        <a
+          aria-label={`Similar tracks to ${HOSTILE}`}
+          title="Similar tracks"
+          className="inline-flex h-10 w-10 shrink-0 items-center justify-center rounded-full border border-slate-200 bg-white text-slate-600 hover:bg-slate-100"
+          href={`/music/similar/${t.id}`}
+          data-discover="true"
+        >
+          <ListMusic className="h-4 w-4" aria-hidden="true" />
+        </a>,
+      ),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { Music as MusicShape } from "lucide";
 import { useMemo } from "react";
 import { escapeXml } from "~/lib/public-pages";
-import { shapeMarkup } from "~/ui/icons";
+import { iconHtml } from "./markup";
 
 /**
  * A track's cover: a placeholder tile, with the cover image over it when the track has one. The
@@ -21,7 +21,7 @@ export function LibraryCover({ src }: { src: string | null }) {
 }
 
 /** What `<Music className="h-5 w-5 text-slate-600" aria-hidden="true" />` writes (app/ui/icons.ts). */
-const PLACEHOLDER = `<svg viewBox="0 0 24 24" aria-hidden="true" class="icon h-5 w-5 text-slate-600">${shapeMarkup(MusicShape)}</svg>`;
+const PLACEHOLDER = iconHtml(MusicShape, "h-5 w-5 text-slate-600");
 
 /** The tile's inner markup: the placeholder icon, and the image over it when there is one. */
 export function coverMarkup(src: string | null): string {
