@@ -49,7 +49,7 @@ export function Waveform({ peaks, bars = 48, progress, className = "h-8 w-full",
  */
 const drawn = boundedMemo<{ d: string; width: number }>(1000);
 
-function drawing(peaks: WaveformProps["peaks"], bars: number): { d: string; width: number } {
+export function drawing(peaks: WaveformProps["peaks"], bars: number): { d: string; width: number } {
   return drawn(`${bars}:${typeof peaks === "string" ? peaks : (peaks ?? []).join(",")}`, () => {
     const heights = barsFrom(parsePeaks(peaks), bars);
     return { d: barsPath(heights), width: heights.length * BAR };
