@@ -227,14 +227,16 @@ async function takeChunk(again) {
 }
 // BENCH_GC=1: once every range is read, a full garbage collection before each heap sample, so the
 // stage's samples are its live heap (what an isolate's limit bounds), not garbage V8 has not collected
-// yet (locally nothing makes it collect early). It costs CPU: take the CPU figures from a run without it.
-const gcBeforeSample = process.env.BENCH_GC === "1";
+// yet (locally nothing makes it collect early). BENCH_GC=all: before every sample from the upload's
+// end, the range steps' too. It costs CPU: take the CPU figures from a run without it.
+const gcMode = process.env.BENCH_GC ?? "";
+const gcBeforeSample = gcMode === "1" || gcMode === "all";
 /** Every range read (the poll loop below sets it). */
 let allRead = false;
 let gcFailed = false;
 async function heapWatch() {
   while (profiling) {
-    if (gcBeforeSample && allRead && !gcFailed)
+    if (gcBeforeSample && (allRead || gcMode === "all") && !gcFailed)
       await session.send("HeapProfiler.collectGarbage").catch((error) => {
         gcFailed = true;
         log(`HeapProfiler.collectGarbage failed (${error.message}): heap samples include garbage`);
@@ -527,7 +529,7 @@ console.log(
   `  heaviest step     ${heaviest.name}: CPU ${heaviest.cpuMs.toFixed(0)} ms of the ${STEP_CPU_LIMIT_MS / 1000} s a Workflow step may use by default (Workers Paid; up to 5 min configurable) — ${heaviest.cpuMs < STEP_CPU_LIMIT_MS ? "within" : "OVER"}`,
 );
 console.log(
-  `  peak memory       ${peakHeap.name}: V8 heap used ${mib(peakHeap.heapUsed)} (heap size ${mib(peakHeap.heapTotal)}) of the isolate's 128 MB — ${peakHeap.heapTotal < MEMORY_LIMIT ? "within" : "OVER"}; workerd process peak RSS ${mib(workerdPeak)} (all isolates, D1, R2)`,
+  `  peak memory       ${peakHeap.name}: V8 heap used ${mib(peakHeap.heapUsed)} (heap size ${mib(peakHeap.heapTotal)}) ${gcMode === "all" && !gcFailed ? ", live (sampled after a full GC)" : ", incl. garbage not yet collected"} of the isolate's 128 MB — ${peakHeap.heapTotal < MEMORY_LIMIT ? "within" : "OVER"}; workerd process peak RSS ${mib(workerdPeak)} (all isolates, D1, R2)`,
 );
 if (stageSteps.length) {
   const top = stageSteps.reduce((a, b) => (b.heapUsed > a.heapUsed ? b : a));
