@@ -529,7 +529,7 @@ console.log(
   `  heaviest step     ${heaviest.name}: CPU ${heaviest.cpuMs.toFixed(0)} ms of the ${STEP_CPU_LIMIT_MS / 1000} s a Workflow step may use by default (Workers Paid; up to 5 min configurable) — ${heaviest.cpuMs < STEP_CPU_LIMIT_MS ? "within" : "OVER"}`,
 );
 console.log(
-  `  peak memory       ${peakHeap.name}: V8 heap used ${mib(peakHeap.heapUsed)} (heap size ${mib(peakHeap.heapTotal)}) ${gcMode === "all" && !gcFailed ? ", live (sampled after a full GC)" : ", incl. garbage not yet collected"} of the isolate's 128 MB — ${peakHeap.heapTotal < MEMORY_LIMIT ? "within" : "OVER"}; workerd process peak RSS ${mib(workerdPeak)} (all isolates, D1, R2)`,
+  `  peak memory       ${peakHeap.name}: V8 heap used ${mib(peakHeap.heapUsed)} (heap size ${mib(peakHeap.heapTotal)})${gcMode === "all" && !gcFailed ? ", live (sampled after a full GC)" : ", incl. garbage not yet collected"} of the isolate's 128 MB — ${peakHeap.heapTotal < MEMORY_LIMIT ? "within" : "OVER"}; workerd process peak RSS ${mib(workerdPeak)} (all isolates, D1, R2)`,
 );
 if (stageSteps.length) {
   const top = stageSteps.reduce((a, b) => (b.heapUsed > a.heapUsed ? b : a));
